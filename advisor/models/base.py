@@ -1,0 +1,77 @@
+"""The contract between regression families and the recommenders.
+
+A *family* interpolates one kind of measurement of the knowledge base (e.g. throughput
+per cache mode vs VMs per host). It is trained from knowledge-base rows, predicts with an
+interval, and says when a query lies outside what was measured. scikit-learn is imported
+lazily inside the families, never at module import time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Prediction:
+    """Predicted values for one or more query points, in ``unit``.
+
+    ``mean``, ``low`` and ``high`` are arrays of the same length (one entry per query);
+    ``[low, high]`` is the interval (about 80 % unless the family says otherwise);
+    ``extrapolated[i]`` is True where query ``i`` lies outside the measured range of a
+    feature; ``basis`` names what the numbers rest on (``documents`` or ``site:<name>``).
+    """
+
+    mean: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+    unit: str
+    extrapolated: np.ndarray
+    basis: str = "documents"
+    citations: tuple[tuple[str, str], ...] = ()  # (document, locator) pairs of the training rows
+
+    def item(self, i: int = 0) -> dict:
+        """The i-th prediction as a plain dict (``value``, ``low``, ``high``, ``unit``, ...)."""
+        return {"value": float(self.mean[i]), "low": float(self.low[i]), "high": float(self.high[i]),
+                "unit": self.unit, "extrapolated": bool(self.extrapolated[i]), "basis": self.basis}
+
+
+@dataclass(frozen=True)
+class TrainingPoint:
+    """One measured point a family learns from: features, target, and where it comes from."""
+
+    features: Mapping[str, float | str]
+    target: float
+    document: str
+    locator: str
+    key: str
+
+
+class ModelFamily(Protocol):
+    """What every regression family provides."""
+
+    name: str
+    unit: str
+    feature_names: Sequence[str]
+
+    def training_points(self) -> list[TrainingPoint]:
+        """The knowledge-base rows this family learns from, as features and target."""
+
+    def fit(self, points: Sequence[TrainingPoint] | None = None) -> ModelFamily:
+        """Train on ``points`` (default: all of :meth:`training_points`); returns self."""
+
+    def predict(self, queries: Sequence[Mapping[str, float | str]]) -> Prediction:
+        """Predict for each query (a mapping of feature name to value)."""
+
+
+@dataclass
+class FamilyInfo:
+    """Registry entry: how to build a family and what it is for (for docs and the GUI)."""
+
+    name: str
+    description: str
+    factory: object  # callable(kb) -> ModelFamily
+    tags: tuple[str, ...] = field(default_factory=tuple)
