@@ -1,0 +1,266 @@
+"""EDF inside the VM: demand bound against the VM's worst-case supply (the option of section 11.2).
+
+The thesis replaces the fixed-priority response-time equation by "the corresponding analysis for EDF";
+that is the processor-demand test: all deadlines are met iff ``dbf(t) <= supply(t)`` for every ``t``,
+with ``dbf(t) = sum_i max(0, floor((t - D_i) / T_i) + 1) C_i``. Equivalently ``f^-1(dbf(t)) <= t``
+(Equation (6)), checked at the absolute deadlines ``t = k T_i + D_i``.
+
+Only deadlines up to ``t_max = (rho B + K) / (rho - U)`` need checking, where ``rho = (C_VM - X) / T_VM``,
+``B = 2 (T_VM - C_VM) + X``, ``U = sum C_i / T_i`` and ``K = sum (T_i - D_i) C_i / T_i``: beyond it the
+linear bounds ``dbf(t) <= U t + K`` and ``supply(t) >= rho (t - B)`` settle it. ``t_max`` grows without
+bound as ``rho`` approaches ``U``; the number of checkpoints is capped, and results say in which range
+of ``T_VM`` (or for which budgets) they are exact. Times in task-set units.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+
+from advisor.progress import CancelToken, ProgressCallback, check, report
+from advisor.realtime.intervals import intersect_owners, merge_by_owner, min_effective_budget, pieces
+from advisor.realtime.supply import REL_TOL, supply_inverse
+
+#: at most this many absolute deadlines are checked
+MAX_CHECKPOINTS = 200_000
+
+
+def _k_term(periods, wcets, deadlines) -> float:
+    return float(np.sum((periods - deadlines) * wcets / periods))
+
+
+def horizon(periods, wcets, deadlines, period: float, budget: float, overhead: float) -> float:
+    """``t_max`` (time units): beyond it ``dbf(t) <= supply(t)`` holds; ``inf`` if ``rho <= U``."""
+    u = float(np.sum(wcets / periods))
+    rho = (budget - overhead) / period
+    if rho <= u * (1 + REL_TOL):
+        return math.inf
+    b = 2 * (period - budget) + overhead
+    return (rho * b + _k_term(periods, wcets, deadlines)) / (rho - u)
+
+
+def hyperperiod(values) -> float | None:
+    """Least common multiple of the given times if they are (to 1e-12 relative) rationals with
+    denominators up to 10^6, else ``None``. Time units."""
+    fracs = []
+    for v in values:
+        f = Fraction(float(v)).limit_denominator(10**6)
+        if f <= 0 or abs(float(f) - float(v)) > 1e-12 * abs(float(v)):
+            return None
+        fracs.append(f)
+    den = math.lcm(*(f.denominator for f in fracs))
+    num = math.lcm(*(f.numerator * (den // f.denominator) for f in fracs))
+    return num / den
+
+
+def _periodic_horizon(periods, deadlines, period: float, budget: float, overhead: float) -> float | None:
+    """``B + L + max D`` with ``L`` the hyperperiod of the tasks and the VM: the slack
+    ``supply - dbf`` repeats every ``L`` after the blackout ``B``, growing by ``(rho - U) L >= 0``."""
+    big = hyperperiod(list(periods) + [period])
+    if big is None:
+        return None
+    return 2 * (period - budget) + overhead + big + float(np.max(deadlines))
+
+
+def checkpoints(periods, wcets, deadlines, until: float,
+                cap: int = MAX_CHECKPOINTS) -> tuple[np.ndarray, np.ndarray, float]:
+    """Absolute deadlines ``t <= until`` and ``dbf(t)`` there; returns ``(t, dbf, covered)`` where
+    ``covered`` is the horizon actually reached (smaller than ``until`` when the cap bit)."""
+    rate = float(np.sum(1.0 / periods))
+    if not math.isfinite(until) or until * rate > cap:
+        until = max(float(deadlines.max()), cap / rate)
+    counts = np.maximum(np.floor((until - deadlines) / periods + REL_TOL) + 1, 0).astype(np.int64)
+    total = int(counts.sum())
+    idx = np.repeat(np.arange(len(periods)), counts)
+    k = np.arange(total) - np.repeat(np.cumsum(counts) - counts, counts)
+    t = k * periods[idx] + deadlines[idx]
+    if total == 0:
+        return np.zeros(0), np.zeros(0), until
+    order = np.argsort(t, kind="stable")
+    t, c = t[order], wcets[idx][order]
+    dbf = np.cumsum(c)
+    last = np.append(np.diff(t) > REL_TOL * t[1:], True)  # equal deadlines: keep the total demand
+    return t[last], dbf[last], until
+
+
+def ratio(periods, wcets, deadlines, period: float, budget: float, overhead: float = 0.0,
+          cap: int = MAX_CHECKPOINTS) -> tuple[float, bool]:
+    """``max_t f^-1(dbf(t)) / t`` over the checked deadlines and whether the check was complete.
+
+    At most 1 iff every deadline is met (when complete); above 1 the value is exact.
+    """
+    u = float(np.sum(wcets / periods))
+    if (budget - overhead) / period < u * (1 - REL_TOL):
+        return math.inf, True  # the slack falls by (U - rho) per time unit
+    need = horizon(periods, wcets, deadlines, period, budget, overhead)
+    periodic = _periodic_horizon(periods, deadlines, period, budget, overhead)
+    if periodic is not None:
+        need = min(need, periodic)
+    t, d, covered = checkpoints(periods, wcets, deadlines, need, cap)
+    value = float(np.max(supply_inverse(d, period, budget, overhead) / t)) if len(t) else 0.0
+    return value, covered >= need
+
+
+def worst_deadline(periods, wcets, deadlines, period: float, budget: float,
+                   overhead: float = 0.0) -> tuple[float, int] | None:
+    """The absolute deadline ``t`` with the largest ``f^-1(dbf(t)) / t`` (the first missed one when the
+    VM is too weak) and the index of a task with a job due there; ``None`` if no deadline is checked."""
+    need = horizon(periods, wcets, deadlines, period, budget, overhead)
+    periodic = _periodic_horizon(periods, deadlines, period, budget, overhead)
+    if periodic is not None:
+        need = min(need, periodic)
+    t, d, _ = checkpoints(periods, wcets, deadlines, need)
+    if not len(t):
+        return None
+    when = float(t[int(np.argmax(supply_inverse(d, period, budget, overhead) / t))])
+    phase = (when - deadlines) / periods
+    due = np.flatnonzero((phase >= -REL_TOL) & (np.abs(phase - np.round(phase)) <= 1e-6))
+    return when, int(due[0]) if len(due) else int(np.argmin(np.abs(phase - np.round(phase))))
+
+
+def schedulable(periods, wcets, deadlines, period: float, budget: float, overhead: float = 0.0) -> bool:
+    """True if every deadline is met under EDF inside the VM ``(T_VM, C_VM)`` with overhead ``X``."""
+    value, complete = ratio(periods, wcets, deadlines, period, budget, overhead)
+    return value <= 1 + REL_TOL and complete
+
+
+def _budget_for_horizon(periods, wcets, deadlines, period: float, overhead: float, until: float) -> float:
+    """Useful budget ``Theta`` at which ``t_max`` equals ``until``: the positive root of
+    ``2 Theta^2 + (H + X - 2 T) Theta - (K + H U) T = 0`` (time units)."""
+    u = float(np.sum(wcets / periods))
+    kk = _k_term(periods, wcets, deadlines)
+    b = until + overhead - 2 * period
+    return (-b + math.sqrt(b * b + 8 * (kk + until * u) * period)) / 4
+
+
+def min_budget(periods, wcets, deadlines, period: float, overhead: float = 0.0) -> tuple[float, bool]:
+    """Least ``C_VM`` (time units) for EDF at ``T_VM = period``; ``(inf, True)`` if none works.
+
+    The second value says whether the answer is exact (to 1e-6 relative); when the checkpoint cap bit,
+    it is a sufficient budget instead. Method: with ``Theta >= u T_VM (1 + 1e-6)``, check every deadline
+    up to ``t_max(Theta)``; the largest per-deadline minimum ``M`` is the answer if ``M >= Theta``
+    (its own horizon is shorter), otherwise the answer lies in ``[M, Theta]``.
+    """
+    u = float(np.sum(wcets / periods))
+    if period - overhead <= 0 or u > 1:
+        return math.inf, True
+    periodic = _periodic_horizon(periods, deadlines, period, 0.0, 0.0)  # covers every budget
+    if periodic is not None and periodic * float(np.sum(1.0 / periods)) <= MAX_CHECKPOINTS:
+        t, d, _ = checkpoints(periods, wcets, deadlines, periodic)
+        theta = max(float(np.max(min_effective_budget(t, d, period, overhead))), u * period)
+        return (theta + overhead, True) if theta <= (period - overhead) * (1 + REL_TOL) else (math.inf, True)
+    early = float(deadlines.max() + 2 * periods.max())
+    t, d, _ = checkpoints(periods, wcets, deadlines, early)
+    first = float(np.max(min_effective_budget(t, d, period, overhead)))
+    theta = max(first, u * period * (1 + 1e-6))
+    if not math.isfinite(theta) or theta > period - overhead:
+        return math.inf, True
+    need = max(horizon(periods, wcets, deadlines, period, theta + overhead, overhead), early)
+    t, d, covered = checkpoints(periods, wcets, deadlines, need)
+    best = float(np.max(min_effective_budget(t, d, period, overhead)))
+    if not math.isfinite(best):
+        return math.inf, True
+    if covered < need * (1 - REL_TOL):
+        safe = _budget_for_horizon(periods, wcets, deadlines, period, overhead, covered)
+        out = max(best, safe)
+        return (out + overhead, False) if out <= period - overhead else (math.inf, False)
+    return max(best, theta) + overhead, True
+
+
+@dataclass(frozen=True)
+class EdfIntervals:
+    """Schedulable ``T_VM`` intervals under EDF and the range ``exact_range`` where they are exact."""
+
+    intervals: list[tuple[float, float]]
+    exact_range: tuple[float, float]
+    truncated: bool
+
+
+def intervals(periods, wcets, deadlines, share: float, overhead: float = 0.0,
+              progress: ProgressCallback | None = None, cancel: CancelToken | None = None) -> EdfIntervals:
+    """Exact schedulable ``T_VM`` intervals under EDF for ``C_VM = share * T_VM`` (see module doc)."""
+    s, x = float(share), float(overhead)
+    u = float(np.sum(wcets / periods))
+    kk = _k_term(periods, wcets, deadlines)
+    if s >= 1 and x == 0 and u >= 1 * (1 - REL_TOL):
+        # a dedicated core: EDF works iff U <= 1 with implicit deadlines (Liu and Layland)
+        ok = u <= 1 + REL_TOL and bool(np.all(deadlines == periods))
+        return EdfIntervals([(0.0, math.inf)] if ok else [], (0.0, math.inf), not ok)
+    if s <= u * (1 + REL_TOL):
+        return EdfIntervals([], (0.0, math.inf), False)
+    t_left = x / (s - u) if s > u else 0.0
+    t_up = (float(np.min(deadlines - wcets)) - x) / (2 * (1 - s)) if s < 1 else math.inf
+    if t_up <= t_left:
+        return EdfIntervals([], (0.0, math.inf), False)
+    rate = float(np.sum(1.0 / periods))
+    h_cap = MAX_CHECKPOINTS / rate
+
+    def t_max(tv: float) -> float:
+        return horizon(periods, wcets, deadlines, tv, s * tv, x)
+
+    need = t_max(t_up) if (x == 0 and s < 1) else math.inf
+    h = min(need, max(h_cap, float(deadlines.max())))
+    if x == 0 and s < 1 and need <= h:
+        lo, hi = 0.0, math.inf
+    else:  # where t_max(T_VM) <= h: a T^2 + b T + c <= 0
+        a = 2 * s * (1 - s)
+        b = s * x - 2 * (1 - s) * x + kk - h * (s - u)
+        c = x * (h - x)
+        if a == 0:
+            lo, hi = (-c / b, math.inf) if b < 0 else (math.inf, math.inf)
+        else:
+            disc = b * b - 4 * a * c
+            if disc < 0:
+                lo, hi = math.inf, math.inf
+            else:
+                q = -b + math.sqrt(disc) if b <= 0 else -b - math.sqrt(disc)
+                r1, r2 = sorted((q / (2 * a), 2 * c / q if q else math.inf))
+                lo, hi = r1, r2
+        lo = max(lo, t_left)
+    report(progress, 0.1, "EDF checkpoints")
+    check(cancel)
+    t, d, _ = checkpoints(periods, wcets, deadlines, h)
+    # drop deadlines that the linear bounds already settle on the whole exact range
+    t_hi = min(hi, t_up)
+    rho_lo = s - x / lo if lo > 0 else s
+    b_hi = x if s >= 1 else 2 * (1 - s) * t_hi + x
+    keep = ~(d <= rho_lo * (t - b_hi))
+    t, d = t[keep], d[keep]
+    owner = np.arange(len(t))
+    report(progress, 0.4, "EDF intervals")
+    check(cancel)
+    o, st, en, truncated = pieces(owner, t, d, s, x)
+    o, st, en = merge_by_owner(o, st, en)
+    n = len(t)
+    o = np.append(o, n)
+    st = np.append(st, lo)
+    en = np.append(en, hi)
+    result = intersect_owners(o, st, en, n + 1)
+    report(progress, 1.0, "EDF intervals done")
+    return EdfIntervals(result, (lo, hi), truncated)
+
+
+def ratio_curve(periods, wcets, deadlines, vm_periods: np.ndarray, share: float, overhead: float = 0.0,
+                progress: ProgressCallback | None = None, cancel: CancelToken | None = None) -> np.ndarray:
+    """``max_t f^-1(dbf(t)) / t`` at every ``T_VM`` (``C_VM = share T_VM``), the EDF counterpart of
+    ``max R_i / D_i``: at most 1 exactly where EDF meets every deadline (checkpoint cap permitting)."""
+    vm = np.asarray(vm_periods, float)
+    out = np.full(len(vm), np.inf)
+    needs = np.array([horizon(periods, wcets, deadlines, tv, share * tv, overhead) for tv in vm])
+    finite = np.isfinite(needs)
+    if not finite.any():
+        return out
+    t, d, _ = checkpoints(periods, wcets, deadlines, float(needs[finite].max()))
+    chunk = max(1, 4_000_000 // max(1, len(t)))
+    cols = np.flatnonzero(finite)
+    for start in range(0, len(cols), chunk):
+        check(cancel)
+        report(progress, start / len(cols), "EDF demand curve")
+        c = cols[start:start + chunk]
+        g = supply_inverse(d[:, None], vm[c][None, :], share * vm[c][None, :], overhead)
+        out[c] = (g / t[:, None]).max(axis=0)
+    report(progress, 1.0, "EDF demand curve done")
+    return out
