@@ -1,0 +1,94 @@
+"""Thin wrappers around scikit-learn estimators (Orange style: a learner records the estimator
+and its parameters; calling it on data returns a small model object that predicts).
+
+The families fit *parametric models in log space*: the documents give a handful of points per
+curve (three VM counts, three over-allocation levels, ...), too few for trees or kernels, and
+the physics is multiplicative (a cache that is shared by n VMs, a slowdown factor, a cost per
+transaction). Monotonicity is imposed through the sign of a coefficient: a feature that
+physics says can only lower the target gets a coefficient <= 0, and so on.
+
+scikit-learn is imported inside :meth:`LogLinearLearner.__call__` only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+FREE, POSITIVE, NEGATIVE = 0, 1, -1
+
+
+@dataclass
+class LogLinearModel:
+    """``exp(X @ coef)``: a fitted log-linear model (picklable, numpy only)."""
+
+    coef: np.ndarray
+    learner: str = ""
+    params: dict = field(default_factory=dict)
+
+    def predict(self, X: np.ndarray) -> np.ndarray:
+        """Predicted targets (in the unit of the training targets) for the rows of ``X``."""
+        return np.exp(np.asarray(X, dtype=float) @ self.coef)
+
+    def predict_log(self, X: np.ndarray) -> np.ndarray:
+        """Natural log of :meth:`predict`."""
+        return np.asarray(X, dtype=float) @ self.coef
+
+
+class LogLinearLearner:
+    """Least squares on ``log(y)`` with a sign constraint per column of ``X``.
+
+    ``signs[j]`` is ``FREE`` (0), ``POSITIVE`` (+1: coefficient >= 0) or ``NEGATIVE`` (-1:
+    coefficient <= 0). Implemented with scikit-learn's ``LinearRegression(positive=True)`` on
+    an expanded design (a free column becomes the pair ``x, -x``); ``alpha`` adds a small ridge
+    penalty so that sparse designs (a group with one point) stay determined. With
+    ``penalize_free=False`` only the sign-constrained (slope) columns are shrunk, which leaves
+    intercepts alone and pulls uncertain slopes towards "no effect".
+    """
+
+    name = "sign-constrained log-linear least squares (sklearn LinearRegression, positive=True)"
+
+    def __init__(self, signs: Sequence[int], alpha: float = 1e-4, penalize_free: bool = True):
+        self.signs = tuple(int(s) for s in signs)
+        self.alpha = float(alpha)
+        self.penalize_free = bool(penalize_free)
+        self.params = {"signs": self.signs, "alpha": self.alpha, "penalize_free": self.penalize_free}
+
+    def __call__(self, X: np.ndarray, y: np.ndarray) -> LogLinearModel:
+        from sklearn.linear_model import LinearRegression
+
+        X = np.asarray(X, dtype=float)
+        y = np.asarray(y, dtype=float)
+        if X.ndim != 2 or X.shape[1] != len(self.signs):
+            raise ValueError(f"design has {X.shape} columns, learner expects {len(self.signs)}")
+        if np.any(y <= 0):
+            raise ValueError("log-linear targets must be > 0")
+        cols, back = [], []  # back[k] = (original column, sign applied)
+        for j, s in enumerate(self.signs):
+            if s == FREE:
+                cols += [X[:, j], -X[:, j]]
+                back += [(j, 1.0), (j, -1.0)]
+            else:
+                cols.append(X[:, j] * s)
+                back.append((j, float(s)))
+        Xe = np.column_stack(cols)
+        target = np.log(y)
+        if self.alpha > 0:
+            k = Xe.shape[1]
+            weight = np.array([self.penalize_free or self.signs[j] != FREE for j, _ in back], dtype=float)
+            Xe = np.vstack([Xe, np.sqrt(self.alpha) * np.diag(weight)])
+            target = np.concatenate([target, np.zeros(k)])
+        est = LinearRegression(positive=True, fit_intercept=False)
+        est.fit(Xe, target)
+        coef = np.zeros(X.shape[1])
+        for c, (j, s) in zip(est.coef_, back, strict=True):
+            coef[j] += s * c
+        return LogLinearModel(coef=coef, learner=self.name, params=dict(self.params))
+
+
+def one_hot(values: np.ndarray, levels: Sequence[str]) -> np.ndarray:
+    """An ``(n, len(levels))`` 0/1 matrix: column ``k`` marks ``values == levels[k]``."""
+    values = np.asarray(values, dtype=object).astype(str)
+    return (values[:, None] == np.asarray(levels, dtype=str)[None, :]).astype(float)

@@ -1,0 +1,77 @@
+"""boot_time: doc 002 rows (absolute and Figure 6 factors), monotonicity, extrapolation, calibration."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from advisor.models.boot import BACKENDS, LOADS
+
+DOC = "002_c73d40531a11425b"
+
+
+@pytest.fixture(scope="module")
+def fam(trained):
+    return trained["boot_time"]
+
+
+def test_training_points_traced_to_doc_002(fam):
+    pts = {p.key: p for p in fam.training_points()}
+    assert len(pts) == 11
+    assert set(pts) == {"F3-01", "F3-02", "F3-03", "F3-04", "F4-01", "F4-02", "F6-07", "F6-08",
+                        "F6-01+F3-01", "F6-02+F3-01", "F6-03+F3-01"}
+    # Figure 6 factor x8 with 2 I/O-heavy VMs times the 10 s idle local boot of Figure 3
+    p = pts["F6-02+F3-01"]
+    assert p.target == pytest.approx(80.0)
+    assert p.features == {"storage_backend": "local_disk", "neighbour_load": "io", "concurrent_vms": 2.0}
+    assert pts["F3-04"].target == 28.0 and pts["F3-04"].features["storage_backend"] == "iscsi"
+    assert pts["F6-08"].features["concurrent_vms"] == 16.0 and pts["F6-08"].target == 240.0
+    assert pts["F6-07"].features["concurrent_vms"] == 0.0  # "before the I/O load grows"
+    assert (DOC, "Figure 3") in fam.citations() and (DOC, "Figure 6") in fam.citations()
+
+
+def test_predictions_near_measured_points(fam):
+    pts = fam.training_points()
+    pred = fam.predict([p.features for p in pts])
+    y = np.array([p.target for p in pts])
+    assert np.median(np.abs(pred.mean - y) / y) < 0.1
+    nfs_root_16 = fam.predict([{"storage_backend": "nfs_root", "concurrent_vms": 16, "neighbour_load": "io"}])
+    assert nfs_root_16.mean[0] == pytest.approx(240, rel=0.1)
+    assert nfs_root_16.unit == "s"
+
+
+def test_cpu_and_idle_neighbours_do_not_slow_the_boot(fam):
+    q = [{"storage_backend": "local_disk", "concurrent_vms": n, "neighbour_load": load}
+         for load in ("cpu", "idle") for n in (0, 4, 16)]
+    pred = fam.predict(q)
+    assert np.ptp(pred.mean) == pytest.approx(0)
+
+
+def test_extrapolation_flags(fam):
+    pred = fam.predict([{"storage_backend": "local_disk", "concurrent_vms": 3},   # measured
+                        {"storage_backend": "local_disk", "concurrent_vms": 5},   # beyond Figure 6
+                        {"storage_backend": "nfs_file", "concurrent_vms": 4},     # no I/O curve
+                        {"storage_backend": "nfs_file", "concurrent_vms": 4, "neighbour_load": "idle"},
+                        {"storage_backend": "iscsi", "concurrent_vms": 20, "neighbour_load": "idle"}])
+    assert pred.extrapolated.tolist() == [False, True, True, False, True]
+
+
+@settings(max_examples=60, deadline=None)
+@given(backend=st.sampled_from(BACKENDS), load=st.sampled_from(LOADS),
+       n=st.integers(0, 40), extra=st.integers(1, 20))
+def test_more_neighbours_never_shorten_the_boot(fam, backend, load, n, extra):
+    pred = fam.predict([{"storage_backend": backend, "neighbour_load": load, "concurrent_vms": n},
+                        {"storage_backend": backend, "neighbour_load": load, "concurrent_vms": n + extra}])
+    assert pred.mean[1] >= pred.mean[0] * (1 - 1e-12)
+
+
+def test_calibration_scales_by_the_documents_slowdown(fam):
+    q = [{"storage_backend": "local_disk", "concurrent_vms": 0, "neighbour_load": "idle"},
+         {"storage_backend": "nfs_root", "concurrent_vms": 16, "neighbour_load": "io"}]
+    docs = fam.predict(q)
+    site = fam.predict(q, calibration={"site": "rack2", "boot_time_s": 20.0})
+    assert site.basis == "site:rack2"
+    assert site.mean[0] == pytest.approx(20.0)
+    assert site.mean[1] / site.mean[0] == pytest.approx(docs.mean[1] / docs.mean[0])

@@ -1,0 +1,33 @@
+"""container_overhead: relative peak rates from chapters 9 and 10."""
+
+from __future__ import annotations
+
+import pytest
+
+
+@pytest.fixture(scope="module")
+def fam(trained):
+    return trained["container_overhead"]
+
+
+def test_points_traced_to_chapters_9_and_10(fam):
+    pts = {p.key: p for p in fam.training_points()}
+    assert set(pts) == {"c9-070+c9-069", "c9-071+c9-069", "c10-019+c9-070+c9-069",
+                        "c10-020+c9-070+c9-069", "c10-021+c9-070+c9-069"}
+    assert pts["c9-071+c9-069"].target == pytest.approx(160000 / 200000)
+    assert pts["c10-021+c9-070+c9-069"].target == pytest.approx(1 / 1.40)  # Docker +40 % on reads
+    assert pts["c10-020+c9-070+c9-069"].features == {"platform": "vm", "workload": "write"}
+
+
+def test_relative_rates(fam):
+    pred = fam.predict([{"platform": "native"}, {"platform": "docker"}, {"platform": "vm"},
+                        {"platform": "vm", "workload": "read"}, {"platform": "docker", "workload": "read"}])
+    assert pred.unit == "%"
+    assert pred.mean[:4] == pytest.approx([100.0, 100.0, 80.0, 100 / 1.4])
+    assert pred.extrapolated.tolist() == [False, False, False, False, True]
+
+
+def test_calibration_gives_tps(fam):
+    pred = fam.predict([{"platform": "vm", "workload": "write"}], calibration={"site": "lab", "native_tps": 50000})
+    assert pred.unit == "tps" and pred.basis == "site:lab"
+    assert pred.mean[0] == pytest.approx(50000 / 1.19)

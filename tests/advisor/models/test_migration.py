@@ -1,0 +1,78 @@
+"""Migration and over-allocation families: chapter 8 factor mapping, monotonicity, hypervisor ratios."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from advisor.models import MISSING, get_family
+from knowledge.errors import InputError
+
+
+@pytest.fixture(scope="module")
+def downtime(trained):
+    return trained["migration_downtime"]
+
+
+def test_table_8_3_mapping(downtime, trained):
+    pts = {p.key: p for p in downtime.training_points()}
+    assert set(pts) == {"c8-081", "c8-083", "c8-085", "c8-087", "c8-089", "c8-091"}
+    # test 2.2: 50 vCPUs over a 20-vCPU pool; Table 8.2 gives the migrated VM 100 req/s, the others 1900
+    assert pts["c8-087"].features == {"overallocation_ratio": 2.5, "migrated_vm_load": 100.0,
+                                      "others_load": 1900.0, "vms_per_host": 5.0, "hypervisor": "VMware ESXi"}
+    assert pts["c8-087"].target == pytest.approx(4.938)
+    assert pts["c8-081"].features["overallocation_ratio"] == 1.25
+    assert pts["c8-089"].features["overallocation_ratio"] == 5.0
+    total = {p.key: p.target for p in trained["migration_total_time"].training_points()}
+    assert total == {"c8-082": 30.0, "c8-084": 38.0, "c8-086": 48.0, "c8-088": 52.0, "c8-090": 48.0, "c8-092": 53.0}
+    over = {p.key: (p.features["overallocation_ratio"], p.target)
+            for p in trained["overallocation_overhead"].training_points()}
+    assert over == {"c8-104": (1.25, 50.0), "c8-102": (2.5, 60.0), "c8-103": (5.0, 65.0)}
+
+
+def test_predictions_near_measured_points(trained):
+    for name, tol in (("migration_downtime", 0.15), ("migration_total_time", 0.15), ("overallocation_overhead", 0.05)):
+        fam = trained[name]
+        pts = fam.training_points()
+        pred = fam.predict([p.features for p in pts])
+        y = np.array([p.target for p in pts])
+        assert np.median(np.abs(pred.mean - y) / y) < tol, name
+
+
+@settings(max_examples=60, deadline=None)
+@given(name=st.sampled_from(["migration_downtime", "migration_total_time", "overallocation_overhead"]),
+       ratio=st.floats(0.1, 20), extra=st.floats(0.01, 20),
+       hyp=st.sampled_from(["VMware ESXi", "KVM", "XenServer"]), mig=st.floats(0, 5000), oth=st.floats(0, 5000))
+def test_monotone_non_decreasing_in_overallocation(trained, name, ratio, extra, hyp, mig, oth):
+    q = {"hypervisor": hyp, "migrated_vm_load": mig, "others_load": oth}
+    pred = trained[name].predict([{**q, "overallocation_ratio": ratio}, {**q, "overallocation_ratio": ratio + extra}])
+    assert pred.mean[1] >= pred.mean[0] * (1 - 1e-12)
+    if name == "overallocation_overhead":
+        assert np.all((pred.mean >= 0) & (pred.mean <= 100) & (pred.high <= 100))
+
+
+def test_hypervisor_ratio_from_chapter_5(downtime, trained):
+    q = [{"overallocation_ratio": 2.5, "hypervisor": h} for h in ("VMware ESXi", "KVM", "XenServer", "Xen")]
+    pred = downtime.predict(q)
+    assert pred.mean[1] / pred.mean[0] == pytest.approx(0.7 / 3.0)
+    assert pred.mean[2] / pred.mean[0] == pytest.approx(0.3 / 3.0)
+    assert pred.mean[3] == pytest.approx(pred.mean[2])
+    assert pred.extrapolated.tolist() == [False, True, True, True]
+    assert ("004_938d241a6a4af83f", "Section 5.6") in pred.citations
+    total = trained["migration_total_time"].predict(q[:2])
+    assert total.mean[0] == pytest.approx(total.mean[1])  # 2 min for every hypervisor (Section 5.4.3)
+    with pytest.raises(InputError, match="hypervisor"):
+        downtime.predict([{"overallocation_ratio": 2, "hypervisor": "Hyper-V"}])
+
+
+def test_extrapolation_outside_the_tested_ratios(downtime):
+    pred = downtime.predict([{"overallocation_ratio": r} for r in (1.0, 1.25, 3.0, 5.0, 8.0)])
+    assert pred.extrapolated.tolist() == [True, False, False, False, True]
+
+
+def test_response_time_family_is_documented_missing(kb):
+    assert "overallocation_response_time" in MISSING
+    with pytest.raises(InputError, match="no response time"):
+        get_family("overallocation_response_time", kb)

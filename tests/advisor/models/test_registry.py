@@ -1,0 +1,134 @@
+"""get_family / train_all: memory and disk caches, invalidation by digest and version."""
+
+from __future__ import annotations
+
+import pickle
+
+import pytest
+
+import advisor.models as models
+from advisor.models import FAMILIES, cache_dir, clear_memory_cache, get_family, train_all
+from advisor.progress import Cancelled, CancelToken
+from knowledge.errors import InputError
+
+
+class _OtherDigest:
+    """The same knowledge base seen with another digest (as after a curated-data change)."""
+
+    def __init__(self, kb, digest):
+        self._kb, self.digest = kb, digest
+
+    def __getattr__(self, name):
+        return getattr(self._kb, name)
+
+
+@pytest.fixture(autouse=True)
+def _fresh_memory():
+    clear_memory_cache()
+    yield
+    clear_memory_cache()
+
+
+def _count_fits(monkeypatch, name):
+    calls = []
+    info = FAMILIES[name]
+    original = info.factory
+
+    def factory(kb):
+        calls.append(kb.digest)
+        return original(kb)
+
+    monkeypatch.setattr(info, "factory", factory)
+    return calls
+
+
+def test_contract_names_are_registered():
+    for name in ("cache_mode_throughput", "boot_time", "image_transfer_time"):
+        assert name in FAMILIES and FAMILIES[name].description
+
+
+def test_unknown_family_is_an_input_error(kb):
+    with pytest.raises(InputError, match="known"):
+        get_family("no_such_family", kb)
+
+
+def test_memory_then_disk_cache(kb, monkeypatch):
+    calls = _count_fits(monkeypatch, "boot_time")
+    first = get_family("boot_time", kb)
+    assert get_family("boot_time", kb) is first
+    assert len(calls) == 1
+    path = cache_dir(kb) / "boot_time.pkl"
+    assert path.is_file() and path.parent.name == f"models-{kb.digest[:16]}"
+    clear_memory_cache()
+    again = get_family("boot_time", kb)  # from disk, no refit
+    assert len(calls) == 1 and again is not first
+    q = [{"storage_backend": "nfs_root", "concurrent_vms": 8}]
+    assert again.predict(q).mean[0] == pytest.approx(first.predict(q).mean[0])
+
+
+def test_changed_digest_rebuilds(kb, monkeypatch):
+    calls = _count_fits(monkeypatch, "boot_time")
+    get_family("boot_time", kb)
+    other = _OtherDigest(kb, "f" * 64)
+    get_family("boot_time", other)
+    assert calls == [kb.digest, "f" * 64]
+    assert (cache_dir(other) / "boot_time.pkl").is_file()
+    assert cache_dir(other) != cache_dir(kb)
+
+
+def test_stale_version_or_corrupt_file_rebuilds(kb, monkeypatch):
+    calls = _count_fits(monkeypatch, "image_transfer_time")
+    get_family("image_transfer_time", kb)
+    path = cache_dir(kb) / "image_transfer_time.pkl"
+    clear_memory_cache()
+    monkeypatch.setattr(models, "MODEL_VERSION", models.MODEL_VERSION + 1)
+    get_family("image_transfer_time", kb)
+    assert len(calls) == 2
+    with open(path, "rb") as fh:
+        assert pickle.load(fh)[0] == models.MODEL_VERSION  # rewritten with the new stamp
+    clear_memory_cache()
+    path.write_bytes(b"not a pickle")
+    get_family("image_transfer_time", kb)
+    assert len(calls) == 3
+
+
+def test_train_all_reports_progress_and_honours_cancel(kb):
+    seen = []
+    fams = train_all(kb, progress=lambda f, m: seen.append((f, m)))
+    assert set(fams) == set(FAMILIES)
+    assert seen[-1][0] == 1.0 and all(0 <= f <= 1 for f, _ in seen)
+    token = CancelToken()
+    token.cancel()
+    with pytest.raises(Cancelled):
+        train_all(kb, cancel=token)
+
+
+def test_every_family_predicts_nothing_for_no_queries_and_rejects_nan(trained):
+    for name, fam in trained.items():
+        pred = fam.predict([])
+        assert pred.mean.shape == (0,) and pred.unit == fam.unit, name
+    with pytest.raises(InputError, match="finite"):
+        trained["cache_mode_throughput"].predict([{"cache_mode": "none", "operation": "rewrite",
+                                                   "vms_per_host": float("nan")}])
+    with pytest.raises(InputError, match="required"):
+        trained["boot_time"].predict([{"concurrent_vms": 2}])
+
+
+def test_every_family_cites_its_rows_and_has_a_unit(trained, session_kb):
+    docs = {d.id for d in session_kb.documents()}
+    for name, fam in trained.items():
+        assert fam.unit and fam.citations(), name
+        assert {doc for doc, _ in fam.citations()} <= docs, name
+        for p in fam.training_points():
+            assert p.document in docs and p.locator and p.key, (name, p)
+
+
+def test_importing_the_models_does_not_import_sklearn():
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[3]
+    code = "import sys, advisor.models, advisor.whatif; print('sklearn' in sys.modules, 'scipy' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "False"]

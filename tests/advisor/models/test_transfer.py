@@ -1,0 +1,64 @@
+"""image_transfer_time: the doc 000 ratio rows and the link-rate floor."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from knowledge.errors import InputError
+
+DOC = "000_e535415c79727fe1"
+
+
+@pytest.fixture(scope="module")
+def fam(trained):
+    return trained["image_transfer_time"]
+
+
+def test_training_points_are_the_figure_3_ratios(fam):
+    pts = {p.key: p for p in fam.training_points()}
+    assert set(pts) == {"F3-01", "F3-02"}
+    assert pts["F3-02"].target == pytest.approx(1 / 0.54)  # GridFTP cuts the time by 46 %
+    assert pts["F3-01"].target == pytest.approx(2.0)       # nearly twice as fast
+    assert all(p.document == DOC and p.locator == "Figure 3" for p in pts.values())
+
+
+def test_scp_is_the_measured_ratio_slower_than_gridftp(fam):
+    pred = fam.predict([{"image_size_gb": 6, "protocol": "scp"}, {"image_size_gb": 6, "protocol": "gridftp"}])
+    ratio = np.exp(np.mean(np.log([1 / 0.54, 2.0])))
+    assert pred.mean[0] / pred.mean[1] == pytest.approx(ratio)
+    assert pred.mean[1] == pytest.approx(6 * 8 / 1.0)  # GridFTP at the 1 Gb/s link rate
+    assert pred.unit == "s" and not pred.extrapolated.any()
+
+
+def test_extrapolation_outside_3_to_12_gb_and_other_links(fam):
+    pred = fam.predict([{"image_size_gb": 2, "protocol": "scp"}, {"image_size_gb": 12, "protocol": "scp"},
+                        {"image_size_gb": 13, "protocol": "scp"},
+                        {"image_size_gb": 6, "protocol": "scp", "link_gbps": 10}])
+    assert pred.extrapolated.tolist() == [True, False, True, True]
+
+
+def test_unknown_protocol_is_an_input_error(fam):
+    with pytest.raises(InputError, match="scp"):
+        fam.predict([{"image_size_gb": 1, "protocol": "bittorrent"}])
+
+
+@settings(max_examples=80, deadline=None)
+@given(size=st.floats(0.01, 500), link=st.floats(0.1, 100), proto=st.sampled_from(["scp", "gsiftp", "gridftp"]),
+       rate=st.none() | st.floats(1, 5000))
+def test_never_faster_than_the_link(fam, size, link, proto, rate):
+    cal = None if rate is None else {"scp_mb_s": rate}
+    pred = fam.predict([{"image_size_gb": size, "protocol": proto, "link_gbps": link}], calibration=cal)
+    floor = size * 1e9 / (link * 1e9 / 8)  # bytes / (bytes per second)
+    assert pred.mean[0] >= floor * (1 - 1e-12)
+    assert pred.low[0] >= floor * (1 - 1e-12)
+
+
+def test_calibration_uses_the_site_copy_rate(fam):
+    q = [{"image_size_gb": 6, "protocol": "scp"}, {"image_size_gb": 6, "protocol": "gsiftp"}]
+    site = fam.predict(q, calibration={"site": "lab", "scp_mb_s": 40.0})
+    assert site.basis == "site:lab"
+    assert site.mean[0] == pytest.approx(6000 / 40.0)
+    assert site.mean[0] / site.mean[1] == pytest.approx(fam._core["factor"]["scp"])
