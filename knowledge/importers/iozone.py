@@ -1,0 +1,147 @@
+"""IOzone: the standard-output table, the throughput-mode summary ("Children see throughput"),
+and the ``-R`` Excel-style report ("Excel output is below:").
+
+Units: IOzone's kBytes are 1024 bytes, so "kBytes/sec" is KiB/s; with ``-O`` the results are
+operations per second (``iops``). Record length is ``block_size`` (KiB), the file size
+``file_size`` (KiB). When a ``-R`` report is present it is used and the table (same numbers) skipped.
+"""
+
+from __future__ import annotations
+
+import re
+
+from knowledge.importers.base import ImporterError, ParsedFile, is_number, measurement, number
+from knowledge.userdb import SiteMeasurement
+
+NAME = "iozone"
+
+#: the table's columns in order -> (operation, access_pattern)
+COLUMNS = (("write", "sequential"), ("rewrite", "sequential"), ("read", "sequential"),
+           ("reread", "sequential"), ("read", "random"), ("write", "random"), ("read_backward", None),
+           ("record_rewrite", None), ("stride_read", None), ("fwrite", "sequential"),
+           ("frewrite", "sequential"), ("fread", "sequential"), ("freread", "sequential"))
+HEADER_TOKENS = ("write", "rewrite", "read", "reread", "read", "write", "read", "rewrite", "read",
+                 "fwrite", "frewrite", "fread", "freread")
+#: -R report titles (lower case, without " report") -> column index
+REPORTS = {"writer": 0, "re-writer": 1, "reader": 2, "re-reader": 3, "random read": 4, "random write": 5,
+           "backward read": 6, "record rewrite": 7, "stride read": 8, "fwrite": 9, "re-fwrite": 10,
+           "fread": 11, "re-fread": 12}
+#: throughput-mode phrases ("Children see throughput for 4 <phrase>") -> column index
+PHRASES = {"initial writers": 0, "rewriters": 1, "readers": 2, "re-readers": 3, "random readers": 4,
+           "random writers": 5, "reverse readers": 6, "stride readers": 8, "fwriters": 9, "freaders": 11,
+           "pwrite writers": 0, "pread readers": 2}
+CHILDREN_RE = re.compile(r"^Children see throughput for\s+(\d+)\s+(.+?)\s*=\s*(\S+)\s+(kB/sec|ops/sec)")
+
+
+def identify(text: str) -> float:
+    """Confidence that ``text`` is IOzone output."""
+    head = text[:8192]
+    if "Iozone: Performance Test of File I/O" in head:
+        return 1.0
+    if "Excel output is below" in text[:65536] or re.search(r'^"Writer report"', head, re.M):
+        return 0.9
+    return 0.0
+
+
+def parse(text: str, path: str = "") -> ParsedFile:
+    """Parse IOzone output into site measurements."""
+    warnings: list[str] = []
+    params: dict = {}
+    version = ""
+    unit, metric = "KiB/s", "throughput"
+    table: list[tuple[int, float, float, list[tuple[int, float]]]] = []
+    excel: list[tuple[int, float, float, float]] = []
+    children: list[tuple[int, int, str, float, str]] = []
+    ends: list[int] | None = None
+    report: int | None = None
+    recs: list[float] = []
+    in_excel = False
+    for n, line in enumerate(text.splitlines(), 1):
+        s = line.strip()
+        if m := re.search(r"Version \$Revision: (\S+) \$", s):
+            version = version or m.group(1)
+        elif m := re.match(r"^Command line used: (.*)$", s):
+            params["command_line"] = m.group(1)
+        elif s.startswith("Output is in"):
+            if "op" in s.split("Output is in", 1)[1]:
+                unit, metric = "ops/s", "iops"
+        elif s.startswith("O_DIRECT feature enabled"):
+            params["direct_io"] = True
+        elif m := re.match(r"^Throughput test with (\d+) (processes|threads)", s):
+            params["threads"] = int(m.group(1))
+        elif s.startswith("Excel output is below"):
+            in_excel, ends = True, None
+        elif in_excel and (m := re.match(r'^"(.+) report"$', s)):
+            report = REPORTS.get(m.group(1).lower())
+            if report is None:
+                warnings.append(f"line {n}: unknown report {m.group(1)!r} left out")
+            recs = []
+        elif in_excel and report is not None and s.startswith('"') and not recs:
+            recs = [number(t.strip('"'), path, line=n, what="record size") for t in s.split()]
+        elif in_excel and report is not None and (m := re.match(r'^"(\d+)"\s*(.*)$', s)):
+            size = number(m.group(1), path, line=n, what="file size")
+            vals = m.group(2).split()
+            if len(vals) > len(recs):
+                raise ImporterError(path, f"{len(vals)} values for {len(recs)} record sizes", line=n)
+            for rec, v in zip(recs, vals, strict=False):
+                excel.append((report, size, rec, number(v, path, line=n)))
+        elif re.match(r"^kB\s+reclen\s", s):
+            tokens = s.split()[2:]
+            if tuple(tokens) != HEADER_TOKENS[:len(tokens)]:
+                raise ImporterError(path, f"unknown table columns {' '.join(tokens)[:60]!r}", line=n)
+            ends = [m.end() for m in re.finditer(r"\S+", line)]
+        elif ends is not None and s and all(is_number(t) for t in s.split()) and len(s.split()) >= 3:
+            toks = [(m.group(), m.end()) for m in re.finditer(r"\S+", line)]
+            size = number(toks[0][0], path, line=n, what="file size")
+            rec = number(toks[1][0], path, line=n, what="record length")
+            cols = ends[2:]
+            row = []
+            for tok, end in toks[2:]:
+                k = min(range(len(cols)), key=lambda i: abs(cols[i] - end))
+                row.append((k, number(tok, path, line=n)))
+            table.append((n, size, rec, row))
+        elif m := CHILDREN_RE.match(s):
+            children.append((n, int(m.group(1)), m.group(2), number(m.group(3), path, line=n), m.group(4)))
+        elif s.startswith("iozone test complete"):
+            ends = None
+    out = _measurements(table, excel, children, unit, metric, params, warnings)
+    if not out:
+        raise ImporterError(path, "no IOzone results (no 'kB reclen' table rows, 'Children see throughput' "
+                                  "lines or -R report)", line=1)
+    if not version:
+        warnings.append("no 'Version $Revision: ...' line: version unknown")
+    return ParsedFile(NAME, version, params, out, warnings, path=path, format="iozone")
+
+
+def _measurements(table, excel, children, unit, metric, params, warnings) -> list[SiteMeasurement]:
+    direct = "yes" if params.get("direct_io") else None
+    out: list[SiteMeasurement] = []
+    if excel:
+        if table:
+            warnings.append("the table and the -R report hold the same results: the -R report was used")
+        for k, size, rec, value in excel:
+            op, pattern = COLUMNS[k]
+            out.append(measurement(metric, value, unit, _f(op, pattern, rec, size, None, direct),
+                                   f"IOzone {op} ({pattern or 'other'}), file {size:g} KiB, record {rec:g} KiB"))
+        return out
+    for _n, size, rec, row in table:
+        for k, value in row:
+            op, pattern = COLUMNS[k]
+            out.append(measurement(metric, value, unit, _f(op, pattern, rec, size, None, direct),
+                                   f"IOzone {op} ({pattern or 'other'}), file {size:g} KiB, record {rec:g} KiB"))
+    for n, threads, phrase, value, u in children:
+        k = PHRASES.get(phrase.lower())
+        op, pattern = COLUMNS[k] if k is not None else (phrase.lower().replace(" ", "_"), None)
+        if k is None:
+            warnings.append(f"line {n}: unknown throughput test {phrase!r}: kept as operation {op!r}")
+        this_unit, this_metric = ("ops/s", "iops") if u == "ops/sec" else ("KiB/s", "throughput")
+        f = _f(op, pattern, None, None, threads, direct)
+        f["statistic"] = "total"
+        out.append(measurement(this_metric, value, this_unit, f,
+                               f"IOzone throughput mode: {threads} {phrase}, all children"))
+    return out
+
+
+def _f(op, pattern, rec, size, threads, direct) -> dict:
+    return {"benchmark": "iozone", "operation": op, "access_pattern": pattern, "block_size": rec,
+            "file_size": size, "threads": threads, "direct_io": direct}

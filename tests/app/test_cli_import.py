@@ -1,0 +1,142 @@
+"""`capadvisor import` and `capadvisor sites` through the real CLI entry point (user database in tmp_path)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from types import SimpleNamespace
+
+import pytest
+
+from app.cli import main
+from knowledge.userdb import UserDatabase
+from tests.knowledge.importers.conftest import FIXTURES
+
+
+@pytest.fixture()
+def run(capsys):
+    def _run(*args):
+        code = main(list(args))
+        out = capsys.readouterr()
+        return code, out.out, out.err
+    return _run
+
+
+def fx(name: str) -> str:
+    return str(FIXTURES / name)
+
+
+def test_json_output_has_the_interface_keys(run):
+    code, out, _ = run("import", fx("fio3_randrw_2jobs_group.json"), fx("sysbench10_cpu.txt"),
+                       "--site", "lab", "--format", "json")
+    assert code == 0
+    doc = json.loads(out)
+    assert doc["site"] == "lab" and doc["imported"] == 2
+    fio, sb = doc["files"]
+    assert {"path", "tool", "tool_version", "measurements", "warnings"} <= set(fio)
+    assert (fio["tool"], fio["tool_version"], fio["status"]) == ("fio", "3.33", "imported")
+    m = next(m for m in fio["measurements"] if m["metric"] == "throughput" and m["operation"] == "read")
+    assert (m["unit"], m["factors"]["block_size"], m["block_size"], m["value_si"]) == (
+        "KiB/s", "4", "4", m["value"] * 1024)
+    assert sb["measurements"][0] == {**sb["measurements"][0], "metric": "throughput", "value": 10199.5,
+                                     "unit": "ops/s"}
+    with UserDatabase() as db:
+        assert [s.name for s in db.sites()] == ["lab"]
+        assert len(db.site_measurements("lab")) == len(fio["measurements"]) + len(sb["measurements"])
+
+
+def test_same_content_twice_is_recognised_not_duplicated(run, tmp_path):
+    copy = tmp_path / "renamed.txt"
+    shutil.copy(FIXTURES / "postmark_verbose.txt", copy)
+    assert run("import", fx("postmark_verbose.txt"), "--site", "lab")[0] == 0
+    code, out, _ = run("import", str(copy), "--site", "lab", "--format", "json")
+    assert code == 0
+    rec = json.loads(out)["files"][0]
+    assert rec["status"] == "duplicate" and "postmark_verbose.txt" in rec["note"]
+    with UserDatabase() as db:
+        assert len(db.imports("lab")) == 1
+    # another site may hold the same file
+    assert json.loads(run("import", str(copy), "--site", "other", "--format", "json")[1])["imported"] == 1
+
+
+def test_bad_files_are_named_the_others_still_imported_and_exit_code_is_2(run, tmp_path):
+    bad = tmp_path / "truncated.json"
+    bad.write_text((FIXTURES / "fio3_randrw_2jobs_group.json").read_text()[:900])
+    unknown = tmp_path / "notes.txt"
+    unknown.write_text("hello\n")
+    code, out, err = run("import", str(bad), fx("bonnie2_csv_sync.txt"), str(unknown), "--site", "s",
+                         "--format", "json")
+    assert code == 2
+    doc = json.loads(out)
+    assert [f["status"] for f in doc["files"]] == ["failed", "imported", "failed"]
+    assert "truncated.json, line" in doc["files"][0]["error"] and "notes.txt, line 1: unknown format" in err
+    with UserDatabase() as db:
+        assert [i.tool for i in db.imports("s")] == ["bonnie++"]  # nothing half-written
+
+
+def test_dry_run_stores_nothing(run):
+    code, out, _ = run("import", fx("iozone3_auto_stdout.txt"), "--dry-run")
+    assert code == 0 and "dry run" in out and "986084" in out
+    with UserDatabase() as db:
+        assert db.sites() == []
+
+
+def test_a_failing_store_leaves_no_partial_import(run, monkeypatch):
+    from knowledge.importers import base
+
+    real = base.measurement
+
+    def poisoned(metric, value, unit, factors, subject=""):
+        m = real(metric, value, unit, factors, subject)
+        if metric == "iops":
+            m.value = "not-a-number"  # float() in add_import raises after earlier rows were inserted
+        return m
+
+    monkeypatch.setattr("knowledge.importers.fio.measurement", poisoned)
+    with pytest.raises(ValueError):
+        main(["import", fx("fio3_randrw_2jobs_group.json"), "--site", "t"])
+    with UserDatabase() as db:
+        assert db.imports("t") == [] and db.site_measurements("t") == []
+
+
+def test_third_party_importer_from_an_entry_point(run, monkeypatch, tmp_path):
+    import app.commands.importer as cmd
+    from knowledge.importers.registry import REGISTRY
+    from tests.knowledge.importers.test_registry import CsvThroughput
+
+    class EP(SimpleNamespace):
+        def load(self):
+            return self.obj
+
+    eps = [EP(name="mytool", value="pkg:CsvThroughput", obj=CsvThroughput),
+           EP(name="broken", value="pkg:nothing", obj=object())]
+    monkeypatch.setattr("app.plugins.metadata.entry_points", lambda group: eps if group == "capadvisor.importers" else [])
+    monkeypatch.setattr(cmd, "_plugin_failures", None)
+    f = tmp_path / "m.csv"
+    f.write_text("mytool,80\n")
+    try:
+        code, out, err = run("import", str(f), "--site", "p", "--format", "json")
+    finally:
+        REGISTRY._importers.pop("mytool", None)
+    assert code == 0 and json.loads(out)["files"][0]["tool"] == "mytool"
+    assert "plug-in broken" in err and "not an importer" in err
+
+
+def test_sites_list_show_compare_delete(run):
+    run("import", fx("sysbench10_cpu.txt"), fx("bonnie2_csv_sync.txt"), "--site", "a")
+    run("import", fx("sysbench11_cpu_published.txt"), "--site", "b")
+    code, out, _ = run("sites", "list", "--format", "json")
+    assert code == 0 and [(s["name"], s["imports"]) for s in json.loads(out)] == [("a", 2), ("b", 1)]
+    code, out, _ = run("sites", "show", "a", "--format", "json")
+    summary = json.loads(out)["summary"]
+    assert summary["cpu_events_per_s"] == 10199.5 and summary["sources"]["cpu_events_per_s"]["tool"] == "sysbench"
+    code, out, _ = run("sites", "show", "a")
+    assert code == 0 and "sequential write" in out and "414.69" in out
+    code, out, _ = run("sites", "compare", "a", "b", "--format", "json")
+    assert json.loads(out)["ratios"]["cpu_events_per_s"] == pytest.approx(114.08 / 10199.5)
+    code, _, err = run("sites", "delete", "b")
+    assert code == 2 and "--yes" in err
+    code, out, _ = run("sites", "delete", "b", "--yes")
+    assert code == 0 and "deleted site 'b'" in out
+    code, _, err = run("sites", "show", "b")
+    assert code == 2 and "no site named 'b'" in err

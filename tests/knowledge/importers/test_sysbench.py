@@ -1,0 +1,68 @@
+"""sysbench fileio and cpu reports: real 1.0.20 runs and published 1.1.0 output."""
+
+from __future__ import annotations
+
+import pytest
+
+from knowledge.importers import sysbench
+from knowledge.importers.base import ImporterError
+
+from .conftest import by, one
+
+
+def test_fileio_10_random_rw(fixture_text):
+    r = sysbench.parse(fixture_text("sysbench10_fileio_rndrw.txt"), "s.txt")
+    assert (r.tool, r.tool_version, r.parameters["test"]) == ("sysbench", "1.0.20", "fileio")
+    reads = one(r.measurements, metric="iops", operation="read")
+    assert (reads.value, reads.unit) == (36947.64, "ops/s")
+    assert reads.factors == {"benchmark": "sysbench", "access_pattern": "random", "read_share": "60",
+                             "block_size": "4", "threads": "2", "direct_io": "no", "operation": "read"}
+    mib = one(r.measurements, metric="throughput", operation="write")
+    assert (mib.value, mib.unit, mib.value_si) == (96.22, "MiB/s", 96.22 * 1048576)
+    assert one(r.measurements, metric="iops", operation="fsync").value == 2466.67
+    lat = one(r.measurements, metric="latency", statistic="p95")
+    assert (lat.value, lat.unit, lat.factors["operation"]) == (0.01, "ms", "mixed")
+
+
+def test_fileio_10_sequential_write_with_direct_io(fixture_text):
+    r = sysbench.parse(fixture_text("sysbench10_fileio_seqwr_direct.txt"), "s.txt")
+    w = one(r.measurements, metric="throughput", operation="write")
+    assert (w.value, w.factors["access_pattern"], w.factors["direct_io"], w.factors["block_size"]) == (
+        310.6, "sequential", "yes", "64")
+    assert not by(r.measurements, operation="read"), "a direction with 0.00 ops is left out"
+
+
+def test_cpu_10_and_11(fixture_text):
+    r10 = sysbench.parse(fixture_text("sysbench10_cpu.txt"), "c.txt")
+    cpu = one(r10.measurements, metric="throughput")
+    assert (cpu.value, cpu.unit, cpu.factors) == (10199.5, "ops/s",
+                                                 {"benchmark": "sysbench", "operation": "cpu", "threads": "2"})
+    assert r10.parameters["cpu_max_prime"] == 5000
+    r11 = sysbench.parse(fixture_text("sysbench11_cpu_published.txt"), "c11.txt")
+    assert r11.tool_version == "1.1.0-bbee5d5"
+    assert one(r11.measurements, metric="throughput").value == 114.08
+
+
+def test_fileio_11_iops_lines(fixture_text):
+    r = sysbench.parse(fixture_text("sysbench11_fileio_rndrw_published.txt"), "f11.txt")
+    assert one(r.measurements, metric="iops", operation="read").value == 2279.18
+    assert one(r.measurements, metric="throughput", operation="write").value == 23.74
+    assert one(r.measurements, metric="iops", operation="fsync").value == 4862.66
+    assert any("threads unknown" in w for w in r.warnings)
+
+
+@pytest.mark.parametrize("damage, message", [
+    (lambda t: t.replace("reads/s:                      36947.64", "reads/s:   fast"), "line 24, key reads/s"),
+    (lambda t: t.replace("sysbench 1.0.20", "sysbank 1.0.20"), "version"),
+    (lambda t: t.split("File operations:")[0], "neither a cpu"),
+])
+def test_damaged_reports(fixture_text, damage, message):
+    with pytest.raises(ImporterError) as err:
+        sysbench.parse(damage(fixture_text("sysbench10_fileio_rndrw.txt")), "bad.txt")
+    assert "bad.txt" in str(err.value) and message in str(err.value)
+
+
+def test_a_ratio_of_minus_one_is_an_error_not_a_division_by_zero(fixture_text):
+    text = fixture_text("sysbench10_fileio_rndrw.txt").replace("IO test: 1.50", "IO test: -1")
+    with pytest.raises(ImporterError, match="negative read/write ratio"):
+        sysbench.parse(text, "bad.txt")
