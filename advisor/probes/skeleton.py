@@ -1,0 +1,145 @@
+"""A scenario skeleton whose ``hosts`` section is the probed machine.
+
+The structure follows the shared scenario format (version 1; see advisor/scenario.py):
+``hosts`` with count 1, reserve 0, cpu, ram_gib, disks, nic_gbps and shared_storage, and one
+placeholder workload (the format needs at least one) for the user to replace. Facts the probe could not determine are left out (and
+listed in a header comment in YAML and TOML). :func:`write_skeleton` picks YAML, TOML or JSON
+from the file extension and writes atomically.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import Counter
+from pathlib import Path
+
+from advisor.probes.facts import UNKNOWN, HostFacts
+
+SCENARIO_VERSION = 1
+SCENARIO_DISK_KINDS = ("hdd", "ssd", "nvme")
+#: block devices that are not physical disks of the host
+NOT_PHYSICAL = ("dm", "md", "loop", "zram", "optical", "nbd", "rbd")
+SHARED_FS = {"nfs": "nfs", "nfs4": "nfs", "ceph": "distributed", "glusterfs": "distributed",
+             "fuse.glusterfs": "distributed", "lustre": "distributed", "gpfs": "distributed"}
+
+
+def _known(value: object) -> bool:
+    return value is not None and value != UNKNOWN
+
+
+def _cores_per_socket_guess(cpu) -> int | None:
+    sockets = cpu.sockets if _known(cpu.sockets) and cpu.sockets else 1
+    if _known(cpu.cores) and cpu.cores:
+        return max(int(cpu.cores) // int(sockets), 1)
+    if _known(cpu.threads) and cpu.threads:
+        tpc = cpu.threads_per_core if _known(cpu.threads_per_core) and cpu.threads_per_core else 1
+        return max(int(cpu.threads) // int(tpc) // int(sockets), 1)
+    return None
+
+
+def hosts_section(facts: HostFacts) -> tuple[dict, list[str]]:
+    """The scenario ``hosts`` dict for this machine (count 1, GiB, GB, Gbit/s) and notes on
+    what was left out or is uncertain."""
+    notes: list[str] = []
+    cpu_in = facts.cpu
+    cpu: dict = {}
+    for key, value in (("model", cpu_in.model), ("sockets", cpu_in.sockets),
+                       ("cores_per_socket", cpu_in.cores_per_socket),
+                       ("threads_per_core", cpu_in.threads_per_core)):
+        if _known(value):
+            cpu[key] = value
+        else:
+            notes.append(f"cpu.{key} unknown: {facts.unknown.get(f'cpu.{key}', 'not found')}")
+    if "cores_per_socket" not in cpu:
+        guess = _cores_per_socket_guess(cpu_in)
+        if guess:
+            cpu["cores_per_socket"] = guess
+            notes.append(f"cpu.cores_per_socket {guess} is derived from the total core or thread count "
+                         "(sockets or cores unknown)")
+    mhz = next((v for v in (cpu_in.base_mhz, cpu_in.max_mhz, cpu_in.current_mhz) if _known(v)), None)
+    if mhz:
+        cpu["ghz"] = round(float(mhz) / 1000, 2)
+        if not _known(cpu_in.base_mhz):
+            notes.append("cpu.ghz is the maximum or current frequency, the base frequency is unknown")
+    else:
+        notes.append("cpu.ghz unknown: no frequency found")
+    cpu["virtualization"] = cpu_in.virtualization if cpu_in.virtualization in ("vmx", "svm", "none") \
+        else UNKNOWN
+    hosts: dict = {"count": 1, "reserve": 0, "cpu": cpu}
+    if _known(facts.memory.total_bytes):
+        hosts["ram_gib"] = round(int(facts.memory.total_bytes) / 2**30, 1)
+    else:
+        notes.append(f"ram_gib unknown: {facts.unknown.get('memory.total_bytes', 'not found')}")
+    groups: Counter = Counter()
+    for d in facts.disks:
+        if d.transport in NOT_PHYSICAL or d.kind not in SCENARIO_DISK_KINDS or not _known(d.size_bytes):
+            continue
+        if not d.size_bytes:
+            continue
+        groups[(d.kind, round(int(d.size_bytes) / 1e9))] += 1
+        if d.rotational_confidence != "high":
+            notes.append(f"disk {d.name}: kind {d.kind} is a guess ({d.rotational_reason})")
+    hosts["disks"] = [{"kind": k, "count": n, "size_gb": gb} for (k, gb), n in sorted(groups.items())]
+    speeds = [n.speed_mbps for n in facts.nics if not n.virtual and n.up and _known(n.speed_mbps)]
+    if speeds:
+        hosts["nic_gbps"] = max(int(s) for s in speeds) / 1000
+    else:
+        notes.append("nic_gbps unknown: no physical interface that is up reports a link speed")
+    shared = []
+    for m in facts.mounts:
+        kind = SHARED_FS.get(m.fstype)
+        if kind is None:
+            continue
+        entry: dict = {"kind": kind}
+        if "nic_gbps" in hosts:
+            entry["network_gbps"] = hosts["nic_gbps"]
+        if _known(m.size_bytes):
+            entry["capacity_tb"] = round(int(m.size_bytes) / 1e12, 3)
+        shared.append(entry)
+    hosts["shared_storage"] = shared
+    return hosts, notes
+
+
+#: the scenario format needs a workload; this one is small and meant to be replaced
+PLACEHOLDER_WORKLOAD = {
+    "name": "replace-me", "vms": 1, "vcpus": 1, "ram_gib": 1, "cpu_intensity": "low",
+    "io": {"pattern": "mixed", "read_share": 0.5, "intensity": "low", "block_size_kib": 4},
+    "live_migration": False, "data_loss_tolerance": "any", "containerizable": False}
+
+
+def skeleton(facts: HostFacts, name: str | None = None) -> tuple[dict, list[str]]:
+    """A whole scenario (version, name, hosts, a placeholder workload, default preferences)
+    and notes."""
+    hosts, notes = hosts_section(facts)
+    host = facts.hostname if _known(facts.hostname) else "this machine"
+    notes = [*notes, "workloads: 'replace-me' is a placeholder; describe your workloads there"]
+    workload = json.loads(json.dumps(PLACEHOLDER_WORKLOAD))  # a fresh copy
+    return ({"version": SCENARIO_VERSION, "name": name or f"{host} (probed)", "hosts": hosts,
+             "workloads": [workload],
+             "preferences": {"open_source_only": False, "container_friendly": False}}, notes)
+
+
+def render(data: dict, path: str | os.PathLike, notes: list[str] = ()) -> str:
+    """The text of ``data`` in the format the extension of ``path`` names (.yaml/.yml, .toml,
+    else JSON), with ``notes`` as a header comment where the format allows."""
+    suffix = Path(path).suffix.lower()
+    header = "".join(f"# {n}\n" for n in ["Scenario skeleton written by `capadvisor probe`.", *notes])
+    if suffix in (".yaml", ".yml"):
+        import yaml
+
+        return header + yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
+    if suffix == ".toml":
+        from advisor.scenario import to_toml
+
+        return header + to_toml(data)
+    return json.dumps(data, indent=2) + "\n"
+
+
+def write_skeleton(facts: HostFacts, path: str | os.PathLike, name: str | None = None) -> dict:
+    """Write the scenario skeleton of ``facts`` to ``path`` atomically; returns the data."""
+    from knowledge.atomic import write_text_atomic
+
+    data, notes = skeleton(facts, name)
+    write_text_atomic(Path(path), render(data, path, notes))
+    return data
