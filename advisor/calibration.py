@@ -1,0 +1,106 @@
+"""Calibration to a site: the site's measured native figures, as the families take them.
+
+Where the user database holds benchmark results imported for a site, the families transfer the
+documents' *ratios* (guest vs native, mode vs mode, n VMs vs one) onto the site's native figures
+instead of reusing the documents' absolute numbers (see each family's ``_calibrate``). This
+module turns a site summary (:func:`knowledge.sites.summarize_site`) into the calibration dict
+the families read and says which site and figures were used — or that the documents' absolute
+numbers were used.
+
+Units: MiB/s for sequential and random throughput, IOPS for random operations, events per
+second for the CPU benchmark; :attr:`Calibration.seq_mb_s` converts to MB/s (10^6 B/s).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from knowledge.errors import InputError
+
+#: site-summary fields the families use (MiB/s or IOPS), in output order
+DISK_FIELDS = ("seq_read_mib_s", "seq_write_mib_s", "rand_read_mib_s", "rand_write_mib_s",
+               "rand_read_iops", "rand_write_iops")
+MIB = 1.048576  # MB per MiB
+
+
+@dataclass
+class Calibration:
+    """The figures a site contributes (empty for the documents' absolute numbers)."""
+
+    site: str | None = None
+    figures: dict[str, float] = field(default_factory=dict)
+    unused: dict[str, float] = field(default_factory=dict)
+    sources: dict[str, str] = field(default_factory=dict)  # figure -> "tool path" it came from
+
+    @property
+    def basis(self) -> str:
+        """``site:<name>`` when site figures calibrate the predictions, else ``documents``."""
+        return f"site:{self.site}" if self.site and self.figures else "documents"
+
+    def family_dict(self) -> dict | None:
+        """The calibration dict the families' ``predict(..., calibration=)`` reads, or None."""
+        if not self.figures:
+            return None
+        return {**self.figures, "site": self.site}
+
+    @property
+    def seq_mb_s(self) -> float | None:
+        """The site's sequential disk bandwidth, MB/s (the lower of read and write), or None."""
+        vals = [self.figures[k] for k in ("seq_read_mib_s", "seq_write_mib_s") if k in self.figures]
+        return min(vals) * MIB if vals else None
+
+    @property
+    def rand_iops(self) -> float | None:
+        """The site's random IOPS per device (the lower of read and write), or None."""
+        vals = [self.figures[k] for k in ("rand_read_iops", "rand_write_iops") if k in self.figures]
+        return min(vals) if vals else None
+
+    def to_dict(self) -> dict:
+        """What the advice reports about its basis."""
+        if not self.figures:
+            why = (f"site {self.site!r} has no disk benchmark figures" if self.site
+                   else "no site was given")
+            return {"basis": "documents", "site": self.site,
+                    "note": f"the documents' absolute numbers were used ({why})"}
+        return {"basis": self.basis, "site": self.site, "figures_used": dict(self.figures),
+                "figures_not_used": dict(self.unused), "sources": dict(self.sources),
+                "note": "predictions transfer the documents' ratios onto these measured native figures"}
+
+
+def documents_only() -> Calibration:
+    """No calibration: the documents' absolute numbers."""
+    return Calibration()
+
+
+def from_summary(summary) -> Calibration:
+    """A Calibration from a site summary (an object with the :data:`DISK_FIELDS` attributes,
+    ``site``, optional ``cpu_events_per_s`` and ``sources``, a mapping figure -> source with
+    ``tool`` and ``path``); missing or non-positive figures are left out."""
+    figures = {}
+    for name in DISK_FIELDS:
+        value = getattr(summary, name, None)
+        if value is not None and float(value) > 0:
+            figures[name] = float(value)
+    unused = {}
+    cpu = getattr(summary, "cpu_events_per_s", None)
+    if cpu:
+        unused["cpu_events_per_s"] = float(cpu)  # no family has a native CPU-rate reference
+    sources = {}
+    for name, src in (getattr(summary, "sources", None) or {}).items():
+        if name in figures or name in unused:
+            sources[name] = " ".join(str(x) for x in (getattr(src, "tool", ""), getattr(src, "path", "")) if x) \
+                or str(src)
+    return Calibration(site=getattr(summary, "site", None), figures=figures, unused=unused, sources=sources)
+
+
+def calibrate(userdb, site: str) -> Calibration:
+    """The calibration of ``site`` in ``userdb`` (a :class:`knowledge.userdb.UserDatabase`).
+
+    Raises :class:`InputError` when the site does not exist.
+    """
+    userdb.site(site)  # InputError "no site named ..." when unknown
+    try:
+        from knowledge.sites import summarize_site
+    except ImportError as exc:
+        raise InputError("site calibration needs knowledge.sites, which this build lacks") from exc
+    return from_summary(summarize_site(userdb, site))

@@ -1,0 +1,139 @@
+"""The advisor engine: a scenario in, cited recommendations with expected performance out.
+
+:func:`advise` runs the recommenders of :mod:`advisor.recommend` in their order (later
+decisions read earlier choices: the over-allocation ratio feeds the host count, the host count
+the VMs per host of the cache-mode decision, ...) and returns an :class:`Advice`, whose
+:meth:`Advice.to_dict` is the JSON of ``capadvisor advise``. Pure Python; used by the CLI and
+the GUI alike. Long steps report through ``progress`` and stop at ``cancel``.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from advisor.calibration import Calibration, calibrate, documents_only
+from advisor.progress import CancelToken, ProgressCallback, check, report
+from advisor.recommend import (
+    ORDER,
+    cache_mode,
+    cpu_governor,
+    disk_placement,
+    host_count,
+    hypervisor,
+    image_transfer,
+    io_block_size,
+    load_balancing,
+    storage_backend,
+    vcpu_overallocation,
+    vm_period_budget,
+)
+from advisor.recommend.base import CitationIndex, EngineContext, ModelAccess, Recommendation
+from advisor.rules import Facts
+from advisor.scenario import Scenario, load_scenario, parse_scenario
+
+#: the recommender modules by name (imported statically so that frozen builds carry them)
+RECOMMENDERS: dict[str, Any] = {m.DECISION: m for m in (
+    hypervisor, vcpu_overallocation, storage_backend, host_count, cache_mode, vm_period_budget, image_transfer,
+    disk_placement, cpu_governor, io_block_size, load_balancing)}
+
+#: citation indexes by knowledge-base digest (the knowledge base is read-only)
+_CITES: dict[str, CitationIndex] = {}
+
+
+@dataclass
+class Advice:
+    """The engine's answer for one scenario."""
+
+    scenario: Scenario
+    recommendations: list[Recommendation]
+    calibration: Calibration = field(default_factory=documents_only)
+    model_problems: dict[str, str] = field(default_factory=dict)
+    kb_digest: str = ""
+    elapsed_s: float = 0.0
+
+    def find(self, decision: str, scope: str = "cluster") -> Recommendation | None:
+        """The recommendation for ``decision`` at ``scope`` (``cluster`` or ``workload:<name>``)."""
+        return next((r for r in self.recommendations if r.decision == decision and r.scope == scope), None)
+
+    def of(self, decision: str) -> list[Recommendation]:
+        """Every recommendation of ``decision``, any scope."""
+        return [r for r in self.recommendations if r.decision == decision]
+
+    @property
+    def warnings(self) -> list[str]:
+        out: list[str] = []
+        for r in self.recommendations:
+            out += [w for w in r.warnings if w not in out]
+        return out
+
+    def to_dict(self) -> dict:
+        """JSON-ready: scenario name, basis, calibration, recommendations, warnings."""
+        return {
+            "scenario": self.scenario.name, "format_version": 1, "knowledge_base": self.kb_digest[:16],
+            "basis": self.calibration.basis, "calibration": self.calibration.to_dict(),
+            "recommendations": [r.to_dict() for r in self.recommendations],
+            "warnings": self.warnings, "model_problems": dict(self.model_problems),
+        }
+
+
+def _scenario(scenario: Scenario | dict | str | Path) -> Scenario:
+    if isinstance(scenario, Scenario):
+        return scenario
+    if isinstance(scenario, dict):
+        return parse_scenario(scenario)
+    return load_scenario(scenario)
+
+
+def citation_index(kb) -> CitationIndex:
+    """The (cached) citation index of ``kb``."""
+    digest = kb.digest
+    if digest not in _CITES:
+        _CITES[digest] = CitationIndex(kb)
+    index = _CITES[digest]
+    index.kb = kb
+    return index
+
+
+def advise(scenario: Scenario | dict | str | Path, kb=None, site: str | None = None, userdb=None,
+           progress: ProgressCallback | None = None, cancel: CancelToken | None = None) -> Advice:
+    """Recommendations for ``scenario`` (a Scenario, a mapping or a scenario file path).
+
+    ``kb`` defaults to the shipped knowledge base; with ``site`` the predictions are calibrated
+    to that site's imported benchmarks in ``userdb`` (default: the user's database). Raises
+    :class:`~knowledge.errors.InputError` for invalid scenarios or unknown sites and
+    :class:`~advisor.progress.Cancelled` when ``cancel`` is set.
+    """
+    start = time.perf_counter()
+    sc = _scenario(scenario)
+    own_kb = kb is None
+    if own_kb:
+        from knowledge.store import KnowledgeBase
+
+        kb = KnowledgeBase.open()
+    own_db = False
+    try:
+        cal = documents_only()
+        if site:
+            if userdb is None:
+                from knowledge.userdb import UserDatabase
+
+                userdb, own_db = UserDatabase(), True
+            cal = calibrate(userdb, site)
+        report(progress, 0.02, "loading models")
+        ctx = EngineContext(scenario=sc, kb=kb, models=ModelAccess(kb, cal.family_dict()), cites=citation_index(kb),
+                            facts=Facts.of(sc), calibration=cal)
+        recs: list[Recommendation] = []
+        for i, name in enumerate(ORDER):
+            check(cancel)
+            report(progress, 0.05 + 0.9 * i / len(ORDER), f"deciding {name.replace('_', ' ')}")
+            recs += RECOMMENDERS[name].recommend(ctx)
+        report(progress, 1.0, "done")
+        return Advice(sc, recs, cal, dict(ctx.models.problems), kb.digest, time.perf_counter() - start)
+    finally:
+        if own_db and userdb is not None:
+            userdb.close()
+        if own_kb:
+            kb.close()

@@ -1,0 +1,296 @@
+"""What every recommender shares: the result types, the engine context, model access,
+citations, and :func:`decide`, which turns rule scores and model figures into a
+:class:`Recommendation`.
+
+Scores are dimensionless: a rule adds its deltas (about +-0.5 for a weak hint, +-3 for a
+strong measured finding), a recommender adds model-based terms of at most a few points.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from advisor.rules import Facts, Outcome, Rule, RuleContext
+from advisor.scenario import Scenario, Workload
+
+#: confidence labels: lower bound -> label
+CONFIDENCE_LABELS = ((0.75, "high"), (0.5, "medium"), (0.0, "low"))
+
+
+def figure(value: float, unit: str, low: float | None = None, high: float | None = None, **extra) -> dict:
+    """A named expected figure: ``{value, low, high, unit}`` (low/high default to value)."""
+    out = {"value": _r(value), "low": _r(value if low is None else low), "high": _r(value if high is None else high),
+           "unit": unit}
+    out.update(extra)
+    return out
+
+
+def _r(x: float) -> float:
+    if x is None or not math.isfinite(x):
+        return x
+    return float(f"{x:.6g}")
+
+
+@dataclass
+class Alternative:
+    """A choice that lost: its score, expected figures and why it lost."""
+
+    choice: str
+    score: float
+    expected: dict[str, dict] = field(default_factory=dict)
+    why_not: str = ""
+    excluded: bool = False
+
+    def to_dict(self) -> dict:
+        return {"choice": self.choice, "score": round(self.score, 3), "expected": self.expected,
+                "why_not": self.why_not, "excluded": self.excluded}
+
+
+@dataclass
+class Recommendation:
+    """One decision for one scope (``cluster`` or ``workload:<name>``)."""
+
+    decision: str
+    scope: str
+    choice: str
+    alternatives: list[Alternative] = field(default_factory=list)
+    expected: dict[str, dict] = field(default_factory=dict)
+    confidence: float = 0.5
+    extrapolated: bool = False
+    rationale: str = ""
+    citations: list[dict] = field(default_factory=list)
+    value: float | None = None
+    score: float = 0.0
+    rules: list[str] = field(default_factory=list)
+    conflicts: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    basis: str = "documents"
+    details: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def confidence_label(self) -> str:
+        return next(label for bound, label in CONFIDENCE_LABELS if self.confidence >= bound)
+
+    def to_dict(self) -> dict:
+        """The JSON form of the issue's interface (plus rules, conflicts, warnings, basis, details)."""
+        out: dict[str, Any] = {"decision": self.decision, "scope": self.scope, "choice": self.choice}
+        if self.value is not None:
+            out["value"] = self.value
+        out.update({
+            "score": round(self.score, 3),
+            "alternatives": [a.to_dict() for a in self.alternatives],
+            "expected": self.expected,
+            "confidence": round(self.confidence, 2), "confidence_label": self.confidence_label,
+            "extrapolated": self.extrapolated, "rationale": self.rationale, "citations": self.citations,
+            "rules": self.rules, "conflicts": self.conflicts, "warnings": self.warnings, "basis": self.basis,
+        })
+        if self.details:
+            out["details"] = self.details
+        return out
+
+
+class ModelAccess:
+    """The regression families of :mod:`advisor.models`, trained once per knowledge base.
+
+    :meth:`predict` returns ``None`` (and remembers why) when a family is missing or fails, so
+    a recommender can still decide from the rules alone.
+    """
+
+    def __init__(self, kb, calibration: dict | None = None):
+        self.kb = kb
+        self.calibration = calibration or None
+        self.problems: dict[str, str] = {}
+        self._families: dict[str, Any] = {}
+
+    def family(self, name: str):
+        if name in self._families:
+            return self._families[name]
+        fam = None
+        try:
+            from advisor.models import get_family
+
+            fam = get_family(name, self.kb)
+        except Exception as exc:  # a missing or broken family must not stop the advice
+            self.problems[name] = f"{type(exc).__name__}: {exc}"
+        self._families[name] = fam
+        return fam
+
+    def predict(self, name: str, queries: list[Mapping[str, Any]], calibrate: bool = True):
+        """A :class:`~advisor.models.base.Prediction` for ``queries``, or None."""
+        fam = self.family(name)
+        if fam is None:
+            return None
+        try:
+            if calibrate and self.calibration:
+                try:
+                    return fam.predict(queries, calibration=self.calibration)
+                except TypeError:
+                    pass
+            return fam.predict(queries)
+        except Exception as exc:
+            self.problems[name] = f"{type(exc).__name__}: {exc}"
+            return None
+
+    def keys_by_locator(self, name: str) -> dict[tuple[str, str], list[str]]:
+        """(document, locator) -> measurement keys of the family's training rows."""
+        fam = self.family(name)
+        out: dict[tuple[str, str], list[str]] = {}
+        if fam is None:
+            return out
+        for p in fam.training_points():
+            keys = str(p.key).split("+")
+            if "|" in p.locator:  # a point derived from several rows: "doc|loc; doc|loc"
+                sources = [tuple(part.strip().split("|", 1)) for part in p.locator.split(";")]
+            else:
+                sources = [(p.document, p.locator)] * len(keys)
+            for (doc, loc), key in zip(sources, keys, strict=False):
+                out.setdefault((doc, loc), []).append(key)
+        return out
+
+
+class CitationIndex:
+    """Resolves rule references (``doc:conclusion`` and ``doc:measurement``) to citations."""
+
+    def __init__(self, kb):
+        self.kb = kb
+        self.docs = [d.id for d in kb.documents()]
+        self.conclusions = {(c.document, c.id): c for c in kb.conclusions()}
+        self.rows = {(m.document, m.key): m for m in kb.all_measurements()}
+        self._memo: dict[tuple[str, ...], list[dict]] = {}
+
+    def doc(self, prefix: str) -> str:
+        return next((d for d in self.docs if d.startswith(prefix)), prefix)
+
+    def resolve(self, ref: str) -> list[dict]:
+        """Citations for one reference: a conclusion and its evidence rows, or one measurement."""
+        prefix, _, key = ref.partition(":")
+        doc = self.doc(prefix)
+        if (doc, key) in self.conclusions:
+            c = self.conclusions[(doc, key)]
+            out = [{"document": doc, "locator": c.locator, "id": c.id}]
+            for ev in c.evidence:
+                if (doc, ev) in self.rows:
+                    out.append(self.rows[(doc, ev)].citation())
+            return out
+        if (doc, key) in self.rows:
+            return [self.rows[(doc, key)].citation()]
+        raise KeyError(ref)
+
+    def for_rules(self, rules: Iterable[Rule]) -> list[dict]:
+        """Citations of every reference of ``rules``, without repeats (memoised per rule set)."""
+        refs = tuple(ref for rule in rules for ref in (*rule.conclusions, *rule.evidence))
+        if refs not in self._memo:
+            out: list[dict] = []
+            for ref in refs:
+                out += self.resolve(ref)
+            self._memo[refs] = dedupe(out)
+        return [dict(c) for c in self._memo[refs]]
+
+
+def dedupe(citations: Iterable[dict]) -> list[dict]:
+    seen, out = set(), []
+    for c in citations:
+        key = (c["document"], c["locator"], c["id"])
+        if key not in seen:
+            seen.add(key)
+            out.append(c)
+    return out
+
+
+@dataclass
+class EngineContext:
+    """Everything a recommender reads: scenario, knowledge base, models, facts, earlier choices."""
+
+    scenario: Scenario
+    kb: Any
+    models: ModelAccess
+    cites: CitationIndex
+    facts: Facts
+    calibration: Any = None  # advisor.calibration.Calibration
+    chosen: dict[str, Any] = field(default_factory=dict)
+
+    def rule_ctx(self, workload: Workload | None = None) -> RuleContext:
+        return RuleContext(self.scenario, self.facts, workload)
+
+    def model_citations(self, family: str, prediction=None) -> list[dict]:
+        """Citations of a family's training rows (``id`` lists the rows' keys)."""
+        if prediction is None or not prediction.citations:
+            return []
+        keys = self.models.keys_by_locator(family)
+        out = []
+        for doc, loc in prediction.citations:
+            ids = keys.get((doc, loc), [])
+            if ids:
+                out.append({"document": doc, "locator": loc, "id": ", ".join(dict.fromkeys(ids))})
+        return out
+
+
+def prediction_figure(pred, i: int = 0, scale: float = 1.0, unit: str | None = None) -> dict:
+    """Entry ``i`` of a Prediction as an expected figure (optionally rescaled)."""
+    item = pred.item(i)
+    return figure(item["value"] * scale, unit or item["unit"], item["low"] * scale, item["high"] * scale,
+                  basis=item["basis"], extrapolated=item["extrapolated"])
+
+
+def decide(decision: str, scope: str, outcome: Outcome, ctx: EngineContext, *,
+           extra_scores: Mapping[str, float] | None = None,
+           expected: Mapping[str, dict] | None = None,
+           why: Mapping[str, str] | None = None,
+           extrapolated: bool = False, model_citations: Iterable[dict] = (),
+           summary: str = "", has_model: bool = True, order: Iterable[str] | None = None) -> Recommendation:
+    """The best non-excluded choice of ``outcome`` (plus ``extra_scores``) as a Recommendation.
+
+    ``expected`` maps each choice to its expected figures; ``why`` adds a reason a choice lost
+    (e.g. its predicted throughput). Ties keep the order of ``order`` (or of the outcome).
+    """
+    expected = expected or {}
+    why = why or {}
+    total = {c: s + (extra_scores or {}).get(c, 0.0) for c, s in outcome.scores.items()}
+    names = list(order or total)
+    allowed = [c for c in names if c not in outcome.excluded]
+    if not allowed:  # every choice excluded: take the least excluded, say so
+        allowed = sorted(names, key=lambda c: len(outcome.excluded[c]))[:1]
+    ranked = sorted(allowed, key=lambda c: (-total[c], names.index(c)))
+    best = ranked[0]
+    alternatives = []
+    for c in ranked[1:]:
+        reasons = [f"scored {total[c]:.2f} against {total[best]:.2f}"]
+        if c in why:
+            reasons.insert(0, why[c])
+        alternatives.append(Alternative(c, total[c], dict(expected.get(c, {})), "; ".join(reasons)))
+    for c in names:
+        if c in outcome.excluded and c != best:
+            reasons = "; ".join(f"{reason} [{rule.id}]" for rule, reason in outcome.excluded[c])
+            alternatives.append(Alternative(c, total[c], dict(expected.get(c, {})), f"excluded: {reasons}", True))
+    figs = [f for f in expected.get(best, {}).values() if isinstance(f, dict) and "extrapolated" in f]
+    if figs:
+        extrapolated = any(f["extrapolated"] for f in figs)
+    margin = total[best] - total[ranked[1]] if len(ranked) > 1 else 3.0
+    conf = 0.45 + 0.1 * min(max(margin, 0.0), 3.0) + 0.04 * min(len(outcome.fired), 3)
+    if len(ranked) == 1 and outcome.excluded:
+        conf = max(conf, 0.85)  # the safety rules leave one choice
+    if extrapolated:
+        conf -= 0.15
+    if not has_model:
+        conf -= 0.1
+    conf = min(0.97, max(0.05, conf))
+    supporting = [r for r in outcome.fired if r.effect_for(outcome.ctx).scores.get(best, 0.0) > 0]
+    conflicts = outcome.conflicts(best)
+    parts = [summary] if summary else []
+    parts += [r.text for r in supporting[:4]]
+    safety = [r for r in outcome.fired if r.kind == "safety" and r.effect_for(outcome.ctx).exclude]
+    parts += [r.text for r in safety if r not in supporting]
+    if conflicts:
+        parts.append("Conflicts resolved: " + "; ".join(conflicts) + ".")
+    rec = Recommendation(
+        decision=decision, scope=scope, choice=best, alternatives=alternatives,
+        expected=dict(expected.get(best, {})), confidence=conf, extrapolated=extrapolated,
+        rationale=" ".join(p.strip() for p in parts if p), score=total[best],
+        citations=dedupe([*ctx.cites.for_rules(outcome.fired), *model_citations]),
+        rules=[r.id for r in outcome.fired], conflicts=conflicts, warnings=list(dict.fromkeys(outcome.warnings)))
+    bases = {f.get("basis") for f in rec.expected.values() if isinstance(f, dict) and f.get("basis")}
+    rec.basis = next((b for b in bases if b and b.startswith("site:")), "documents")
+    return rec

@@ -1,0 +1,123 @@
+"""``cache_mode``: the KVM/QEMU disk cache mode per workload (writeback, writethrough, none,
+directsync, unsafe).
+
+Expected figure: throughput per VM (MB/s) from ``cache_mode_throughput`` (doc 001) for the
+workload's operation mix at the host's VMs per host and page cache per VM: the harmonic mean
+of the read and write operations weighted by the read share (a VM that moves its bytes in
+that proportion). ``directsync`` was not measured; it is taken as the lower of writethrough
+and none (it bypasses the host cache and flushes every write). ``unsafe`` is taken as
+writeback. Modes that bypass the host page cache (none, directsync, and writes in
+writethrough) are capped at the disks' bandwidth shared by the VMs on a host.
+"""
+
+from __future__ import annotations
+
+from advisor.recommend.base import EngineContext, Recommendation, decide, figure
+from advisor.rules import CACHE, evaluate
+
+DECISION = "cache_mode"
+MODELLED = ("writeback", "writethrough", "none")
+DISK_MB_S = {"hdd": 150.0, "ssd": 500.0, "nvme": 2000.0}  # per disk, when neither given nor calibrated
+
+
+def operations(w) -> list[tuple[str, float]]:
+    """(operation, share of bytes) for a workload's I/O profile."""
+    r = w.io.read_share
+    kinds = {"random": ("random",), "sequential": ("sequential",), "mixed": ("random", "sequential")}[w.io.pattern]
+    out = []
+    for k in kinds:
+        out.append((f"{k}_read", r / len(kinds)))
+        out.append((f"{k}_write", (1 - r) / len(kinds)))
+    return [(op, s) for op, s in out if s > 0]
+
+
+def disk_limit_mb_s(ctx: EngineContext) -> float:
+    """Aggregate bandwidth a host's images can get, MB/s: local disks, or the storage link."""
+    h = ctx.scenario.hosts
+    if ctx.facts.storage_backend not in (None, "local_disk"):
+        links = [s.network_gbps for s in h.shared_storage] or [h.nic_gbps]
+        return min(max(links), h.nic_gbps) * 125.0
+    cal = ctx.calibration
+    total = 0.0
+    for d in h.disks:
+        per = d.mb_s or (getattr(cal, "seq_mb_s", None) if cal else None) or DISK_MB_S[d.kind]
+        total += per * d.count
+    return total or DISK_MB_S["hdd"]
+
+
+def _queries(ctx: EngineContext, w) -> list[dict]:
+    f = ctx.facts
+    guest_ram = sum(x.vms * x.ram_gib for x in ctx.scenario.workloads) / max(ctx.scenario.total_vms, 1)
+    base = {"vms_per_host": f.vms_per_host, "host_ram_gib": ctx.scenario.hosts.ram_gib, "vm_ram_gib": guest_ram,
+            "block_size_kib": w.io.block_size_kib}
+    return [{**base, "cache_mode": m, "operation": op} for m in MODELLED for op, _ in operations(w)]
+
+
+def per_vm_throughput(ctx: EngineContext, workloads) -> tuple[list[dict[str, dict]], object] | None:
+    """For each workload, mode -> expected per-VM throughput figure (MB/s), and the Prediction
+    (one vectorised call for all workloads); None without the model."""
+    queries = [_queries(ctx, w) for w in workloads]
+    pred = ctx.models.predict("cache_mode_throughput", [q for qs in queries for q in qs])
+    if pred is None:
+        return None
+    cap = disk_limit_mb_s(ctx) / ctx.facts.vms_per_host
+    out = []
+    i = 0
+    for w in workloads:
+        ops = operations(w)
+        values: dict[str, dict[str, tuple[float, float, float]]] = {}
+        extrap: dict[str, bool] = {}
+        for m in MODELLED:
+            values[m] = {}
+            for op, _ in ops:
+                v, lo, hi = float(pred.mean[i]), float(pred.low[i]), float(pred.high[i])
+                if m == "none" or (m == "writethrough" and op.endswith("write")):
+                    v, lo, hi = min(v, cap), min(lo, cap), min(hi, cap)
+                values[m][op] = (v, lo, hi)
+                extrap[m] = extrap.get(m, False) or bool(pred.extrapolated[i])
+                i += 1
+        values["directsync"] = {op: tuple(min(a, b) for a, b in zip(values["writethrough"][op], values["none"][op],
+                                                                     strict=True)) for op, _ in ops}
+        values["unsafe"] = values["writeback"]
+        extrap["directsync"] = extrap["writethrough"] or extrap["none"]
+        extrap["unsafe"] = extrap["writeback"]
+        figs = {}
+        for m, per_op in values.items():
+            agg = [1.0 / sum(s / max(per_op[op][j], 1e-9) for op, s in ops) for j in range(3)]
+            figs[m] = {"throughput_per_vm": figure(agg[0], pred.unit, agg[1], agg[2], basis=pred.basis,
+                                                   extrapolated=extrap[m],
+                                                   operations={op: round(per_op[op][0], 3) for op, _ in ops})}
+        out.append(figs)
+    return out, pred
+
+
+def recommend(ctx: EngineContext) -> list[Recommendation]:
+    """One cache mode per workload."""
+    out = []
+    hv = ctx.facts.hypervisor or "KVM"
+    batch = per_vm_throughput(ctx, ctx.scenario.workloads)
+    cites = ctx.model_citations("cache_mode_throughput", batch[1]) if batch else []
+    for k, w in enumerate(ctx.scenario.workloads):
+        outcome = evaluate(DECISION, ctx.rule_ctx(w), CACHE)
+        figs = batch[0][k] if batch else None
+        extra, why = {}, {}
+        if figs is not None:
+            allowed = [m for m in CACHE if m not in outcome.excluded] or list(CACHE)
+            best = max(figs[m]["throughput_per_vm"]["value"] for m in allowed)
+            for m in allowed:  # excluded modes keep their rule score: the model does not rescue them
+                t = figs[m]["throughput_per_vm"]["value"]
+                extra[m] = 3.0 * (t / best - 1.0) if best > 0 else 0.0
+            for m in CACHE:
+                t = figs[m]["throughput_per_vm"]["value"]
+                if t < 0.9 * best:
+                    why[m] = f"about {t:.3g} MB/s per VM against {best:.3g}"
+        rec = decide(DECISION, f"workload:{w.name}", outcome, ctx, extra_scores=extra, expected=figs or {},
+                     why=why, model_citations=cites, has_model=figs is not None, order=CACHE)
+        lead = (f"{w.name}: cache={rec.choice} ({ctx.facts.vms_per_host:.3g} VMs per host, "
+                f"{ctx.facts.page_cache_per_vm_gib:.3g} GiB host page cache per VM, data loss tolerance "
+                f"{w.data_loss_tolerance}{', live migration' if w.live_migration else ''}).")
+        if hv not in ("KVM",):
+            lead += f" Cache modes are KVM/QEMU settings; with {hv} use its equivalent write policy."
+        rec.rationale = f"{lead} {rec.rationale}"
+        out.append(rec)
+    return out

@@ -1,0 +1,84 @@
+"""``hypervisor``: which hypervisor the cluster runs (KVM, VMware ESXi, XenServer, Xen) and,
+for each containerizable workload, whether it runs as Docker containers instead of VMs.
+
+Expected figures come from the ``cpu_utilization`` family (host CPU for the same work relative to
+bare metal, at a Cassandra rate the thesis measured, doc 004 Table 9.2) and ``container_overhead``/``container_cpu``
+(transactions per second and CPU %, doc 004 chapters 9-10) when those families are available.
+"""
+
+from __future__ import annotations
+
+from advisor.recommend.base import EngineContext, Recommendation, decide, figure, prediction_figure
+from advisor.rules import HV, evaluate
+
+DECISION = "hypervisor"
+
+
+#: reference load for the CPU-cost comparison: a rate measured in doc 004 Table 9.2 (tps)
+REFERENCE_TPS = 60000.0
+
+
+def _cluster(ctx: EngineContext) -> Recommendation:
+    outcome = evaluate(DECISION, ctx.rule_ctx(), HV)
+    expected, why, extra, cites = {}, {}, {}, []
+    pred = ctx.models.predict("cpu_utilization", [{"hypervisor": h, "load": REFERENCE_TPS}
+                                                  for h in (*HV, "native")], calibrate=False)
+    if pred is not None:
+        cites = ctx.model_citations("cpu_utilization", pred)
+        native = max(float(pred.mean[-1]), 1e-9)
+        for i, h in enumerate(HV):
+            ratio = float(pred.mean[i]) / native
+            expected[h] = {"cpu_cost_vs_native": figure(ratio, "ratio", float(pred.low[i]) / native,
+                                                        float(pred.high[i]) / native, basis=pred.basis,
+                                                        extrapolated=bool(pred.extrapolated[i]))}
+            extra[h] = -(ratio - 1.0)  # -1 point per 100 % more CPU than bare metal
+            if ratio > 1.05:
+                why[h] = f"about {100 * (ratio - 1):.0f} % more CPU than bare metal for the same work"
+    rec = decide(DECISION, "cluster", outcome, ctx, extra_scores=extra, expected=expected, why=why,
+                 model_citations=cites, has_model=pred is not None, order=HV)
+    rec.rationale = f"The cluster runs {rec.choice}. {rec.rationale}"
+    return rec
+
+
+def _containers(ctx: EngineContext, hv: str) -> list[Recommendation]:
+    out = []
+    for w in ctx.scenario.workloads:
+        if not w.containerizable:
+            continue
+        vm = "VM"
+        outcome = evaluate(DECISION, ctx.rule_ctx(w), ("Docker", vm))
+        expected, why, cites = {}, {}, []
+        kind = "read" if w.io.read_share >= 0.7 else "write" if w.io.read_share <= 0.3 else "mix"
+        tps = ctx.models.predict("container_overhead", [{"platform": "docker", "workload": kind},
+                                                        {"platform": "vm", "workload": kind}])
+        cpu = ctx.models.predict("container_cpu", [{"platform": "docker", "workload": kind},
+                                                   {"platform": "vm", "workload": kind}])
+        for i, choice in enumerate(("Docker", vm)):
+            figs = {}
+            if tps is not None:
+                figs["peak_transactions"] = prediction_figure(tps, i)
+            if cpu is not None:
+                figs["server_cpu_utilization"] = prediction_figure(cpu, i)
+            expected[choice] = figs
+        if tps is not None:
+            cites += ctx.model_citations("container_overhead", tps)
+            if float(tps.mean[1]) < float(tps.mean[0]):
+                why[vm] = f"about {100 * (1 - float(tps.mean[1]) / float(tps.mean[0])):.0f} % lower peak rate"
+        rec = decide(DECISION, f"workload:{w.name}", outcome, ctx, expected=expected, why=why,
+                     model_citations=cites, has_model=tps is not None,
+                     extrapolated=bool(tps is not None and tps.extrapolated.any()))
+        label = {"Docker": "Docker containers", vm: f"{hv} VMs"}
+        rec.rationale = f"{w.name} runs as {label[rec.choice]}. {rec.rationale}"
+        rec.choice = label[rec.choice]
+        for alt in rec.alternatives:
+            alt.choice = label.get(alt.choice, alt.choice)
+        out.append(rec)
+    return out
+
+
+def recommend(ctx: EngineContext) -> list[Recommendation]:
+    """The cluster's hypervisor, then a container-or-VM choice per containerizable workload."""
+    rec = _cluster(ctx)
+    ctx.chosen["hypervisor"] = rec.choice
+    ctx.facts.hypervisor = rec.choice
+    return [rec, *_containers(ctx, rec.choice)]

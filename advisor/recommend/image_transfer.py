@@ -1,0 +1,59 @@
+"""``image_transfer``: provisioning manager and protocol for moving VM images to hosts.
+
+Choices: Nimbus or OpenNebula, each with GridFTP or SCP (doc 000), or no copy at all when the
+images are NFS files the hosts attach (doc 002). Expected figure: transfer time (s) of the
+largest image from ``image_transfer_time`` at the host NIC speed, never below the physics
+floor image size / link rate (a 1 Gb/s link moves at most 125 MB/s).
+"""
+
+from __future__ import annotations
+
+from advisor.recommend.base import EngineContext, Recommendation, decide, figure
+from advisor.rules import Effect, Rule, evaluate
+
+DECISION = "image_transfer"
+CHOICES = ("Nimbus + GridFTP", "OpenNebula + GridFTP", "Nimbus + SCP", "OpenNebula + SCP",
+           "shared NFS image (no copy)")
+
+
+def image_gb(ctx: EngineContext) -> float:
+    """Largest image to move, GB (image_gb, else disk_gb, else footprint, else 10 GB)."""
+    return max((w.image_gb or w.io.disk_gb or w.io.footprint_gb or 10.0) for w in ctx.scenario.workloads)
+
+
+def floor_seconds(size_gb: float, link_gbps: float) -> float:
+    """The fastest possible transfer of ``size_gb`` GB over ``link_gbps`` Gb/s, s."""
+    return size_gb * 8.0 / link_gbps
+
+
+def recommend(ctx: EngineContext) -> list[Recommendation]:
+    outcome = evaluate(DECISION, ctx.rule_ctx(), CHOICES)
+    if ctx.facts.storage_backend != "nfs_file":
+        outcome.excluded[CHOICES[-1]] = [(_NO_NFS, "images are not kept as NFS image files")]
+    size = image_gb(ctx)
+    link = ctx.scenario.hosts.nic_gbps
+    floor = floor_seconds(size, link)
+    pred = ctx.models.predict("image_transfer_time", [{"image_size_gb": size, "protocol": p, "link_gbps": link}
+                                                      for p in ("gridftp", "scp")], calibrate=False)
+    expected = {c: {} for c in CHOICES}
+    cites = []
+    if pred is not None:
+        cites = ctx.model_citations("image_transfer_time", pred)
+        for i, proto in enumerate(("GridFTP", "SCP")):
+            v, lo, hi = (max(float(a[i]), floor) for a in (pred.mean, pred.low, pred.high))
+            for c in CHOICES:
+                if proto in c:
+                    expected[c]["transfer_time"] = figure(v, "s", lo, hi, basis=pred.basis,
+                                                          extrapolated=bool(pred.extrapolated[i]))
+    for c in CHOICES[:-1]:
+        expected[c]["line_rate_floor"] = figure(floor, "s")
+    expected[CHOICES[-1]]["transfer_time"] = figure(0.0, "s")
+    rec = decide(DECISION, "cluster", outcome, ctx, expected=expected, model_citations=cites,
+                 has_model=pred is not None, order=CHOICES)
+    rec.rationale = (f"Move images ({size:g} GB, {link:g} Gb/s NIC: at least {floor:.0f} s at line rate) with "
+                     f"{rec.choice}. " + rec.rationale)
+    return [rec]
+
+
+_NO_NFS = Rule("it.no-nfs-files", DECISION, "cluster", "safety", "No copy is needed only for NFS image files.",
+               lambda c: True, Effect())

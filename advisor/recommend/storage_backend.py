@@ -1,0 +1,77 @@
+"""``storage_backend``: where VM images live — ``local_disk``, ``nfs_file`` (image files on
+NFS), ``nfs_root`` (guest root file system over NFS), ``iscsi`` (block devices) or
+``distributed`` (a distributed store) — among the options the hosts offer.
+
+Expected figure: VM boot time (s) under the scenario's neighbour load, from the ``boot_time``
+family (doc 002): local disks see the I/O-heavy VMs of one host, shared storage those of the
+whole cluster, scaled to a 1 Gb/s link (doc 002's testbed) by the storage network's speed.
+"""
+
+from __future__ import annotations
+
+from advisor.recommend.base import EngineContext, Recommendation, decide, prediction_figure
+from advisor.rules import Effect, Rule, evaluate
+
+DECISION = "storage_backend"
+BACKENDS = ("local_disk", "nfs_file", "nfs_root", "iscsi", "distributed")
+
+
+def _offered(ctx: EngineContext) -> dict[str, str]:
+    """backend -> reason it is not on offer (empty when offered)."""
+    kinds = {s.kind for s in ctx.scenario.hosts.shared_storage}
+    out = {}
+    if not ctx.scenario.hosts.disks:
+        out["local_disk"] = "the hosts have no local disks"
+    for b, kind in (("nfs_file", "nfs"), ("nfs_root", "nfs"), ("iscsi", "iscsi"), ("distributed", "distributed")):
+        if kind not in kinds:
+            out[b] = f"no {kind} shared storage on offer"
+    return out
+
+
+def recommend(ctx: EngineContext) -> list[Recommendation]:
+    """One cluster-wide image storage backend; sets ``ctx.facts.storage_backend``."""
+    sc, facts = ctx.scenario, ctx.facts
+    outcome = evaluate(DECISION, ctx.rule_ctx(), BACKENDS)
+    for b, reason in _offered(ctx).items():
+        outcome.excluded.setdefault(b, []).insert(0, (_OFFER_RULE, reason))
+    cpu_heavy = any(w.cpu_intensity == "high" for w in sc.workloads)
+    neighbour = "io" if facts.io_heavy_vms else ("cpu" if cpu_heavy else "idle")
+    link = {s.kind: s.network_gbps for s in sc.hosts.shared_storage}
+    modelled = ("local_disk", "nfs_file", "nfs_root", "iscsi")
+    queries = []
+    for b in modelled:
+        if b == "local_disk":
+            n = facts.io_heavy_vms_per_host
+        else:
+            gbps = link.get("iscsi" if b == "iscsi" else "nfs", 1.0)
+            n = facts.io_heavy_vms / max(gbps, 0.1)  # I/O-heavy VMs per Gb/s of storage link
+        queries.append({"storage_backend": b, "concurrent_vms": float(round(n, 3)), "neighbour_load": neighbour})
+    pred = ctx.models.predict("boot_time", queries, calibrate=False)
+    expected, why, extra, cites = {b: {} for b in BACKENDS}, {}, {}, []
+    if pred is not None:
+        cites = ctx.model_citations("boot_time", pred)
+        offered = [i for i, b in enumerate(modelled) if b not in outcome.excluded]
+        best = min((float(pred.mean[i]) for i in offered), default=float(min(pred.mean)))
+        for i, b in enumerate(modelled):
+            expected[b]["boot_time"] = prediction_figure(pred, i)
+            t = float(pred.mean[i])
+            extra[b] = -min(3.0, 2.0 * (t / max(best, 1e-9) - 1.0))  # up to -3 points when boot is slower
+            if t > best * 1.2:
+                why[b] = f"boot takes about {t:.0f} s against {best:.0f} s"
+    rec = decide(DECISION, "cluster", outcome, ctx, extra_scores=extra, expected=expected, why=why,
+                 model_citations=cites, has_model=pred is not None, order=BACKENDS)
+    rec.rationale = (f"Keep VM images on {rec.choice} (neighbour load: {neighbour}; "
+                     f"{facts.io_heavy_vms} I/O-heavy VMs). " + rec.rationale)
+    rec.details = {"neighbour_load": neighbour, "concurrency": {q["storage_backend"]: q["concurrent_vms"]
+                                                                for q in queries}}
+    if all(b in outcome.excluded for b in BACKENDS):
+        rec.warnings.append("no image storage fits: the hosts offer no local disks or shared storage the "
+                            "workloads can use")
+        rec.confidence = min(rec.confidence, 0.2)
+    facts.storage_backend = rec.choice
+    ctx.chosen["storage_backend"] = rec.choice
+    return [rec]
+
+
+_OFFER_RULE = Rule("sb.on-offer", DECISION, "cluster", "safety",
+                   "Only storage the hosts offer can hold images.", lambda c: True, Effect())

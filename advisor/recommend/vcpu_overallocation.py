@@ -1,0 +1,60 @@
+"""``vcpu_overallocation``: how many vCPUs to allocate per physical core (``value``).
+
+Levels follow the thesis: none (1.0), little (1.25), moderate (2.0), medium (2.5), massive
+(5.0). Expected figures: hypervisor CPU utilization (% of host, ``overallocation_overhead``),
+and, when some workload live-migrates,
+migration downtime and total migration time (s, ``migration_downtime``/``migration_total_time``,
+doc 004 chapters 6 and 8). Cores are physical cores, not hardware threads.
+"""
+
+from __future__ import annotations
+
+from advisor.recommend.base import EngineContext, Recommendation, decide, prediction_figure
+from advisor.rules import OVERALLOCATION, evaluate
+
+DECISION = "vcpu_overallocation"
+
+
+def recommend(ctx: EngineContext) -> list[Recommendation]:
+    """One cluster-wide over-allocation ratio; sets ``ctx.facts.overallocation_ratio``."""
+    levels = list(OVERALLOCATION)
+    outcome = evaluate(DECISION, ctx.rule_ctx(), levels)
+    sc = ctx.scenario
+    migrating = [w for w in sc.workloads if w.live_migration]
+    heavy = any(w.heavily_loaded for w in migrating)
+    loads = [w.request_load_rps for w in sc.workloads if w.request_load_rps]
+    base = {"hypervisor": ctx.facts.hypervisor or "VMware ESXi"}
+    if loads:
+        base["load"] = max(loads)
+    queries = [{**base, "overallocation_ratio": OVERALLOCATION[k]} for k in levels]
+    mig_q = [{**q, "migrated_vm_load": 1900.0 if heavy else 100.0, "others_load": 1000.0 if heavy else 1900.0}
+             for q in queries]
+    families = [("hypervisor_cpu_utilization", "overallocation_overhead", queries)]
+    if migrating:
+        families += [("migration_downtime", "migration_downtime", mig_q),
+                     ("migration_total_time", "migration_total_time", mig_q)]
+    expected = {k: {} for k in levels}
+    cites, extrap, extra, why, has_model = [], False, {}, {}, False
+    for label, fam, qs in families:
+        pred = ctx.models.predict(fam, qs, calibrate=False)
+        if pred is None:
+            continue
+        has_model = True
+        cites += ctx.model_citations(fam, pred)
+        for i, k in enumerate(levels):
+            expected[k][label] = prediction_figure(pred, i)
+        extrap = extrap or bool(pred.extrapolated.any())
+        if label == "migration_downtime":
+            best = float(min(pred.mean))
+            for i, k in enumerate(levels):
+                extra[k] = extra.get(k, 0.0) - (float(pred.mean[i]) - best)  # -1 point per extra second
+                if float(pred.mean[i]) > best + 0.5:
+                    why[k] = f"about {float(pred.mean[i]) - best:.1f} s longer migration downtime"
+    rec = decide(DECISION, "cluster", outcome, ctx, extra_scores=extra, expected=expected, why=why,
+                 extrapolated=extrap, model_citations=cites, has_model=has_model)
+    rec.value = OVERALLOCATION[rec.choice]
+    rec.rationale = (f"Allocate up to {rec.value:g} vCPUs per physical core ({rec.choice} over-allocation; "
+                     "real-time VMs' vCPUs are pinned and not over-allocated). " + rec.rationale)
+    ctx.facts.overallocation_ratio = rec.value
+    ctx.chosen["vcpu_overallocation"] = rec.value
+    return [rec]

@@ -1,0 +1,105 @@
+"""``vm_period_budget``: period T_VM and budget C_VM (in the task set's time unit) for each
+workload with a hard real-time task set, from the real-time analysis (:mod:`advisor.realtime`,
+thesis chapter 11).
+
+The share C_VM/T_VM is the workload's ``realtime.share`` when given; otherwise the analysis
+finds the smallest share for which some T_VM works and the recommendation keeps clear headroom
+above it (doc 004 c11-C04): share = min(1, max(1.2 x smallest share, 1.5 x utilization), and
+2 x utilization when a switching overhead is charged (c11-C07)). The period is the largest one
+that passes the response-time test (the robust one when the analysis gives it). WCETs are
+scaled by host GHz / design GHz when the design speed is given.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from advisor.recommend.base import Alternative, EngineContext, Recommendation, figure
+from advisor.rules import evaluate
+
+DECISION = "vm_period_budget"
+
+
+def _taskset(w):
+    from advisor.realtime import Task, TaskSet
+
+    rt = w.realtime
+    unit = rt.time_unit if rt.time_unit in ("s", "ms", "us") else "ms"  # "units": numbers kept as they are
+    return TaskSet(tuple(Task(t.name, t.period, t.wcet, t.deadline) for t in rt.tasks), unit,
+                   f"workload {w.name}")
+
+
+def _headroom_share(rt, min_share: float | None) -> float:
+    u = rt.utilization
+    factor = 2.0 if rt.overhead > 0 else 1.5
+    return min(1.0, max(1.2 * (min_share or u), factor * u))
+
+
+@lru_cache(maxsize=256)
+def _analyze(tasks: tuple, unit: str, share: float | None, overhead: float, speed: float | None):
+    """:func:`advisor.realtime.analyze`, memoised: the analysis is a pure function of its inputs."""
+    from advisor.realtime import Task, TaskSet, analyze
+
+    ts = TaskSet(tuple(Task(*t) for t in tasks), unit, "real-time workload")
+    return analyze(ts, share=share, overhead=overhead, speed_scale=speed)
+
+
+def _one(ctx: EngineContext, w) -> Recommendation:
+    rt = w.realtime
+    unit = rt.time_unit
+    speed = ctx.scenario.hosts.cpu.ghz / rt.design_speed_ghz if rt.design_speed_ghz else None
+    ts = _taskset(w)
+    key = (tuple((t.name, t.period, t.wcet, t.deadline) for t in ts.tasks), ts.unit)
+    outcome = evaluate(DECISION, ctx.rule_ctx(w), ["chosen"])
+    notes = []
+    if rt.share is not None:
+        res = _analyze(*key, rt.share, rt.overhead, speed)
+        minimal = None
+    else:
+        minimal = _analyze(*key, None, rt.overhead, speed)
+        share = _headroom_share(rt, minimal.min_share or minimal.share)
+        res = _analyze(*key, share, rt.overhead, speed)
+        if not res.feasible and minimal.feasible:
+            res, notes = minimal, ["no headroom above the smallest share was schedulable"]
+    period = res.max_period_robust or res.max_period
+    budget = period * res.share if (period and res.share) else res.budget
+    feasible = bool(res.feasible and period)
+    if feasible:
+        choice = f"T_VM={period:.4g} {unit}, C_VM={budget:.4g} {unit}"
+    else:
+        choice = "infeasible"
+    expected = {"utilization": figure(res.utilization, "1")}
+    if feasible:
+        expected.update({"period": figure(period, unit, res.feasible_intervals[0][0] if res.feasible_intervals
+                                          else period, res.max_period or period),
+                         "budget": figure(budget, unit), "share": figure(res.share, "1")})
+        rts = {k: v for k, v in res.response_times.items() if v is not None}
+        for name, r in rts.items():
+            expected[f"response_time_{name}"] = figure(r, unit)
+    alternatives = []
+    if minimal is not None and minimal.feasible and minimal is not res and minimal.max_period:
+        mp = minimal.max_period
+        alternatives.append(Alternative(
+            f"T_VM={mp:.4g} {unit}, C_VM={mp * minimal.share:.4g} {unit}", -1.0,
+            {"share": figure(minimal.share, "1"), "period": figure(mp, unit)},
+            "the smallest schedulable share leaves no headroom: the usable period varies widely with the "
+            "task set just above it [rt.share-headroom]"))
+    rationale = (f"{w.name}: give the VM a budget C_VM every period T_VM (share {res.share:.3g} of a core, task "
+                 f"utilization {res.utilization:.3g}). " if feasible else
+                 f"{w.name}: no VM period works: {res.reason}. ")
+    if res.critical_task:
+        rationale += f"The task that limits T_VM is {res.critical_task}. "
+    rationale += " ".join(r.text for r in outcome.fired)
+    rec = Recommendation(
+        decision=DECISION, scope=f"workload:{w.name}", choice=choice, value=period if feasible else None,
+        alternatives=alternatives, expected=expected, confidence=0.9 if res.exact and feasible else 0.6 if feasible
+        else 0.2, rationale=rationale.strip(), citations=ctx.cites.for_rules(outcome.fired),
+        rules=[r.id for r in outcome.fired], warnings=list(dict.fromkeys(outcome.warnings)) + notes
+        + list(res.notes))
+    rec.details = {"analysis": res.to_dict(), "speed_scale": speed}
+    return rec
+
+
+def recommend(ctx: EngineContext) -> list[Recommendation]:
+    """One recommendation per workload with a task set (none when no workload has tasks)."""
+    return [_one(ctx, w) for w in ctx.scenario.workloads if w.realtime is not None and w.realtime.tasks]

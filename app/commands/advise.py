@@ -1,0 +1,78 @@
+"""``capadvisor advise SCENARIO``: cited recommendations for a scenario file."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "advise", help="recommend hypervisor, cache mode, over-allocation, storage, host count ...",
+        description="Read a scenario (YAML, TOML or JSON; see resources/examples/) and recommend how to "
+                    "build the cluster: every decision with its choice, alternatives, expected figures "
+                    "with intervals, confidence, rationale and the documents' measurements it rests on. "
+                    "With --site the predictions are calibrated to that site's imported benchmarks.")
+    p.add_argument("scenario", type=Path, metavar="SCENARIO", help="scenario file (.yaml, .yml, .toml, .json)")
+    p.add_argument("--site-db", type=Path, metavar="FILE",
+                   help="user database holding the site benchmarks (default: your user database)")
+    p.add_argument("--site", metavar="NAME", help="calibrate to this site's imported benchmarks")
+    p.add_argument("--format", choices=("json", "md", "html"), default="json", help="output format (default json)")
+    p.add_argument("-o", "--output", type=Path, metavar="FILE", help="write here (atomically) instead of stdout")
+    p.add_argument("--kb", type=Path, help="use this compiled knowledge base file instead of the shipped one")
+    p.set_defaults(func=cmd_advise)
+
+
+def _site_name(args, db) -> str | None:
+    """--site, or the only site of an explicitly given --site-db."""
+    from knowledge.errors import InputError
+
+    if args.site:
+        return args.site
+    if args.site_db is None:
+        return None
+    names = [s.name for s in db.sites()]
+    if len(names) == 1:
+        return names[0]
+    raise InputError(f"{args.site_db} holds {len(names)} sites; choose one with --site "
+                     f"({', '.join(names) or 'none'})")
+
+
+def cmd_advise(args) -> int:
+    from advisor.engine import advise
+    from advisor.render import to_html, to_markdown
+    from advisor.scenario import load_scenario
+    from knowledge.errors import InputError
+    from knowledge.store import KnowledgeBase
+
+    scenario = load_scenario(args.scenario)
+    db = None
+    try:
+        if args.site_db is not None or args.site:
+            from knowledge.userdb import UserDatabase
+
+            if args.site_db is not None and not args.site_db.exists():
+                raise InputError(f"--site-db {args.site_db}: no such file")
+            db = UserDatabase(args.site_db)
+        site = _site_name(args, db) if db is not None else None
+        with KnowledgeBase.open(args.kb) as kb:
+            advice = advise(scenario, kb=kb, site=site, userdb=db)
+    finally:
+        if db is not None:
+            db.close()
+    if args.format == "json":
+        text = json.dumps(advice.to_dict(), indent=2) + "\n"
+    elif args.format == "md":
+        text = to_markdown(advice)
+    else:
+        text = to_html(advice)
+    if args.output:
+        from knowledge.atomic import write_text_atomic
+
+        write_text_atomic(args.output, text)
+        print(f"wrote {len(advice.recommendations)} recommendations to {args.output}", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    return 0

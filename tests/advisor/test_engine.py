@@ -1,0 +1,234 @@
+"""The engine end to end: a scenario in, the issue's JSON out (interface keys, citations that
+resolve, expected figures, conflicts, calibration, progress and cancel)."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from advisor.engine import advise
+from advisor.progress import Cancelled, CancelToken
+from tests.knowledge import conftest as _kb_fixtures
+
+kb_path, kb = _kb_fixtures.kb_path, _kb_fixtures.kb  # fixtures: the knowledge base compiled from the data
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE = ROOT / "resources" / "examples" / "scenario.yaml"
+
+BASE = {
+    "version": 1, "name": "test",
+    "hosts": {"count": 4, "reserve": 1,
+              "cpu": {"sockets": 2, "cores_per_socket": 16, "threads_per_core": 2, "ghz": 2.4, "virtualization": "vmx"},
+              "ram_gib": 256, "disks": [{"kind": "ssd", "count": 4, "size_gb": 1920}], "nic_gbps": 10,
+              "shared_storage": [{"kind": "nfs", "network_gbps": 10, "capacity_tb": 50}]},
+    "workloads": [{"name": "app", "vms": 10, "vcpus": 2, "ram_gib": 8, "cpu_intensity": "medium",
+                   "io": {"pattern": "random", "read_share": 0.7, "intensity": "medium"},
+                   "data_loss_tolerance": "seconds"}],
+}
+
+
+def make(workloads: list[dict] | None = None, **hosts) -> dict:
+    """A scenario dict: BASE with other workloads and host fields."""
+    sc = copy.deepcopy(BASE)
+    if workloads is not None:
+        sc["workloads"] = workloads
+    for k, v in hosts.items():
+        sc["hosts"][k] = v
+    return sc
+
+
+def workload(name: str = "app", **fields) -> dict:
+    w = copy.deepcopy(BASE["workloads"][0])
+    w["name"] = name
+    for k, v in fields.items():
+        if k == "io":
+            w["io"] = {**w["io"], **v}
+        else:
+            w[k] = v
+    return w
+
+
+def test_example_gives_every_decision_with_the_interface_keys(kb):
+    advice = advise(EXAMPLE, kb=kb)
+    data = json.loads(json.dumps(advice.to_dict()))
+    decisions = {r["decision"] for r in data["recommendations"]}
+    assert {"hypervisor", "cache_mode", "vcpu_overallocation", "storage_backend", "vm_period_budget",
+            "host_count", "image_transfer", "disk_placement", "cpu_governor", "io_block_size",
+            "load_balancing"} <= decisions
+    for r in data["recommendations"]:
+        for key in ("decision", "scope", "choice", "alternatives", "expected", "confidence", "extrapolated",
+                    "rationale", "citations"):
+            assert key in r, (r["decision"], key)
+        assert r["scope"] == "cluster" or r["scope"].startswith("workload:")
+        assert isinstance(r["choice"], str) and r["choice"]
+        assert 0 <= r["confidence"] <= 1 and r["confidence_label"] in ("low", "medium", "high")
+        assert isinstance(r["extrapolated"], bool) and r["rationale"]
+        for alt in r["alternatives"]:
+            assert {"choice", "score", "expected", "why_not"} <= set(alt) and alt["why_not"]
+        for name, fig in r["expected"].items():
+            assert {"value", "low", "high", "unit"} <= set(fig), name
+            assert fig["low"] <= fig["value"] <= fig["high"], (r["decision"], name, fig)
+    over = advice.find("vcpu_overallocation")
+    assert over.to_dict()["value"] == over.value and over.value >= 1
+
+
+def test_every_citation_resolves_to_a_knowledge_base_row_or_conclusion(kb):
+    advice = advise(EXAMPLE, kb=kb)
+    rows = {(m.document, m.key, m.locator) for m in kb.all_measurements()}
+    conclusions = {(c.document, c.id, c.locator) for c in kb.conclusions()}
+    n = 0
+    for r in advice.recommendations:
+        assert r.citations, r.decision
+        for c in r.citations:
+            for key in c["id"].split(", "):
+                assert (c["document"], key, c["locator"]) in rows | conclusions, c
+                n += 1
+    assert n > 50
+
+
+def test_the_scenario_may_be_a_mapping_and_invalid_ones_raise_input_errors(kb):
+    from knowledge.errors import InputError
+
+    assert advise(make(), kb=kb).find("host_count") is not None
+    bad = make([workload(vcpus=0)])
+    with pytest.raises(InputError, match=r"workloads\[0\]\.vcpus: must be >= 1"):
+        advise(bad, kb=kb)
+
+
+def test_vm_period_budget_is_omitted_without_task_sets(kb):
+    assert advise(make(), kb=kb).of("vm_period_budget") == []
+
+
+def test_vm_period_budget_meets_every_deadline(kb):
+    rt = workload("rt", vms=1, vcpus=1, realtime={"time_unit": "ms", "tasks": [
+        {"name": "a", "period": 10, "wcet": 1}, {"name": "b", "period": 20, "wcet": 4}]})
+    rec = advise(make([workload(), rt]), kb=kb).find("vm_period_budget", "workload:rt")
+    assert rec.choice.startswith("T_VM=") and rec.value > 0
+    share = rec.expected["share"]["value"]
+    assert share > 0.3  # above the task utilization 0.1 + 0.2, with headroom
+    for name, deadline in (("a", 10), ("b", 20)):
+        assert rec.expected[f"response_time_{name}"]["value"] <= deadline
+
+
+def test_conflicts_are_resolved_and_shown(kb):
+    # few VMs and seconds of tolerated loss favour writeback (001 C1); live migration excludes it (001 C7)
+    sc = make([workload(vms=2, live_migration=True)], count=2, reserve=0)
+    rec = advise(sc, kb=kb).find("cache_mode", "workload:app")
+    assert rec.choice == "none"
+    assert any("cache.few-vms-writeback" in c and "cache.migration-needs-none" in c for c in rec.conflicts)
+    assert "Conflicts resolved" in rec.rationale
+    wb = next(a for a in rec.alternatives if a.choice == "writeback")
+    assert wb.excluded and "migration" in wb.why_not
+
+
+def test_host_count_names_the_bottleneck_and_headroom(kb):
+    sc = make([workload(vms=30, vcpus=4, ram_gib=64, cpu_intensity="low")], count=2, reserve=1)
+    rec = advise(sc, kb=kb).find("host_count")
+    assert rec.details["bottleneck"] == "ram"
+    active = int(rec.expected["active_hosts"]["value"])
+    assert int(rec.choice) == active + 1
+    room = rec.details["headroom_vms"]["app"]
+    per_host_ram = 256 - max(4, 0.05 * 256)
+    assert room == int((active * per_host_ram - 30 * 64 * 1.02) // (64 * 1.02))
+    assert any("planned count" in a.why_not for a in rec.alternatives)
+
+
+def test_progress_is_reported_and_cancel_stops(kb):
+    seen = []
+    advise(make(), kb=kb, progress=lambda f, m: seen.append((f, m)))
+    assert seen[-1][0] == 1.0 and all(0 <= f <= 1 for f, _ in seen)
+    assert [f for f, _ in seen] == sorted(f for f, _ in seen)
+    token = CancelToken()
+    token.cancel()
+    with pytest.raises(Cancelled):
+        advise(make(), kb=kb, cancel=token)
+
+
+def test_calibration_names_the_site_and_changes_the_figures(kb, monkeypatch):
+    import advisor.calibration as calibration
+
+    fio = SimpleNamespace(tool="fio", path="fio.json")
+    summary = SimpleNamespace(site="lab", seq_read_mib_s=2000.0, seq_write_mib_s=1500.0, rand_read_iops=90000.0,
+                              rand_write_iops=60000.0, rand_read_mib_s=None, rand_write_mib_s=None,
+                              cpu_events_per_s=1200.0, sources={"seq_read_mib_s": fio})
+    monkeypatch.setattr(calibration, "calibrate", lambda db, site: calibration.from_summary(summary))
+    monkeypatch.setattr("advisor.engine.calibrate", calibration.calibrate)
+    sc = make([workload(vms=2)], count=2, reserve=0)
+    plain = advise(sc, kb=kb)
+    cal = advise(sc, kb=kb, site="lab", userdb=object())
+    data = cal.to_dict()
+    assert data["basis"] == "site:lab"
+    assert data["calibration"]["figures_used"]["seq_read_mib_s"] == 2000.0
+    assert data["calibration"]["sources"] == {"seq_read_mib_s": "fio fio.json"}
+    assert plain.to_dict()["calibration"]["basis"] == "documents"
+    a = plain.find("cache_mode", "workload:app").expected["throughput_per_vm"]
+    b = cal.find("cache_mode", "workload:app").expected["throughput_per_vm"]
+    if b.get("basis", "documents").startswith("site:"):
+        assert b["value"] != a["value"]
+    else:  # the family has no calibration: the output must say the documents were used
+        pytest.fail(f"cache_mode_throughput ignored the site figures: {b}")
+
+
+def test_unknown_site_is_an_input_error(kb, tmp_path):
+    from knowledge.errors import InputError
+    from knowledge.userdb import UserDatabase
+
+    with UserDatabase(tmp_path / "u.sqlite") as db, pytest.raises(InputError, match="no site named"):
+        advise(make(), kb=kb, site="nowhere", userdb=db)
+
+
+def test_calibration_from_a_real_user_database(kb, tmp_path):
+    from knowledge.userdb import SiteMeasurement, UserDatabase
+
+    rows = [SiteMeasurement("throughput", 1800.0, "MiB/s", "seq read",
+                            {"operation": "read", "access_pattern": "sequential"}, value_si=1800.0 * 1048576),
+            SiteMeasurement("throughput", 1200.0, "MiB/s", "seq write",
+                            {"operation": "write", "access_pattern": "sequential"}, value_si=1200.0 * 1048576),
+            SiteMeasurement("iops", 80000.0, "ops/s", "rand read",
+                            {"operation": "read", "access_pattern": "random"}, value_si=80000.0)]
+    with UserDatabase(tmp_path / "u.sqlite") as db:
+        db.add_import("lab", path="fio.json", tool="fio", tool_version="3", content_hash="x", parameters={},
+                      measurements=rows)
+        advice = advise(make([workload(vms=2, io={"pattern": "sequential"})], count=2, reserve=0), kb=kb,
+                        site="lab", userdb=db)
+    cal = advice.to_dict()["calibration"]
+    assert cal["basis"] == "site:lab" and cal["figures_used"]["seq_read_mib_s"] == pytest.approx(1800.0)
+    fig = advice.find("cache_mode", "workload:app").expected["throughput_per_vm"]
+    assert fig["basis"] == "site:lab"
+
+
+def test_no_storage_at_all_is_flagged(kb):
+    rec = advise(make(disks=[], shared_storage=[]), kb=kb).find("storage_backend")
+    assert any("no image storage fits" in w for w in rec.warnings) and rec.confidence <= 0.2
+
+
+def test_shared_storage_capacity_is_checked(kb):
+    sc = make([workload(vms=40, live_migration=True, io={"disk_gb": 2000})],
+              shared_storage=[{"kind": "nfs", "network_gbps": 10, "capacity_tb": 50}])
+    rec = advise(sc, kb=kb).find("host_count")
+    assert any("the virtual disks need 80 TB but the nfs storage offers 50 TB" in w for w in rec.warnings)
+
+
+def test_reports_escape_user_text(kb):
+    from advisor.render import to_html, to_markdown
+
+    sc = make([workload("a|b")])
+    sc["name"] = "<script>alert(1)</script>"
+    advice = advise(sc, kb=kb)
+    page = to_html(advice)
+    assert "<script>" not in page and "&lt;script&gt;" in page
+    md = to_markdown(advice)
+    assert md.startswith("# Capacity advice: <script>") and "workload:a\\|b" in md
+    assert md.count("\n## ") == len(advice.recommendations)
+
+
+def test_every_recommender_runs_in_the_engine_order():
+    from advisor.engine import RECOMMENDERS
+    from advisor.recommend import ORDER
+
+    assert list(ORDER) == list(RECOMMENDERS) and len(ORDER) == 11
+    assert ORDER.index("vcpu_overallocation") < ORDER.index("host_count") < ORDER.index("cache_mode")

@@ -1,0 +1,258 @@
+"""Scenarios whose right answer the documents make clear, each with its citation, plus property
+tests (hypothesis) of the engine's physics: more VMs never raise per-VM throughput, predictions
+stay within hardware limits, and the host count covers what RAM and CPU arithmetic require."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from advisor.engine import advise
+from tests.advisor.test_engine import _kb_fixtures, make, workload
+
+kb_path, kb = _kb_fixtures.kb_path, _kb_fixtures.kb  # fixtures
+
+SMALL = dict(vcpus=1, ram_gib=2, cpu_intensity="low")
+
+
+def choice(advice, decision, scope="cluster"):
+    rec = advice.find(decision, scope)
+    assert rec is not None, (decision, scope)
+    return rec
+
+
+def alt(rec, name):
+    return next(a for a in rec.alternatives if a.choice == name)
+
+
+# --- cache mode ------------------------------------------------------------------------------
+def test_few_vms_without_migration_take_writeback(kb):
+    """Doc 001 Table 1 and Conclusions C1: one to three guests, some buffered-write loss acceptable,
+    writeback gives by far the highest throughput."""
+    sc = make([workload(vms=2, data_loss_tolerance="minutes", **SMALL)], count=2, reserve=0)
+    rec = choice(advise(sc, kb=kb), "cache_mode", "workload:app")
+    assert rec.choice == "writeback"
+    assert any(c["document"].startswith("001") and c["locator"] == "Table 1" for c in rec.citations)
+    wb = rec.expected["throughput_per_vm"]["value"]
+    assert wb > alt(rec, "none").expected["throughput_per_vm"]["value"]
+
+
+def test_live_migration_requires_cache_none(kb):
+    """Doc 001 Section 3 (C7): none is the only cache mode compatible with live migration."""
+    sc = make([workload(vms=2, live_migration=True, data_loss_tolerance="any", **SMALL)], count=2, reserve=0)
+    rec = choice(advise(sc, kb=kb), "cache_mode", "workload:app")
+    assert rec.choice == "none"
+    assert all(a.excluded for a in rec.alternatives)
+
+
+def test_many_vms_per_host_take_cache_none(kb):
+    """Doc 001 Tables 3-6 and Conclusions C2: with about ten or more guests per host the host page
+    cache is spread thin and none performs almost like writeback."""
+    sc = make([workload(vms=40, data_loss_tolerance="minutes", **SMALL)], count=2, reserve=1)
+    advice = advise(sc, kb=kb)
+    assert advice.find("host_count").expected["active_hosts"]["value"] == 1  # 40 VMs on one host
+    rec = choice(advice, "cache_mode", "workload:app")
+    assert rec.choice == "none"
+    assert "cache.many-vms-none" in rec.rules
+
+
+def test_no_tolerated_data_loss_never_gets_writeback_or_unsafe(kb):
+    """Doc 001 Conclusions C3 and C1: writeback keeps writes in host RAM, lost on a host crash."""
+    sc = make([workload(vms=2, data_loss_tolerance="none", **SMALL)], count=2, reserve=0)
+    rec = choice(advise(sc, kb=kb), "cache_mode", "workload:app")
+    assert rec.choice not in ("writeback", "unsafe")
+    assert alt(rec, "writeback").excluded and alt(rec, "unsafe").excluded
+
+
+# --- image transfer and storage ----------------------------------------------------------------
+def test_image_propagation_prefers_gridftp_over_scp(kb):
+    """Doc 000 Section 5.1 / Figure 3 (C-01): GridFTP takes roughly half the time of SCP."""
+    sc = make([workload(**SMALL, image_gb=12)], shared_storage=[])
+    rec = choice(advise(sc, kb=kb), "image_transfer")
+    assert "GridFTP" in rec.choice
+    scp = alt(rec, "Nimbus + SCP")
+    assert scp.score < rec.score
+    if "transfer_time" in rec.expected:
+        assert rec.expected["transfer_time"]["value"] < scp.expected["transfer_time"]["value"]
+
+
+def test_heavy_io_neighbours_local_disk_boots_faster_than_nfs_root(kb):
+    """Doc 002 Figure 6 and Section 5.3 (C1, C2): under I/O-heavy neighbours NFS root saturates the
+    1 Gb/s server link (boot past 240 s at 16 VMs) while a local disk slows less (3x-15x)."""
+    heavy = workload(vms=16, **{**SMALL, "io": {"intensity": "high", "read_share": 0.2}})
+    sc = make([heavy], count=8, reserve=0, shared_storage=[{"kind": "nfs", "network_gbps": 1}])
+    rec = choice(advise(sc, kb=kb), "storage_backend")
+    assert rec.choice != "nfs_root"
+    root = alt(rec, "nfs_root")
+    local = rec if rec.choice == "local_disk" else alt(rec, "local_disk")
+    assert local.score > root.score
+    assert local.expected["boot_time"]["value"] < root.expected["boot_time"]["value"]
+
+
+def test_migrating_vms_need_shared_image_storage(kb):
+    """Doc 004 Section 5.6 (c5-C3): live migration moves memory; images sit on shared storage."""
+    sc = make([workload(live_migration=True, **SMALL)])
+    assert choice(advise(sc, kb=kb), "storage_backend").choice != "local_disk"
+
+
+# --- hypervisor and containers -----------------------------------------------------------------
+def test_containerizable_cassandra_runs_in_containers(kb):
+    """Doc 004 Section 9.5 (c9-C1): containers match bare metal; VMs cost up to 30 points more CPU."""
+    db = workload("db", application="cassandra", containerizable=True, vms=3, vcpus=8, ram_gib=32,
+                  data_loss_tolerance="minutes")
+    rec = choice(advise(make([db]), kb=kb), "hypervisor", "workload:db")
+    assert rec.choice == "Docker containers"
+    assert any(c["locator"] == "Section 9.5" for c in rec.citations)
+
+
+def test_not_containerizable_workloads_get_no_container_decision(kb):
+    assert advise(make(), kb=kb).find("hypervisor", "workload:app") is None
+
+
+def test_cpu_heavy_telecom_avoids_xenserver(kb):
+    """Doc 004 Section 5.6 (c5-C1): XenServer burned up to 80 % CPU and could not carry the top load."""
+    sc = make([workload(application="telecom", cpu_intensity="high", vcpus=6)])
+    rec = choice(advise(sc, kb=kb), "hypervisor")
+    assert rec.choice in ("KVM", "VMware ESXi")
+    assert alt(rec, "XenServer").score < rec.score
+
+
+def test_open_source_only_never_gets_vmware(kb):
+    sc = make([workload(application="telecom", cpu_intensity="high")])
+    sc["preferences"] = {"open_source_only": True}
+    rec = choice(advise(sc, kb=kb), "hypervisor")
+    assert rec.choice != "VMware ESXi" and alt(rec, "VMware ESXi").excluded
+
+
+# --- over-allocation -----------------------------------------------------------------------------
+def test_heavily_loaded_migrating_vms_get_a_low_overallocation_ratio(kb):
+    """Doc 004 Section 8.5 and Table 8.3 (c8-C2): downtime grows to seconds and requests fail when a
+    heavily loaded VM migrates under medium or massive over-allocation."""
+    sc = make([workload(live_migration=True, cpu_intensity="high", request_load_rps=1900)])
+    rec = choice(advise(sc, kb=kb), "vcpu_overallocation")
+    assert rec.value <= 1.25
+    assert alt(rec, "massive").excluded and alt(rec, "medium").excluded
+
+
+def test_overallocation_stays_at_most_two_vcpus_per_core(kb):
+    """Doc 004 Section 6.5 (c6-C1) and Section 3.3 (c3-C02): at most about 2 vCPUs per core."""
+    rec = choice(advise(make(), kb=kb), "vcpu_overallocation")
+    assert 1.0 <= rec.value <= 2.0
+
+
+# --- the smaller decisions -----------------------------------------------------------------------
+def test_io_bound_hosts_use_the_performance_governor(kb):
+    """Doc 003 Table I (C4): ondemand dropped the clock to 1400 MHz and served 4756 vs 5166 req/s."""
+    rec = choice(advise(make([workload(io={"intensity": "high"})]), kb=kb), "cpu_governor")
+    assert rec.choice == "performance"
+    assert rec.expected["testbed_request_rate"]["value"] > alt(rec, "ondemand").expected["testbed_request_rate"]["value"]
+
+
+def test_random_reads_use_small_requests_and_sequential_large_ones(kb):
+    """Doc 003 Section II.D (C6): 4 KB requests for purely random reads, large ones with locality."""
+    sc = make([workload("r", io={"pattern": "random"}), workload("s", io={"pattern": "sequential"})])
+    advice = advise(sc, kb=kb)
+    assert choice(advice, "io_block_size", "workload:r").choice == "4 KiB"
+    assert choice(advice, "io_block_size", "workload:s").choice == "1 MiB"
+
+
+def test_oversized_virtual_disks_are_sized_to_the_footprint(kb):
+    """Doc 003 Section II.B (C1): a 40 GB disk for a small footprint cut throughput 2.1 -> 1.3 MB/s."""
+    sc = make([workload(io={"pattern": "random", "footprint_gb": 4, "disk_gb": 40})])
+    rec = choice(advise(sc, kb=kb), "disk_placement", "workload:app")
+    assert "sized to the footprint" in rec.choice
+    assert alt(rec, "file-backed image").score < rec.score
+
+
+def test_realtime_period_respects_the_section_11_7_bound(kb):
+    """Doc 004 Section 11.7 (c11-C03): T_VM stays below T_1 / (2 (1 - share))."""
+    rt = workload("rt", vms=1, vcpus=1, realtime={"time_unit": "ms", "tasks": [
+        {"name": "t1", "period": 8, "wcet": 1}, {"name": "t2", "period": 15, "wcet": 3}]})
+    rec = choice(advise(make([rt]), kb=kb), "vm_period_budget", "workload:rt")
+    share = rec.expected["share"]["value"]
+    assert rec.value <= 8 / (2 * (1 - share)) + 1e-6
+    assert share > 1 / 8 + 3 / 15  # clear headroom above the utilization (c11-C04)
+
+
+# --- properties ----------------------------------------------------------------------------------
+PROPS = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+
+
+def _throughputs(advice) -> dict[str, float]:
+    rec = advice.find("cache_mode", "workload:app")
+    out = {rec.choice: rec.expected["throughput_per_vm"]["value"]}
+    for a in rec.alternatives:
+        out[a.choice] = a.expected["throughput_per_vm"]["value"]
+    return out
+
+
+@PROPS
+@given(n=st.integers(1, 50), extra=st.integers(1, 10), pattern=st.sampled_from(["random", "sequential", "mixed"]),
+       read=st.sampled_from([0.1, 0.5, 0.9]))
+def test_more_vms_never_raise_per_vm_throughput(kb, n, extra, pattern, read):
+    def run(vms):
+        sc = make([workload(vms=vms, **SMALL, io={"pattern": pattern, "read_share": read})], count=1, reserve=0)
+        advice = advise(sc, kb=kb)
+        assert advice.find("host_count").expected["active_hosts"]["value"] == 1
+        return _throughputs(advice)
+
+    fewer, more = run(n), run(n + extra)
+    for mode, value in more.items():
+        assert value <= fewer[mode] * (1 + 1e-9), (mode, n, n + extra, fewer[mode], value)
+
+
+@PROPS
+@given(vms=st.integers(1, 60), disk=st.sampled_from(["hdd", "ssd", "nvme"]), nic=st.sampled_from([1, 10, 25]),
+       image=st.floats(1, 200), share=st.sampled_from([0.1, 0.5, 0.9]))
+def test_predictions_stay_within_hardware_limits(kb, vms, disk, nic, image, share):
+    from advisor.recommend.cache_mode import DISK_MB_S
+
+    sc = make([workload(vms=vms, image_gb=image, **SMALL, io={"read_share": share})], count=2, reserve=0,
+              disks=[{"kind": disk, "count": 2, "size_gb": 4000}], nic_gbps=nic, shared_storage=[])
+    advice = advise(sc, kb=kb)
+    per_host = advice.find("cache_mode", "workload:app")
+    vms_per_host = vms / advice.find("host_count").expected["active_hosts"]["value"]
+    recs = [per_host, *per_host.alternatives]
+    for r in recs:
+        fig = r.expected["throughput_per_vm"]
+        assert 0 <= fig["low"] <= fig["value"] <= fig["high"]
+        if r.choice in ("none", "directsync"):  # no host cache: the disks are the limit
+            assert fig["high"] * vms_per_host <= 2 * DISK_MB_S[disk] * (1 + 1e-6)
+    it = advice.find("image_transfer")
+    for r in (it, *it.alternatives):
+        t = r.expected.get("transfer_time")
+        if t and "No copy" not in r.choice and "no copy" not in r.choice:
+            assert t["low"] >= image * 8 / nic * (1 - 1e-5)  # a link cannot beat its line rate
+    for name, fig in advice.find("host_count").expected.items():
+        if name.startswith("utilization_"):
+            assert fig["value"] <= 100 + 1e-6, name
+
+
+@PROPS
+@given(st.lists(st.tuples(st.integers(1, 30), st.integers(1, 16), st.sampled_from([1, 2, 4, 8, 16, 32]),
+                          st.sampled_from(["low", "medium", "high"])), min_size=1, max_size=4),
+       st.integers(0, 2))
+def test_host_count_covers_ram_and_cpu_arithmetic(kb, groups, reserve):
+    wls = [workload(f"w{i}", vms=v, vcpus=c, ram_gib=r, cpu_intensity=ci, io={"intensity": "low"})
+           for i, (v, c, r, ci) in enumerate(groups)]
+    sc = make(wls, count=reserve + 1, reserve=reserve)
+    advice = advise(sc, kb=kb)
+    rec = advice.find("host_count")
+    ratio = advice.find("vcpu_overallocation").value
+    active = int(rec.choice) - reserve
+    host_ram = 256 - max(4, 0.05 * 256)
+    ram = sum(v * r for v, _, r, _ in groups)
+    vcpus = sum(v * c for v, c, _, _ in groups)
+    assert active >= math.ceil(ram / host_ram - 1e-9)
+    assert active >= math.ceil(vcpus / (32 * ratio) - 1e-9)
+    assert sum(rec.details["headroom_vms"].values()) >= 0
+
+
+@pytest.mark.parametrize("reserve", [0, 1, 3])
+def test_reserve_is_added_on_top(kb, reserve):
+    sc = make([workload(vms=10, **SMALL)], count=reserve + 1, reserve=reserve)
+    rec = advise(sc, kb=kb).find("host_count")
+    assert int(rec.choice) == rec.expected["active_hosts"]["value"] + reserve
