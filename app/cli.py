@@ -54,6 +54,11 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return EXIT_USAGE
+    from app.startup import check_user_dirs, user_dirs_message
+
+    problems = check_user_dirs()
+    if problems:  # say it first; commands that only read still work
+        print(user_dirs_message(problems), file=sys.stderr)
     try:
         return int(args.func(args) or 0)
     except UserFacingError as exc:

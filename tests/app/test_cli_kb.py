@@ -115,3 +115,13 @@ def test_version_and_help(capsys):
     with pytest.raises(SystemExit):
         main(["--help"])
     assert "kb" in capsys.readouterr().out
+
+
+def test_unwritable_user_dir_is_announced_and_reading_still_works(tmp_path, monkeypatch, capsys, kb_path):
+    blocker = tmp_path / "not-a-dir"
+    blocker.write_text("x")
+    monkeypatch.setenv("CAPADVISOR_DATA_DIR", str(blocker / "data"))
+    code = main(["kb", "--kb", str(kb_path), "stats", "--format", "json"])
+    out = capsys.readouterr()
+    assert code == 0 and json.loads(out.out)["measurements"] > 0
+    assert "cannot save its files" in out.err and "CAPADVISOR_DATA_DIR" in out.err
