@@ -1,7 +1,7 @@
 """The scenario: what the user wants to build, as typed, validated dataclasses.
 
 A scenario file (YAML, TOML or JSON, same structure; format documented in
-``resources/examples/SCENARIO.md``) describes the hosts, the workload groups and the
+the README) describes the hosts, the workload groups and the
 preferences. :func:`load_scenario` reads a file, :func:`parse_scenario` a plain mapping;
 both collect *every* problem by path (``workloads[2].vcpus: must be >= 1``) and raise
 one :class:`~knowledge.errors.InputError` listing them all. :func:`save_scenario` writes
