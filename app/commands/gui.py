@@ -1,0 +1,32 @@
+"""``capadvisor gui``: the desktop application (also what ``capadvisor`` alone starts)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "gui", help="start the desktop application (the default without a command)",
+        description="The desktop application: edit a scenario, see the recommendations with their "
+                    "measurements, plots, what-if sliders, real-time calculator, knowledge-base browser, "
+                    "imports, comparison, report export and workshop mode. With --screenshots, render "
+                    "every view to DIR/<view>.png and exit (works without a display).",
+        epilog="Without a display: QT_QPA_PLATFORM=offscreen capadvisor gui --screenshots DIR, "
+               "or xvfb-run capadvisor gui.")
+    p.add_argument("--scenario", type=Path, metavar="FILE", help="open this scenario file (YAML, TOML, JSON)")
+    p.add_argument("--screenshots", type=Path, metavar="DIR",
+                   help="render every view (each tab, the report preview, workshop mode) to DIR/<view>.png "
+                        "and exit 0")
+    p.add_argument("--size", default="1280x800", metavar="WxH",
+                   help="window size in pixels for --screenshots (default 1280x800)")
+    p.add_argument("--kb", type=Path, help="use this compiled knowledge base file instead of the shipped one")
+    p.set_defaults(func=cmd_gui)
+
+
+def cmd_gui(args) -> int:
+    from app.gui import parse_size, run
+
+    size = parse_size(args.size)
+    return run(scenario=args.scenario, screenshots=args.screenshots, size=size, kb_path=args.kb)

@@ -1,0 +1,173 @@
+"""Start the desktop application: ``main()`` (the ``capadvisor-gui`` entry point) and :func:`run`.
+
+If the GUI cannot start (no display, a Qt library missing) the reason is printed on stderr and,
+where possible, shown in a native message box (a frozen app has no console), and the exit code
+is :data:`EXIT_NO_GUI`.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+EXIT_OK, EXIT_ERROR, EXIT_NO_GUI = 0, 1, 4
+
+NO_DISPLAY_HELP = (
+    "Capacity Advisor cannot open its window: this machine has no display "
+    "(neither DISPLAY nor WAYLAND_DISPLAY is set).\n"
+    "  - On a desktop session, start it from there.\n"
+    "  - Over SSH, use X forwarding (ssh -X) or run it under a virtual display: "
+    "xvfb-run capadvisor gui\n"
+    "  - To render the views to image files without any display: "
+    "QT_QPA_PLATFORM=offscreen capadvisor gui --screenshots DIR\n"
+    "  - The command line works everywhere: capadvisor --help")
+
+
+def native_message(title: str, text: str) -> bool:
+    """Show ``text`` in a message box of the platform without Qt; True if one was shown."""
+    try:
+        if sys.platform.startswith("win"):
+            import ctypes
+
+            ctypes.windll.user32.MessageBoxW(None, text, title, 0x10)  # type: ignore[attr-defined]
+            return True
+        if sys.platform == "darwin":
+            script = f'display alert {title!r} message {text!r} as critical'
+            subprocess.run(["osascript", "-e", script], timeout=120, check=False)
+            return True
+        if os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"):
+            for tool, args in (("zenity", ["--error", f"--title={title}", f"--text={text}"]),
+                               ("kdialog", ["--title", title, "--error", text]),
+                               ("xmessage", ["-center", f"{title}\n\n{text}"])):
+                if shutil.which(tool):
+                    subprocess.run([tool, *args], timeout=300, check=False)
+                    return True
+    except (OSError, subprocess.SubprocessError, AttributeError):
+        return False
+    return False
+
+
+def _fail(text: str) -> int:
+    print(f"capadvisor: {text}", file=sys.stderr)
+    native_message("Capacity Advisor cannot start", text)
+    return EXIT_NO_GUI
+
+
+def display_problem(offscreen_ok: bool = False) -> str | None:
+    """Why no window can be shown here, or None. ``QT_QPA_PLATFORM`` set by the user is trusted."""
+    if os.environ.get("QT_QPA_PLATFORM"):
+        return None
+    if sys.platform.startswith("linux") and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+        if offscreen_ok:
+            os.environ["QT_QPA_PLATFORM"] = "offscreen"
+            return None
+        return NO_DISPLAY_HELP
+    return None
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """``"1280x800"`` -> ``(1280, 800)`` (pixels); raises InputError when malformed or tiny."""
+    from knowledge.errors import InputError
+
+    try:
+        w, h = (int(x) for x in text.lower().split("x"))
+    except ValueError as exc:
+        raise InputError(f"--size {text!r}: expected WIDTHxHEIGHT in pixels, e.g. 1280x800") from exc
+    if w < 640 or h < 400 or w > 7680 or h > 4320:
+        raise InputError(f"--size {text!r}: between 640x400 and 7680x4320 pixels")
+    return w, h
+
+
+def run(scenario: Path | None = None, screenshots: Path | None = None, size: tuple[int, int] = (1280, 800),
+        kb_path: Path | None = None, quit_after_show: bool = False) -> int:
+    """Start the GUI (or render screenshots and exit); returns the exit code."""
+    started = time.perf_counter()
+    problem = display_problem(offscreen_ok=screenshots is not None)
+    if problem:
+        return _fail(problem)
+    os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
+    try:
+        from PySide6.QtWidgets import QApplication
+    except ImportError as exc:
+        return _fail(f"the Qt libraries could not be loaded ({exc}). Install PySide6 (pip install "
+                     "PySide6-Essentials) and, on Debian/Ubuntu, the system libraries Qt needs "
+                     "(./run app installs them).")
+    from PySide6.QtCore import QTimer
+    from PySide6.QtGui import QIcon
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    if app is None:
+        return _fail("Qt could not open the display; see the messages above. " + NO_DISPLAY_HELP)
+    app.setApplicationName("Capacity Advisor")
+    app.setOrganizationName("CapacityAdvisor")
+    app.setDesktopFileName("capadvisor")
+    from app import settings as app_settings
+    from ui import theme
+    from ui.main_window import ICON, MainWindow
+    from ui.session import Session
+
+    if ICON.exists():
+        app.setWindowIcon(QIcon(str(ICON)))
+    prefs = app_settings.load()
+    theme.apply(app, prefs.theme, prefs.font_pt)
+    session = Session(settings=prefs, kb_path=kb_path)
+    window = MainWindow(session)
+    if screenshots is not None:
+        from ui.screenshots import quiet_offscreen_warnings, render_all
+
+        quiet_offscreen_warnings()
+
+        window.resize(*size)
+        return render_all(window, Path(scenario) if scenario else None, Path(screenshots), size)
+    if scenario is not None:
+        window.open_scenario(Path(scenario))
+    else:
+        _open_last_or_example(window)
+    window.show()
+    session.start()
+    if quit_after_show:  # used by the start-up benchmark: the first event-loop turn after show
+        def done() -> None:
+            print(f"interactive {time.perf_counter() - started:.4f}", flush=True)
+            app.quit()
+
+        QTimer.singleShot(0, done)
+    return app.exec()
+
+
+def _open_last_or_example(window) -> None:
+    recent = window.recent_files()
+    for p in recent[:1]:
+        if Path(p).exists() and window.open_scenario(Path(p)):
+            return
+    example = example_scenario()
+    if example is not None:
+        window.open_scenario(example)
+        window.session.document.path = None
+
+
+def example_scenario() -> Path | None:
+    """The bundled example scenario, if present."""
+    from knowledge.paths import bundle_root
+
+    folder = bundle_root() / "resources" / "examples"
+    for name in ("scenario.yaml", "example.yaml", "scenario.toml", "scenario.json"):
+        if (folder / name).exists():
+            return folder / name
+    found = sorted(folder.glob("*.yaml")) if folder.is_dir() else []
+    return found[0] if found else None
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of ``capadvisor-gui``: the same options as ``capadvisor gui``."""
+    from app.cli import main as cli_main
+
+    args = sys.argv[1:] if argv is None else list(argv)
+    return cli_main(["gui", *args])
+
+
+if __name__ == "__main__":
+    sys.exit(main())

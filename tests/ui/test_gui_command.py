@@ -1,0 +1,64 @@
+"""``capadvisor gui``: screenshots of every view offscreen, and a clear message without a display."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from app import gui
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_no_display_explains_how_to_run(monkeypatch):
+    monkeypatch.setattr(sys, "platform", "linux")
+    for name in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"):
+        monkeypatch.delenv(name, raising=False)
+    text = gui.display_problem()
+    assert "xvfb-run" in text and "QT_QPA_PLATFORM=offscreen" in text
+    assert gui.display_problem(offscreen_ok=True) is None
+    assert os.environ["QT_QPA_PLATFORM"] == "offscreen"
+
+
+def test_run_without_display_exits_non_zero_with_the_reason(monkeypatch, capsys):
+    monkeypatch.setattr(sys, "platform", "linux")
+    for name in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"):
+        monkeypatch.delenv(name, raising=False)
+    assert gui.run() == gui.EXIT_NO_GUI
+    assert "no display" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("text,ok", [("1280x800", (1280, 800)), ("1920X1080", (1920, 1080)), ("12x8", None),
+                                     ("wide", None)])
+def test_parse_size(text, ok):
+    from knowledge.errors import InputError
+
+    if ok:
+        assert gui.parse_size(text) == ok
+    else:
+        with pytest.raises(InputError):
+            gui.parse_size(text)
+
+
+@pytest.mark.slow
+def test_screenshots_of_every_view(tmp_path, kb_file):
+    from PySide6.QtGui import QImage
+
+    from ui.main_window import VIEWS
+
+    out = tmp_path / "shots"
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    proc = subprocess.run([sys.executable, "-m", "app", "gui", "--screenshots", str(out), "--size", "1024x700",
+                           "--kb", str(kb_file)], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    for name in [v[0] for v in VIEWS] + ["workshop"]:
+        img = QImage(str(out / f"{name}.png"))
+        assert (img.width(), img.height()) == (1024, 700), name
+        # not an empty panel: many distinct colours
+        colours = {img.pixel(x, y) for x in range(0, 1024, 16) for y in range(0, 700, 16)}
+        assert len(colours) > 20, name
+    assert (out / "about.png").exists()

@@ -1,0 +1,158 @@
+"""The main window with the real engine: edits change the recommendations, citations show rows,
+errors reach the user, files, recent files, unsaved-changes guard, drag and drop, workshop mode."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtWidgets import QMessageBox
+
+from tests.ui.conftest import damaged_fixture, fio_fixture, wait_idle
+from ui.main_window import VIEWS, window_settings
+
+
+def _choice(advice: dict, decision: str, scope: str = "cluster") -> str:
+    return next(r["choice"] for r in advice["recommendations"] if r["decision"] == decision and r["scope"] == scope)
+
+
+def test_every_view_opens(window, qtbot):
+    for name, *_ in VIEWS:
+        panel = window.show_view(name)
+        assert panel.isVisible()
+        if hasattr(panel, "busy"):
+            wait_idle(qtbot, panel, 60000)
+
+
+def test_editing_the_scenario_changes_the_recommendations(window, qtbot):
+    s = window.session
+    cards = window.show_view("recommendations")
+    before = _choice(s.advice, "storage_backend")
+    n_cards = len(cards.cards)
+    assert n_cards == len(s.advice["recommendations"]) > 5
+    assert before == "nfs_file"
+    with qtbot.waitSignal(s.sig_advice, timeout=30000):
+        s.document.set(("hosts", "disks", 0, "kind"), "hdd")
+        s.document.set(("hosts", "shared_storage", 0, "kind"), "iscsi")
+        s.document.set(("hosts", "shared_storage", 0, "network_gbps"), 1.0)
+    after = _choice(s.advice, "storage_backend")
+    assert after != before
+    shown = [c.choice.text() for c in cards.cards if c.rec["decision"] == "storage_backend"]
+    assert shown and after in shown[0]
+
+
+def test_an_invalid_edit_keeps_the_last_advice_and_says_why(window, qtbot):
+    s = window.session
+    cards = window.show_view("recommendations")
+    old = s.advice
+    s.document.set(("workloads", 0, "vms"), 0)
+    qtbot.wait(400)
+    assert s.advice is old and not s.advice_task.running
+    assert "problem" in cards.summary.text()
+
+
+def test_citations_open_the_knowledge_base_rows(window, qtbot):
+    cards = window.show_view("recommendations")
+    card = next(c for c in cards.cards if c.rec["decision"] == "cache_mode")
+    card.citation_label.linkActivated.emit("0")
+    dlg = cards.last_dialog
+    qtbot.addWidget(dlg)
+    assert dlg.model.rowCount() > 0
+    first = card.rec["citations"][0]
+    docs = {dlg.model.row_at(i).document[:3] for i in range(dlg.model.rowCount())}
+    assert first["document"][:3] in docs
+
+
+def test_alternatives_are_one_click_away(window, qtbot):
+    cards = window.show_view("recommendations")
+    card = next(c for c in cards.cards if c.rec.get("alternatives"))
+    assert not card.alt_table.isVisible()
+    card.alt_button.click()
+    assert card.alt_table.isVisible()
+    assert card.alt_table.rowCount() == len(card.rec["alternatives"])
+    assert card.alt_table.item(0, 3).text()  # why it lost
+
+
+def test_worker_errors_reach_the_user(window, qtbot):
+    from knowledge.errors import InputError
+
+    def broken(progress=None, cancel=None):
+        raise InputError("site 'x': no such site")
+
+    with qtbot.waitSignal(window.session.notifier.sig_failure, timeout=5000):
+        window.session.advice_task.start(broken)
+    assert window.error_bar.isVisible()
+    assert "no such site" in window.error_bar.label.text()
+
+
+def test_opening_a_bad_file_shows_an_error(window, qtbot, tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("hosts: {count: 0}\nworkloads: []\n")
+    assert not window.open_scenario(bad)
+    assert window.error_bar.isVisible() and "hosts.count" in window.error_bar.label.text()
+
+
+def test_save_open_and_recent_files(window, qtbot, tmp_path):
+    path = tmp_path / "design.yaml"
+    window.session.document.set(("hosts", "count"), 9)
+    assert window._save_to(path)
+    assert path.exists() and not window.session.document.dirty
+    assert window.recent_files()[0] == str(path)
+    assert Path(window_settings().fileName()).parent == Path(__import__("knowledge.paths").paths.user_config_dir())
+
+
+def test_unsaved_changes_guard(window, qtbot, monkeypatch):
+    window.session.document.set(("hosts", "count"), 9)
+    monkeypatch.setattr(QMessageBox, "exec", lambda self: QMessageBox.StandardButton.Cancel)
+    assert window.maybe_discard() is False
+    monkeypatch.setattr(QMessageBox, "exec", lambda self: QMessageBox.StandardButton.Discard)
+    assert window.maybe_discard() is True
+
+
+def test_dropping_files_imports_them_with_errors_per_file(window, qtbot):
+    sites = window.show_view("sites")
+    sites.new_site.setText("lab-1")
+    with qtbot.waitSignal(sites.task.sig_done, timeout=30000):
+        window.handle_dropped([fio_fixture(), damaged_fixture()])
+    ok = [o for o in sites.outcomes if o.ok]
+    bad = [o for o in sites.outcomes if not o.ok]
+    assert len(ok) == 1 and ok[0].tool == "fio" and ok[0].measurements > 0
+    assert len(bad) == 1 and "fio3_truncated.json" in bad[0].message
+    names = [sites.site_list.item(i).data(0x0100) for i in range(sites.site_list.count())]
+    assert "lab-1" in names
+    assert sites.model.rowCount() == ok[0].measurements
+    assert window.session.userdb.site("lab-1").measurements == ok[0].measurements
+    # calibrate the advice to the new site
+    cards = window.show_view("recommendations")
+    with qtbot.waitSignal(window.session.sig_advice, timeout=30000):
+        window.session.set_site("lab-1")
+    assert window.session.advice["basis"] == "site:lab-1"
+    assert "site lab-1" in cards.summary.text()
+
+
+def test_workshop_mode_enters_and_leaves(window, qtbot):
+    from ui import theme
+
+    window.toggle_workshop(True, full_screen=False)
+    assert window.in_workshop and theme.current_name() == "workshop"
+    wait_idle(qtbot, window._workshop, 30000)
+    assert window._workshop.whatif.charts["cache_mode"].spec is not None
+    window.toggle_workshop(False)
+    assert not window.in_workshop and theme.current_name() in ("light", "dark")
+
+
+def test_about_box_lists_the_documents(window, qtbot):
+    from ui.dialogs.about import AboutDialog
+
+    dlg = AboutDialog(window.session, window)
+    qtbot.addWidget(dlg)
+    text = dlg.documents.toPlainText()
+    for d in window.session.kb.documents():
+        assert d.id in text
+
+
+def test_window_state_persists(window, qtbot):
+    window.show_view("knowledge_base")
+    window.save_state()
+    qs = window_settings()
+    assert qs.value("tab") == "knowledge_base"
+    assert qs.value("geometry") is not None

@@ -1,0 +1,97 @@
+"""The worker abstraction: results, progress, supersession, cancellation, errors to the notifier."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from advisor.progress import check, report
+from knowledge.errors import InputError
+from ui.workers import Notifier, TaskSlot
+
+
+def square(x, progress=None, cancel=None):
+    report(progress, 0.5, "halfway")
+    return x * x
+
+
+def test_result_and_progress_arrive_on_the_gui_thread(qtbot):
+    slot = TaskSlot("square")
+    seen = []
+    slot.sig_progress.connect(lambda f, m: seen.append((f, m, threading.current_thread() is threading.main_thread())))
+    with qtbot.waitSignal(slot.sig_done, timeout=5000) as blocker:
+        slot.start(square, 7)
+    assert blocker.args == [49]
+    assert not slot.running
+    qtbot.waitUntil(lambda: bool(seen), timeout=2000)
+    assert seen[0][:2] == (0.5, "halfway") and seen[0][2]
+
+
+def test_a_new_request_cancels_and_supersedes_the_old(qtbot):
+    gate = threading.Event()
+    started = threading.Event()
+    cancelled_seen = threading.Event()
+
+    def slow(progress=None, cancel=None):
+        started.set()
+        while not cancel.cancelled:
+            gate.wait(0.01)
+        cancelled_seen.set()
+        check(cancel)
+        return "old"
+
+    slot = TaskSlot("slow")
+    results = []
+    slot.sig_done.connect(results.append)
+    slot.start(slow)
+    assert started.wait(5)
+    with qtbot.waitSignal(slot.sig_done, timeout=5000):
+        slot.start(square, 3)
+    assert cancelled_seen.wait(5)
+    qtbot.wait(50)
+    assert results == [9]  # the superseded task's result never arrives
+
+
+def test_user_errors_and_bugs_reach_the_notifier(qtbot):
+    notifier = Notifier()
+    failures = []
+    notifier.sig_failure.connect(failures.append)
+    slot = TaskSlot("importing", notifier)
+
+    def bad_input(progress=None, cancel=None):
+        raise InputError("file.json, line 3: not a benchmark file")
+
+    def bug(progress=None, cancel=None):
+        return 1 / 0
+
+    with qtbot.waitSignal(slot.sig_failed, timeout=5000):
+        slot.start(bad_input)
+    with qtbot.waitSignal(slot.sig_failed, timeout=5000):
+        slot.start(bug)
+    assert failures[0].user_facing and "line 3" in failures[0].message
+    assert not failures[1].user_facing and "ZeroDivisionError" in failures[1].message
+    assert "Traceback" in failures[1].details
+
+
+def test_cancel_reports_cancelled_and_finished(qtbot):
+    slot = TaskSlot("x")
+    gate = threading.Event()
+
+    def wait_for_cancel(progress=None, cancel=None):
+        while not cancel.cancelled:
+            gate.wait(0.01)
+        check(cancel)
+
+    slot.start(wait_for_cancel)
+    with qtbot.waitSignals([slot.sig_cancelled, slot.sig_finished], timeout=5000):
+        slot.cancel()
+    assert not slot.running
+
+
+@pytest.mark.parametrize("with_progress", [False])
+def test_plain_functions_run_without_progress_arguments(qtbot, with_progress):
+    slot = TaskSlot("plain")
+    with qtbot.waitSignal(slot.sig_done, timeout=5000) as blocker:
+        slot.start(sorted, [3, 1, 2], with_progress=with_progress)
+    assert blocker.args == [[1, 2, 3]]

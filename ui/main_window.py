@@ -1,0 +1,526 @@
+"""The main window: one tab per view, menus and shortcuts, files, drag and drop, workshop mode,
+and the single place where errors from every worker are shown (the error bar)."""
+
+from __future__ import annotations
+
+import importlib
+import logging
+from pathlib import Path
+
+from PySide6.QtCore import QSettings, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QCloseEvent, QIcon, QKeySequence
+from PySide6.QtWidgets import (
+    QApplication,
+    QFileDialog,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QProgressBar,
+    QPushButton,
+    QSizePolicy,
+    QStackedWidget,
+    QTabWidget,
+    QToolBar,
+    QVBoxLayout,
+    QWidget,
+)
+
+from knowledge.errors import UserFacingError
+from knowledge.paths import user_config_dir
+from ui import theme
+from ui.session import Session
+from ui.workers import Failure
+
+log = logging.getLogger(__name__)
+
+ICON = Path(__file__).resolve().parent.parent / "resources" / "icons" / "capadvisor.png"
+
+#: (view name, tab title, module in ui.panels, class, tooltip); the name is also the screenshot name
+VIEWS = (
+    ("scenario", "Scenario", "qt_scenario", "QtScenarioPanel", "Hosts, workload groups and preferences"),
+    ("recommendations", "Recommendations", "qt_recommendations", "QtRecommendationsPanel",
+     "One card per decision, with expected figures and citations"),
+    ("plots", "Plots", "qt_plots", "QtPlotsPanel", "Measured points and model curves behind the advice"),
+    ("whatif", "What-if", "qt_whatif", "QtWhatIfPanel", "Move the inputs that matter most"),
+    ("realtime", "Real-time", "qt_realtime", "QtRealtimePanel", "VM period and budget for a task set"),
+    ("compare", "Compare", "qt_compare", "QtComparePanel", "Two to four scenarios side by side"),
+    ("knowledge_base", "Knowledge base", "qt_kb_browser", "QtKnowledgeBasePanel",
+     "Every measurement of the five documents"),
+    ("sites", "Sites && imports", "qt_sites", "QtSitesPanel", "Your own benchmark results"),
+    ("report", "Report", "qt_report", "QtReportPanel", "Preview and export for a client"),
+)
+SCENARIO_FILTER = "Scenarios (*.yaml *.yml *.toml *.json);;All files (*)"
+SCENARIO_SUFFIXES = (".yaml", ".yml", ".toml")
+
+
+def window_settings() -> QSettings:
+    """QSettings for geometry and recent files, in the user's config directory."""
+    path = user_config_dir() / "window.ini"
+    return QSettings(str(path), QSettings.Format.IniFormat)
+
+
+class ErrorBar(QFrame):
+    """Shows the latest failure of any worker, with a Details button and a dismiss button."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setObjectName("errorBar")
+        lay = QHBoxLayout(self)
+        lay.setContentsMargins(10, 6, 6, 6)
+        self.label = QLabel()
+        self.label.setWordWrap(True)
+        self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        details = QPushButton("Details")
+        details.clicked.connect(self.show_details)
+        close = QPushButton("Dismiss")
+        close.clicked.connect(self.hide)
+        lay.addWidget(self.label, 1)
+        lay.addWidget(details)
+        lay.addWidget(close)
+        self.failure: Failure | None = None
+        self.hide()
+
+    def show_failure(self, failure: Failure) -> None:
+        self.failure = failure
+        kind = "" if failure.user_facing else "Unexpected error (a bug) in "
+        self.label.setText(f"<b>{kind}{failure.task}</b>: {failure.message}")
+        self.show()
+
+    def show_details(self) -> None:
+        if self.failure:
+            box = QMessageBox(QMessageBox.Icon.Warning, "Error details", self.failure.message, parent=self)
+            box.setDetailedText(self.failure.details or self.failure.message)
+            box.open()
+
+
+class MainWindow(QMainWindow):
+    """Capacity Advisor's main window around one :class:`Session`."""
+
+    sig_view_created = Signal(str)
+
+    def __init__(self, session: Session | None = None, parent=None):
+        super().__init__(parent)
+        self.session = session or Session(parent=self)
+        if self.session.parent() is None:
+            self.session.setParent(self)
+        self.settings = self.session.settings
+        self.setWindowTitle("Capacity Advisor")
+        if ICON.exists():
+            self.setWindowIcon(QIcon(str(ICON)))
+        self.setAcceptDrops(True)
+        self.panels: dict[str, QWidget] = {}
+        self._workshop = None
+        self._theme_before_workshop = None
+
+        self.tabs = QTabWidget()
+        self.tabs.setDocumentMode(False)
+        self._placeholders: dict[str, QWidget] = {}
+        for name, title, _m, _c, tip in VIEWS:
+            holder = QWidget()
+            QVBoxLayout(holder).setContentsMargins(6, 6, 6, 6)
+            self._placeholders[name] = holder
+            idx = self.tabs.addTab(holder, title)
+            self.tabs.setTabToolTip(idx, tip)
+        self.tabs.currentChanged.connect(self._on_tab_changed)
+
+        self.error_bar = ErrorBar()
+        self.session.notifier.sig_failure.connect(self.on_failure)
+        self.session.notifier.sig_message.connect(lambda t, ms: self.statusBar().showMessage(t, ms))
+
+        central = QWidget()
+        lay = QVBoxLayout(central)
+        lay.setContentsMargins(8, 4, 8, 4)
+        lay.addWidget(self.error_bar)
+        lay.addWidget(self.tabs, 1)
+        self.stack = QStackedWidget()
+        self.stack.addWidget(central)
+        self._central = central
+        self.tabs.setUsesScrollButtons(True)
+        self.setCentralWidget(self.stack)
+
+        self.progress = QProgressBar()
+        self.progress.setMaximumWidth(220)
+        self.progress.setRange(0, 100)
+        self.progress.hide()
+        self.statusBar().addPermanentWidget(self.progress)
+        self.session.startup_task.sig_progress.connect(self._on_startup_progress)
+        self.session.startup_task.sig_finished.connect(self.progress.hide)
+        self.session.sig_ready.connect(lambda: self.statusBar().showMessage(
+            "Knowledge base and models ready", 4000))
+        self.session.sig_advice_busy.connect(
+            lambda busy: self.statusBar().showMessage("Computing advice…" if busy else "Advice up to date", 0
+                                                      if busy else 3000))
+        self.session.document.sig_dirty.connect(lambda _d: self._update_title())
+        self.session.document.sig_path.connect(lambda _p: self._update_title())
+
+        from ui import pyside_fix
+        from ui.workers import MainThreadGarbageCollector
+
+        self._collector = MainThreadGarbageCollector(self)
+
+        self._refcount_timer = QTimer(self, interval=5000)
+        self._refcount_timer.timeout.connect(pyside_fix.top_up)
+        self._refcount_timer.start()
+        hints = QApplication.styleHints()
+        if hasattr(hints, "colorSchemeChanged"):  # follow the desktop's light/dark switch live
+            hints.colorSchemeChanged.connect(self._on_color_scheme_changed)
+        self._build_actions()
+        self._restore_state()
+        self._update_title()
+        self._on_tab_changed(self.tabs.currentIndex())
+
+    # --- actions and menus ---------------------------------------------------------------
+    def _action(self, text: str, slot, shortcut=None, tip: str = "") -> QAction:
+        act = QAction(text, self)
+        if shortcut is not None:
+            act.setShortcut(QKeySequence(shortcut))
+        act.setToolTip(tip or text)
+        act.setStatusTip(tip or text)
+        act.triggered.connect(slot)
+        self.addAction(act)
+        return act
+
+    def _build_actions(self) -> None:
+        K = QKeySequence.StandardKey
+        doc = self.session.document
+        self.act_new = self._action("&New scenario", self.new_scenario, K.New, "Start an empty scenario")
+        self.act_open = self._action("&Open…", self.open_dialog, K.Open, "Open a scenario file")
+        self.act_save = self._action("&Save", self.save, K.Save, "Save the scenario")
+        self.act_save_as = self._action("Save &as…", self.save_as, K.SaveAs, "Save under a new name")
+        self.act_import = self._action("&Import benchmark files…", self.import_dialog, "Ctrl+I",
+                                       "Import fio, bonnie++, sysbench, PostMark or IOzone output")
+        self.act_export = self._action("&Export report…", self.export_report, "Ctrl+E",
+                                       "Export the report as PDF or HTML")
+        self.act_quit = self._action("&Quit", self.close, K.Quit)
+        self.act_undo = doc.undo_stack.createUndoAction(self, "&Undo")
+        self.act_undo.setShortcut(K.Undo)
+        self.act_redo = doc.undo_stack.createRedoAction(self, "&Redo")
+        self.act_redo.setShortcut(K.Redo)
+        self.act_advise = self._action("&Advise now", self.session.advise_now, "F5",
+                                       "Recompute the recommendations")
+        self.act_workshop = self._action("&Workshop mode", self.toggle_workshop, "F11",
+                                         "Full screen, large fonts, sliders and plots front and centre")
+        self.act_workshop.setCheckable(True)
+        self.act_about = self._action("&About Capacity Advisor", self.show_about, None)
+
+        mb = self.menuBar()
+        m_file = mb.addMenu("&File")
+        for a in (self.act_new, self.act_open):
+            m_file.addAction(a)
+        self.recent_menu = m_file.addMenu("Open &recent")
+        m_file.addSeparator()
+        for a in (self.act_save, self.act_save_as):
+            m_file.addAction(a)
+        m_file.addSeparator()
+        m_file.addAction(self.act_import)
+        m_file.addAction(self.act_export)
+        m_file.addSeparator()
+        m_file.addAction(self.act_quit)
+        m_edit = mb.addMenu("&Edit")
+        m_edit.addAction(self.act_undo)
+        m_edit.addAction(self.act_redo)
+        m_edit.addSeparator()
+        m_edit.addAction(self.act_advise)
+        m_view = mb.addMenu("&View")
+        for i, (name, title, *_rest) in enumerate(VIEWS):
+            act = self._action(title.replace("&&", "&"), lambda _c=False, n=name: self.show_view(n),
+                               f"Ctrl+{i + 1}" if i < 9 else None, f"Show {title.replace('&&', 'and')}")
+            m_view.addAction(act)
+        m_view.addSeparator()
+        m_view.addAction(self.act_workshop)
+        m_theme = m_view.addMenu("&Theme")
+        for mode in ("system", "light", "dark"):
+            act = QAction(mode.capitalize(), self, checkable=True)
+            act.setChecked(self.settings.theme == mode)
+            act.triggered.connect(lambda _c=False, m=mode: self.set_theme(m))
+            m_theme.addAction(act)
+        m_help = mb.addMenu("&Help")
+        m_help.addAction(self.act_about)
+
+        tb = QToolBar("Main")
+        tb.setObjectName("mainToolbar")
+        tb.setMovable(False)
+        tb.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        for a in (self.act_open, self.act_save, None, self.act_undo, self.act_redo, None, self.act_advise,
+                  self.act_import, self.act_export, None, self.act_workshop):
+            tb.addSeparator() if a is None else tb.addAction(a)
+        self.addToolBar(tb)
+        self._refresh_recent()
+
+    # --- views ---------------------------------------------------------------------------
+    def view_names(self) -> list[str]:
+        return [v[0] for v in VIEWS]
+
+    def panel(self, name: str) -> QWidget:
+        """The panel of view ``name``, created on first use."""
+        if name not in self.panels:
+            spec = next(v for v in VIEWS if v[0] == name)
+            module = importlib.import_module(f"ui.panels.{spec[2]}")
+            cls = getattr(module, spec[3])
+            if name == "scenario":
+                widget = cls(self.session.document, self.session.notifier)
+                widget.sig_status.connect(lambda t: self.statusBar().showMessage(t, 4000))
+            else:
+                widget = cls(self.session)
+            self._placeholders[name].layout().addWidget(widget)
+            widget.show()  # shown now, not at the next event-loop turn
+            self.panels[name] = widget
+            self.sig_view_created.emit(name)
+        return self.panels[name]
+
+    def show_view(self, name: str) -> QWidget:
+        """Switch to the tab of view ``name`` and return its panel."""
+        idx = self.view_names().index(name)
+        self.tabs.setCurrentIndex(idx)
+        return self.panel(name)
+
+    def _on_tab_changed(self, idx: int) -> None:
+        if 0 <= idx < len(VIEWS):
+            self.panel(VIEWS[idx][0])
+
+    # --- errors and progress -------------------------------------------------------------
+    def on_failure(self, failure: Failure) -> None:
+        self.error_bar.show_failure(failure)
+        self.statusBar().showMessage(f"{failure.task} failed", 6000)
+
+    def _on_startup_progress(self, fraction: float, message: str) -> None:
+        self.progress.show()
+        self.progress.setValue(int(fraction * 100))
+        self.statusBar().showMessage(message.capitalize() + "…")
+
+    # --- files ---------------------------------------------------------------------------
+    def _update_title(self) -> None:
+        doc = self.session.document
+        name = doc.path.name if doc.path else doc.title
+        self.setWindowTitle(f"{name}{' *' if doc.dirty else ''} — Capacity Advisor")
+        self.setWindowModified(doc.dirty)
+
+    def maybe_discard(self) -> bool:
+        """Ask what to do with unsaved changes; True if it is fine to go on."""
+        if not self.session.document.dirty:
+            return True
+        box = QMessageBox(QMessageBox.Icon.Question, "Unsaved changes",
+                          f"Save the changes to {self.session.document.title}?",
+                          QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
+                          | QMessageBox.StandardButton.Cancel, self)
+        answer = box.exec()
+        if answer == QMessageBox.StandardButton.Save:
+            return self.save()
+        return answer == QMessageBox.StandardButton.Discard
+
+    def new_scenario(self) -> None:
+        if self.maybe_discard():
+            from ui.panels.qt_scenario import new_workload
+
+            self.session.document.load_data({"name": "new scenario", "hosts": {
+                "count": 4, "cpu": {"sockets": 2, "cores_per_socket": 8, "threads_per_core": 2, "ghz": 2.4,
+                                    "virtualization": "vmx"},
+                "ram_gib": 128, "nic_gbps": 10, "disks": [{"kind": "ssd", "count": 2, "size_gb": 960}]},
+                "workloads": [new_workload([])]})
+
+    def open_dialog(self) -> None:
+        if not self.maybe_discard():
+            return
+        path, _ = QFileDialog.getOpenFileName(self, "Open scenario", self.settings.last_dir, SCENARIO_FILTER)
+        if path:
+            self.open_scenario(Path(path))
+
+    def open_scenario(self, path: Path) -> bool:
+        """Open a scenario file; errors go to the error bar. True on success."""
+        try:
+            self.session.document.open(Path(path))
+        except UserFacingError as exc:
+            self.session.notifier.failure(f"opening {Path(path).name}", exc)
+            return False
+        self._add_recent(Path(path))
+        self.statusBar().showMessage(f"Opened {path}", 4000)
+        return True
+
+    def save(self) -> bool:
+        if self.session.document.path is None:
+            return self.save_as()
+        return self._save_to(self.session.document.path)
+
+    def save_as(self) -> bool:
+        start = str(self.session.document.path or Path(self.settings.last_dir or ".") / "scenario.yaml")
+        path, _ = QFileDialog.getSaveFileName(self, "Save scenario", start, SCENARIO_FILTER)
+        return self._save_to(Path(path)) if path else False
+
+    def _save_to(self, path: Path) -> bool:
+        try:
+            self.session.document.save(path)
+        except UserFacingError as exc:
+            self.session.notifier.failure("saving the scenario", exc)
+            return False
+        self._add_recent(path)
+        self.statusBar().showMessage(f"Saved {path}", 4000)
+        return True
+
+    def _add_recent(self, path: Path) -> None:
+        qs = window_settings()
+        recent = [p for p in (qs.value("recent_files", []) or []) if p != str(path)]
+        recent.insert(0, str(path))
+        qs.setValue("recent_files", recent[: self.settings.max_recent])
+        self.settings.last_dir = str(path.parent)
+        self._refresh_recent()
+
+    def recent_files(self) -> list[str]:
+        value = window_settings().value("recent_files", []) or []
+        return [value] if isinstance(value, str) else list(value)
+
+    def _refresh_recent(self) -> None:
+        self.recent_menu.clear()
+        files = self.recent_files()
+        for p in files:
+            act = self.recent_menu.addAction(p)
+            act.triggered.connect(lambda _c=False, path=p: self.maybe_discard() and self.open_scenario(Path(path)))
+        self.recent_menu.setEnabled(bool(files))
+
+    def import_dialog(self) -> None:
+        paths, _ = QFileDialog.getOpenFileNames(self, "Import benchmark files", self.settings.last_dir)
+        if paths:
+            self.import_files([Path(p) for p in paths])
+
+    def import_files(self, paths: list[Path]) -> None:
+        """Import benchmark output files into the current site (Sites tab)."""
+        panel = self.show_view("sites")
+        panel.import_files(paths)
+
+    def export_report(self) -> None:
+        self.show_view("report").export_dialog()
+
+    # --- drag and drop -------------------------------------------------------------------
+    def dragEnterEvent(self, event) -> None:  # noqa: N802 - Qt override
+        if event.mimeData().hasUrls():
+            event.acceptProposedAction()
+
+    def dropEvent(self, event) -> None:  # noqa: N802 - Qt override
+        paths = [Path(u.toLocalFile()) for u in event.mimeData().urls() if u.isLocalFile()]
+        self.handle_dropped(paths)
+        event.acceptProposedAction()
+
+    def handle_dropped(self, paths: list[Path]) -> None:
+        """Scenario files open; everything else is imported as benchmark output."""
+        scenarios = [p for p in paths if p.suffix.lower() in SCENARIO_SUFFIXES or _looks_like_scenario(p)]
+        others = [p for p in paths if p not in scenarios]
+        if scenarios and self.maybe_discard():
+            self.open_scenario(scenarios[0])
+        if others:
+            self.import_files(others)
+
+    # --- look ----------------------------------------------------------------------------
+    def set_theme(self, mode: str) -> None:
+        self.settings.theme = mode
+        theme.apply(QApplication.instance(), mode, self.settings.font_pt)
+        for panel in self.panels.values():
+            if hasattr(panel, "on_theme_changed"):
+                panel.on_theme_changed()
+
+    def _on_color_scheme_changed(self, _scheme) -> None:
+        if self.settings.theme == "system" and not self.in_workshop:
+            self.set_theme("system")
+
+    def toggle_workshop(self, on: bool | None = None, full_screen: bool = True) -> None:
+        """Enter or leave workshop mode (full screen, large fonts, high contrast)."""
+        if on is None:
+            on = not self.in_workshop
+        app = QApplication.instance()
+        if on:
+            if self._workshop is None:
+                from ui.panels.qt_workshop import QtWorkshopPanel
+
+                self._workshop = QtWorkshopPanel(self.session)
+                self._workshop.sig_exit.connect(lambda: self.toggle_workshop(False))
+                self.stack.addWidget(self._workshop)
+            # large, but never so large that the view overflows a small projector (pt per 75 px of width)
+            screen = self.screen().availableGeometry().width() if full_screen and self.screen() else self.width()
+            theme.apply(app, "workshop", min(self.settings.workshop_font_pt, max(11.0, screen / 90)))
+            self._central.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
+            self._central.setMinimumSize(0, 0)
+            self.tabs.setMinimumSize(0, 0)
+            self.stack.setCurrentWidget(self._workshop)
+            self._workshop.on_theme_changed()
+            self.menuBar().hide()
+            for tb in self.findChildren(QToolBar):
+                tb.hide()
+            if full_screen:
+                self.showFullScreen()
+        else:
+            theme.apply(app, self.settings.theme, self.settings.font_pt)
+            self._central.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
+            self.stack.setCurrentIndex(0)
+            self.menuBar().show()
+            for tb in self.findChildren(QToolBar):
+                tb.show()
+            if self.isFullScreen():
+                self.showNormal()
+            for panel in self.panels.values():
+                if hasattr(panel, "on_theme_changed"):
+                    panel.on_theme_changed()
+        self.act_workshop.setChecked(on)
+
+    @property
+    def in_workshop(self) -> bool:
+        return self._workshop is not None and self.stack.currentWidget() is self._workshop
+
+    def keyPressEvent(self, event) -> None:  # noqa: N802 - Qt override
+        if event.key() == Qt.Key.Key_Escape and self.in_workshop:
+            self.toggle_workshop(False)
+            return
+        super().keyPressEvent(event)
+
+    def show_about(self) -> None:
+        from ui.dialogs.about import AboutDialog
+
+        AboutDialog(self.session, self).open()
+
+    # --- persistence ---------------------------------------------------------------------
+    def _restore_state(self) -> None:
+        qs = window_settings()
+        geo = qs.value("geometry")
+        if geo is not None:
+            self.restoreGeometry(geo)
+        else:
+            self.resize(1280, 800)
+        tab = qs.value("tab")
+        if isinstance(tab, str) and tab in self.view_names():
+            QTimer.singleShot(0, lambda: self.show_view(tab))
+
+    def save_state(self) -> None:
+        qs = window_settings()
+        qs.setValue("geometry", self.saveGeometry())
+        qs.setValue("tab", VIEWS[self.tabs.currentIndex()][0])
+        qs.sync()
+        try:
+            from app import settings as app_settings
+
+            app_settings.save(self.settings)
+        except UserFacingError as exc:
+            log.warning("settings not saved: %s", exc)
+
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt override
+        if not self.maybe_discard():
+            event.ignore()
+            return
+        self.save_state()
+        for panel in self.panels.values():
+            if hasattr(panel, "shutdown"):
+                panel.shutdown()
+        self.session.close()
+        self._collector.stop()
+        event.accept()
+
+
+def _looks_like_scenario(path: Path) -> bool:
+    """A JSON file whose top level has ``hosts`` or ``workloads`` is a scenario, not tool output."""
+    if path.suffix.lower() != ".json":
+        return False
+    try:
+        import json
+
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(data, dict) and ("hosts" in data or "workloads" in data)

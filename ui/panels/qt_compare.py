@@ -1,0 +1,212 @@
+"""Compare two to four scenarios side by side: their key inputs and every recommendation, the
+cells that differ from the first column highlighted."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from knowledge.errors import UserFacingError
+from ui.workers import TaskSlot
+
+MAX_COLUMNS = 4
+
+
+def summarize_inputs(data: dict) -> dict[str, str]:
+    """Key inputs of scenario data as row label -> text (units in the labels)."""
+    h = data.get("hosts", {})
+    cpu = h.get("cpu", {})
+    wls = data.get("workloads", [])
+    disks = ", ".join(f"{d.get('count', 1)}x {d.get('kind', '?')} {d.get('size_gb', '?')} GB"
+                      for d in h.get("disks", []))
+    shared = ", ".join(f"{s.get('kind')} {s.get('network_gbps', '?')} Gb/s" for s in h.get("shared_storage", []))
+    prefs = data.get("preferences", {})
+    return {
+        "Hosts (reserve)": f"{h.get('count', 1)} (+{h.get('reserve', 0)} reserve)" if h.get("reserve") else
+        str(h.get("count", 1)),
+        "Cores per host": str(cpu.get("sockets", 1) * cpu.get("cores_per_socket", 1)),
+        "RAM per host (GiB)": f"{h.get('ram_gib', '?')}",
+        "Network (Gb/s)": f"{h.get('nic_gbps', '?')}",
+        "Local disks": disks or "none",
+        "Shared storage": shared or "none",
+        "Workload groups": str(len(wls)),
+        "VMs in total": str(sum(int(w.get("vms", 1)) for w in wls)),
+        "vCPUs in total": str(sum(int(w.get("vms", 1)) * int(w.get("vcpus", 1)) for w in wls)),
+        "Open source only": "yes" if prefs.get("open_source_only") else "no",
+    }
+
+
+def advise_all(items: list[tuple[str, dict]], kb, site, userdb_path, progress=None, cancel=None) -> list[dict]:
+    """Worker: the advice for each (name, data) pair; an invalid scenario gives ``{"error": ...}``."""
+    from advisor.engine import advise
+    from advisor.progress import check, report
+    from knowledge.userdb import UserDatabase
+
+    out = []
+    with UserDatabase(userdb_path) as db:
+        for i, (_name, data) in enumerate(items):
+            check(cancel)
+            report(progress, i / len(items), f"advising scenario {i + 1}")
+            try:
+                out.append(advise(data, kb=kb, site=site or None, userdb=db).to_dict())
+            except UserFacingError as exc:
+                out.append({"error": str(exc), "recommendations": []})
+    return out
+
+
+class QtComparePanel(QWidget):
+    """Side-by-side comparison; the first column is the open scenario."""
+
+    def __init__(self, session, parent=None):
+        super().__init__(parent)
+        self.session = session
+        self.others: list[tuple[str, dict]] = []
+        self.advices: list[dict] = []
+        self.task = TaskSlot("comparing scenarios", session.notifier, parent=self)
+        self.task.sig_done.connect(self.show_advices)
+        add = QPushButton("Add scenario file…")
+        add.setToolTip("Compare with up to three scenario files")
+        add.clicked.connect(self.add_dialog)
+        variant = QPushButton("Add a copy to vary")
+        variant.setToolTip("Add a copy of the open scenario (e.g. to try other hosts)")
+        variant.clicked.connect(lambda: self.add_data(f"{self.session.document.title} (copy)",
+                                                      copy.deepcopy(self.session.document.data)))
+        clear = QPushButton("Clear")
+        clear.clicked.connect(self.clear)
+        self.info = QLabel("Cells that differ from the first column are highlighted.")
+        self.info.setObjectName("subtitle")
+        bar = QHBoxLayout()
+        bar.addWidget(self.info, 1)
+        for b in (add, variant, clear):
+            bar.addWidget(b)
+        self.table = QTableWidget()
+        self.table.setWordWrap(True)
+        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        lay = QVBoxLayout(self)
+        lay.addLayout(bar)
+        lay.addWidget(self.table, 1)
+        session.sig_advice.connect(lambda _a: self.refresh())
+        self.refresh()
+
+    def busy(self) -> bool:
+        return self.task.running
+
+    def items(self) -> list[tuple[str, dict]]:
+        return [(self.session.document.title + " (open)", self.session.document.data), *self.others]
+
+    def add_data(self, name: str, data: dict) -> None:
+        if len(self.others) >= MAX_COLUMNS - 1:
+            self.others.pop(0)
+        self.others.append((name, copy.deepcopy(data)))
+        self.refresh()
+
+    def add_file(self, path: Path) -> None:
+        from advisor.scenario import load_scenario
+
+        self.add_data(Path(path).stem, load_scenario(path).to_dict())
+
+    def add_dialog(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Scenario to compare", self.session.settings.last_dir,
+                                              "Scenarios (*.yaml *.yml *.toml *.json)")
+        if path:
+            try:
+                self.add_file(Path(path))
+            except UserFacingError as exc:
+                self.session.notifier.failure(f"opening {Path(path).name}", exc)
+
+    def clear(self) -> None:
+        self.others = []
+        self.refresh()
+
+    def refresh(self) -> None:
+        from knowledge.paths import user_db_path
+
+        if self.session.kb is None:
+            self.show_advices([{} for _ in self.items()])
+            return
+        self.task.start(advise_all, [(n, copy.deepcopy(d)) for n, d in self.items()], self.session.kb,
+                        self.session.site, user_db_path())
+
+    def rows(self) -> tuple[list[str], list[list[str]]]:
+        """(row labels, one list of cell texts per row) of the comparison."""
+        from ui.panels.qt_recommendations import choice_text, decision_title
+
+        items = self.items()
+        inputs = [summarize_inputs(d) for _n, d in items]
+        labels = list(inputs[0])
+        cells = [[inp.get(k, "") for inp in inputs] for k in labels]
+        keys: list[tuple[str, str]] = []
+        for adv in self.advices:
+            for r in adv.get("recommendations", []):
+                k = (r.get("decision", ""), r.get("scope", ""))
+                if k not in keys:
+                    keys.append(k)
+        for dec, scope in keys:
+            labels.append(f"{decision_title(dec)} · {scope.replace('workload:', '')}")
+            row = []
+            for adv in self.advices:
+                rec = next((r for r in adv.get("recommendations", [])
+                            if (r.get("decision"), r.get("scope")) == (dec, scope)), None)
+                row.append(choice_text(rec) if rec else ("invalid: " + adv["error"][:80] if adv.get("error") else "—"))
+            cells.append(row)
+        return labels, cells
+
+    def show_advices(self, advices: list[dict]) -> None:
+        from ui import theme
+
+        self.advices = advices
+        items = self.items()
+        labels, cells = self.rows()
+        self.table.clear()
+        self.table.setColumnCount(len(items))
+        self.table.setRowCount(len(labels))
+        self.table.setHorizontalHeaderLabels([n for n, _d in items])
+        self.table.setVerticalHeaderLabels(labels)
+        accent = QColor(theme.colors()["accent"])
+        accent.setAlpha(60)
+        self.differences = 0
+        for i, row in enumerate(cells):
+            for j, text in enumerate(row):
+                item = QTableWidgetItem(text)
+                item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsEditable)
+                if j > 0 and text != row[0]:
+                    item.setBackground(QBrush(accent))
+                    f = QFont()
+                    f.setBold(True)
+                    item.setFont(f)
+                    item.setToolTip(f"differs from the first column ({row[0]})")
+                    self.differences += 1
+                self.table.setItem(i, j, item)
+        self.info.setText(f"{len(items)} scenario(s); {self.differences} cell(s) differ from the first column "
+                          "(highlighted)." + ("" if len(items) > 1 else " Add a scenario to compare."))
+
+    def prepare_screenshot(self) -> None:
+        """Add two variants of the open scenario when nothing is compared yet (for screenshots)."""
+        if self.others:
+            return
+        a = copy.deepcopy(self.session.document.data)
+        a.setdefault("preferences", {})["open_source_only"] = True
+        a["hosts"]["count"] = int(a["hosts"].get("count", 1)) + 2
+        a["name"] = "open source, more hosts"
+        b = copy.deepcopy(self.session.document.data)
+        for d in b["hosts"].get("disks", []):
+            d["kind"] = "hdd"
+        b["hosts"]["shared_storage"] = [{"kind": "iscsi", "network_gbps": 1.0}]
+        b["name"] = "HDD + iSCSI"
+        self.others = [("open source, more hosts", a), ("HDD + iSCSI", b)]
+        self.refresh()

@@ -1,0 +1,74 @@
+"""Plots: the measurements and model curves behind the advice, one chart per question, the
+recommended option highlighted. Data is gathered in a worker; charts redraw when the advice changes."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QGridLayout, QLabel, QScrollArea, QVBoxLayout, QWidget
+
+from ui.workers import TaskSlot
+
+#: chart keys of this tab, in reading order
+KEYS = ("cache_mode", "boot_time", "cpu_utilization", "image_transfer", "overallocation_overhead",
+        "migration_downtime", "realtime", "site")
+
+
+def chart_data(kb, scenario, advice, userdb_path, site, progress=None, cancel=None):
+    """Worker: every chart of the tab (see :func:`ui.plots.series.build_charts`)."""
+    from ui.plots.series import build_charts
+
+    return build_charts(kb, scenario, advice, {}, KEYS, userdb_path, site, progress, cancel)
+
+
+class QtPlotsPanel(QWidget):
+    """A scrollable grid of charts (two per row)."""
+
+    def __init__(self, session, parent=None):
+        super().__init__(parent)
+        from ui.plots.charts import ChartWidget
+
+        self.session = session
+        self.task = TaskSlot("plots", session.notifier, parent=self)
+        self.task.sig_done.connect(self.set_specs)
+        self.charts: dict[str, ChartWidget] = {}
+        self.info = QLabel("Hover a point to see its document, locator and row; the thick line is the "
+                           "recommended option; bands are 80 % intervals.")
+        self.info.setObjectName("subtitle")
+        host = QWidget()
+        grid = QGridLayout(host)
+        grid.setSpacing(10)
+        for i, key in enumerate(KEYS):
+            chart = ChartWidget()
+            chart.setMinimumHeight(330)
+            self.charts[key] = chart
+            grid.addWidget(chart, i // 2, i % 2)
+        area = QScrollArea()
+        area.setWidget(host)
+        area.setWidgetResizable(True)
+        area.setFrameShape(QScrollArea.Shape.NoFrame)
+        lay = QVBoxLayout(self)
+        lay.addWidget(self.info)
+        lay.addWidget(area, 1)
+        session.sig_advice.connect(lambda _a: self.refresh())
+        session.sig_ready.connect(self.refresh)
+        session.sig_sites_changed.connect(self.refresh)
+        self.refresh()
+
+    def busy(self) -> bool:
+        return self.task.running
+
+    def refresh(self) -> None:
+        s = self.session
+        if s.kb is None or s.document.scenario is None:
+            return
+        from knowledge.paths import user_db_path
+
+        self.task.start(chart_data, s.kb, s.document.scenario, s.advice, user_db_path(), s.site)
+
+    def set_specs(self, specs: dict) -> None:
+        for key, spec in specs.items():
+            if key in self.charts:
+                self.charts[key].set_spec(spec)
+
+    def on_theme_changed(self) -> None:
+        for c in self.charts.values():
+            c.on_theme_changed()

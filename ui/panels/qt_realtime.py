@@ -1,0 +1,320 @@
+"""Real-time calculator: a task-set table (paste from a spreadsheet), share / period / overhead
+inputs, the analysis of thesis chapter 11 (advisor.realtime) and its plot with the feasible T_VM
+intervals shaded. Can load a workload's task set from the scenario and write it back."""
+
+from __future__ import annotations
+
+import copy
+import math
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QGuiApplication, QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QRadioButton,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ui.tablemodels import fmt_value
+from ui.workers import TaskSlot
+
+COLUMNS = ("name", "period", "wcet", "deadline")
+
+
+def parse_pasted(text: str) -> list[list[str]]:
+    """Rows of cells from spreadsheet text (tab-, semicolon- or comma-separated); a header row
+    whose second cell is not a number is skipped."""
+    rows = []
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        sep = "\t" if "\t" in line else (";" if ";" in line else ",")
+        cells = [c.strip() for c in line.split(sep)]
+        rows.append(cells)
+    if rows and len(rows[0]) > 1:
+        try:
+            float(rows[0][1].replace(",", "."))
+        except ValueError:
+            rows = rows[1:]
+    return rows
+
+
+def analyze_tasks(rows: list[tuple], unit: str, mode: str, value: float, overhead: float, policy: str,
+                  progress=None, cancel=None):
+    """Worker: (RealtimeResult, ChartSpec) for the table's tasks at a share or a period."""
+    from advisor.realtime import TaskSet, analyze
+    from ui.plots.series import realtime_chart
+
+    ts = TaskSet.from_tuples(rows, unit=unit, source="task table")
+    if mode == "share":
+        result = analyze(ts, share=value, overhead=overhead, policy=policy, progress=progress, cancel=cancel)
+        share = value
+    else:
+        result = analyze(ts, period=value, overhead=overhead, policy=policy, progress=progress, cancel=cancel)
+        share = (result.min_budget / value) if result.min_budget and math.isfinite(result.min_budget) else None
+    spec = None
+    if share and 0 < share <= 1:
+        spec = realtime_chart(ts, share, overhead, policy, chosen_period=result.period or result.max_period,
+                              result=result if mode == "share" else None)
+    return result, spec
+
+
+class QtRealtimePanel(QWidget):
+    """Edit a task set and see its VM period and budget."""
+
+    def __init__(self, session, parent=None):
+        super().__init__(parent)
+        from ui.plots.charts import ChartWidget
+
+        self.session = session
+        self.task = TaskSlot("real-time analysis", session.notifier, parent=self)
+        self.task.sig_done.connect(self.show_result)
+        self.result = None
+        self._debounce = QTimer(self, singleShot=True, interval=120)
+        self._debounce.timeout.connect(self.recompute)
+
+        self.table = QTableWidget(0, 4)
+        self.table.setHorizontalHeaderLabels(["Task", "Period T_i", "WCET C_i", "Deadline D_i"])
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.table.verticalHeader().hide()
+        self.table.setToolTip("Paste rows from a spreadsheet with Ctrl+V: name, period, WCET[, deadline]; the deadline is optional (default: the period)")
+        self.table.itemChanged.connect(lambda _i: self._debounce.start())
+        QShortcut(QKeySequence.StandardKey.Paste, self.table, activated=self.paste)
+        add = QPushButton("Add task")
+        add.clicked.connect(self.add_row)
+        rem = QPushButton("Remove")
+        rem.clicked.connect(self.remove_rows)
+        paste = QPushButton("Paste from spreadsheet")
+        paste.setToolTip("Tab-separated rows: name, period, WCET[, deadline] (Ctrl+V in the table)")
+        paste.clicked.connect(self.paste)
+        buttons = QHBoxLayout()
+        for b in (add, rem, paste):
+            buttons.addWidget(b)
+        buttons.addStretch(1)
+
+        self.workload = QComboBox()
+        self.workload.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.workload.setMinimumContentsLength(12)
+        self.workload.setToolTip("Load the task set of a real-time workload of the scenario")
+        self.workload.activated.connect(lambda _i: self.load_workload())
+        self.save_button = QPushButton("Save to scenario")
+        self.save_button.setToolTip("Write this task set, share and overhead into the selected workload")
+        self.save_button.clicked.connect(self.save_to_scenario)
+        src = QHBoxLayout()
+        src.addWidget(QLabel("Workload:"))
+        src.addWidget(self.workload, 1)
+        src.addWidget(self.save_button)
+
+        self.unit = QComboBox()
+        self.unit.addItems(["ms", "us", "s"])
+        self.unit.setToolTip("Unit of every time in the table and of the results")
+        self.by_share = QRadioButton("Share C_VM/T_VM")
+        self.by_period = QRadioButton("Period T_VM")
+        self.by_share.setChecked(True)
+        self.share = QDoubleSpinBox(decimals=3, minimum=0.001, maximum=1.0, singleStep=0.01, value=0.6)
+        self.share.setToolTip("Fraction of a core the VM gets (budget / period)")
+        self.period = QDoubleSpinBox(decimals=3, minimum=0.001, maximum=1e6, singleStep=1.0, value=10.0)
+        self.period.setToolTip("VM period T_VM in the table's unit: the least budget is computed")
+        self.overhead = QDoubleSpinBox(decimals=3, minimum=0.0, maximum=1e5, singleStep=0.05, value=0.1)
+        self.overhead.setToolTip("Switching overhead X at the start of each VM execution (table unit)")
+        self.policy = QComboBox()
+        self.policy.addItems(["rm", "edf"])
+        self.policy.setToolTip("Scheduling inside the VM: rate/deadline-monotonic (rm) or EDF")
+        for w in (self.share, self.period, self.overhead):
+            w.valueChanged.connect(lambda _v: self._debounce.start())
+        for w in (self.unit, self.policy):
+            w.currentIndexChanged.connect(lambda _i: self._debounce.start())
+        self.by_share.toggled.connect(lambda _c: self._debounce.start())
+        form = QFormLayout()
+        form.addRow("Time unit", self.unit)
+        form.addRow(self.by_share, self.share)
+        form.addRow(self.by_period, self.period)
+        form.addRow("Overhead X", self.overhead)
+        form.addRow("Policy in the VM", self.policy)
+
+        self.summary = QLabel("Enter tasks to analyse.")
+        self.summary.setWordWrap(True)
+        self.summary.setObjectName("banner")
+        self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.responses = QTableWidget(0, 5)
+        self.responses.setHorizontalHeaderLabels(["Task", "U_i", "R_i", "R_i / D_i", "Meets"])
+        self.responses.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.responses.verticalHeader().hide()
+
+        inputs = QGroupBox("Task set")
+        il = QVBoxLayout(inputs)
+        il.addLayout(src)
+        il.addWidget(self.table, 1)
+        il.addLayout(buttons)
+        il.addLayout(form)
+        results = QWidget()
+        rl = QVBoxLayout(results)
+        rl.setContentsMargins(0, 0, 0, 0)
+        self.chart = ChartWidget()
+        rl.addWidget(self.summary)
+        rl.addWidget(self.chart, 3)
+        rl.addWidget(self.responses, 1)
+        split = QSplitter()
+        split.addWidget(inputs)
+        split.addWidget(results)
+        split.setStretchFactor(0, 2)
+        split.setStretchFactor(1, 3)
+        split.setSizes([420, 760])
+        QVBoxLayout(self).addWidget(split)
+
+        session.document.sig_changed.connect(lambda _p: self.refresh_workloads())
+        session.sig_ready.connect(self.recompute)
+        self.refresh_workloads()
+        if self.table.rowCount() == 0:
+            self.set_rows([("t1", 20, 2), ("t2", 50, 8), ("t3", 100, 15)])
+
+    def busy(self) -> bool:
+        return self.task.running or self._debounce.isActive()
+
+    # --- table ---------------------------------------------------------------------------
+    def set_rows(self, rows) -> None:
+        self.table.blockSignals(True)
+        self.table.setRowCount(0)
+        for r in rows:
+            i = self.table.rowCount()
+            self.table.insertRow(i)
+            for j in range(4):
+                v = r[j] if j < len(r) and r[j] is not None else ""
+                self.table.setItem(i, j, QTableWidgetItem(fmt_value(v) if isinstance(v, float | int) else str(v)))
+        self.table.blockSignals(False)
+        self._debounce.start()
+
+    def rows(self) -> list[tuple]:
+        """The table as ``(name, period, wcet[, deadline])`` tuples; incomplete rows are skipped."""
+        out = []
+        for i in range(self.table.rowCount()):
+            cells = [(self.table.item(i, j).text().strip() if self.table.item(i, j) else "") for j in range(4)]
+            if not cells[1] or not cells[2]:
+                continue
+            try:
+                nums = [float(c.replace(",", ".")) for c in cells[1:3]]
+                row = (cells[0] or f"t{i + 1}", *nums)
+                if cells[3]:
+                    row = (*row, float(cells[3].replace(",", ".")))
+            except ValueError:
+                continue
+            out.append(row)
+        return out
+
+    def add_row(self) -> None:
+        i = self.table.rowCount()
+        self.table.insertRow(i)
+        self.table.setItem(i, 0, QTableWidgetItem(f"t{i + 1}"))
+        self.table.editItem(self.table.item(i, 0))
+
+    def remove_rows(self) -> None:
+        for r in sorted({i.row() for i in self.table.selectedIndexes()}, reverse=True):
+            self.table.removeRow(r)
+        self._debounce.start()
+
+    def paste(self, text: str | None = None) -> None:
+        """Replace the table with rows pasted from a spreadsheet (the clipboard by default)."""
+        text = QGuiApplication.clipboard().text() if not isinstance(text, str) else text
+        rows = parse_pasted(text)
+        if rows:
+            self.set_rows(rows)
+
+    # --- scenario ------------------------------------------------------------------------
+    def refresh_workloads(self) -> None:
+        wls = self.session.document.get(("workloads",), []) or []
+        names = [w.get("name", "") for w in wls]
+        current = self.workload.currentText()
+        self.workload.blockSignals(True)
+        self.workload.clear()
+        self.workload.addItems(names)
+        has_rt = [w.get("name") for w in wls if w.get("realtime")]
+        self.workload.setCurrentText(current if current in names else (has_rt[0] if has_rt else ""))
+        self.workload.blockSignals(False)
+        if not current and has_rt:
+            self.load_workload()
+
+    def _workload_index(self) -> int:
+        return self.workload.currentIndex()
+
+    def load_workload(self) -> None:
+        i = self._workload_index()
+        rt = self.session.document.get(("workloads", i, "realtime"))
+        if not rt:
+            return
+        unit = rt.get("time_unit", "ms")
+        self.unit.setCurrentText(unit if unit in ("ms", "us", "s") else "ms")
+        self.overhead.setValue(float(rt.get("overhead", 0.0)))
+        if rt.get("share"):
+            self.share.setValue(float(rt["share"]))
+            self.by_share.setChecked(True)
+        self.set_rows([(t.get("name"), t.get("period"), t.get("wcet"), t.get("deadline"))
+                       for t in rt.get("tasks", [])])
+
+    def save_to_scenario(self) -> None:
+        i = self._workload_index()
+        if i < 0:
+            return
+        rt = {"time_unit": self.unit.currentText(), "overhead": self.overhead.value(),
+              "tasks": [dict(zip(COLUMNS, r, strict=False)) for r in self.rows()]}
+        if self.by_share.isChecked():
+            rt["share"] = self.share.value()
+        data = copy.deepcopy(self.session.document.data)
+        data["workloads"][i]["realtime"] = rt
+        self.session.document.replace(data, "Edit real-time task set")
+
+    # --- analysis ------------------------------------------------------------------------
+    def recompute(self) -> None:
+        rows = self.rows()
+        if not rows:
+            self.summary.setText("Enter at least one task with a period and a WCET.")
+            return
+        mode = "share" if self.by_share.isChecked() else "period"
+        value = self.share.value() if mode == "share" else self.period.value()
+        self.task.start(analyze_tasks, rows, self.unit.currentText(), mode, value, self.overhead.value(),
+                        self.policy.currentText())
+
+    def show_result(self, out) -> None:
+        result, spec = out
+        self.result = result
+        u = result.unit
+        if not result.feasible:
+            self.summary.setProperty("state", "error")
+            text = f"<b>Not schedulable.</b> {result.reason or ''} (utilization {result.utilization:.3f})"
+        else:
+            self.summary.setProperty("state", "ok")
+            ivals = ", ".join(f"[{fmt_value(a)}, {fmt_value(b)}]" for a, b in result.feasible_intervals[:4])
+            more = f" and {len(result.feasible_intervals) - 4} more" if len(result.feasible_intervals) > 4 else ""
+            if result.share is not None and result.max_period is not None:
+                text = (f"<b>Largest VM period T_VM = {fmt_value(result.max_period)} {u}</b>, budget C_VM = "
+                        f"{fmt_value(result.budget)} {u} at share {result.share:.3f}; critical task: "
+                        f"<b>{result.critical_task}</b>.<br>Utilization {result.utilization:.3f}. "
+                        f"Schedulable T_VM intervals ({u}): {ivals}{more}.")
+            else:
+                text = (f"<b>Least budget C_VM = {fmt_value(result.min_budget)} {u}</b> at T_VM = "
+                        f"{fmt_value(result.period)} {u} (share {(result.min_budget or 0) / (result.period or 1):.3f});"
+                        f" critical task: <b>{result.critical_task}</b>. Utilization {result.utilization:.3f}.")
+        self.summary.setText(text)
+        self.summary.style().polish(self.summary)
+        self.responses.setRowCount(len(result.tasks))
+        for i, t in enumerate(result.tasks):
+            vals = (t.name, f"{t.utilization:.3f}", fmt_value(t.response_time) + f" {u}" if t.response_time else "—",
+                    f"{t.ratio:.3f}" if t.ratio is not None else "—",
+                    "yes" if t.meets_deadline else ("no" if t.meets_deadline is not None else "—"))
+            for j, v in enumerate(vals):
+                self.responses.setItem(i, j, QTableWidgetItem(str(v)))
+        if spec is not None:
+            self.chart.set_spec(spec)
+
+    def on_theme_changed(self) -> None:
+        self.chart.on_theme_changed()

@@ -1,0 +1,293 @@
+"""Recommendations: one card per decision with the choice, expected figures and intervals,
+confidence, extrapolation warning, rationale, clickable citations, and the alternatives."""
+
+from __future__ import annotations
+
+import html
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFrame,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QScrollArea,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ui.tablemodels import fmt_value
+
+DECISION_TITLES = {
+    "hypervisor": "Hypervisor", "cache_mode": "KVM disk cache mode", "vcpu_overallocation": "vCPU over-allocation",
+    "storage_backend": "Storage backend for VM images", "vm_period_budget": "Real-time VM period and budget",
+    "host_count": "Number of hosts", "image_transfer": "Image transfer", "disk_placement": "Disk placement",
+    "cpu_governor": "CPU frequency governor", "io_block_size": "I/O block size",
+    "load_balancing": "Load balancing (automatic migration)",
+}
+
+
+#: citation places shown on a card before "all N sources"
+MAX_PLACES = 8
+
+
+def _esc(text: str) -> str:
+    return html.escape(str(text), quote=False)
+
+
+def decision_title(name: str) -> str:
+    return DECISION_TITLES.get(name, name.replace("_", " ").capitalize())
+
+
+def figure_text(name: str, fig: dict) -> str:
+    """``"throughput per VM: 52.3 MB/s (45.1–60.2)"`` from an expected figure."""
+    if not isinstance(fig, dict):
+        return f"{name.replace('_', ' ')}: {fig}"
+    unit = fig.get("unit", "")
+    value, low, high = fig.get("value"), fig.get("low"), fig.get("high")
+    text = f"{name.replace('_', ' ')}: <b>{fmt_value(value) if isinstance(value, int | float) else value}</b> {unit}"
+    if isinstance(low, int | float) and isinstance(high, int | float) and (low != value or high != value):
+        text += f" <span style='opacity:0.75'>({fmt_value(low)}–{fmt_value(high)})</span>"
+    return text
+
+
+def confidence_of(rec: dict) -> tuple[str, float | None]:
+    """(label, value 0..1) from a recommendation's confidence (a dict, a number or a label)."""
+    c = rec.get("confidence")
+    if isinstance(c, dict):
+        return str(c.get("label", "")), c.get("value")
+    if isinstance(c, int | float):
+        label = "high" if c >= 0.75 else "medium" if c >= 0.5 else "low"
+        return label, float(c)
+    return str(c or ""), None
+
+
+def choice_text(rec: dict) -> str:
+    choice = str(rec.get("choice", ""))
+    if rec.get("decision") == "vcpu_overallocation" and isinstance(rec.get("value"), int | float):
+        return f"{choice} · {fmt_value(rec['value'])} vCPUs per core"
+    return choice
+
+
+class RecommendationCard(QFrame):
+    """A card for one recommendation; ``sig_citations(list, title)`` when a citation is clicked."""
+
+    sig_citations = Signal(list, str)
+
+    def __init__(self, rec: dict, parent=None):
+        super().__init__(parent)
+        self.rec = rec
+        self.setObjectName("card")
+        self.setProperty("extrapolated", bool(rec.get("extrapolated")))
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(14, 12, 14, 12)
+        lay.setSpacing(6)
+        head = QHBoxLayout()
+        scope = rec.get("scope", "cluster")
+        title = QLabel(f"{decision_title(rec.get('decision', '')).upper()}  ·  {scope.replace('workload:', '')}")
+        title.setObjectName("cardDecision")
+        head.addWidget(title, 1)
+        label, value = confidence_of(rec)
+        conf = QLabel(f"{label} confidence" + (f" {value:.0%}" if isinstance(value, float) else ""))
+        conf.setObjectName("confidence")
+        conf.setProperty("level", label)
+        conf.setToolTip("How strongly the documents' measurements and rules support this choice")
+        head.addWidget(conf)
+        lay.addLayout(head)
+        self.choice = QLabel(_esc(choice_text(rec)))
+        self.choice.setObjectName("cardChoice")
+        self.choice.setWordWrap(True)
+        lay.addWidget(self.choice)
+        figs = [figure_text(k, v) for k, v in (rec.get("expected") or {}).items()]
+        if figs:
+            f = QLabel("<br>".join(figs[:6]))
+            f.setObjectName("figure")
+            f.setWordWrap(True)
+            lay.addWidget(f)
+        if rec.get("extrapolated"):
+            wl = QLabel("⚠ Extrapolated: this scenario lies outside what the documents measured.")
+            wl.setObjectName("warning")
+            wl.setWordWrap(True)
+            lay.addWidget(wl)
+        notes = [str(w).split(" [")[0] for w in rec.get("warnings") or []]
+        if notes:
+            nl = QLabel("<br>".join(f"• {_esc(n)}" for n in notes[:3]))
+            nl.setObjectName("note")
+            nl.setWordWrap(True)
+            lay.addWidget(nl)
+        if rec.get("rationale"):
+            r = QLabel(_esc(str(rec["rationale"])))
+            r.setWordWrap(True)
+            r.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            lay.addWidget(r)
+        cites = rec.get("citations") or []
+        if cites:
+            places = _unique_places(cites)
+            links = " · ".join(
+                f"<a href='{i}'>{_esc(str(c.get('document', ''))[:3])} "
+                f"{_esc(str(c.get('locator', '')))}</a>" for i, c in enumerate(places[:MAX_PLACES]))
+            if len(places) > MAX_PLACES:
+                links += f" · <a href='all'>all {len(places)} sources…</a>"
+            cl = QLabel(f"Evidence: {links}")
+            cl.setWordWrap(True)
+            cl.setToolTip("Click to see the knowledge-base rows behind this recommendation")
+            cl.linkActivated.connect(self._on_link)
+            self.citation_label = cl
+            lay.addWidget(cl)
+        alts = rec.get("alternatives") or []
+        if alts:
+            self.alt_button = QPushButton(f"Alternatives ({len(alts)}) and why they lost")
+            self.alt_button.setCheckable(True)
+            self.alt_button.setToolTip("Show the other options with their scores and expected figures")
+            self.alt_table = _alternatives_table(alts)
+            self.alt_table.setVisible(False)
+            self.alt_button.toggled.connect(self.alt_table.setVisible)
+            lay.addWidget(self.alt_button, 0, Qt.AlignmentFlag.AlignLeft)
+            lay.addWidget(self.alt_table)
+        lay.addStretch(1)
+
+    def _on_link(self, href: str) -> None:
+        if href == "all":
+            self.sig_citations.emit(list(self.rec.get("citations") or []), decision_title(self.rec.get("decision", "")))
+            return
+        places = _unique_places(self.rec.get("citations") or [])
+        place = places[int(href)]
+        cites = [c for c in self.rec.get("citations") or []
+                 if (c.get("document"), c.get("locator")) == (place.get("document"), place.get("locator"))]
+        self.sig_citations.emit(cites, decision_title(self.rec.get("decision", "")))
+
+
+def _unique_places(cites: list[dict]) -> list[dict]:
+    seen, out = set(), []
+    for c in cites:
+        key = (c.get("document"), c.get("locator"))
+        if key not in seen:
+            seen.add(key)
+            out.append(c)
+    return out
+
+
+def _alternatives_table(alts: list[dict]) -> QTableWidget:
+    t = QTableWidget(len(alts), 4)
+    t.setHorizontalHeaderLabels(["Option", "Score", "Expected", "Why not"])
+    t.verticalHeader().hide()
+    t.setWordWrap(True)
+    for i, a in enumerate(alts):
+        exp = "; ".join(figure_text(k, v).replace("<b>", "").replace("</b>", "").split("<span")[0]
+                        for k, v in (a.get("expected") or {}).items())
+        for j, text in enumerate((a.get("choice", ""), fmt_value(a.get("score")), exp, a.get("why_not", ""))):
+            item = QTableWidgetItem(str(text))
+            item.setToolTip(str(text))
+            t.setItem(i, j, item)
+    t.horizontalHeader().setStretchLastSection(True)
+    t.resizeColumnsToContents()
+    t.resizeRowsToContents()
+    t.setMaximumHeight(40 + 34 * min(len(alts), 5))
+    return t
+
+
+class QtRecommendationsPanel(QWidget):
+    """All recommendations of the session's latest advice, as cards in a grid."""
+
+    def __init__(self, session, parent=None):
+        super().__init__(parent)
+        self.session = session
+        self.cards: list[RecommendationCard] = []
+        top = QHBoxLayout()
+        self.summary = QLabel("Waiting for the knowledge base and models…")
+        self.summary.setObjectName("subtitle")
+        self.summary.setWordWrap(True)
+        self.scope = QComboBox()
+        self.scope.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.scope.setMinimumContentsLength(12)
+        self.scope.setToolTip("Show the recommendations for the whole cluster or one workload group")
+        self.scope.currentIndexChanged.connect(lambda _i: self.render())
+        top.addWidget(self.summary, 1)
+        top.addWidget(QLabel("Show:"))
+        top.addWidget(self.scope)
+        self.grid_host = QWidget()
+        self.grid = QGridLayout(self.grid_host)
+        self.grid.setSpacing(12)
+        area = QScrollArea()
+        area.setWidget(self.grid_host)
+        area.setWidgetResizable(True)
+        area.setFrameShape(QScrollArea.Shape.NoFrame)
+        root = QVBoxLayout(self)
+        root.addLayout(top)
+        root.addWidget(area, 1)
+        session.sig_advice.connect(self.set_advice)
+        session.sig_advice_busy.connect(self._on_busy)
+        session.document.sig_validated.connect(self._on_validated)
+        if session.advice:
+            self.set_advice(session.advice)
+
+    def busy(self) -> bool:
+        return self.session.advice_task.running
+
+    def _on_busy(self, busy: bool) -> None:
+        if busy:
+            self.summary.setText("Updating the recommendations…")
+
+    def _on_validated(self, problems: dict) -> None:
+        if problems:
+            self.summary.setText(f"The scenario has {len(problems)} problem(s); fix them in the Scenario tab. "
+                                 "The cards below are for the last valid scenario.")
+
+    def set_advice(self, advice: dict) -> None:
+        recs = advice.get("recommendations", [])
+        scopes = ["all"] + sorted({r.get("scope", "cluster") for r in recs}, key=lambda s: (s != "cluster", s))
+        current = self.scope.currentText()
+        self.scope.blockSignals(True)
+        self.scope.clear()
+        self.scope.addItems(scopes)
+        self.scope.setCurrentText(current if current in scopes else "all")
+        self.scope.blockSignals(False)
+        self.render()
+
+    def render(self) -> None:
+        advice = self.session.advice or {}
+        recs = advice.get("recommendations", [])
+        scope = self.scope.currentText()
+        shown = [r for r in recs if scope in ("", "all") or r.get("scope") == scope]
+        while self.grid.count():
+            item = self.grid.takeAt(0)
+            if item.widget():
+                item.widget().deleteLater()
+        self.cards = []
+        columns = 3 if self.width() > 1500 else 2
+        for i, rec in enumerate(shown):
+            card = RecommendationCard(rec)
+            card.sig_citations.connect(self.show_citations)
+            self.grid.addWidget(card, i // columns, i % columns)
+            self.cards.append(card)
+        for c in range(columns):
+            self.grid.setColumnStretch(c, 1)
+        self.grid.setRowStretch(len(shown) // columns + 1, 1)
+        n_extra = sum(1 for r in recs if r.get("extrapolated"))
+        name = advice.get("scenario", {}).get("name") if isinstance(advice.get("scenario"), dict) else None
+        basis = str(advice.get("basis") or "documents")
+        basis_text = (f"calibrated to site {basis.split(':', 1)[1]}'s measured hardware" if basis.startswith("site:")
+                      else "from the documents' measurements")
+        self.summary.setText(
+            f"{len(recs)} recommendation(s){' for ' + name if name else ''}, {basis_text}; "
+            f"{n_extra} extrapolated beyond the measurements. Click a citation to see its rows.")
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(event)
+        want = 3 if self.width() > 1500 else 2
+        have = max((self.grid.getItemPosition(i)[1] for i in range(self.grid.count())), default=-1) + 1
+        if self.cards and have not in (want, len(self.cards)) and have < want or have > want:
+            self.render()
+
+    def show_citations(self, cites: list, title: str) -> None:
+        if self.session.kb is None:
+            return
+        from ui.dialogs.citations import CitationDialog
+
+        dlg = CitationDialog(self.session.kb, cites, title, self)
+        dlg.open()
+        self.last_dialog = dlg

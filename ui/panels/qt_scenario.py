@@ -1,0 +1,301 @@
+"""The scenario editor: hosts, workload groups and preferences as forms with units, each field's
+validation message right under it, and "Use this machine" (the hardware probe) for the hosts."""
+
+from __future__ import annotations
+
+import copy
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QScrollArea,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ui.document import ScenarioDocument
+from ui.panels.fields import BoundForm, FieldSpec
+from ui.workers import TaskSlot
+
+LEVELS = ("low", "medium", "high")
+
+HOST_SPECS = [
+    FieldSpec(("count",), "Hosts", "int", "hosts", "How many identical hosts the cluster has", default=1),
+    FieldSpec(("reserve",), "Reserve (N+x)", "int", "hosts",
+              "Hosts kept free for failure or maintenance", default=0),
+    FieldSpec(("cpu", "sockets"), "CPU sockets", "int", "", "Processor sockets per host", default=1),
+    FieldSpec(("cpu", "cores_per_socket"), "Cores per socket", "int", "", "Physical cores per socket",
+              default=8),
+    FieldSpec(("cpu", "threads_per_core"), "Threads per core", "int", "", "2 with SMT/Hyper-Threading",
+              default=1),
+    FieldSpec(("cpu", "ghz"), "Base clock", "float", "GHz", "Base clock frequency of a core", default=2.0,
+              step=0.1),
+    FieldSpec(("cpu", "virtualization"), "Virtualization", "choice", "", "Hardware virtualization extensions",
+              choices=("vmx", "svm", "none", "unknown"), default="unknown"),
+    FieldSpec(("ram_gib",), "RAM", "float", "GiB", "Memory per host", default=64.0, step=8),
+    FieldSpec(("nic_gbps",), "Network", "float", "Gb/s", "Link rate of a host's NIC", default=1.0),
+    FieldSpec(("disks", 0, "kind"), "Local disks", "choice", "", "Kind of the local disks",
+              choices=("hdd", "ssd", "nvme"), default="ssd"),
+    FieldSpec(("disks", 0, "count"), "Disk count", "int", "disks", "Local disks per host", default=1),
+    FieldSpec(("disks", 0, "size_gb"), "Disk size", "float", "GB", "Size of one local disk (10^9 B)",
+              default=1000.0, step=100),
+    FieldSpec(("shared_storage", 0, "kind"), "Shared storage", "choice", "",
+              "Shared storage on offer for VM images", choices=("nfs", "iscsi", "distributed"), default="nfs"),
+    FieldSpec(("shared_storage", 0, "network_gbps"), "Storage network", "float", "Gb/s",
+              "Link rate to the shared storage", default=1.0),
+]
+
+WORKLOAD_SPECS = [
+    FieldSpec(("name",), "Name", "text", "", "Unique name of this group of identical VMs"),
+    FieldSpec(("vms",), "VMs", "int", "VMs", "Number of VMs in this group", default=1),
+    FieldSpec(("vcpus",), "vCPUs per VM", "int", "vCPUs", "Virtual CPUs of one VM", default=1),
+    FieldSpec(("ram_gib",), "RAM per VM", "float", "GiB", "Memory of one VM", default=1.0, step=0.5),
+    FieldSpec(("cpu_intensity",), "CPU intensity", "choice", "", "How busy the vCPUs are",
+              choices=LEVELS, default="medium"),
+    FieldSpec(("io", "pattern"), "I/O pattern", "choice", "", "Dominant disk access pattern",
+              choices=("random", "sequential", "mixed"), default="mixed"),
+    FieldSpec(("io", "read_share"), "Read share", "float", "", "Fraction of I/O that reads (0 to 1)",
+              default=0.5, step=0.05),
+    FieldSpec(("io", "intensity"), "I/O intensity", "choice", "", "How heavy the disk I/O is",
+              choices=LEVELS, default="low"),
+    FieldSpec(("io", "block_size_kib"), "Block size", "float", "KiB", "Typical I/O request size",
+              default=4.0),
+    FieldSpec(("io", "disk_gb"), "Virtual disk", "optfloat", "GB", "Size of the VM's virtual disk"),
+    FieldSpec(("image_gb",), "Image size", "optfloat", "GB", "Size of the VM image to propagate"),
+    FieldSpec(("request_load_rps",), "Request load", "optfloat", "req/s", "Requests per second per VM"),
+    FieldSpec(("live_migration",), "Must live-migrate", "bool", "", "The VMs must move between hosts live"),
+    FieldSpec(("data_loss_tolerance",), "Data loss tolerated", "choice", "",
+              "How much data may be lost on a host crash", choices=("none", "seconds", "minutes", "any"),
+              default="none"),
+    FieldSpec(("containerizable",), "Could run as containers", "bool", "",
+              "The application could run in containers instead of VMs"),
+]
+
+PREF_SPECS = [
+    FieldSpec(("open_source_only",), "Open source only", "bool", "", "Only open-source hypervisors"),
+    FieldSpec(("container_friendly",), "Container friendly", "bool", "", "Prefer containers where possible"),
+    FieldSpec(("ram_overcommit",), "RAM over-commit", "float", "x", "RAM allocated per GiB of host RAM",
+              default=1.0, step=0.1),
+    FieldSpec(("max_host_cpu_percent",), "Max host CPU", "float", "%", "Planned peak CPU utilization",
+              default=80.0, step=5),
+]
+
+
+def new_workload(existing: list[dict]) -> dict:
+    """A sensible new workload group with a name not yet used."""
+    names = {w.get("name") for w in existing}
+    i = len(existing) + 1
+    while f"workload{i}" in names:
+        i += 1
+    return {"name": f"workload{i}", "vms": 4, "vcpus": 2, "ram_gib": 4.0, "cpu_intensity": "medium",
+            "io": {"pattern": "mixed", "read_share": 0.5, "intensity": "low", "block_size_kib": 4.0}}
+
+
+def _probe_hosts(progress=None, cancel=None) -> dict:
+    """Worker: this machine as the ``hosts`` mapping of a scenario (from the hardware probe)."""
+    from advisor.probes.registry import builtin_registry
+    from advisor.probes.skeleton import hosts_section
+
+    run = builtin_registry().run(progress=progress, cancel=cancel)
+    hosts, _notes = hosts_section(run.facts)
+    return hosts
+
+
+class QtScenarioPanel(QWidget):
+    """Edit the document's hosts, workloads and preferences."""
+
+    sig_status = Signal(str)
+
+    def __init__(self, document: ScenarioDocument, notifier=None, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.document = document
+        self.probe_task = TaskSlot("probing this machine", notifier, parent=self)
+        self.probe_task.sig_done.connect(self.on_probe_done)
+        self.probe_task.sig_finished.connect(lambda: self.probe_button.setEnabled(True))
+
+        self.banner = QLabel()
+        self.banner.setObjectName("banner")
+        self.banner.setWordWrap(True)
+
+        # hosts column
+        self.hosts_form = BoundForm(document, HOST_SPECS, ("hosts",))
+        hosts_box = QGroupBox("Hosts (every host alike)")
+        hb = QVBoxLayout(hosts_box)
+        self.probe_button = QPushButton("Use this machine")
+        self.probe_button.setToolTip("Fill the host fields from this computer's hardware (the probe)")
+        self.probe_button.clicked.connect(self.on_probe)
+        hb.addWidget(self.hosts_form)
+        hb.addWidget(self.probe_button, 0, Qt.AlignmentFlag.AlignLeft)
+        prefs_box = QGroupBox("Preferences")
+        self.prefs_form = BoundForm(document, PREF_SPECS, ("preferences",))
+        QVBoxLayout(prefs_box).addWidget(self.prefs_form)
+
+        left = QWidget()
+        ll = QVBoxLayout(left)
+        ll.setContentsMargins(0, 0, 0, 0)
+        ll.addWidget(hosts_box)
+        ll.addWidget(prefs_box)
+        ll.addStretch(1)
+
+        # workloads list
+        self.workload_list = QListWidget()
+        self.workload_list.setToolTip("Workload groups; select one to edit it")
+        self.workload_list.currentRowChanged.connect(self.on_workload_selected)
+        self.workload_list.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Expanding)
+        add = QPushButton("Add")
+        add.setToolTip("Add a workload group (Ctrl+Shift+N)")
+        add.clicked.connect(self.add_workload)
+        dup = QPushButton("Duplicate")
+        dup.clicked.connect(self.duplicate_workload)
+        rem = QPushButton("Remove")
+        rem.clicked.connect(self.remove_workload)
+        buttons = QHBoxLayout()
+        for b in (add, dup, rem):
+            buttons.addWidget(b)
+        wl_box = QGroupBox("Workload groups")
+        wl = QVBoxLayout(wl_box)
+        wl.addWidget(self.workload_list)
+        wl.addLayout(buttons)
+
+        self.workload_box = QGroupBox("Workload")
+        self.workload_form = BoundForm(document, WORKLOAD_SPECS, ("workloads", 0))
+        self.rt_label = QLabel()
+        self.rt_label.setWordWrap(True)
+        self.rt_label.setObjectName("hint")
+        wb = QVBoxLayout(self.workload_box)
+        wb.addWidget(self.workload_form)
+        wb.addWidget(self.rt_label)
+        wb.addStretch(1)
+
+        middle = QWidget()
+        ml = QVBoxLayout(middle)
+        ml.setContentsMargins(0, 0, 0, 0)
+        ml.addWidget(wl_box, 1)
+
+        columns = QHBoxLayout()
+        columns.addWidget(_scroll(left), 5)
+        columns.addWidget(middle, 3)
+        columns.addWidget(_scroll(self.workload_box), 5)
+        root = QVBoxLayout(self)
+        root.addWidget(self.banner)
+        root.addLayout(columns, 1)
+
+        document.sig_changed.connect(self.on_document_changed)
+        document.sig_validated.connect(self.on_validated)
+        self.on_document_changed(())
+        self.on_validated(document.problems)
+
+    # --- workloads -----------------------------------------------------------------------
+    def workloads(self) -> list[dict]:
+        return list(self.document.get(("workloads",), []) or [])
+
+    def on_document_changed(self, path) -> None:
+        wls = self.workloads()
+        current = max(0, self.workload_list.currentRow())
+        names = [str(w.get("name", f"workload{i + 1}")) for i, w in enumerate(wls)]
+        if [self.workload_list.item(i).data(Qt.ItemDataRole.UserRole)
+                for i in range(self.workload_list.count())] != names or not path:
+            self.workload_list.blockSignals(True)
+            self.workload_list.clear()
+            for i, w in enumerate(wls):
+                item = QListWidgetItem(self._workload_text(w))
+                item.setData(Qt.ItemDataRole.UserRole, names[i])
+                self.workload_list.addItem(item)
+            self.workload_list.blockSignals(False)
+            self.workload_list.setCurrentRow(min(current, len(wls) - 1))
+        else:
+            for i, w in enumerate(wls):
+                self.workload_list.item(i).setText(self._workload_text(w))
+        self.workload_box.setEnabled(bool(wls))
+        self.on_workload_selected(self.workload_list.currentRow())
+
+    @staticmethod
+    def _workload_text(w: dict) -> str:
+        return (f"{w.get('name', '?')}\n  {w.get('vms', 1)} VMs x {w.get('vcpus', 1)} vCPU, "
+                f"{w.get('ram_gib', 1)} GiB" + ("  · real-time" if w.get("realtime") else ""))
+
+    def on_workload_selected(self, row: int) -> None:
+        if row < 0:
+            return
+        self.workload_form.set_prefix(("workloads", row))
+        w = self.workloads()[row] if row < len(self.workloads()) else {}
+        self.workload_box.setTitle(f"Workload: {w.get('name', '')}")
+        rt = w.get("realtime")
+        if rt:
+            self.rt_label.setText(f"Real-time task set: {len(rt.get('tasks', []))} tasks "
+                                  f"({rt.get('time_unit', 'ms')}); edit it in the Real-time tab.")
+        else:
+            self.rt_label.setText("No real-time tasks. The Real-time tab can add a task set.")
+
+    def add_workload(self) -> None:
+        data = copy.deepcopy(self.document.data)
+        data.setdefault("workloads", []).append(new_workload(data["workloads"]))
+        self.document.replace(data, "Add workload")
+        self.workload_list.setCurrentRow(len(data["workloads"]) - 1)
+
+    def duplicate_workload(self) -> None:
+        row = self.workload_list.currentRow()
+        data = copy.deepcopy(self.document.data)
+        if row < 0 or row >= len(data.get("workloads", [])):
+            return
+        w = copy.deepcopy(data["workloads"][row])
+        w["name"] = new_workload(data["workloads"])["name"]
+        data["workloads"].insert(row + 1, w)
+        self.document.replace(data, "Duplicate workload")
+        self.workload_list.setCurrentRow(row + 1)
+
+    def remove_workload(self) -> None:
+        row = self.workload_list.currentRow()
+        data = copy.deepcopy(self.document.data)
+        if row < 0 or row >= len(data.get("workloads", [])):
+            return
+        del data["workloads"][row]
+        self.document.replace(data, "Remove workload")
+
+    # --- validation banner ---------------------------------------------------------------
+    def on_validated(self, problems: dict) -> None:
+        if problems:
+            first = next(iter(problems.items()))
+            self.banner.setProperty("state", "error")
+            self.banner.setText(f"{len(problems)} problem(s) to fix before advice can be given. "
+                                f"First: {first[0] or 'scenario'}: {first[1]}")
+        else:
+            s = self.document.scenario
+            hosts = s.hosts if s else None
+            self.banner.setProperty("state", "ok")
+            self.banner.setText(
+                f"Valid scenario: {s.total_vms if s else 0} VMs in {len(s.workloads) if s else 0} "
+                f"group(s) on {hosts.count if hosts else 0} host(s) of {hosts.cpu.cores if hosts else 0} "
+                f"cores and {hosts.ram_gib if hosts else 0:g} GiB; advice follows every edit.")
+        self.banner.style().polish(self.banner)
+
+    # --- probe ---------------------------------------------------------------------------
+    def on_probe(self) -> None:
+        self.probe_button.setEnabled(False)
+        self.sig_status.emit("Probing this machine…")
+        self.probe_task.start(_probe_hosts)
+
+    def on_probe_done(self, hosts: dict) -> None:
+        data = copy.deepcopy(self.document.data)
+        old = data.get("hosts", {})
+        merged = dict(hosts)
+        for key in ("count", "reserve", "shared_storage"):
+            if key in old:
+                merged[key] = old[key]
+        data["hosts"] = merged
+        self.document.replace(data, "Use this machine")
+        self.sig_status.emit("Host fields filled from this machine")
+
+
+def _scroll(widget: QWidget) -> QScrollArea:
+    area = QScrollArea()
+    area.setWidget(widget)
+    area.setWidgetResizable(True)
+    area.setFrameShape(QScrollArea.Shape.NoFrame)
+    return area

@@ -1,0 +1,276 @@
+"""Sites and imports: the user's sites with their imported benchmark measurements; import files
+(drop them on the window or use Import), each file's outcome listed, errors per file without
+losing the others; choose the site that calibrates the advice."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFileDialog,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QMessageBox,
+    QPushButton,
+    QSplitter,
+    QStackedWidget,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from knowledge.errors import UserFacingError
+from ui.tablemodels import FilterProxy, RecordTableModel
+from ui.workers import TaskSlot
+
+SITE_COLUMNS = ("metric", "value", "unit", "factors", "subject", "tool")
+
+
+@dataclass
+class FileOutcome:
+    """What happened to one file: stored (with how many measurements), or the error."""
+
+    path: str
+    ok: bool
+    tool: str = ""
+    measurements: int = 0
+    message: str = ""
+    warnings: list[str] = field(default_factory=list)
+
+
+def parse_benchmark_file(path: Path):
+    """The importers' parse of one file (a ParsedFile); raises the importer's error."""
+    from knowledge.importers import parse_file
+
+    return parse_file(path)
+
+
+def import_into_site(paths: list[Path], site: str, db_path: Path, progress=None, cancel=None) -> list[FileOutcome]:
+    """Worker: import every file into ``site``, one transaction per file; a bad file is reported
+    and the others still imported."""
+    from advisor.progress import check, report
+    from knowledge.userdb import UserDatabase
+
+    out: list[FileOutcome] = []
+    with UserDatabase(db_path) as db:
+        for i, path in enumerate(paths):
+            check(cancel)
+            report(progress, i / max(1, len(paths)), f"importing {Path(path).name}")
+            try:
+                parsed = parse_benchmark_file(Path(path))
+                db.add_import(site, path=str(path), tool=parsed.tool, tool_version=parsed.tool_version,
+                              content_hash=parsed.content_hash, parameters=parsed.parameters,
+                              measurements=parsed.measurements, warnings=parsed.warnings)
+                out.append(FileOutcome(str(path), True, parsed.tool, len(parsed.measurements),
+                                       warnings=list(parsed.warnings)))
+            except UserFacingError as exc:
+                out.append(FileOutcome(str(path), False, message=str(exc)))
+            except (OSError, UnicodeDecodeError) as exc:
+                out.append(FileOutcome(str(path), False, message=f"{path}: {exc}"))
+    report(progress, 1.0, "imported")
+    return out
+
+
+class QtSitesPanel(QWidget):
+    """Sites, their measurements, and importing."""
+
+    def __init__(self, session, parent=None):
+        super().__init__(parent)
+        self.session = session
+        self.task = TaskSlot("importing benchmark files", session.notifier, parent=self)
+        self.task.sig_done.connect(self.on_imported)
+        self.task.sig_progress.connect(lambda f, m: self.status.setText(f"{m} ({f:.0%})"))
+        self.outcomes: list[FileOutcome] = []
+
+        self.site_list = QListWidget()
+        self.site_list.setToolTip("Your sites (a customer, a lab); select one to see its measurements")
+        self.site_list.currentRowChanged.connect(lambda _r: self.show_site())
+        self.new_site = QLineEdit()
+        self.new_site.setPlaceholderText("Site for new imports, e.g. lab-1")
+        self.new_site.setToolTip("Imported files go to this site (created if new)")
+        imp = QPushButton("Import files…")
+        imp.setObjectName("primary")
+        imp.setToolTip("fio, bonnie++, sysbench, PostMark or IOzone output (or drop files on the window)")
+        imp.clicked.connect(self.import_dialog)
+        delete = QPushButton("Delete site")
+        delete.clicked.connect(self.delete_site)
+        self.calibrate = QComboBox()
+        self.calibrate.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.calibrate.setMinimumContentsLength(12)
+        self.calibrate.setToolTip("The advice scales the documents' ratios to this site's measured hardware")
+        self.calibrate.activated.connect(lambda _i: session.set_site(
+            "" if self.calibrate.currentIndex() == 0 else self.calibrate.currentText()))
+        left_box = QGroupBox("Sites")
+        ll = QVBoxLayout(left_box)
+        ll.addWidget(self.site_list, 1)
+        ll.addWidget(self.new_site)
+        row = QHBoxLayout()
+        row.addWidget(imp)
+        row.addWidget(delete)
+        ll.addLayout(row)
+        ll.addWidget(QLabel("Calibrate the advice to:"))
+        ll.addWidget(self.calibrate)
+        hint = QLabel("Drag benchmark output files anywhere onto this window to import them.")
+        hint.setObjectName("hint")
+        hint.setWordWrap(True)
+        ll.addWidget(hint)
+
+        self.model = RecordTableModel(SITE_COLUMNS)
+        self.proxy = FilterProxy(self)
+        self.proxy.setSourceModel(self.model)
+        self.table = QTableView()
+        self.table.setModel(self.proxy)
+        self.table.setSortingEnabled(True)
+        self.table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)  # documents' order until asked
+        self.table.setAlternatingRowColors(True)
+        self.table.verticalHeader().hide()
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        self.table.horizontalHeader().setStretchLastSection(True)
+        self.filter = QLineEdit()
+        self.filter.setPlaceholderText("Filter measurements")
+        self.filter.setClearButtonEnabled(True)
+        self.filter.textChanged.connect(self.proxy.set_text)
+        self.filter.setMinimumWidth(220)
+        self.empty = QLabel(
+            "<div style='font-size:15pt; font-weight:600'>No benchmark results yet</div><br>"
+            "Drop output files of <b>fio</b> (JSON, json+ or text), <b>bonnie++</b> (CSV or table), "
+            "<b>sysbench</b> (fileio, cpu), <b>PostMark</b> or <b>IOzone</b> anywhere on this window, "
+            "or use <b>Import files…</b>.<br><br>Each file is stored with its tool, version and parameters "
+            "under the site named on the left; a damaged file is reported here and the others are still "
+            "imported. With a site chosen under <i>Calibrate the advice to</i>, the documents' ratios are "
+            "scaled to your measured hardware.")
+        self.empty.setWordWrap(True)
+        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty.setObjectName("hint")
+        self.empty.setMargin(40)
+        self.table_stack = QStackedWidget()
+        self.table_stack.addWidget(self.empty)
+        self.table_stack.addWidget(self.table)
+        self.heading = QLabel("No site selected")
+        self.heading.setObjectName("subtitle")
+        self.log = QListWidget()
+        self.log.setToolTip("The outcome of each imported file")
+        self.log.setWordWrap(True)
+        self.status = QLabel("")
+        self.status.setObjectName("hint")
+        right = QWidget()
+        rl = QVBoxLayout(right)
+        rl.setContentsMargins(0, 0, 0, 0)
+        top = QHBoxLayout()
+        top.addWidget(self.heading, 1)
+        top.addWidget(self.filter)
+        rl.addLayout(top)
+        rl.addWidget(self.table_stack, 3)
+        log_box = QGroupBox("Import log (one line per file)")
+        lb = QVBoxLayout(log_box)
+        lb.addWidget(self.log)
+        lb.addWidget(self.status)
+        rl.addWidget(log_box, 1)
+        split = QSplitter()
+        split.addWidget(left_box)
+        split.addWidget(right)
+        split.setSizes([300, 900])
+        QVBoxLayout(self).addWidget(split)
+        self.refresh()
+
+    def busy(self) -> bool:
+        return self.task.running
+
+    def refresh(self) -> None:
+        try:
+            sites = self.session.userdb.sites()
+        except UserFacingError as exc:
+            self.session.notifier.failure("opening the user database", exc)
+            return
+        current = self.site_list.currentItem().data(Qt.ItemDataRole.UserRole) if self.site_list.currentItem() else ""
+        self.site_list.blockSignals(True)
+        self.site_list.clear()
+        for s in sites:
+            item = QListWidgetItem(f"{s.name}\n  {s.imports} file(s), {s.measurements} measurements")
+            item.setData(Qt.ItemDataRole.UserRole, s.name)
+            self.site_list.addItem(item)
+        self.site_list.blockSignals(False)
+        names = [s.name for s in sites]
+        if names:
+            self.site_list.setCurrentRow(names.index(current) if current in names else 0)
+        self.calibrate.clear()
+        self.calibrate.addItem("the documents only (no site)")
+        self.calibrate.addItems(names)
+        if self.session.site in names:
+            self.calibrate.setCurrentText(self.session.site)
+        if not self.new_site.text():
+            self.new_site.setText(current or (names[0] if names else "my-site"))
+        self.show_site()
+
+    def show_site(self) -> None:
+        item = self.site_list.currentItem()
+        if item is None:
+            self.model.set_rows([])
+            self.heading.setText("No site yet: import benchmark files to create one.")
+            self.table_stack.setCurrentWidget(self.empty)
+            return
+        self.table_stack.setCurrentWidget(self.table)
+        name = item.data(Qt.ItemDataRole.UserRole)
+        rows = [{"metric": m.metric, "value": m.value, "unit": m.unit, "factors": m.factors, "subject": m.subject,
+                 "tool": m.tool} for m in self.session.userdb.site_measurements(name)]
+        self.model.set_rows(rows)
+        self.table.resizeColumnsToContents()
+        for c in range(self.model.columnCount()):
+            self.table.setColumnWidth(c, min(self.table.columnWidth(c), 420))
+        if not self.outcomes:  # before any import in this window: what the site already holds
+            self.log.clear()
+            for rec in self.session.userdb.imports(name):
+                item = QListWidgetItem(f"✔ {Path(rec.path).name}: {rec.tool} {rec.tool_version}".strip()
+                                       + (f" ({len(rec.warnings)} warning(s))" if rec.warnings else ""))
+                item.setToolTip("\n".join(rec.warnings) or rec.path)
+                self.log.addItem(item)
+        self.heading.setText(f"Site {name}: {len(rows)} measurements")
+
+    def site_name(self) -> str:
+        return self.new_site.text().strip() or "my-site"
+
+    def import_dialog(self) -> None:
+        paths, _ = QFileDialog.getOpenFileNames(self, "Import benchmark files", self.session.settings.last_dir)
+        if paths:
+            self.import_files([Path(p) for p in paths])
+
+    def import_files(self, paths: list[Path], site: str | None = None) -> None:
+        """Import ``paths`` into ``site`` (default: the name in the site field) in a worker."""
+        from knowledge.paths import user_db_path
+
+        self.status.setText(f"Importing {len(paths)} file(s)…")
+        self.task.start(import_into_site, [Path(p) for p in paths], site or self.site_name(), user_db_path())
+
+    def on_imported(self, outcomes: list[FileOutcome]) -> None:
+        self.outcomes = outcomes
+        for o in outcomes:
+            text = (f"✔ {Path(o.path).name}: {o.tool}, {o.measurements} measurements"
+                    + (f" ({len(o.warnings)} warning(s))" if o.warnings else "")) if o.ok else f"✘ {o.message}"
+            item = QListWidgetItem(text)
+            item.setToolTip("\n".join(o.warnings) if o.ok else o.message)
+            self.log.insertItem(0, item)
+        good = sum(o.ok for o in outcomes)
+        self.status.setText(f"{good} of {len(outcomes)} file(s) imported")
+        self.refresh()
+        self.session.sig_sites_changed.emit()
+
+    def delete_site(self) -> None:
+        item = self.site_list.currentItem()
+        if item is None:
+            return
+        name = item.data(Qt.ItemDataRole.UserRole)
+        answer = QMessageBox.question(self, "Delete site", f"Delete site {name} and all its measurements?")
+        if answer == QMessageBox.StandardButton.Yes:
+            self.session.userdb.delete_site(name)
+            if self.session.site == name:
+                self.session.set_site("")
+            self.refresh()
+            self.session.sig_sites_changed.emit()

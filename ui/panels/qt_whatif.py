@@ -1,0 +1,311 @@
+"""What-if: sliders for the inputs that matter most; charts and readings follow at once, and the
+recommendations for the changed scenario are recomputed in a worker (debounced).
+
+The fast path (model sweeps of one chart, about a millisecond each) runs on the GUI thread; the
+real-time analysis and the advice run in workers, one task each, a new move cancelling the old.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+import time
+
+import numpy as np
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtWidgets import (
+    QFrame,
+    QGridLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QSlider,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ui.tablemodels import fmt_value
+from ui.workers import TaskSlot
+
+#: slider name -> (label, unit, minimum, maximum, step, charts it moves)
+SLIDERS = {
+    "vms_per_host": ("VMs per host", "VMs", 1.0, 16.0, 1.0, ("cache_mode",)),
+    "overallocation": ("Over-allocation", "vCPUs/core", 1.0, 6.0, 0.25,
+                       ("overallocation_overhead", "migration_downtime")),
+    "share": ("Real-time VM share", "of a core", 0.05, 1.0, 0.01, ("realtime",)),
+    "image_gb": ("Image size", "GB", 0.5, 50.0, 0.5, ("image_transfer",)),
+    "load_total": ("Request load", "req/s", 5000.0, 100000.0, 1000.0, ("cpu_utilization",)),
+}
+CHART_KEYS = ("cache_mode", "overallocation_overhead", "image_transfer", "realtime", "cpu_utilization",
+              "migration_downtime")
+DECISIONS = ("hypervisor", "cache_mode", "vcpu_overallocation", "storage_backend", "host_count",
+             "vm_period_budget")
+
+
+def whatif_scenario(data: dict, inputs: dict) -> dict:
+    """The scenario data with the what-if inputs applied: hosts to carry ``vms_per_host``, every
+    image at ``image_gb``, every real-time VM at ``share``."""
+    out = copy.deepcopy(data)
+    total = sum(int(w.get("vms", 1)) for w in out.get("workloads", []))
+    hosts = out.setdefault("hosts", {})
+    if inputs.get("vms_per_host"):
+        hosts["count"] = max(1, math.ceil(total / float(inputs["vms_per_host"]))) + int(hosts.get("reserve", 0))
+    for w in out.get("workloads", []):
+        if inputs.get("image_gb"):
+            w["image_gb"] = float(inputs["image_gb"])
+        if inputs.get("share") and w.get("realtime") and w["realtime"].get("tasks"):
+            u = sum(t["wcet"] / t["period"] for t in w["realtime"]["tasks"])
+            w["realtime"]["share"] = max(float(inputs["share"]), round(u + 0.005, 3))
+    return out
+
+
+def advise_data(data: dict, kb, site, userdb_path, progress=None, cancel=None) -> dict:
+    """Worker: the advice for scenario data (what-if variant)."""
+    from advisor.engine import advise
+    from knowledge.userdb import UserDatabase
+
+    with UserDatabase(userdb_path) as db:
+        return advise(data, kb=kb, site=site or None, userdb=db, progress=progress, cancel=cancel).to_dict()
+
+
+def realtime_data(kb, scenario, advice, inputs, progress=None, cancel=None):
+    """Worker: the real-time chart at the slider's share."""
+    from ui.plots.series import realtime_scenario_chart
+
+    return realtime_scenario_chart(kb, scenario, advice, inputs)
+
+
+class _Slider(QWidget):
+    sig_moved = Signal(str, float)
+
+    def __init__(self, name: str, spec: tuple, parent=None):
+        super().__init__(parent)
+        self.name = name
+        label, self.unit, self.lo, self.hi, self.step, _charts = spec
+        self.slider = QSlider(Qt.Orientation.Horizontal)
+        self.slider.setRange(0, int(round((self.hi - self.lo) / self.step)))
+        self.slider.setToolTip(f"{label} ({self.unit}); arrow keys step, Page Up/Down jump")
+        self.slider.setPageStep(max(1, self.slider.maximum() // 10))
+        self.title = QLabel(label)
+        self.value_label = QLabel()
+        self.value_label.setObjectName("figure")
+        self.value_label.setAlignment(Qt.AlignmentFlag.AlignRight)
+        top = QHBoxLayout()
+        top.addWidget(self.title)
+        top.addWidget(self.value_label)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 4, 0, 4)
+        lay.addLayout(top)
+        lay.addWidget(self.slider)
+        self.slider.valueChanged.connect(self._changed)
+
+    def value(self) -> float:
+        return self.lo + self.slider.value() * self.step
+
+    def set_value(self, v: float, emit: bool = False) -> None:
+        self.slider.blockSignals(not emit)
+        self.slider.setValue(int(round((min(max(v, self.lo), self.hi) - self.lo) / self.step)))
+        self.slider.blockSignals(False)
+        self._show()
+
+    def _show(self) -> None:
+        self.value_label.setText(f"<b>{fmt_value(self.value())}</b> {self.unit}")
+
+    def _changed(self, _v: int) -> None:
+        self._show()
+        self.sig_moved.emit(self.name, self.value())
+
+
+class QtWhatIfPanel(QWidget):
+    """Sliders on the left, live readings and decisions on top, charts in a grid."""
+
+    def __init__(self, session, parent=None, large: bool = False):
+        super().__init__(parent)
+        from ui.plots.charts import ChartWidget
+
+        self.session = session
+        self.large = large
+        self.inputs: dict[str, float] = {}
+        self.latencies_ms: list[float] = []
+        self.rt_task = TaskSlot("what-if real-time", session.notifier, parent=self)
+        self.rt_task.sig_done.connect(lambda spec: self.charts["realtime"].set_spec(spec))
+        self.advice_task = TaskSlot("what-if advice", session.notifier, parent=self)
+        self.advice_task.sig_done.connect(self.show_decisions)
+        self._advice_timer = QTimer(self, singleShot=True, interval=max(1, session.settings.whatif_debounce_ms * 4))
+        self._advice_timer.timeout.connect(self.run_advice)
+        self._rt_timer = QTimer(self, singleShot=True, interval=max(1, session.settings.whatif_debounce_ms))
+        self._rt_timer.timeout.connect(self.run_realtime)
+
+        self.sliders: dict[str, _Slider] = {}
+        box = QGroupBox("Move the inputs")
+        bl = QVBoxLayout(box)
+        for name, spec in SLIDERS.items():
+            s = _Slider(name, spec)
+            s.sig_moved.connect(self.on_moved)
+            self.sliders[name] = s
+            bl.addWidget(s)
+        self.readings = QLabel()
+        self.readings.setWordWrap(True)
+        self.readings.setTextFormat(Qt.TextFormat.RichText)
+        bl.addWidget(_rule())
+        bl.addWidget(self.readings)
+        bl.addStretch(1)
+        box.setMinimumWidth(260 if not large else 300)
+        box.setMaximumWidth(360 if not large else 460)
+
+        self.decisions = QLabel("Recommendations follow the sliders.")
+        self.decisions.setObjectName("banner")
+        self.decisions.setWordWrap(True)
+        self.decisions.setTextFormat(Qt.TextFormat.RichText)
+
+        self.charts: dict[str, ChartWidget] = {}
+        grid_host = QWidget()
+        grid = QGridLayout(grid_host)
+        grid.setContentsMargins(0, 0, 0, 0)
+        grid.setSpacing(8)
+        keys = CHART_KEYS[:4] if large else CHART_KEYS
+        cols = 2 if large else 3
+        for i, key in enumerate(keys):
+            chart = ChartWidget(compact=True)
+            self.charts[key] = chart
+            grid.addWidget(chart, i // cols, i % cols)
+        right = QVBoxLayout()
+        right.addWidget(self.decisions)
+        right.addWidget(grid_host, 1)
+        root = QHBoxLayout(self)
+        root.addWidget(box)
+        root.addLayout(right, 1)
+        session.sig_ready.connect(self.reset_from_scenario)
+        session.sig_advice.connect(self._on_session_advice)
+        self.reset_from_scenario()
+
+    def busy(self) -> bool:
+        return (self.rt_task.running or self.advice_task.running or self._advice_timer.isActive()
+                or self._rt_timer.isActive())
+
+    # --- inputs --------------------------------------------------------------------------
+    def reset_from_scenario(self) -> None:
+        """Put the sliders where the scenario and the current advice are, and draw everything."""
+        s = self.session.document.scenario
+        if s is None:
+            return
+        from ui.plots.series import chosen
+
+        advice = self.session.advice
+        active = max(1, s.hosts.count - s.hosts.reserve)
+        rt = next((w.realtime for w in s.workloads if w.realtime and w.realtime.tasks), None)
+        images = [w.image_gb for w in s.workloads if w.image_gb]
+        oa = (chosen(advice, "vcpu_overallocation", "cluster") or {}).get("value")
+        defaults = {"vms_per_host": max(1.0, round(s.total_vms / active)), "overallocation": float(oa or 1.5),
+                    "share": float(rt.share or min(1.0, rt.utilization * 1.5)) if rt else 0.5,
+                    "image_gb": float(max(images) if images else 10.0), "load_total": 40000.0}
+        for name, v in defaults.items():
+            self.sliders[name].set_value(v)
+            self.inputs[name] = self.sliders[name].value()
+        if self.session.kb is not None:
+            for key in self.charts:
+                self.update_chart(key)
+            self.update_readings()
+            self._advice_timer.start()
+
+    def on_moved(self, name: str, value: float) -> None:
+        """A slider moved: redraw its charts now (fast path), debounce the slow parts."""
+        t0 = time.perf_counter()
+        self.inputs[name] = value
+        if self.session.kb is None:
+            return
+        for key in SLIDERS[name][5]:
+            if key in self.charts:
+                self.update_chart(key)
+        self.update_readings()
+        self._advice_timer.start()
+        self.latencies_ms.append((time.perf_counter() - t0) * 1000)
+
+    def update_chart(self, key: str) -> None:
+        if key == "realtime":
+            self._rt_timer.start()
+            return
+        from ui.plots.series import safe_chart
+
+        spec = safe_chart(key, self.session.kb, self.session.document.scenario, self.session.advice, self.inputs)
+        self.charts[key].set_spec(spec)
+
+    def run_realtime(self) -> None:
+        self.rt_task.start(realtime_data, self.session.kb, self.session.document.scenario, self.session.advice,
+                           dict(self.inputs))
+
+    def run_advice(self) -> None:
+        from knowledge.paths import user_db_path
+
+        if self.session.kb is None or self.session.document.problems:
+            return
+        data = whatif_scenario(self.session.document.data, self.inputs)
+        self.advice_task.start(advise_data, data, self.session.kb, self.session.site, user_db_path())
+
+    # --- readings ------------------------------------------------------------------------
+    def _at(self, key: str, x: float) -> list[tuple[str, float, str, bool]]:
+        chart = self.charts.get(key)
+        spec = chart.spec if chart else None
+        if spec is None or not spec.curves:
+            return []
+        out = []
+        for c in spec.curves:
+            if c.style != "solid":
+                continue
+            out.append((c.name, float(np.interp(x, c.x, c.mean)), spec.y_unit, c.highlight))
+        return out
+
+    def update_readings(self) -> None:
+        i = self.inputs
+        lines = []
+        for key, x, what in (("cache_mode", i.get("vms_per_host"), "per VM at {x:g} VMs/host"),
+                             ("overallocation_overhead", i.get("overallocation"), "CPU overhead at {x:g}:1"),
+                             ("migration_downtime", i.get("overallocation"), "migration downtime at {x:g}:1"),
+                             ("image_transfer", i.get("image_gb"), "to move {x:g} GB")):
+            vals = self._at(key, x or 0)
+            if vals:
+                parts = ", ".join(f"{'<b>' if hi else ''}{n}: {fmt_value(v)} {u}{'</b>' if hi else ''}"
+                                  for n, v, u, hi in vals[:3])
+                lines.append(f"<u>{what.format(x=x)}</u><br>{parts}")
+        self.readings.setText("<br>".join(lines))
+
+    def _on_session_advice(self, _advice: dict) -> None:
+        if not self.inputs:
+            self.reset_from_scenario()
+
+    def show_decisions(self, advice: dict) -> None:
+        from ui.panels.qt_recommendations import choice_text, decision_title
+        from ui.plots.series import chosen
+
+        base = self.session.advice or {}
+        parts = []
+        for d in DECISIONS:
+            rec = chosen(advice, d)
+            if rec is None:
+                continue
+            was = chosen(base, d, rec.get("scope"))
+            changed = was is not None and choice_text(was) != choice_text(rec)
+            if changed and isinstance(rec.get("value"), int | float) and isinstance(was.get("value"), int | float):
+                changed = abs(rec["value"] - was["value"]) > 0.01 * max(abs(was["value"]), 1e-9)
+            txt = f"{decision_title(d)}: <b>{choice_text(rec)}</b>"
+            if changed:
+                txt = f"<span style='color:{_accent()}'>{txt} (was {choice_text(was)})</span>"
+            parts.append(txt)
+        self.decisions.setText(" &nbsp;·&nbsp; ".join(parts))
+        self.last_whatif_advice = advice
+
+    def on_theme_changed(self) -> None:
+        for c in self.charts.values():
+            c.on_theme_changed()
+
+
+def _accent() -> str:
+    from ui import theme
+
+    return theme.colors()["accent"]
+
+
+def _rule() -> QFrame:
+    f = QFrame()
+    f.setFrameShape(QFrame.Shape.HLine)
+    return f

@@ -1,0 +1,284 @@
+"""The pyqtgraph chart of the application: draws a :class:`~ui.plots.spec.ChartSpec` with
+labelled axes (units), a legend, interval bands, measured points with tooltips, limit lines,
+shaded regions and the recommended option emphasised."""
+
+from __future__ import annotations
+
+import math
+import os
+
+os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
+import numpy as np  # noqa: E402
+import pyqtgraph as pg  # noqa: E402
+import PySide6  # noqa: E402,F401 - pin the binding before pyqtgraph picks one
+from PySide6.QtCore import Qt  # noqa: E402
+from PySide6.QtGui import QColor, QFont, QImage  # noqa: E402
+from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget  # noqa: E402
+
+from ui import theme  # noqa: E402
+from ui.plots.spec import ChartSpec  # noqa: E402
+
+pg.setConfigOptions(antialias=True, useNumba=False, foreground="k")
+
+_STYLES = {"solid": Qt.PenStyle.SolidLine, "dash": Qt.PenStyle.DashLine, "dot": Qt.PenStyle.DotLine}
+
+
+def _color(hex_color: str, alpha: int = 255) -> QColor:
+    c = QColor(hex_color)
+    c.setAlpha(alpha)
+    return c
+
+
+def axis_label(name: str, unit: str) -> str:
+    """``"VMs per host (VMs)"``; no parentheses without a unit."""
+    return f"{name} ({unit})" if unit else name
+
+
+class ChartWidget(QWidget):
+    """A titled chart with a caption; call :meth:`set_spec` to draw."""
+
+    def __init__(self, parent: QWidget | None = None, compact: bool = False):
+        super().__init__(parent)
+        self.spec: ChartSpec | None = None
+        self.compact = compact
+        self.title = QLabel()
+        self.title.setObjectName("chartTitle")
+        self.title.setWordWrap(True)
+        self.plot = pg.PlotWidget()
+        self.plot.setMinimumSize(150, 140)
+        self.setMinimumWidth(180)
+        for name in ("left", "bottom"):
+            self.plot.getAxis(name).enableAutoSIPrefix(False)
+        self.plot.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        self.plot.setMenuEnabled(False)
+        self.caption = QLabel()
+        self.caption.setWordWrap(True)
+        self.caption.setObjectName("hint")
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(4, 4, 4, 4)
+        lay.setSpacing(2)
+        lay.addWidget(self.title)
+        lay.addWidget(self.plot, 1)
+        lay.addWidget(self.caption)
+        self.legend = None
+        self._items: dict | None = None
+        self.series_color: dict[str, str] = {}
+        self._apply_colors()
+
+    # --- look ----------------------------------------------------------------------------
+    def _apply_colors(self) -> None:
+        pc = theme.plot_colors()
+        self.plot.setBackground(pc["background"])
+        font = QFont(self.font())
+        for name in ("left", "bottom"):
+            ax = self.plot.getAxis(name)
+            ax.setPen(pg.mkPen(pc["muted"]))
+            ax.setTextPen(pg.mkPen(pc["foreground"]))
+            ax.setTickFont(font)
+            ax.label.setFont(font)
+        tf = QFont(self.font())
+        tf.setBold(True)
+        self.title.setFont(tf)
+        self.plot.showGrid(x=True, y=True, alpha=0.18)
+
+    def on_theme_changed(self) -> None:
+        self._apply_colors()
+        if self.spec is not None:
+            self._items = None  # colours changed: rebuild
+            self.set_spec(self.spec)
+
+    def _series_colors(self, spec: ChartSpec) -> dict[str, str]:
+        pc = theme.plot_colors()
+        out, i = {}, 0
+        for key in spec.color_keys():
+            if key == "documents":
+                out[key] = pc["muted"]
+                continue
+            out[key] = pc["series"][i % len(pc["series"])]
+            i += 1
+        return out
+
+    # --- drawing -------------------------------------------------------------------------
+    @staticmethod
+    def _signature(spec: ChartSpec) -> tuple:
+        """What must match for :meth:`set_spec` to update the drawn items in place."""
+        return (spec.empty, spec.log_x, spec.log_y, spec.legend, spec.x_label, spec.y_label,
+                tuple((c.name, c.low is not None, c.highlight, c.style, c.in_legend) for c in spec.curves),
+                tuple((p.name, p.highlight) for p in spec.points),
+                tuple((ln.kind, ln.axis, ln.slope is not None) for ln in spec.lines), len(spec.regions),
+                tuple(spec.x_ticks or ()))
+
+    def set_spec(self, spec: ChartSpec) -> None:
+        """Draw ``spec``: the items are updated in place when only the numbers changed (what-if),
+        otherwise rebuilt."""
+        from ui import pyside_fix
+
+        pyside_fix.top_up()
+        same = (self.spec is not None and self._items is not None
+                and self._signature(spec) == self._signature(self.spec))
+        self.spec = spec
+        self.title.setText(spec.title)
+        self.caption.setText(spec.empty_reason or spec.caption)
+        self.caption.setVisible(bool(self.caption.text()) and not self.compact)
+        if same:
+            self._update(spec)
+        else:
+            self._build(spec)
+        item = self.plot.getPlotItem()
+        if spec.y_range is not None:
+            item.setYRange(*spec.y_range, padding=0.02)
+        elif not spec.empty:
+            item.enableAutoRange(axis="y")
+
+    def _x_span(self, spec: ChartSpec) -> tuple[float, float]:
+        xs = [np.nanmin(np.asarray(c.x, dtype=float)) for c in spec.curves] + \
+             [np.nanmin(np.asarray(p.x, dtype=float)) for p in spec.points if len(p.x)]
+        xe = [np.nanmax(np.asarray(c.x, dtype=float)) for c in spec.curves] + \
+             [np.nanmax(np.asarray(p.x, dtype=float)) for p in spec.points if len(p.x)]
+        return (min(xs), max(xe)) if xs else (0.0, 1.0)
+
+    @staticmethod
+    def _scatter_xy(spec: ChartSpec, p) -> tuple[np.ndarray, np.ndarray]:
+        px, py = np.asarray(p.x, dtype=float), np.asarray(p.y, dtype=float)
+        if spec.log_x:  # scatter items are not log-transformed by the plot
+            px = np.log10(np.where(px > 0, px, np.nan))
+        if spec.log_y:
+            py = np.log10(np.where(py > 0, py, np.nan))
+        return px, py
+
+    def _update(self, spec: ChartSpec) -> None:
+        items = self._items
+        for c, (main, lo, hi) in zip(spec.curves, items["curves"], strict=True):
+            x = np.asarray(c.x, dtype=float)
+            if lo is not None:
+                lo.setData(x, np.asarray(c.low, dtype=float))
+                hi.setData(x, np.asarray(c.high, dtype=float))
+            main.setData(x, np.asarray(c.mean, dtype=float))
+        for p, scatter in zip(spec.points, items["points"], strict=True):
+            px, py = self._scatter_xy(spec, p)
+            scatter.setData(x=px, y=py, data=list(p.tips) or None, symbol=p.symbol)
+        x0, x1 = self._x_span(spec)
+        for line, drawn in zip(spec.lines, items["lines"], strict=True):
+            if drawn is None:
+                continue
+            if line.slope is not None:
+                x = np.linspace(x0, x1, 50)
+                drawn.setData(x, line.slope * x + line.pos)
+                continue
+            log = spec.log_y if line.axis == "y" else spec.log_x
+            if log and line.pos > 0:
+                drawn.setPos(math.log10(line.pos))
+            elif not log:
+                drawn.setPos(line.pos)
+            label = getattr(drawn, "label", None)
+            if label is not None and label.format != line.label:
+                label.setFormat(line.label)
+        for region, drawn in zip(spec.regions, items["regions"], strict=True):
+            drawn.setRegion((region.start, region.end))
+
+    def _build(self, spec: ChartSpec) -> None:
+        pc = theme.plot_colors()
+        item = self.plot.getPlotItem()
+        item.clear()
+        self._items = None
+        if self.legend is not None:
+            if self.legend.scene() is not None:
+                self.legend.scene().removeItem(self.legend)
+            item.legend = None  # PlotItem.addLegend would otherwise hand back the removed legend
+            self.legend = None
+        item.setLogMode(x=spec.log_x, y=spec.log_y)
+        item.setLabel("bottom", axis_label(spec.x_label, spec.x_unit), color=pc["foreground"])
+        item.setLabel("left", axis_label(spec.y_label, spec.y_unit), color=pc["foreground"])
+        bottom = self.plot.getAxis("bottom")
+        bottom.setTicks([spec.x_ticks] if spec.x_ticks else None)
+        if spec.empty:
+            text = pg.TextItem(spec.empty_reason or "No data", color=pc["muted"], anchor=(0.5, 0.5))
+            item.addItem(text)
+            text.setPos(0.5, 0.5)
+            item.setXRange(0, 1)
+            item.setYRange(0, 1)
+            return
+        items: dict[str, list] = {"curves": [], "points": [], "lines": [], "regions": []}
+        corner = {"tr": (-8, 8), "tl": (8, 8), "br": (-8, -8), "bl": (8, -8)}.get(spec.legend, (-8, 8))
+        self.legend = item.addLegend(offset=corner, labelTextColor=pc["foreground"],
+                                     labelTextSize=f"{max(self.font().pointSizeF(), 7.0) * 0.85:.1f}pt",
+                                     brush=pg.mkBrush(_color(pc["background"], 215)),
+                                     pen=pg.mkPen(pc["grid"]))
+        colors = self._series_colors(spec)
+        self.series_color = colors
+        any_highlight = any(c.highlight for c in spec.curves)
+        for region in spec.regions:
+            r = pg.LinearRegionItem(values=(region.start, region.end), movable=False,
+                                    brush=pg.mkBrush(_color(pc["good"], 55)), pen=pg.mkPen(None))
+            r.setZValue(-10)
+            item.addItem(r)
+            items["regions"].append(r)
+        for c in spec.curves:
+            col = colors.get(c.color_key or c.name, pc["accent"])
+            mean = np.asarray(c.mean, dtype=float)
+            x = np.asarray(c.x, dtype=float)
+            lo = hi = None
+            if c.low is not None and c.high is not None:
+                lo = item.plot(x, np.asarray(c.low, dtype=float), pen=pg.mkPen(None))
+                hi = item.plot(x, np.asarray(c.high, dtype=float), pen=pg.mkPen(None))
+                band = pg.FillBetweenItem(lo, hi, brush=pg.mkBrush(_color(col, 60 if c.highlight else 34)))
+                band.setZValue(-5)
+                item.addItem(band)
+            width = 3.6 if c.highlight else (1.6 if any_highlight else 2.2)
+            alpha = 255 if c.highlight or not any_highlight else 190
+            name = c.name + ("  ★ recommended" if c.highlight and any_highlight and len(spec.curves) > 1 else "")
+            if not c.in_legend:
+                name = None
+            main = item.plot(x, mean, pen=pg.mkPen(_color(col, alpha), width=width, style=_STYLES.get(c.style)),
+                             name=name)
+            items["curves"].append((main, lo, hi))
+        for p in spec.points:
+            col = colors.get(p.color_key or p.name, pc["accent"])
+            px, py = self._scatter_xy(spec, p)
+            scatter = pg.ScatterPlotItem(
+                x=px, y=py, symbol=p.symbol,
+                size=12 if p.highlight else 9, brush=pg.mkBrush(_color(col, 230)),
+                pen=pg.mkPen(pc["foreground"] if p.highlight else pc["background"], width=1.2),
+                data=list(p.tips) or None, hoverable=True, tip=_tip_text,
+                name=None if self.compact else p.name)
+            item.addItem(scatter)
+            items["points"].append(scatter)
+        x0, x1 = self._x_span(spec)
+        for line in spec.lines:
+            items["lines"].append(self._add_line(item, line, pc, x0, x1, spec))
+        self._items = items
+
+    def _add_line(self, item, line, pc, x0: float, x1: float, spec: ChartSpec):
+        """Draw one line; returns its item (None when it cannot be drawn, e.g. <= 0 on a log axis)."""
+        color = {"limit": pc["bad"], "bound": pc["muted"], "marker": pc["accent"]}[line.kind]
+        label = None if self.compact and line.kind in ("bound", "marker") else line.label
+        style = Qt.PenStyle.DashLine if line.kind == "bound" else Qt.PenStyle.SolidLine
+        pen = pg.mkPen(color, width=2 if line.kind != "bound" else 1.5, style=style)
+        if line.slope is not None:
+            x = np.linspace(x0, x1, 50)
+            return item.plot(x, line.slope * x + line.pos, pen=pen, name=line.label)
+        pos = line.pos
+        log = spec.log_y if line.axis == "y" else spec.log_x
+        if log:
+            if pos <= 0:
+                return None
+            pos = math.log10(pos)
+        right_half = line.axis == "x" and x1 > x0 and (line.pos - x0) / (x1 - x0) > 0.55
+        anchor = (1, 0) if right_half else (0, 0)
+        inf = pg.InfiniteLine(pos=pos, angle=0 if line.axis == "y" else 90, pen=pen, movable=False,
+                              label=label,
+                              labelOpts={"position": 0.9 if line.axis == "x" else 0.1, "color": color,
+                                         "fill": _color(pc["background"], 200), "anchors": [anchor, anchor]})
+        item.addItem(inf)
+        return inf
+
+    # --- export --------------------------------------------------------------------------
+    def to_image(self, width: int = 900, height: int = 520) -> QImage:
+        """The chart (title, plot, caption) rendered at ``width`` x ``height`` pixels."""
+        self.resize(width, height)
+        self.layout().activate()
+        return self.grab().toImage()
+
+
+def _tip_text(x, y, data) -> str:
+    return f"{data}\n{y:.4g}" if data else f"{y:.4g}"

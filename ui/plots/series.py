@@ -1,0 +1,380 @@
+"""Chart data from the core's public APIs: model sweeps (:func:`advisor.whatif.sweep`), the models'
+training points (the measured rows), the real-time analysis and the user's site measurements.
+
+No decisions are made here: every function only asks the core and arranges the answers as a
+:class:`~ui.plots.spec.ChartSpec`. They run in workers (numpy only, no Qt). ``inputs`` carries the
+what-if values (VMs per host, over-allocation ratio, real-time share, image size in GB, load in
+requests per second); missing ones come from the scenario and the advice.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+import numpy as np
+
+from ui.plots.spec import ChartSpec, Curve, Line, Points, Region
+
+BOOT_STYLES = {"io": "solid", "cpu": "dash", "idle": "dot"}
+
+
+def chosen(advice: dict | None, decision: str, scope: str | None = None) -> dict | None:
+    """The recommendation for ``decision`` (at ``scope``, else the first of any scope)."""
+    recs = [r for r in (advice or {}).get("recommendations", []) if r.get("decision") == decision]
+    if scope is not None:
+        recs = [r for r in recs if r.get("scope") == scope] or recs
+    return recs[0] if recs else None
+
+
+def _tip(p) -> str:
+    return f"{p.document[:3]} {p.locator} ({p.key})"
+
+
+def _sweep(kb, family, vary, values, fixed, alternatives=None):
+    from advisor.whatif import sweep
+
+    return sweep(kb, family, vary, values, fixed, alternatives)
+
+
+def _curves(preds: dict, x: np.ndarray, highlight: str | None, style: str = "solid", bands: bool = True,
+            suffix: str = "") -> list[Curve]:
+    out = []
+    for name, p in preds.items():
+        hi = highlight is not None and name.lower() == str(highlight).lower()
+        out.append(Curve(name + suffix, x, np.asarray(p.mean), np.asarray(p.low) if bands or hi else None,
+                         np.asarray(p.high) if bands or hi else None, hi, style, color_key=name,
+                         extrapolated=np.asarray(p.extrapolated)))
+    return out
+
+
+def _points_by(fam, feature: str, x_feature: str, keep: Callable | None = None, symbol: str = "o",
+               suffix: str = " measured") -> list[Points]:
+    groups: dict[str, list] = {}
+    for p in fam.training_points():
+        if feature not in p.features or x_feature not in p.features:
+            continue
+        if keep is not None and not keep(p):
+            continue
+        try:
+            float(p.features[x_feature])
+        except (TypeError, ValueError):
+            continue
+        groups.setdefault(str(p.features[feature]), []).append(p)
+    return [Points(f"{k}{suffix}", np.array([float(p.features[x_feature]) for p in ps]),
+                   np.array([p.target for p in ps]), [_tip(p) for p in ps], color_key=k, symbol=symbol)
+            for k, ps in groups.items()]
+
+
+def _levels(fam, feature: str) -> list[str]:
+    seen: list[str] = []
+    for p in fam.training_points():
+        v = p.features.get(feature)
+        if v is not None and str(v) not in seen:
+            seen.append(str(v))
+    return seen
+
+
+def _first_workload(scenario, want: Callable | None = None):
+    for w in scenario.workloads if scenario else []:
+        if want is None or want(w):
+            return w
+    return None
+
+
+# --- the charts ------------------------------------------------------------------------------
+def cache_mode_chart(kb, scenario, advice, inputs: dict) -> ChartSpec:
+    """Throughput per VM (MB/s) per KVM cache mode vs VMs per host, for the main I/O workload."""
+    from advisor.models import get_family
+    from advisor.recommend.cache_mode import operations
+
+    fam = get_family("cache_mode_throughput", kb)
+    w = _first_workload(scenario, lambda w: w.io.intensity != "low") or _first_workload(scenario)
+    op = max(operations(w), key=lambda t: t[1])[0] if w else "random_read"
+    workloads = [lv for lv in _levels(fam, "workload")
+                 if any(p.features.get("operation") == op and p.features.get("workload") == lv
+                        for p in fam.training_points())]
+    bench = workloads[0] if workloads else "bonnie"
+    vph = float(inputs.get("vms_per_host") or 2)
+    x = np.linspace(1, max(4.0, vph * 1.5), 60)
+    fixed = {"operation": op, "workload": bench}
+    if scenario is not None:
+        fixed.update(host_ram_gib=scenario.hosts.ram_gib, vm_ram_gib=w.ram_gib if w else 1.0)
+    modes = _levels(fam, "cache_mode")
+    rec = chosen(advice, "cache_mode", f"workload:{w.name}" if w else None)
+    spec = ChartSpec("cache_mode", f"Throughput per VM by cache mode ({op.replace('_', ' ')})",
+                     "VMs per host", "VMs", "throughput per VM", fam.unit,
+                     caption=f"Model for workload '{w.name if w else '-'}' on this host's RAM; points: the "
+                             f"documents' {bench} measurements (host with 4 GiB RAM). Chosen: "
+                             f"{rec['choice'] if rec else '-'}.")
+    spec.curves = _curves(_sweep(kb, fam.name, "vms_per_host", x, fixed, ("cache_mode", modes)), x,
+                          rec["choice"] if rec else None)
+    spec.points = _points_by(fam, "cache_mode", "vms_per_host",
+                             lambda p: p.features.get("operation") == op and p.features.get("workload") == bench)
+    spec.lines.append(Line("VMs per host", vph, "x", kind="marker"))
+    return spec
+
+
+def boot_chart(kb, scenario, advice, inputs: dict) -> ChartSpec:
+    """VM boot time (s) vs concurrent loaded VMs, per storage backend and neighbour load."""
+    from advisor.models import get_family
+
+    fam = get_family("boot_time", kb)
+    x = np.linspace(0, 16, 49)
+    rec = chosen(advice, "storage_backend")
+    backends = _levels(fam, "storage_backend")
+    spec = ChartSpec("boot_time", "VM boot time vs loaded neighbours", "concurrent loaded VMs", "VMs",
+                     "boot time", fam.unit, log_y=True,
+                     caption="Neighbours I/O-loaded: solid lines, circles; CPU-loaded: dashed, triangles; idle: "
+                             f"dotted, squares. Chosen backend: {rec['choice'] if rec else '-'}.")
+    for load, style in BOOT_STYLES.items():
+        preds = _sweep(kb, fam.name, "concurrent_vms", x, {"neighbour_load": load},
+                       ("storage_backend", backends))
+        curves = _curves(preds, x, rec["choice"] if rec and load == "io" else None, style, bands=False,
+                         suffix="" if load == "io" else f" ({load})")
+        for c in curves:
+            c.in_legend = load == "io"
+        spec.curves += curves
+    symbols = {"io": "o", "cpu": "t", "idle": "s"}
+    groups: dict[str, list] = {}
+    for p in fam.training_points():
+        if "storage_backend" in p.features and "concurrent_vms" in p.features:
+            groups.setdefault(str(p.features["storage_backend"]), []).append(p)
+    for backend, ps in groups.items():
+        spec.points.append(Points(f"{backend} measured", np.array([float(p.features["concurrent_vms"]) for p in ps]),
+                                  np.array([p.target for p in ps]),
+                                  [f"{_tip(p)}, {p.features.get('neighbour_load')}-loaded neighbours" for p in ps],
+                                  color_key=backend,
+                                  symbol=[symbols.get(str(p.features.get("neighbour_load")), "o") for p in ps]))
+    spec.legend = "tl"
+    return spec
+
+
+def cpu_chart(kb, scenario, advice, inputs: dict) -> ChartSpec:
+    """Host CPU utilization (%) vs request load per hypervisor, and natively."""
+    from advisor.models import get_family
+
+    fam = get_family("cpu_utilization", kb)
+    loads = [float(p.features["load"]) for p in fam.training_points() if "load" in p.features]
+    lo, hi = (min(loads), max(loads)) if loads else (1e4, 8e4)
+    x = np.linspace(lo * 0.5, hi * 1.1, 60)
+    hyps = _levels(fam, "hypervisor")
+    rec = chosen(advice, "hypervisor", "cluster")
+    spec = ChartSpec("cpu_utilization", "CPU utilization vs load per hypervisor and native", "request load",
+                     "req/s", "CPU utilization", fam.unit,
+                     caption="Cassandra-like mixed workload, replication factor 3 (thesis chapter 7). "
+                             f"Recommended hypervisor: {rec['choice'] if rec else '-'}.")
+    spec.curves = _curves(_sweep(kb, fam.name, "load", x, {"workload": "mix", "replication_factor": 3},
+                                 ("hypervisor", hyps)), x, rec["choice"] if rec else None)
+    spec.legend = "tl"
+    spec.y_range = (0.0, 110.0)
+    spec.points = _points_by(fam, "hypervisor", "load", lambda p: p.features.get("workload") == "mix")
+    spec.lines.append(Line("100 % CPU", 100.0, "y", kind="limit"))
+    if inputs.get("load_total"):
+        spec.lines.append(Line("your load", float(inputs["load_total"]), "x", kind="marker"))
+    return spec
+
+
+def _overalloc(kb, family: str, title: str, y_label: str, advice, inputs: dict,
+               cases: dict[str, dict]) -> ChartSpec:
+    from advisor.models import get_family
+
+    fam = get_family(family, kb)
+    x = np.linspace(1.0, 6.0, 60)
+    rec = chosen(advice, "vcpu_overallocation", "cluster")
+    spec = ChartSpec(family, title, "vCPU over-allocation", "vCPUs per core", y_label, fam.unit,
+                     caption=f"Thesis chapter 8 (VMware ESXi). Recommended: {rec['choice'] if rec else '-'}"
+                             + (f" ({rec['value']:g} vCPUs per core)" if rec and rec.get("value") else ""))
+    for name, fixed in cases.items():
+        preds = _sweep(kb, fam.name, "overallocation_ratio", x, fixed)
+        curve = _curves(preds, x, None)[0]
+        curve.name = curve.color_key = name
+        spec.curves.append(curve)
+        pts = [p for p in fam.training_points()
+               if all(p.features.get(k) == v for k, v in fixed.items() if k in p.features)]
+        if pts:
+            spec.points.append(Points(f"{name} measured", np.array([float(p.features["overallocation_ratio"])
+                                                                     for p in pts]),
+                                      np.array([p.target for p in pts]), [_tip(p) for p in pts], color_key=name))
+    ratio = inputs.get("overallocation") or (rec or {}).get("value")
+    if ratio:
+        spec.lines.append(Line(f"{float(ratio):g} vCPUs/core", float(ratio), "x", kind="marker"))
+    return spec
+
+
+def overhead_chart(kb, scenario, advice, inputs: dict) -> ChartSpec:
+    """Hypervisor CPU overhead (%) vs vCPU over-allocation."""
+    return _overalloc(kb, "overallocation_overhead", "CPU overhead vs over-allocation", "CPU overhead",
+                      advice, inputs, {"hypervisor overhead": {}})
+
+
+def downtime_chart(kb, scenario, advice, inputs: dict) -> ChartSpec:
+    """Live-migration downtime (s) vs vCPU over-allocation, for a busy and an idle migrated VM."""
+    base = {"vms_per_host": 5.0, "hypervisor": "VMware ESXi"}
+    return _overalloc(kb, "migration_downtime", "Migration downtime vs over-allocation", "downtime", advice,
+                      inputs, {"busy VM migrated": {"migrated_vm_load": 1900.0, "others_load": 1000.0, **base},
+                               "idle VM, busy host": {"migrated_vm_load": 100.0, "others_load": 1900.0, **base}})
+
+
+def transfer_chart(kb, scenario, advice, inputs: dict) -> ChartSpec:
+    """Image transfer time (s) vs image size (GB) per protocol, with the link-rate limit."""
+    from advisor.models import get_family
+
+    fam = get_family("image_transfer_time", kb)
+    link = float(scenario.hosts.nic_gbps) if scenario else 1.0
+    size = float(inputs.get("image_gb") or 10.0)
+    x = np.linspace(0.5, max(20.0, size * 1.5), 60)
+    rec = chosen(advice, "image_transfer")
+    protocols = ["scp", "gsiftp"]
+    choice = (rec or {}).get("choice", "")
+    hi = "gsiftp" if "gridftp" in choice.lower() or "gsiftp" in choice.lower() else (
+        "scp" if "scp" in choice.lower() else None)
+    spec = ChartSpec("image_transfer", "Image transfer time vs image size", "image size", "GB", "transfer time",
+                     fam.unit, caption=f"Link {link:g} Gb/s; the dashed line is the fastest any protocol can "
+                                       f"move the image. Recommended: {choice or '-'}.")
+    spec.curves = _curves(_sweep(kb, fam.name, "image_size_gb", x, {"link_gbps": link}, ("protocol", protocols)),
+                          x, hi)
+    spec.legend = "tl"
+    spec.lines.append(Line(f"link-rate limit ({link:g} Gb/s)", 0.0, "y", slope=8.0 / link, kind="bound"))
+    spec.lines.append(Line("image size", size, "x", kind="marker"))
+    return spec
+
+
+def realtime_chart(taskset, share: float, overhead: float, policy: str = "rm", chosen_period: float | None = None,
+                   result=None, n: int = 400) -> ChartSpec:
+    """max R_i/D_i vs T_VM for a task set at a share, with the schedulability limit, the thesis'
+    bounds and the feasible intervals shaded (times in the task set's unit)."""
+    from advisor.realtime import analyze, ratio_curve
+
+    if result is None:
+        result = analyze(taskset, share=share, overhead=overhead, policy=policy)
+    unit = taskset.unit
+    b = result.bounds
+    t_min = min(t.period for t in taskset.tasks)
+    top = max([iv[1] for iv in result.feasible_intervals] + [t_min])
+    if b is not None and b.upper_limit and math.isfinite(b.upper_limit):
+        top = max(top, b.upper_limit)
+    x = np.linspace(top * 0.004, top * 1.25, n)
+    y = np.asarray(ratio_curve(taskset, x, share, overhead, policy), dtype=float)
+    y = np.where(np.isfinite(y), y, np.nan)
+    spec = ChartSpec("realtime", f"Real-time schedulability at share {share:.2f}", "VM period T_VM", unit,
+                     "max R_i / D_i", "ratio",
+                     caption=f"Tasks meet their deadlines where the curve is at or below 1 (shaded). "
+                             f"Overhead X = {overhead:g} {unit}; policy {policy.upper()}.")
+    spec.curves = [Curve("max R_i/D_i", x, y, highlight=True, color_key="curve")]
+    spec.y_range = (0.0, 2.5)
+    spec.lines.append(Line("schedulability limit", 1.0, "y", kind="limit"))
+    if b is not None:
+        spec.lines.append(Line("lower bound (Eq. 8)", b.lower_bound_offset, "y", slope=b.lower_bound_slope,
+                               kind="bound"))
+        if b.left_bound is not None and math.isfinite(b.left_bound):
+            spec.lines.append(Line("left bound", b.left_bound, "x", kind="bound"))
+        if math.isfinite(b.upper_limit):
+            spec.lines.append(Line("upper limit", b.upper_limit, "x", kind="bound"))
+    spec.regions = [Region(a, e, "feasible") for a, e in result.feasible_intervals]
+    period = chosen_period or result.max_period
+    if period:
+        spec.lines.append(Line(f"T_VM = {period:.4g} {unit}", float(period), "x", kind="marker"))
+    return spec
+
+
+def realtime_scenario_chart(kb, scenario, advice, inputs: dict) -> ChartSpec:
+    """The real-time chart for the scenario's first workload with a task set."""
+    from advisor.realtime import TaskSet
+
+    w = _first_workload(scenario, lambda w: w.realtime is not None and w.realtime.tasks)
+    if w is None:
+        return ChartSpec("realtime", "Real-time schedulability", "VM period T_VM", "ms", "max R_i / D_i", "ratio",
+                         empty_reason="No workload has a real-time task set (add one in the Real-time tab).")
+    rt = w.realtime
+    ts = TaskSet.from_tuples([(t.name, t.period, t.wcet) + ((t.deadline,) if t.deadline else ()) for t in rt.tasks],
+                             unit=rt.time_unit if rt.time_unit != "units" else "ms")
+    share = float(inputs.get("share") or rt.share or min(1.0, max(0.05, rt.utilization * 1.5)))
+    rec = chosen(advice, "vm_period_budget", f"workload:{w.name}")
+    period = rec.get("value") if rec and not inputs.get("share") else None
+    spec = realtime_chart(ts, share, rt.overhead, chosen_period=period)
+    spec.title += f" — {w.name}"
+    return spec
+
+
+def site_chart(kb, scenario, advice, inputs: dict, userdb=None, site: str = "") -> ChartSpec:
+    """A site's imported throughput results (MB/s) against the documents' testbed measurements."""
+    spec = ChartSpec("site", "Your site against the documents' testbeds", "source", "", "throughput", "MB/s",
+                     caption="Each column: the measurements of one document (grey) or of a site (coloured).")
+    units = kb.units()
+
+    def mb_s(value_si):
+        return value_si / 1e6
+
+    cols: list[tuple[str, list[float], list[str]]] = []
+    for doc in kb.documents():
+        rows = [r for r in kb.measurements(metric="throughput", document=doc.id)
+                if r.kind == "absolute" and units.get(r.unit, ("", 0))[0] == units.get("MB/s", ("", 0))[0]]
+        if rows:
+            cols.append((f"doc {doc.id[:3]}", [mb_s(r.value_si) for r in rows],
+                         [f"{r.document[:3]} {r.locator} ({r.key}) {r.subject}" for r in rows]))
+    sites = [s.name for s in userdb.sites()] if userdb is not None else []
+    for name in sites:
+        ms = [m for m in userdb.site_measurements(name, "throughput") if m.value_si]
+        if ms:
+            cols.append((f"site {name}", [mb_s(m.value_si) for m in ms],
+                         [f"{name}: {m.tool} {m.subject} {'; '.join(f'{k}={v}' for k, v in m.factors.items())}"
+                          for m in ms]))
+    rng = np.random.default_rng(7)
+    for i, (label, values, tips) in enumerate(cols):
+        jitter = rng.uniform(-0.18, 0.18, len(values))
+        is_site = label.startswith("site ")
+        spec.points.append(Points(label, i + jitter, np.array(values), tips,
+                                  color_key=label if is_site else "documents", symbol="o",
+                                  highlight=is_site and label == f"site {site}"))
+    spec.x_ticks = [(i, c[0]) for i, c in enumerate(cols)]
+    spec.log_y = True
+    if not sites:
+        spec.caption = ("No site yet: import fio, bonnie++, sysbench, PostMark or IOzone output in "
+                        "Sites & imports to see your hardware here.")
+    return spec
+
+
+#: the charts of the Plots tab, in order: key -> builder(kb, scenario, advice, inputs)
+CHARTS: dict[str, Callable] = {
+    "cache_mode": cache_mode_chart, "boot_time": boot_chart, "cpu_utilization": cpu_chart,
+    "overallocation_overhead": overhead_chart, "migration_downtime": downtime_chart,
+    "image_transfer": transfer_chart, "realtime": realtime_scenario_chart, "site": site_chart,
+}
+
+
+def build_charts(kb, scenario, advice, inputs: dict | None = None, keys=None, userdb_path=None, site: str = "",
+                 progress=None, cancel=None) -> dict[str, ChartSpec]:
+    """Every chart of :data:`CHARTS` (or ``keys``); a chart whose data fails is returned empty with the
+    reason, so one missing model never blanks the others."""
+    from advisor.progress import check, report
+
+    inputs = dict(inputs or {})
+    if scenario is not None and "vms_per_host" not in inputs:
+        active = max(1, scenario.hosts.count - scenario.hosts.reserve)
+        inputs["vms_per_host"] = max(1.0, scenario.total_vms / active)
+    out = {}
+    keys = list(keys or CHARTS)
+    for i, key in enumerate(keys):
+        check(cancel)
+        report(progress, i / len(keys), f"chart {key}")
+        if key == "site":
+            from knowledge.userdb import UserDatabase
+
+            with UserDatabase(userdb_path) as db:
+                out[key] = safe_chart(key, kb, scenario, advice, inputs, userdb=db, site=site)
+        else:
+            out[key] = safe_chart(key, kb, scenario, advice, inputs)
+    return out
+
+
+def safe_chart(key: str, kb, scenario, advice, inputs: dict, **extra) -> ChartSpec:
+    """Chart ``key`` of :data:`CHARTS`; when its data cannot be had (a missing model, an input the
+    model refuses) an empty chart saying why, so one problem never blanks the others."""
+    from knowledge.errors import UserFacingError
+
+    try:
+        return CHARTS[key](kb, scenario, advice, inputs, **extra)
+    except (UserFacingError, KeyError, ValueError, ImportError) as exc:
+        return ChartSpec(key, key.replace("_", " ").capitalize(), "", "", "", "",
+                         empty_reason=f"No chart: {exc}")

@@ -1,0 +1,135 @@
+"""What the open window works with: the knowledge base, the user database, the trained models,
+the scenario document and the latest advice. Panels receive this object and subscribe to it.
+
+Opening the knowledge base (which may compile it on first run) and training the model families
+run in a worker; ``sig_ready`` fires when they are done. Advice is recomputed in a worker after
+each valid edit (debounced), one request at a time: a new edit cancels the running one.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from ui.document import ScenarioDocument
+from ui.workers import Notifier, TaskSlot
+
+log = logging.getLogger(__name__)
+
+
+def _open_and_train(kb_path: Path | None, progress=None, cancel=None):
+    """Worker: open the knowledge base and train (or load) every model family."""
+    from advisor.progress import check, report
+    from knowledge.store import KnowledgeBase
+
+    report(progress, 0.05, "opening the knowledge base")
+    kb = KnowledgeBase.open(kb_path)
+    check(cancel)
+    kb.all_measurements()
+    try:
+        from advisor.models import train_all
+
+        train_all(kb, progress=lambda f, m="": report(progress, 0.2 + 0.8 * f, m), cancel=cancel)
+    except ImportError:  # the models are optional for browsing the knowledge base
+        log.warning("advisor.models unavailable; plots without model curves")
+    return kb
+
+
+def advise_scenario(scenario, kb, site: str | None, userdb, progress=None, cancel=None) -> dict:
+    """Worker: the engine's advice for ``scenario`` as its JSON dict."""
+    from advisor.engine import advise
+
+    advice = advise(scenario, kb=kb, site=site or None, userdb=userdb, progress=progress, cancel=cancel)
+    return advice.to_dict() if hasattr(advice, "to_dict") else dict(advice)
+
+
+class Session(QObject):
+    """Shared state of one main window (see the module doc)."""
+
+    sig_ready = Signal()            # knowledge base open and models trained
+    sig_advice = Signal(dict)       # the engine's advice for the current scenario
+    sig_advice_busy = Signal(bool)
+    sig_site = Signal(str)          # the calibration site changed ("" = none)
+    sig_sites_changed = Signal()    # imports or sites were added or removed
+
+    def __init__(self, settings=None, kb_path: Path | None = None, notifier: Notifier | None = None,
+                 parent: QObject | None = None):
+        super().__init__(parent)
+        from app.settings import Settings
+
+        self.settings = settings or Settings()
+        self.notifier = notifier or Notifier(self)
+        self.kb_path = kb_path
+        self.kb = None
+        self._userdb = None
+        self.document = ScenarioDocument(parent=self)
+        self.advice: dict | None = None
+        self.site: str = self.settings.site
+        self.startup_task = TaskSlot("loading the knowledge base", self.notifier, parent=self)
+        self.startup_task.sig_done.connect(self._on_ready)
+        self.advice_task = TaskSlot("advice", self.notifier, parent=self)
+        self.advice_task.sig_done.connect(self._on_advice)
+        self.advice_task.sig_started.connect(lambda: self.sig_advice_busy.emit(True))
+        self.advice_task.sig_finished.connect(lambda: self.sig_advice_busy.emit(False))
+        self._debounce = QTimer(self, singleShot=True, interval=150)
+        self._debounce.timeout.connect(self.advise_now)
+        self.document.sig_changed.connect(self._on_document_changed)
+
+    # --- start-up ------------------------------------------------------------------------
+    def start(self) -> None:
+        """Open the knowledge base and train the models in a worker."""
+        self.startup_task.start(_open_and_train, self.kb_path)
+
+    @property
+    def ready(self) -> bool:
+        return self.kb is not None
+
+    def _on_ready(self, kb) -> None:
+        self.kb = kb
+        self.sig_ready.emit()
+        self.advise_now()
+
+    @property
+    def userdb(self):
+        """The user database (opened on first use)."""
+        if self._userdb is None:
+            from knowledge.userdb import UserDatabase
+
+            self._userdb = UserDatabase()
+        return self._userdb
+
+    def close(self) -> None:
+        """Cancel running tasks and close the databases."""
+        self.startup_task.cancel()
+        self.advice_task.cancel()
+        if self._userdb is not None:
+            self._userdb.close()
+            self._userdb = None
+
+    # --- advice --------------------------------------------------------------------------
+    def set_site(self, name: str) -> None:
+        """Calibrate the advice to site ``name`` ("" = the documents only)."""
+        if name != self.site:
+            self.site = name
+            self.sig_site.emit(name)
+            self.advise_now()
+
+    def _on_document_changed(self, _path) -> None:
+        if self.settings.auto_advise:
+            self._debounce.start()
+
+    def advise_now(self) -> None:
+        """Recompute the advice for the current scenario if it is valid and the models are ready."""
+        self._debounce.stop()
+        scenario = self.document.scenario
+        if self.kb is None or scenario is None or self.document.problems:
+            return
+        if not scenario.workloads:
+            return
+        self.advice_task.start(advise_scenario, scenario, self.kb, self.site, self.userdb)
+
+    def _on_advice(self, advice: dict) -> None:
+        self.advice = advice
+        self.sig_advice.emit(advice)
