@@ -104,11 +104,20 @@ def cache_mode_chart(kb, scenario, advice, inputs: dict) -> ChartSpec:
     rec = chosen(advice, "cache_mode", f"workload:{w.name}" if w else None)
     spec = ChartSpec("cache_mode", f"Throughput per VM by cache mode ({op.replace('_', ' ')})",
                      "VMs per host", "VMs", "throughput per VM", fam.unit,
-                     caption=f"Model for workload '{w.name if w else '-'}' on this host's RAM; points: the "
-                             f"documents' {bench} measurements (host with 4 GiB RAM). Chosen: "
+                     caption=f"Solid: model for workload '{w.name if w else '-'}' on this host's RAM; dashed: the "
+                             f"same model on the documents' testbed, whose {bench} measurements are the "
+                             f"points (host with 4 GiB RAM). Chosen: "
                              f"{rec['choice'] if rec else '-'}.")
     spec.curves = _curves(_sweep(kb, fam.name, "vms_per_host", x, fixed, ("cache_mode", modes)), x,
                           rec["choice"] if rec else None)
+    # the same model on the documents' testbed, so the measured points can be read against it
+    testbed = next((p.features for p in fam.training_points() if "host_ram_gib" in p.features), None)
+    if testbed is not None and scenario is not None:
+        on_testbed = dict(fixed, host_ram_gib=testbed["host_ram_gib"],
+                          vm_ram_gib=testbed.get("vm_ram_gib", 1.0))
+        spec.curves += _curves(_sweep(kb, fam.name, "vms_per_host", x, on_testbed, ("cache_mode", modes)),
+                               x, None, style="dash", bands=False,
+                               suffix=f" on the {testbed['host_ram_gib']:g} GiB testbed")
     spec.points = _points_by(fam, "cache_mode", "vms_per_host",
                              lambda p: p.features.get("operation") == op and p.features.get("workload") == bench)
     spec.lines.append(Line("VMs per host", vph, "x", kind="marker"))
