@@ -35,7 +35,8 @@ def main(argv: list[str]) -> int:
         if proc.returncode:
             sys.stdout.write(proc.stderr)
         took = time.perf_counter() - start
-        verdicts = [ln.strip() for ln in proc.stdout.splitlines() if "PASS" in ln or "FAIL" in ln]
+        verdicts = [ln.strip() for ln in proc.stdout.splitlines()
+                    if any(word in ln for word in ("PASS", "FAIL", "target"))]
         summary.append(f"{script.stem}: exit {proc.returncode}, {took:.1f} s")
         summary += [f"    {v}" for v in verdicts]
     print("\n===== summary =====")
