@@ -129,6 +129,8 @@ def run(scenario: Path | None = None, screenshots: Path | None = None, size: tup
         _open_last_or_example(window)
     window.show()
     session.start()
+    if not quit_after_show:
+        QTimer.singleShot(0, lambda: warn_unwritable_dirs(window))
     if quit_after_show:  # used by the start-up benchmark: the first event-loop turn after show
         def done() -> None:
             print(f"interactive {time.perf_counter() - started:.4f}", flush=True)
@@ -136,6 +138,23 @@ def run(scenario: Path | None = None, screenshots: Path | None = None, size: tup
 
         QTimer.singleShot(0, done)
     return app.exec()
+
+
+def warn_unwritable_dirs(window):
+    """Tell the user, in a window, when the data, cache or settings directory cannot be written
+    (app.startup.check_user_dirs); returns the (non-modal) message box, or None when all is well."""
+    from PySide6.QtWidgets import QMessageBox
+
+    from app.startup import check_user_dirs, user_dirs_message
+
+    problems = check_user_dirs()
+    if not problems:
+        return None
+    box = QMessageBox(QMessageBox.Icon.Warning, "Capacity Advisor cannot save its files",
+                      user_dirs_message(problems), QMessageBox.StandardButton.Ok, window)
+    box.setModal(False)
+    box.show()
+    return box
 
 
 def _open_last_or_example(window) -> None:

@@ -156,3 +156,16 @@ def test_window_state_persists(window, qtbot):
     qs = window_settings()
     assert qs.value("tab") == "knowledge_base"
     assert qs.value("geometry") is not None
+
+
+def test_unwritable_user_directory_is_said_in_a_window(window, qtbot, tmp_path, monkeypatch):
+    from app.gui import warn_unwritable_dirs
+
+    assert warn_unwritable_dirs(window) is None  # the test's own directories are writable
+    blocker = tmp_path / "a-file"
+    blocker.write_text("x")
+    monkeypatch.setenv("CAPADVISOR_CONFIG_DIR", str(blocker / "config"))
+    box = warn_unwritable_dirs(window)
+    assert box is not None and box.isVisible()
+    assert "settings directory" in box.text() and "CAPADVISOR_CONFIG_DIR" in box.text()
+    box.close()
