@@ -155,14 +155,10 @@ class MainWindow(QMainWindow):
         self.session.document.sig_dirty.connect(lambda _d: self._update_title())
         self.session.document.sig_path.connect(lambda _p: self._update_title())
 
-        from ui import pyside_fix
         from ui.workers import MainThreadGarbageCollector
 
         self._collector = MainThreadGarbageCollector(self)
 
-        self._refcount_timer = QTimer(self, interval=5000)
-        self._refcount_timer.timeout.connect(pyside_fix.top_up)
-        self._refcount_timer.start()
         hints = QApplication.styleHints()
         if hasattr(hints, "colorSchemeChanged"):  # follow the desktop's light/dark switch live
             hints.colorSchemeChanged.connect(self._on_color_scheme_changed)

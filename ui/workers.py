@@ -186,9 +186,6 @@ class TaskSlot(QObject):
     def start(self, fn: Callable, *args, with_progress: bool = True, **kwargs) -> int:
         """Run ``fn(*args, progress=..., cancel=..., **kwargs)`` (without the two when
         ``with_progress`` is False) on the pool; returns the task's generation number."""
-        from ui import pyside_fix
-
-        pyside_fix.top_up()
         self.cancel()
         self._generation += 1
         self._token = CancelToken()

@@ -111,9 +111,6 @@ class ChartWidget(QWidget):
     def set_spec(self, spec: ChartSpec) -> None:
         """Draw ``spec``: the items are updated in place when only the numbers changed (what-if),
         otherwise rebuilt."""
-        from ui import pyside_fix
-
-        pyside_fix.top_up()
         same = (self.spec is not None and self._items is not None
                 and self._signature(spec) == self._signature(self.spec))
         self.spec = spec

@@ -118,6 +118,8 @@ def cache_mode_chart(kb, scenario, advice, inputs: dict) -> ChartSpec:
         spec.curves += _curves(_sweep(kb, fam.name, "vms_per_host", x, on_testbed, ("cache_mode", modes)),
                                x, None, style="dash", bands=False,
                                suffix=f" on the {testbed['host_ram_gib']:g} GiB testbed")
+        for c in spec.curves[len(modes):]:
+            c.in_legend = False  # the caption explains the dashes; the legend stays small
     spec.points = _points_by(fam, "cache_mode", "vms_per_host",
                              lambda p: p.features.get("operation") == op and p.features.get("workload") == bench)
     spec.lines.append(Line("VMs per host", vph, "x", kind="marker"))
