@@ -102,3 +102,106 @@ def test_invalid_scenario_is_not_saved(qtbot, tmp_path):
     with pytest.raises(InputError):
         doc.save(tmp_path / "bad.yaml")
     assert not (tmp_path / "bad.yaml").exists()
+
+
+def _type_into(qtbot, editor, text: str) -> None:
+    editor.setFocus()
+    editor.selectAll()
+    qtbot.keyClicks(editor, text)
+
+
+def test_local_disk_groups_are_a_table_of_their_own(qtbot, tmp_path):
+    from advisor.scenario import load_scenario
+
+    doc = ScenarioDocument(demo_data())
+    panel = QtScenarioPanel(doc)
+    qtbot.addWidget(panel)
+    panel.show()
+    table = panel.disks_table
+    assert table.table.rowCount() == 1 and table.editors[0][2].value() == 1920
+    qtbot.mouseClick(table.add_button, Qt.MouseButton.LeftButton)
+    assert doc.get(("hosts", "disks", 1)) == {"kind": "ssd", "count": 1, "size_gb": 1920.0}
+    kind, count, size, iops, mb_s = table.editors[1]
+    kind.setCurrentText("hdd")
+    _type_into(qtbot, count, "2")
+    _type_into(qtbot, size, "4000")
+    _type_into(qtbot, mb_s, "180")
+    assert doc.get(("hosts", "disks", 1)) == {"kind": "hdd", "count": 2, "size_gb": 4000.0, "mb_s": 180.0}
+    assert doc.problems == {}
+
+    # a wrong value: red cell, its message as the tooltip and under the table, by row
+    _type_into(qtbot, count, "0")
+    assert doc.problems == {"hosts.disks[1].count": "must be >= 1"}
+    assert count.property("invalid") and count.toolTip() == "must be >= 1"
+    assert table.problems.isVisible() and "disk group 2, count: must be >= 1" in table.problems.text()
+    assert not table.editors[0][1].property("invalid")
+    doc.undo_stack.undo()
+    assert doc.problems == {} and not table.problems.isVisible() and count.value() == 2
+
+    # the engine and the saved file see both groups
+    saved = load_scenario(doc.save(tmp_path / "two-groups.yaml")).hosts.disks
+    assert [(d.kind, d.count, d.size_gb, d.mb_s) for d in saved] == [("ssd", 4, 1920.0, None),
+                                                                     ("hdd", 2, 4000.0, 180.0)]
+
+    # Remove deletes the row the user works in (focus selects it), not simply the last one
+    table.editors[0][2].setFocus()
+    qtbot.waitUntil(lambda: table.selected_row() == 0)
+    qtbot.mouseClick(table.remove_button, Qt.MouseButton.LeftButton)
+    assert doc.get(("hosts", "disks")) == [{"kind": "hdd", "count": 2, "size_gb": 4000.0, "mb_s": 180.0}]
+    assert table.table.rowCount() == 1 and table.editors[0][0].currentText() == "hdd"
+    table.remove()
+    assert "disks" not in doc.data["hosts"] and doc.problems == {}
+    assert table.empty.isVisible() and not table.table.isVisible() and not table.remove_button.isEnabled()
+    doc.undo_stack.undo()
+    doc.undo_stack.undo()
+    assert len(doc.get(("hosts", "disks"))) == 2 and table.table.rowCount() == 2
+
+
+def test_shared_storage_entries_and_new_fields(qtbot):
+    doc = ScenarioDocument(demo_data())
+    panel = QtScenarioPanel(doc)
+    qtbot.addWidget(panel)
+    panel.show()
+    shared = panel.shared_table
+    shared.add()
+    assert doc.get(("hosts", "shared_storage", 1)) == {"kind": "iscsi", "network_gbps": 10.0}
+    _type_into(qtbot, shared.editors[1][2], "12.5")
+    assert doc.get(("hosts", "shared_storage", 1, "capacity_tb")) == 12.5
+    assert doc.scenario.hosts.shared_storage[1].capacity_tb == 12.5
+
+    # frequency scaling: yes, no, or not known (the key is dropped)
+    freq = panel.hosts_form.editors[("cpu", "frequency_scaling")]
+    freq.setCurrentText("no")
+    assert doc.get(("hosts", "cpu", "frequency_scaling")) is False
+    freq.setCurrentText("not known")
+    assert "frequency_scaling" not in doc.get(("hosts", "cpu"))
+    doc.set(("hosts", "cpu", "frequency_scaling"), True)
+    assert freq.currentText() == "yes"
+
+    # the workload's data footprint, checked against its virtual disk next to the field
+    panel.workload_list.setCurrentRow(1)  # database: 500 GB disk, 300 GB footprint
+    foot = panel.workload_form.editors[("io", "footprint_gb")]
+    assert foot.value() == 300
+    _type_into(qtbot, foot, "600")
+    assert doc.problems == {"workloads[1].io.footprint_gb": "must be <= io.disk_gb (500)"}
+    assert panel.workload_form.rows[("io", "footprint_gb")].error.isVisible()
+    app = panel.workload_form.editors[("application",)]
+    _type_into(qtbot, app, "cassandra")
+    assert doc.get(("workloads", 1, "application")) == "cassandra"
+    app.clear()
+    app.textEdited.emit("")
+    assert "application" not in doc.get(("workloads", 1))
+
+
+def test_typing_a_decimal_number_keeps_its_fraction(qtbot):
+    """Each keystroke updates the document, which refreshes the editors: that must not re-format
+    a half-typed "2." into "2.00" (the next digit would then be lost)."""
+    doc = ScenarioDocument(demo_data())
+    panel = QtScenarioPanel(doc)
+    qtbot.addWidget(panel)
+    panel.show()
+    ram = panel.workload_form.editors[("ram_gib",)]
+    _type_into(qtbot, ram, "2.5")
+    assert doc.get(("workloads", 0, "ram_gib")) == 2.5
+    _type_into(qtbot, panel.hosts_form.editors[("cpu", "ghz")], "2.45")
+    assert doc.get(("hosts", "cpu", "ghz")) == 2.45

@@ -20,15 +20,20 @@ from PySide6.QtWidgets import (
 )
 
 from ui.document import ScenarioDocument
-from ui.panels.fields import BoundForm, FieldSpec
+from ui.panels.fields import BoundForm, FieldSpec, RecordTable
 from ui.workers import TaskSlot
 
 LEVELS = ("low", "medium", "high")
+
+SCENARIO_SPECS = [
+    FieldSpec(("name",), "Scenario name", "text", "", "Shown in the window title and the report", default=""),
+]
 
 HOST_SPECS = [
     FieldSpec(("count",), "Hosts", "int", "hosts", "How many identical hosts the cluster has", default=1),
     FieldSpec(("reserve",), "Reserve (N+x)", "int", "hosts",
               "Hosts kept free for failure or maintenance", default=0),
+    FieldSpec(("cpu", "model"), "CPU model", "text", "", "Processor model name (for the report)", default=""),
     FieldSpec(("cpu", "sockets"), "CPU sockets", "int", "", "Processor sockets per host", default=1),
     FieldSpec(("cpu", "cores_per_socket"), "Cores per socket", "int", "", "Physical cores per socket",
               default=8),
@@ -38,21 +43,36 @@ HOST_SPECS = [
               step=0.1),
     FieldSpec(("cpu", "virtualization"), "Virtualization", "choice", "", "Hardware virtualization extensions",
               choices=("vmx", "svm", "none", "unknown"), default="unknown"),
+    FieldSpec(("cpu", "frequency_scaling"), "Frequency scaling", "optbool", "",
+              "Whether an on-demand CPU frequency governor is active today (it informs the CPU governor advice)"),
     FieldSpec(("ram_gib",), "RAM", "float", "GiB", "Memory per host", default=64.0, step=8),
     FieldSpec(("nic_gbps",), "Network", "float", "Gb/s", "Link rate of a host's NIC", default=1.0),
-    FieldSpec(("disks", 0, "kind"), "Local disks", "choice", "", "Kind of the local disks",
+]
+
+DISK_SPECS = [
+    FieldSpec(("kind",), "Kind", "choice", "", "Kind of the local disks of this group",
               choices=("hdd", "ssd", "nvme"), default="ssd"),
-    FieldSpec(("disks", 0, "count"), "Disk count", "int", "disks", "Local disks per host", default=1),
-    FieldSpec(("disks", 0, "size_gb"), "Disk size", "float", "GB", "Size of one local disk (10^9 B)",
-              default=1000.0, step=100),
-    FieldSpec(("shared_storage", 0, "kind"), "Shared storage", "choice", "",
-              "Shared storage on offer for VM images", choices=("nfs", "iscsi", "distributed"), default="nfs"),
-    FieldSpec(("shared_storage", 0, "network_gbps"), "Storage network", "float", "Gb/s",
-              "Link rate to the shared storage", default=1.0),
+    FieldSpec(("count",), "Count", "int", "", "Disks of this kind per host", default=1),
+    FieldSpec(("size_gb",), "Size", "float", "GB", "Size of one disk (10^9 B)", default=1000.0, step=100,
+              decimals=0),
+    FieldSpec(("iops",), "IOPS", "optfloat", "", "Random IOPS of one disk, if measured", decimals=0, step=1000),
+    FieldSpec(("mb_s",), "Seq.", "optfloat", "MB/s", "Sequential throughput of one disk, if measured",
+              decimals=0, step=50),
+]
+
+SHARED_SPECS = [
+    FieldSpec(("kind",), "Kind", "choice", "", "Kind of shared storage on offer for VM images",
+              choices=("nfs", "iscsi", "distributed"), default="nfs"),
+    FieldSpec(("network_gbps",), "Network", "float", "Gb/s", "Link rate between a host and this storage",
+              default=1.0),
+    FieldSpec(("capacity_tb",), "Capacity", "optfloat", "TB", "Usable capacity (10^12 B), if known", step=1),
+    FieldSpec(("iops",), "IOPS", "optfloat", "", "IOPS the storage sustains, if known", decimals=0, step=1000),
 ]
 
 WORKLOAD_SPECS = [
     FieldSpec(("name",), "Name", "text", "", "Unique name of this group of identical VMs"),
+    FieldSpec(("application",), "Application", "text", "",
+              "What runs in the VMs, e.g. cassandra, telecom, web (some rules depend on it)", default=""),
     FieldSpec(("vms",), "VMs", "int", "VMs", "Number of VMs in this group", default=1),
     FieldSpec(("vcpus",), "vCPUs per VM", "int", "vCPUs", "Virtual CPUs of one VM", default=1),
     FieldSpec(("ram_gib",), "RAM per VM", "float", "GiB", "Memory of one VM", default=1.0, step=0.5),
@@ -67,6 +87,10 @@ WORKLOAD_SPECS = [
     FieldSpec(("io", "block_size_kib"), "Block size", "float", "KiB", "Typical I/O request size",
               default=4.0),
     FieldSpec(("io", "disk_gb"), "Virtual disk", "optfloat", "GB", "Size of the VM's virtual disk"),
+    FieldSpec(("io", "footprint_gb"), "Data footprint", "optfloat", "GB",
+              "Data the VM actually reads and writes (at most the virtual disk)"),
+    FieldSpec(("io", "iops"), "IOPS per VM", "optfloat", "IOPS", "Disk operations per second of one VM, if known",
+              decimals=0, step=10),
     FieldSpec(("image_gb",), "Image size", "optfloat", "GB", "Size of the VM image to propagate"),
     FieldSpec(("request_load_rps",), "Request load", "optfloat", "req/s", "Requests per second per VM"),
     FieldSpec(("live_migration",), "Must live-migrate", "bool", "", "The VMs must move between hosts live"),
@@ -85,6 +109,20 @@ PREF_SPECS = [
     FieldSpec(("max_host_cpu_percent",), "Max host CPU", "float", "%", "Planned peak CPU utilization",
               default=80.0, step=5),
 ]
+
+
+def new_disk_group(existing: list) -> dict:
+    """A new local-disk group: like the last one, else one 1 TB SSD."""
+    last = existing[-1] if existing and isinstance(existing[-1], dict) else {}
+    return {"kind": last.get("kind", "ssd"), "count": 1, "size_gb": last.get("size_gb", 1000.0)}
+
+
+def new_shared_storage(existing: list) -> dict:
+    """A new shared-storage entry: a kind not yet on offer, on the network of the last one."""
+    kinds = [e.get("kind") for e in existing if isinstance(e, dict)]
+    kind = next((k for k in ("nfs", "iscsi", "distributed") if k not in kinds), "nfs")
+    last = existing[-1] if existing and isinstance(existing[-1], dict) else {}
+    return {"kind": kind, "network_gbps": last.get("network_gbps", 1.0)}
 
 
 def new_workload(existing: list[dict]) -> dict:
@@ -124,14 +162,29 @@ class QtScenarioPanel(QWidget):
         self.banner.setWordWrap(True)
 
         # hosts column
+        self.scenario_form = BoundForm(document, SCENARIO_SPECS, ())
         self.hosts_form = BoundForm(document, HOST_SPECS, ("hosts",))
         hosts_box = QGroupBox("Hosts (every host alike)")
         hb = QVBoxLayout(hosts_box)
         self.probe_button = QPushButton("Use this machine")
         self.probe_button.setToolTip("Fill the host fields from this computer's hardware (the probe)")
         self.probe_button.clicked.connect(self.on_probe)
+        hb.addWidget(self.scenario_form)
         hb.addWidget(self.hosts_form)
         hb.addWidget(self.probe_button, 0, Qt.AlignmentFlag.AlignLeft)
+        storage_box = QGroupBox("Storage")
+        sb = QVBoxLayout(storage_box)
+        self.disks_table = RecordTable(document, ("hosts", "disks"), DISK_SPECS, new_disk_group, "disk group",
+                                       "No local disks: VM images live on shared storage only.")
+        self.shared_table = RecordTable(document, ("hosts", "shared_storage"), SHARED_SPECS, new_shared_storage,
+                                        "shared storage", "No shared storage on offer: VM images stay on the "
+                                                          "hosts' local disks.")
+        for title, table in (("Local disks per host", self.disks_table),
+                             ("Shared storage on offer", self.shared_table)):
+            label = QLabel(title)
+            label.setObjectName("subheading")
+            sb.addWidget(label)
+            sb.addWidget(table)
         prefs_box = QGroupBox("Preferences")
         self.prefs_form = BoundForm(document, PREF_SPECS, ("preferences",))
         QVBoxLayout(prefs_box).addWidget(self.prefs_form)
@@ -140,6 +193,7 @@ class QtScenarioPanel(QWidget):
         ll = QVBoxLayout(left)
         ll.setContentsMargins(0, 0, 0, 0)
         ll.addWidget(hosts_box)
+        ll.addWidget(storage_box)
         ll.addWidget(prefs_box)
         ll.addStretch(1)
 
