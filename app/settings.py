@@ -24,6 +24,14 @@ log = logging.getLogger(__name__)
 
 THEMES = ("system", "light", "dark")
 ENV_PREFIX = "CAPADVISOR_"
+#: the allowed range (lowest, highest) of each numeric field; :meth:`Settings.validate` clamps to it
+#: and the Preferences dialog (ui/preferences.py) offers exactly it
+LIMITS: dict[str, tuple[float, float] | tuple[int, int]] = {
+    "font_pt": (0.0, 40.0),
+    "workshop_font_pt": (10.0, 48.0),
+    "whatif_debounce_ms": (0, 1000),
+    "max_recent": (1, 30),
+}
 
 
 @dataclass
@@ -55,10 +63,9 @@ class Settings:
         """Clamp or reset out-of-range values in place; returns self."""
         if self.theme not in THEMES:
             self.theme = "system"
-        self.font_pt = min(max(float(self.font_pt), 0.0), 40.0)
-        self.workshop_font_pt = min(max(float(self.workshop_font_pt), 10.0), 48.0)
-        self.whatif_debounce_ms = int(min(max(int(self.whatif_debounce_ms), 0), 1000))
-        self.max_recent = int(min(max(int(self.max_recent), 1), 30))
+        for name, (lo, hi) in LIMITS.items():
+            kind = type(lo)
+            setattr(self, name, kind(min(max(kind(getattr(self, name)), lo), hi)))
         return self
 
 

@@ -8,7 +8,7 @@ import logging
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QIcon, QKeySequence
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QIcon, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
     QFileDialog,
@@ -112,7 +112,9 @@ class MainWindow(QMainWindow):
         self.setAcceptDrops(True)
         self.panels: dict[str, QWidget] = {}
         self._workshop = None
+        self._workshop_full_screen = True
         self._theme_before_workshop = None
+        self.preferences_dialog = None
 
         self.tabs = QTabWidget()
         self.tabs.setDocumentMode(False)
@@ -200,6 +202,11 @@ class MainWindow(QMainWindow):
                                          "Full screen, large fonts, sliders and plots front and centre")
         self.act_workshop.setCheckable(True)
         self.act_about = self._action("&About Capacity Advisor", self.show_about, None)
+        self.act_preferences = self._action("&Preferences…", self.show_preferences, None,
+                                            "Theme, font sizes, what-if delay, automatic advice, recent files")
+        # the platform's shortcut (Ctrl+, on macOS, Ctrl+Shift+, on KDE); Ctrl+, where it has none
+        self.act_preferences.setShortcuts(QKeySequence.keyBindings(K.Preferences) or [QKeySequence("Ctrl+,")])
+        self.act_preferences.setMenuRole(QAction.MenuRole.PreferencesRole)
 
         mb = self.menuBar()
         m_file = mb.addMenu("&File")
@@ -219,6 +226,8 @@ class MainWindow(QMainWindow):
         m_edit.addAction(self.act_redo)
         m_edit.addSeparator()
         m_edit.addAction(self.act_advise)
+        m_edit.addSeparator()
+        m_edit.addAction(self.act_preferences)
         m_view = mb.addMenu("&View")
         for i, (name, title, *_rest) in enumerate(VIEWS):
             act = self._action(title.replace("&&", "&"), lambda _c=False, n=name: self.show_view(n),
@@ -227,11 +236,15 @@ class MainWindow(QMainWindow):
         m_view.addSeparator()
         m_view.addAction(self.act_workshop)
         m_theme = m_view.addMenu("&Theme")
+        self.theme_actions: dict[str, QAction] = {}
+        group = QActionGroup(self)  # exclusive: one look checked, also after a change in Preferences
         for mode in ("system", "light", "dark"):
             act = QAction(mode.capitalize(), self, checkable=True)
             act.setChecked(self.settings.theme == mode)
             act.triggered.connect(lambda _c=False, m=mode: self.set_theme(m))
+            group.addAction(act)
             m_theme.addAction(act)
+            self.theme_actions[mode] = act
         m_help = mb.addMenu("&Help")
         m_help.addAction(self.act_about)
 
@@ -366,6 +379,15 @@ class MainWindow(QMainWindow):
         value = window_settings().value("recent_files", []) or []
         return [value] if isinstance(value, str) else list(value)
 
+    def _trim_recent(self) -> None:
+        """Keep at most ``settings.max_recent`` recent files (stored and in the menu)."""
+        files = self.recent_files()
+        if len(files) > self.settings.max_recent:
+            qs = window_settings()
+            qs.setValue("recent_files", files[: self.settings.max_recent])
+            qs.sync()
+        self._refresh_recent()
+
     def _refresh_recent(self) -> None:
         self.recent_menu.clear()
         files = self.recent_files()
@@ -409,6 +431,8 @@ class MainWindow(QMainWindow):
     # --- look ----------------------------------------------------------------------------
     def set_theme(self, mode: str) -> None:
         self.settings.theme = mode
+        if mode in self.theme_actions:
+            self.theme_actions[mode].setChecked(True)
         theme.apply(QApplication.instance(), mode, self.settings.font_pt)
         for panel in self.panels.values():
             if hasattr(panel, "on_theme_changed"):
@@ -430,9 +454,8 @@ class MainWindow(QMainWindow):
                 self._workshop = QtWorkshopPanel(self.session)
                 self._workshop.sig_exit.connect(lambda: self.toggle_workshop(False))
                 self.stack.addWidget(self._workshop)
-            # large, but never so large that the view overflows a small projector (pt per 75 px of width)
-            screen = self.screen().availableGeometry().width() if full_screen and self.screen() else self.width()
-            theme.apply(app, "workshop", min(self.settings.workshop_font_pt, max(11.0, screen / 90)))
+            self._workshop_full_screen = full_screen
+            self._apply_workshop_look()
             self._central.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
             self._central.setMinimumSize(0, 0)
             self.tabs.setMinimumSize(0, 0)
@@ -457,6 +480,12 @@ class MainWindow(QMainWindow):
                     panel.on_theme_changed()
         self.act_workshop.setChecked(on)
 
+    def _apply_workshop_look(self) -> None:
+        # large, but never so large that the view overflows a small projector (pt per 75 px of width)
+        full = self._workshop_full_screen and self.screen() is not None
+        screen = self.screen().availableGeometry().width() if full else self.width()
+        theme.apply(QApplication.instance(), "workshop", min(self.settings.workshop_font_pt, max(11.0, screen / 90)))
+
     @property
     def in_workshop(self) -> bool:
         return self._workshop is not None and self.stack.currentWidget() is self._workshop
@@ -471,6 +500,51 @@ class MainWindow(QMainWindow):
         from ui.dialogs.about import AboutDialog
 
         AboutDialog(self.session, self).open()
+
+    # --- preferences ---------------------------------------------------------------------
+    def show_preferences(self):
+        """Open the Preferences dialog (window-modal); OK saves and applies, Cancel changes nothing."""
+        from ui.dialogs.preferences import PreferencesDialog
+
+        old = self.preferences_dialog
+        if old is not None and old.isVisible():
+            old.raise_()
+            old.activateWindow()
+            return old
+        if old is not None:
+            old.deleteLater()
+        dlg = PreferencesDialog(self.settings, self)
+        dlg.accepted.connect(lambda: self.apply_preferences(dlg.result_settings()))
+        self.preferences_dialog = dlg
+        dlg.open()
+        return dlg
+
+    def apply_preferences(self, new) -> None:
+        """Take the preferences edited in the dialog: save them at once (atomically) and apply them
+        now. In workshop mode the workshop font size applies at once, the window's theme and font
+        size on leaving it."""
+        from app import settings as app_settings
+        from ui.dialogs.preferences import FIELDS
+
+        for name in FIELDS:
+            setattr(self.settings, name, getattr(new, name))
+        try:
+            app_settings.save(self.settings)
+        except UserFacingError as exc:
+            self.session.notifier.failure("saving the preferences", exc)
+        if not self.in_workshop:
+            self.set_theme(self.settings.theme)
+        else:  # the window's theme and font apply on leaving workshop mode
+            if self.settings.theme in self.theme_actions:
+                self.theme_actions[self.settings.theme].setChecked(True)
+            self._apply_workshop_look()
+            self._workshop.on_theme_changed()
+        for panel in [*self.panels.values(), self._workshop]:
+            if panel is not None and hasattr(panel, "on_settings_changed"):
+                panel.on_settings_changed()
+        self.session.on_settings_changed()
+        self._trim_recent()
+        self.statusBar().showMessage("Preferences saved", 4000)
 
     # --- persistence ---------------------------------------------------------------------
     def _restore_state(self) -> None:

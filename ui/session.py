@@ -75,6 +75,7 @@ class Session(QObject):
         self.advice_task.sig_finished.connect(lambda: self.sig_advice_busy.emit(False))
         self._debounce = QTimer(self, singleShot=True, interval=150)
         self._debounce.timeout.connect(self.advise_now)
+        self._stale = False  # edited while automatic advice was off
         self.document.sig_changed.connect(self._on_document_changed)
 
     # --- start-up ------------------------------------------------------------------------
@@ -119,6 +120,16 @@ class Session(QObject):
     def _on_document_changed(self, _path) -> None:
         if self.settings.auto_advise:
             self._debounce.start()
+        else:
+            self._stale = True
+
+    def on_settings_changed(self) -> None:
+        """Follow the preferences: automatic advice switched off drops a pending recomputation;
+        switched on, the advice catches up with the edits made meanwhile."""
+        if not self.settings.auto_advise:
+            self._debounce.stop()
+        elif self._stale:
+            self.advise_now()
 
     def advise_now(self) -> None:
         """Recompute the advice for the current scenario if it is valid and the models are ready."""
@@ -128,6 +139,7 @@ class Session(QObject):
             return
         if not scenario.workloads:
             return
+        self._stale = False
         self.advice_task.start(advise_scenario, scenario, self.kb, self.site, self.userdb)
 
     def _on_advice(self, advice: dict) -> None:

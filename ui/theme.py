@@ -11,7 +11,7 @@ from pathlib import Path
 from string import Template
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QFont, QGuiApplication, QPalette
+from PySide6.QtGui import QColor, QFontDatabase, QGuiApplication, QPalette
 from PySide6.QtWidgets import QApplication
 
 STYLES_DIR = Path(__file__).resolve().parent.parent / "resources" / "styles"
@@ -67,6 +67,13 @@ def plot_colors() -> dict:
             "series": SERIES_DARK if dark else SERIES}
 
 
+def desktop_font_pt() -> float:
+    """The desktop's own base font size in points (10 if it does not say). Not ``QFont()``: that is
+    the application font, which :func:`apply` has already changed (workshop mode, a chosen size)."""
+    size = QFontDatabase.systemFont(QFontDatabase.SystemFont.GeneralFont).pointSizeF()
+    return size if size > 0 else 10.0
+
+
 def apply(app: QApplication, mode: str = "system", font_pt: float = 0.0) -> str:
     """Apply a look (``system``, ``light``, ``dark`` or ``workshop``) to ``app``; returns its name."""
     global _current, _current_name
@@ -87,7 +94,7 @@ def apply(app: QApplication, mode: str = "system", font_pt: float = 0.0) -> str:
     qp.setColor(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text, QColor(pal["muted"]))
     qp.setColor(QPalette.ColorGroup.Disabled, QPalette.ColorRole.ButtonText, QColor(pal["muted"]))
     app.setPalette(qp)
-    base = font_pt or (QFont().pointSizeF() if QFont().pointSizeF() > 0 else 10.0)
+    base = font_pt or desktop_font_pt()
     font = app.font()
     font.setPointSizeF(base)
     app.setFont(font)

@@ -8,10 +8,9 @@ the document (undoable) and refreshes the editors when the document changes (und
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import copy
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtWidgets import (

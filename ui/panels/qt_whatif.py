@@ -131,10 +131,11 @@ class QtWhatIfPanel(QWidget):
         self.rt_task.sig_done.connect(lambda spec: self.charts["realtime"].set_spec(spec))
         self.advice_task = TaskSlot("what-if advice", session.notifier, parent=self)
         self.advice_task.sig_done.connect(self.show_decisions)
-        self._advice_timer = QTimer(self, singleShot=True, interval=max(1, session.settings.whatif_debounce_ms * 4))
+        self._advice_timer = QTimer(self, singleShot=True)
         self._advice_timer.timeout.connect(self.run_advice)
-        self._rt_timer = QTimer(self, singleShot=True, interval=max(1, session.settings.whatif_debounce_ms))
+        self._rt_timer = QTimer(self, singleShot=True)
         self._rt_timer.timeout.connect(self.run_realtime)
+        self.on_settings_changed()
 
         self.sliders: dict[str, _Slider] = {}
         box = QGroupBox("Move the inputs")
@@ -178,6 +179,12 @@ class QtWhatIfPanel(QWidget):
         session.sig_ready.connect(self.reset_from_scenario)
         session.sig_advice.connect(self._on_session_advice)
         self.reset_from_scenario()
+
+    def on_settings_changed(self) -> None:
+        """Follow the preferences: the what-if delay (the advice waits four times as long)."""
+        delay = self.session.settings.whatif_debounce_ms
+        self._rt_timer.setInterval(max(1, delay))
+        self._advice_timer.setInterval(max(1, delay * 4))
 
     def busy(self) -> bool:
         return (self.rt_task.running or self.advice_task.running or self._advice_timer.isActive()

@@ -39,3 +39,6 @@ class QtWorkshopPanel(QWidget):
 
     def on_theme_changed(self) -> None:
         self.whatif.on_theme_changed()
+
+    def on_settings_changed(self) -> None:
+        self.whatif.on_settings_changed()
