@@ -31,7 +31,7 @@ from knowledge.errors import UserFacingError
 from ui.tablemodels import FilterProxy, RecordTableModel
 from ui.workers import TaskSlot
 
-SITE_COLUMNS = ("metric", "value", "unit", "factors", "subject", "tool")
+SITE_COLUMNS = ("metric", "value", "unit", "tool", "subject", "factors")  # factors last: it stretches
 
 
 @dataclass
