@@ -172,3 +172,43 @@ def test_report_exports_pdf_and_html_that_read_back(window, qtbot, tmp_path):
         assert hv["choice"] in text
         pages = subprocess.run(["pdfinfo", str(pdf_path)], capture_output=True, text=True).stdout
         assert int(next(li.split()[-1] for li in pages.splitlines() if li.startswith("Pages"))) >= 2
+
+
+def test_chart_labels_stay_clear_of_the_legend_and_whole_in_workshop_fonts(qtbot):
+    """A horizontal limit line's label moves to the right end when the legend is on the left; a
+    compact chart (what-if, workshop) draws its axis titles smaller than a large application font."""
+    from PySide6.QtGui import QFont
+    from PySide6.QtWidgets import QApplication
+
+    from ui.plots.charts import ChartWidget
+    from ui.plots.spec import ChartSpec, Curve, Line
+
+    def spec(legend: str) -> ChartSpec:
+        s = ChartSpec("t", "CPU", "request load", "req/s", "CPU utilization", "%", legend=legend)
+        s.curves.append(Curve("a", np.array([0.0, 1.0]), np.array([10.0, 90.0])))
+        s.lines.append(Line("100 % CPU", 100.0, "y", kind="limit"))
+        return s
+
+    positions = {}
+    for legend in ("tl", "tr"):
+        chart = ChartWidget()
+        qtbot.addWidget(chart)
+        chart.set_spec(spec(legend))
+        (line,) = [i for i in chart._items["lines"] if i is not None]
+        positions[legend] = line.label.orthoPos
+    assert positions == {"tl": 0.9, "tr": 0.1}
+
+    app = QApplication.instance()
+    old = app.font()
+    try:
+        big = QFont(old)
+        big.setPointSizeF(20.0)
+        app.setFont(big)
+        for compact, size in ((True, "15.0pt"), (False, None)):
+            chart = ChartWidget(compact=compact)
+            qtbot.addWidget(chart)
+            chart.set_spec(spec("tr"))
+            style = chart.plot.getPlotItem().getAxis("left").labelStyle
+            assert style.get("font-size") == size
+    finally:
+        app.setFont(old)

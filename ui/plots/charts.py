@@ -13,7 +13,7 @@ import pyqtgraph as pg  # noqa: E402
 import PySide6  # noqa: E402,F401 - pin the binding before pyqtgraph picks one
 from PySide6.QtCore import Qt  # noqa: E402
 from PySide6.QtGui import QColor, QFont, QImage  # noqa: E402
-from PySide6.QtWidgets import QLabel, QSizePolicy, QVBoxLayout, QWidget  # noqa: E402
+from PySide6.QtWidgets import QApplication, QLabel, QSizePolicy, QVBoxLayout, QWidget  # noqa: E402
 
 from ui import theme  # noqa: E402
 from ui.plots.spec import ChartSpec  # noqa: E402
@@ -184,8 +184,12 @@ class ChartWidget(QWidget):
             item.legend = None  # PlotItem.addLegend would otherwise hand back the removed legend
             self.legend = None
         item.setLogMode(x=spec.log_x, y=spec.log_y)
-        item.setLabel("bottom", axis_label(spec.x_label, spec.x_unit), color=pc["foreground"])
-        item.setLabel("left", axis_label(spec.y_label, spec.y_unit), color=pc["foreground"])
+        style = {"color": pc["foreground"]}
+        if self.compact:  # workshop mode: large fonts, small plots; keep the axis titles whole
+            base = QApplication.font().pointSizeF()
+            style["font-size"] = f"{max(min(base, 10.0), base * 0.75):.1f}pt"
+        item.setLabel("bottom", axis_label(spec.x_label, spec.x_unit), **style)
+        item.setLabel("left", axis_label(spec.y_label, spec.y_unit), **style)
         bottom = self.plot.getAxis("bottom")
         bottom.setTicks([spec.x_ticks] if spec.x_ticks else None)
         if spec.empty:
@@ -261,10 +265,13 @@ class ChartWidget(QWidget):
                 return None
             pos = math.log10(pos)
         right_half = line.axis == "x" and x1 > x0 and (line.pos - x0) / (x1 - x0) > 0.55
-        anchor = (1, 0) if right_half else (0, 0)
+        # a horizontal line's label sits at the left end, or at the right end when the legend is on the left
+        label_right = line.axis == "y" and spec.legend in ("tl", "bl")
+        anchor = (1, 0) if right_half or label_right else (0, 0)
+        position = 0.9 if line.axis == "x" or label_right else 0.1
         inf = pg.InfiniteLine(pos=pos, angle=0 if line.axis == "y" else 90, pen=pen, movable=False,
                               label=label,
-                              labelOpts={"position": 0.9 if line.axis == "x" else 0.1, "color": color,
+                              labelOpts={"position": position, "color": color,
                                          "fill": _color(pc["background"], 200), "anchors": [anchor, anchor]})
         item.addItem(inf)
         return inf

@@ -215,8 +215,8 @@ def _overalloc(kb, family: str, title: str, y_label: str, advice, inputs: dict,
 
 def overhead_chart(kb, scenario, advice, inputs: dict) -> ChartSpec:
     """Hypervisor CPU overhead (%) vs vCPU over-allocation."""
-    return _overalloc(kb, "overallocation_overhead", "CPU overhead vs over-allocation", "CPU overhead",
-                      advice, inputs, {"hypervisor overhead": {}})
+    return _overalloc(kb, "overallocation_overhead", "CPU overhead vs over-allocation", "host CPU",
+                      advice, inputs, {"host CPU at the test load": {}})
 
 
 def downtime_chart(kb, scenario, advice, inputs: dict) -> ChartSpec:
