@@ -31,8 +31,27 @@ def operations(w) -> list[tuple[str, float]]:
     return [(op, s) for op, s in out if s > 0]
 
 
+#: shared-storage kind behind each storage backend
+BACKEND_KIND = {"nfs_file": "nfs", "nfs_root": "nfs", "iscsi": "iscsi", "distributed": "distributed"}
+
+
+def per_vm_limit_mb_s(ctx: EngineContext) -> float:
+    """Bandwidth one VM's image can get at most, MB/s: its share of the host's local disks, or of
+    the host's NIC and of the chosen shared storage's link, which every VM of the cluster shares."""
+    h = ctx.scenario.hosts
+    per_host = disk_limit_mb_s(ctx) / max(ctx.facts.vms_per_host, 1e-9)
+    backend = ctx.facts.storage_backend
+    if backend in (None, "local_disk"):
+        return per_host
+    links = [s.network_gbps for s in h.shared_storage if s.kind == BACKEND_KIND.get(backend)]
+    links = links or [s.network_gbps for s in h.shared_storage]
+    if not links:
+        return per_host
+    return min(per_host, max(links) * 125.0 / max(ctx.scenario.total_vms, 1))
+
+
 def disk_limit_mb_s(ctx: EngineContext) -> float:
-    """Aggregate bandwidth a host's images can get, MB/s: local disks, or the storage link."""
+    """Aggregate bandwidth a host's images can get, MB/s: local disks, or the host's storage path."""
     h = ctx.scenario.hosts
     if ctx.facts.storage_backend not in (None, "local_disk"):
         links = [s.network_gbps for s in h.shared_storage] or [h.nic_gbps]
@@ -60,7 +79,7 @@ def per_vm_throughput(ctx: EngineContext, workloads) -> tuple[list[dict[str, dic
     pred = ctx.models.predict("cache_mode_throughput", [q for qs in queries for q in qs])
     if pred is None:
         return None
-    cap = disk_limit_mb_s(ctx) / ctx.facts.vms_per_host
+    cap = per_vm_limit_mb_s(ctx)
     out = []
     i = 0
     for w in workloads:

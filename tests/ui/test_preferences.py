@@ -14,8 +14,8 @@ from PySide6.QtWidgets import QApplication, QDialogButtonBox
 from app import settings as app_settings
 from app.settings import Settings
 from ui import theme
-from ui.main_window import window_settings
 from ui.dialogs.preferences import FIELDS, PreferencesDialog
+from ui.main_window import window_settings
 
 SPINS = ("font_pt", "workshop_font_pt", "whatif_debounce_ms", "max_recent")
 B = QDialogButtonBox.StandardButton

@@ -186,18 +186,23 @@ def cpu_chart(kb, scenario, advice, inputs: dict) -> ChartSpec:
     return spec
 
 
-def _overalloc(kb, family: str, title: str, y_label: str, advice, inputs: dict,
+def _overalloc(kb, family: str, title: str, y_label: str, scenario, advice, inputs: dict,
                cases: dict[str, dict]) -> ChartSpec:
+    """A chapter 8 family against vCPUs per physical core of the scenario's hosts; the model is read
+    at the thesis' ratio per hardware thread and the measured points are placed accordingly."""
     from advisor.models import get_family
+    from advisor.recommend.vcpu_overallocation import model_ratio
 
     fam = get_family(family, kb)
-    x = np.linspace(1.0, 6.0, 60)
+    threads = int(scenario.hosts.cpu.threads_per_core) if scenario else 1
+    x = np.linspace(1.0, 6.0 * threads, 60)
     rec = chosen(advice, "vcpu_overallocation", "cluster")
+    smt = f"; {threads} threads per core: the thesis' ratios count hardware threads" if threads > 1 else ""
     spec = ChartSpec(family, title, "vCPU over-allocation", "vCPUs per core", y_label, fam.unit,
-                     caption=f"Thesis chapter 8 (VMware ESXi). Recommended: {rec['choice'] if rec else '-'}"
+                     caption=f"Thesis chapter 8 (VMware ESXi){smt}. Recommended: {rec['choice'] if rec else '-'}"
                              + (f" ({rec['value']:g} vCPUs per core)" if rec and rec.get("value") else ""))
     for name, fixed in cases.items():
-        preds = _sweep(kb, fam.name, "overallocation_ratio", x, fixed)
+        preds = _sweep(kb, fam.name, "overallocation_ratio", model_ratio(x, threads), fixed)
         curve = _curves(preds, x, None)[0]
         curve.name = curve.color_key = name
         spec.curves.append(curve)
@@ -205,7 +210,7 @@ def _overalloc(kb, family: str, title: str, y_label: str, advice, inputs: dict,
                if all(p.features.get(k) == v for k, v in fixed.items() if k in p.features)]
         if pts:
             spec.points.append(Points(f"{name} measured", np.array([float(p.features["overallocation_ratio"])
-                                                                     for p in pts]),
+                                                                     for p in pts]) * threads,
                                       np.array([p.target for p in pts]), [_tip(p) for p in pts], color_key=name))
     ratio = inputs.get("overallocation") or (rec or {}).get("value")
     if ratio:
@@ -214,17 +219,19 @@ def _overalloc(kb, family: str, title: str, y_label: str, advice, inputs: dict,
 
 
 def overhead_chart(kb, scenario, advice, inputs: dict) -> ChartSpec:
-    """Hypervisor CPU overhead (%) vs vCPU over-allocation."""
+    """Host CPU utilization (%) at the thesis' test load vs vCPU over-allocation."""
     return _overalloc(kb, "overallocation_overhead", "CPU overhead vs over-allocation", "host CPU",
-                      advice, inputs, {"host CPU at the test load": {}})
+                      scenario, advice, inputs, {"host CPU at the test load": {}})
 
 
 def downtime_chart(kb, scenario, advice, inputs: dict) -> ChartSpec:
-    """Live-migration downtime (s) vs vCPU over-allocation, for a busy and an idle migrated VM."""
+    """Live-migration downtime (s) vs vCPU over-allocation, for the thesis' light- and heavy-load tests."""
+    from advisor.recommend.vcpu_overallocation import HEAVY_TESTS, LIGHT_TESTS
+
     base = {"vms_per_host": 5.0, "hypervisor": "VMware ESXi"}
-    return _overalloc(kb, "migration_downtime", "Migration downtime vs over-allocation", "downtime", advice,
-                      inputs, {"busy VM migrated": {"migrated_vm_load": 1900.0, "others_load": 1000.0, **base},
-                               "idle VM, busy host": {"migrated_vm_load": 100.0, "others_load": 1900.0, **base}})
+    return _overalloc(kb, "migration_downtime", "Migration downtime vs over-allocation", "downtime", scenario,
+                      advice, inputs, {"light-load tests (x.1)": {**LIGHT_TESTS, **base},
+                                       "heavy-load tests (x.2)": {**HEAVY_TESTS, **base}})
 
 
 def transfer_chart(kb, scenario, advice, inputs: dict) -> ChartSpec:
