@@ -126,15 +126,26 @@ def test_conflicts_are_resolved_and_shown(kb):
 
 
 def test_host_count_names_the_bottleneck_and_headroom(kb):
+    """30 VMs of 64 GiB (65.28 with the 2 % overhead) on hosts keeping 243.2 GiB for guests:
+    three whole VMs per host (195.84 GiB, 47.36 left: no fourth), so 10 active hosts, although
+    pooled RAM would say 8.05 -> 9. Every active host is full: headroom 0. Then 10 more VMs of
+    the profile need 4 more hosts (3 + 3 + 3 + 1)."""
+    per_host_ram = 256 - max(4, 0.05 * 256)
+    per_vm = 64 * 1.02
+    assert int(per_host_ram // per_vm) == 3
     sc = make([workload(vms=30, vcpus=4, ram_gib=64, cpu_intensity="low")], count=2, reserve=1)
     rec = advise(sc, kb=kb).find("host_count")
     assert rec.details["bottleneck"] == "ram"
+    assert rec.expected["hosts_for_ram"]["value"] == pytest.approx(30 * per_vm / per_host_ram, rel=1e-5)
+    assert rec.details["hosts_by_pooling"] == 9
     active = int(rec.expected["active_hosts"]["value"])
-    assert int(rec.choice) == active + 1
-    room = rec.details["headroom_vms"]["app"]
-    per_host_ram = 256 - max(4, 0.05 * 256)
-    assert room == int((active * per_host_ram - 30 * 64 * 1.02) // (64 * 1.02))
+    assert active == 10 and int(rec.choice) == 11
+    assert rec.details["headroom_vms"]["app"] == 0
     assert any("planned count" in a.why_not for a in rec.alternatives)
+    more = advise(make([workload(vms=40, vcpus=4, ram_gib=64, cpu_intensity="low")], count=2, reserve=1),
+                  kb=kb).find("host_count")
+    assert int(more.expected["active_hosts"]["value"]) == 14
+    assert more.details["headroom_vms"]["app"] == 2  # the host holding one VM takes two more
 
 
 def test_progress_is_reported_and_cancel_stops(kb):
