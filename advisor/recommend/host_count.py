@@ -389,6 +389,8 @@ def recommend(ctx: EngineContext) -> list[Recommendation]:
     room = headroom(ctx, active, packing)
     expected = {"hosts": figure(hosts, "hosts"), "active_hosts": figure(active, "hosts"),
                 "reserve_hosts": figure(sc.hosts.reserve, "hosts")}
+    for name, n in room.items():  # the headroom, right after the counts: what a planner reads first
+        expected[f"headroom_{name}"] = figure(n, "more VMs", workload=name)
     for k, v in need.items():
         if math.isfinite(v):
             expected[f"hosts_for_{k}"] = figure(v, "hosts")
@@ -417,6 +419,9 @@ def recommend(ctx: EngineContext) -> list[Recommendation]:
                  f"({need[bottleneck]:.2f} hosts' worth).{whole} CPU counts physical cores ({sc.hosts.cpu.cores} per "
                  f"host, threads not counted) at {ratio:g} vCPUs per core; RAM is "
                  f"{'not over-committed' if sc.preferences.ram_overcommit == 1 else f'over-committed {sc.preferences.ram_overcommit:g}x'}."
+                 + (f" Still room on the {active} active hosts for "
+                    + ", ".join(f"{n} more {name} VM{'s' if n != 1 else ''}" for name, n in room.items())
+                    + " (each profile alone)." if room else "")
                  + (f" {infeasible}." if infeasible else ""))
     text = " ".join(r.text for r in outcome.fired)
     rec = Recommendation(

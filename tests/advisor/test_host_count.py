@@ -54,6 +54,10 @@ def test_seven_25gib_vms_on_64gib_hosts_need_four_active_hosts(kb):
     assert sorted(n for g in rec.details["placement"] for n in [g["vms"]["app"]] * g["hosts"]) == [1, 2, 2, 2]
     assert rec.details["headroom_vms"]["app"] == 1  # the host with one VM has room for one more
     assert "placed whole" in rec.rationale
+    # the headroom is an expected figure too (reports and cards show it), and said in the rationale
+    assert rec.expected["headroom_app"] == {"value": 1, "low": 1, "high": 1, "unit": "more VMs", "workload": "app"}
+    assert list(rec.expected)[:4] == ["hosts", "active_hosts", "reserve_hosts", "headroom_app"]
+    assert "1 more app VM " in rec.rationale
 
 
 def test_headroom_counts_whole_vms_per_host_not_pooled_capacity(kb):
