@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from knowledge import jsonout
 from knowledge.errors import DatabaseError, InputError
 from knowledge.paths import user_db_path
 from knowledge.sqlite_util import open_checked
@@ -269,7 +270,7 @@ class UserDatabase:
                 "INSERT INTO projects (name, scenario, recommendations, saved_at) VALUES (?, ?, ?, ?)"
                 " ON CONFLICT(name) DO UPDATE SET scenario=excluded.scenario,"
                 " recommendations=excluded.recommendations, saved_at=excluded.saved_at",
-                (name, json.dumps(scenario), json.dumps(recommendations) if recommendations else None,
+                (name, jsonout.dumps(scenario), jsonout.dumps(recommendations) if recommendations else None,
                  time.time()))
 
     def projects(self) -> list[str]:

@@ -5,13 +5,17 @@ thesis chapter 11).
 The share C_VM/T_VM is the workload's ``realtime.share`` when given; otherwise the analysis
 finds the smallest share for which some T_VM works and the recommendation keeps clear headroom
 above it (doc 004 c11-C04): share = min(1, max(1.2 x smallest share, 1.5 x utilization), and
-2 x utilization when a switching overhead is charged (c11-C07)). The period is the largest one
-that passes the response-time test (the robust one when the analysis gives it). WCETs are
-scaled by host GHz / design GHz when the design speed is given.
+2 x utilization when a switching overhead is charged (c11-C07)), but at most halfway between the
+smallest share and a whole core, so that a share below 1 that works is never rounded up to a
+whole core. The period is the largest one that passes the response-time test (the robust one
+when the analysis gives it). When only a whole core works (utilization near 1), the VM gets a
+dedicated core: any period does, and T_VM = C_VM = the shortest task period is reported (never
+an infinite period). WCETs are scaled by host GHz / design GHz when the design speed is given.
 """
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 
 from advisor.recommend.base import Alternative, EngineContext, Recommendation, figure
@@ -30,9 +34,14 @@ def _taskset(w):
 
 
 def _headroom_share(rt, min_share: float | None) -> float:
+    """The share to recommend: clear headroom above the smallest schedulable share, below 1."""
     u = rt.utilization
     factor = 2.0 if rt.overhead > 0 else 1.5
-    return min(1.0, max(1.2 * (min_share or u), factor * u))
+    smallest = min_share or u
+    target = max(1.2 * smallest, factor * u)
+    if smallest < 1.0:
+        target = min(target, (1.0 + smallest) / 2.0)  # a share below 1 works: keep it below 1
+    return min(1.0, target)
 
 
 @lru_cache(maxsize=256)
@@ -62,16 +71,24 @@ def _one(ctx: EngineContext, w) -> Recommendation:
         if not res.feasible and minimal.feasible:
             res, notes = minimal, ["no headroom above the smallest share was schedulable"]
     period = res.max_period_robust or res.max_period
+    dedicated = bool(res.feasible and res.share is not None and res.share >= 1.0 - 1e-12)
+    if dedicated:  # a whole core: no VM switching, any period works; report a finite one
+        period = min(t.period for t in ts.tasks)
+        notes.append("the task set needs a whole core: pin the VM's vCPU to a dedicated core (no VM period "
+                     "or budget limits it)")
     budget = period * res.share if (period and res.share) else res.budget
-    feasible = bool(res.feasible and period)
-    if feasible:
+    feasible = bool(res.feasible and period and math.isfinite(period))
+    if dedicated:
+        choice = f"dedicated core (T_VM=C_VM={period:.4g} {unit})"
+    elif feasible:
         choice = f"T_VM={period:.4g} {unit}, C_VM={budget:.4g} {unit}"
     else:
         choice = "infeasible"
     expected = {"utilization": figure(res.utilization, "1")}
     if feasible:
-        expected.update({"period": figure(period, unit, res.feasible_intervals[0][0] if res.feasible_intervals
-                                          else period, res.max_period or period),
+        top = res.max_period if res.max_period and math.isfinite(res.max_period) else period
+        low = res.feasible_intervals[0][0] if res.feasible_intervals and not dedicated else period
+        expected.update({"period": figure(period, unit, min(low, period), max(top, period)),
                          "budget": figure(budget, unit), "share": figure(res.share, "1")})
         rts = {k: v for k, v in res.response_times.items() if v is not None}
         for name, r in rts.items():
@@ -96,7 +113,7 @@ def _one(ctx: EngineContext, w) -> Recommendation:
         else 0.2, rationale=rationale.strip(), citations=ctx.cites.for_rules(outcome.fired),
         rules=[r.id for r in outcome.fired], warnings=list(dict.fromkeys(outcome.warnings)) + notes
         + list(res.notes))
-    rec.details = {"analysis": res.to_dict(), "speed_scale": speed}
+    rec.details = {"analysis": res.to_dict(), "speed_scale": speed, "dedicated_core": dedicated}
     return rec
 
 

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
+
+from knowledge import jsonout
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -63,7 +64,7 @@ def cmd_advise(args) -> int:
         if db is not None:
             db.close()
     if args.format == "json":
-        text = json.dumps(advice.to_dict(), indent=2) + "\n"
+        text = jsonout.dumps(advice.to_dict(), indent=2) + "\n"
     elif args.format == "md":
         text = to_markdown(advice)
     else:

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import sys
 
+from knowledge import jsonout
 from knowledge.errors import InputError
 
 EXIT_INFEASIBLE = 1
@@ -150,7 +150,7 @@ def cmd_rt(args: argparse.Namespace) -> int:
         part = partition(ts, args.vcpus, share=args.share, period=period, overhead=overhead,
                          policy=args.policy, speed_scale=args.speed_scale)
         if args.format == "json":
-            print(json.dumps(part.to_dict(), indent=2))
+            print(jsonout.dumps(part.to_dict(), indent=2))
         else:
             print(render_partition(part))
         if not part.feasible:
@@ -160,7 +160,7 @@ def cmd_rt(args: argparse.Namespace) -> int:
     res = analyze(ts, share=args.share, period=period, overhead=overhead, policy=args.policy,
                   speed_scale=args.speed_scale, curve_points=args.curve)
     if args.format == "json":
-        print(json.dumps(res.to_dict(), indent=2))
+        print(jsonout.dumps(res.to_dict(), indent=2))
     else:
         print(render_text(res, args.tasks))
     if not res.feasible:

@@ -78,3 +78,55 @@ def test_help_names_the_options(capsys):
     text = capsys.readouterr().out
     for option in ("--site-db", "--site", "--format", "-o"):
         assert option in text
+
+
+def _strict(text: str):
+    """json.loads that refuses the non-standard Infinity, -Infinity and NaN tokens."""
+    def refuse(token):
+        raise ValueError(f"non-standard JSON token {token}")
+    return json.loads(text, parse_constant=refuse)
+
+
+def _rt_scenario(tmp_path, tasks: list[tuple[str, int, int]], overhead: int = 0) -> str:
+    """A one-workload scenario file whose VM carries ``tasks`` (name, period, wcet in us)."""
+    rows = "\n".join(f"        - {{name: {n}, period: {p}, wcet: {c}}}" for n, p, c in tasks)
+    sc = tmp_path / "rt.yaml"
+    sc.write_text("version: 1\nhosts: {cpu: {cores_per_socket: 8}, ram_gib: 64}\nworkloads:\n"
+                  "  - name: rt\n    vms: 1\n    vcpus: 1\n    ram_gib: 2\n    realtime:\n"
+                  f"      time_unit: us\n      overhead: {overhead}\n      tasks:\n{rows}\n")
+    return str(sc)
+
+
+def _period_budget(out: str) -> dict:
+    return next(r for r in _strict(out)["recommendations"] if r["decision"] == "vm_period_budget")
+
+
+def test_a_realtime_vm_needing_a_whole_core_gets_finite_standard_json(run, tmp_path):
+    """Utilization exactly 1: only a whole core works. The JSON stays standard (no Infinity) and the
+    choice says dedicated core with a finite nominal period (the shortest task period)."""
+    code, out, err = run(_rt_scenario(tmp_path, [("a", 1000, 500), ("b", 2000, 1000)]))
+    assert code == 0, err
+    rec = _period_budget(out)
+    assert rec["choice"] == "dedicated core (T_VM=C_VM=1000 us)" and rec["value"] == 1000.0
+    assert rec["details"]["dedicated_core"] is True
+    assert rec["expected"]["share"]["value"] == 1.0
+    assert any("dedicated core" in w for w in rec["warnings"])
+
+
+def test_headroom_stays_below_a_whole_core_when_a_smaller_share_works(run, tmp_path):
+    """Utilization 0.6 with a 20 us switching overhead: twice the utilization (c11-C07) would be a whole
+    core; the smallest share that works is about 0.70, so the advice keeps it halfway to 1 (about 0.85)
+    with a finite period instead of T_VM = infinity."""
+    code, out, err = run(_rt_scenario(tmp_path, [("a", 1000, 200), ("b", 2000, 400), ("c", 5000, 1000)], 20))
+    assert code == 0, err
+    rec = _period_budget(out)
+    share = rec["expected"]["share"]["value"]
+    assert 0.70 < share < 0.9 and rec["choice"].startswith("T_VM=")
+    assert 0 < rec["value"] < 5000 and rec["details"]["dedicated_core"] is False
+
+
+def test_non_finite_numbers_are_written_as_null():
+    from knowledge import jsonout
+
+    text = jsonout.dumps({"a": float("inf"), "b": [1.0, float("nan"), (2, -float("inf"))], "c": "inf"})
+    assert _strict(text) == {"a": None, "b": [1.0, None, [2, None]], "c": "inf"}

@@ -122,3 +122,15 @@ def test_vcpus_partition(run):
     assert data["feasible"] and len(data["vcpus"]) == 2
     assert sorted(n for c in data["vcpus"] for n in c["tasks"]) == sorted(
         ["current_loop", "speed_loop", "position_loop", "fieldbus", "supervisor", "logger"])
+
+
+def test_a_whole_core_writes_an_unbounded_period_as_null(run):
+    """--share 1: any period works (max_period is infinite); the JSON stays standard: null."""
+    code, out, _ = run(EXAMPLE, "--share", "1", "--format", "json")
+    assert code == 0
+
+    def refuse(token):
+        raise ValueError(token)
+
+    data = json.loads(out, parse_constant=refuse)
+    assert data["share"] == 1.0 and data["max_period"] is None
