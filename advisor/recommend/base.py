@@ -235,6 +235,17 @@ def prediction_figure(pred, i: int = 0, scale: float = 1.0, unit: str | None = N
                   basis=item["basis"], extrapolated=item["extrapolated"])
 
 
+def _deciding_rule(outcome: Outcome, best: str, other: str) -> Rule | None:
+    """The fired rule that put ``best`` furthest ahead of ``other`` (None if no rule did)."""
+    top, top_delta = None, 0.0
+    for rule in outcome.fired:
+        eff = rule.effect_for(outcome.ctx)
+        delta = eff.scores.get(best, 0.0) - eff.scores.get(other, 0.0)
+        if delta > top_delta + 1e-12:
+            top, top_delta = rule, delta
+    return top
+
+
 def decide(decision: str, scope: str, outcome: Outcome, ctx: EngineContext, *,
            extra_scores: Mapping[str, float] | None = None,
            expected: Mapping[str, dict] | None = None,
@@ -258,6 +269,9 @@ def decide(decision: str, scope: str, outcome: Outcome, ctx: EngineContext, *,
     alternatives = []
     for c in ranked[1:]:
         reasons = [f"scored {total[c]:.2f} against {total[best]:.2f}"]
+        lead = _deciding_rule(outcome, best, c)
+        if lead is not None:
+            reasons.insert(0, f"{lead.text.rstrip('.')} [{lead.id}]")
         if c in why:
             reasons.insert(0, why[c])
         alternatives.append(Alternative(c, total[c], dict(expected.get(c, {})), "; ".join(reasons)))

@@ -12,11 +12,25 @@ writethrough) are capped at the disks' bandwidth shared by the VMs on a host.
 
 from __future__ import annotations
 
+import numpy as np
+
 from advisor.recommend.base import EngineContext, Recommendation, decide, figure
 from advisor.rules import CACHE, evaluate
 
 DECISION = "cache_mode"
 MODELLED = ("writeback", "writethrough", "none")
+#: modes the documents did not measure -> the measured modes their figures are estimated from
+#: (the lowest of them): directsync bypasses the host cache like none and completes writes on
+#: stable storage like writethrough; unsafe is at best writeback
+UNMEASURED = {"directsync": ("writethrough", "none"), "unsafe": ("writeback",)}
+
+
+def estimate_mode(mode: str, by_mode: dict) -> tuple:
+    """Figures of an unmeasured ``mode`` from the measured ones: ``by_mode`` maps each measured
+    mode to a tuple (mean, low, high), numbers or arrays alike; the result is their element-wise
+    minimum over the modes :data:`UNMEASURED` names for ``mode``."""
+    sources = [by_mode[m] for m in UNMEASURED[mode]]
+    return tuple(np.minimum.reduce([np.asarray(src[j], dtype=float) for src in sources]) for j in range(3))
 DISK_MB_S = {"hdd": 150.0, "ssd": 500.0, "nvme": 2000.0}  # per disk, when neither given nor calibrated
 
 
@@ -95,11 +109,10 @@ def per_vm_throughput(ctx: EngineContext, workloads) -> tuple[list[dict[str, dic
                 values[m][op] = (v, lo, hi)
                 extrap[m] = extrap.get(m, False) or bool(pred.extrapolated[i])
                 i += 1
-        values["directsync"] = {op: tuple(min(a, b) for a, b in zip(values["writethrough"][op], values["none"][op],
-                                                                     strict=True)) for op, _ in ops}
-        values["unsafe"] = values["writeback"]
-        extrap["directsync"] = extrap["writethrough"] or extrap["none"]
-        extrap["unsafe"] = extrap["writeback"]
+        for mode, sources in UNMEASURED.items():
+            values[mode] = {op: tuple(float(v) for v in estimate_mode(mode, {m: values[m][op] for m in sources}))
+                            for op, _ in ops}
+            extrap[mode] = mode == "directsync" or any(extrap[m] for m in sources)  # never measured itself
         figs = {}
         for m, per_op in values.items():
             agg = [1.0 / sum(s / max(per_op[op][j], 1e-9) for op, s in ops) for j in range(3)]
@@ -138,5 +151,9 @@ def recommend(ctx: EngineContext) -> list[Recommendation]:
         if hv not in ("KVM",):
             lead += f" Cache modes are KVM/QEMU settings; with {hv} use its equivalent write policy."
         rec.rationale = f"{lead} {rec.rationale}"
+        if ctx.chosen.get("containers", {}).get(w.name):
+            rec.rationale = (f"{w.name} is advised to run as containers (see the hypervisor advice); this applies "
+                             f"if it runs in VMs instead. " + rec.rationale)
+            rec.details["applies_if"] = "the workload runs in VMs"
         out.append(rec)
     return out

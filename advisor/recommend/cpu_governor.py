@@ -15,13 +15,25 @@ CHOICES = ("performance", "ondemand")
 
 def recommend(ctx: EngineContext) -> list[Recommendation]:
     outcome = evaluate(DECISION, ctx.rule_ctx(), CHOICES)
-    expected = {}
+    expected, cites = {}, []
     for key, choice in (("T1-09", "performance"), ("T1-01", "ondemand")):
         row = ctx.cites.rows.get((ctx.cites.doc("003"), key))
         if row is not None:
             expected[choice] = {"testbed_request_rate": figure(row.value, row.unit, source=f"003 {row.locator}")}
-    rec = decide(DECISION, "cluster", outcome, ctx, expected=expected, order=CHOICES)
-    scaling = ctx.scenario.hosts.cpu.frequency_scaling
-    note = " The hosts run without frequency scaling, so the clock already stays high." if scaling is False else ""
+            cites.append(row.citation())
+    rec = decide(DECISION, "cluster", outcome, ctx, expected=expected, order=CHOICES, model_citations=cites)
+    sc = ctx.scenario
+    if sc.hosts.cpu.frequency_scaling is False:
+        note = (" The hosts run without frequency scaling, so the clock already stays high and the governor "
+                "changes little.")
+    elif not outcome.fired:
+        io = any(w.io.intensity != "low" for w in sc.workloads)
+        note = (" The measured penalty of ondemand (an I/O-bound VM on otherwise idle cores) does not apply: "
+                + ("the hosts' cores are mostly busy." if io else "no workload is I/O-bound.")
+                + " Either governor will do; performance keeps latency steady.")
+    else:
+        note = ""
     rec.rationale = f"Run the {rec.choice} governor.{note} {rec.rationale}"
+    if not outcome.fired:
+        rec.confidence = min(rec.confidence, 0.5)
     return [rec]

@@ -1,39 +1,83 @@
 """``disk_placement``: virtual disk backing, size and zone per workload, with co-location advice
 (doc 003 section II, doc 002 section 5.2, doc 004 chapters 5 and 10).
 
+The choices depend on where the images live (the ``storage_backend`` decision): on local hard
+disks every choice applies; flash disks have no zones (no outer zone); images on NFS or a
+distributed store are files (no partitions); iSCSI exports block devices (no image files).
+
 Expected figure (testbed values, not a regression): Postmark throughput on the doc 003 testbed
-with a virtual disk close to the footprint (4 GB: 2.1 MB/s) or oversized (40 GB: 1.3 MB/s).
+(Figure 1(d)/(e)) with a virtual disk close to the footprint (4 GB: 2.1 MB/s) or oversized (40 GB:
+1.3 MB/s; shown for a file-backed image only when the workload's disk is oversized, since a file
+was measured to be slower still, Figure 1(c), without a figure), and their ratio.
 """
 
 from __future__ import annotations
 
 from advisor.recommend.base import EngineContext, Recommendation, decide, figure
-from advisor.rules import DP_FILE, DP_OUTER, DP_SIZED, evaluate
+from advisor.rules import DP_FILE, DP_FILE_SIZED, DP_OUTER, DP_SIZED, Effect, Rule, _oversized, evaluate
 
 DECISION = "disk_placement"
-CHOICES = (DP_SIZED, DP_OUTER, DP_FILE)
+CHOICES = (DP_SIZED, DP_OUTER, DP_FILE_SIZED, DP_FILE)
+PARTITIONS = (DP_SIZED, DP_OUTER)
+FILES = (DP_FILE_SIZED, DP_FILE)
 
 
-def _testbed(ctx: EngineContext) -> dict[str, dict]:
-    out = {}
-    for key, choice in (("F1d-01", DP_SIZED), ("F1e-01", DP_FILE)):
-        row = ctx.cites.rows.get((ctx.cites.doc("003"), key))
-        if row is not None:
-            out[choice] = {"testbed_throughput": figure(row.value, row.unit, source=f"003 {row.locator}")}
-    if DP_SIZED in out:
-        out[DP_OUTER] = dict(out[DP_SIZED])
+def _not_applicable(ctx: EngineContext) -> dict[str, str]:
+    """choice -> why it does not apply to where the images live."""
+    backend = ctx.facts.storage_backend or "local_disk"
+    if backend == "local_disk":
+        if any(d.kind == "hdd" for d in ctx.scenario.hosts.disks):
+            return {}
+        return {DP_OUTER: "the hosts' flash disks have no zones: every block is reached equally fast"}
+    if backend == "iscsi":
+        return {c: "iSCSI exports block devices: images are LUNs, not files" for c in FILES} | {
+            DP_OUTER: "the zones of the iSCSI target's disks are not described in the scenario"}
+    label = {"nfs_file": "files on NFS", "nfs_root": "file systems on NFS", "distributed": "objects or files "
+             "of the distributed store"}[backend]
+    return {c: f"images are {label}, not host partitions" for c in PARTITIONS}
+
+
+def _testbed(ctx: EngineContext, w) -> dict[str, dict]:
+    rows = {key: ctx.cites.rows.get((ctx.cites.doc("003"), key)) for key in ("F1d-01", "F1e-01")}
+    sized, oversized = rows["F1d-01"], rows["F1e-01"]
+    out: dict[str, dict] = {}
+    if sized is None:
+        return out
+    for c in (DP_SIZED, DP_OUTER, DP_FILE_SIZED):
+        out[c] = {"testbed_throughput": figure(sized.value, sized.unit, source=f"003 {sized.locator} (4 GB disk)")}
+        if oversized is not None:
+            out[c]["gain_vs_oversized"] = figure(sized.value / oversized.value, "ratio",
+                                                 source=f"003 {sized.locator}, {oversized.locator}")
+    if oversized is not None and _oversized(w):
+        out[DP_FILE] = {"testbed_throughput": figure(oversized.value, oversized.unit, 0.0, oversized.value,
+                                                     source=f"003 {oversized.locator} (40 GB disk; a file-backed "
+                                                            "disk was slower still)")}
     return out
 
 
 def recommend(ctx: EngineContext) -> list[Recommendation]:
     out = []
+    blocked = _not_applicable(ctx)
     for w in ctx.scenario.workloads:
         outcome = evaluate(DECISION, ctx.rule_ctx(w), CHOICES)
-        rec = decide(DECISION, f"workload:{w.name}", outcome, ctx, expected=_testbed(ctx), order=CHOICES)
+        for c, reason in blocked.items():
+            outcome.excluded.setdefault(c, []).insert(0, (_FIT_RULE, reason))
+        rows = [ctx.cites.rows.get((ctx.cites.doc("003"), key)) for key in ("F1d-01", "F1e-01")]
+        rec = decide(DECISION, f"workload:{w.name}", outcome, ctx, expected=_testbed(ctx, w), order=CHOICES,
+                     model_citations=[r.citation() for r in rows if r is not None])
         size = w.io.footprint_gb
         lead = f"{w.name}: {rec.choice}"
         if size:
             lead += f" (about {max(size * 1.25, 1):.0f} GB for a {size:g} GB footprint, thin-provisioned)"
-        rec.rationale = f"{lead}. {rec.rationale}"
+        where = ctx.facts.storage_backend or "local_disk"
+        rec.rationale = f"{lead}; images on {where}. {rec.rationale}"
+        if ctx.chosen.get("containers", {}).get(w.name):
+            rec.rationale = (f"{w.name} is advised to run as containers (see the hypervisor advice); this applies "
+                             f"if it runs in VMs instead. " + rec.rationale)
+            rec.details["applies_if"] = "the workload runs in VMs"
         out.append(rec)
     return out
+
+
+_FIT_RULE = Rule("dp.where-images-live", DECISION, "workload", "safety",
+                 "Only placements that exist where the images live apply.", lambda c: True, Effect())

@@ -76,6 +76,7 @@ def _containers(ctx: EngineContext, hv: str) -> list[Recommendation]:
                      extrapolated=bool(tps is not None and tps.extrapolated.any()))
         label = {"Docker": "Docker containers", vm: f"{hv} VMs"}
         rec.rationale = f"{w.name} runs as {label[rec.choice]}. {rec.rationale}"
+        ctx.chosen.setdefault("containers", {})[w.name] = rec.choice == "Docker"
         rec.choice = label[rec.choice]
         for alt in rec.alternatives:
             alt.choice = label.get(alt.choice, alt.choice)

@@ -15,5 +15,15 @@ def recommend(ctx: EngineContext) -> list[Recommendation]:
         return []
     outcome = evaluate(DECISION, ctx.rule_ctx(), CHOICES)
     rec = decide(DECISION, "cluster", outcome, ctx, order=CHOICES)
-    rec.rationale = f"Balance load with {rec.choice}. {rec.rationale}"
+    hv = ctx.facts.hypervisor or "VMware ESXi"
+    lead = f"Balance load with {rec.choice}."
+    if hv != "VMware ESXi" and rec.choice != "manual (expert plan)":
+        lead += (f" The levels are VMware DRS migration thresholds, which the thesis measured; {hv} has no "
+                 "DRS: set the balancer you run on it (an oVirt or OpenStack scheduler, for example) to the "
+                 "equivalent aggressiveness.")
+        rec.warnings.append(f"DRS thresholds were measured on VMware ESXi; on {hv} use an equivalent balancer "
+                            "setting and check its migrations")
+        rec.confidence = max(0.05, rec.confidence - 0.15)
+        rec.extrapolated = True
+    rec.rationale = f"{lead} {rec.rationale}"
     return [rec]

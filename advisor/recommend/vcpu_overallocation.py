@@ -1,10 +1,11 @@
 """``vcpu_overallocation``: how many vCPUs to allocate per physical core (``value``).
 
-Levels follow the thesis: none (1.0), little (1.25), moderate (2.0), medium (2.5), massive (5.0),
-as vCPUs per physical core of the scenario's hosts (``value``). The thesis counted its ratio over
-logical CPUs (hardware threads: chapter 8's pool of 20 vCPUs sat on hosts of 12 cores / 24 threads,
-doc 004 Section 8.3.1), so the models are queried at ``value / threads_per_core``
-(:func:`model_ratio`; details ``vcpus_per_hardware_thread``).
+Levels follow the thesis: none (1.0), little (1.25), moderate (2.0), medium (2.5), massive (5.0)
+vCPUs per *hardware thread* (logical CPU). The thesis counted its ratio over logical CPUs
+(chapters 6 and 8: pools of 20 logical CPUs on hosts of 12 cores / 24 threads, doc 004 Sections
+6.3.1 and 8.3.1), so its levels, the rules that name them and the models all use that unit;
+``value`` is the same allocation per physical core of the scenario's hosts (level x
+``threads_per_core``; details ``vcpus_per_hardware_thread``).
 
 Expected figures: host CPU utilization (% of host at the chapter 8 test load of 5900 req/s,
 ``overallocation_overhead``; measured on VMware ESXi, flagged extrapolated for another hypervisor),
@@ -31,6 +32,11 @@ def model_ratio(vcpus_per_core: float, threads_per_core: int) -> float:
     return vcpus_per_core / max(int(threads_per_core), 1)  # a number or a numpy array
 
 
+def per_core(level_ratio: float, threads_per_core: int) -> float:
+    """vCPUs per physical core for a level given in vCPUs per hardware thread."""
+    return level_ratio * max(int(threads_per_core), 1)
+
+
 def recommend(ctx: EngineContext) -> list[Recommendation]:
     """One cluster-wide over-allocation ratio; sets ``ctx.facts.overallocation_ratio``."""
     levels = list(OVERALLOCATION)
@@ -43,7 +49,7 @@ def recommend(ctx: EngineContext) -> list[Recommendation]:
     # so the figure stays the one measured at the test load (the levels compare on equal terms).
     base = {"hypervisor": ctx.facts.hypervisor or "VMware ESXi"}
     threads = sc.hosts.cpu.threads_per_core
-    queries = [{**base, "overallocation_ratio": model_ratio(OVERALLOCATION[k], threads)} for k in levels]
+    queries = [{**base, "overallocation_ratio": OVERALLOCATION[k]} for k in levels]
     mig_q = [{**q, **(HEAVY_TESTS if heavy else LIGHT_TESTS)} for q in queries]
     families = [("host_cpu_utilization", "overallocation_overhead", queries)]
     if migrating:
@@ -68,10 +74,13 @@ def recommend(ctx: EngineContext) -> list[Recommendation]:
                     why[k] = f"about {float(pred.mean[i]) - best:.1f} s longer migration downtime"
     rec = decide(DECISION, "cluster", outcome, ctx, extra_scores=extra, expected=expected, why=why,
                  extrapolated=extrap, model_citations=cites, has_model=has_model)
-    rec.value = OVERALLOCATION[rec.choice]
-    rec.details["vcpus_per_hardware_thread"] = model_ratio(rec.value, threads)
-    rec.rationale = (f"Allocate up to {rec.value:g} vCPUs per physical core ({rec.choice} over-allocation; "
-                     "real-time VMs' vCPUs are pinned and not over-allocated). " + rec.rationale)
+    rec.value = per_core(OVERALLOCATION[rec.choice], threads)
+    rec.details["vcpus_per_hardware_thread"] = OVERALLOCATION[rec.choice]
+    rec.details["threads_per_core"] = threads
+    per_thread = (f" ({OVERALLOCATION[rec.choice]:g} per hardware thread, the thesis' unit)" if threads > 1 else "")
+    rec.rationale = (f"Allocate up to {rec.value:g} vCPUs per physical core{per_thread}: {rec.choice} "
+                     "over-allocation; real-time VMs' vCPUs are pinned and not over-allocated. " + rec.rationale)
     ctx.facts.overallocation_ratio = rec.value
+    ctx.facts.overallocation_per_thread = OVERALLOCATION[rec.choice]
     ctx.chosen["vcpu_overallocation"] = rec.value
     return [rec]

@@ -70,16 +70,21 @@ def test_every_condition_and_effect_runs_on_the_examples(name):
                 rule.effect_for(ctx)
 
 
-def test_live_migration_leaves_only_cache_mode_none():
+def test_live_migration_leaves_only_the_modes_that_bypass_the_host_cache():
+    """Doc 001 Section 3: none is the only one of its three modes that supports migration; directsync
+    (not in doc 001) bypasses the host page cache too and is the other mode libvirt accepts."""
     out = evaluate("cache_mode", ctx_for(make([workload(live_migration=True, data_loss_tolerance="any")])), CACHE)
-    assert set(out.excluded) == set(CACHE) - {"none"}
+    assert set(out.excluded) == {"writeback", "writethrough", "unsafe"}
     assert "cache.migration-needs-none" in [r.id for r in out.fired]
+    assert out.fired[0].effect_for(ctx_for(make())).scores == {"none": 1.0}
 
 
-def test_no_tolerated_loss_excludes_host_buffered_modes():
+def test_no_tolerated_loss_excludes_modes_that_acknowledge_before_stable_storage():
+    """Doc 001 Conclusions: writeback endangers integrity, none 'does not provide total data
+    integrity', writethrough ensures it."""
     out = evaluate("cache_mode", ctx_for(make([workload(data_loss_tolerance="none")])), CACHE)
-    assert {"writeback", "unsafe"} <= set(out.excluded)
-    assert "writethrough" not in out.excluded and "none" not in out.excluded
+    assert set(out.excluded) == {"writeback", "unsafe", "none"}
+    assert "writethrough" not in out.excluded and "directsync" not in out.excluded
     assert out.scores["writethrough"] > out.scores["writeback"]
     anything = evaluate("cache_mode", ctx_for(make([workload(data_loss_tolerance="any")])), CACHE)
     assert "unsafe" not in anything.excluded and "writeback" not in anything.excluded

@@ -25,10 +25,14 @@ def test_plots_have_units_measured_points_and_the_choice_highlighted(window, qtb
         label = chart.plot.getPlotItem().getAxis("bottom").labelText
         assert spec.x_unit == "" or f"({spec.x_unit})" in label, key
     cache = plots.charts["cache_mode"].spec
-    assert {c.name.split()[0] for c in cache.curves} == {"writeback", "writethrough", "none"}
+    assert {"writeback", "writethrough", "none"} <= {c.name.split()[0] for c in cache.curves}
     assert sum(len(p.x) for p in cache.points) > 0
-    chosen = next(r["choice"] for r in advice["recommendations"] if r["decision"] == "cache_mode")
-    assert [c.name for c in cache.curves if c.highlight] == [chosen]
+    # the chart shows the first I/O-intensive workload; its chosen mode is the highlighted curve
+    # (an unmeasured mode such as directsync is drawn as the engine's estimate)
+    shown = next(w.name for w in window.session.document.scenario.workloads if w.io.intensity != "low")
+    chosen = next(r["choice"] for r in advice["recommendations"]
+                  if r["decision"] == "cache_mode" and r["scope"] == f"workload:{shown}")
+    assert [c.name.split()[0] for c in cache.curves if c.highlight] == [chosen]
     for c in cache.curves:  # bands around the scenario's curves
         if c.style == "solid":
             assert np.all(c.low <= c.mean + 1e-9) and np.all(c.mean <= c.high + 1e-9)

@@ -86,7 +86,7 @@ def _first_workload(scenario, want: Callable | None = None):
 def cache_mode_chart(kb, scenario, advice, inputs: dict) -> ChartSpec:
     """Throughput per VM (MB/s) per KVM cache mode vs VMs per host, for the main I/O workload."""
     from advisor.models import get_family
-    from advisor.recommend.cache_mode import operations
+    from advisor.recommend.cache_mode import UNMEASURED, estimate_mode, operations
 
     fam = get_family("cache_mode_throughput", kb)
     w = _first_workload(scenario, lambda w: w.io.intensity != "low") or _first_workload(scenario)
@@ -108,8 +108,14 @@ def cache_mode_chart(kb, scenario, advice, inputs: dict) -> ChartSpec:
                              f"same model on the documents' testbed, whose {bench} measurements are the "
                              f"points (host with 4 GiB RAM). Chosen: "
                              f"{rec['choice'] if rec else '-'}.")
-    spec.curves = _curves(_sweep(kb, fam.name, "vms_per_host", x, fixed, ("cache_mode", modes)), x,
-                          rec["choice"] if rec else None)
+    preds = _sweep(kb, fam.name, "vms_per_host", x, fixed, ("cache_mode", modes))
+    spec.curves = _curves(preds, x, rec["choice"] if rec else None)
+    if rec and rec["choice"] in UNMEASURED and all(m in preds for m in UNMEASURED[rec["choice"]]):
+        mode = rec["choice"]  # the chosen mode was not measured: draw the engine's estimate of it
+        mean, low, high = estimate_mode(mode, {m: (preds[m].mean, preds[m].low, preds[m].high)
+                                               for m in UNMEASURED[mode]})
+        spec.curves.append(Curve(f"{mode} (estimated)", x, mean, low, high, True, "solid", color_key=mode,
+                                 extrapolated=np.ones_like(x, dtype=bool)))
     # the same model on the documents' testbed, so the measured points can be read against it
     testbed = next((p.features for p in fam.training_points() if "host_ram_gib" in p.features), None)
     if testbed is not None and scenario is not None:
