@@ -31,8 +31,17 @@ storage are checked against its stated capacity, link (``network_gbps`` x 125 MB
 cluster-wide: a warning and ``shared_storage_*_utilization`` figures, not a host count (more
 hosts do not make the storage faster).
 
+The documents' sizing conclusions reserve capacity when their rules fire (:data:`HOST_BUDGETS`,
+``details.budgets``): source hosts of live migrations keep 14 points of CPU (doc 004 c5-C4: CPU
+climbed by up to 14 points while migrating), several co-located database clusters 10 more points
+(c10-C3), and I/O-intensive VMs get host RAM for the page cache (doc 001 C6: 1 GiB per I/O-heavy
+VM, the testbed's two-VM level, half of it per medium one). VMs that live-migrate need at least
+two hosts.
+
 Then the reserve is added. Headroom: for each workload profile, how many more whole VMs of it
-fit into the per-host leftovers of the active hosts after the placement.
+fit into the per-host leftovers of the active hosts after the placement. When no host count can
+place every VM (a VM larger than a host, or a resource the hosts lack), the choice is
+``infeasible`` (no ``value``) and the warnings name the workload, the resource and the figures.
 """
 
 from __future__ import annotations
@@ -55,10 +64,47 @@ MB_S_PER_GBPS = 125.0
 #: relative tolerance of the fit tests (floating-point sums of demands)
 EPS = 1e-9
 SHARED_KIND = {"nfs_file": "nfs", "nfs_root": "nfs", "iscsi": "iscsi", "distributed": "distributed"}
+#: percentage points of host CPU kept free when a rule fires (doc 004 c5-C4, c10-C3)
+CPU_POINTS = {"hc.migration-headroom": 14.0, "hc.multi-cluster-cpu": 10.0}
+#: GiB of host page cache planned per VM by I/O intensity when hc.page-cache fires (doc 001 C6,
+#: S5.3-01: each guest took 1 GB of the testbed's page cache; two VMs had 1 GiB each)
+PAGE_CACHE_GIB = {"low": 0.0, "medium": 0.5, "high": 1.0}
+#: the lowest CPU ceiling the budgets may leave, % (a plan, never a host that takes no load)
+MIN_CPU_CEILING = 20.0
 
 
-def host_capacity(ctx: EngineContext) -> dict[str, float]:
-    """What one host offers, per resource, in the units of :func:`demand`."""
+@dataclass(frozen=True)
+class Budgets:
+    """What the fired host_count rules reserve: CPU points and page cache per VM."""
+
+    cpu_points: float = 0.0
+    page_cache: bool = False
+    min_hosts: int = 1
+    rules: tuple[str, ...] = ()
+
+    @classmethod
+    def of(cls, fired_ids) -> Budgets:
+        ids = tuple(fired_ids)
+        return cls(cpu_points=sum(CPU_POINTS.get(i, 0.0) for i in ids), page_cache="hc.page-cache" in ids,
+                   min_hosts=2 if "hc.migration-two-hosts" in ids else 1,
+                   rules=tuple(i for i in ids if i in CPU_POINTS or i in ("hc.page-cache", "hc.migration-two-hosts")))
+
+    def cpu_ceiling(self, planned_percent: float) -> float:
+        """The CPU utilization hosts are planned at, %, after the reserved points."""
+        return max(MIN_CPU_CEILING, planned_percent - self.cpu_points) if self.cpu_points else planned_percent
+
+    def to_dict(self, planned_percent: float) -> dict:
+        return {"cpu_points_reserved": self.cpu_points, "cpu_ceiling_percent": self.cpu_ceiling(planned_percent),
+                "page_cache_gib_per_vm": dict(PAGE_CACHE_GIB) if self.page_cache else {},
+                "min_hosts": self.min_hosts, "rules": list(self.rules)}
+
+
+NO_BUDGETS = Budgets()
+
+
+def host_capacity(ctx: EngineContext, budgets: Budgets = NO_BUDGETS) -> dict[str, float]:
+    """What one host offers, per resource, in the units of :func:`vm_demand` (CPU load after the
+    CPU points the ``budgets`` reserve)."""
     sc = ctx.scenario
     h = sc.hosts
     ram = (h.ram_gib - max(4.0, 0.05 * h.ram_gib)) * sc.preferences.ram_overcommit
@@ -68,7 +114,7 @@ def host_capacity(ctx: EngineContext) -> dict[str, float]:
         per = d.iops or (site_iops if site_iops and d.kind != "hdd" else None) or DISK_IOPS[d.kind]
         iops += per * d.count
     return {"cpu_allocation": float(h.cpu.cores),
-            "cpu_load": h.cpu.cores * sc.preferences.max_host_cpu_percent / 100.0,
+            "cpu_load": h.cpu.cores * budgets.cpu_ceiling(sc.preferences.max_host_cpu_percent) / 100.0,
             "ram": max(ram, 0.1), "disk_capacity": sum(d.size_gb * d.count for d in h.disks) * DISK_USABLE,
             "disk_iops": iops, "network": h.nic_gbps * MB_S_PER_GBPS * NIC_USABLE}
 
@@ -85,9 +131,10 @@ def _disk_gb(w) -> float:
     return w.io.disk_gb or w.image_gb or w.io.footprint_gb or 20.0
 
 
-def vm_demand(ctx: EngineContext, w) -> dict[str, float]:
+def vm_demand(ctx: EngineContext, w, budgets: Budgets = NO_BUDGETS) -> dict[str, float]:
     """One VM of workload ``w``: cores allocated (vCPUs / over-allocation ratio; real-time vCPUs
-    pinned 1:1), busy cores, GiB RAM, GB disk, IOPS, MB/s of storage traffic."""
+    pinned 1:1), busy cores, GiB RAM (with the page cache the ``budgets`` plan for it), GB disk,
+    IOPS, MB/s of storage traffic."""
     ratio = ctx.facts.overallocation_ratio or 1.0
     local = _local(ctx)
     iops = _iops(w)
@@ -95,16 +142,18 @@ def vm_demand(ctx: EngineContext, w) -> dict[str, float]:
     rt = w.realtime is not None
     return {"cpu_allocation": float(w.vcpus) if rt else w.vcpus / ratio,
             "cpu_load": w.vcpus * (1.0 if rt else BUSY[w.cpu_intensity]),
-            "ram": w.ram_gib * (1 + VM_RAM_OVERHEAD), "disk_capacity": disk if local else 0.0,
+            "ram": w.ram_gib * (1 + VM_RAM_OVERHEAD) + (PAGE_CACHE_GIB[w.io.intensity] if budgets.page_cache else 0.0),
+            "disk_capacity": disk if local else 0.0,
             "disk_iops": iops if local else 0.0,
             "network": 0.0 if local else iops * w.io.block_size_kib * 1024 / 1e6}
 
 
-def _needed(ctx: EngineContext) -> tuple[dict[str, float], dict[str, float], dict[str, float]]:
-    cap = host_capacity(ctx)
+def _needed(ctx: EngineContext, budgets: Budgets = NO_BUDGETS
+            ) -> tuple[dict[str, float], dict[str, float], dict[str, float]]:
+    cap = host_capacity(ctx, budgets)
     total = dict.fromkeys(cap, 0.0)
     for w in ctx.scenario.workloads:
-        for k, v in vm_demand(ctx, w).items():
+        for k, v in vm_demand(ctx, w, budgets).items():
             total[k] += v * w.vms
     need = {}
     for k in cap:
@@ -274,18 +323,19 @@ def _first_fit(cap: list[float], items: list[tuple[str, list[float], int]]) -> l
     return groups
 
 
-def _pack(ctx: EngineContext, cap: dict[str, float]) -> Packing:
-    return pack(cap, [(w.name, vm_demand(ctx, w), w.vms) for w in ctx.scenario.workloads])
+def _pack(ctx: EngineContext, cap: dict[str, float], budgets: Budgets = NO_BUDGETS) -> Packing:
+    return pack(cap, [(w.name, vm_demand(ctx, w, budgets), w.vms) for w in ctx.scenario.workloads])
 
 
-def headroom(ctx: EngineContext, active: int, packing: Packing | None = None) -> dict[str, int]:
+def headroom(ctx: EngineContext, active: int, packing: Packing | None = None,
+             budgets: Budgets = NO_BUDGETS) -> dict[str, int]:
     """Workload name -> how many more whole VMs of its profile fit into the per-host leftovers of
     ``active`` hosts after the VMs are placed (hosts beyond the placement's count are empty)."""
-    cap = host_capacity(ctx)
-    packing = packing or _pack(ctx, cap)
+    cap = host_capacity(ctx, budgets)
+    packing = packing or _pack(ctx, cap, budgets)
     out = {}
     for w in ctx.scenario.workloads:
-        out[w.name] = 0 if w.name in packing.unplaced else packing.fits(vm_demand(ctx, w),
+        out[w.name] = 0 if w.name in packing.unplaced else packing.fits(vm_demand(ctx, w, budgets),
                                                                         active - packing.hosts)
     return out
 
@@ -295,10 +345,12 @@ def _num(x: float) -> str:
     return f"{x:,.0f}" if abs(x) >= 1000 else f"{x:.4g}"
 
 
-def _oversize(ctx: EngineContext, cap: dict[str, float], packing: Packing) -> list[str]:
+def _oversize(ctx: EngineContext, cap: dict[str, float], packing: Packing, budgets: Budgets = NO_BUDGETS
+              ) -> list[str]:
     """One message per workload whose VM fits no host, naming the resources and figures."""
     cap_note = {"cpu_allocation": "physical cores",
-                "cpu_load": f"{ctx.scenario.preferences.max_host_cpu_percent:g} % of its physical cores",
+                "cpu_load": f"{budgets.cpu_ceiling(ctx.scenario.preferences.max_host_cpu_percent):g} % of its "
+                            "physical cores",
                 "ram": "host RAM less the hypervisor's max(4 GiB, 5 %)"
                        + (f", over-committed {ctx.scenario.preferences.ram_overcommit:g}x"
                           if ctx.scenario.preferences.ram_overcommit != 1 else ""),
@@ -307,7 +359,7 @@ def _oversize(ctx: EngineContext, cap: dict[str, float], packing: Packing) -> li
     out = []
     by_name = {w.name: w for w in ctx.scenario.workloads}
     for name, resources in packing.unplaced.items():
-        d = vm_demand(ctx, by_name[name])
+        d = vm_demand(ctx, by_name[name], budgets)
         parts = [f"{LABELS[k]} {_num(d[k])} {UNITS[k]} against {_num(cap[k])} {UNITS[k]} per host ({cap_note[k]})"
                  for k in resources if cap[k] > 0]  # resources the hosts lack entirely are reported apart
         if parts:
@@ -367,33 +419,42 @@ def _shared_load(ctx: EngineContext, total: dict[str, float]) -> tuple[dict, lis
 
 def recommend(ctx: EngineContext) -> list[Recommendation]:
     """The host count (choice and ``value``), with per-resource needs, bottleneck and headroom;
-    updates ``ctx.facts`` to the recommended active hosts."""
+    updates ``ctx.facts`` to the recommended active hosts. ``infeasible`` (no value) when no host
+    count places every VM."""
     sc = ctx.scenario
-    need, cap, total = _needed(ctx)
-    packing = _pack(ctx, cap)
-    bottleneck = max(need, key=lambda k: need[k])
-    pooled = max(1, max((math.ceil(v - 1e-9) for v in need.values() if math.isfinite(v)), default=1))
+    outcome = evaluate(DECISION, ctx.rule_ctx(), ["plan"])
+    budgets = Budgets.of(r.id for r in outcome.fired)
+    need, cap, total = _needed(ctx, budgets)
+    packing = _pack(ctx, cap, budgets)
+    finite = {k: v for k, v in need.items() if math.isfinite(v)}
+    bottleneck = max(finite or need, key=lambda k: (finite or need)[k])
+    pooled = max(1, max((math.ceil(v - 1e-9) for v in finite.values()), default=1))
     problems = []
     for k in cap:  # a resource the hosts lack entirely
         if not math.isfinite(need[k]):
-            short = [w.name for w in sc.workloads if vm_demand(ctx, w)[k] > 0]
-            problems.append(f"the hosts have no {k.replace('_', ' ')} for the workloads "
-                            f"({', '.join(short)} need {UNITS[k]})")
-    problems += _oversize(ctx, cap, packing)
-    infeasible = "; ".join(problems)
+            short = [w.name for w in sc.workloads if vm_demand(ctx, w, budgets)[k] > 0]
+            problems.append(f"the hosts have no {LABELS[k]} for the workloads ({', '.join(short)} need "
+                            f"{_num(total[k])} {UNITS[k]})")
+    problems += _oversize(ctx, cap, packing, budgets)
+    infeasible = bool(problems)
     active = max(pooled, packing.hosts)
-    if problems:  # no count places every VM: keep the planned one unless the others need more
-        active = max(active, sc.hosts.count - sc.hosts.reserve)
+    minimum = max(1, budgets.min_hosts - sc.hosts.reserve)
+    raised = active < minimum
+    active = max(active, minimum)
+    if infeasible:  # no count places every VM: the later decisions read the planned (or placed) hosts
+        active = max(1, sc.hosts.count - sc.hosts.reserve, packing.hosts)
     hosts = active + sc.hosts.reserve
-    outcome = evaluate(DECISION, ctx.rule_ctx(), [str(hosts)])
-    room = headroom(ctx, active, packing)
+    room = headroom(ctx, active, packing, budgets)
     expected = {"hosts": figure(hosts, "hosts"), "active_hosts": figure(active, "hosts"),
                 "reserve_hosts": figure(sc.hosts.reserve, "hosts")}
+    if infeasible:
+        expected = {"reserve_hosts": figure(sc.hosts.reserve, "hosts")}
     for name, n in room.items():  # the headroom, right after the counts: what a planner reads first
-        expected[f"headroom_{name}"] = figure(n, "more VMs", workload=name)
-    for k, v in need.items():
-        if math.isfinite(v):
-            expected[f"hosts_for_{k}"] = figure(v, "hosts")
+        if not infeasible:
+            expected[f"headroom_{name}"] = figure(n, "more VMs", workload=name)
+    for k, v in finite.items():
+        expected[f"hosts_for_{k}"] = figure(v, "hosts")
+        if not infeasible:
             expected[f"utilization_{k}"] = figure(100.0 * v / active, "% of usable")
     shared_figures, shared_warnings, shared_details = _shared_load(ctx, total)
     expected.update(shared_figures)
@@ -401,43 +462,68 @@ def recommend(ctx: EngineContext) -> list[Recommendation]:
     planned = sc.hosts.count
     shared_warning = _shared_capacity(ctx)
     alternatives = []
-    if planned != hosts:
-        p_active = planned - sc.hosts.reserve
-        why = (f"too few: placing whole VMs takes {active} active hosts ({bottleneck.replace('_', ' ')} "
-               f"alone needs {need[bottleneck]:.2f})"
-               if planned < hosts else f"{planned - hosts} more than needed; utilization of "
-               f"{bottleneck.replace('_', ' ')} would be {100 * need[bottleneck] / max(p_active, 1):.0f} %")
-        alternatives.append(Alternative(str(planned), -1.0, {"hosts": figure(planned, "hosts")},
-                                        f"the planned count: {why}"))
-    alternatives.append(Alternative(str(hosts + 1), -0.5, {"hosts": figure(hosts + 1, "hosts")},
-                                    "one more host than the workloads and the reserve need"))
+    if not infeasible:
+        if planned != hosts:
+            p_active = planned - sc.hosts.reserve
+            why = (f"too few: placing whole VMs takes {active} active hosts ({bottleneck.replace('_', ' ')} "
+                   f"alone needs {need[bottleneck]:.2f})" if planned < hosts and not raised else
+                   "too few: VMs that live-migrate need a second host [hc.migration-two-hosts]"
+                   if planned < hosts else f"{planned - hosts} more than needed; utilization of "
+                   f"{bottleneck.replace('_', ' ')} would be {100 * need[bottleneck] / max(p_active, 1):.0f} %")
+            alternatives.append(Alternative(str(planned), -1.0, {"hosts": figure(planned, "hosts")},
+                                            f"the planned count: {why}"))
+        if hosts + 1 != planned:
+            alternatives.append(Alternative(str(hosts + 1), -0.5, {"hosts": figure(hosts + 1, "hosts")},
+                                            "one more host than the workloads and the reserve need"))
     whole = (f" VMs are placed whole (first-fit decreasing, each VM within one host's CPU, RAM, disk and "
              f"network): {packing.hosts} active hosts, against {pooled} if capacity could be pooled across "
-             f"hosts." if packing.hosts > pooled else "")
-    rationale = (f"{hosts} hosts: {active} active for the workloads plus {sc.hosts.reserve} kept free "
-                 f"(N+{sc.hosts.reserve}). The bottleneck is {bottleneck.replace('_', ' ')} "
-                 f"({need[bottleneck]:.2f} hosts' worth).{whole} CPU counts physical cores ({sc.hosts.cpu.cores} per "
-                 f"host, threads not counted) at {ratio:g} vCPUs per core; RAM is "
-                 f"{'not over-committed' if sc.preferences.ram_overcommit == 1 else f'over-committed {sc.preferences.ram_overcommit:g}x'}."
-                 + (f" Still room on the {active} active hosts for "
-                    + ", ".join(f"{n} more {name} VM{'s' if n != 1 else ''}" for name, n in room.items())
-                    + " (each profile alone)." if room else "")
-                 + (f" {infeasible}." if infeasible else ""))
+             f"hosts." if packing.hosts > pooled and not infeasible else "")
+    ceiling = budgets.cpu_ceiling(sc.preferences.max_host_cpu_percent)
+    reserved = []
+    if budgets.cpu_points:
+        reserved.append(f"host CPU is planned at {ceiling:g} % ({budgets.cpu_points:g} points of "
+                        f"{sc.preferences.max_host_cpu_percent:g} % kept for "
+                        + " and ".join(x for x, rid in (("live-migration sources", "hc.migration-headroom"),
+                                                        ("co-located database clusters", "hc.multi-cluster-cpu"))
+                                       if rid in budgets.rules) + ")")
+    if budgets.page_cache:
+        reserved.append("host RAM includes page cache for I/O-intensive VMs (1 GiB per I/O-heavy VM, 0.5 GiB "
+                        "per medium one)")
+    if raised:
+        reserved.append("live migration needs a second host")
+    budget_text = (" Reserved: " + "; ".join(reserved) + ".") if reserved else ""
+    if infeasible:
+        rationale = ("No host count places every VM: " + "; ".join(problems) + ". Change the hosts or the "
+                     f"workloads; the later decisions assume the {active} planned active hosts.")
+    else:
+        rationale = (f"{hosts} hosts: {active} active for the workloads plus {sc.hosts.reserve} kept free "
+                     f"(N+{sc.hosts.reserve}). The bottleneck is {bottleneck.replace('_', ' ')} "
+                     f"({need[bottleneck]:.2f} hosts' worth).{whole} CPU counts physical cores "
+                     f"({sc.hosts.cpu.cores} per host, threads not counted) at {ratio:g} vCPUs per core; RAM is "
+                     f"{'not over-committed' if sc.preferences.ram_overcommit == 1 else f'over-committed {sc.preferences.ram_overcommit:g}x'}."
+                     f"{budget_text}"
+                     + (f" Still room on the {active} active hosts for "
+                        + ", ".join(f"{n} more {name} VM{'s' if n != 1 else ''}" for name, n in room.items())
+                        + " (each profile alone)." if room else ""))
     text = " ".join(r.text for r in outcome.fired)
+    site_iops = bool(getattr(ctx.calibration, "rand_iops", None)) and _local(ctx) and any(
+        d.kind != "hdd" and not d.iops for d in sc.hosts.disks)
     rec = Recommendation(
-        decision=DECISION, scope="cluster", choice=str(hosts), value=float(hosts), alternatives=alternatives,
+        decision=DECISION, scope="cluster", choice="infeasible" if infeasible else str(hosts),
+        value=None if infeasible else float(hosts), alternatives=alternatives,
         expected=expected, confidence=0.8 if not infeasible else 0.2, rationale=f"{rationale} {text}".strip(),
         citations=ctx.cites.for_rules(outcome.fired), rules=[r.id for r in outcome.fired],
         warnings=list(dict.fromkeys(outcome.warnings)) + [w for w in (*problems, shared_warning, *shared_warnings)
-                                                          if w])
-    rec.details = {"bottleneck": bottleneck, "hosts_needed": {k: round(v, 3) for k, v in need.items()
-                                                              if math.isfinite(v)},
+                                                          if w],
+        basis=ctx.calibration.basis if site_iops else "documents")
+    rec.details = {"bottleneck": bottleneck, "hosts_needed": {k: round(v, 3) for k, v in finite.items()},
                    "per_host_capacity": {k: round(v, 3) for k, v in cap.items()},
                    "demand": {k: round(v, 3) for k, v in total.items()}, "units": UNITS,
                    "headroom_vms": room, "reserve": sc.hosts.reserve,
                    "hosts_by_packing": packing.hosts, "hosts_by_pooling": pooled,
                    "placement": packing.placement(), "packing_order": packing.order,
-                   "unplaced": dict(packing.unplaced),
+                   "unplaced": dict(packing.unplaced), "infeasible": problems,
+                   "budgets": budgets.to_dict(sc.preferences.max_host_cpu_percent),
                    "assumptions": ["vCPUs count against physical cores, not hardware threads",
                                    "busy share per vCPU: low 0.2, medium 0.5, high 0.9",
                                    "IOPS per VM when not given: low 50, medium 200, high 1000",
@@ -447,6 +533,6 @@ def recommend(ctx: EngineContext) -> list[Recommendation]:
                                    "a VM is never split over hosts: whole VMs are placed first-fit decreasing"]}
     if shared_details:
         rec.details["shared_storage"] = shared_details
-    ctx.chosen["host_count"] = hosts
+    ctx.chosen["host_count"] = None if infeasible else hosts
     ctx.facts.set_hosts(sc, active)
     return [rec]
