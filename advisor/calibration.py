@@ -22,6 +22,26 @@ DISK_FIELDS = ("seq_read_mib_s", "seq_write_mib_s", "rand_read_mib_s", "rand_wri
                "rand_read_iops", "rand_write_iops")
 MIB = 1.048576  # MB per MiB
 
+#: device classes by what one device delivers at most (sequential MiB/s, random IOPS): the
+#: project's own bands, from the per-kind defaults of the scenario format (HDD 150 MB/s and
+#: 150 IOPS, SSD 500 MB/s and 50,000 IOPS, NVMe 2,000 MB/s and 300,000 IOPS) with room above
+#: each; a figure beyond the last band is no single device's: a read from the page cache or RAM
+DEVICE_BANDS = (("hdd", 300.0, 2_000.0), ("ssd", 800.0, 150_000.0), ("nvme", 8_000.0, 2_000_000.0))
+
+
+def device_class(figures: dict[str, float]) -> str | None:
+    """The kind of disk (``hdd``, ``ssd``, ``nvme``) whose figures these are, ``cache`` when they
+    exceed what one device delivers (a page-cache or RAM-disk run), or None without figures.
+    The fastest figure decides (a device is at least as fast as its best run)."""
+    seq = max((figures[k] for k in ("seq_read_mib_s", "seq_write_mib_s") if k in figures), default=None)
+    iops = max((figures[k] for k in ("rand_read_iops", "rand_write_iops") if k in figures), default=None)
+    if seq is None and iops is None:
+        return None
+    for kind, seq_max, iops_max in DEVICE_BANDS:
+        if (seq is None or seq <= seq_max) and (iops is None or iops <= iops_max):
+            return kind
+    return "cache"
+
 
 @dataclass
 class Calibration:
@@ -31,6 +51,8 @@ class Calibration:
     figures: dict[str, float] = field(default_factory=dict)
     unused: dict[str, float] = field(default_factory=dict)
     sources: dict[str, str] = field(default_factory=dict)  # figure -> "tool path" it came from
+    device: str | None = None  # device_class of the site's disk figures
+    rejected: str | None = None  # why the site's disk figures do not calibrate this scenario
 
     @property
     def basis(self) -> str:
@@ -58,13 +80,40 @@ class Calibration:
     def to_dict(self) -> dict:
         """What the advice reports about its basis."""
         if not self.figures:
-            why = (f"site {self.site!r} has no disk benchmark figures" if self.site
-                   else "no site was given")
-            return {"basis": "documents", "site": self.site,
-                    "note": f"the documents' absolute numbers were used ({why})"}
+            why = (self.rejected or f"site {self.site!r} has no disk benchmark figures") if self.site \
+                else "no site was given"
+            out = {"basis": "documents", "site": self.site,
+                   "note": f"the documents' absolute numbers were used ({why})"}
+            if self.site:
+                out.update({"figures_not_used": dict(self.unused), "sources": dict(self.sources),
+                            "device_class": self.device})
+            return out
         return {"basis": self.basis, "site": self.site, "figures_used": dict(self.figures),
-                "figures_not_used": dict(self.unused), "sources": dict(self.sources),
+                "figures_not_used": dict(self.unused), "sources": dict(self.sources), "device_class": self.device,
                 "note": "predictions transfer the documents' ratios onto these measured native figures"}
+
+
+def for_scenario(cal: Calibration, scenario) -> Calibration:
+    """``cal`` as it applies to ``scenario``: the site's disk figures calibrate the advice only when
+    they come from the kind of disk the hosts have (a site's NVMe figures say nothing of HDD
+    hosts), and never when they exceed any one device (a buffered run that read the page cache).
+    Otherwise the figures move to ``unused`` and ``rejected`` says why (basis: documents)."""
+    if not cal.figures:
+        return cal
+    kinds = sorted({d.kind for d in scenario.hosts.disks})
+    device = device_class(cal.figures)
+    why = None
+    if device == "cache":
+        why = (f"the disk figures of site {cal.site!r} exceed what one disk delivers (the benchmark most likely read "
+               "the page cache: run fio with direct=1 or bonnie++ with a file twice the RAM)")
+    elif kinds and device not in kinds:
+        why = (f"site {cal.site!r} measured {device.upper()}-class disks but the scenario's hosts have "
+               f"{', '.join(k.upper() for k in kinds)}")
+    elif not kinds:
+        why = "the scenario's hosts have no local disks to compare with the site's figures"
+    if why is None:
+        return Calibration(cal.site, dict(cal.figures), dict(cal.unused), dict(cal.sources), device)
+    return Calibration(cal.site, {}, {**cal.figures, **cal.unused}, dict(cal.sources), device, why)
 
 
 def documents_only() -> Calibration:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from advisor.calibration import Calibration, calibrate, documents_only
+from advisor.calibration import Calibration, calibrate, documents_only, for_scenario
 from advisor.progress import CancelToken, ProgressCallback, check, report
 from advisor.recommend import (
     ORDER,
@@ -65,6 +65,9 @@ class Advice:
     @property
     def warnings(self) -> list[str]:
         out: list[str] = []
+        if self.calibration.rejected:
+            out.append(f"calibration not applied: {self.calibration.rejected}; the documents' absolute "
+                       "numbers were used")
         for r in self.recommendations:
             out += [w for w in r.warnings if w not in out]
         return out
@@ -121,7 +124,7 @@ def advise(scenario: Scenario | dict | str | Path, kb=None, site: str | None = N
                 from knowledge.userdb import UserDatabase
 
                 userdb, own_db = UserDatabase(), True
-            cal = calibrate(userdb, site)
+            cal = for_scenario(calibrate(userdb, site), sc)
         report(progress, 0.02, "loading models")
         ctx = EngineContext(scenario=sc, kb=kb, models=ModelAccess(kb, cal.family_dict()), cites=citation_index(kb),
                             facts=Facts.of(sc), calibration=cal)

@@ -19,6 +19,8 @@ kb_path, kb = _kb_fixtures.kb_path, _kb_fixtures.kb  # fixtures: the knowledge b
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "resources" / "examples" / "scenario.yaml"
 
+NVME = [{"kind": "nvme", "count": 2, "size_gb": 3840}]
+
 BASE = {
     "version": 1, "name": "test",
     "hosts": {"count": 4, "reserve": 1,
@@ -133,7 +135,8 @@ def test_host_count_names_the_bottleneck_and_headroom(kb):
     per_host_ram = 256 - max(4, 0.05 * 256)
     per_vm = 64 * 1.02
     assert int(per_host_ram // per_vm) == 3
-    sc = make([workload(vms=30, vcpus=4, ram_gib=64, cpu_intensity="low")], count=2, reserve=1)
+    sc = make([workload(vms=30, vcpus=4, ram_gib=64, cpu_intensity="low", io={"intensity": "low"})],
+              count=2, reserve=1)
     rec = advise(sc, kb=kb).find("host_count")
     assert rec.details["bottleneck"] == "ram"
     assert rec.expected["hosts_for_ram"]["value"] == pytest.approx(30 * per_vm / per_host_ram, rel=1e-5)
@@ -142,7 +145,8 @@ def test_host_count_names_the_bottleneck_and_headroom(kb):
     assert active == 10 and int(rec.choice) == 11
     assert rec.details["headroom_vms"]["app"] == 0
     assert any("planned count" in a.why_not for a in rec.alternatives)
-    more = advise(make([workload(vms=40, vcpus=4, ram_gib=64, cpu_intensity="low")], count=2, reserve=1),
+    more = advise(make([workload(vms=40, vcpus=4, ram_gib=64, cpu_intensity="low", io={"intensity": "low"})],
+                       count=2, reserve=1),
                   kb=kb).find("host_count")
     assert int(more.expected["active_hosts"]["value"]) == 14
     assert more.details["headroom_vms"]["app"] == 2  # the host holding one VM takes two more
@@ -168,7 +172,7 @@ def test_calibration_names_the_site_and_changes_the_figures(kb, monkeypatch):
                               cpu_events_per_s=1200.0, sources={"seq_read_mib_s": fio})
     monkeypatch.setattr(calibration, "calibrate", lambda db, site: calibration.from_summary(summary))
     monkeypatch.setattr("advisor.engine.calibrate", calibration.calibrate)
-    sc = make([workload(vms=2)], count=2, reserve=0)
+    sc = make([workload(vms=2)], count=2, reserve=0, disks=NVME)
     plain = advise(sc, kb=kb)
     cal = advise(sc, kb=kb, site="lab", userdb=object())
     data = cal.to_dict()
@@ -204,12 +208,51 @@ def test_calibration_from_a_real_user_database(kb, tmp_path):
     with UserDatabase(tmp_path / "u.sqlite") as db:
         db.add_import("lab", path="fio.json", tool="fio", tool_version="3", content_hash="x", parameters={},
                       measurements=rows)
-        advice = advise(make([workload(vms=2, io={"pattern": "sequential"})], count=2, reserve=0), kb=kb,
-                        site="lab", userdb=db)
+        advice = advise(make([workload(vms=2, io={"pattern": "sequential"})], count=2, reserve=0, disks=NVME),
+                        kb=kb, site="lab", userdb=db)
+        hdd = advise(make([workload(vms=2, io={"pattern": "sequential"})], count=2, reserve=0,
+                          disks=[{"kind": "hdd", "count": 2, "size_gb": 4000}]), kb=kb, site="lab", userdb=db)
     cal = advice.to_dict()["calibration"]
     assert cal["basis"] == "site:lab" and cal["figures_used"]["seq_read_mib_s"] == pytest.approx(1800.0)
+    assert cal["device_class"] == "nvme"
     fig = advice.find("cache_mode", "workload:app").expected["throughput_per_vm"]
     assert fig["basis"] == "site:lab"
+    # the same NVMe figures say nothing of HDD hosts: the documents' figures, and the advice says why
+    other = hdd.to_dict()
+    assert other["basis"] == "documents" and other["calibration"]["device_class"] == "nvme"
+    assert "NVME-class disks but the scenario's hosts have HDD" in other["calibration"]["note"]
+    assert any("calibration not applied" in w for w in other["warnings"])
+    assert hdd.find("cache_mode", "workload:app").expected["throughput_per_vm"]["basis"] == "documents"
+
+
+def test_figures_no_single_disk_delivers_do_not_calibrate(kb, tmp_path):
+    """A buffered benchmark (10 GB/s "sequential write") measured the page cache, not a disk."""
+    from knowledge.userdb import SiteMeasurement, UserDatabase
+
+    rows = [SiteMeasurement("throughput", 9987.0, "MiB/s", "seq write",
+                            {"operation": "write", "access_pattern": "sequential"}, value_si=9987.0 * 1048576)]
+    with UserDatabase(tmp_path / "u.sqlite") as db:
+        db.add_import("lab", path="fio.txt", tool="fio", tool_version="3", content_hash="y", parameters={},
+                      measurements=rows)
+        advice = advise(make([workload(vms=2)], count=2, reserve=0, disks=NVME), kb=kb, site="lab", userdb=db)
+    data = advice.to_dict()
+    assert data["basis"] == "documents" and data["calibration"]["device_class"] == "cache"
+    assert "page cache" in data["calibration"]["note"] and "direct=1" in data["calibration"]["note"]
+    assert data["calibration"]["figures_not_used"]["seq_write_mib_s"] == 9987.0
+
+
+@pytest.mark.parametrize(("figures", "kind"), [
+    ({"seq_read_mib_s": 180.0, "rand_read_iops": 150.0}, "hdd"),
+    ({"seq_read_mib_s": 520.0, "rand_read_iops": 90_000.0}, "ssd"),
+    ({"seq_read_mib_s": 3200.0, "rand_read_iops": 600_000.0}, "nvme"),
+    ({"seq_read_mib_s": 200.0, "rand_read_iops": 40_000.0}, "ssd"),  # the fastest figure decides
+    ({"seq_write_mib_s": 12_000.0}, "cache"),
+    ({}, None),
+])
+def test_device_class_of_site_figures(figures, kind):
+    from advisor.calibration import device_class
+
+    assert device_class(figures) == kind
 
 
 def test_no_storage_at_all_is_flagged(kb):
