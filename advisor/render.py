@@ -44,6 +44,18 @@ def _flags(f: dict) -> str:
     return ", ".join(out)
 
 
+def _short(expected: dict) -> str:
+    """An alternative's expected figures on one line: ``name value unit (low – high)``."""
+    parts = []
+    for name, f in expected.items():
+        if not isinstance(f, dict):
+            continue
+        iv = _interval(f)
+        parts.append(f"{name} {_num(f.get('value'))} {f.get('unit', '')}".rstrip() + (f" ({iv})" if iv else "")
+                     + (" extrapolated" if f.get("extrapolated") else ""))
+    return "; ".join(parts)
+
+
 def _cite(c: dict) -> str:
     return f"{c['document'][:3]} {c['locator']}" + (f" ({c['id']})" if c.get("id") else "")
 
@@ -74,9 +86,9 @@ def to_markdown(advice) -> str:
                 lines.append(f"| {name} | {_num(f.get('value'))} | {_interval(f)} | {f.get('unit', '')} | {_flags(f)} |")
             lines.append("")
         if r.alternatives:
-            lines += ["| alternative | score | why not |", "|---|---|---|"]
+            lines += ["| alternative | score | expected | why not |", "|---|---|---|---|"]
             for a in r.alternatives:
-                lines.append(f"| {_md(a.choice)} | {a.score:.2f} | {_md(a.why_not)} |")
+                lines.append(f"| {_md(a.choice)} | {a.score:.2f} | {_md(_short(a.expected))} | {_md(a.why_not)} |")
             lines.append("")
         if r.warnings:
             lines += [f"- ⚠ {_md(w)}" for w in r.warnings] + [""]
@@ -124,9 +136,10 @@ def to_html(advice) -> str:
                            f"<td>{_e(f.get('unit', ''))}</td><td>{_e(_flags(f))}</td></tr>")
             out.append("</table>")
         if r.alternatives:
-            out.append("<table><tr><th>alternative</th><th>score</th><th>why not</th></tr>")
+            out.append("<table><tr><th>alternative</th><th>score</th><th>expected</th><th>why not</th></tr>")
             for a in r.alternatives:
-                out.append(f"<tr><td>{_e(a.choice)}</td><td>{a.score:.2f}</td><td>{_e(a.why_not)}</td></tr>")
+                out.append(f"<tr><td>{_e(a.choice)}</td><td>{a.score:.2f}</td><td>{_e(_short(a.expected))}</td>"
+                           f"<td>{_e(a.why_not)}</td></tr>")
             out.append("</table>")
         if r.warnings:
             out.append("<ul>" + "".join(f"<li class=warn>{_e(w)}</li>" for w in r.warnings) + "</ul>")
