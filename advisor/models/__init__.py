@@ -26,10 +26,13 @@ import threading
 from pathlib import Path
 
 from advisor.models.base import FamilyInfo, ModelFamily, Prediction, TrainingPoint
+from advisor.models.block_size import BlockSizeThroughput
 from advisor.models.boot import BootTime
 from advisor.models.cache_mode import CacheModeThroughput
 from advisor.models.containers import ContainerOverhead
 from advisor.models.cpu import ContainerCpu, ContainerLatency, CpuUtilization
+from advisor.models.distributed import DistributedRecoveryTime, DistributedThroughput
+from advisor.models.drs import DrsMigrations, DrsPeakCpu
 from advisor.models.migration import MigrationDowntime, MigrationTotalTime, OverallocationOverhead
 from advisor.models.transfer import ImageTransferTime
 from advisor.progress import CancelToken, ProgressCallback, check, report
@@ -44,7 +47,8 @@ __all__ = ["FAMILIES", "MISSING", "MODEL_VERSION", "FamilyInfo", "ModelFamily", 
 MODEL_VERSION = 3
 
 _CLASSES = [CacheModeThroughput, BootTime, ImageTransferTime, CpuUtilization, OverallocationOverhead,
-            MigrationDowntime, MigrationTotalTime, ContainerOverhead, ContainerCpu, ContainerLatency]
+            MigrationDowntime, MigrationTotalTime, ContainerOverhead, ContainerCpu, ContainerLatency,
+            DistributedThroughput, DistributedRecoveryTime, DrsPeakCpu, DrsMigrations, BlockSizeThroughput]
 
 FAMILIES: dict[str, FamilyInfo] = {
     c.name: FamilyInfo(name=c.name, description=c.description, factory=c, tags=(c.unit,))
