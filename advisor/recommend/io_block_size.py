@@ -1,21 +1,85 @@
 """``io_block_size``: the I/O request size an application in a VM should use (doc 003
 sections II.D and II.E): small requests for purely random reads, large ones when reads have
-spatial locality or are sequential."""
+spatial locality or are sequential, a middle size for mixed access.
+
+Expected figures per choice: useful data read per second (MB/s) for each access pattern the
+workload has (``throughput_random``, ``throughput_sequential``), from ``block_size_throughput``
+on the device that holds the images: with images on local disks, the hosts' fastest disk group
+(its stated IOPS and MB/s, else the site's calibrated figures when they match the disk kind,
+else the per-kind defaults of the scenario format); with images on shared storage, its stated
+IOPS and its link rate (``network_gbps`` x 125 MB/s), disks like the hosts' assumed where the
+IOPS are not stated (each figure's ``device`` says which). Random reads fetch the workload's
+own request size (``io.block_size_kib``) of useful data each. No figure without any device.
+"""
 
 from __future__ import annotations
 
-from advisor.recommend.base import EngineContext, Recommendation, decide
+from advisor.recommend.base import EngineContext, Recommendation, decide, prediction_figure
+from advisor.recommend.cache_mode import DISK_MB_S
+from advisor.recommend.host_count import DISK_IOPS
 from advisor.rules import evaluate
 
 DECISION = "io_block_size"
 CHOICES = ("4 KiB", "64 KiB", "1 MiB")
+KIB = {"4 KiB": 4.0, "64 KiB": 64.0, "1 MiB": 1024.0}
+PATTERNS = {"random": ("random",), "sequential": ("sequential",), "mixed": ("random", "sequential")}
+
+
+#: shared-storage kind behind each image backend
+SHARED_KIND = {"nfs_file": "nfs", "nfs_root": "nfs", "iscsi": "iscsi", "distributed": "distributed"}
+
+
+def disk_figures(ctx: EngineContext) -> tuple[float, float, str] | None:
+    """(random IOPS, streaming MB/s, what device) of the device holding the images, or None."""
+    sc = ctx.scenario
+    cal = ctx.calibration
+    local = None
+    for d in sc.hosts.disks:
+        iops = d.iops or (getattr(cal, "rand_iops", None) if cal else None) or DISK_IOPS[d.kind]
+        mb_s = d.mb_s or (getattr(cal, "seq_mb_s", None) if cal else None) or DISK_MB_S[d.kind]
+        if local is None or mb_s > local[1]:
+            local = (float(iops), float(mb_s), f"local {d.kind.upper()}")
+    kind = SHARED_KIND.get(ctx.facts.storage_backend or "local_disk")
+    offers = [s for s in sc.hosts.shared_storage if s.kind == kind] if kind else []
+    if not offers:
+        return local
+    s = max(offers, key=lambda o: o.network_gbps)
+    link = s.network_gbps * 125.0
+    if s.iops:
+        return float(s.iops), link, f"{kind} storage ({s.iops:g} IOPS, {s.network_gbps:g} Gb/s link)"
+    if local is None:
+        return None
+    return (local[0], min(local[1], link),
+            f"{kind} storage over {s.network_gbps:g} Gb/s, with disks like the hosts' {local[2][6:]} assumed")
+
+
+def _figures(ctx: EngineContext, w) -> tuple[dict, list[dict]]:
+    disk = disk_figures(ctx)
+    if disk is None:
+        return {}, []
+    patterns = PATTERNS[w.io.pattern]
+    queries = [{"block_size_kib": KIB[c], "access_pattern": p, "disk_iops": disk[0], "disk_mb_s": disk[1],
+                "record_kib": max(float(w.io.block_size_kib), 0.5)} for c in CHOICES for p in patterns]
+    pred = ctx.models.predict("block_size_throughput", queries, calibrate=False)
+    if pred is None:
+        return {}, []
+    expected: dict[str, dict] = {c: {} for c in CHOICES}
+    i = 0
+    for c in CHOICES:
+        for p in patterns:
+            expected[c][f"throughput_{p}"] = prediction_figure(pred, i)
+            expected[c][f"throughput_{p}"]["device"] = disk[2]
+            i += 1
+    return expected, ctx.model_citations("block_size_throughput", pred)
 
 
 def recommend(ctx: EngineContext) -> list[Recommendation]:
     out = []
     for w in ctx.scenario.workloads:
         outcome = evaluate(DECISION, ctx.rule_ctx(w), CHOICES)
-        rec = decide(DECISION, f"workload:{w.name}", outcome, ctx, order=CHOICES)
+        expected, cites = _figures(ctx, w)
+        rec = decide(DECISION, f"workload:{w.name}", outcome, ctx, expected=expected, model_citations=cites,
+                     order=CHOICES, has_model=bool(expected))
         rec.rationale = (f"{w.name} ({w.io.pattern} I/O, now {w.io.block_size_kib:g} KiB requests): use "
                          f"{rec.choice} requests. {rec.rationale}")
         out.append(rec)

@@ -5,6 +5,11 @@ NFS), ``nfs_root`` (guest root file system over NFS), ``iscsi`` (block devices) 
 Expected figure: VM boot time (s) under the scenario's neighbour load, from the ``boot_time``
 family (doc 002): local disks see the I/O-heavy VMs of one host, shared storage those of the
 whole cluster, scaled to a 1 Gb/s link (doc 002's testbed) by the storage network's speed.
+A distributed store has no boot-time measurement; it gets the read and write throughput per VM
+of the thesis' best design (``distributed_throughput``: Compuverde Structured, multicast lookup
+with an NFS interface, doc 004 chapter 4) with every VM of the cluster as a client and the
+storage entry's ``network_gbps`` as each storage node's link, and the time to rebuild a lost
+node's copies (``distributed_recovery_time``, Table 4.2).
 """
 
 from __future__ import annotations
@@ -14,6 +19,33 @@ from advisor.rules import Effect, Rule, evaluate
 
 DECISION = "storage_backend"
 BACKENDS = ("local_disk", "nfs_file", "nfs_root", "iscsi", "distributed")
+#: the distributed design the thesis found best (doc 004 c4-C02, c3-C01): its figures stand for
+#: the distributed option
+DISTRIBUTED_SYSTEM = "compuverde_structured"
+
+
+def _distributed(ctx: EngineContext) -> tuple[dict, list[dict], bool]:
+    """Expected figures of the distributed option, their citations, and whether extrapolated."""
+    sc = ctx.scenario
+    link = max((s.network_gbps for s in sc.hosts.shared_storage if s.kind == "distributed"), default=1.0)
+    base = {"storage_system": DISTRIBUTED_SYSTEM, "node_link_gbps": link,
+            "concurrent_vms": float(max(sc.total_vms, 1)), "host_link_gbps": sc.hosts.nic_gbps}
+    tp = ctx.models.predict("distributed_throughput", [{**base, "operation": op} for op in ("read", "write")],
+                            calibrate=False)
+    rt = ctx.models.predict("distributed_recovery_time", [{"storage_system": DISTRIBUTED_SYSTEM}], calibrate=False)
+    figs, cites, extrap = {}, [], False
+    note = "Compuverde Structured (multicast lookup), the thesis' best distributed design"
+    if tp is not None:
+        for i, op in enumerate(("read", "write")):
+            figs[f"throughput_per_vm_{op}"] = prediction_figure(tp, i)
+            figs[f"throughput_per_vm_{op}"]["system"] = note
+        cites += ctx.model_citations("distributed_throughput", tp)
+        extrap = bool(tp.extrapolated.any())
+    if rt is not None:
+        figs["recovery_time"] = prediction_figure(rt, 0)
+        figs["recovery_time"]["system"] = note
+        cites += ctx.model_citations("distributed_recovery_time", rt)
+    return figs, cites, extrap
 
 
 def _offered(ctx: EngineContext) -> dict[str, str]:
@@ -58,6 +90,9 @@ def recommend(ctx: EngineContext) -> list[Recommendation]:
             extra[b] = -min(3.0, 2.0 * (t / max(best, 1e-9) - 1.0))  # up to -3 points when boot is slower
             if t > best * 1.2:
                 why[b] = f"boot takes about {t:.0f} s against {best:.0f} s"
+    dist_figs, dist_cites, _ = _distributed(ctx)
+    expected["distributed"].update(dist_figs)
+    cites += dist_cites
     rec = decide(DECISION, "cluster", outcome, ctx, extra_scores=extra, expected=expected, why=why,
                  model_citations=cites, has_model=pred is not None, order=BACKENDS)
     rec.rationale = (f"Keep VM images on {rec.choice} (neighbour load: {neighbour}; "

@@ -292,3 +292,48 @@ def test_reserve_is_added_on_top(kb, reserve):
     sc = make([workload(vms=10, **SMALL)], count=reserve + 1, reserve=reserve)
     rec = advise(sc, kb=kb).find("host_count")
     assert int(rec.choice) == rec.expected["active_hosts"]["value"] + reserve
+
+
+# --- figures for every decision ------------------------------------------------------------------
+def test_distributed_storage_shows_throughput_per_vm_and_rebuild_time(kb):
+    """Doc 004 chapter 4 (Figures 4.6-4.7, Table 4.2): a distributed store's per-VM share of the nodes'
+    network, lower for writes (every byte crosses the network once per copy), and its rebuild time."""
+    sc = make([workload(vms=20, **SMALL)], disks=[], shared_storage=[{"kind": "distributed", "network_gbps": 10}])
+    rec = choice(advise(sc, kb=kb), "storage_backend")
+    assert rec.choice == "distributed"
+    read, write = rec.expected["throughput_per_vm_read"], rec.expected["throughput_per_vm_write"]
+    assert read["unit"] == write["unit"] == "MB/s" and 0 < write["value"] < read["value"]
+    assert read["value"] <= 24 * 10 * 125 / 20  # the nodes' links, shared by the 20 VMs
+    assert rec.expected["recovery_time"]["unit"] == "s" and rec.expected["recovery_time"]["value"] > 0
+    assert any(c["locator"].startswith(("Figure 4.", "Table 4.2")) for c in rec.citations)
+
+
+def test_load_balancing_shows_the_hottest_host_and_migrations_per_choice(kb):
+    """Doc 004 chapter 7 (Tables 7.1-7.10): every threshold and the expert get the hottest host's CPU
+    (never below the cluster mean) and the migrations per event."""
+    sc = make([workload(vms=12, live_migration=True, cpu_intensity="high", vcpus=4)], count=4, reserve=1)
+    advice = advise(sc, kb=kb)
+    rec = choice(advice, "load_balancing")
+    figs = {rec.choice: rec.expected, **{a.choice: a.expected for a in rec.alternatives}}
+    assert len(figs) == 4
+    for name, f in figs.items():
+        assert f["peak_host_cpu"]["unit"] == "%" and 0 < f["peak_host_cpu"]["value"] <= 100, name
+        assert f["migrations_per_event"]["value"] >= 0, name
+    assert figs["level 5 (aggressive)"]["peak_host_cpu"]["value"] <= figs["level 1 (conservative)"]["peak_host_cpu"]["value"]
+    assert any(c["locator"].startswith("Table 7.") for c in rec.citations)
+
+
+def test_block_size_figures_follow_the_access_pattern(kb):
+    """Doc 003 Sections II.D-II.E: large requests hurt purely random reads and help sequential ones."""
+    sc = make([workload("r", io={"pattern": "random"}), workload("s", io={"pattern": "sequential"})],
+              shared_storage=[], disks=[{"kind": "hdd", "count": 2, "size_gb": 4000}])
+    advice = advise(sc, kb=kb)
+
+    def by_choice(rec, fig):
+        return {rec.choice: rec.expected[fig]["value"], **{a.choice: a.expected[fig]["value"] for a in rec.alternatives}}
+
+    rnd = by_choice(choice(advice, "io_block_size", "workload:r"), "throughput_random")
+    seq = by_choice(choice(advice, "io_block_size", "workload:s"), "throughput_sequential")
+    assert rnd["4 KiB"] > rnd["64 KiB"] > rnd["1 MiB"]
+    assert seq["1 MiB"] >= seq["64 KiB"] >= seq["4 KiB"]
+    assert "local HDD" in choice(advice, "io_block_size", "workload:r").expected["throughput_random"]["device"]
