@@ -147,7 +147,7 @@ class ModelAccess:
             else:
                 sources = [(p.document, p.locator)] * len(keys)
             for (doc, loc), key in zip(sources, keys, strict=False):
-                out.setdefault((doc, loc), []).append(key)
+                out.setdefault((doc, loc), []).append(key.split("@", 1)[0])  # "row@load": the row
         return out
 
 
