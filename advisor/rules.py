@@ -293,6 +293,12 @@ RULES: list[Rule] = [
        lambda c: c.w.data_loss_tolerance == "seconds" and _writes(c.w),
        Effect(scores={"none": 1.5, "writethrough": -0.5}),
        ["001:C3"]),
+    _r("cache.writethrough-small-quiet", "cache_mode", "workload", "guideline",
+       "A few guests per host with low I/O: writethrough reads through the host page cache like writeback "
+       "and sends every write to the disk; its slow writes only scale badly with more guests and I/O.",
+       lambda c: c.facts.vms_per_host <= 3.5 and c.w.io.intensity == "low",
+       Effect(scores={"writethrough": 0.5}),
+       ["001:C9"]),
     _r("cache.rewrite-none", "cache_mode", "workload", "measured",
        "Several guests rewriting blocks in place (read-modify-write) run faster with none than with "
        "writeback; writethrough is clearly last.",
@@ -704,6 +710,15 @@ RULES += [
        lambda c: c.any(lambda w: _telecom_like(w)),
        Effect(warnings=("size telecom-like VMs for load shifts: plan the per-VM load at about 6/7 of the level "
                         "the hosts just carry (600 of 700 req/s in the thesis)",)), ["004:c7-C6"]),
+    _r("hc.static-memory", "host_count", "cluster", "measured",
+       "Where a read-heavy and a write-heavy workload share hosts, keep their memory split statically: "
+       "over-committed RAM lets one evict the other's page cache.",
+       lambda c: c.scenario.preferences.ram_overcommit > 1.0
+       and c.any(lambda w: w.io.read_share >= 0.7 and w.io.intensity != "low")
+       and c.any(lambda w: w.io.read_share <= 0.3 and w.io.intensity != "low"),
+       Effect(warnings=("RAM over-commit lets the write-heavy VMs evict the read-heavy ones' page cache: give "
+                        "them fixed, not over-committed, memory",)),
+       ["003:C8"]),
     _r("hc.multi-cluster-cpu", "host_count", "cluster", "measured",
        "Reserve roughly 10 extra CPU points for several co-located database clusters, more on VMs.",
        lambda c: sum(1 for w in c.workloads if _db(w)) >= 2,
