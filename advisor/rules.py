@@ -131,20 +131,29 @@ class Outcome:
     ctx: RuleContext
 
     def conflicts(self, winner: str) -> list[str]:
-        """Sentences naming each fired rule whose favourite lost, and why it lost."""
-        out = []
+        """Sentences naming the fired rules whose favourite lost, and why it lost (rules that lost
+        the same way are named together)."""
+        groups: dict[tuple, list[str]] = {}
         for rule in self.fired:
             fav = rule.favourite(self.ctx)
             if fav is None or fav == winner:
                 continue
+            scores = rule.effect_for(self.ctx).scores
+            if scores.get(winner, float("-inf")) >= scores[fav] - 1e-12:
+                continue  # the rule rates the winner as high as its favourite: no conflict
             if fav in self.excluded:
                 by = self.excluded[fav][0]
-                out.append(f"{rule.id} favours {fav}, but {by[0].id} ({by[0].kind}) excludes it: {by[1]}")
+                key = (fav, f"{by[0].id} ({by[0].kind}) excludes it: {by[1]}")
             else:
                 backers = [r.id for r in self.fired if r.favourite(self.ctx) == winner]
-                why = (f"outweighed by {', '.join(backers)}" if backers
-                       else "outweighed by the expected performance")
-                out.append(f"{rule.id} ({rule.kind}) favours {fav}; {why}")
+                key = (fav, f"outweighed by {', '.join(backers)}" if backers else "outweighed by the expected "
+                                                                                  "performance")
+            groups.setdefault(key, []).append(f"{rule.id} ({rule.kind})" if fav not in self.excluded else rule.id)
+        out = []
+        for (fav, why), ids in groups.items():
+            verb = "favours" if len(ids) == 1 else "favour"
+            joiner = "; " if fav not in self.excluded else ", but "
+            out.append(f"{', '.join(ids)} {verb} {fav}{joiner}{why}")
         return out
 
 
@@ -362,7 +371,8 @@ RULES: list[Rule] = [
        "with KVM, highest with XenServer, which also doubled disk writes).",
        lambda c: c.any(lambda w: w.live_migration),
        Effect(scores={"KVM": 0.5, "XenServer": -0.5},
-              warnings=("keep 15 points of CPU headroom on hosts that send live migrations",)),
+              warnings=("keep about 14 points of CPU headroom on hosts that send live migrations (the host "
+                        "count plans it)",)),
        ["004:c5-C4"]),
     _r("hv.read-heavy-db", "hypervisor", "cluster", "measured",
        "Read-heavy databases cost noticeably more CPU and latency on VMware ESXi than on bare metal "
@@ -458,8 +468,8 @@ RULES += [
                           "makes unsafe (seconds of downtime, failed requests)" for k in _ABOVE_LITTLE}),
        ["004:c8-C2", "004:c3-C06"]),
     _r("oa.moderate-ceiling", "vcpu_overallocation", "cluster", "measured",
-       "Some extra vCPUs keep all cores usable after migrations, but at most about two vCPUs per "
-       "physical core: 2.5x and 5x cost clearly more hypervisor CPU.",
+       "Some extra vCPUs keep all cores usable after migrations, but at most about two vCPUs per core as "
+       "the hypervisor counts them (hardware threads): 2.5x and 5x cost clearly more hypervisor CPU.",
        lambda c: True,
        Effect(scores={"moderate": 2.0, "little": 1.5, "none": 0.5, "medium": -1.0, "massive": -2.0}),
        ["004:c6-C1", "004:c3-C02"], ["004:c6-S6.5-04", "004:c3-S3.3-06"]),
