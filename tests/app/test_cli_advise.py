@@ -130,3 +130,12 @@ def test_non_finite_numbers_are_written_as_null():
 
     text = jsonout.dumps({"a": float("inf"), "b": [1.0, float("nan"), (2, -float("inf"))], "c": "inf"})
     assert _strict(text) == {"a": None, "b": [1.0, None, [2, None]], "c": "inf"}
+
+
+def test_output_under_a_file_names_the_file_in_the_way(run, tmp_path):
+    blocker = tmp_path / "report"
+    blocker.write_text("not a folder")
+    code, out, err = run(str(EXAMPLE), "-o", str(blocker / "advice.json"))
+    assert code != 0 and out == ""
+    assert f"{blocker} is a file, not a folder" in err and "Traceback" not in err
+    assert blocker.read_text() == "not a folder"
