@@ -30,13 +30,23 @@ def sweep(kb, family: str, vary: str, values: Sequence[float], fixed: Mapping[st
     ``alternatives = (feature, levels)``, keyed by level, or one keyed ``"default"``.
 
     ``calibration`` is passed to the family (site native figures; see the family's docs).
+    Raises InputError when ``vary`` or the alternatives' feature is not one of the family's
+    ``feature_names``, or when ``values`` are not finite numbers.
     """
     fam = get_family(family, kb)
+    known = tuple(getattr(fam, "feature_names", ()) or ())
+    if known and vary not in known:
+        raise InputError(f"what-if: {family} has no feature {vary!r} to vary; its features: {', '.join(known)}")
     if vary in fixed:
         fixed = {k: v for k, v in fixed.items() if k != vary}
-    arr = np.asarray(values, dtype=float)
+    try:
+        arr = np.asarray(values, dtype=float)
+    except (TypeError, ValueError) as exc:
+        raise InputError(f"what-if: values of {family} feature {vary!r} must be numbers, got {values!r}") from exc
     if arr.ndim != 1 or arr.size == 0:
-        raise InputError(f"what-if: values of {vary!r} must be a non-empty 1-D sequence")
+        raise InputError(f"what-if: values of {family} feature {vary!r} must be a non-empty 1-D sequence")
+    if not np.all(np.isfinite(arr)):
+        raise InputError(f"what-if: values of {family} feature {vary!r} must be finite numbers")
     columns = dict(fixed)
     columns[vary] = arr
     if alternatives is None:
@@ -44,6 +54,9 @@ def sweep(kb, family: str, vary: str, values: Sequence[float], fixed: Mapping[st
     feature, levels = alternatives
     if feature == vary:
         raise InputError(f"what-if: cannot vary {vary!r} and use it for the alternatives")
+    if known and feature not in known:
+        raise InputError(f"what-if: {family} has no feature {feature!r} for the alternatives; its features: "
+                         f"{', '.join(known)}")
     out = {}
     for level in levels:
         columns[feature] = level

@@ -44,7 +44,7 @@ from __future__ import annotations
 import numpy as np
 
 from advisor.models.base import TrainingPoint
-from advisor.models.family import Family, column, point
+from advisor.models.family import Family, check_levels, column, point
 from knowledge.errors import InputError
 
 DOC = "003"
@@ -126,10 +126,7 @@ class BlockSizeThroughput(Family):
         block = column(cols, "block_size_kib", n, family=self.name)
         pattern = column(cols, "access_pattern", n, numeric=False, family=self.name)
         platform = column(cols, "platform", n, "vm", numeric=False, family=self.name)
-        bad = sorted(set(pattern) - set(PATTERNS)) + sorted(set(platform) - set(PLATFORMS))
-        if bad:
-            raise InputError(f"{self.name}: unknown level(s) {', '.join(bad)}; access_pattern is one of "
-                             f"{', '.join(PATTERNS)}, platform one of {', '.join(PLATFORMS)}")
+        check_levels(self.name, access_pattern=(pattern, PATTERNS), platform=(platform, PLATFORMS))
         iops = column(cols, "disk_iops", n, family=self.name)
         rate = column(cols, "disk_mb_s", n, family=self.name)
         record = column(cols, "record_kib", n, self._small_kib, family=self.name)

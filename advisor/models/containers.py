@@ -12,8 +12,9 @@ how much more Docker sustains than VMware (chapter 10, Section 10.4.1: +25 % mix
 Skipped as restatements: c10-040..042 (Section 10.5 summary) and c3-S3.3-07..09 (chapter 3).
 
 Model: the geometric mean of the points of each (platform, workload) cell; a cell without points
-takes the geometric mean of its platform (flagged extrapolated); native is 100 % by definition.
-With five points and two platforms a lookup is all the data supports (no curve to fit).
+takes the geometric mean of its platform (flagged extrapolated); native is 100 % by definition,
+with no interval (low = high = 100 %; calibrated, the site's own ``native_tps``). With five
+points and two platforms a lookup is all the data supports (no curve to fit).
 
 Query: ``platform`` (native|vm|docker), ``workload`` (mix|read|write; default mix), ``clusters``
 (optional, accepted and ignored: chapter 10's cluster counts move latency and CPU, not the peak
@@ -28,8 +29,7 @@ from dataclasses import replace
 import numpy as np
 
 from advisor.models.base import TrainingPoint
-from advisor.models.family import Family, column, point
-from knowledge.errors import InputError
+from advisor.models.family import Family, check_levels, column, point
 
 DOC = "004"
 PLATFORMS = ("native", "vm", "docker")
@@ -43,7 +43,7 @@ class ContainerOverhead(Family):
 
     name = "container_overhead"
     unit = "%"
-    upper_bound = np.inf
+    upper_bound = 1.0  # (relative rate) no platform outruns bare metal
     feature_names = ("platform", "workload", "clusters")
     description = ("Peak Cassandra transaction rate relative to bare metal (%) per platform (native|vm|docker) "
                    "and workload; doc 004 Sections 9.4.1 and 10.4.1 (5 points); with a site's native_tps, tps.")
@@ -61,10 +61,7 @@ class ContainerOverhead(Family):
     def _features(self, cols, n):
         plat = column(cols, "platform", n, numeric=False, family=self.name)
         wl = column(cols, "workload", n, "mix", numeric=False, family=self.name)
-        bad = sorted(set(plat) - set(PLATFORMS)) + sorted(set(wl) - set(WORKLOADS))
-        if bad:
-            raise InputError(f"{self.name}: unknown level(s) {', '.join(bad)}; platform is one of "
-                             f"{', '.join(PLATFORMS)}, workload one of {', '.join(WORKLOADS)}")
+        check_levels(self.name, platform=(plat, PLATFORMS), workload=(wl, WORKLOADS))
         return plat, wl
 
     def _fit_core(self, points):
@@ -94,6 +91,12 @@ class ContainerOverhead(Family):
                     extrap |= sel
         return mean, extrap
 
+    def _relative_interval(self, cols, n):
+        """The fitted interval, except native: exactly itself (the reference of the ratio)."""
+        lo, hi = super()._relative_interval(cols, n)
+        native = self._features(cols, n)[0] == "native"
+        return np.where(native, 1.0, lo), np.where(native, 1.0, hi)
+
     def predict_points(self, core, points):
         """Relative rates (1 = native) for training points."""
         cols, n = self._point_columns(points)
@@ -101,6 +104,7 @@ class ContainerOverhead(Family):
 
     def predict_columns(self, columns, n, calibration=None):
         """Vectorised predict; % of native, or tps when calibrated with ``native_tps``."""
+        calibration = self._check_calibration(calibration)
         pred = super().predict_columns(columns, n, None)
         pred = replace(pred, mean=pred.mean * 100, low=pred.low * 100, high=pred.high * 100)
         if calibration and "native_tps" in calibration:

@@ -59,7 +59,7 @@ from dataclasses import replace
 import numpy as np
 
 from advisor.models.base import TrainingPoint
-from advisor.models.family import Family, column, point
+from advisor.models.family import Family, check_levels, column, point
 from knowledge.errors import InputError
 
 DOC = "004"
@@ -103,12 +103,8 @@ class _Chapter7(Family):
 
     def _common(self, cols, n):
         event = column(cols, "event", n, "load_shift", numeric=False, family=self.name)
-        bad = sorted(set(event) - set(EVENTS.values()))
         raw = column(cols, "balancer", n, "drs", numeric=False, family=self.name)
-        bad += sorted(set(raw) - set(BALANCERS))
-        if bad:
-            raise InputError(f"{self.name}: unknown level(s) {', '.join(bad)}; event is one of "
-                             f"{', '.join(EVENTS.values())}, balancer one of drs, human_expert")
+        check_levels(self.name, event=(event, tuple(EVENTS.values())), balancer=(raw, tuple(BALANCERS)))
         balancer = np.array([BALANCERS[b] for b in raw], dtype=object).astype(str)
         level = column(cols, "drs_level", n, 3.0, family=self.name)
         if np.any((level < 1) | (level > 5)):

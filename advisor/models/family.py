@@ -10,7 +10,16 @@ Intervals: the 10th and 90th percentiles of the in-sample log residuals, inflate
 ``sqrt(n / (n - p))`` for the ``p`` fitted coefficients (about an 80 % interval), never narrower
 than +-5 %. Families with fewer than three degrees of freedom left use the largest log residual,
 at least +-25 %. (Leave-one-out residuals were tried first: with a few points per curve, holding
-out the only point that pins a slope gives absurd, 25-fold intervals.)
+out the only point that pins a slope gives absurd, 25-fold intervals.) A family may narrow it
+for queries that are exact by definition (:meth:`Family._relative_interval`; native in
+``container_overhead``).
+
+Calibration: every value of a calibration dict other than ``site`` must be a positive finite
+number (checked once here, :func:`check_calibration`: an InputError names the family and the
+key); a calibrated prediction keeps the documents' *relative* interval around the site's level.
+
+Query features: :func:`column` reads them; a NaN default marks an optional feature "not given"
+(absent or None), while an explicit NaN or infinity is an InputError naming the feature.
 """
 
 from __future__ import annotations
@@ -31,32 +40,65 @@ def column(columns: Mapping[str, object], name: str, n: int, default=None, *, nu
     """Feature ``name`` as an array of length ``n`` (a scalar is broadcast; missing -> default).
 
     Categorical levels are lower-cased strings. Raises InputError when the feature is required
-    (``default is None``) and missing, or when a numeric value is not a number.
+    (``default is None``) and missing, or when a numeric value is not a finite number. A NaN
+    ``default`` marks "not given": absent entries (a missing key, or None in a row) come back as
+    NaN for the caller to fill, while a NaN the caller passed explicitly is an error like any
+    other non-finite value.
     """
+    who = family or "model"
     value = columns.get(name)
+    absent = np.zeros(n, dtype=bool)
     if value is None:
         if default is None:
-            raise InputError(f"{family or 'model'}: query feature {name!r} is required")
+            raise InputError(f"{who}: query feature {name!r} is required")
         value = default
-    if isinstance(value, (list, tuple)) and any(v is None for v in value):
+        absent[:] = True
+    elif isinstance(value, (list, tuple)) and any(v is None for v in value):
         if default is None:
-            raise InputError(f"{family or 'model'}: query feature {name!r} is required")
+            raise InputError(f"{who}: query feature {name!r} is required")
+        if len(value) == n:
+            absent = np.array([v is None for v in value], dtype=bool)
         value = [default if v is None else v for v in value]
-    arr = np.asarray(value, dtype=object if not numeric else None)
+    try:
+        arr = np.asarray(value, dtype=object if not numeric else None)
+    except (TypeError, ValueError) as exc:
+        raise InputError(f"{who}: feature {name!r} must be numeric, got {value!r}") from exc
     if arr.ndim == 0:
         arr = np.full(n, arr.item(), dtype=object if not numeric else None)
-    if arr.shape != (n,):
-        raise InputError(f"{family}: feature {name!r} has {arr.shape[0]} values for {n} queries")
+    if arr.ndim != 1 or arr.shape != (n,):
+        raise InputError(f"{who}: feature {name!r} has {arr.size} values for {n} queries")
     if numeric:
         try:
             out = arr.astype(float)
         except (TypeError, ValueError) as exc:
-            raise InputError(f"{family}: feature {name!r} must be numeric, got {value!r}") from exc
-        sentinel = isinstance(default, float) and np.isnan(default)  # NaN marks "use the default"
-        if not np.all(np.isfinite(out) | (sentinel & np.isnan(out))):
-            raise InputError(f"{family}: feature {name!r} must be a finite number")
+            raise InputError(f"{who}: feature {name!r} must be numeric, got {value!r}") from exc
+        if not np.all(np.isfinite(out) | (absent & np.isnan(out))):
+            raise InputError(f"{who}: feature {name!r} must be a finite number")
         return out
     return np.char.lower(arr.astype(str))
+
+
+def check_levels(family: str, **features: tuple[np.ndarray, Sequence[str]]) -> None:
+    """Raise InputError naming every categorical value outside its allowed levels.
+
+    ``features`` maps a feature name to (its values, the allowed levels)."""
+    bad = [f"{name} {v!r}" for name, (values, allowed) in features.items()
+           for v in sorted(set(values) - set(allowed))]
+    if bad:
+        known = ", ".join(f"{name} one of {', '.join(a for a in allowed if a)}"
+                          for name, (_, allowed) in features.items())
+        raise InputError(f"{family}: unknown level(s) {', '.join(bad)}; {known}")
+
+
+def positive(values: np.ndarray, name: str, family: str, unit: str = "", *, allow_zero: bool = False) -> np.ndarray:
+    """``values`` unchanged when all are > 0 (>= 0 with ``allow_zero``), else InputError naming
+    the family and the feature."""
+    bad = values < 0 if allow_zero else values <= 0
+    if np.any(bad):
+        first = float(values[np.argmax(bad)])
+        limit = ">= 0" if allow_zero else "> 0"
+        raise InputError(f"{family}: {name} must be {limit}{' ' + unit if unit else ''}, got {first:g}")
+    return values
 
 
 def rows_to_columns(queries: Sequence[Mapping[str, object]]) -> tuple[dict[str, list], int]:
@@ -125,12 +167,16 @@ class Family:
             empty = np.zeros(0)
             return Prediction(mean=empty, low=empty, high=empty, unit=self.unit,
                               extrapolated=np.zeros(0, dtype=bool), citations=self.citations())
+        calibration = self._check_calibration(calibration)
         mean, extrap = self._predict_core(self._core, columns, n)
         basis = "documents"
         if calibration:
             mean, basis = self._calibrate(mean, columns, n, calibration)
         mean = np.clip(mean, self.lower_bound, self.upper_bound)
-        low, high = self._bounds(mean * np.exp(self._log_lo), mean * np.exp(self._log_hi), columns, n)
+        # a calibrated figure keeps the documents' relative interval (it moves the level, not
+        # the uncertainty of the documents' ratios)
+        rel_lo, rel_hi = self._relative_interval(columns, n)
+        low, high = self._bounds(mean * rel_lo, mean * rel_hi, columns, n)
         return Prediction(mean=mean, low=np.minimum(low, mean), high=np.maximum(high, mean),
                           unit=self.unit, extrapolated=np.asarray(extrap, dtype=bool), basis=basis,
                           citations=self.citations())
@@ -155,6 +201,16 @@ class Family:
 
     def _calibrate(self, mean: np.ndarray, cols, n: int, calibration: dict) -> tuple[np.ndarray, str]:
         return mean, "documents"
+
+    def _relative_interval(self, cols, n: int) -> tuple[np.ndarray, np.ndarray]:
+        """(low / mean, high / mean) per query: the fitted interval (see the module doc)."""
+        return np.full(n, np.exp(self._log_lo)), np.full(n, np.exp(self._log_hi))
+
+    def _check_calibration(self, calibration: Mapping[str, object] | None) -> dict | None:
+        """The calibration dict with every figure checked: None when empty; ``site`` kept as a
+        name; every other value (None = absent) must be a positive finite number, else InputError
+        naming the family and the key."""
+        return check_calibration(self.name, calibration)
 
     def _bounds(self, low: np.ndarray, high: np.ndarray, cols, n: int) -> tuple[np.ndarray, np.ndarray]:
         """Clip the interval to physical limits (default: the family's lower/upper bound)."""
@@ -194,6 +250,30 @@ class Family:
         """Number of fitted coefficients (for the degrees-of-freedom inflation of intervals)."""
         model = self._core.get("model") if isinstance(self._core, dict) else None
         return int(len(model.coef)) if model is not None else 1
+
+
+def check_calibration(family: str, calibration: Mapping[str, object] | None) -> dict | None:
+    """A site's calibration dict, validated (see :meth:`Family._check_calibration`)."""
+    if not calibration:
+        return None
+    if not isinstance(calibration, Mapping):
+        raise InputError(f"{family}: calibration must be a mapping of figure names to numbers")
+    out: dict[str, object] = {}
+    for key, value in calibration.items():
+        if key == "site":
+            if value is not None:
+                out["site"] = str(value)
+            continue
+        if value is None:
+            continue
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
+            raise InputError(f"{family}: calibration figure {key!r} must be a positive number, got {value!r}")
+        number = float(value)
+        if not np.isfinite(number) or number <= 0:
+            raise InputError(f"{family}: calibration figure {key!r} must be a positive finite number, "
+                             f"got {value!r}")
+        out[key] = number
+    return out if any(k != "site" for k in out) else None
 
 
 def _split_sources(p: TrainingPoint) -> list[tuple[str, str]]:

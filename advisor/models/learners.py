@@ -7,12 +7,17 @@ the physics is multiplicative (a cache that is shared by n VMs, a slowdown facto
 transaction). Monotonicity is imposed through the sign of a coefficient: a feature that
 physics says can only lower the target gets a coefficient <= 0, and so on.
 
-scikit-learn is imported inside :meth:`LogLinearLearner.__call__` only.
+Where the physics is not log-linear (a hit ratio that mixes two service times, a utilization
+that saturates), :class:`LogNonlinearLearner` fits a model function the family writes, by
+bounded least squares on ``log(y)`` with optional ridge rows (``scipy.optimize.least_squares``,
+SciPy being scikit-learn's own numerical base).
+
+scikit-learn and SciPy are imported inside the learners' ``__call__`` only.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -92,3 +97,69 @@ def one_hot(values: np.ndarray, levels: Sequence[str]) -> np.ndarray:
     """An ``(n, len(levels))`` 0/1 matrix: column ``k`` marks ``values == levels[k]``."""
     values = np.asarray(values, dtype=object).astype(str)
     return (values[:, None] == np.asarray(levels, dtype=str)[None, :]).astype(float)
+
+
+@dataclass
+class NonlinearModel:
+    """``exp(fn(coef, data))``: a fitted model whose log prediction is the family's ``fn``.
+
+    ``fn`` must be a module-level function (so that the model pickles into the model cache);
+    ``data`` is whatever the family passes it (a dict of arrays).
+    """
+
+    coef: np.ndarray
+    fn: Callable
+    learner: str = ""
+    params: dict = field(default_factory=dict)
+
+    def predict_log(self, data) -> np.ndarray:
+        """Natural log of the prediction for ``data``."""
+        return np.asarray(self.fn(self.coef, data), dtype=float)
+
+    def predict(self, data) -> np.ndarray:
+        """Predictions (in the unit of the training targets) for ``data``."""
+        return np.exp(self.predict_log(data))
+
+
+class LogNonlinearLearner:
+    """Bounded least squares on ``log(y)`` for a model ``log y = fn(coef, data)``.
+
+    ``x0``, ``lower`` and ``upper`` give the start and the bounds of every coefficient (equal
+    bounds fix one); ``ridge`` is an optional ``(k, len(coef))`` matrix whose rows ``r`` add the
+    penalty ``alpha_k * (r @ coef)**2`` (``alphas``, one per row): ties between coefficients
+    that physics says should be alike (two cache modes reading through the same page cache, ...).
+    """
+
+    name = "bounded nonlinear least squares on log(y) (scipy.optimize.least_squares, trust region)"
+
+    def __init__(self, fn: Callable, x0: Sequence[float], lower: Sequence[float], upper: Sequence[float],
+                 ridge: np.ndarray | None = None, alphas: Sequence[float] | None = None):
+        self.fn = fn
+        self.x0 = np.asarray(x0, dtype=float)
+        self.lower = np.asarray(lower, dtype=float)
+        self.upper = np.asarray(upper, dtype=float)
+        fixed = np.isfinite(self.lower) & (self.lower >= self.upper)  # scipy needs lower < upper
+        self.upper = self.upper.copy()
+        self.upper[fixed] = self.lower[fixed] + 1e-12 * np.maximum(1.0, np.abs(self.lower[fixed]))
+        self.x0 = np.clip(self.x0, self.lower, self.upper)
+        self.ridge = None if ridge is None else np.asarray(ridge, dtype=float)
+        self.alphas = None if alphas is None else np.sqrt(np.asarray(alphas, dtype=float))
+        self.params = {"fn": getattr(fn, "__name__", str(fn)), "n_coef": int(self.x0.size),
+                       "ridge_rows": 0 if self.ridge is None else int(self.ridge.shape[0])}
+
+    def __call__(self, data, y: np.ndarray) -> NonlinearModel:
+        from scipy.optimize import least_squares
+
+        y = np.asarray(y, dtype=float)
+        if np.any(y <= 0):
+            raise ValueError("log targets must be > 0")
+        target = np.log(y)
+
+        def residuals(coef):
+            r = np.asarray(self.fn(coef, data), dtype=float) - target
+            if self.ridge is not None:
+                r = np.concatenate([r, self.alphas * (self.ridge @ coef)])
+            return r
+
+        fit = least_squares(residuals, self.x0, bounds=(self.lower, self.upper), method="trf")
+        return NonlinearModel(coef=fit.x, fn=self.fn, learner=self.name, params=dict(self.params))

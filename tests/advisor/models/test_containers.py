@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from knowledge.errors import InputError
+
 
 @pytest.fixture(scope="module")
 def fam(trained):
@@ -31,3 +33,19 @@ def test_calibration_gives_tps(fam):
     pred = fam.predict([{"platform": "vm", "workload": "write"}], calibration={"site": "lab", "native_tps": 50000})
     assert pred.unit == "tps" and pred.basis == "site:lab"
     assert pred.mean[0] == pytest.approx(50000 / 1.19)
+
+
+def test_native_is_exactly_itself(fam):
+    """Defect: native, 100 % by definition, got the interval [77.9, 128.4] %."""
+    pred = fam.predict([{"platform": "native", "workload": w} for w in ("mix", "read", "write")])
+    assert pred.mean.tolist() == [100.0] * 3 and pred.low.tolist() == [100.0] * 3
+    assert pred.high.tolist() == [100.0] * 3
+    site = fam.predict([{"platform": "native"}, {"platform": "vm"}], calibration={"site": "lab", "native_tps": 50000})
+    assert site.mean[0] == site.low[0] == site.high[0] == 50000  # the site's own measurement
+    assert site.low[1] < site.mean[1] < site.high[1] <= 50000  # no platform outruns bare metal
+
+
+@pytest.mark.parametrize("value", [-1, 0, "abc", float("nan")])
+def test_native_tps_is_checked(fam, value):
+    with pytest.raises(InputError, match="container_overhead.*native_tps"):
+        fam.predict([{"platform": "vm"}], calibration={"native_tps": value})

@@ -27,13 +27,14 @@ def test_table_8_3_mapping(downtime, trained):
     assert pts["c8-089"].features["overallocation_ratio"] == 5.0
     total = {p.key: p.target for p in trained["migration_total_time"].training_points()}
     assert total == {"c8-082": 30.0, "c8-084": 38.0, "c8-086": 48.0, "c8-088": 52.0, "c8-090": 48.0, "c8-092": 53.0}
-    over = {p.key: (p.features["overallocation_ratio"], p.target)
+    over = {p.key: (p.features["overallocation_ratio"], p.features["load"], p.target)
             for p in trained["overallocation_overhead"].training_points()}
-    assert over == {"c8-104": (1.25, 50.0), "c8-102": (2.5, 60.0), "c8-103": (5.0, 65.0)}
+    assert over == {"c8-104": (1.25, 5900.0, 50.0), "c8-102": (2.5, 5900.0, 60.0), "c8-103": (5.0, 5900.0, 65.0),
+                    "c6-S6.4-07+c6-S6.5-02": (5.0, 5600.0, 82.0)}
 
 
 def test_predictions_near_measured_points(trained):
-    for name, tol in (("migration_downtime", 0.15), ("migration_total_time", 0.15), ("overallocation_overhead", 0.05)):
+    for name, tol in (("migration_downtime", 0.15), ("migration_total_time", 0.15), ("overallocation_overhead", 0.1)):
         fam = trained[name]
         pts = fam.training_points()
         pred = fam.predict([p.features for p in pts])
@@ -102,3 +103,31 @@ def test_table_8_3_massive_level_predicted_from_the_others(trained):
     pred = fam.predict_points(fam._fit_core(keep), held)
     y = np.array([p.target for p in held])
     assert np.all(np.abs(pred - y) / y < 0.2), (pred, y)
+
+
+def test_massive_overallocation_row_of_chapter_6_is_used(trained):
+    """Defect: ratio 5 at 5600 req/s predicted 62.8 %, the family trained on 3 points; doc 004 row
+    c6-S6.4-07 (massive over-allocation, ratio 5 per c6-S6.5-02) measured 82 % there."""
+    fam = trained["overallocation_overhead"]
+    assert len(fam.training_points()) == 4
+    pred = fam.predict([{"overallocation_ratio": 5.0, "load": 5600.0}])
+    assert pred.mean[0] > 68 and pred.low[0] <= 82.0 <= pred.high[0]
+    assert not pred.extrapolated[0]
+    doc = fam.training_points()[0].document
+    assert {(doc, "Section 6.4"), (doc, "Section 6.5")} <= set(pred.citations)
+
+
+def test_overallocation_ratio_unit_is_documented():
+    """doc 004 counts over-allocation as vCPUs per logical CPU (25/50/100 vCPUs on a 20-vCPU pool)."""
+    from advisor.models import migration
+
+    doc = migration.__doc__
+    assert "per *logical* CPU" in doc and "c8-031" in doc and "Section 6.3.1" in doc
+
+
+@pytest.mark.parametrize("name", ["overallocation_overhead", "migration_downtime", "migration_total_time"])
+def test_unknown_hypervisor_is_an_input_error(trained, name):
+    with pytest.raises(InputError, match=f"{name}.*hyperv"):
+        trained[name].predict([{"overallocation_ratio": 2.0, "hypervisor": "hyperv"}])
+    pred = trained[name].predict([{"overallocation_ratio": 2.0, "hypervisor": h} for h in ("xen", "esxi")])
+    assert pred.extrapolated.tolist() == [True, False]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pickle
 
+import numpy as np
 import pytest
 
 import advisor.models as models
@@ -132,3 +133,59 @@ def test_importing_the_models_does_not_import_sklearn():
     code = "import sys, advisor.models, advisor.whatif; print('sklearn' in sys.modules, 'scipy' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "False"]
+
+
+# --- shared machinery: explicit NaN, calibration values ---------------------------------------
+def test_an_explicit_nan_is_not_a_missing_value(trained):
+    """Defect: cpu_utilization's load=NaN silently became the workload's default rate: NaN marks "not
+    given" inside family.column(); an explicit NaN must be an error, an absent value the default."""
+    cpu = trained["cpu_utilization"]
+    with pytest.raises(InputError, match="cpu_utilization.*'load'.*finite"):
+        cpu.predict([{"hypervisor": "native", "load": float("nan")}])
+    with pytest.raises(InputError, match="load"):
+        cpu.predict_columns({"hypervisor": "native", "load": np.array([1e4, np.nan])}, 2)
+    given = cpu.predict([{"hypervisor": "native"}, {"hypervisor": "native", "load": 80000.0}])
+    assert given.mean[0] == pytest.approx(given.mean[1])
+
+
+def test_column_keeps_absent_and_explicit_apart():
+    from advisor.models.family import column
+
+    assert np.isnan(column({}, "x", 2, np.nan)).all()
+    got = column({"x": [None, 3.0]}, "x", 2, np.nan)
+    assert np.isnan(got[0]) and got[1] == 3.0
+    with pytest.raises(InputError, match="fam: feature 'x' must be a finite number"):
+        column({"x": [np.nan, 3.0]}, "x", 2, np.nan, family="fam")
+    with pytest.raises(InputError, match="numeric"):
+        column({"x": "abc"}, "x", 2, 1.0, family="fam")
+
+
+CALIBRATED = {"cache_mode_throughput": ({"cache_mode": "none", "vms_per_host": 1, "operation": "sequential_read"},
+                                        {"seq_read_mib_s": 180.0}),
+              "boot_time": ({"storage_backend": "local_disk", "concurrent_vms": 0}, {"boot_time_s": 20.0}),
+              "image_transfer_time": ({"image_size_gb": 6, "protocol": "scp"}, {"scp_mb_s": 60.0}),
+              "cpu_utilization": ({"hypervisor": "VMware ESXi"}, {"native_cpu_percent": 40.0, "native_load": 80000}),
+              "container_cpu": ({"platform": "vm"}, {"native_cpu_percent": 40.0, "native_load": 80000}),
+              "container_overhead": ({"platform": "vm"}, {"native_tps": 50000.0})}
+
+
+@pytest.mark.parametrize("name", sorted(CALIBRATED))
+@pytest.mark.parametrize("value", [-5, 0, "abc", float("nan"), float("inf"), True])
+def test_calibration_values_are_checked_in_every_family(trained, name, value):
+    """Defect: seq_read_mib_s=-5 gave 0 MB/s, "abc" a raw ValueError, boot_time_s=NaN gave NaN,
+    scp_mb_s=0 inf, native_load=0 a division by zero, native_tps=-1 a negative rate."""
+    query, cal = CALIBRATED[name]
+    for key in cal:
+        with pytest.raises(InputError, match=f"{name}: calibration figure {key!r}"):
+            trained[name].predict([query], calibration={**cal, key: value, "site": "x"})
+
+
+@pytest.mark.parametrize("name", sorted(CALIBRATED))
+def test_calibrated_intervals_keep_their_width(trained, name):
+    """Defect: a calibrated interval collapsed to one value; it carries the documents' relative interval."""
+    query, cal = CALIBRATED[name]
+    docs = trained[name].predict([query])
+    site = trained[name].predict([query], calibration={**cal, "site": "x"})
+    assert site.basis == "site:x"
+    assert site.low[0] < site.mean[0] < site.high[0]
+    assert site.high[0] / site.low[0] == pytest.approx(docs.high[0] / docs.low[0], rel=1e-6)

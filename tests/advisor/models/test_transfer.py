@@ -62,3 +62,10 @@ def test_calibration_uses_the_site_copy_rate(fam):
     assert site.basis == "site:lab"
     assert site.mean[0] == pytest.approx(6000 / 40.0)
     assert site.mean[0] / site.mean[1] == pytest.approx(fam._core["factor"]["scp"])
+
+
+@pytest.mark.parametrize("value", [0, -5, "fast", float("inf")])
+def test_site_copy_rate_is_checked(fam, value):
+    """Defect: scp_mb_s=0 gave an infinite transfer time."""
+    with pytest.raises(InputError, match="image_transfer_time.*scp_mb_s"):
+        fam.predict([{"image_size_gb": 6, "protocol": "scp"}], calibration={"scp_mb_s": value})

@@ -37,3 +37,25 @@ def test_sweep_rejects_bad_requests(kb):
         sweep(kb, "boot_time", "concurrent_vms", [], {"storage_backend": "iscsi"})
     with pytest.raises(InputError):
         sweep(kb, "boot_time", "concurrent_vms", [1, 2], {}, alternatives=("concurrent_vms", ["1"]))
+
+
+def test_sweep_rejects_an_unknown_feature(kb):
+    """Defect: varying a feature the family does not have returned a flat curve and no error."""
+    with pytest.raises(InputError, match="boot_time has no feature 'concurrent_vm'"):
+        sweep(kb, "boot_time", "concurrent_vm", [1, 2, 4], {"storage_backend": "nfs_root"})
+    with pytest.raises(InputError, match="alternatives"):
+        sweep(kb, "boot_time", "concurrent_vms", [1, 2], {}, alternatives=("backend", ["nfs_root"]))
+
+
+@pytest.mark.parametrize("values", [["a", "b"], [1.0, float("nan")], [[1, 2], [3, 4]]])
+def test_sweep_values_must_be_finite_numbers(kb, values):
+    """Defect: string values raised a raw ValueError instead of InputError."""
+    with pytest.raises(InputError, match="concurrent_vms"):
+        sweep(kb, "boot_time", "concurrent_vms", values, {"storage_backend": "iscsi"})
+
+
+def test_sweep_over_a_new_optional_feature(kb):
+    out = sweep(kb, "boot_time", "server_link_gbps", [1, 2, 4, 10], {"storage_backend": "nfs_root",
+                                                                     "concurrent_vms": 16})
+    mean = out[DEFAULT_KEY].mean
+    assert np.all(np.diff(mean) <= 1e-9) and mean[0] > 5 * mean[-1]
