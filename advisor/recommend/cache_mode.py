@@ -83,6 +83,8 @@ def _queries(ctx: EngineContext, w) -> list[dict]:
     guest_ram = sum(x.vms * x.ram_gib for x in ctx.scenario.workloads) / max(ctx.scenario.total_vms, 1)
     base = {"vms_per_host": f.vms_per_host, "host_ram_gib": ctx.scenario.hosts.ram_gib, "vm_ram_gib": guest_ram,
             "block_size_kib": w.io.block_size_kib}
+    if w.io.footprint_gb:  # the data the VM keeps reading: what the host page cache must hold
+        base["working_set_gib"] = w.io.footprint_gb * 1e9 / 2**30
     return [{**base, "cache_mode": m, "operation": op} for m in MODELLED for op, _ in operations(w)]
 
 
@@ -104,8 +106,9 @@ def per_vm_throughput(ctx: EngineContext, workloads) -> tuple[list[dict[str, dic
             values[m] = {}
             for op, _ in ops:
                 v, lo, hi = float(pred.mean[i]), float(pred.low[i]), float(pred.high[i])
-                if m == "none" or (m == "writethrough" and op.endswith("write")):
-                    v, lo, hi = min(v, cap), min(lo, cap), min(hi, cap)
+                if (m == "none" or (m == "writethrough" and op.endswith("write"))) and v > cap:
+                    # the disks' share caps the figure; the interval keeps its relative width
+                    v, lo, hi = cap, lo * cap / v, min(hi * cap / v, cap)
                 values[m][op] = (v, lo, hi)
                 extrap[m] = extrap.get(m, False) or bool(pred.extrapolated[i])
                 i += 1

@@ -3,8 +3,10 @@ NFS), ``nfs_root`` (guest root file system over NFS), ``iscsi`` (block devices) 
 ``distributed`` (a distributed store) — among the options the hosts offer.
 
 Expected figure: VM boot time (s) under the scenario's neighbour load, from the ``boot_time``
-family (doc 002): local disks see the I/O-heavy VMs of one host, shared storage those of the
-whole cluster, scaled to a 1 Gb/s link (doc 002's testbed) by the storage network's speed.
+family (doc 002): local disks see the I/O-heavy VMs of one host, with the host's disks' IOPS
+against the testbed's one SCSI disk (taken as an HDD, 150 IOPS) as ``disk_speedup``; shared
+storage sees those of the whole cluster over its link (``server_link_gbps``; doc 002's was
+1 Gb/s).
 A distributed store has no boot-time measurement; it gets the read and write throughput per VM
 of the thesis' best design (``distributed_throughput``: Compuverde Structured, multicast lookup
 with an NFS interface, doc 004 chapter 4) with every VM of the cluster as a client and the
@@ -22,6 +24,18 @@ BACKENDS = ("local_disk", "nfs_file", "nfs_root", "iscsi", "distributed")
 #: the distributed design the thesis found best (doc 004 c4-C02, c3-C01): its figures stand for
 #: the distributed option
 DISTRIBUTED_SYSTEM = "compuverde_structured"
+
+
+#: IOPS of the doc 002 testbed's local disk (one SCSI disk per blade, Section 4.1), taken as an HDD's
+TESTBED_DISK_IOPS = 150.0
+
+
+def _disk_speedup(ctx: EngineContext) -> float:
+    """The hosts' local disks' random IOPS against the doc 002 testbed's one disk."""
+    from advisor.recommend.host_count import DISK_IOPS
+
+    total = sum((d.iops or DISK_IOPS[d.kind]) * d.count for d in ctx.scenario.hosts.disks)
+    return max(total / TESTBED_DISK_IOPS, 0.01) if total else 1.0
 
 
 def _distributed(ctx: EngineContext) -> tuple[dict, list[dict], bool]:
@@ -71,13 +85,15 @@ def recommend(ctx: EngineContext) -> list[Recommendation]:
     link = {s.kind: s.network_gbps for s in sc.hosts.shared_storage}
     modelled = ("local_disk", "nfs_file", "nfs_root", "iscsi")
     queries = []
+    speedup = _disk_speedup(ctx)
     for b in modelled:
+        q = {"storage_backend": b, "neighbour_load": neighbour}
         if b == "local_disk":
-            n = facts.io_heavy_vms_per_host
+            q.update(concurrent_vms=float(round(facts.io_heavy_vms_per_host, 3)), disk_speedup=speedup)
         else:
-            gbps = link.get("iscsi" if b == "iscsi" else "nfs", 1.0)
-            n = facts.io_heavy_vms / max(gbps, 0.1)  # I/O-heavy VMs per Gb/s of storage link
-        queries.append({"storage_backend": b, "concurrent_vms": float(round(n, 3)), "neighbour_load": neighbour})
+            q.update(concurrent_vms=float(facts.io_heavy_vms),
+                     server_link_gbps=max(link.get("iscsi" if b == "iscsi" else "nfs", 1.0), 0.01))
+        queries.append(q)
     pred = ctx.models.predict("boot_time", queries, calibrate=False)
     expected, why, extra, cites = {b: {} for b in BACKENDS}, {}, {}, []
     if pred is not None:
@@ -98,7 +114,8 @@ def recommend(ctx: EngineContext) -> list[Recommendation]:
     rec.rationale = (f"Keep VM images on {rec.choice} (neighbour load: {neighbour}; "
                      f"{facts.io_heavy_vms} I/O-heavy VMs). " + rec.rationale)
     rec.details = {"neighbour_load": neighbour, "concurrency": {q["storage_backend"]: q["concurrent_vms"]
-                                                                for q in queries}}
+                                                                for q in queries},
+                   "local_disk_speedup": round(speedup, 3)}
     if all(b in outcome.excluded for b in BACKENDS):
         rec.warnings.append("no image storage fits: the hosts offer no local disks or shared storage the "
                             "workloads can use")

@@ -172,14 +172,15 @@ def cpu_chart(kb, scenario, advice, inputs: dict) -> ChartSpec:
     from advisor.models import get_family
 
     fam = get_family("cpu_utilization", kb)
-    loads = [float(p.features["load"]) for p in fam.training_points() if "load" in p.features]
+    loads = [float(p.features["load"]) for p in fam.training_points()  # the Cassandra rates (tps)
+             if "load" in p.features and p.features.get("workload") in ("mix", "read", "write")]
     lo, hi = (min(loads), max(loads)) if loads else (1e4, 8e4)
     x = np.linspace(lo * 0.5, hi * 1.1, 60)
     hyps = _levels(fam, "hypervisor")
     rec = chosen(advice, "hypervisor", "cluster")
     spec = ChartSpec("cpu_utilization", "CPU utilization vs load per hypervisor and native", "request load",
                      "req/s", "CPU utilization", fam.unit,
-                     caption="Cassandra-like mixed workload, replication factor 3 (thesis chapter 7). "
+                     caption="Cassandra-like mixed workload, replication factor 3 (thesis chapter 9). "
                              f"Recommended hypervisor: {rec['choice'] if rec else '-'}.")
     spec.curves = _curves(_sweep(kb, fam.name, "load", x, {"workload": "mix", "replication_factor": 3},
                                  ("hypervisor", hyps)), x, rec["choice"] if rec else None)
