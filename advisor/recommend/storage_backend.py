@@ -106,9 +106,10 @@ def recommend(ctx: EngineContext) -> list[Recommendation]:
             extra[b] = -min(3.0, 2.0 * (t / max(best, 1e-9) - 1.0))  # up to -3 points when boot is slower
             if t > best * 1.2:
                 why[b] = f"boot takes about {t:.0f} s against {best:.0f} s"
-    dist_figs, dist_cites, _ = _distributed(ctx)
-    expected["distributed"].update(dist_figs)
-    cites += dist_cites
+    if "distributed" not in outcome.excluded:  # on offer: its figures and their sources
+        dist_figs, dist_cites, _ = _distributed(ctx)
+        expected["distributed"].update(dist_figs)
+        cites += dist_cites
     rec = decide(DECISION, "cluster", outcome, ctx, extra_scores=extra, expected=expected, why=why,
                  model_citations=cites, has_model=pred is not None, order=BACKENDS)
     rec.rationale = (f"Keep VM images on {rec.choice} (neighbour load: {neighbour}; "
