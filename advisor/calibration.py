@@ -77,6 +77,24 @@ class Calibration:
         vals = [self.figures[k] for k in ("rand_read_iops", "rand_write_iops") if k in self.figures]
         return min(vals) if vals else None
 
+    def disk_iops(self, kind: str, reads_only: bool = False) -> float | None:
+        """Random IOPS of one disk of ``kind`` from the site's figures (its random reads only, or
+        the lower of reads and writes), or None when the site measured another kind of disk."""
+        if kind != self.device or not self.figures:
+            return None
+        if reads_only and "rand_read_iops" in self.figures:
+            return self.figures["rand_read_iops"]
+        return self.rand_iops
+
+    def disk_mb_s(self, kind: str, reads_only: bool = False) -> float | None:
+        """Sequential MB/s of one disk of ``kind`` from the site's figures (its reads only, or the
+        lower of reads and writes), or None when the site measured another kind of disk."""
+        if kind != self.device or not self.figures:
+            return None
+        if reads_only and "seq_read_mib_s" in self.figures:
+            return self.figures["seq_read_mib_s"] * MIB
+        return self.seq_mb_s
+
     def to_dict(self) -> dict:
         """What the advice reports about its basis."""
         if not self.figures:
@@ -93,6 +111,21 @@ class Calibration:
                 "note": "predictions transfer the documents' ratios onto these measured native figures"}
 
 
+#: the most a disk's sequential read and write rates differ (flash that falls off its write cache
+#: loses about a factor 30): a wider spread means the runs did not measure the same thing
+MAX_READ_WRITE_SPREAD = 50.0
+
+
+def _spread(figures: dict[str, float]) -> str | None:
+    """A description of read and write figures too far apart for one disk, or None."""
+    for read, write, unit in (("seq_read_mib_s", "seq_write_mib_s", "MiB/s"),
+                              ("rand_read_iops", "rand_write_iops", "IOPS")):
+        r, w = figures.get(read), figures.get(write)
+        if r and w and max(r, w) / min(r, w) > MAX_READ_WRITE_SPREAD:
+            return f"{read} {r:,.4g} {unit} against {write} {w:,.4g} {unit} ({max(r, w) / min(r, w):,.0f}x)"
+    return None
+
+
 def for_scenario(cal: Calibration, scenario) -> Calibration:
     """``cal`` as it applies to ``scenario``: the site's disk figures calibrate the advice only when
     they come from the kind of disk the hosts have (a site's NVMe figures say nothing of HDD
@@ -103,12 +136,18 @@ def for_scenario(cal: Calibration, scenario) -> Calibration:
     kinds = sorted({d.kind for d in scenario.hosts.disks})
     device = device_class(cal.figures)
     why = None
+    spread = _spread(cal.figures)
     if device == "cache":
         why = (f"the disk figures of site {cal.site!r} exceed what one disk delivers (the benchmark most likely read "
                "the page cache: run fio with direct=1 or bonnie++ with a file twice the RAM)")
+    elif spread is not None:
+        why = (f"the disk figures of site {cal.site!r} cannot come from one kind of disk: {spread} (synchronous "
+               "writes, or reads from the page cache, measure something else; import runs with direct I/O)")
     elif kinds and device not in kinds:
         why = (f"site {cal.site!r} measured {device.upper()}-class disks but the scenario's hosts have "
                f"{', '.join(k.upper() for k in kinds)}")
+    # with several kinds of disk on the hosts, the figures stand for the matching disks only
+    # (Calibration.disk_iops / disk_mb_s by kind)
     elif not kinds:
         why = "the scenario's hosts have no local disks to compare with the site's figures"
     if why is None:

@@ -205,6 +205,11 @@ def _writes(w: Workload) -> bool:
     return w.io.read_share < 0.95
 
 
+def _any_writes(w: Workload) -> bool:
+    """The workload writes at all (what data-integrity rules need)."""
+    return w.io.read_share < 1.0
+
+
 def _io_heavy(w: Workload) -> bool:
     return w.io.intensity == "high"
 
@@ -217,8 +222,18 @@ def _db(w: Workload) -> bool:
     return any(k in w.application.lower() for k in ("cassandra", "database", "nosql", "db"))
 
 
+def _telecom(w: Workload) -> bool:
+    return "telecom" in w.application.lower()
+
+
 def _telecom_like(w: Workload) -> bool:
-    return w.realtime is not None or "telecom" in w.application.lower()
+    """Like the thesis' telecom application: that application, or a CPU-heavy real-time service."""
+    return _telecom(w) or (w.realtime is not None and _cpu_heavy(w))
+
+
+def _realtime_service(w: Workload) -> bool:
+    """A service whose requests suffer from every pause: real-time tasks or a telecom application."""
+    return w.realtime is not None or _telecom(w)
 
 
 def _shared(ctx: RuleContext, kind: str) -> bool:
@@ -254,7 +269,7 @@ RULES: list[Rule] = [
        "When no data may be lost on a host crash, a write must reach stable storage before the guest is told "
        "it is done: writeback and unsafe keep it in host RAM, and none only in the disk's volatile write "
        "cache (doc 001: none does not provide total data integrity); writethrough (or directsync) does.",
-       lambda c: c.w.data_loss_tolerance == "none" and _writes(c.w),
+       lambda c: c.w.data_loss_tolerance == "none" and _any_writes(c.w),
        Effect(scores={"writethrough": 2.0, "directsync": 1.5},
               exclude={"writeback": "buffers writes in host RAM: a host crash loses them, and this "
                                     "workload tolerates no data loss",
@@ -268,7 +283,7 @@ RULES: list[Rule] = [
        "page cache and completes writes only on stable storage: directsync (write-through semantics without "
        "the host cache). The documents did not measure it: its figures are estimated from none and "
        "writethrough.",
-       lambda c: c.w.live_migration and c.w.data_loss_tolerance == "none" and _writes(c.w),
+       lambda c: c.w.live_migration and c.w.data_loss_tolerance == "none" and _any_writes(c.w),
        Effect(scores={"directsync": 3.0},
               warnings=("directsync was not measured by the documents; benchmark it on the target storage",)),
        ["001:C7", "001:C3"]),
@@ -397,7 +412,8 @@ RULES: list[Rule] = [
     _r("hv.esxi-start-time", "hypervisor", "cluster", "guideline",
        "Where servers are created and started often (scale-out), VMware ESXi took longer to create and "
        "start a server than KVM and Xen.",
-       lambda c: True, Effect(scores={"VMware ESXi": -0.2}), ["004:c3-C07"]),
+       lambda c: c.scenario.preferences.frequent_provisioning, Effect(scores={"VMware ESXi": -0.5}),
+       ["004:c3-C07"]),
     _r("hv.xen-blktap2", "hypervisor", "cluster", "guideline",
        "Upgrading Xen 3.4 to 4.0 with blktap2 brought no disk gains: weigh features, not speed.",
        lambda c: True, Effect(), ["000:C-08"]),
@@ -506,7 +522,8 @@ RULES += [
        lambda c: c.any(lambda w: w.realtime is not None),
        Effect(exclude={"medium": "real-time VMs share the hosts; keep at most about 2 vCPUs per core",
                        "massive": "real-time VMs share the hosts; keep at most about 2 vCPUs per core"},
-              warnings=("pin real-time VMs' vCPUs to dedicated cores",)),
+              warnings=("pin real-time VMs' vCPUs to physical cores and never over-allocate them (one core may "
+                        "serve several real-time VMs through their budgets)",)),
        ["004:c11-C08", "004:c3-C02"]),
     # ---------------------------------------------------------------- live migration safety
     _r("lb.no-heavy-migration", "load_balancing", "cluster", "safety",
@@ -529,7 +546,7 @@ RULES += [
     _r("lb.realtime-few-migrations", "load_balancing", "cluster", "measured",
        "Real-time services suffer from every migration: the aggressive level moves VMs most often and "
        "ping-pongs, so requests fail; prefer planned (expert) moves.",
-       lambda c: c.any(lambda w: _telecom_like(w) and w.live_migration),
+       lambda c: c.any(lambda w: _realtime_service(w) and w.live_migration),
        Effect(scores={"level 5 (aggressive)": -1.5, "manual (expert plan)": 1.0}),
        ["004:c3-C03"]),
     _r("lb.hot-spots", "load_balancing", "cluster", "measured",
@@ -590,15 +607,19 @@ RULES += [
        Effect(scores={"nfs_file": 0.5, "nfs_root": -0.5},
               warnings=("loop devices for NFS image files need host RAM headroom",)),
        ["002:C6"]),
-    _r("sb.migration-needs-shared", "storage_backend", "cluster", "measured",
+    _r("sb.migration-needs-shared", "storage_backend", "cluster", "safety",
        "VMs that must live-migrate keep their images on storage every host reaches, so that no disk files "
-       "move during a migration; with local disks the whole image is copied too (block migration), which "
-       "takes far longer.",
-       lambda c: c.any(lambda w: w.live_migration),
-       lambda c: Effect(scores={"local_disk": -4.0},
-                        warnings=() if c.scenario.hosts.shared_storage else (
-                            "VMs must live-migrate but no shared storage is on offer: every migration also "
-                            "copies the VM's disk (block migration); add NFS, iSCSI or distributed storage",)),
+       "move during a migration.",
+       lambda c: c.any(lambda w: w.live_migration) and bool(c.scenario.hosts.shared_storage),
+       Effect(exclude={"local_disk": "VMs must live-migrate and shared storage is on offer: keep their images "
+                                     "there so that a migration moves no files"}),
+       ["004:c6-C4"]),
+    _r("sb.migration-without-shared", "storage_backend", "cluster", "measured",
+       "VMs that must live-migrate while no shared storage is on offer: every migration also copies the "
+       "VM's disk (block migration), which takes far longer.",
+       lambda c: c.any(lambda w: w.live_migration) and not c.scenario.hosts.shared_storage,
+       Effect(warnings=("VMs must live-migrate but no shared storage is on offer: every migration also copies "
+                        "the VM's disk (block migration); add NFS, iSCSI or distributed storage",)),
        ["004:c6-C4"]),
     _r("sb.distributed-design", "storage_backend", "cluster", "measured",
        "Distributed storage: multicast lookup (Compuverde) beat DHT designs (Swift, Gluster) in "

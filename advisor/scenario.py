@@ -133,6 +133,10 @@ class Realtime:
         return sum(t.wcet / t.period for t in self.tasks)
 
 
+#: virtual disk (and image) per VM when the scenario gives no size, GB
+DEFAULT_DISK_GB = 20.0
+
+
 @dataclass
 class Workload:
     """A group of identical VMs."""
@@ -152,6 +156,18 @@ class Workload:
     realtime: Realtime | None = None
 
     @property
+    def disk_size_gb(self) -> float:
+        """Virtual disk per VM, GB: ``io.disk_gb``, else ``image_gb``, else the footprint, else
+        :data:`DEFAULT_DISK_GB`."""
+        return self.io.disk_gb or self.image_gb or self.io.footprint_gb or DEFAULT_DISK_GB
+
+    @property
+    def image_size_gb(self) -> float:
+        """Image to propagate, GB: ``image_gb``, else ``io.disk_gb``, else the footprint, else
+        :data:`DEFAULT_DISK_GB`."""
+        return self.image_gb or self.io.disk_gb or self.io.footprint_gb or DEFAULT_DISK_GB
+
+    @property
     def heavily_loaded(self) -> bool:
         """High CPU intensity, or high I/O intensity: the thesis's 'heavily loaded VM'."""
         return self.cpu_intensity == "high" or self.io.intensity == "high"
@@ -166,6 +182,7 @@ class Preferences:
     container_friendly: bool = False
     ram_overcommit: float = 1.0
     max_host_cpu_percent: float = 80.0
+    frequent_provisioning: bool = False  # servers are created and started often (elastic scale-out)
 
 
 @dataclass
@@ -412,11 +429,13 @@ def parse_scenario(data: Any, source: str = "scenario") -> Scenario:
             pr.add(f"workloads[{i}].ram_gib", f"{_num(w.ram_gib)} GiB exceeds a host's RAM "
                                               f"({_num(hosts.ram_gib)} GiB)")
     p = _Reader(r.raw("preferences", {}), "preferences", pr,
-                ("open_source_only", "container_friendly", "ram_overcommit", "max_host_cpu_percent"))
+                ("open_source_only", "container_friendly", "ram_overcommit", "max_host_cpu_percent",
+                 "frequent_provisioning"))
     prefs = Preferences(open_source_only=p.boolean("open_source_only", False),
                         container_friendly=p.boolean("container_friendly", False),
                         ram_overcommit=p.number("ram_overcommit", 1.0, minimum=1.0, maximum=4.0),
-                        max_host_cpu_percent=p.number("max_host_cpu_percent", 80.0, minimum=10, maximum=100))
+                        max_host_cpu_percent=p.number("max_host_cpu_percent", 80.0, minimum=10, maximum=100),
+                        frequent_provisioning=p.boolean("frequent_provisioning", False))
     if pr.items:
         listing = "\n  ".join(pr.items)
         raise InputError(f"{source}: {len(pr.items)} problem(s) in the scenario:\n  {listing}")

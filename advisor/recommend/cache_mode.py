@@ -73,7 +73,7 @@ def disk_limit_mb_s(ctx: EngineContext) -> float:
     cal = ctx.calibration
     total = 0.0
     for d in h.disks:
-        per = d.mb_s or (getattr(cal, "seq_mb_s", None) if cal else None) or DISK_MB_S[d.kind]
+        per = d.mb_s or (cal.disk_mb_s(d.kind) if cal else None) or DISK_MB_S[d.kind]
         total += per * d.count
     return total or DISK_MB_S["hdd"]
 

@@ -109,9 +109,9 @@ def host_capacity(ctx: EngineContext, budgets: Budgets = NO_BUDGETS) -> dict[str
     h = sc.hosts
     ram = (h.ram_gib - max(4.0, 0.05 * h.ram_gib)) * sc.preferences.ram_overcommit
     iops = 0.0
-    site_iops = getattr(ctx.calibration, "rand_iops", None) if ctx.calibration else None
+    cal = ctx.calibration
     for d in h.disks:
-        per = d.iops or (site_iops if site_iops and d.kind != "hdd" else None) or DISK_IOPS[d.kind]
+        per = d.iops or (cal.disk_iops(d.kind) if cal else None) or DISK_IOPS[d.kind]
         iops += per * d.count
     return {"cpu_allocation": float(h.cpu.cores),
             "cpu_load": h.cpu.cores * budgets.cpu_ceiling(sc.preferences.max_host_cpu_percent) / 100.0,
@@ -128,7 +128,7 @@ def _iops(w) -> float:
 
 
 def _disk_gb(w) -> float:
-    return w.io.disk_gb or w.image_gb or w.io.footprint_gb or 20.0
+    return w.disk_size_gb
 
 
 def vm_demand(ctx: EngineContext, w, budgets: Budgets = NO_BUDGETS) -> dict[str, float]:
@@ -506,8 +506,8 @@ def recommend(ctx: EngineContext) -> list[Recommendation]:
                         + ", ".join(f"{n} more {name} VM{'s' if n != 1 else ''}" for name, n in room.items())
                         + " (each profile alone)." if room else ""))
     text = " ".join(r.text for r in outcome.fired)
-    site_iops = bool(getattr(ctx.calibration, "rand_iops", None)) and _local(ctx) and any(
-        d.kind != "hdd" and not d.iops for d in sc.hosts.disks)
+    site_iops = bool(ctx.calibration) and _local(ctx) and any(
+        not d.iops and ctx.calibration.disk_iops(d.kind) for d in sc.hosts.disks)
     rec = Recommendation(
         decision=DECISION, scope="cluster", choice="infeasible" if infeasible else str(hosts),
         value=None if infeasible else float(hosts), alternatives=alternatives,

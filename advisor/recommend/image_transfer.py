@@ -17,8 +17,8 @@ CHOICES = ("Nimbus + GridFTP", "OpenNebula + GridFTP", "Nimbus + SCP", "OpenNebu
 
 
 def image_gb(ctx: EngineContext) -> float:
-    """Largest image to move, GB (image_gb, else disk_gb, else footprint, else 10 GB)."""
-    return max((w.image_gb or w.io.disk_gb or w.io.footprint_gb or 10.0) for w in ctx.scenario.workloads)
+    """Largest image to move, GB (each workload's ``image_size_gb``)."""
+    return max(w.image_size_gb for w in ctx.scenario.workloads)
 
 
 def floor_seconds(size_gb: float, link_gbps: float) -> float:
@@ -50,8 +50,12 @@ def recommend(ctx: EngineContext) -> list[Recommendation]:
     expected[CHOICES[-1]]["transfer_time"] = figure(0.0, "s")
     rec = decide(DECISION, "cluster", outcome, ctx, expected=expected, model_citations=cites,
                  has_model=pred is not None, order=CHOICES)
-    rec.rationale = (f"Move images ({size:g} GB, {link:g} Gb/s NIC: at least {floor:.0f} s at line rate) with "
-                     f"{rec.choice}. " + rec.rationale)
+    if rec.choice == CHOICES[-1]:
+        lead = (f"Copy no image: hosts attach the NFS image files ({size:g} GB; a copy over the {link:g} Gb/s "
+                f"NIC would take at least {floor:.0f} s at line rate).")
+    else:
+        lead = f"Move images ({size:g} GB, {link:g} Gb/s NIC: at least {floor:.0f} s at line rate) with {rec.choice}."
+    rec.rationale = f"{lead} {rec.rationale}"
     return [rec]
 
 

@@ -29,16 +29,21 @@ PATTERNS = {"random": ("random",), "sequential": ("sequential",), "mixed": ("ran
 SHARED_KIND = {"nfs_file": "nfs", "nfs_root": "nfs", "iscsi": "iscsi", "distributed": "distributed"}
 
 
-def disk_figures(ctx: EngineContext) -> tuple[float, float, str] | None:
-    """(random IOPS, streaming MB/s, what device) of the device holding the images, or None."""
+def disk_figures(ctx: EngineContext) -> tuple[float, float, str, str] | None:
+    """(random IOPS, streaming MB/s, what device, basis) of the device holding the images, or None
+    (basis ``site:<name>`` when the site's figures describe it, else ``documents``)."""
     sc = ctx.scenario
     cal = ctx.calibration
     local = None
-    for d in sc.hosts.disks:
-        iops = d.iops or (getattr(cal, "rand_iops", None) if cal else None) or DISK_IOPS[d.kind]
-        mb_s = d.mb_s or (getattr(cal, "seq_mb_s", None) if cal else None) or DISK_MB_S[d.kind]
+    for d in sc.hosts.disks:  # reads: the site's read figures for disks of the kind it measured
+        site_iops, site_mb_s = (cal.disk_iops(d.kind, True), cal.disk_mb_s(d.kind, True)) if cal else (None, None)
+        iops = d.iops or site_iops or DISK_IOPS[d.kind]
+        mb_s = d.mb_s or site_mb_s or DISK_MB_S[d.kind]
+        from_site = not (d.iops or d.mb_s) and bool(site_iops or site_mb_s)
+        how = "given" if d.iops or d.mb_s else f"site {cal.site}" if from_site else "defaults"
         if local is None or mb_s > local[1]:
-            local = (float(iops), float(mb_s), f"local {d.kind.upper()}")
+            local = (float(iops), float(mb_s), f"local {d.kind.upper()} ({how})",
+                     cal.basis if from_site else "documents")
     kind = SHARED_KIND.get(ctx.facts.storage_backend or "local_disk")
     offers = [s for s in sc.hosts.shared_storage if s.kind == kind] if kind else []
     if not offers:
@@ -46,11 +51,12 @@ def disk_figures(ctx: EngineContext) -> tuple[float, float, str] | None:
     s = max(offers, key=lambda o: o.network_gbps)
     link = s.network_gbps * 125.0
     if s.iops:
-        return float(s.iops), link, f"{kind} storage ({s.iops:g} IOPS, {s.network_gbps:g} Gb/s link)"
+        return float(s.iops), link, f"{kind} storage ({s.iops:g} IOPS, {s.network_gbps:g} Gb/s link)", "documents"
     if local is None:
         return None
     return (local[0], min(local[1], link),
-            f"{kind} storage over {s.network_gbps:g} Gb/s, with disks like the hosts' {local[2][6:]} assumed")
+            f"{kind} storage over {s.network_gbps:g} Gb/s, with disks like the hosts' {local[2][6:]} assumed",
+            local[3])
 
 
 def _figures(ctx: EngineContext, w) -> tuple[dict, list[dict]]:
@@ -68,7 +74,7 @@ def _figures(ctx: EngineContext, w) -> tuple[dict, list[dict]]:
     for c in CHOICES:
         for p in patterns:
             expected[c][f"throughput_{p}"] = prediction_figure(pred, i)
-            expected[c][f"throughput_{p}"]["device"] = disk[2]
+            expected[c][f"throughput_{p}"].update(device=disk[2], basis=disk[3])
             i += 1
     return expected, ctx.model_citations("block_size_throughput", pred)
 

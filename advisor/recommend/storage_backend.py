@@ -9,14 +9,15 @@ storage sees those of the whole cluster over its link (``server_link_gbps``; doc
 1 Gb/s).
 A distributed store has no boot-time measurement; it gets the read and write throughput per VM
 of the thesis' best design (``distributed_throughput``: Compuverde Structured, multicast lookup
-with an NFS interface, doc 004 chapter 4) with every VM of the cluster as a client and the
-storage entry's ``network_gbps`` as each storage node's link, and the time to rebuild a lost
+with an NFS interface, doc 004 chapter 4) with every VM of the cluster as a client, the
+storage entry's ``network_gbps`` as each storage node's link and each VM's share of its host's
+NIC as a cap, and the time to rebuild a lost
 node's copies (``distributed_recovery_time``, Table 4.2).
 """
 
 from __future__ import annotations
 
-from advisor.recommend.base import EngineContext, Recommendation, decide, prediction_figure
+from advisor.recommend.base import Alternative, EngineContext, Recommendation, decide, prediction_figure
 from advisor.rules import Effect, Rule, evaluate
 
 DECISION = "storage_backend"
@@ -34,7 +35,9 @@ def _disk_speedup(ctx: EngineContext) -> float:
     """The hosts' local disks' random IOPS against the doc 002 testbed's one disk."""
     from advisor.recommend.host_count import DISK_IOPS
 
-    total = sum((d.iops or DISK_IOPS[d.kind]) * d.count for d in ctx.scenario.hosts.disks)
+    cal = ctx.calibration
+    total = sum((d.iops or (cal.disk_iops(d.kind) if cal else None) or DISK_IOPS[d.kind]) * d.count
+                for d in ctx.scenario.hosts.disks)
     return max(total / TESTBED_DISK_IOPS, 0.01) if total else 1.0
 
 
@@ -43,7 +46,9 @@ def _distributed(ctx: EngineContext) -> tuple[dict, list[dict], bool]:
     sc = ctx.scenario
     link = max((s.network_gbps for s in sc.hosts.shared_storage if s.kind == "distributed"), default=1.0)
     base = {"storage_system": DISTRIBUTED_SYSTEM, "node_link_gbps": link,
-            "concurrent_vms": float(max(sc.total_vms, 1)), "host_link_gbps": sc.hosts.nic_gbps}
+            "concurrent_vms": float(max(sc.total_vms, 1)),
+            # each VM's share of its host's NIC, which the VMs of a host share
+            "host_link_gbps": sc.hosts.nic_gbps / max(ctx.facts.vms_per_host, 1.0)}
     tp = ctx.models.predict("distributed_throughput", [{**base, "operation": op} for op in ("read", "write")],
                             calibrate=False)
     rt = ctx.models.predict("distributed_recovery_time", [{"storage_system": DISTRIBUTED_SYSTEM}], calibrate=False)
@@ -121,6 +126,17 @@ def recommend(ctx: EngineContext) -> list[Recommendation]:
         rec.warnings.append("no image storage fits: the hosts offer no local disks or shared storage the "
                             "workloads can use")
         rec.confidence = min(rec.confidence, 0.2)
+        if all(any(rule is _OFFER_RULE for rule, _ in outcome.excluded[b]) for b in BACKENDS):
+            # nothing on offer at all: no choice to make (the host count names what is missing)
+            lost = Alternative(rec.choice, rec.score, dict(rec.expected), "excluded: " + _offered(ctx)[rec.choice],
+                               True)
+            rec.alternatives.insert(0, lost)
+            rec.choice, rec.expected, rec.extrapolated = "infeasible", {}, False
+            rec.rationale = "No storage can hold the VM images: the hosts have no local disks and no shared " \
+                            "storage is on offer. " + rec.rationale
+            facts.storage_backend = None
+            ctx.chosen["storage_backend"] = None
+            return [rec]
     facts.storage_backend = rec.choice
     ctx.chosen["storage_backend"] = rec.choice
     return [rec]

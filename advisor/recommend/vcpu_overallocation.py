@@ -78,8 +78,10 @@ def recommend(ctx: EngineContext) -> list[Recommendation]:
     rec.details["vcpus_per_hardware_thread"] = OVERALLOCATION[rec.choice]
     rec.details["threads_per_core"] = threads
     per_thread = (f" ({OVERALLOCATION[rec.choice]:g} per hardware thread, the thesis' unit)" if threads > 1 else "")
+    pinned = ("; real-time VMs' vCPUs are pinned and not over-allocated"
+              if any(w.realtime is not None for w in sc.workloads) else "")
     rec.rationale = (f"Allocate up to {rec.value:g} vCPUs per physical core{per_thread}: {rec.choice} "
-                     "over-allocation; real-time VMs' vCPUs are pinned and not over-allocated. " + rec.rationale)
+                     f"over-allocation{pinned}. " + rec.rationale)
     ctx.facts.overallocation_ratio = rec.value
     ctx.facts.overallocation_per_thread = OVERALLOCATION[rec.choice]
     ctx.chosen["vcpu_overallocation"] = rec.value

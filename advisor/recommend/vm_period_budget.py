@@ -70,12 +70,17 @@ def _one(ctx: EngineContext, w) -> Recommendation:
         res = _analyze(*key, share, rt.overhead, speed)
         if not res.feasible and minimal.feasible:
             res, notes = minimal, ["no headroom above the smallest share was schedulable"]
-    period = res.max_period_robust or res.max_period
     dedicated = bool(res.feasible and res.share is not None and res.share >= 1.0 - 1e-12)
+    if not res.feasible and rt.share is None and res.utilization <= 1.0 + 1e-12:
+        # no share below a whole core works with the switching overhead: an own core has no VM switch
+        dedicated = _analyze(*key, 1.0, 0.0, speed).feasible
+        if dedicated:
+            notes = ["no VM period works with the switching overhead; a dedicated core has no VM switches"]
     if dedicated:  # a whole core: no VM switching, any period works; report a finite one
-        period = min(t.period for t in ts.tasks)
+        res = _analyze(*key, 1.0, 0.0, speed)  # the plain response times on an own core
         notes.append("the task set needs a whole core: pin the VM's vCPU to a dedicated core (no VM period "
                      "or budget limits it)")
+    period = min(t.period for t in ts.tasks) if dedicated else (res.max_period_robust or res.max_period)
     budget = period * res.share if (period and res.share) else res.budget
     feasible = bool(res.feasible and period and math.isfinite(period))
     if dedicated:
@@ -112,7 +117,8 @@ def _one(ctx: EngineContext, w) -> Recommendation:
         alternatives=alternatives, expected=expected, confidence=0.9 if res.exact and feasible else 0.6 if feasible
         else 0.2, rationale=rationale.strip(), citations=ctx.cites.for_rules(outcome.fired),
         rules=[r.id for r in outcome.fired], warnings=list(dict.fromkeys(outcome.warnings)) + notes
-        + list(res.notes))
+        + ([] if dedicated else list(res.notes))
+        + ([] if feasible else [f"no VM period and budget schedule the tasks of {w.name}: {res.reason}"]))
     rec.details = {"analysis": res.to_dict(), "speed_scale": speed, "dedicated_core": dedicated}
     return rec
 

@@ -344,3 +344,60 @@ def test_container_cpu_figures_are_for_the_scenario_cores(kb):
             a["expected"] for a in d["alternatives"] if a["choice"].startswith("Docker"))
         figs[cores] = docker["server_cpu_utilization"]["value"]
     assert figs[8] > 1.5 * figs[32]  # the same Table 9.2 work on 4x the cores
+
+
+def _site(db, name: str, **figures) -> None:
+    """Import one site whose measurements are ``figures`` (seq_read/seq_write MiB/s, rand_read/rand_write IOPS)."""
+    from knowledge.userdb import SiteMeasurement
+
+    spec = {"seq_read": ("throughput", "MiB/s", "read", "sequential", 1048576.0),
+            "seq_write": ("throughput", "MiB/s", "write", "sequential", 1048576.0),
+            "rand_read": ("iops", "ops/s", "read", "random", 1.0), "rand_write": ("iops", "ops/s", "write", "random", 1.0)}
+    rows = [SiteMeasurement(spec[k][0], v, spec[k][1], k, {"operation": spec[k][2], "access_pattern": spec[k][3]},
+                            value_si=v * spec[k][4]) for k, v in figures.items()]
+    db.add_import(name, path=f"{name}.json", tool="fio", tool_version="3", content_hash=name, parameters={},
+                  measurements=rows)
+
+
+def test_site_figures_apply_only_to_the_disks_of_their_kind(kb, tmp_path):
+    """HDD site figures on hosts with an HDD and an NVMe group: the HDD group takes them, the NVMe group
+    keeps its own figures (its IOPS are not cut to an HDD's)."""
+    from knowledge.userdb import UserDatabase
+
+    mixed = [{"kind": "hdd", "count": 2, "size_gb": 4000}, {"kind": "nvme", "count": 1, "size_gb": 3840}]
+    wl = [workload(vms=4, io={"pattern": "random", "iops": 2000})]
+    with UserDatabase(tmp_path / "u.sqlite") as db:
+        _site(db, "hdd", seq_read=190.0, seq_write=170.0, rand_read=180.0, rand_write=170.0)
+        cal = advise(make(wl, disks=mixed, shared_storage=[]), kb=kb, site="hdd", userdb=db)
+    plain = advise(make(wl, disks=mixed, shared_storage=[]), kb=kb)
+    assert cal.to_dict()["basis"] == "site:hdd"
+    cap = cal.find("host_count").details["per_host_capacity"]["disk_iops"]
+    assert cap == pytest.approx(2 * 170.0 + 300_000.0)  # HDDs at the site's figure, NVMe at its own
+    assert cal.find("host_count").choice == plain.find("host_count").choice
+    bs = cal.find("io_block_size", "workload:app").expected["throughput_random"]
+    assert "NVME" in bs["device"] and bs["basis"] == "documents"
+
+
+def test_reads_are_estimated_from_the_site_read_figures(kb, tmp_path):
+    from knowledge.userdb import UserDatabase
+
+    hdd = [{"kind": "hdd", "count": 2, "size_gb": 4000}]
+    with UserDatabase(tmp_path / "u.sqlite") as db:
+        _site(db, "hdd", seq_read=200.0, seq_write=100.0, rand_read=180.0, rand_write=170.0)
+        advice = advise(make([workload(vms=2, io={"pattern": "sequential"})], disks=hdd, shared_storage=[]),
+                        kb=kb, site="hdd", userdb=db)
+    fig = advice.find("io_block_size", "workload:app").expected["throughput_sequential"]
+    assert fig["basis"] == "site:hdd" and "site hdd" in fig["device"]
+    assert fig["value"] == pytest.approx(200.0 * 1.048576, rel=1e-6)  # 1 MiB requests stream at the read rate
+
+
+def test_read_and_write_figures_orders_apart_do_not_calibrate(kb, tmp_path):
+    """An IOzone run with synchronous 4 KiB writes (2.7 MiB/s) beside 970 MiB/s reads: not one disk."""
+    from knowledge.userdb import UserDatabase
+
+    with UserDatabase(tmp_path / "u.sqlite") as db:
+        _site(db, "mixed", seq_read=972.7, seq_write=2.716)
+        advice = advise(make([workload(vms=2)], disks=NVME), kb=kb, site="mixed", userdb=db)
+    data = advice.to_dict()
+    assert data["basis"] == "documents"
+    assert "cannot come from one kind of disk" in data["calibration"]["note"] and "358x" in data["calibration"]["note"]

@@ -298,12 +298,16 @@ def test_reserve_is_added_on_top(kb, reserve):
 def test_distributed_storage_shows_throughput_per_vm_and_rebuild_time(kb):
     """Doc 004 chapter 4 (Figures 4.6-4.7, Table 4.2): a distributed store's per-VM share of the nodes'
     network, lower for writes (every byte crosses the network once per copy), and its rebuild time."""
-    sc = make([workload(vms=20, **SMALL)], disks=[], shared_storage=[{"kind": "distributed", "network_gbps": 10}])
+    store = [{"kind": "distributed", "network_gbps": 10}]
+    sc = make([workload(vms=20, **SMALL)], disks=[], shared_storage=store, nic_gbps=400)
     rec = choice(advise(sc, kb=kb), "storage_backend")
     assert rec.choice == "distributed"
     read, write = rec.expected["throughput_per_vm_read"], rec.expected["throughput_per_vm_write"]
     assert read["unit"] == write["unit"] == "MB/s" and 0 < write["value"] < read["value"]
     assert read["value"] <= 24 * 10 * 125 / 20  # the nodes' links, shared by the 20 VMs
+    # on 10 Gb/s hosts each VM gets at most its share of the host's NIC (20 VMs on 3 planned hosts)
+    slow = choice(advise(make([workload(vms=20, **SMALL)], disks=[], shared_storage=store), kb=kb), "storage_backend")
+    assert slow.expected["throughput_per_vm_read"]["value"] <= 10 * 125 / (20 / 3) * (1 + 1e-6)
     assert rec.expected["recovery_time"]["unit"] == "s" and rec.expected["recovery_time"]["value"] > 0
     assert any(c["locator"].startswith(("Figure 4.", "Table 4.2")) for c in rec.citations)
 
@@ -337,3 +341,77 @@ def test_block_size_figures_follow_the_access_pattern(kb):
     assert rnd["4 KiB"] > rnd["64 KiB"] > rnd["1 MiB"]
     assert seq["1 MiB"] >= seq["64 KiB"] >= seq["4 KiB"]
     assert "local HDD" in choice(advice, "io_block_size", "workload:r").expected["throughput_random"]["device"]
+
+
+# --- the re-audit's cases ---------------------------------------------------------------------------
+def test_migrating_vms_use_offered_shared_storage_even_when_local_boots_faster(kb):
+    """Doc 004 Section 6.3.1 (c6-C4): VMs that live-migrate keep images on storage every host reaches;
+    with iSCSI on offer, fast local SSDs (quicker boot) do not win."""
+    sc = make([workload(vms=4, live_migration=True, **SMALL)], shared_storage=[{"kind": "iscsi", "network_gbps": 1}])
+    rec = choice(advise(sc, kb=kb), "storage_backend")
+    assert rec.choice == "iscsi"
+    local = alt(rec, "local_disk")
+    assert local.excluded and "migration moves no files" in local.why_not
+
+
+def test_migrating_vms_without_shared_storage_are_warned(kb):
+    sc = make([workload(vms=2, live_migration=True, **SMALL)], count=1, reserve=0, shared_storage=[])
+    advice = advise(sc, kb=kb)
+    assert choice(advice, "storage_backend").choice == "local_disk"
+    assert any("block migration" in w for w in advice.warnings)
+    assert int(choice(advice, "host_count").choice) == 2
+
+
+def test_a_workload_that_writes_a_little_and_may_lose_nothing_never_gets_writeback(kb):
+    """Doc 001 Conclusions (C1, C3): any write buffered in host RAM is lost on a host crash."""
+    sc = make([workload(vms=2, data_loss_tolerance="none", **{**SMALL, "io": {"read_share": 0.99}})],
+              count=2, reserve=0)
+    rec = choice(advise(sc, kb=kb), "cache_mode", "workload:app")
+    assert rec.choice in ("writethrough", "directsync")
+
+
+def test_a_whole_core_needs_no_vm_switch_even_with_an_overhead(kb):
+    """Utilization 0.9875 with a 2 ms switching overhead: no share below 1 works, but a dedicated core
+    has no VM switch: rate-monotonic response times 2 and 7.9 ms meet the 4 and 8 ms deadlines."""
+    rt = workload("rt", vms=1, vcpus=1, realtime={"time_unit": "ms", "overhead": 2, "tasks": [
+        {"name": "a", "period": 4, "wcet": 2}, {"name": "b", "period": 8, "wcet": 3.9}]})
+    rec = choice(advise(make([rt]), kb=kb), "vm_period_budget", "workload:rt")
+    assert rec.choice.startswith("dedicated core") and rec.value == 4.0
+    assert rec.expected["response_time_b"]["value"] == pytest.approx(7.9)
+    assert not any("T_VM =" in w for w in rec.warnings)
+
+
+def test_an_infeasible_task_set_is_said_in_the_warnings(kb):
+    rt = workload("rt", vms=1, vcpus=1, realtime={"time_unit": "ms", "design_speed_ghz": 3.0, "tasks": [
+        {"name": "a", "period": 4, "wcet": 2}, {"name": "b", "period": 8, "wcet": 3.9}]})
+    advice = advise(make([rt], cpu={"cores_per_socket": 16, "ghz": 2.0, "virtualization": "vmx"}), kb=kb)
+    rec = choice(advice, "vm_period_budget", "workload:rt")
+    assert rec.choice == "infeasible" and rec.value is None
+    assert any("no VM period and budget schedule the tasks of rt" in w for w in advice.warnings)
+
+
+def test_a_light_realtime_task_set_is_not_the_thesis_telecom_service(kb):
+    """The thesis' CPU-heavy telecom findings (c5-C1, c7-C6) are about a CPU-heavy service: a task set
+    at 20 % utilization does not fire them; its migrations still count as real-time (c3-C03)."""
+    rt = workload("rt", vms=2, vcpus=1, cpu_intensity="low", live_migration=True, realtime={
+        "time_unit": "ms", "tasks": [{"name": "a", "period": 10, "wcet": 2}]})
+    advice = advise(make([rt]), kb=kb)
+    assert "hv.cpu-heavy-kvm-vmware" not in choice(advice, "hypervisor").rules
+    assert "hc.load-shifts" not in choice(advice, "host_count").rules
+    assert "lb.realtime-few-migrations" in choice(advice, "load_balancing").rules
+
+
+def test_esxi_start_time_weighs_only_where_servers_start_often(kb):
+    """Doc 004 Section 3.2 (c3-C07): only with frequent provisioning."""
+    plain = advise(make(), kb=kb)
+    sc = make()
+    sc["preferences"] = {"frequent_provisioning": True}
+    elastic = advise(sc, kb=kb)
+    assert "hv.esxi-start-time" not in choice(plain, "hypervisor").rules
+    assert "hv.esxi-start-time" in choice(elastic, "hypervisor").rules
+
+
+def test_no_storage_at_all_is_infeasible_not_a_guess(kb):
+    rec = choice(advise(make(disks=[], shared_storage=[]), kb=kb), "storage_backend")
+    assert rec.choice == "infeasible" and rec.expected == {}
+    assert all(a.excluded for a in rec.alternatives)

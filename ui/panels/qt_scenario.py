@@ -108,6 +108,8 @@ PREF_SPECS = [
               default=1.0, step=0.1),
     FieldSpec(("max_host_cpu_percent",), "Max host CPU", "float", "%", "Planned peak CPU utilization",
               default=80.0, step=5),
+    FieldSpec(("frequent_provisioning",), "Frequent provisioning", "bool", "",
+              "Servers are created and started often (elastic scale-out)"),
 ]
 
 
