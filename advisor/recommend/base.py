@@ -104,6 +104,7 @@ class ModelAccess:
         self.calibration = calibration or None
         self.problems: dict[str, str] = {}
         self._families: dict[str, Any] = {}
+        self._keys: dict[str, dict[tuple[str, str], list[str]]] = {}
 
     def family(self, name: str):
         if name in self._families:
@@ -135,11 +136,15 @@ class ModelAccess:
             return None
 
     def keys_by_locator(self, name: str) -> dict[tuple[str, str], list[str]]:
-        """(document, locator) -> measurement keys of the family's training rows."""
+        """(document, locator) -> measurement keys of the family's training rows (memoised: a
+        trained family's rows never change)."""
+        if name in self._keys:
+            return self._keys[name]
         fam = self.family(name)
         out: dict[tuple[str, str], list[str]] = {}
         if fam is None:
             return out
+        self._keys[name] = out
         for p in fam.training_points():
             keys = str(p.key).split("+")
             if "|" in p.locator:  # a point derived from several rows: "doc|loc; doc|loc"

@@ -59,31 +59,35 @@ def disk_figures(ctx: EngineContext) -> tuple[float, float, str, str] | None:
             local[3])
 
 
-def _figures(ctx: EngineContext, w) -> tuple[dict, list[dict]]:
+def _figures(ctx: EngineContext, workloads) -> tuple[list[dict], list[dict]]:
+    """For each workload, choice -> expected figures (one vectorised call for all workloads), and
+    the citations; empty figures without a device or the model."""
     disk = disk_figures(ctx)
     if disk is None:
-        return {}, []
-    patterns = PATTERNS[w.io.pattern]
+        return [{} for _ in workloads], []
     queries = [{"block_size_kib": KIB[c], "access_pattern": p, "disk_iops": disk[0], "disk_mb_s": disk[1],
-                "record_kib": max(float(w.io.block_size_kib), 0.5)} for c in CHOICES for p in patterns]
+                "record_kib": max(float(w.io.block_size_kib), 0.5)}
+               for w in workloads for c in CHOICES for p in PATTERNS[w.io.pattern]]
     pred = ctx.models.predict("block_size_throughput", queries, calibrate=False)
     if pred is None:
-        return {}, []
-    expected: dict[str, dict] = {c: {} for c in CHOICES}
-    i = 0
-    for c in CHOICES:
-        for p in patterns:
-            expected[c][f"throughput_{p}"] = prediction_figure(pred, i)
-            expected[c][f"throughput_{p}"].update(device=disk[2], basis=disk[3])
-            i += 1
-    return expected, ctx.model_citations("block_size_throughput", pred)
+        return [{} for _ in workloads], []
+    out, i = [], 0
+    for w in workloads:
+        expected: dict[str, dict] = {c: {} for c in CHOICES}
+        for c in CHOICES:
+            for p in PATTERNS[w.io.pattern]:
+                expected[c][f"throughput_{p}"] = prediction_figure(pred, i)
+                expected[c][f"throughput_{p}"].update(device=disk[2], basis=disk[3])
+                i += 1
+        out.append(expected)
+    return out, ctx.model_citations("block_size_throughput", pred)
 
 
 def recommend(ctx: EngineContext) -> list[Recommendation]:
     out = []
-    for w in ctx.scenario.workloads:
+    figures, cites = _figures(ctx, ctx.scenario.workloads)
+    for w, expected in zip(ctx.scenario.workloads, figures, strict=True):
         outcome = evaluate(DECISION, ctx.rule_ctx(w), CHOICES)
-        expected, cites = _figures(ctx, w)
         rec = decide(DECISION, f"workload:{w.name}", outcome, ctx, expected=expected, model_citations=cites,
                      order=CHOICES, has_model=bool(expected))
         rec.rationale = (f"{w.name} ({w.io.pattern} I/O, now {w.io.block_size_kib:g} KiB requests): use "
