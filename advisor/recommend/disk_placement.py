@@ -14,7 +14,7 @@ was measured to be slower still, Figure 1(c), without a figure), and their ratio
 from __future__ import annotations
 
 from advisor.recommend.base import EngineContext, Recommendation, decide, figure
-from advisor.rules import DP_FILE, DP_FILE_SIZED, DP_OUTER, DP_SIZED, Effect, Rule, _oversized, evaluate
+from advisor.rules import DP_FILE, DP_FILE_SIZED, DP_OUTER, DP_SIZED, Effect, Rule, evaluate, oversized
 
 DECISION = "disk_placement"
 CHOICES = (DP_SIZED, DP_OUTER, DP_FILE_SIZED, DP_FILE)
@@ -39,18 +39,18 @@ def _not_applicable(ctx: EngineContext) -> dict[str, str]:
 
 def _testbed(ctx: EngineContext, w) -> dict[str, dict]:
     rows = {key: ctx.cites.rows.get((ctx.cites.doc("003"), key)) for key in ("F1d-01", "F1e-01")}
-    sized, oversized = rows["F1d-01"], rows["F1e-01"]
+    sized, big = rows["F1d-01"], rows["F1e-01"]
     out: dict[str, dict] = {}
     if sized is None:
         return out
     for c in (DP_SIZED, DP_OUTER, DP_FILE_SIZED):
         out[c] = {"testbed_throughput": figure(sized.value, sized.unit, source=f"003 {sized.locator} (4 GB disk)")}
-        if oversized is not None:
-            out[c]["gain_vs_oversized"] = figure(sized.value / oversized.value, "ratio",
-                                                 source=f"003 {sized.locator}, {oversized.locator}")
-    if oversized is not None and _oversized(w):
-        out[DP_FILE] = {"testbed_throughput": figure(oversized.value, oversized.unit, 0.0, oversized.value,
-                                                     source=f"003 {oversized.locator} (40 GB disk; a file-backed "
+        if big is not None:
+            out[c]["gain_vs_oversized"] = figure(sized.value / big.value, "ratio",
+                                                 source=f"003 {sized.locator}, {big.locator}")
+    if big is not None and oversized(w):
+        out[DP_FILE] = {"testbed_throughput": figure(big.value, big.unit, 0.0, big.value,
+                                                     source=f"003 {big.locator} (40 GB disk; a file-backed "
                                                             "disk was slower still)")}
     return out
 
