@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from advisor.recommend.base import EngineContext, Recommendation, decide, figure
+from advisor.recommend.disks import DISK_MB_S, SHARED_KIND, disk_mb_s
 from advisor.rules import CACHE, evaluate
 
 DECISION = "cache_mode"
@@ -31,7 +32,6 @@ def estimate_mode(mode: str, by_mode: dict) -> tuple:
     minimum over the modes :data:`UNMEASURED` names for ``mode``."""
     sources = [by_mode[m] for m in UNMEASURED[mode]]
     return tuple(np.minimum.reduce([np.asarray(src[j], dtype=float) for src in sources]) for j in range(3))
-DISK_MB_S = {"hdd": 150.0, "ssd": 500.0, "nvme": 2000.0}  # per disk, when neither given nor calibrated
 
 
 def operations(w) -> list[tuple[str, float]]:
@@ -45,8 +45,6 @@ def operations(w) -> list[tuple[str, float]]:
     return [(op, s) for op, s in out if s > 0]
 
 
-#: shared-storage kind behind each storage backend
-BACKEND_KIND = {"nfs_file": "nfs", "nfs_root": "nfs", "iscsi": "iscsi", "distributed": "distributed"}
 
 
 def per_vm_limit_mb_s(ctx: EngineContext) -> float:
@@ -57,7 +55,7 @@ def per_vm_limit_mb_s(ctx: EngineContext) -> float:
     backend = ctx.facts.storage_backend
     if backend in (None, "local_disk"):
         return per_host
-    links = [s.network_gbps for s in h.shared_storage if s.kind == BACKEND_KIND.get(backend)]
+    links = [s.network_gbps for s in h.shared_storage if s.kind == SHARED_KIND.get(backend)]
     links = links or [s.network_gbps for s in h.shared_storage]
     if not links:
         return per_host
@@ -70,11 +68,7 @@ def disk_limit_mb_s(ctx: EngineContext) -> float:
     if ctx.facts.storage_backend not in (None, "local_disk"):
         links = [s.network_gbps for s in h.shared_storage] or [h.nic_gbps]
         return min(max(links), h.nic_gbps) * 125.0
-    cal = ctx.calibration
-    total = 0.0
-    for d in h.disks:
-        per = d.mb_s or (cal.disk_mb_s(d.kind) if cal else None) or DISK_MB_S[d.kind]
-        total += per * d.count
+    total = sum(disk_mb_s(ctx, d)[0] * d.count for d in h.disks)
     return total or DISK_MB_S["hdd"]
 
 

@@ -50,12 +50,12 @@ import math
 from dataclasses import dataclass, field
 
 from advisor.recommend.base import Alternative, EngineContext, Recommendation, figure
+from advisor.recommend.disks import SHARED_KIND, disk_iops
 from advisor.rules import evaluate
 
 DECISION = "host_count"
 BUSY = {"low": 0.2, "medium": 0.5, "high": 0.9}
 IOPS_PER_VM = {"low": 50.0, "medium": 200.0, "high": 1000.0}
-DISK_IOPS = {"hdd": 150.0, "ssd": 50_000.0, "nvme": 300_000.0}
 VM_RAM_OVERHEAD = 0.02
 NIC_USABLE = 0.7
 DISK_USABLE = 0.9
@@ -63,7 +63,6 @@ DISK_USABLE = 0.9
 MB_S_PER_GBPS = 125.0
 #: relative tolerance of the fit tests (floating-point sums of demands)
 EPS = 1e-9
-SHARED_KIND = {"nfs_file": "nfs", "nfs_root": "nfs", "iscsi": "iscsi", "distributed": "distributed"}
 #: percentage points of host CPU kept free when a rule fires (doc 004 c5-C4, c10-C3)
 CPU_POINTS = {"hc.migration-headroom": 14.0, "hc.multi-cluster-cpu": 10.0}
 #: GiB of host page cache planned per VM by I/O intensity when hc.page-cache fires (doc 001 C6,
@@ -109,10 +108,8 @@ def host_capacity(ctx: EngineContext, budgets: Budgets = NO_BUDGETS) -> dict[str
     h = sc.hosts
     ram = (h.ram_gib - max(4.0, 0.05 * h.ram_gib)) * sc.preferences.ram_overcommit
     iops = 0.0
-    cal = ctx.calibration
     for d in h.disks:
-        per = d.iops or (cal.disk_iops(d.kind) if cal else None) or DISK_IOPS[d.kind]
-        iops += per * d.count
+        iops += disk_iops(ctx, d)[0] * d.count
     return {"cpu_allocation": float(h.cpu.cores),
             "cpu_load": h.cpu.cores * budgets.cpu_ceiling(sc.preferences.max_host_cpu_percent) / 100.0,
             "ram": max(ram, 0.1), "disk_capacity": sum(d.size_gb * d.count for d in h.disks) * DISK_USABLE,
@@ -131,6 +128,12 @@ def _disk_gb(w) -> float:
     return w.disk_size_gb
 
 
+def busy_cores(w) -> float:
+    """Cores one VM of ``w`` keeps busy: vCPUs x the busy share of its CPU intensity (real-time
+    vCPUs are pinned: wholly)."""
+    return w.vcpus * (1.0 if w.realtime is not None else BUSY[w.cpu_intensity])
+
+
 def vm_demand(ctx: EngineContext, w, budgets: Budgets = NO_BUDGETS) -> dict[str, float]:
     """One VM of workload ``w``: cores allocated (vCPUs / over-allocation ratio; real-time vCPUs
     pinned 1:1), busy cores, GiB RAM (with the page cache the ``budgets`` plan for it), GB disk,
@@ -141,7 +144,7 @@ def vm_demand(ctx: EngineContext, w, budgets: Budgets = NO_BUDGETS) -> dict[str,
     disk = _disk_gb(w)
     rt = w.realtime is not None
     return {"cpu_allocation": float(w.vcpus) if rt else w.vcpus / ratio,
-            "cpu_load": w.vcpus * (1.0 if rt else BUSY[w.cpu_intensity]),
+            "cpu_load": busy_cores(w),
             "ram": w.ram_gib * (1 + VM_RAM_OVERHEAD) + (PAGE_CACHE_GIB[w.io.intensity] if budgets.page_cache else 0.0),
             "disk_capacity": disk if local else 0.0,
             "disk_iops": iops if local else 0.0,
@@ -506,8 +509,7 @@ def recommend(ctx: EngineContext) -> list[Recommendation]:
                         + ", ".join(f"{n} more {name} VM{'s' if n != 1 else ''}" for name, n in room.items())
                         + " (each profile alone)." if room else ""))
     text = " ".join(r.text for r in outcome.fired)
-    site_iops = bool(ctx.calibration) and _local(ctx) and any(
-        not d.iops and ctx.calibration.disk_iops(d.kind) for d in sc.hosts.disks)
+    site_iops = _local(ctx) and any(disk_iops(ctx, d)[1] == "site" for d in sc.hosts.disks)
     rec = Recommendation(
         decision=DECISION, scope="cluster", choice="infeasible" if infeasible else str(hosts),
         value=None if infeasible else float(hosts), alternatives=alternatives,

@@ -15,8 +15,7 @@ own request size (``io.block_size_kib``) of useful data each. No figure without 
 from __future__ import annotations
 
 from advisor.recommend.base import EngineContext, Recommendation, decide, prediction_figure
-from advisor.recommend.cache_mode import DISK_MB_S
-from advisor.recommend.host_count import DISK_IOPS
+from advisor.recommend.disks import SHARED_KIND, disk_iops, disk_mb_s
 from advisor.rules import evaluate
 
 DECISION = "io_block_size"
@@ -25,8 +24,6 @@ KIB = {"4 KiB": 4.0, "64 KiB": 64.0, "1 MiB": 1024.0}
 PATTERNS = {"random": ("random",), "sequential": ("sequential",), "mixed": ("random", "sequential")}
 
 
-#: shared-storage kind behind each image backend
-SHARED_KIND = {"nfs_file": "nfs", "nfs_root": "nfs", "iscsi": "iscsi", "distributed": "distributed"}
 
 
 def disk_figures(ctx: EngineContext) -> tuple[float, float, str, str] | None:
@@ -36,14 +33,11 @@ def disk_figures(ctx: EngineContext) -> tuple[float, float, str, str] | None:
     cal = ctx.calibration
     local = None
     for d in sc.hosts.disks:  # reads: the site's read figures for disks of the kind it measured
-        site_iops, site_mb_s = (cal.disk_iops(d.kind, True), cal.disk_mb_s(d.kind, True)) if cal else (None, None)
-        iops = d.iops or site_iops or DISK_IOPS[d.kind]
-        mb_s = d.mb_s or site_mb_s or DISK_MB_S[d.kind]
-        from_site = not (d.iops or d.mb_s) and bool(site_iops or site_mb_s)
-        how = "given" if d.iops or d.mb_s else f"site {cal.site}" if from_site else "defaults"
+        (iops, src_iops), (mb_s, src_mb_s) = disk_iops(ctx, d, True), disk_mb_s(ctx, d, True)
+        from_site = "site" in (src_iops, src_mb_s)
+        how = f"site {cal.site}" if from_site else "given" if "given" in (src_iops, src_mb_s) else "defaults"
         if local is None or mb_s > local[1]:
-            local = (float(iops), float(mb_s), f"local {d.kind.upper()} ({how})",
-                     cal.basis if from_site else "documents")
+            local = (iops, mb_s, f"local {d.kind.upper()} ({how})", cal.basis if from_site else "documents")
     kind = SHARED_KIND.get(ctx.facts.storage_backend or "local_disk")
     offers = [s for s in sc.hosts.shared_storage if s.kind == kind] if kind else []
     if not offers:

@@ -12,7 +12,7 @@ load shift on one VM. All measured on VMware ESXi 5.5 DRS.
 from __future__ import annotations
 
 from advisor.recommend.base import EngineContext, Recommendation, decide, prediction_figure
-from advisor.recommend.host_count import BUSY
+from advisor.recommend.host_count import busy_cores
 from advisor.rules import evaluate
 
 DECISION = "load_balancing"
@@ -25,7 +25,7 @@ BALANCER = {CHOICES[0]: ("drs", 5.0), CHOICES[1]: ("drs", 3.0), CHOICES[2]: ("dr
 def mean_host_cpu(ctx: EngineContext) -> float:
     """The cluster's mean host CPU, % (busy cores of every VM over the active hosts' cores)."""
     sc = ctx.scenario
-    busy = sum(w.vms * w.vcpus * (1.0 if w.realtime else BUSY[w.cpu_intensity]) for w in sc.workloads)
+    busy = sum(w.vms * busy_cores(w) for w in sc.workloads)
     return min(100.0, 100.0 * busy / max(ctx.facts.active_hosts * sc.hosts.cpu.cores, 1))
 
 

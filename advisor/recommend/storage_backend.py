@@ -18,6 +18,7 @@ node's copies (``distributed_recovery_time``, Table 4.2).
 from __future__ import annotations
 
 from advisor.recommend.base import Alternative, EngineContext, Recommendation, decide, prediction_figure
+from advisor.recommend.disks import disk_iops
 from advisor.rules import Effect, Rule, evaluate
 
 DECISION = "storage_backend"
@@ -33,11 +34,7 @@ TESTBED_DISK_IOPS = 150.0
 
 def _disk_speedup(ctx: EngineContext) -> float:
     """The hosts' local disks' random IOPS against the doc 002 testbed's one disk."""
-    from advisor.recommend.host_count import DISK_IOPS
-
-    cal = ctx.calibration
-    total = sum((d.iops or (cal.disk_iops(d.kind) if cal else None) or DISK_IOPS[d.kind]) * d.count
-                for d in ctx.scenario.hosts.disks)
+    total = sum(disk_iops(ctx, d)[0] * d.count for d in ctx.scenario.hosts.disks)
     return max(total / TESTBED_DISK_IOPS, 0.01) if total else 1.0
 
 

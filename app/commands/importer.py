@@ -4,10 +4,10 @@ IOzone) into the user database, one transaction per file."""
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
+from knowledge import jsonout
 from knowledge.errors import InputError
 
 DEFAULT_SITE = "default"
@@ -113,10 +113,10 @@ def cmd_import(args) -> int:
             db.close()
     failed = [r for r in results if r["status"] == "failed"]
     if args.format == "json":
-        json.dump({"site": site, "dry_run": args.dry_run, "files": results,
+        sys.stdout.write(jsonout.dumps({"site": site, "dry_run": args.dry_run, "files": results,
                    "imported": sum(r["status"] == "imported" for r in results),
                    "duplicates": sum(r["status"] == "duplicate" for r in results), "failed": len(failed),
-                   "plugin_failures": [f.__dict__ for f in failures]}, sys.stdout, indent=2, default=str)
+                   "plugin_failures": [f.__dict__ for f in failures]}, indent=2, default=str))
         print()
     else:
         _print_text(results, site, args.dry_run)

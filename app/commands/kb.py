@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 import csv
 import io
-import json
 import sys
 from pathlib import Path
 
+from knowledge import jsonout
 from knowledge.errors import InputError
 
 BASE_COLUMNS = ("document", "id", "locator", "metric", "value", "unit", "kind", "subject", "baseline",
@@ -105,7 +105,7 @@ def cmd_query(args) -> int:
                                kind=args.kind, where=parse_where(args.where))
         if args.format == "json":
             names = sorted({f for r in rows for f in r.factors})
-            json.dump(_records(rows, names), sys.stdout, indent=2)
+            sys.stdout.write(jsonout.dumps(_records(rows, names), indent=2))
             print()
         elif args.format == "csv":
             names = sorted({f for r in rows for f in r.factors})
@@ -134,7 +134,7 @@ def cmd_export(args) -> int:
         records = _records(rows, names)
     buf = io.StringIO()
     if args.format == "json":
-        json.dump(records, buf, indent=1)
+        buf.write(jsonout.dumps(records, indent=1))
         buf.write("\n")
     else:
         _write_csv(records, [*BASE_COLUMNS, *names], buf)
@@ -155,7 +155,7 @@ def cmd_stats(args) -> int:
         stats = kb.stats()
         docs = {d.id: d.short for d in kb.documents()}
     if args.format == "json":
-        json.dump(stats, sys.stdout, indent=2)
+        sys.stdout.write(jsonout.dumps(stats, indent=2))
         print()
         return 0
     print(f"{stats['measurements']} measurements, {stats['testbeds']} testbeds, "
@@ -177,7 +177,7 @@ def cmd_testbeds(args) -> int:
     with _open(args) as kb:
         rows = kb.testbeds(args.document)
     if args.format == "json":
-        json.dump([asdict(r) for r in rows], sys.stdout, indent=2)
+        sys.stdout.write(jsonout.dumps([asdict(r) for r in rows], indent=2))
         print()
         return 0
     print(table(("document", "id", "locator", "cpu", "cores", "ram", "disks", "nic", "hypervisor"),
@@ -192,7 +192,7 @@ def cmd_conclusions(args) -> int:
     with _open(args) as kb:
         rows = kb.conclusions(args.decision)
     if args.format == "json":
-        json.dump([asdict(r) for r in rows], sys.stdout, indent=2)
+        sys.stdout.write(jsonout.dumps([asdict(r) for r in rows], indent=2))
         print()
         return 0
     for r in rows:

@@ -7,10 +7,10 @@ a plug-in that fails to load or to probe is reported on standard error and skipp
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
+from knowledge import jsonout
 from knowledge.errors import InputError, UserFacingError
 
 
@@ -97,7 +97,7 @@ def cmd_probe(args) -> int:
         out["scenario_out"] = str(args.scenario_out)
         print(f"wrote scenario skeleton {args.scenario_out}", file=sys.stderr)
     if args.format == "json":
-        json.dump(out, sys.stdout, indent=2, default=str)
+        sys.stdout.write(jsonout.dumps(out, indent=2, default=str))
         print()
     else:
         print(render_text(facts, bench))

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
+from knowledge import jsonout
 from knowledge.errors import InputError
 
 #: figure name -> (label, unit) for text output
@@ -53,7 +53,7 @@ def cmd_list(args) -> int:
     with _db() as db:
         sites = db.sites()
     if args.format == "json":
-        json.dump([asdict(s) for s in sites], sys.stdout, indent=2)
+        sys.stdout.write(jsonout.dumps([asdict(s) for s in sites], indent=2))
         print()
         return 0
     if not sites:
@@ -73,7 +73,7 @@ def cmd_show(args) -> int:
         summary = summarize_site(db, args.name)
         imports = db.imports(args.name)
     if args.format == "json":
-        json.dump({"summary": summary.as_dict(), "imports": [asdict(i) for i in imports]}, sys.stdout, indent=2)
+        sys.stdout.write(jsonout.dumps({"summary": summary.as_dict(), "imports": [asdict(i) for i in imports]}, indent=2))
         print()
         return 0
     print(f"site {summary.site}\n")
@@ -96,7 +96,7 @@ def cmd_compare(args) -> int:
     with _db() as db:
         cmp = compare_sites(db, args.a, args.b)
     if args.format == "json":
-        json.dump(cmp.as_dict(), sys.stdout, indent=2)
+        sys.stdout.write(jsonout.dumps(cmp.as_dict(), indent=2))
         print()
         return 0
     rows = []
