@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from knowledge.errors import InputError
+from knowledge.infra.errors import InputError
 
 #: site-summary fields the families use (MiB/s or IOPS), in output order
 DISK_FIELDS = ("seq_read_mib_s", "seq_write_mib_s", "rand_read_mib_s", "rand_write_mib_s",

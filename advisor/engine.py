@@ -106,7 +106,7 @@ def advise(scenario: Scenario | dict | str | Path, kb=None, site: str | None = N
 
     ``kb`` defaults to the shipped knowledge base; with ``site`` the predictions are calibrated
     to that site's imported benchmarks in ``userdb`` (default: the user's database). Raises
-    :class:`~knowledge.errors.InputError` for invalid scenarios or unknown sites and
+    :class:`~knowledge.infra.errors.InputError` for invalid scenarios or unknown sites and
     :class:`~advisor.progress.Cancelled` when ``cancel`` is set.
     """
     start = time.perf_counter()

@@ -4,7 +4,7 @@ A scenario file (YAML, TOML or JSON, same structure; format documented in
 the README) describes the hosts, the workload groups and the
 preferences. :func:`load_scenario` reads a file, :func:`parse_scenario` a plain mapping;
 both collect *every* problem by path (``workloads[2].vcpus: must be >= 1``) and raise
-one :class:`~knowledge.errors.InputError` listing them all. :func:`save_scenario` writes
+one :class:`~knowledge.infra.errors.InputError` listing them all. :func:`save_scenario` writes
 YAML, JSON or (a minimal) TOML.
 
 Units: RAM in GiB, disk and image sizes in GB (10^9 B), link rates in Gb/s, CPU clock
@@ -19,7 +19,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from knowledge.errors import InputError
+from knowledge.infra.errors import InputError
 
 #: the scenario format version this program reads and writes
 SCENARIO_VERSION = 1
@@ -501,7 +501,7 @@ def dumps(scenario: Scenario, fmt: str) -> str:
 
 def save_scenario(scenario: Scenario, path: Path | str) -> None:
     """Write ``scenario`` atomically in the format given by the suffix of ``path``."""
-    from knowledge.atomic import write_text_atomic
+    from knowledge.infra.atomic import write_text_atomic
 
     path = Path(path)
     write_text_atomic(path, dumps(scenario, _format_of(path)))

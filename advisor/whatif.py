@@ -16,7 +16,7 @@ import numpy as np
 
 from advisor.models import get_family
 from advisor.models.base import Prediction
-from knowledge.errors import InputError
+from knowledge.infra.errors import InputError
 
 #: key of the single result when ``alternatives`` is None
 DEFAULT_KEY = "default"

@@ -44,7 +44,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI; return the process exit code."""
-    from knowledge.errors import UserFacingError
+    from knowledge.infra.errors import UserFacingError
 
     args_list = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser()

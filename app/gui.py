@@ -71,7 +71,7 @@ def display_problem(offscreen_ok: bool = False) -> str | None:
 
 def parse_size(text: str) -> tuple[int, int]:
     """``"1280x800"`` -> ``(1280, 800)`` (pixels); raises InputError when malformed or tiny."""
-    from knowledge.errors import InputError
+    from knowledge.infra.errors import InputError
 
     try:
         w, h = (int(x) for x in text.lower().split("x"))
@@ -170,7 +170,7 @@ def _open_last_or_example(window) -> None:
 
 def example_scenario() -> Path | None:
     """The bundled example scenario, if present."""
-    from knowledge.paths import bundle_root
+    from knowledge.infra.paths import bundle_root
 
     folder = bundle_root() / "resources" / "examples"
     for name in ("scenario.yaml", "example.yaml", "scenario.toml", "scenario.json"):

@@ -1,6 +1,6 @@
 """The user's preferences: one typed, versioned settings object with migrations.
 
-Stored as JSON in ``knowledge.paths.user_config_dir() / "settings.json"`` (written atomically).
+Stored as JSON in ``knowledge.infra.paths.user_config_dir() / "settings.json"`` (written atomically).
 Any field can be overridden for one run by an environment variable ``CAPADVISOR_<FIELD>`` in
 upper case (e.g. ``CAPADVISOR_THEME=dark``); overrides are never written back. A file from an
 older version is migrated forward by :data:`MIGRATIONS`; a damaged file or one from a newer
@@ -17,8 +17,8 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
-from knowledge.atomic import write_text_atomic
-from knowledge.paths import user_config_dir
+from knowledge.infra.atomic import write_text_atomic
+from knowledge.infra.paths import user_config_dir
 
 log = logging.getLogger(__name__)
 

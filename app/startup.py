@@ -1,7 +1,7 @@
 """Start-up checks run by the CLI and the GUI before they do any work.
 
 The program only ever writes to the user's directories (data, cache, config; see
-:mod:`knowledge.paths`); the bundled knowledge base is read-only. When one of those
+:mod:`knowledge.infra.paths`); the bundled knowledge base is read-only. When one of those
 directories cannot be written, the user gets a clear message naming it and the
 environment variable that moves it, instead of a traceback deep inside a save.
 """
@@ -13,7 +13,7 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from knowledge import paths
+from knowledge.infra import paths
 
 #: (what the directory holds, environment variable that overrides it, function giving its path)
 USER_DIRS: tuple[tuple[str, str, Callable[[], Path]], ...] = (

@@ -12,12 +12,11 @@ import tempfile
 from pathlib import Path
 
 from knowledge import curated
-from knowledge.paths import PACKAGE_DIR
 
 KB_SCHEMA_VERSION = 1
 #: PRAGMA application_id of a compiled knowledge base ('CAKB')
 KB_APPLICATION_ID = 0x43414B42
-SCHEMA_SQL = PACKAGE_DIR / "schema" / "kb.sql"
+SCHEMA_SQL = Path(__file__).resolve().parent / "schema" / "kb.sql"
 
 
 def build(destination: Path, data_dir: Path = curated.DATA_DIR) -> curated.Curated:

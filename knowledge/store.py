@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from knowledge import build, curated
-from knowledge.errors import DatabaseError, InputError
-from knowledge.paths import bundled_kb_path, user_cache_dir
-from knowledge.sqlite_util import open_checked
+from knowledge.infra.errors import DatabaseError, InputError
+from knowledge.infra.paths import bundled_kb_path, user_cache_dir
+from knowledge.infra.sqlite_util import open_checked
 
 
 @dataclass(frozen=True)

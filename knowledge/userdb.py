@@ -14,10 +14,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from knowledge import jsonout
-from knowledge.errors import DatabaseError, InputError
-from knowledge.paths import user_db_path
-from knowledge.sqlite_util import open_checked
+from knowledge.infra import jsonout
+from knowledge.infra.errors import DatabaseError, InputError
+from knowledge.infra.paths import user_db_path
+from knowledge.infra.sqlite_util import open_checked
 
 #: PRAGMA application_id of a user database ('CAUD')
 USER_APPLICATION_ID = 0x43415544

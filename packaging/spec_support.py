@@ -122,7 +122,7 @@ def data_files(root: Path = ROOT, kb_path: Path | None = None) -> list[tuple[str
 
     The curated data and schema (for ``kb validate`` and ``kb build``), every non-Python file
     of ``resources/`` and, if given, the knowledge base compiled at build time, placed where
-    :func:`knowledge.paths.bundled_kb_path` looks for it (``resources/data/knowledge.sqlite``).
+    :func:`knowledge.infra.paths.bundled_kb_path` looks for it (``resources/data/knowledge.sqlite``).
     """
     out: list[tuple[str, str]] = []
     for path in _source_files(root, ("knowledge/data", "knowledge/schema", "resources"), "*"):

@@ -17,7 +17,7 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
-from knowledge.errors import InputError
+from knowledge.infra.errors import InputError
 
 Path_ = tuple[str | int, ...]
 

@@ -27,8 +27,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from knowledge.errors import UserFacingError
-from knowledge.paths import user_config_dir
+from knowledge.infra.errors import UserFacingError
+from knowledge.infra.paths import user_config_dir
 from ui import theme
 from ui.session import Session
 from ui.workers import Failure

@@ -12,7 +12,7 @@ from pathlib import Path
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMarginsF, QSizeF, QUrl
 from PySide6.QtGui import QImage, QPageLayout, QPageSize, QPdfWriter, QTextDocument
 
-from knowledge.atomic import write_bytes_atomic, write_text_atomic
+from knowledge.infra.atomic import write_bytes_atomic, write_text_atomic
 from ui.panels.qt_compare import summarize_inputs
 from ui.panels.qt_recommendations import choice_text, confidence_of, decision_title, figure_text
 

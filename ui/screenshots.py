@@ -13,7 +13,7 @@ from pathlib import Path
 from PySide6.QtCore import QCoreApplication, QEventLoop, QThread
 from PySide6.QtWidgets import QApplication
 
-from knowledge.errors import UserFacingError
+from knowledge.infra.errors import UserFacingError
 
 
 def quiet_offscreen_warnings() -> None:

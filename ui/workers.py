@@ -40,7 +40,7 @@ class Notifier(QObject):
 
     def failure(self, task: str, exc: BaseException, details: str = "") -> Failure:
         """Report ``exc`` raised by ``task``; user-facing errors keep their message, others are bugs."""
-        from knowledge.errors import UserFacingError
+        from knowledge.infra.errors import UserFacingError
 
         user = isinstance(exc, UserFacingError)
         text = str(exc) if user else f"{type(exc).__name__}: {exc}"
@@ -223,7 +223,7 @@ class TaskSlot(QObject):
         if self.notifier is not None:
             fail = self.notifier.failure(self.name, exc, details)
         else:
-            from knowledge.errors import UserFacingError
+            from knowledge.infra.errors import UserFacingError
 
             fail = Failure(self.name, str(exc), isinstance(exc, UserFacingError), details)
         self.sig_failed.emit(fail)

@@ -36,9 +36,9 @@ from advisor.models.drs import DrsMigrations, DrsPeakCpu
 from advisor.models.migration import MigrationDowntime, MigrationTotalTime, OverallocationOverhead
 from advisor.models.transfer import ImageTransferTime
 from advisor.progress import CancelToken, ProgressCallback, check, report
-from knowledge.atomic import write_bytes_atomic
-from knowledge.errors import InputError
-from knowledge.paths import user_cache_dir
+from knowledge.infra.atomic import write_bytes_atomic
+from knowledge.infra.errors import InputError
+from knowledge.infra.paths import user_cache_dir
 
 __all__ = ["FAMILIES", "MISSING", "MODEL_VERSION", "FamilyInfo", "ModelFamily", "Prediction",
            "TrainingPoint", "cache_dir", "clear_memory_cache", "get_family", "train_all"]

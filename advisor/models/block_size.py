@@ -45,7 +45,7 @@ import numpy as np
 
 from advisor.models.base import TrainingPoint
 from advisor.models.family import Family, check_levels, column, point
-from knowledge.errors import InputError
+from knowledge.infra.errors import InputError
 
 DOC = "003"
 PATTERNS = ("random", "sequential")

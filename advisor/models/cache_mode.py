@@ -68,7 +68,7 @@ import numpy as np
 from advisor.models.base import TrainingPoint
 from advisor.models.family import Family, check_levels, column, point, positive
 from advisor.models.learners import LogNonlinearLearner
-from knowledge.errors import InputError
+from knowledge.infra.errors import InputError
 
 DOC = "001"
 MODES = ("writeback", "writethrough", "none")

@@ -68,7 +68,7 @@ import numpy as np
 from advisor.models.base import TrainingPoint
 from advisor.models.family import Family, column, point, positive
 from advisor.models.learners import FREE, POSITIVE, LogLinearLearner, LogNonlinearLearner, one_hot
-from knowledge.errors import InputError
+from knowledge.infra.errors import InputError
 
 DOC = "004"
 TABLE = "Table 9.2"

@@ -58,7 +58,7 @@ import numpy as np
 from advisor.models.base import TrainingPoint
 from advisor.models.family import Family, column, point
 from advisor.models.learners import FREE, LogLinearLearner, one_hot
-from knowledge.errors import InputError
+from knowledge.infra.errors import InputError
 
 DOC = "004"
 SYSTEMS = ("compuverde_unstructured", "compuverde_structured", "swift", "gluster")

@@ -60,7 +60,7 @@ import numpy as np
 
 from advisor.models.base import TrainingPoint
 from advisor.models.family import Family, check_levels, column, point
-from knowledge.errors import InputError
+from knowledge.infra.errors import InputError
 
 DOC = "004"
 EVENTS = {"1": "load_shift", "2": "two_load_shifts", "3": "host_added", "4": "failover", "5": "maintenance"}

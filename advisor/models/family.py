@@ -29,7 +29,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from advisor.models.base import Prediction, TrainingPoint
-from knowledge.errors import InputError
+from knowledge.infra.errors import InputError
 
 MIN_HALF_WIDTH = 0.05   # log units, about +-5 %
 SMALL_HALF_WIDTH = 0.25  # log units, about +-25 %, for families with < 3 degrees of freedom

@@ -64,7 +64,7 @@ import numpy as np
 from advisor.models.base import TrainingPoint
 from advisor.models.family import Family, column, point
 from advisor.models.learners import FREE, POSITIVE, LogLinearLearner
-from knowledge.errors import InputError
+from knowledge.infra.errors import InputError
 
 DOC = "004"
 POOL_ROW = "c8-031"

@@ -30,7 +30,7 @@ import numpy as np
 
 from advisor.models.base import TrainingPoint
 from advisor.models.family import Family, column, point
-from knowledge.errors import InputError
+from knowledge.infra.errors import InputError
 
 DOC = "000"
 PROTOCOLS = ("scp", "gsiftp")

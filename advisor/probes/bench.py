@@ -28,7 +28,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from advisor.progress import CancelToken, ProgressCallback, check, report
-from knowledge.errors import InputError
+from knowledge.infra.errors import InputError
 
 MIB = 1 << 20
 SEQ_BLOCK = MIB

@@ -138,7 +138,7 @@ def render(data: dict, path: str | os.PathLike, notes: list[str] = ()) -> str:
 
 def write_skeleton(facts: HostFacts, path: str | os.PathLike, name: str | None = None) -> dict:
     """Write the scenario skeleton of ``facts`` to ``path`` atomically; returns the data."""
-    from knowledge.atomic import write_text_atomic
+    from knowledge.infra.atomic import write_text_atomic
 
     data, notes = skeleton(facts, name)
     write_text_atomic(Path(path), render(data, path, notes))

@@ -28,7 +28,7 @@ from advisor.realtime.intervals import fp_intervals, fp_min_budget, fp_points
 from advisor.realtime.response import max_ratio_curve, response_times
 from advisor.realtime.supply import REL_TOL
 from advisor.realtime.tasks import TaskSet
-from knowledge.errors import InputError
+from knowledge.infra.errors import InputError
 
 POLICIES = ("rm", "edf")
 #: relative precision of the smallest-share search

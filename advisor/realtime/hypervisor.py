@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from advisor.realtime.supply import REL_TOL
-from knowledge.errors import InputError
+from knowledge.infra.errors import InputError
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from advisor.progress import CancelToken, ProgressCallback, check, report
 from advisor.realtime.analysis import RealtimeResult, analyze, min_budget
 from advisor.realtime.tasks import TaskSet
-from knowledge.errors import InputError
+from knowledge.infra.errors import InputError
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ Files:
 * JSON: ``{"unit": "ms", "tasks": [{"name": ..., "period": ..., "wcet": ..., "deadline": ...}]}``
   or just the list of task objects; values are numbers or strings with a unit suffix.
 
-Every problem is an :class:`knowledge.errors.InputError` naming the file and line or field.
+Every problem is an :class:`knowledge.infra.errors.InputError` naming the file and line or field.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from knowledge.errors import InputError
+from knowledge.infra.errors import InputError
 
 #: seconds per unit
 UNITS: dict[str, float] = {"s": 1.0, "ms": 1e-3, "us": 1e-6}

@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from knowledge import jsonout
+from knowledge.infra import jsonout
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -28,7 +28,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def _site_name(args, db) -> str | None:
     """--site, or the only site of an explicitly given --site-db."""
-    from knowledge.errors import InputError
+    from knowledge.infra.errors import InputError
 
     if args.site:
         return args.site
@@ -45,7 +45,7 @@ def cmd_advise(args) -> int:
     from advisor.engine import advise
     from advisor.render import to_html, to_markdown
     from advisor.scenario import load_scenario
-    from knowledge.errors import InputError
+    from knowledge.infra.errors import InputError
     from knowledge.store import KnowledgeBase
 
     scenario = load_scenario(args.scenario)
@@ -70,7 +70,7 @@ def cmd_advise(args) -> int:
     else:
         text = to_html(advice)
     if args.output:
-        from knowledge.atomic import write_text_atomic
+        from knowledge.infra.atomic import write_text_atomic
 
         write_text_atomic(args.output, text)
         print(f"wrote {len(advice.recommendations)} recommendations to {args.output}", file=sys.stderr)

@@ -7,8 +7,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from knowledge import jsonout
-from knowledge.errors import InputError
+from knowledge.infra import jsonout
+from knowledge.infra.errors import InputError
 
 DEFAULT_SITE = "default"
 _plugin_failures: list | None = None
@@ -88,7 +88,7 @@ def import_one(path: Path, site: str, db, dry_run: bool, tool: str | None) -> di
 
 def cmd_import(args) -> int:
     from knowledge.importers.registry import REGISTRY
-    from knowledge.paths import user_db_path
+    from knowledge.infra.paths import user_db_path
     from knowledge.userdb import UserDatabase
 
     failures = load_plugins()

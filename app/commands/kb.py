@@ -8,8 +8,8 @@ import io
 import sys
 from pathlib import Path
 
-from knowledge import jsonout
-from knowledge.errors import InputError
+from knowledge.infra import jsonout
+from knowledge.infra.errors import InputError
 
 BASE_COLUMNS = ("document", "id", "locator", "metric", "value", "unit", "kind", "subject", "baseline",
                 "qualifier", "value_low", "value_high", "value_si", "testbed", "note")
@@ -139,7 +139,7 @@ def cmd_export(args) -> int:
     else:
         _write_csv(records, [*BASE_COLUMNS, *names], buf)
     if args.output:
-        from knowledge.atomic import write_text_atomic
+        from knowledge.infra.atomic import write_text_atomic
 
         write_text_atomic(args.output, buf.getvalue())
         print(f"wrote {len(records)} measurements to {args.output}", file=sys.stderr)

@@ -10,8 +10,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from knowledge import jsonout
-from knowledge.errors import InputError, UserFacingError
+from knowledge.infra import jsonout
+from knowledge.infra.errors import InputError, UserFacingError
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -108,7 +108,7 @@ def _bench(args, facts) -> dict:
     from advisor.probes.bench import run_benchmarks, save_results
     from advisor.probes.facts import UNKNOWN
     from advisor.probes.linux_storage import mount_of
-    from knowledge.paths import user_cache_dir
+    from knowledge.infra.paths import user_cache_dir
 
     if args.bench_seconds < 1:
         raise InputError(f"--bench-seconds {args.bench_seconds:g}: at least 1 second")

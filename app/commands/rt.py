@@ -6,8 +6,8 @@ import argparse
 import math
 import sys
 
-from knowledge import jsonout
-from knowledge.errors import InputError
+from knowledge.infra import jsonout
+from knowledge.infra.errors import InputError
 
 EXIT_INFEASIBLE = 1
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from knowledge import jsonout
-from knowledge.errors import InputError
+from knowledge.infra import jsonout
+from knowledge.infra.errors import InputError
 
 #: figure name -> (label, unit) for text output
 LABELS = {"seq_read_mib_s": ("sequential read", "MiB/s"), "seq_write_mib_s": ("sequential write", "MiB/s"),

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from knowledge.errors import InputError
+from knowledge.infra.errors import InputError
 from knowledge.userdb import SiteMeasurement
 
 

@@ -93,7 +93,7 @@ def test_every_citation_resolves_to_a_knowledge_base_row_or_conclusion(kb):
 
 
 def test_the_scenario_may_be_a_mapping_and_invalid_ones_raise_input_errors(kb):
-    from knowledge.errors import InputError
+    from knowledge.infra.errors import InputError
 
     assert advise(make(), kb=kb).find("host_count") is not None
     bad = make([workload(vcpus=0)])
@@ -189,7 +189,7 @@ def test_calibration_names_the_site_and_changes_the_figures(kb, monkeypatch):
 
 
 def test_unknown_site_is_an_input_error(kb, tmp_path):
-    from knowledge.errors import InputError
+    from knowledge.infra.errors import InputError
     from knowledge.userdb import UserDatabase
 
     with UserDatabase(tmp_path / "u.sqlite") as db, pytest.raises(InputError, match="no site named"):

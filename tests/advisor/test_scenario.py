@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from advisor.scenario import Scenario, dumps, load_scenario, parse_scenario, save_scenario, to_toml
-from knowledge.errors import InputError
+from knowledge.infra.errors import InputError
 from tests.advisor.test_engine import BASE, make, workload
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"

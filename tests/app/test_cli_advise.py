@@ -126,7 +126,7 @@ def test_headroom_stays_below_a_whole_core_when_a_smaller_share_works(run, tmp_p
 
 
 def test_non_finite_numbers_are_written_as_null():
-    from knowledge import jsonout
+    from knowledge.infra import jsonout
 
     text = jsonout.dumps({"a": float("inf"), "b": [1.0, float("nan"), (2, -float("inf"))], "c": "inf"})
     assert _strict(text) == {"a": None, "b": [1.0, None, [2, None]], "c": "inf"}

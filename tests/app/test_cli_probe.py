@@ -140,7 +140,7 @@ def test_bench_stores_site_measurements(run, tmp_path):
 
 
 def test_bench_defaults_to_the_user_cache_dir_and_no_save_stores_nothing(run):
-    from knowledge.paths import user_cache_dir
+    from knowledge.infra.paths import user_cache_dir
 
     code, out, _ = run("--format", "json", "--bench", "--bench-seconds", "1", "--no-save")
     assert code == 0

@@ -7,7 +7,7 @@ import sqlite3
 import pytest
 
 from knowledge import build, store
-from knowledge.errors import DatabaseError, InputError
+from knowledge.infra.errors import DatabaseError, InputError
 from knowledge.store import KnowledgeBase
 
 

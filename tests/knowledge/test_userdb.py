@@ -8,7 +8,7 @@ import sqlite3
 import pytest
 
 from knowledge import userdb
-from knowledge.errors import DatabaseError, InputError
+from knowledge.infra.errors import DatabaseError, InputError
 from knowledge.userdb import SiteMeasurement, UserDatabase
 
 

@@ -22,7 +22,7 @@ def test_hidden_imports_cover_every_module_loaded_by_the_app(spec_support):
                          env={**os.environ, "PYTHONPATH": str(ROOT)})
     loaded = set(json.loads(out.stdout))
     hidden = set(spec_support.hidden_imports())
-    assert {"app.cli", "app.commands.kb", "knowledge.errors"} <= loaded
+    assert {"app.cli", "app.commands.kb", "knowledge.infra.errors"} <= loaded
     assert loaded - hidden == set()
 
 

@@ -35,7 +35,7 @@ def test_run_without_display_exits_non_zero_with_the_reason(monkeypatch, capsys)
 @pytest.mark.parametrize("text,ok", [("1280x800", (1280, 800)), ("1920X1080", (1920, 1080)), ("12x8", None),
                                      ("wide", None)])
 def test_parse_size(text, ok):
-    from knowledge.errors import InputError
+    from knowledge.infra.errors import InputError
 
     if ok:
         assert gui.parse_size(text) == ok

@@ -73,7 +73,7 @@ def test_alternatives_are_one_click_away(window, qtbot):
 
 
 def test_worker_errors_reach_the_user(window, qtbot):
-    from knowledge.errors import InputError
+    from knowledge.infra.errors import InputError
 
     def broken(progress=None, cancel=None):
         raise InputError("site 'x': no such site")
@@ -97,7 +97,7 @@ def test_save_open_and_recent_files(window, qtbot, tmp_path):
     assert window._save_to(path)
     assert path.exists() and not window.session.document.dirty
     assert window.recent_files()[0] == str(path)
-    assert Path(window_settings().fileName()).parent == Path(__import__("knowledge.paths").paths.user_config_dir())
+    assert Path(window_settings().fileName()).parent == Path(__import__("knowledge.infra.paths").infra.paths.user_config_dir())
 
 
 def test_unsaved_changes_guard(window, qtbot, monkeypatch):

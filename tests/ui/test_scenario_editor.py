@@ -35,7 +35,7 @@ def test_validation_by_path(qtbot):
 
 
 def test_problems_by_path_keeps_unplaced_text():
-    from knowledge.errors import InputError
+    from knowledge.infra.errors import InputError
 
     out = problems_by_path(InputError("s: 2 problem(s) in the scenario:\n  hosts.count: must be >= 1\n  odd line"))
     assert out == {"hosts.count": "must be >= 1", "": "odd line"}
@@ -95,7 +95,7 @@ def test_save_and_open_in_the_cli_format(qtbot, tmp_path):
 def test_invalid_scenario_is_not_saved(qtbot, tmp_path):
     import pytest
 
-    from knowledge.errors import InputError
+    from knowledge.infra.errors import InputError
 
     doc = ScenarioDocument(demo_data())
     doc.set(("workloads", 0, "vms"), 0)

@@ -7,7 +7,7 @@ import threading
 import pytest
 
 from advisor.progress import check, report
-from knowledge.errors import InputError
+from knowledge.infra.errors import InputError
 from ui.workers import Notifier, TaskSlot
 
 

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from knowledge.errors import UserFacingError
+from knowledge.infra.errors import UserFacingError
 from ui.workers import TaskSlot
 
 MAX_COLUMNS = 4
@@ -134,7 +134,7 @@ class QtComparePanel(QWidget):
         self.refresh()
 
     def refresh(self) -> None:
-        from knowledge.paths import user_db_path
+        from knowledge.infra.paths import user_db_path
 
         if self.session.kb is None:
             self.show_advices([{} for _ in self.items()])

@@ -60,7 +60,7 @@ class QtPlotsPanel(QWidget):
         s = self.session
         if s.kb is None or s.document.scenario is None:
             return
-        from knowledge.paths import user_db_path
+        from knowledge.infra.paths import user_db_path
 
         self.task.start(chart_data, s.kb, s.document.scenario, s.advice, user_db_path(), s.site)
 

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from knowledge.errors import UserFacingError
+from knowledge.infra.errors import UserFacingError
 from ui.workers import TaskSlot
 
 REPORT_CHARTS = ("cache_mode", "boot_time", "cpu_utilization", "image_transfer", "realtime")

@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from knowledge.errors import UserFacingError
+from knowledge.infra.errors import UserFacingError
 from ui.tablemodels import FilterProxy, RecordTableModel
 from ui.workers import TaskSlot
 
@@ -244,7 +244,7 @@ class QtSitesPanel(QWidget):
 
     def import_files(self, paths: list[Path], site: str | None = None) -> None:
         """Import ``paths`` into ``site`` (default: the name in the site field) in a worker."""
-        from knowledge.paths import user_db_path
+        from knowledge.infra.paths import user_db_path
 
         self.status.setText(f"Importing {len(paths)} file(s)…")
         self.task.start(import_into_site, [Path(p) for p in paths], site or self.site_name(), user_db_path())

@@ -242,7 +242,7 @@ class QtWhatIfPanel(QWidget):
                            dict(self.inputs))
 
     def run_advice(self) -> None:
-        from knowledge.paths import user_db_path
+        from knowledge.infra.paths import user_db_path
 
         if self.session.kb is None or self.session.document.problems:
             return

@@ -398,7 +398,7 @@ def build_charts(kb, scenario, advice, inputs: dict | None = None, keys=None, us
 def safe_chart(key: str, kb, scenario, advice, inputs: dict, **extra) -> ChartSpec:
     """Chart ``key`` of :data:`CHARTS`; when its data cannot be had (a missing model, an input the
     model refuses) an empty chart saying why, so one problem never blanks the others."""
-    from knowledge.errors import UserFacingError
+    from knowledge.infra.errors import UserFacingError
 
     try:
         return CHARTS[key](kb, scenario, advice, inputs, **extra)

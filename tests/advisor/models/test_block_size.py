@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from knowledge.errors import InputError
+from knowledge.infra.errors import InputError
 
 DOC = "003_df7033d90e434637"
 HDD = {"disk_iops": 150.0, "disk_mb_s": 150.0}

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from advisor.models.boot import BACKENDS, LOADS
-from knowledge.errors import InputError
+from knowledge.infra.errors import InputError
 
 DOC = "002_c73d40531a11425b"
 

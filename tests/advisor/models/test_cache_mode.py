@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from advisor.models.cache_mode import MODES, CacheModeThroughput, page_cache_per_vm
-from knowledge.errors import InputError
+from knowledge.infra.errors import InputError
 
 DOC = "001_59d3b1dfbc4dd7d1"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from knowledge.errors import InputError
+from knowledge.infra.errors import InputError
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from knowledge.errors import InputError
+from knowledge.infra.errors import InputError
 
 DOC = "004_938d241a6a4af83f"
 

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from advisor.models.drs import EVENTS, poisson_interval
-from knowledge.errors import InputError
+from knowledge.infra.errors import InputError
 
 DOC = "004_938d241a6a4af83f"
 EVENT_NAMES = tuple(EVENTS.values())

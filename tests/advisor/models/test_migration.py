@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from advisor.models import MISSING, get_family
-from knowledge.errors import InputError
+from knowledge.infra.errors import InputError
 
 
 @pytest.fixture(scope="module")

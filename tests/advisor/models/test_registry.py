@@ -10,7 +10,7 @@ import pytest
 import advisor.models as models
 from advisor.models import FAMILIES, cache_dir, clear_memory_cache, get_family, train_all
 from advisor.progress import Cancelled, CancelToken
-from knowledge.errors import InputError
+from knowledge.infra.errors import InputError
 
 
 class _OtherDigest:

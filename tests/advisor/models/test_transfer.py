@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from knowledge.errors import InputError
+from knowledge.infra.errors import InputError
 
 DOC = "000_e535415c79727fe1"
 

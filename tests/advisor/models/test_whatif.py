@@ -7,7 +7,7 @@ import pytest
 
 from advisor.models import get_family
 from advisor.whatif import DEFAULT_KEY, sweep
-from knowledge.errors import InputError
+from knowledge.infra.errors import InputError
 
 
 def test_sweep_matches_rowwise_predict(kb):

@@ -8,7 +8,7 @@ import pytest
 
 from advisor.probes.bench import MIB, TOOL, run_benchmarks, save_results
 from advisor.progress import Cancelled, CancelToken
-from knowledge.errors import InputError
+from knowledge.infra.errors import InputError
 from knowledge.userdb import UserDatabase
 
 

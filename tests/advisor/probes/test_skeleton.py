@@ -12,7 +12,7 @@ import yaml
 from advisor.probes.linux import LinuxProbe
 from advisor.probes.skeleton import hosts_section, skeleton, write_skeleton
 from advisor.scenario import load_scenario, parse_scenario, to_toml
-from knowledge.errors import InputError
+from knowledge.infra.errors import InputError
 from tests.advisor.probes import fake_host
 
 

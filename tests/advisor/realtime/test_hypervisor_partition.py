@@ -7,7 +7,7 @@ import pytest
 from advisor.realtime import TaskSet, analyze, schedulable
 from advisor.realtime.hypervisor import VmInterface, check_hypervisor
 from advisor.realtime.partition import partition
-from knowledge.errors import InputError
+from knowledge.infra.errors import InputError
 
 
 def test_rm_hypervisor_uses_exact_response_times():

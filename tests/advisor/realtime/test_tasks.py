@@ -9,7 +9,7 @@ import pytest
 
 from advisor.realtime import TaskSet, analyze, load_taskset
 from advisor.realtime.tasks import Task, convert, parse_csv, parse_json, parse_time
-from knowledge.errors import InputError
+from knowledge.infra.errors import InputError
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "resources" / "examples"
 

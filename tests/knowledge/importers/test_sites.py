@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from knowledge.errors import InputError
 from knowledge.importers.registry import parse_file
+from knowledge.infra.errors import InputError
 from knowledge.sites import FIGURES, compare_sites, summarize_site
 from knowledge.userdb import UserDatabase
 

@@ -15,8 +15,8 @@ from pathlib import Path
 APP_NAME = "capadvisor"
 APP_AUTHOR = "CapacityAdvisor"
 
-PACKAGE_DIR = Path(__file__).resolve().parent
-DATA_DIR = PACKAGE_DIR / "data"
+#: the source tree (the folder holding app/, advisor/, knowledge/, ui/, resources/)
+SOURCE_ROOT = Path(__file__).resolve().parents[2]
 
 
 def _user_dir(env: str, kind: str) -> Path:
@@ -49,7 +49,7 @@ def bundle_root() -> Path:
     """Root of the installed program: the PyInstaller bundle when frozen, else the source tree."""
     if getattr(sys, "frozen", False):
         return Path(getattr(sys, "_MEIPASS", Path(sys.executable).parent))
-    return PACKAGE_DIR.parent
+    return SOURCE_ROOT
 
 
 def bundled_kb_path() -> Path:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from knowledge.errors import DatabaseError
+from knowledge.infra.errors import DatabaseError
 
 
 def open_checked(path: Path, *, application_id: int, what: str, read_only: bool,

@@ -6,7 +6,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from knowledge.errors import UserFacingError
+from knowledge.infra.errors import UserFacingError
 
 
 def write_bytes_atomic(path: Path, data: bytes) -> None:
