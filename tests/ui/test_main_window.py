@@ -11,7 +11,6 @@ from PySide6.QtWidgets import QLabel, QMessageBox
 from advisor.engine import Advice
 from advisor.recommend import catalog
 from advisor.recommend.base import Recommendation
-
 from tests.ui.conftest import damaged_fixture, fio_fixture, wait_idle
 from ui.main_window import VIEWS, window_settings
 
