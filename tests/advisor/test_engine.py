@@ -267,19 +267,6 @@ def test_shared_storage_capacity_is_checked(kb):
     assert any("the virtual disks need 80 TB but the nfs storage offers 50 TB" in w for w in rec.warnings)
 
 
-def test_reports_escape_user_text(kb):
-    from advisor.render import to_html, to_markdown
-
-    sc = make([workload("a|b")])
-    sc["name"] = "<script>alert(1)</script>"
-    advice = advise(sc, kb=kb)
-    page = to_html(advice)
-    assert "<script>" not in page and "&lt;script&gt;" in page
-    md = to_markdown(advice)
-    assert md.startswith("# Capacity advice: <script>") and "workload:a\\|b" in md
-    assert md.count("\n## ") == len(advice.recommendations)
-
-
 def test_overallocation_cpu_figure_is_the_thesis_test_load_not_a_per_vm_rate(kb):
     """The over-allocation family's load is requests per second per host of the chapter 8 telecom
     test (5900 req/s, doc 004 Table 8.2); a workload's per-VM rate must not be read as that."""
