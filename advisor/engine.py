@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from advisor.calibration import Calibration, calibrate, documents_only, for_scenario
+from advisor.hardware import finish, summary_basis
 from advisor.progress import CancelToken, ProgressCallback, check, report
 from advisor.recommend import (
     ORDER,
@@ -31,6 +32,7 @@ from advisor.recommend import (
     vm_period_budget,
 )
 from advisor.recommend.base import CitationIndex, EngineContext, ModelAccess, Recommendation
+from advisor.recommend.disks import hardware_of
 from advisor.rules import Facts
 from advisor.scenario import Scenario, load_scenario, parse_scenario
 
@@ -66,17 +68,24 @@ class Advice:
     def warnings(self) -> list[str]:
         out: list[str] = []
         if self.calibration.rejected:
-            out.append(f"calibration not applied: {self.calibration.rejected}; the documents' absolute "
-                       "numbers were used")
+            out.append(f"calibration not applied: {self.calibration.rejected}; the scenario's own disk figures "
+                       "(declared, else per-kind defaults) were used")
         for r in self.recommendations:
             out += [w for w in r.warnings if w not in out]
         return out
+
+    @property
+    def basis(self) -> str:
+        """What the figures rest on, all together: a site's figures, the probe's, the per-kind
+        defaults, the declared hardware, or the documents' testbeds (the weakest that occurs)."""
+        return summary_basis(r.basis for r in self.recommendations) if self.recommendations \
+            else self.calibration.basis
 
     def to_dict(self) -> dict:
         """JSON-ready: scenario name, basis, calibration, recommendations, warnings."""
         return {
             "scenario": self.scenario.name, "format_version": 1, "knowledge_base": self.kb_digest[:16],
-            "basis": self.calibration.basis, "calibration": self.calibration.to_dict(),
+            "basis": self.basis, "calibration": self.calibration.to_dict(),
             "recommendations": [r.to_dict() for r in self.recommendations],
             "warnings": self.warnings, "model_problems": dict(self.model_problems),
         }
@@ -132,7 +141,9 @@ def advise(scenario: Scenario | dict | str | Path, kb=None, site: str | None = N
         for i, name in enumerate(ORDER):
             check(cancel)
             report(progress, 0.05 + 0.9 * i / len(ORDER), f"deciding {name.replace('_', ' ')}")
-            recs += RECOMMENDERS[name].recommend(ctx)
+            for rec in RECOMMENDERS[name].recommend(ctx):
+                finish(rec, hardware_of(ctx), ctx.facts.storage_backend)  # every figure says its basis
+                recs.append(rec)
         report(progress, 1.0, "done")
         return Advice(sc, recs, cal, dict(ctx.models.problems), kb.digest, time.perf_counter() - start)
     finally:
