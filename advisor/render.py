@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import html
 
+from advisor.recommend import catalog
 from advisor.recommend.base import Recommendation
 
 CSS = """
@@ -61,7 +62,7 @@ def _cite(c: dict) -> str:
 
 
 def _title(r: Recommendation) -> str:
-    return f"{r.decision.replace('_', ' ')} — {r.scope}"
+    return f"{catalog.title(r.decision)} — {r.scope}"
 
 
 def to_markdown(advice) -> str:
@@ -74,8 +75,7 @@ def to_markdown(advice) -> str:
         lines += ["Site figures used: " + ", ".join(f"{k} = {_num(v)}" for k, v in cal["figures_used"].items()), ""]
     lines += ["| decision | scope | choice | confidence | extrapolated |", "|---|---|---|---|---|"]
     for r in advice.recommendations:
-        shown = r.value is not None and r.decision == "vcpu_overallocation"
-        choice = r.choice + (f" ({r.value:g} vCPUs per core)" if shown else "")
+        choice = catalog.choice_text(r.decision, r.choice, r.value)
         lines.append(f"| {r.decision} | {_md(r.scope)} | **{_md(choice)}** | {r.confidence:.2f} {r.confidence_label} | "
                      f"{'yes' if r.extrapolated else 'no'} |")
     for r in advice.recommendations:

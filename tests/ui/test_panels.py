@@ -30,8 +30,7 @@ def test_plots_have_units_measured_points_and_the_choice_highlighted(window, qtb
     # the chart shows the first I/O-intensive workload; its chosen mode is the highlighted curve
     # (an unmeasured mode such as directsync is drawn as the engine's estimate)
     shown = next(w.name for w in window.session.document.scenario.workloads if w.io.intensity != "low")
-    chosen = next(r["choice"] for r in advice["recommendations"]
-                  if r["decision"] == "cache_mode" and r["scope"] == f"workload:{shown}")
+    chosen = advice.find("cache_mode", f"workload:{shown}").choice
     assert [c.name.split()[0] for c in cache.curves if c.highlight] == [chosen]
     for c in cache.curves:  # bands around the scenario's curves
         if c.style == "solid":
@@ -163,8 +162,8 @@ def test_report_exports_pdf_and_html_that_read_back(window, qtbot, tmp_path):
     html_path = report.export(tmp_path / "design.html")
     html_text = html_path.read_text(encoding="utf-8")
     advice = window.session.advice
-    hv = next(r for r in advice["recommendations"] if r["decision"] == "hypervisor" and r["scope"] == "cluster")
-    assert "Recommendations" in html_text and hv["choice"] in html_text
+    hv = advice.find("hypervisor")
+    assert "Recommendations" in html_text and hv.choice in html_text
     assert html_text.count("data:image/png;base64,") == len(report.images)
     pdf_path = report.export(tmp_path / "design.pdf")
     data = pdf_path.read_bytes()
@@ -173,7 +172,7 @@ def test_report_exports_pdf_and_html_that_read_back(window, qtbot, tmp_path):
         text = subprocess.run(["pdftotext", str(pdf_path), "-"], capture_output=True, text=True,
                               check=True).stdout
         assert "Recommendations" in text and "Regional private cloud" in text
-        assert hv["choice"] in text
+        assert hv.choice in text
         pages = subprocess.run(["pdfinfo", str(pdf_path)], capture_output=True, text=True).stdout
         assert int(next(li.split()[-1] for li in pages.splitlines() if li.startswith("Pages"))) >= 2
 

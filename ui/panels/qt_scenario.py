@@ -146,7 +146,7 @@ def _probe_hosts(progress=None, cancel=None) -> dict:
     disk measured by a short micro-benchmark (figures marked ``source: probe``; none when the
     cache folder's file system cannot measure the device)."""
     from advisor.probes.bench import run_benchmarks
-    from advisor.probes.registry import builtin_registry
+    from advisor.probes.registry import REGISTRY
     from advisor.probes.skeleton import hosts_section
     from knowledge.infra.errors import UserFacingError
     from knowledge.infra.paths import user_cache_dir
@@ -154,7 +154,7 @@ def _probe_hosts(progress=None, cancel=None) -> dict:
     def part(lo, hi):
         return (lambda f, m: progress(lo + (hi - lo) * f, m)) if progress else None
 
-    run = builtin_registry().run(progress=part(0.0, 0.4), cancel=cancel)
+    run = REGISTRY.run(progress=part(0.0, 0.4), cancel=cancel)  # built-ins and entry-point plug-ins
     try:
         bench = run_benchmarks(user_cache_dir(), PROBE_BENCH_SECONDS, progress=part(0.4, 1.0), cancel=cancel)
     except UserFacingError:  # no room or no folder for the test file: the per-kind figures apply

@@ -8,6 +8,7 @@ real-time analysis and the advice run in workers, one task each, a new move canc
 from __future__ import annotations
 
 import copy
+import html
 import math
 import time
 
@@ -38,8 +39,6 @@ SLIDERS = {
 }
 CHART_KEYS = ("cache_mode", "overallocation_overhead", "image_transfer", "realtime", "cpu_utilization",
               "migration_downtime")
-DECISIONS = ("hypervisor", "cache_mode", "vcpu_overallocation", "storage_backend", "host_count",
-             "vm_period_budget")
 
 
 def whatif_scenario(data: dict, inputs: dict) -> dict:
@@ -59,13 +58,13 @@ def whatif_scenario(data: dict, inputs: dict) -> dict:
     return out
 
 
-def advise_data(data: dict, kb, site, userdb_path, progress=None, cancel=None) -> dict:
-    """Worker: the advice for scenario data (what-if variant)."""
+def advise_data(data: dict, kb, site, userdb_path, progress=None, cancel=None):
+    """Worker: the Advice for scenario data (what-if variant)."""
     from advisor.engine import advise
     from knowledge.userdb import UserDatabase
 
     with UserDatabase(userdb_path) as db:
-        return advise(data, kb=kb, site=site or None, userdb=db, progress=progress, cancel=cancel).to_dict()
+        return advise(data, kb=kb, site=site or None, userdb=db, progress=progress, cancel=cancel)
 
 
 def realtime_data(kb, scenario, advice, inputs, progress=None, cancel=None):
@@ -202,7 +201,8 @@ class QtWhatIfPanel(QWidget):
         active = max(1, s.hosts.count - s.hosts.reserve)
         rt = next((w.realtime for w in s.workloads if w.realtime and w.realtime.tasks), None)
         images = [w.image_gb for w in s.workloads if w.image_gb]
-        oa = (chosen(advice, "vcpu_overallocation", "cluster") or {}).get("value")
+        rec = chosen(advice, "vcpu_overallocation", "cluster")
+        oa = rec.value if rec else None
         defaults = {"vms_per_host": max(1.0, round(s.total_vms / active)), "overallocation": float(oa or 1.5),
                     "share": float(rt.share or min(1.0, rt.utilization * 1.5)) if rt else 0.5,
                     "image_gb": float(max(images) if images else 10.0), "load_total": 40000.0}
@@ -276,27 +276,28 @@ class QtWhatIfPanel(QWidget):
                 lines.append(f"<u>{what.format(x=x)}</u><br>{parts}")
         self.readings.setText("<br>".join(lines))
 
-    def _on_session_advice(self, _advice: dict) -> None:
+    def _on_session_advice(self, _advice) -> None:
         if not self.inputs:
             self.reset_from_scenario()
 
-    def show_decisions(self, advice: dict) -> None:
+    def show_decisions(self, advice) -> None:
+        from advisor.recommend import catalog
         from ui.panels.qt_recommendations import choice_text, decision_title
         from ui.plots.series import chosen
 
-        base = self.session.advice or {}
+        base = self.session.advice
         parts = []
-        for d in DECISIONS:
+        for d in catalog.headline():
             rec = chosen(advice, d)
             if rec is None:
                 continue
-            was = chosen(base, d, rec.get("scope"))
+            was = chosen(base, d, rec.scope)
             changed = was is not None and choice_text(was) != choice_text(rec)
-            if changed and isinstance(rec.get("value"), int | float) and isinstance(was.get("value"), int | float):
-                changed = abs(rec["value"] - was["value"]) > 0.01 * max(abs(was["value"]), 1e-9)
-            txt = f"{decision_title(d)}: <b>{choice_text(rec)}</b>"
+            if changed and rec.value is not None and was.value is not None:
+                changed = abs(rec.value - was.value) > 0.01 * max(abs(was.value), 1e-9)
+            txt = f"{_esc(decision_title(d))}: <b>{_esc(choice_text(rec))}</b>"
             if changed:
-                txt = f"<span style='color:{_accent()}'>{txt} (was {choice_text(was)})</span>"
+                txt = f"<span style='color:{_accent()}'>{txt} (was {_esc(choice_text(was))})</span>"
             parts.append(txt)
         self.decisions.setText(" &nbsp;·&nbsp; ".join(parts))
         self.last_whatif_advice = advice
@@ -304,6 +305,10 @@ class QtWhatIfPanel(QWidget):
     def on_theme_changed(self) -> None:
         for c in self.charts.values():
             c.on_theme_changed()
+
+
+def _esc(text: str) -> str:
+    return html.escape(str(text), quote=False)
 
 
 def _accent() -> str:

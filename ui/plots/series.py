@@ -19,12 +19,9 @@ from ui.plots.spec import ChartSpec, Curve, Line, Points, Region
 BOOT_STYLES = {"io": "solid", "cpu": "dash", "idle": "dot"}
 
 
-def chosen(advice: dict | None, decision: str, scope: str | None = None) -> dict | None:
-    """The recommendation for ``decision`` (at ``scope``, else the first of any scope)."""
-    recs = [r for r in (advice or {}).get("recommendations", []) if r.get("decision") == decision]
-    if scope is not None:
-        recs = [r for r in recs if r.get("scope") == scope] or recs
-    return recs[0] if recs else None
+def chosen(advice, decision: str, scope: str | None = None):
+    """The Recommendation for ``decision`` (at ``scope``, else the first of any scope), or None."""
+    return advice.first(decision, scope) if advice is not None else None
 
 
 def _tip(p) -> str:
@@ -107,11 +104,11 @@ def cache_mode_chart(kb, scenario, advice, inputs: dict) -> ChartSpec:
                      caption=f"Solid: model for workload '{w.name if w else '-'}' on this host's RAM; dashed: the "
                              f"same model on the documents' testbed, whose {bench} measurements are the "
                              f"points (host with 4 GiB RAM). Chosen: "
-                             f"{rec['choice'] if rec else '-'}.")
+                             f"{rec.choice if rec else '-'}.")
     preds = _sweep(kb, fam.name, "vms_per_host", x, fixed, ("cache_mode", modes))
-    spec.curves = _curves(preds, x, rec["choice"] if rec else None)
-    if rec and rec["choice"] in UNMEASURED and all(m in preds for m in UNMEASURED[rec["choice"]]):
-        mode = rec["choice"]  # the chosen mode was not measured: draw the engine's estimate of it
+    spec.curves = _curves(preds, x, rec.choice if rec else None)
+    if rec and rec.choice in UNMEASURED and all(m in preds for m in UNMEASURED[rec.choice]):
+        mode = rec.choice  # the chosen mode was not measured: draw the engine's estimate of it
         mean, low, high = estimate_mode(mode, {m: (preds[m].mean, preds[m].low, preds[m].high)
                                                for m in UNMEASURED[mode]})
         spec.curves.append(Curve(f"{mode} (estimated)", x, mean, low, high, True, "solid", color_key=mode,
@@ -143,11 +140,11 @@ def boot_chart(kb, scenario, advice, inputs: dict) -> ChartSpec:
     spec = ChartSpec("boot_time", "VM boot time vs loaded neighbours", "concurrent loaded VMs", "VMs",
                      "boot time", fam.unit, log_y=True,
                      caption="Neighbours I/O-loaded: solid lines, circles; CPU-loaded: dashed, triangles; idle: "
-                             f"dotted, squares. Chosen backend: {rec['choice'] if rec else '-'}.")
+                             f"dotted, squares. Chosen backend: {rec.choice if rec else '-'}.")
     for load, style in BOOT_STYLES.items():
         preds = _sweep(kb, fam.name, "concurrent_vms", x, {"neighbour_load": load},
                        ("storage_backend", backends))
-        curves = _curves(preds, x, rec["choice"] if rec and load == "io" else None, style, bands=False,
+        curves = _curves(preds, x, rec.choice if rec and load == "io" else None, style, bands=False,
                          suffix="" if load == "io" else f" ({load})")
         for c in curves:
             c.in_legend = load == "io"
@@ -181,9 +178,9 @@ def cpu_chart(kb, scenario, advice, inputs: dict) -> ChartSpec:
     spec = ChartSpec("cpu_utilization", "CPU utilization vs load per hypervisor and native", "request load",
                      "req/s", "CPU utilization", fam.unit,
                      caption="Cassandra-like mixed workload, replication factor 3 (thesis chapter 9). "
-                             f"Recommended hypervisor: {rec['choice'] if rec else '-'}.")
+                             f"Recommended hypervisor: {rec.choice if rec else '-'}.")
     spec.curves = _curves(_sweep(kb, fam.name, "load", x, {"workload": "mix", "replication_factor": 3},
-                                 ("hypervisor", hyps)), x, rec["choice"] if rec else None)
+                                 ("hypervisor", hyps)), x, rec.choice if rec else None)
     spec.legend = "tl"
     spec.y_range = (0.0, 110.0)
     spec.points = _points_by(fam, "hypervisor", "load", lambda p: p.features.get("workload") == "mix")
@@ -206,8 +203,8 @@ def _overalloc(kb, family: str, title: str, y_label: str, scenario, advice, inpu
     rec = chosen(advice, "vcpu_overallocation", "cluster")
     smt = f"; {threads} threads per core: the thesis' ratios count hardware threads" if threads > 1 else ""
     spec = ChartSpec(family, title, "vCPU over-allocation", "vCPUs per core", y_label, fam.unit,
-                     caption=f"Thesis chapter 8 (VMware ESXi){smt}. Recommended: {rec['choice'] if rec else '-'}"
-                             + (f" ({rec['value']:g} vCPUs per core)" if rec and rec.get("value") else ""))
+                     caption=f"Thesis chapter 8 (VMware ESXi){smt}. Recommended: {rec.choice if rec else '-'}"
+                             + (f" ({rec.value:g} vCPUs per core)" if rec and rec.value else ""))
     for name, fixed in cases.items():
         preds = _sweep(kb, fam.name, "overallocation_ratio", model_ratio(x, threads), fixed)
         curve = _curves(preds, x, None)[0]
@@ -219,7 +216,7 @@ def _overalloc(kb, family: str, title: str, y_label: str, scenario, advice, inpu
             spec.points.append(Points(f"{name} measured", np.array([float(p.features["overallocation_ratio"])
                                                                      for p in pts]) * threads,
                                       np.array([p.target for p in pts]), [_tip(p) for p in pts], color_key=name))
-    ratio = inputs.get("overallocation") or (rec or {}).get("value")
+    ratio = inputs.get("overallocation") or (rec.value if rec else None)
     if ratio:
         spec.lines.append(Line(f"{float(ratio):g} vCPUs/core", float(ratio), "x", kind="marker"))
     return spec
@@ -253,7 +250,7 @@ def transfer_chart(kb, scenario, advice, inputs: dict) -> ChartSpec:
     x = np.linspace(0.5, max(20.0, size * 1.5), 60)
     rec = chosen(advice, "image_transfer")
     protocols = ["scp", "gsiftp"]
-    choice = (rec or {}).get("choice", "")
+    choice = rec.choice if rec else ""
     hi = "gsiftp" if "gridftp" in choice.lower() or "gsiftp" in choice.lower() else (
         "scp" if "scp" in choice.lower() else None)
     spec = ChartSpec("image_transfer", "Image transfer time vs image size", "image size", "GB", "transfer time",
@@ -318,7 +315,7 @@ def realtime_scenario_chart(kb, scenario, advice, inputs: dict) -> ChartSpec:
                              unit=rt.time_unit if rt.time_unit != "units" else "ms")
     share = float(inputs.get("share") or rt.share or min(1.0, max(0.05, rt.utilization * 1.5)))
     rec = chosen(advice, "vm_period_budget", f"workload:{w.name}")
-    period = rec.get("value") if rec and not inputs.get("share") else None
+    period = rec.value if rec and not inputs.get("share") else None
     spec = realtime_chart(ts, share, rt.overhead, chosen_period=period)
     spec.title += f" — {w.name}"
     return spec
