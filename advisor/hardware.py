@@ -140,6 +140,14 @@ class HwFigure:
         return f"{self.what}: {_num(self.value)} {self.unit} ({src})"
 
 
+def kind_name(kind: str) -> str:
+    return {"nvme": "NVMe"}.get(kind, kind.upper())
+
+
+def store_name(kind: str) -> str:
+    return {"nfs": "NFS store", "iscsi": "iSCSI store", "distributed": "distributed store"}.get(kind, f"{kind} store")
+
+
 def _num(x: float) -> str:
     """A readable number: thousands separated, four significant digits below 1000."""
     return f"{x:,.0f}" if abs(x) >= 1000 else f"{x:.4g}"
@@ -187,6 +195,23 @@ def stamp(fig: dict, figures: Iterable[HwFigure], testbed: Testbed | None = None
     return fig
 
 
+def basis_groups(expected) -> list[tuple[str, list[str], list[str], list[str]]]:
+    """The expected figures of one choice grouped by basis, for cards and reports:
+    ``[(basis, figure names, hardware labels, testbed lines)]``, the weakest basis first."""
+    groups: dict[str, tuple[list[str], list[str], list[str]]] = {}
+    for name, fig in expected.items():
+        if not isinstance(fig, dict) or not valid_basis(fig.get("basis")):
+            continue
+        names, hw, beds = groups.setdefault(fig["basis"], ([], [], []))
+        names.append(name)
+        hw += [h for h in fig.get("hardware", []) if h not in hw]
+        if fig.get("testbed") and fig["testbed"] not in beds:
+            beds.append(fig["testbed"])
+    rank = {b: i for i, b in enumerate(_ORDER)}
+    order = sorted(groups, key=lambda b: (not b.startswith("site:"), rank.get(b, -1)))
+    return [(b, *groups[b]) for b in order]
+
+
 def close(a: float, b: float) -> bool:
     return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12)
 
@@ -219,25 +244,25 @@ class Hardware:
 
     def disk_iops(self, d, reads_only: bool = False) -> HwFigure:
         """Random IOPS of one disk of group ``d``."""
-        what = f"{d.kind.upper()} IOPS per disk"
+        what, unit = f"{kind_name(d.kind)} disk", "IOPS"
         if d.iops:
-            return HwFigure(what, float(d.iops), "IOPS", self._declared_source(d))
+            return HwFigure(what, float(d.iops), unit, self._declared_source(d))
         cal = self.calibration
         site = cal.disk_iops(d.kind, reads_only) if cal is not None else None
         if site:
-            return HwFigure(what, float(site), "IOPS", f"site:{cal.site}")
-        return HwFigure(what, PER_KIND[d.kind].iops, "IOPS", "defaults")
+            return HwFigure(what, float(site), unit, f"site:{cal.site}")
+        return HwFigure(what, PER_KIND[d.kind].iops, unit, "defaults")
 
     def disk_mb_s(self, d, reads_only: bool = False) -> HwFigure:
         """Sequential MB/s of one disk of group ``d``."""
-        what = f"{d.kind.upper()} MB/s per disk"
+        what, unit = f"{kind_name(d.kind)} disk", "MB/s"
         if d.mb_s:
-            return HwFigure(what, float(d.mb_s), "MB/s", self._declared_source(d))
+            return HwFigure(what, float(d.mb_s), unit, self._declared_source(d))
         cal = self.calibration
         site = cal.disk_mb_s(d.kind, reads_only) if cal is not None else None
         if site:
-            return HwFigure(what, float(site), "MB/s", f"site:{cal.site}")
-        return HwFigure(what, PER_KIND[d.kind].mb_s, "MB/s", "defaults")
+            return HwFigure(what, float(site), unit, f"site:{cal.site}")
+        return HwFigure(what, PER_KIND[d.kind].mb_s, unit, "defaults")
 
     def local(self, reads_only: bool = False) -> Device | None:
         """One host's local disks together (None without local disks)."""
@@ -247,11 +272,11 @@ class Hardware:
         figs, iops, mb_s, parts = [], 0.0, 0.0, []
         for d in disks:
             fi, fm = self.disk_iops(d, reads_only), self.disk_mb_s(d, reads_only)
-            figs += [HwFigure(f"{d.count} x {fi.what}", fi.value, fi.unit, fi.source),
-                     HwFigure(f"{d.count} x {fm.what}", fm.value, fm.unit, fm.source)]
+            figs += [HwFigure(f"{d.count} x {fi.what} per host", fi.value, f"{fi.unit} each", fi.source),
+                     HwFigure(f"{d.count} x {fm.what} per host", fm.value, f"{fm.unit} each", fm.source)]
             iops += fi.value * d.count
             mb_s += fm.value * d.count
-            parts.append(f"{d.count} x {d.kind.upper()}")
+            parts.append(f"{d.count} x {kind_name(d.kind)}")
         return Device(iops, mb_s, figs, "local " + " + ".join(parts) + " per host")
 
     # --- links and CPU ----------------------------------------------------------------------
@@ -262,7 +287,7 @@ class Hardware:
         offers = [s for s in self.scenario.hosts.shared_storage if s.kind == kind]
         if not offers:
             return None
-        return HwFigure(f"{kind} storage link", max(float(s.network_gbps) for s in offers), "Gb/s", "declared")
+        return HwFigure(f"{store_name(kind)} link", max(float(s.network_gbps) for s in offers), "Gb/s", "declared")
 
     def cores(self) -> HwFigure:
         return HwFigure("physical cores per host", float(self.scenario.hosts.cpu.cores), "cores", "declared")
@@ -282,7 +307,7 @@ class Hardware:
         link = self.store_link(kind)
         link_mb_s = link.value * MB_S_PER_GBPS
         if s.iops:
-            iops_fig = HwFigure(f"{kind} storage IOPS", float(s.iops), "IOPS", "declared")
+            iops_fig = HwFigure(f"{store_name(kind)}", float(s.iops), "IOPS", "declared")
             return Device(iops_fig.value, link_mb_s, [iops_fig, link],
                           f"{kind} storage ({s.iops:,.0f} IOPS, {link.value:g} Gb/s)", link_mb_s)
         disks = self.scenario.hosts.disks
@@ -294,10 +319,8 @@ class Hardware:
         # assumed, not declared: the store is built of disks like the hosts' (per-kind figures unless given)
         src_i = fi.source if fi.source != "declared" else "defaults"
         src_m = fm.source if fm.source != "declared" else "defaults"
-        figs = [HwFigure(f"{kind} storage: {count} x {fi.what} (disks like the hosts' assumed)", fi.value, "IOPS",
-                         src_i),
-                HwFigure(f"{kind} storage: {count} x {fm.what} (disks like the hosts' assumed)", fm.value, "MB/s",
-                         src_m), link]
+        what = f"{store_name(kind)}, {count} x {fi.what} like the hosts' (assumed)"
+        figs = [HwFigure(what, fi.value, "IOPS each", src_i), HwFigure(what, fm.value, "MB/s each", src_m), link]
         return Device(fi.value * count, min(fm.value * count, link_mb_s), figs,
                       f"{kind} storage over {link.value:g} Gb/s, {count} x {like.kind.upper()} like the hosts' assumed",
                       link_mb_s)
@@ -377,13 +400,14 @@ def _computed_inputs(hw: Hardware, decision: str, key: str, backend: str | None)
     ram = [HwFigure("host RAM", float(h.ram_gib), "GiB", "declared")]
     local = hw.local()
     disks = local.figures if local is not None else []
-    sizes = [HwFigure(f"{d.count} x {d.kind.upper()} size", float(d.size_gb), "GB", "declared") for d in h.disks]
+    sizes = [HwFigure(f"{d.count} x {kind_name(d.kind)} disk per host", float(d.size_gb), "GB each", "declared")
+             for d in h.disks]
     from advisor.recommend.disks import SHARED_KIND
 
     kind = SHARED_KIND.get(backend or "local_disk")
     link = hw.store_link(kind) if kind else None
     shared = [f for f in (link,) if f is not None]
-    shared += [HwFigure(f"{s.kind} storage IOPS", float(s.iops), "IOPS", "declared")
+    shared += [HwFigure(store_name(s.kind), float(s.iops), "IOPS", "declared")
                for s in h.shared_storage if s.kind == kind and s.iops]
     if decision == "vm_period_budget":
         return [hw.ghz()]

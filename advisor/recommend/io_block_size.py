@@ -14,7 +14,7 @@ own request size (``io.block_size_kib``) of useful data each. No figure without 
 
 from __future__ import annotations
 
-from advisor.hardware import MB_S_PER_GBPS, TESTBEDS, HwFigure, close, stamp
+from advisor.hardware import MB_S_PER_GBPS, TESTBEDS, HwFigure, close, stamp, store_name
 from advisor.recommend.base import EngineContext, Recommendation, decide, prediction_figure
 from advisor.recommend.disks import SHARED_KIND, hardware_of
 from advisor.rules import evaluate
@@ -50,10 +50,10 @@ def disk_figures(ctx: EngineContext) -> tuple[float, float, str, list, bool] | N
     link_mb_s = s.network_gbps * MB_S_PER_GBPS
     if s.iops:
         return (float(s.iops), link_mb_s, f"{kind} storage ({s.iops:g} IOPS, {s.network_gbps:g} Gb/s link)",
-                [HwFigure(f"{kind} storage IOPS", float(s.iops), "IOPS", "declared"), link], False)
+                [HwFigure(store_name(kind), float(s.iops), "IOPS", "declared"), link], False)
     if local is None:
         return None
-    assumed = [HwFigure(f"{kind} storage: {f.what} (disks like the hosts' assumed)", f.value, f.unit,
+    assumed = [HwFigure(f"{store_name(kind)}, {f.what} like the hosts' (assumed)", f.value, f"{f.unit} each",
                         "defaults" if f.source == "declared" else f.source) for f in local[3]]
     return (local[0], min(local[1], link_mb_s),
             f"{kind} storage over {s.network_gbps:g} Gb/s, with disks like the hosts' {local[2][6:]} assumed",
