@@ -244,25 +244,22 @@ class Hardware:
 
     def disk_iops(self, d, reads_only: bool = False) -> HwFigure:
         """Random IOPS of one disk of group ``d``."""
-        what, unit = f"{kind_name(d.kind)} disk", "IOPS"
-        if d.iops:
-            return HwFigure(what, float(d.iops), unit, self._declared_source(d))
-        cal = self.calibration
-        site = cal.disk_iops(d.kind, reads_only) if cal is not None else None
-        if site:
-            return HwFigure(what, float(site), unit, f"site:{cal.site}")
-        return HwFigure(what, PER_KIND[d.kind].iops, unit, "defaults")
+        return self._disk(d, d.iops, "IOPS", "disk_iops", PER_KIND[d.kind].iops, reads_only)
 
     def disk_mb_s(self, d, reads_only: bool = False) -> HwFigure:
         """Sequential MB/s of one disk of group ``d``."""
-        what, unit = f"{kind_name(d.kind)} disk", "MB/s"
-        if d.mb_s:
-            return HwFigure(what, float(d.mb_s), unit, self._declared_source(d))
+        return self._disk(d, d.mb_s, "MB/s", "disk_mb_s", PER_KIND[d.kind].mb_s, reads_only)
+
+    def _disk(self, d, given, unit: str, site_figure: str, default: float, reads_only: bool) -> HwFigure:
+        """A disk figure: ``given`` in the scenario, else the site's for that kind of disk, else ``default``."""
+        what = f"{kind_name(d.kind)} disk"
+        if given:
+            return HwFigure(what, float(given), unit, self._declared_source(d))
         cal = self.calibration
-        site = cal.disk_mb_s(d.kind, reads_only) if cal is not None else None
+        site = getattr(cal, site_figure)(d.kind, reads_only) if cal is not None else None
         if site:
             return HwFigure(what, float(site), unit, f"site:{cal.site}")
-        return HwFigure(what, PER_KIND[d.kind].mb_s, unit, "defaults")
+        return HwFigure(what, default, unit, "defaults")
 
     def local(self, reads_only: bool = False) -> Device | None:
         """One host's local disks together (None without local disks)."""

@@ -135,7 +135,7 @@ def test_boot_over_nfs_is_no_slower_on_a_faster_link(kb):
     assert boots[10]["value"] <= boots[1]["value"] and boots[40]["value"] <= boots[10]["value"]
     assert boots[10]["value"] < boots[1]["value"]  # 64 I/O-heavy VMs saturate 1 Gb/s, not 10
     assert boots[1]["basis"] == DOCUMENTS  # the testbed's 1 Gb/s link
-    assert boots[10]["basis"] == DECLARED and "nfs storage link: 10 Gb/s (declared)" in boots[10]["hardware"]
+    assert boots[10]["basis"] == DECLARED and "NFS store link: 10 Gb/s (declared)" in boots[10]["hardware"]
 
 
 @pytest.mark.parametrize("name", SCENARIOS)
@@ -201,7 +201,7 @@ def test_declared_disk_figures_make_the_basis_declared_and_move_the_figure(kb):
     # three times the IOPS per disk, shared by the VMs of a host (the host count may differ)
     per_host = [x.scenario.total_vms / x.find("host_count").expected["active_hosts"]["value"] for x in (plain, fast)]
     assert random_per_vm(fast, wl) * per_host[1] == pytest.approx(3 * random_per_vm(plain, wl) * per_host[0], rel=2e-3)
-    assert any("450 IOPS (declared)" in h for h in b["hardware"])
+    assert any("450 IOPS each (declared)" in h for h in b["hardware"])
 
 
 def test_probe_figures_have_basis_probe(kb):
