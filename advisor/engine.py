@@ -77,6 +77,15 @@ class Advice:
         return summary_basis(r.basis for r in self.recommendations) if self.recommendations \
             else self.calibration.basis
 
+    def context(self, kb) -> EngineContext:
+        """The engine context this advice was decided in (final facts, same calibration), for
+        figures that evaluate the recommenders' own functions at other inputs (charts, what-if).
+        Read-only use: nothing here changes the advice."""
+        return EngineContext(scenario=self.scenario, kb=kb,
+                             models=ModelAccess(kb, self.calibration.family_dict()), cites=citation_index(kb),
+                             facts=self.facts if self.facts is not None else Facts.of(self.scenario),
+                             calibration=self.calibration)
+
     def to_dict(self) -> dict:
         """JSON-ready: scenario name, basis, calibration, recommendations, warnings."""
         return {

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import html
 
+from advisor.figures.text import figure_parts, fmt_value
 from advisor.recommend import catalog
 from advisor.recommend.base import Recommendation
 
@@ -25,15 +26,13 @@ th{background:#f3f3f3}.choice{font-weight:600}.low{color:#a40}.medium{color:#750
 def _num(x) -> str:
     if x is None:
         return ""
-    if isinstance(x, float):
-        return f"{x:.4g}"
+    if isinstance(x, int | float) and not isinstance(x, bool):
+        return fmt_value(x)
     return str(x)
 
 
 def _interval(f: dict) -> str:
-    if f.get("low") == f.get("high") == f.get("value"):
-        return ""
-    return f"{_num(f.get('low'))} – {_num(f.get('high'))}"
+    return figure_parts("", f)[3].replace("–", " – ")
 
 
 def _flags(f: dict) -> str:

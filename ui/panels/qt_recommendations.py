@@ -21,6 +21,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from advisor.figures.text import figure_parts
+from advisor.figures.text import figure_text as plain_figure_text
 from advisor.hardware import basis_groups
 from advisor.recommend import catalog
 from advisor.recommend.base import Alternative, Recommendation
@@ -43,15 +45,12 @@ def decision_title(name: str) -> str:
 
 
 def figure_text(name: str, fig: dict) -> str:
-    """``"throughput per VM: <b>52.3</b> MB/s (45.1–60.2)"`` from an expected figure (escaped)."""
-    if not isinstance(fig, dict):
-        return f"{_esc(name.replace('_', ' '))}: {_esc(fig)}"
-    unit = fig.get("unit", "")
-    value, low, high = fig.get("value"), fig.get("low"), fig.get("high")
-    shown = fmt_value(value) if isinstance(value, int | float) else value
-    text = f"{_esc(name.replace('_', ' '))}: <b>{_esc(shown)}</b> {_esc(unit)}"
-    if isinstance(low, int | float) and isinstance(high, int | float) and (low != value or high != value):
-        text += f" <span style='opacity:0.75'>({fmt_value(low)}–{fmt_value(high)})</span>"
+    """``"throughput per VM: <b>52.3</b> MB/s (45.1–60.2)"`` from an expected figure (escaped; the
+    numbers as :func:`advisor.figures.text.figure_parts` gives them to every front end)."""
+    label, value, unit, interval = figure_parts(name, fig)
+    text = f"{_esc(label)}: <b>{_esc(value)}</b> {_esc(unit)}"
+    if interval:
+        text += f" <span style='opacity:0.75'>({_esc(interval)})</span>"
     return text
 
 
@@ -194,8 +193,7 @@ def _alternatives_table(alts: list[Alternative]) -> QTableWidget:
     t.verticalHeader().hide()
     t.setWordWrap(True)
     for i, a in enumerate(alts):
-        exp = "; ".join(html.unescape(figure_text(k, v).replace("<b>", "").replace("</b>", "").split(" <span")[0])
-                        for k, v in a.expected.items())
+        exp = "; ".join(plain_figure_text(k, v) for k, v in a.expected.items())
         for j, text in enumerate((a.choice, fmt_value(a.score), exp, a.why_not)):
             item = QTableWidgetItem(str(text))
             item.setToolTip(str(text))
