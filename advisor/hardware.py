@@ -362,15 +362,6 @@ def cpu_capacity(hw: Hardware, testbed: Testbed) -> tuple[float, list[HwFigure],
     return factor, [cores], close(factor, 1.0)
 
 
-def transfer_cpu_percent(fig: dict, factor: float) -> dict:
-    """A CPU utilization (%) for the same work on a host ``1 / factor`` times the testbed's
-    capacity: every bound times ``factor``, never above 100 %."""
-    for key in ("value", "low", "high"):
-        if isinstance(fig.get(key), (int, float)):
-            fig[key] = float(f"{min(100.0, fig[key] * factor):.6g}")
-    return fig
-
-
 def migration_scale(hw: Hardware, testbed: Testbed, vm_ram_gib: float) -> tuple[float, list[HwFigure], bool]:
     """(scenario / testbed transfer rate of migrating a VM's memory, the figures, whether equal):
     a live migration copies the VM's RAM over the host link, so its copy part scales with
@@ -381,12 +372,16 @@ def migration_scale(hw: Hardware, testbed: Testbed, vm_ram_gib: float) -> tuple[
     return k, [nic, ram], close(k, 1.0)
 
 
-def transfer_migration_time(seconds: float, testbed: Testbed, k: float) -> float:
-    """A migration time measured on ``testbed`` on hardware that copies memory ``k`` times as
-    long: the copy part (the testbed VM's RAM over its link) times ``k``, the rest as measured."""
-    copy = testbed.vm_ram_gib * 2**30 * 8 / 1e9 / testbed.link_gbps
-    copy = min(copy, seconds)  # a migration is never shorter than its memory copy
-    return seconds - copy + copy * k
+def transfer_migration_time(seconds, testbed: Testbed, k: float):
+    """A migration time (s; a number or an array) measured on ``testbed`` on hardware that copies
+    memory ``k`` times as long: the copy part (the testbed VM's RAM over its link) times ``k``,
+    the rest as measured."""
+    import numpy as np
+
+    seconds = np.asarray(seconds, dtype=float)
+    copy = np.minimum(testbed.vm_ram_gib * 2**30 * 8 / 1e9 / testbed.link_gbps, seconds)  # never beyond the time
+    out = seconds - copy + copy * k
+    return float(out) if out.ndim == 0 else out
 
 
 # --- figures the engine computes from the scenario alone ------------------------------------------

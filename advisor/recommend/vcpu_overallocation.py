@@ -18,14 +18,9 @@ as tests x.1.
 
 from __future__ import annotations
 
-from advisor.hardware import (
-    TESTBEDS,
-    cpu_capacity,
-    migration_scale,
-    stamp,
-    transfer_cpu_percent,
-    transfer_migration_time,
-)
+import numpy as np
+
+from advisor.hardware import TESTBEDS, cpu_capacity, migration_scale, stamp, transfer_migration_time
 from advisor.recommend.base import EngineContext, Recommendation, decide, prediction_figure
 from advisor.recommend.disks import hardware_of
 from advisor.rules import OVERALLOCATION, evaluate
@@ -46,31 +41,42 @@ def per_core(level_ratio: float, threads_per_core: int) -> float:
     return level_ratio * max(int(threads_per_core), 1)
 
 
+def to_scenario(hw, migrating, label: str, values, totals=None):
+    """The thesis' figure ``label`` (chapter 8 hosts: 12 cores at 2.0 GHz, 10 Gb/s, 14 GB VMs;
+    numbers or arrays) on the scenario's hosts (``hw``, :class:`advisor.hardware.Hardware`): host
+    CPU for the same work by CPU capacity (cores x clock), migration total time by the time its
+    memory copy takes (the largest migrating VM's RAM over the host NIC), downtime (the last copy
+    of dirty memory) as the whole migration's ``totals`` (the total times at the same points)
+    move. Returns (values, hardware figures, testbed, whether the scenario's is the testbed's)."""
+    if label == "host_cpu_utilization":
+        bed = TESTBEDS["overallocation_overhead"]
+        factor, figs, same = cpu_capacity(hw, bed)
+        return np.minimum(100.0, np.asarray(values, dtype=float) * factor), figs, bed, same
+    bed = TESTBEDS["migration"]
+    ram = max((w.ram_gib for w in migrating), default=bed.vm_ram_gib)
+    k, figs, same = migration_scale(hw, bed, ram)
+    if label == "migration_total_time":
+        return transfer_migration_time(np.asarray(values, dtype=float), bed, k), figs, bed, same
+    totals = np.asarray(totals, dtype=float)
+    ratio = np.where(totals > 0, transfer_migration_time(totals, bed, k) / np.maximum(totals, 1e-12), 1.0)
+    return np.asarray(values, dtype=float) * ratio, figs, bed, same
+
+
 def _transfer(ctx: EngineContext, expected: dict[str, dict], migrating) -> None:
-    """The thesis' figures (chapter 8 hosts: 12 cores at 2.0 GHz, 10 Gb/s, 14 GB VMs) onto the
-    scenario's hosts: host CPU for the same work by CPU capacity (cores x clock), migration times
-    by the time their memory copy takes (VM RAM over the host NIC)."""
+    """Every level's figures onto the scenario's hosts (:func:`to_scenario`)."""
     hw = hardware_of(ctx)
-    cpu_bed, mig_bed = TESTBEDS["overallocation_overhead"], TESTBEDS["migration"]
-    factor, cpu_figs, cpu_same = cpu_capacity(hw, cpu_bed)
-    ram = max((w.ram_gib for w in migrating), default=mig_bed.vm_ram_gib)
-    k, mig_figs, mig_same = migration_scale(hw, mig_bed, ram)
     for figs in expected.values():
-        if "host_cpu_utilization" in figs:
-            stamp(transfer_cpu_percent(figs["host_cpu_utilization"], factor), cpu_figs, cpu_bed, cpu_same)
-        total = figs.get("migration_total_time")
-        ratios = {}
-        if total is not None:
-            for key in ("value", "low", "high"):
-                moved = transfer_migration_time(total[key], mig_bed, k)
-                ratios[key] = moved / total[key] if total[key] > 0 else 1.0
-                total[key] = float(f"{moved:.6g}")
-            stamp(total, mig_figs, mig_bed, mig_same)
-        down = figs.get("migration_downtime")
-        if down is not None:  # the final copy of dirty memory: as the whole migration's copy part moves
-            for key in ("value", "low", "high"):
-                down[key] = float(f"{down[key] * ratios.get(key, 1.0):.6g}")
-            stamp(down, mig_figs, mig_bed, mig_same)
+        totals = figs.get("migration_total_time", {}).get("value")  # before its own transfer
+        for label in ("host_cpu_utilization", "migration_total_time", "migration_downtime"):
+            fig = figs.get(label)
+            if fig is None or (label == "migration_downtime" and totals is None):
+                continue
+            keys = ("value", "low", "high")
+            moved, hw_figs, bed, same = to_scenario(hw, migrating, label, [fig[k] for k in keys],
+                                                    [totals] * 3 if totals is not None else None)
+            for key, v in zip(keys, moved, strict=True):
+                fig[key] = float(f"{float(v):.6g}")
+            stamp(fig, hw_figs, bed, same)
 
 
 def recommend(ctx: EngineContext) -> list[Recommendation]:
