@@ -150,9 +150,9 @@ class Source:
         """Comment lines: the recommendation, its confidence, and its first citations."""
         out = [f"capadvisor {self.label}" + (f" [confidence {self.confidence}]" if self.confidence else "")]
         if self.citations:
-            more = len(self.citations) - max_citations
+            more = len(self.citations) > max_citations
             out.append("sources: " + "; ".join(self.citations[:max_citations])
-                       + (f" (+{more} more: capadvisor advise)" if more > 0 else ""))
+                       + (" (and more: capadvisor advise)" if more else ""))
         return out
 
 
