@@ -91,12 +91,14 @@ def _num(x) -> str:
 
 
 def _notes(f: dict) -> str:
-    out = []
-    if f.get("extrapolated"):
-        out.append("extrapolated")
-    if f.get("basis") and f["basis"] != "documents":
-        out.append(str(f["basis"]))
-    return ", ".join(out)
+    return "extrapolated" if f.get("extrapolated") else ""
+
+
+def _basis(f: dict) -> str:
+    """A figure's basis and the hardware figures it rests on (or the testbed it was measured on)."""
+    basis = str(f.get("basis") or "")
+    rests = "; ".join(str(h) for h in f.get("hardware") or []) or str(f.get("testbed") or "")
+    return f"{basis} — {rests}" if basis and rests else basis
 
 
 def _short(expected: dict) -> str:
@@ -134,7 +136,8 @@ def report_data(advice, title: str | None = None, documents: dict[str, str] | No
         for name, f in r.expected.items():
             label, value, unit, interval = figure_parts(name, f)
             figures.append({"label": label, "value": value, "unit": unit, "interval": interval,
-                            "notes": _notes(f) if isinstance(f, dict) else ""})
+                            "notes": _notes(f) if isinstance(f, dict) else "",
+                            "basis": _basis(f) if isinstance(f, dict) else ""})
         recs.append({
             "title": catalog.title(r.decision), "decision": r.decision, "scope": r.scope,
             "scope_text": r.scope.replace("workload:", "workload "),
@@ -153,7 +156,7 @@ def report_data(advice, title: str | None = None, documents: dict[str, str] | No
         "title": title or f"Capacity advice: {sc.name}",
         "date": date or _dt.date.today().isoformat(),
         "scenario": sc.name, "knowledge_base": advice.kb_digest[:16],
-        "basis": advice.calibration.basis, "basis_note": cal.get("note", ""),
+        "basis": advice.basis, "basis_note": cal.get("note", ""),
         "site_figures": [f"{k} = {_num(v)}" for k, v in (cal.get("figures_used") or {}).items()],
         "inputs": list(scenario_inputs(sc).items()),
         "workloads": [_workload_line(w) for w in sc.workloads],
@@ -195,9 +198,10 @@ the knowledge-base rows it rests on (document and table, section or figure).</p>
 {% endfor %}</table>{% endif %}
 {% for r in recommendations %}<section>
 <h3>{{ r.title }} — {{ r.scope_text }}: <span class="choice">{{ r.choice }}</span></h3>
-{% if r.figures %}<table><tr><th>expected</th><th>value</th><th>interval</th><th>unit</th><th>note</th></tr>
+{% if r.figures %}<table><tr><th>expected</th><th>value</th><th>interval</th><th>unit</th><th>note</th>
+<th>basis (rests on)</th></tr>
 {% for f in r.figures %}<tr><td>{{ f.label }}</td><td>{{ f.value }}</td><td>{{ f.interval }}</td><td>{{ f.unit }}</td>
-<td>{{ f.notes }}</td></tr>
+<td>{{ f.notes }}</td><td>{{ f.basis }}</td></tr>
 {% endfor %}</table>{% endif %}
 <p class="muted">Confidence: {{ r.confidence_text }}</p>
 {% if r.extrapolated %}<p class="warn">Extrapolated: the scenario lies outside what the documents measured.</p>{% endif %}
@@ -259,10 +263,10 @@ Workload groups:
 ### {{ r.title }} — {{ r.scope_text }}: {{ r.choice }}
 {% if r.figures %}
 
-| expected | value | interval | unit | note |
-|---|---|---|---|---|
+| expected | value | interval | unit | note | basis (rests on) |
+|---|---|---|---|---|---|
 {% for f in r.figures %}
-| {{ f.label }} | {{ f.value }} | {{ f.interval }} | {{ f.unit }} | {{ f.notes }} |
+| {{ f.label }} | {{ f.value }} | {{ f.interval }} | {{ f.unit }} | {{ f.notes }} | {{ f.basis }} |
 {% endfor %}
 {% endif %}
 
