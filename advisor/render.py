@@ -182,7 +182,7 @@ HTML_TEMPLATE = """<!DOCTYPE html>
 <h1>{{ title }}</h1>
 <p class="muted">Capacity Advisor report, {{ date }}; knowledge base {{ knowledge_base }}. Every figure comes with
 the knowledge-base rows it rests on (document and table, section or figure).</p>
-<p>Basis: <b>{{ basis }}</b> — {{ basis_note }}</p>
+<p>Basis: <b>{{ basis }}</b>. Calibration: {{ basis_note }}</p>
 {% if site_figures %}<p class="muted">Site figures used: {{ site_figures | join(", ") }}</p>{% endif %}
 {% for w in warnings_calibration %}<p class="warn">{{ w }}</p>{% endfor %}
 <h2>Scenario: {{ scenario }}</h2>
@@ -227,7 +227,7 @@ MD_TEMPLATE = """# {{ title }}
 
 Capacity Advisor report, {{ date }}; knowledge base {{ knowledge_base }}.
 
-Basis: **{{ basis }}** — {{ basis_note }}
+Basis: **{{ basis }}**. Calibration: {{ basis_note }}
 {% if site_figures %}
 
 Site figures used: {{ site_figures | join(", ") }}
