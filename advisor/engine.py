@@ -111,13 +111,16 @@ def citation_index(kb) -> CitationIndex:
 
 
 def advise(scenario: Scenario | dict | str | Path, kb=None, site: str | None = None, userdb=None,
-           progress: ProgressCallback | None = None, cancel: CancelToken | None = None) -> Advice:
+           progress: ProgressCallback | None = None, cancel: CancelToken | None = None,
+           calibration: Calibration | None = None) -> Advice:
     """Recommendations for ``scenario`` (a Scenario, a mapping or a scenario file path).
 
     ``kb`` defaults to the shipped knowledge base; with ``site`` the predictions are calibrated
     to that site's imported benchmarks in ``userdb`` (default: the user's database). Raises
     :class:`~knowledge.infra.errors.InputError` for invalid scenarios or unknown sites and
-    :class:`~advisor.progress.Cancelled` when ``cancel`` is set.
+    :class:`~advisor.progress.Cancelled` when ``cancel`` is set. ``calibration`` (instead of a
+    site) gives the site figures directly (as :func:`advisor.calibration.for_scenario` would keep
+    them): the bench plan asks which figures a site measurement would calibrate.
     """
     start = time.perf_counter()
     sc = _scenario(scenario)
@@ -128,8 +131,8 @@ def advise(scenario: Scenario | dict | str | Path, kb=None, site: str | None = N
         kb = KnowledgeBase.open()
     own_db = False
     try:
-        cal = documents_only()
-        if site:
+        cal = documents_only() if calibration is None else for_scenario(calibration, sc)
+        if site and calibration is None:
             if userdb is None:
                 from knowledge.userdb import UserDatabase
 
