@@ -19,6 +19,7 @@ from advisor.calibration import Calibration, calibrate, documents_only, for_scen
 from advisor.progress import CancelToken, ProgressCallback, check, report
 from advisor.recommend import catalog
 from advisor.recommend.base import CitationIndex, EngineContext, ModelAccess, Recommendation
+from advisor.recommend.targets import TargetResult, final_results
 from advisor.rules import Facts
 from advisor.scenario import Scenario, load_scenario, parse_scenario
 
@@ -38,6 +39,8 @@ class Advice:
     elapsed_s: float = 0.0
     #: the facts after the last decision (VMs per host on the recommended hosts, chosen backend, ...)
     facts: Facts | None = None
+    #: the scenario's targets checked on the final plan (:mod:`advisor.recommend.targets`)
+    targets: list[TargetResult] = field(default_factory=list)
 
     @property
     def basis(self) -> str:
@@ -79,6 +82,7 @@ class Advice:
             "scenario": self.scenario.name, "format_version": 1, "knowledge_base": self.kb_digest[:16],
             "basis": self.calibration.basis, "calibration": self.calibration.to_dict(),
             "recommendations": [r.to_dict() for r in self.recommendations],
+            "targets": [t.to_dict() for t in self.targets],
             "warnings": self.warnings, "model_problems": dict(self.model_problems),
         }
 
@@ -135,9 +139,10 @@ def advise(scenario: Scenario | dict | str | Path, kb=None, site: str | None = N
             check(cancel)
             report(progress, 0.05 + 0.9 * i / len(decisions), f"deciding {decision.title.lower()}")
             recs += decision.recommender.recommend(ctx)
+        results = final_results(ctx, recs)
         report(progress, 1.0, "done")
         return Advice(sc, recs, cal, dict(ctx.models.problems), kb.digest, time.perf_counter() - start,
-                      facts=ctx.facts)
+                      facts=ctx.facts, targets=results)
     finally:
         if own_db and userdb is not None:
             userdb.close()
