@@ -26,7 +26,9 @@ figures are flagged extrapolated for another hypervisor.
 
 from __future__ import annotations
 
+from advisor.hardware import TESTBEDS, cpu_capacity, stamp
 from advisor.recommend.base import EngineContext, Recommendation, decide, figure, prediction_figure
+from advisor.recommend.disks import hardware_of
 from advisor.rules import HV, Effect, Rule, evaluate
 from advisor.statements import Statement, derive, statement
 
@@ -65,7 +67,7 @@ def chapter5_cost(ctx: EngineContext) -> tuple[dict[str, dict], list[dict], dict
     for h in HV:
         src = "XenServer" if h == "Xen" else h
         lo, hi = bounds[src]
-        figs[h] = figure(ratio[src], "ratio", lo, hi, basis="documents", extrapolated=h == "Xen", note=note)
+        figs[h] = stamp(figure(ratio[src], "ratio", lo, hi, extrapolated=h == "Xen", note=note), [])
         if h == "Xen":
             figs[h]["note"] = "XenServer's figure: the thesis measured XenServer, not plain Xen"
     rows = [*PEAK_ROWS, *BEFORE_ROWS.values()]
@@ -85,9 +87,9 @@ def _database_cost(ctx: EngineContext) -> tuple[dict[str, dict], list[dict]]:
     native = max(float(pred.mean[-1]), 1e-9)
     out = {}
     for i, h in enumerate(HV):
-        out[h] = figure(float(pred.mean[i]) / native, "ratio", float(pred.low[i]) / native,
-                        float(pred.high[i]) / native, basis=pred.basis, extrapolated=bool(pred.extrapolated[i]),
-                        note=ANALOG_NOTES.get(h, "Cassandra read load, doc 004 Table 9.2"))
+        out[h] = stamp(figure(float(pred.mean[i]) / native, "ratio", float(pred.low[i]) / native,
+                              float(pred.high[i]) / native, extrapolated=bool(pred.extrapolated[i]),
+                              note=ANALOG_NOTES.get(h, "Cassandra read load, doc 004 Table 9.2")), [])
     return out, ctx.model_citations("cpu_utilization", pred)
 
 
@@ -138,10 +140,12 @@ def _containers(ctx: EngineContext, hv: str) -> list[Recommendation]:
                                                    {"platform": "vm", "workload": kind, "physical_cores": cores}])
         for i, choice in enumerate(("Docker", vm)):
             figs = {}
-            if tps is not None:
-                figs["peak_transactions"] = prediction_figure(tps, i)
-            if cpu is not None:
-                figs["server_cpu_utilization"] = prediction_figure(cpu, i)
+            if tps is not None:  # % of bare metal on the same servers: a ratio, carried over as it is
+                figs["peak_transactions"] = stamp(prediction_figure(tps, i), [], TESTBEDS["container_cpu"])
+            if cpu is not None:  # the thesis' servers' CPU onto the scenario's cores (their clock is not stated)
+                factor, cpu_figs, same = cpu_capacity(hardware_of(ctx), TESTBEDS["container_cpu"])
+                figs["server_cpu_utilization"] = stamp(prediction_figure(cpu, i), cpu_figs, TESTBEDS["container_cpu"],
+                                                       same)
             if choice == vm and hv != "VMware ESXi":  # the thesis' VMs ran on VMware ESXi
                 for f in figs.values():
                     f["extrapolated"] = True

@@ -21,7 +21,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "recognised from the content: fio JSON/json+/text, bonnie++ CSV/table, sysbench fileio/cpu, "
                     "PostMark verbose/terse, IOzone table/-R report. Each file is stored in one transaction; "
                     "a file already imported into the site (same content) is reported, not stored twice. "
-                    "Exit status 2 if any file could not be imported.")
+                    "Exit status 2 if any file could not be read, 3 if the database could not store one "
+                    "(locked, disk full, read-only, damaged).")
     p.add_argument("files", nargs="*", type=Path, metavar="FILE")
     p.add_argument("--site", default=DEFAULT_SITE, help=f"site (customer, lab) to store under [{DEFAULT_SITE}]")
     p.add_argument("--dry-run", action="store_true", help="parse and print, store nothing")
@@ -62,7 +63,7 @@ def cmd_import(args) -> int:
         _print_text(batch)
     for r in batch.failed:
         print(f"capadvisor: error: {r.error}", file=sys.stderr)
-    return InputError.exit_code if batch.failed else 0
+    return batch.exit_code
 
 
 def _print_text(batch) -> None:

@@ -21,13 +21,30 @@ MAX_DEPTH = 32
 #: factors whose levels are numbers (when they look like one) and must be >= 0
 NUMERIC_FACTORS = ("threads", "block_size", "queue_depth", "file_size", "read_share")
 _SURROGATE = re.compile("[\\ud800-\\udfff]")
+_NUMERIC = re.compile(r"\s*[-+]?(\d|\.\d|inf|nan)", re.I)
 
 
-def _clean(text: object, fixed: list[str], where: str) -> str:
-    s = str(text)
+class _Where:
+    """'measurement N (metric, subject)', built only when a message needs it."""
+
+    __slots__ = ("i", "m")
+
+    def __init__(self, i: int, m: object):
+        self.i, self.m = i, m
+
+    def __str__(self) -> str:
+        m = self.m
+        text = f"measurement {self.i + 1} ({m.metric}{', ' + m.subject if m.subject else ''})"  # type: ignore[attr-defined]
+        return _SURROGATE.sub("\ufffd", text)
+
+
+def _clean(text: object, fixed: list[str], where: object) -> str:
+    s = text if type(text) is str else str(text)
+    if s.isascii():
+        return s
     if _SURROGATE.search(s):
-        fixed.append(where)
-        return _SURROGATE.sub("\\ufffd", s)
+        fixed.append(str(where))
+        return _SURROGATE.sub("\ufffd", s)
     return s
 
 
@@ -71,18 +88,20 @@ def validate(result: ParsedFile, path: str) -> ParsedFile:
         raise ImporterError(path, "the importer's parameters are not a mapping", key="parameters")
     result.parameters = _clean_tree(result.parameters, path, "parameters", fixed)  # type: ignore[assignment]
     for i, m in enumerate(result.measurements):
-        where = f"measurement {i + 1} ({_clean(m.metric, [], '')}{', ' + m.subject if m.subject else ''})"
-        where = _clean(where, [], "")
-        m.metric = _clean(m.metric, fixed, f"{where}.metric")
-        m.unit = _clean(m.unit, fixed, f"{where}.unit")
-        m.subject = _clean(m.subject, fixed, f"{where}.subject")
-        m.value = _finite(m.value, path, where, "value")
-        if m.value_si is not None:
-            m.value_si = _finite(m.value_si, path, where, "value in SI units")
+        where = _Where(i, m)
+        m.metric = _clean(m.metric, fixed, where)
+        m.unit = _clean(m.unit, fixed, where)
+        m.subject = _clean(m.subject, fixed, where)
+        v = m.value
+        if not (type(v) is float and 0 <= v < math.inf):
+            m.value = _finite(v, path, str(where), "value")
+        vsi = m.value_si
+        if vsi is not None and not (type(vsi) is float and 0 <= vsi < math.inf):
+            m.value_si = _finite(vsi, path, str(where), "value in SI units")
         factors = {}
         for k, v in m.factors.items():
-            key, level = _clean(k, fixed, f"{where}.factor"), _clean(v, fixed, f"{where}.{k}")
-            if key in NUMERIC_FACTORS and re.fullmatch(r"\s*[-+]?(\d|\.\d|inf|nan).*", level, re.I):
+            key, level = _clean(k, fixed, where), _clean(v, fixed, where)
+            if key in NUMERIC_FACTORS and _NUMERIC.match(level):
                 x = _finite(level, path, f"{where}.{key}", key.replace("_", " "))
                 if key == "read_share" and x > 100:
                     raise ImporterError(path, f"read share {level}% is above 100%", key=f"{where}.{key}")

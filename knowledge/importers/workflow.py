@@ -48,6 +48,7 @@ class FileResult:
     error: str = ""
     note: str = ""
     import_id: int | None = None
+    database_error: bool = False
     runs_found: int = 0
     runs_imported: int = 0
     runs_skipped: int = 0
@@ -93,6 +94,14 @@ class ImportBatch:
     @property
     def failed(self) -> list[FileResult]:
         return [f for f in self.files if f.status == FAILED]
+
+    @property
+    def exit_code(self) -> int:
+        """0 when every file was imported (or a duplicate), 3 when the database failed a file,
+        2 when a file could not be read."""
+        if any(f.database_error for f in self.files):
+            return DatabaseError.exit_code
+        return InputError.exit_code if self.failed else 0
 
     @property
     def runs_found(self) -> int:
@@ -183,6 +192,7 @@ def import_one(path: Path, site: str, db: UserDatabase | None, *, dry_run: bool 
     except DatabaseError as exc:
         failed = _failed(path, exc)
         failed.error = f"{path}: not stored: {exc}"
+        failed.database_error = True
         return failed
     res.status = IMPORTED
     return res

@@ -127,7 +127,9 @@ def open_checked(path: Path, *, application_id: int, what: str, read_only: bool,
                                 "Restore it from a backup or move it away to start afresh")
     except sqlite3.DatabaseError as exc:
         con.close()
-        if _is_lock(exc):  # a writer holds the file: busy, not damaged
+        low = str(exc).lower()
+        if _is_lock(exc) or "unable to open" in low or "readonly" in low or "disk i/o" in low:
+            # busy, or a folder that cannot be written (WAL needs its -shm file): not damaged
             raise explain(exc, path, what, "opening it") from exc
         raise DatabaseError(
             f"{path} is not a readable {what} ({exc}); it was left untouched. "

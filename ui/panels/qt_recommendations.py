@@ -21,6 +21,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from advisor.figures.text import figure_parts
+from advisor.figures.text import figure_text as plain_figure_text
+from advisor.hardware import basis_groups
 from advisor.recommend import catalog
 from advisor.recommend.base import Alternative, Recommendation
 from ui.tablemodels import fmt_value
@@ -42,16 +45,32 @@ def decision_title(name: str) -> str:
 
 
 def figure_text(name: str, fig: dict) -> str:
-    """``"throughput per VM: <b>52.3</b> MB/s (45.1–60.2)"`` from an expected figure (escaped)."""
-    if not isinstance(fig, dict):
-        return f"{_esc(name.replace('_', ' '))}: {_esc(fig)}"
-    unit = fig.get("unit", "")
-    value, low, high = fig.get("value"), fig.get("low"), fig.get("high")
-    shown = fmt_value(value) if isinstance(value, int | float) else value
-    text = f"{_esc(name.replace('_', ' '))}: <b>{_esc(shown)}</b> {_esc(unit)}"
-    if isinstance(low, int | float) and isinstance(high, int | float) and (low != value or high != value):
-        text += f" <span style='opacity:0.75'>({fmt_value(low)}–{fmt_value(high)})</span>"
+    """``"throughput per VM: <b>52.3</b> MB/s (45.1–60.2)"`` from an expected figure (escaped; the
+    numbers as :func:`advisor.figures.text.figure_parts` gives them to every front end)."""
+    label, value, unit, interval = figure_parts(name, fig)
+    text = f"{_esc(label)}: <b>{_esc(value)}</b> {_esc(unit)}"
+    if interval:
+        text += f" <span style='opacity:0.75'>({_esc(interval)})</span>"
     return text
+
+
+#: hardware figures a card names per basis before "…"
+MAX_HARDWARE = 4
+
+
+def basis_text(expected: dict) -> str:
+    """``Basis: <b>scenario hardware (declared)</b> — on host NIC: 10 Gb/s (declared); …`` (escaped),
+    one line per basis when the figures rest on several; empty without figures."""
+    groups = basis_groups(expected)
+    lines = []
+    for basis, names, hardware, _beds in groups:
+        which = f" ({', '.join(n.replace('_', ' ') for n in names)})" if len(groups) > 1 else ""
+        line = f"Basis: <b>{_esc(basis)}</b>{_esc(which)}"
+        if hardware:
+            more = "; …" if len(hardware) > MAX_HARDWARE else ""
+            line += " — on " + _esc("; ".join(hardware[:MAX_HARDWARE]) + more)
+        lines.append(line)
+    return "<br>".join(lines)
 
 
 def choice_text(rec: Recommendation) -> str:
@@ -93,6 +112,16 @@ class RecommendationCard(QFrame):
             f.setObjectName("figure")
             f.setWordWrap(True)
             lay.addWidget(f)
+        basis = basis_text(rec.expected)
+        if basis:
+            self.basis_label = QLabel(basis)
+            self.basis_label.setObjectName("basis")
+            self.basis_label.setWordWrap(True)
+            beds = [bed for *_, beds in basis_groups(rec.expected) for bed in beds]
+            self.basis_label.setToolTip("What the figures rest on: the scenario's declared hardware, per-kind "
+                                        "defaults, the probe, a site's benchmarks, or the documents' testbeds"
+                                        + ("<br>" + "<br>".join(_esc(b) for b in dict.fromkeys(beds)) if beds else ""))
+            lay.addWidget(self.basis_label)
         if rec.extrapolated:
             wl = QLabel("⚠ Extrapolated: this scenario lies outside what the documents measured.")
             wl.setObjectName("warning")
@@ -164,8 +193,7 @@ def _alternatives_table(alts: list[Alternative]) -> QTableWidget:
     t.verticalHeader().hide()
     t.setWordWrap(True)
     for i, a in enumerate(alts):
-        exp = "; ".join(html.unescape(figure_text(k, v).replace("<b>", "").replace("</b>", "").split(" <span")[0])
-                        for k, v in a.expected.items())
+        exp = "; ".join(plain_figure_text(k, v) for k, v in a.expected.items())
         for j, text in enumerate((a.choice, fmt_value(a.score), exp, a.why_not)):
             item = QTableWidgetItem(str(text))
             item.setToolTip(str(text))
@@ -258,9 +286,11 @@ class QtRecommendationsPanel(QWidget):
             return
         n_extra = sum(1 for r in recs if r.extrapolated)
         basis = advice.basis
-        basis_text = (f"calibrated to site {basis.split(':', 1)[1]}'s measured hardware" if basis.startswith("site:")
-                      else "from the documents' measurements")
-        text = (f"{len(recs)} recommendation(s) for {_esc(advice.scenario.name)}, {_esc(basis_text)}; "
+        summary = (f"calibrated to site {basis.split(':', 1)[1]}'s measured hardware" if basis.startswith("site:")
+                   else "the documents' measurements on their own testbeds" if basis == "documents"
+                   else "the documents' ratios on this machine's measured disk (probe)" if basis == "probe"
+                   else f"the documents' ratios on the {basis}")
+        text = (f"{len(recs)} recommendation(s) for {_esc(advice.scenario.name)}, {_esc(summary)}; "
                 f"{n_extra} extrapolated beyond the measurements. Click a citation to see its rows.")
         if advice.model_problems:
             problems = "; ".join(f"{k} ({v})" for k, v in advice.model_problems.items())

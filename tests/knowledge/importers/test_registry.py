@@ -29,6 +29,8 @@ EXPECTED = {
     "sysbench10_fileio_seqrd.txt": "sysbench", "sysbench10_fileio_seqwr_direct.txt": "sysbench",
     "sysbench11_cpu_published.txt": "sysbench", "sysbench11_fileio_rndrw_published.txt": "sysbench",
     "postmark_verbose.txt": "postmark", "postmark_terse.txt": "postmark",
+    "postmark_three_reports.txt": "postmark", "sysbench10_session_log.txt": "sysbench",
+    "fio3_two_invocations.txt": "fio-text",
     "iozone3_auto_stdout.txt": "iozone", "iozone3_excel_R_sample.txt": "iozone",
 }
 
