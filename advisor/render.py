@@ -27,6 +27,7 @@ from markupsafe import Markup
 from advisor.figures.summary import scenario_inputs
 from advisor.figures.text import figure_parts, fmt_value
 from advisor.recommend import catalog
+from advisor.recommend.targets import TARGETS
 
 CSS = """
 body{font-family:'DejaVu Sans',system-ui,-apple-system,'Segoe UI',Arial,sans-serif;margin:2em auto;max-width:60em;
@@ -163,6 +164,12 @@ def report_data(advice, title: str | None = None, documents: dict[str, str] | No
         "recommendations": recs, "warnings_calibration": advice.warnings[:1] if advice.calibration.rejected else [],
         "charts": [{"key": k, "title": k.replace("_", " "), "url": url} for k, url in (charts or {}).items()],
         "model_problems": list(advice.model_problems.items()),
+        "targets": [{"name": t.name, "scope": t.scope.replace("workload:", "workload "),
+                     "target": f"{'≤' if TARGETS[t.name][1] == 'max' else '≥'} {fmt_value(t.target)}" if t.name in TARGETS else fmt_value(t.target),
+                     "expected": "no model" if t.expected is None else fmt_value(t.expected), "unit": t.unit,
+                     "met": "—" if t.met is None else ("yes" if t.met else "NO"),
+                     "kind": "hard" if t.hard else "soft", "note": t.note}
+                    for t in getattr(advice, "targets", [])],
         "citations": [{"document": doc, "title": docs.get(doc, doc), "locators": ", ".join(sorted(locs))}
                       for doc, locs in sorted(cited.items())],
     }
@@ -195,6 +202,11 @@ the knowledge-base rows it rests on (document and table, section or figure).</p>
 {% for r in recommendations %}<tr><td>{{ r.title }}</td><td>{{ r.scope_text }}</td><td class="choice">{{ r.choice }}</td>
 <td class="{{ r.confidence_label }}">{{ r.confidence }} {{ r.confidence_label }}</td>
 <td>{{ "yes" if r.extrapolated else "no" }}</td></tr>
+{% endfor %}</table>{% endif %}
+{% if targets %}<h2>Targets</h2>
+<table><tr><th>target</th><th>scope</th><th>limit</th><th>expected</th><th>unit</th><th>met</th><th>kind</th><th>note</th></tr>
+{% for t in targets %}<tr><td>{{ t.name }}</td><td>{{ t.scope }}</td><td>{{ t.target }}</td><td>{{ t.expected }}</td>
+<td>{{ t.unit }}</td><td{% if t.met == "NO" %} class="warn"{% endif %}>{{ t.met }}</td><td>{{ t.kind }}</td><td>{{ t.note }}</td></tr>
 {% endfor %}</table>{% endif %}
 {% for r in recommendations %}<section>
 <h3>{{ r.title }} — {{ r.scope_text }}: <span class="choice">{{ r.choice }}</span></h3>
@@ -258,6 +270,16 @@ Workload groups:
 {% for r in recommendations %}
 | {{ r.title }} | {{ r.scope_text }} | **{{ r.choice }}** | {{ r.confidence }} {{ r.confidence_label }} | {{ "yes" if r.extrapolated else "no" }} |
 {% endfor %}
+{% if targets %}
+
+## Targets
+
+| target | scope | limit | expected | unit | met | kind | note |
+|---|---|---|---|---|---|---|---|
+{% for t in targets %}
+| {{ t.name }} | {{ t.scope }} | {{ t.target }} | {{ t.expected }} | {{ t.unit }} | {{ t.met }} | {{ t.kind }} | {{ t.note }} |
+{% endfor %}
+{% endif %}
 {% for r in recommendations %}
 
 ### {{ r.title }} — {{ r.scope_text }}: {{ r.choice }}
