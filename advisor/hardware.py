@@ -48,6 +48,10 @@ class KindDefaults:
     source: str  # where the numbers come from
 
 
+#: shared-storage kind behind each image backend (local_disk has none); here, below the
+#: recommenders, so that the hardware model needs nothing of advisor.recommend
+SHARED_KIND = {"nfs_file": "nfs", "nfs_root": "nfs", "iscsi": "iscsi", "distributed": "distributed"}
+
 #: per-kind defaults (an assumption: typical datasheet figures of current enterprise devices,
 #: overridable per disk group with ``iops`` and ``mb_s``); README "Per-kind disk defaults"
 PER_KIND = {
@@ -327,8 +331,6 @@ class Hardware:
         """What the VMs of one host share for their images with ``backend``: the local disks,
         or the host's share of the shared store (its VMs' share of the cluster's), through the
         host's NIC."""
-        from advisor.recommend.disks import SHARED_KIND
-
         kind = SHARED_KIND.get(backend or "local_disk")
         if kind is None:
             return self.local(reads_only)
@@ -394,8 +396,6 @@ def _computed_inputs(hw: Hardware, decision: str, key: str, backend: str | None)
     disks = local.figures if local is not None else []
     sizes = [HwFigure(f"{d.count} x {kind_name(d.kind)} disk per host", float(d.size_gb), "GB each", "declared")
              for d in h.disks]
-    from advisor.recommend.disks import SHARED_KIND
-
     kind = SHARED_KIND.get(backend or "local_disk")
     link = hw.store_link(kind) if kind else None
     shared = [f for f in (link,) if f is not None]

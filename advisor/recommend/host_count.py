@@ -70,14 +70,15 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from advisor.hardware import SHARED_KIND
 from advisor.recommend.base import Alternative, EngineContext, Recommendation, figure
-from advisor.recommend.disks import SHARED_KIND, disk_iops
+from advisor.recommend.disks import disk_iops
+from advisor.recommend.load import busy_cores
 from advisor.rules import evaluate
 from advisor.scenario import TARGETS as TARGET_NAMES
 from advisor.statements import statement
 
 DECISION = "host_count"
-BUSY = {"low": 0.2, "medium": 0.5, "high": 0.9}
 IOPS_PER_VM = {"low": 50.0, "medium": 200.0, "high": 1000.0}
 VM_RAM_OVERHEAD = 0.02
 NIC_USABLE = 0.7
@@ -169,12 +170,6 @@ def _iops(w) -> float:
 
 def _disk_gb(w) -> float:
     return w.disk_size_gb
-
-
-def busy_cores(w) -> float:
-    """Cores one VM of ``w`` keeps busy: vCPUs x the busy share of its CPU intensity (real-time
-    vCPUs are pinned: wholly)."""
-    return w.vcpus * (1.0 if w.realtime is not None else BUSY[w.cpu_intensity])
 
 
 def vm_demand(ctx: EngineContext, w, budgets: Budgets = NO_BUDGETS) -> dict[str, float]:

@@ -14,9 +14,9 @@ own request size (``io.block_size_kib``) of useful data each. No figure without 
 
 from __future__ import annotations
 
-from advisor.hardware import MB_S_PER_GBPS, TESTBEDS, HwFigure, close, stamp, store_name
+from advisor.hardware import MB_S_PER_GBPS, SHARED_KIND, TESTBEDS, HwFigure, close, stamp, store_name
 from advisor.recommend.base import EngineContext, Recommendation, decide, prediction_figure
-from advisor.recommend.disks import SHARED_KIND, hardware_of
+from advisor.recommend.disks import hardware_of
 from advisor.rules import evaluate
 
 DECISION = "io_block_size"

@@ -75,7 +75,7 @@ def _with_hosts(ctx, active: int):
 
 def host_cpu_pct(ctx, active: int, points: float = 0.0) -> float:
     """Host CPU (%) on the busiest of ``active`` hosts (see the module doc)."""
-    from advisor.recommend.host_count import busy_cores
+    from advisor.recommend.load import busy_cores
 
     cores = max(ctx.scenario.hosts.cpu.cores, 1)
     total = sum(busy_cores(w) * w.vms for w in ctx.scenario.workloads)
