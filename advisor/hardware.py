@@ -82,6 +82,14 @@ class Testbed:
     cores: float | None = None
     vm_ram_gib: float | None = None
 
+    def need(self, name: str) -> float:
+        """A figure a transfer needs (``cores``, ``ghz``, ``link_gbps``, ``vm_ram_gib``): a testbed
+        entry without it is a data error, named here."""
+        value = getattr(self, name)
+        if value is None:
+            raise ValueError(f"testbed {self.testbed} of document {self.document} states no {name}")
+        return float(value)
+
     @property
     def disk_iops(self) -> float:
         """Random IOPS of the testbed's disks together (per-kind defaults: no document states them)."""
@@ -181,7 +189,7 @@ _ORDER = (PROBE, DEFAULTS, DECLARED, DOCUMENTS)
 def summary_basis(bases: Iterable[str | None]) -> str:
     """One basis for several figures: a site's if any, else the weakest of the others
     (probe, per-kind defaults, declared, documents); ``documents`` for none."""
-    found = [b for b in bases if valid_basis(b)]
+    found = [b for b in bases if b is not None and valid_basis(b)]
     site = sorted(b for b in found if b.startswith("site:"))
     if site:
         return site[0]
@@ -306,6 +314,8 @@ class Hardware:
             return None
         s = max(offers, key=lambda o: o.network_gbps)
         link = self.store_link(kind)
+        if link is None:  # (there is an offer of this kind, so there is its link)
+            return None
         link_mb_s = link.value * MB_S_PER_GBPS
         if s.iops:
             iops_fig = HwFigure(f"{store_name(kind)}", float(s.iops), "IOPS", "declared")
@@ -358,9 +368,9 @@ def cpu_capacity(hw: Hardware, testbed: Testbed) -> tuple[float, list[HwFigure],
     A CPU utilization for the same work transfers by this factor."""
     cores, ghz = hw.cores(), hw.ghz()
     if testbed.ghz:
-        factor = (testbed.cores * testbed.ghz) / max(cores.value * ghz.value, 1e-9)
+        factor = (testbed.need("cores") * testbed.ghz) / max(cores.value * ghz.value, 1e-9)
         return factor, [cores, ghz], close(factor, 1.0)
-    factor = testbed.cores / max(cores.value, 1e-9)
+    factor = testbed.need("cores") / max(cores.value, 1e-9)
     return factor, [cores], close(factor, 1.0)
 
 
@@ -370,7 +380,7 @@ def migration_scale(hw: Hardware, testbed: Testbed, vm_ram_gib: float) -> tuple[
     RAM / link rate (the rest of the migration time, set-up and the hypervisor's work, does not)."""
     nic = hw.nic()
     ram = HwFigure("RAM of the migrating VM", float(vm_ram_gib), "GiB", "declared")
-    k = (vm_ram_gib / testbed.vm_ram_gib) * (testbed.link_gbps / max(nic.value, 1e-9))
+    k = (vm_ram_gib / testbed.need("vm_ram_gib")) * (testbed.need("link_gbps") / max(nic.value, 1e-9))
     return k, [nic, ram], close(k, 1.0)
 
 
@@ -381,7 +391,8 @@ def transfer_migration_time(seconds, testbed: Testbed, k: float):
     import numpy as np
 
     seconds = np.asarray(seconds, dtype=float)
-    copy = np.minimum(testbed.vm_ram_gib * 2**30 * 8 / 1e9 / testbed.link_gbps, seconds)  # never beyond the time
+    copy = np.minimum(testbed.need("vm_ram_gib") * 2**30 * 8 / 1e9 / testbed.need("link_gbps"),
+                      seconds)  # never beyond the time
     out = seconds - copy + copy * k
     return float(out) if out.ndim == 0 else out
 

@@ -234,7 +234,7 @@ class Inventory:
             vms = [self.vms[i] for i in g.members]
             if any(v.vcpus is None or v.ram_mib is None for v in vms):
                 continue  # the unsized group stays as it is
-            stats[id(g)] = [sum(v.count for v in vms), sum(v.ram_mib * v.count for v in vms) / 1024,
+            stats[id(g)] = [sum(v.count for v in vms), sum((v.ram_mib or 0.0) * v.count for v in vms) / 1024,
                             sum((v.disk_gb or 0) * v.count for v in vms), sum(v.count for v in vms if v.disk_gb),
                             (vms[0].vcpus, vms[0].container)]
 
@@ -350,8 +350,8 @@ class Inventory:
         sized = [v for v in vms if v.vcpus is not None and v.ram_mib is not None]
         n = sum(v.count for v in vms)
         ns = sum(v.count for v in sized)
-        cpu_total = sum(v.vcpus * v.count for v in sized)
-        ram_total = sum(v.ram_mib * v.count for v in sized) / 1024
+        cpu_total = sum((v.vcpus or 0) * v.count for v in sized)
+        ram_total = sum((v.ram_mib or 0.0) * v.count for v in sized) / 1024
         disks = [(v.disk_gb, v.count) for v in vms if v.disk_gb]
         used = [(v.used_gb, v.count) for v in vms if v.used_gb]
         caches = Counter(m if m != "default" else DEFAULT_CACHE for v in vms for m in v.cache_modes)
@@ -367,9 +367,9 @@ class Inventory:
             disk_gb=sum(d * c for d, c in disks) / sum(c for _, c in disks) if disks else None,
             used_gb=sum(d * c for d, c in used) / sum(c for _, c in used) if used else None,
             vcpu_total_today=cpu_total, ram_total_gib=ram_total,
-            vcpu_range=(min((v.vcpus for v in sized), default=1), max((v.vcpus for v in sized), default=1)),
-            ram_range_gib=(min((v.ram_mib / 1024 for v in sized), default=0.0),
-                           max((v.ram_mib / 1024 for v in sized), default=0.0)),
+            vcpu_range=(min((v.vcpus if v.vcpus is not None else 1 for v in sized), default=1), max((v.vcpus if v.vcpus is not None else 1 for v in sized), default=1)),
+            ram_range_gib=(min(((v.ram_mib or 0.0) / 1024 for v in sized), default=0.0),
+                           max(((v.ram_mib or 0.0) / 1024 for v in sized), default=0.0)),
             powered_off=sum(v.count for v in vms if v.powered_on is False),
             containers=sum(v.count for v in vms if v.container), unsized=n - ns,
             cache_today=cache, pinned=sum(v.count for v in vms if v.pinned),
@@ -380,8 +380,8 @@ class Inventory:
     def source_totals(self) -> dict[str, float]:
         """VMs, vCPUs and RAM (GiB) of the VMs imported, summed from the estate."""
         sized = [v for v in self.vms if v.vcpus is not None and v.ram_mib is not None]
-        return {"vms": sum(v.count for v in self.vms), "vcpus": sum(v.vcpus * v.count for v in sized),
-                "ram_gib": sum(v.ram_mib * v.count for v in sized) / 1024,
+        return {"vms": sum(v.count for v in self.vms), "vcpus": sum((v.vcpus or 0) * v.count for v in sized),
+                "ram_gib": sum((v.ram_mib or 0.0) * v.count for v in sized) / 1024,
                 "disk_gb": sum((v.disk_gb or 0) * v.count for v in self.vms)}
 
     def scenario_totals(self) -> dict[str, float]:
@@ -418,14 +418,14 @@ class Inventory:
         if not sized:
             pass
         elif self.estate.hosts and all(cores):
-            out["vcpus_per_core"] = round(vcpus_on / sum(cores), 2)
+            out["vcpus_per_core"] = round(vcpus_on / sum(c or 0 for c in cores), 2)
         else:
             threads = [h.logical_cpus or ((h.cores or 0) * (h.threads_per_core or 1)) for h in self.estate.hosts]
             if self.estate.hosts and all(threads):
                 out["vcpus_per_thread"] = round(vcpus_on / sum(threads), 2)
         rams = [h.ram_mib for h in self.estate.hosts]
         if sized and self.estate.hosts and all(rams):
-            out["ram_allocated_per_host_ram"] = round(sum((v.ram_mib or 0) * v.count for v in on) / sum(rams), 2)
+            out["ram_allocated_per_host_ram"] = round(sum((v.ram_mib or 0) * v.count for v in on) / sum(r or 0.0 for r in rams), 2)
         usage = [h.cpu_usage_pct for h in self.estate.hosts if h.cpu_usage_pct is not None]
         if usage:
             out["host_cpu_usage_pct"] = round(sum(usage) / len(usage), 1)

@@ -33,6 +33,7 @@ from advisor.models.containers import ContainerOverhead
 from advisor.models.cpu import ContainerCpu, ContainerLatency, CpuUtilization
 from advisor.models.distributed import DistributedRecoveryTime, DistributedThroughput
 from advisor.models.drs import DrsMigrations, DrsPeakCpu
+from advisor.models.family import Family
 from advisor.models.migration import MigrationDowntime, MigrationTotalTime, OverallocationOverhead
 from advisor.models.transfer import ImageTransferTime
 from advisor.progress import CancelToken, ProgressCallback, check, report
@@ -45,10 +46,12 @@ __all__ = ["FAMILIES", "MISSING", "MODEL_VERSION", "FamilyInfo", "FamilyUnavaila
 #: bump when a family's features, model or pickled layout changes (invalidates disk caches)
 MODEL_VERSION = 6
 
-#: every family class; typed as the ModelFamily protocol, so mypy checks each one satisfies it
-_CLASSES: list[type[ModelFamily]] = [CacheModeThroughput, BootTime, ImageTransferTime, CpuUtilization, OverallocationOverhead,
+_CLASSES: list[type[Family]] = [CacheModeThroughput, BootTime, ImageTransferTime, CpuUtilization, OverallocationOverhead,
             MigrationDowntime, MigrationTotalTime, ContainerOverhead, ContainerCpu, ContainerLatency,
             DistributedThroughput, DistributedRecoveryTime, DrsPeakCpu, DrsMigrations, BlockSizeThroughput]
+
+#: every family class as the ModelFamily protocol: mypy checks that each one satisfies it
+_CONTRACT: tuple[type[ModelFamily], ...] = tuple(_CLASSES)
 
 FAMILIES: dict[str, FamilyInfo] = {
     c.name: FamilyInfo(name=c.name, description=c.description, factory=c, tags=(c.unit,))

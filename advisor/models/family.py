@@ -26,6 +26,7 @@ Query features: :func:`column` reads them; a NaN default marks an optional featu
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -134,7 +135,7 @@ class Family:
         self._points: list[TrainingPoint] = list(points) if points is not None else []
         if kb is not None and points is None:
             self._points = self._collect(kb)
-        self._core = None
+        self._core: Any = None  # the fitted model, whatever each family keeps
         self._fit_points: list[TrainingPoint] = []
         self._log_lo = -SMALL_HALF_WIDTH
         self._log_hi = SMALL_HALF_WIDTH

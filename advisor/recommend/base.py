@@ -9,7 +9,7 @@ strong measured finding), a recommender adds model-based terms of at most a few 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -126,7 +126,7 @@ class ModelAccess:
         self._families[name] = fam
         return fam
 
-    def predict(self, name: str, queries: list[Mapping[str, Any]], calibrate: bool = True) -> Prediction | None:
+    def predict(self, name: str, queries: Sequence[Mapping[str, Any]], calibrate: bool = True) -> Prediction | None:
         """A :class:`~advisor.models.base.Prediction` for ``queries`` (calibrated to the site unless
         ``calibrate`` is False), or None when the family is unavailable or refuses the inputs."""
         fam = self.family(name)
@@ -286,8 +286,8 @@ def decide(decision: str, scope: str, outcome: Outcome, ctx: EngineContext, *,
         alternatives.append(Alternative(c, total[c], dict(expected.get(c, {})), "; ".join(reasons)))
     for c in names:
         if c in outcome.excluded and c != best:
-            reasons = "; ".join(f"{reason} [{rule.id}]" for rule, reason in outcome.excluded[c])
-            alternatives.append(Alternative(c, total[c], dict(expected.get(c, {})), f"excluded: {reasons}", True))
+            excluded = "; ".join(f"{reason} [{rule.id}]" for rule, reason in outcome.excluded[c])
+            alternatives.append(Alternative(c, total[c], dict(expected.get(c, {})), f"excluded: {excluded}", True))
     figs = [f for f in expected.get(best, {}).values() if isinstance(f, dict) and "extrapolated" in f]
     if figs:
         extrapolated = any(f["extrapolated"] for f in figs)

@@ -17,6 +17,7 @@ import math
 import numpy as np
 
 from advisor.hardware import TESTBEDS, same_disks, stamp
+from advisor.models.base import Prediction
 from advisor.recommend.base import EngineContext, Recommendation, decide, figure
 from advisor.recommend.disks import DISK_MB_S, hardware_of
 from advisor.rules import CACHE, Effect, Rule, evaluate
@@ -115,7 +116,7 @@ def _stamp(ctx: EngineContext, fig: dict, dev) -> dict:
     return stamp(fig, dev.figures, testbed, same)
 
 
-def per_vm_throughput(ctx: EngineContext, workloads, vms_per_host=None) -> tuple[list[dict[str, dict]], object] | None:
+def per_vm_throughput(ctx: EngineContext, workloads, vms_per_host=None) -> tuple[list[dict[str, dict]], Prediction] | None:
     """For each workload, mode -> expected per-VM throughput figure (MB/s), and the Prediction
     (one vectorised call for all workloads); None without the model. ``vms_per_host`` gives one
     value per workload (default: the facts' for all), so the charts sweep this very function. The
@@ -151,8 +152,9 @@ def per_vm_throughput(ctx: EngineContext, workloads, vms_per_host=None) -> tuple
                 extrap[m] = extrap.get(m, False) or bool(pred.extrapolated[i])
                 i += 1
         for mode, sources in UNMEASURED.items():
-            values[mode] = {op: tuple(float(v) for v in estimate_mode(mode, {m: values[m][op] for m in sources}))
-                            for op, _ in ops}
+            for op, _ in ops:
+                est = estimate_mode(mode, {m: values[m][op] for m in sources})
+                values.setdefault(mode, {})[op] = (float(est[0]), float(est[1]), float(est[2]))
             extrap[mode] = mode == "directsync" or any(extrap[m] for m in sources)  # never measured itself
         figs = {}
         for m, per_op in values.items():

@@ -67,7 +67,9 @@ fit into the per-host leftovers of the active hosts after the placement.
 
 from __future__ import annotations
 
+import functools
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from advisor.hardware import SHARED_KIND
@@ -273,6 +275,11 @@ def _fits(free: list[float], d: list[float]) -> int:
 ORDERS = ("dominant", "sum", "cpu_allocation", "cpu_load", "ram", "disk_capacity", "disk_iops", "network")
 
 
+def _by_resource(j: int, t: tuple) -> tuple:
+    """Packing order by resource ``j`` (largest first), then the dominant one, then the name."""
+    return (-t[0][j], -max(t[0], default=0.0), t[1])
+
+
 def pack(capacity: dict[str, float], profiles: list[tuple[str, dict[str, float], int]],
          orders: tuple[str, ...] = ORDERS) -> Packing:
     """First-fit decreasing of whole VMs onto identical hosts of ``capacity``.
@@ -305,6 +312,7 @@ def pack(capacity: dict[str, float], profiles: list[tuple[str, dict[str, float],
     bound = max(1, max((math.ceil(t - 1e-9) for t in total), default=1)) if items else 0
     best: list[HostGroup] | None = None
     best_order, tried = "", set()
+    key: Callable[[tuple], tuple]
     for order in orders:
         if order == "dominant":
             key = lambda t: (-max(t[0], default=0.0), t[1])  # noqa: E731
@@ -314,7 +322,7 @@ def pack(capacity: dict[str, float], profiles: list[tuple[str, dict[str, float],
             j = keys.index(order)
             if not any(t[0][j] for t in items):
                 continue
-            key = lambda t, j=j: (-t[0][j], -max(t[0], default=0.0), t[1])  # noqa: E731
+            key = functools.partial(_by_resource, j)
         else:  # a resource these hosts do not describe
             continue
         sequence = tuple(t[1] for t in sorted(items, key=key))
@@ -584,6 +592,7 @@ def _search_targets(ctx: EngineContext, start: int, cpu_points: float) -> tuple[
             best = (hard, gap, n, res)
         if n >= start + 1 and n > ctx.scenario.total_vms:  # beyond one VM per host nothing changes
             break
+    assert best is not None  # the loop ran at least once (limit >= start)
     _, _, n, res = best
     problems = [f"no host count meets the hard target {r.text()}" for r in tg.missed(res, hard=True)]
     return n, res, problems

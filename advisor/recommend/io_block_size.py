@@ -41,7 +41,7 @@ def disk_figures(ctx: EngineContext) -> tuple[float, float, str, list, bool] | N
             local = (fi.value, fm.value, f"local {d.kind.upper()} ({how})", [fi, fm])
     kind = SHARED_KIND.get(ctx.facts.storage_backend or "local_disk")
     offers = [s for s in sc.hosts.shared_storage if s.kind == kind] if kind else []
-    if not offers:
+    if not offers or kind is None:
         if local is None:
             return None
         return (*local, close(local[0], testbed.disk_iops) and close(local[1], testbed.disk_mb_s))

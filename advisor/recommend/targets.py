@@ -162,6 +162,7 @@ def evaluate(ctx, active: int, *, names: tuple[str, ...] | None = None, cpu_poin
         if names is not None and t.name not in names:
             continue
         unit = TARGETS[t.name][0]
+        v: float | None
         if t.name == "max_host_cpu_pct":
             v = host_cpu_pct(ctx, active, cpu_points)
             out.append(TargetResult(t.name, "cluster", t.value, v, unit, t.met_by(v), t.hard))
