@@ -190,23 +190,11 @@ class BenchPlan:
                 "documents_only": [k.to_dict() for k in d.documents]}
 
     def write(self, out_dir) -> list:
-        """Write every file under ``out_dir`` atomically (scripts executable); the paths."""
-        import os
-        from pathlib import Path
-
+        """Write every file and plan.json under ``out_dir`` atomically (scripts executable); the paths."""
+        from advisor.export.base import write_files
         from knowledge.infra import jsonout
-        from knowledge.infra.atomic import write_text_atomic
 
-        out = Path(out_dir)
-        files = dict(self.files)
-        files["plan.json"] = jsonout.dumps(self.to_dict(), indent=2) + "\n"
-        written = []
-        for rel, text in files.items():
-            path = out / rel
-            write_text_atomic(path, text)
-            os.chmod(path, 0o755 if rel.endswith(".sh") else 0o644)
-            written.append(path)
-        return written
+        return write_files(out_dir, {**self.files, "plan.json": jsonout.dumps(self.to_dict(), indent=2) + "\n"})
 
 
 def _kib_text(kib: float) -> str:
