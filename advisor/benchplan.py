@@ -429,9 +429,8 @@ def readme(plan: BenchPlan, sc) -> str:
     if d.depends:
         out += ["", "Figures that also use the site's figures (the host count reads the disks' IOPS):", ""]
         out += [f"- {ref}: {', '.join(fields)}" for ref, fields in d.depends.items()]
-    out += ["", "## What stays on the documents", "",
-            "No site benchmark changes these figures (they rest on the documents' measurements or on the "
-            "scenario):", ""]
+    out += ["", "## What no site benchmark changes", "",
+            "These figures rest on the documents' measurements or on the scenario's declared hardware:", ""]
     out += [f"- {ref}" for ref in d.documents] or ["- none"]
     return "\n".join(out) + "\n"
 

@@ -46,7 +46,7 @@ def site_status(scenario, kb, site: str, db_path: Path | None) -> dict | None:
     status = calibration_status(advice)
     return {"site": site, "basis": advice.calibration.basis, "rejected": advice.calibration.rejected,
             "site_calibrated": [{**s.ref.to_dict(), "basis": s.basis} for s in status if s.on_site],
-            "documents": [{**s.ref.to_dict(), "basis": s.basis} for s in status if not s.on_site]}
+            "not_site_calibrated": [{**s.ref.to_dict(), "basis": s.basis} for s in status if not s.on_site]}
 
 
 def cmd_bench_plan(args) -> int:
@@ -72,7 +72,7 @@ def cmd_bench_plan(args) -> int:
     lines = [f"benchmark plan for {plan.scenario}: {len(plan.runs)} runs (device class {plan.deps.device or '-'})"]
     lines += [f"  {r.name:<28} {', '.join(r.measures) or '-':<34} {r.why}" for r in plan.runs]
     lines.append(f"{len(plan.deps.calibrated)} figures would be calibrated to the site, {len(plan.deps.depends)} more "
-                 f"use its figures, {len(plan.deps.documents)} stay on the documents")
+                 f"use its figures, {len(plan.deps.documents)} do not depend on the site (documents, scenario hardware)")
     if plan.deps.reason:
         lines.append(f"note: {plan.deps.reason}")
     if args.site and status is None:
@@ -80,11 +80,11 @@ def cmd_bench_plan(args) -> int:
                      "results/* and run this again to see what they calibrate")
     elif status is not None:
         lines.append(f"site {status['site']}: {len(status['site_calibrated'])} figures calibrated to the site, "
-                     f"{len(status['documents'])} still on the documents")
+                     f"{len(status['not_site_calibrated'])} still on the documents or the scenario's hardware")
         if status["rejected"]:
             lines.append(f"  the site's figures were not used: {status['rejected']}")
         lines += [f"  site      {_ref(s)}" for s in status["site_calibrated"]]
-        lines += [f"  documents {_ref(s)}" for s in status["documents"]]
+        lines += [f"  not site  {_ref(s)}" for s in status["not_site_calibrated"]]
     sys.stdout.write("\n".join(lines) + "\n")
     return 0
 

@@ -34,7 +34,7 @@ def test_text_summary_and_files(run, tmp_path):
     assert all((tmp_path / r["job_file"]).is_file() for r in plan["runs"] if r["job_file"])
     assert 'SITE=${SITE:-dc1}' in (tmp_path / "run-all.sh").read_text()
     readme = (tmp_path / "README.md").read_text()
-    assert "Run it on a disk of the kind the hosts have (SSD)" in readme and "## What stays on the documents" in readme
+    assert "Run it on a disk of the kind the hosts have (SSD)" in readme and "## What no site benchmark changes" in readme
 
 
 def test_json_output(run):
