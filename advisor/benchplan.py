@@ -295,7 +295,7 @@ def fio_job(run: Run) -> str:
              "; TARGET_DIR, SIZE and RUNTIME come from run-all.sh", "",
              "[global]", "ioengine=libaio", "direct=1", "directory=${TARGET_DIR}", "size=${SIZE}",
              "runtime=${RUNTIME}", "time_based=1", "ramp_time=1", "numjobs=1", "",
-             f"[{run.name}]", f"rw={FIO_RW[(run.pattern, run.direction)]}", f"bs={bs}",
+             f"[{run.name}]", f"rw={FIO_RW[(str(run.pattern), str(run.direction))]}", f"bs={bs}",
              f"iodepth={IODEPTH[run.pattern or 'random']}", ""]
     return "\n".join(lines)
 
