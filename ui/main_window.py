@@ -193,9 +193,9 @@ class MainWindow(QMainWindow):
                                        "Export the report as PDF or HTML")
         self.act_quit = self._action("&Quit", self.close, K.Quit)
         self.act_undo = doc.undo_stack.createUndoAction(self, "&Undo")
-        self.act_undo.setShortcut(K.Undo)
+        self.act_undo.setShortcuts(K.Undo)
         self.act_redo = doc.undo_stack.createRedoAction(self, "&Redo")
-        self.act_redo.setShortcut(K.Redo)
+        self.act_redo.setShortcuts(K.Redo)
         self.act_advise = self._action("&Advise now", self.session.advise_now, "F5",
                                        "Recompute the recommendations")
         self.act_workshop = self._action("&Workshop mode", self.toggle_workshop, "F11",

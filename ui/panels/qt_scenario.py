@@ -20,7 +20,8 @@ from PySide6.QtWidgets import (
 )
 
 from ui.document import ScenarioDocument
-from ui.panels.fields import BoundForm, FieldSpec, RecordTable
+from ui.panels.fields import BoundForm, FieldSpec
+from ui.panels.record_table import RecordTable
 from ui.workers import TaskSlot
 
 LEVELS = ("low", "medium", "high")
