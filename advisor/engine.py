@@ -1,9 +1,11 @@
 """The advisor engine: a scenario in, cited recommendations with expected performance out.
 
-:func:`advise` runs the recommenders of :mod:`advisor.recommend` in their order (later
-decisions read earlier choices: the over-allocation ratio feeds the host count, the host count
-the VMs per host of the cache-mode decision, ...) and returns an :class:`Advice`, whose
-:meth:`Advice.to_dict` is the JSON of ``capadvisor advise``. Pure Python; used by the CLI and
+:func:`advise` runs the recommenders of the decision catalogue (:mod:`advisor.recommend.catalog`)
+in its order (later decisions read earlier choices: the over-allocation ratio feeds the host
+count, the host count the VMs per host of the cache-mode decision, ...) and returns an
+:class:`Advice`: the typed answer every front end reads (with the final :class:`Facts` the
+decisions were taken on); :meth:`Advice.to_dict` is the JSON of ``capadvisor advise``, used only
+at file and CLI edges. Pure Python; used by the CLI and
 the GUI alike. Long steps report through ``progress`` and stop at ``cancel``.
 """
 
@@ -12,32 +14,16 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from advisor.calibration import Calibration, calibrate, documents_only, for_scenario
+from advisor.hardware import finish, summary_basis
 from advisor.progress import CancelToken, ProgressCallback, check, report
-from advisor.recommend import (
-    ORDER,
-    cache_mode,
-    cpu_governor,
-    disk_placement,
-    host_count,
-    hypervisor,
-    image_transfer,
-    io_block_size,
-    load_balancing,
-    storage_backend,
-    vcpu_overallocation,
-    vm_period_budget,
-)
+from advisor.recommend import catalog
 from advisor.recommend.base import CitationIndex, EngineContext, ModelAccess, Recommendation
+from advisor.recommend.disks import hardware_of
+from advisor.recommend.targets import TargetResult, final_results
 from advisor.rules import Facts
 from advisor.scenario import Scenario, load_scenario, parse_scenario
-
-#: the recommender modules by name (imported statically so that frozen builds carry them)
-RECOMMENDERS: dict[str, Any] = {m.DECISION: m for m in (
-    hypervisor, vcpu_overallocation, storage_backend, host_count, cache_mode, vm_period_budget, image_transfer,
-    disk_placement, cpu_governor, io_block_size, load_balancing)}
 
 #: citation indexes by knowledge-base digest (the knowledge base is read-only)
 _CITES: dict[str, CitationIndex] = {}
@@ -53,6 +39,21 @@ class Advice:
     model_problems: dict[str, str] = field(default_factory=dict)
     kb_digest: str = ""
     elapsed_s: float = 0.0
+    #: the facts after the last decision (VMs per host on the recommended hosts, chosen backend, ...)
+    facts: Facts | None = None
+    #: the scenario's targets checked on the final plan (:mod:`advisor.recommend.targets`)
+    targets: list[TargetResult] = field(default_factory=list)
+
+    def scopes(self) -> list[str]:
+        """The scopes of the recommendations: ``cluster`` first, then the workloads by name."""
+        return sorted({r.scope for r in self.recommendations}, key=lambda s: (s != "cluster", s))
+
+    def first(self, decision: str, scope: str | None = None) -> Recommendation | None:
+        """The recommendation for ``decision`` at ``scope`` if there is one, else its first of any scope."""
+        recs = self.of(decision)
+        if scope is not None:
+            recs = [r for r in recs if r.scope == scope] or recs
+        return recs[0] if recs else None
 
     def find(self, decision: str, scope: str = "cluster") -> Recommendation | None:
         """The recommendation for ``decision`` at ``scope`` (``cluster`` or ``workload:<name>``)."""
@@ -66,18 +67,35 @@ class Advice:
     def warnings(self) -> list[str]:
         out: list[str] = []
         if self.calibration.rejected:
-            out.append(f"calibration not applied: {self.calibration.rejected}; the documents' absolute "
-                       "numbers were used")
+            out.append(f"calibration not applied: {self.calibration.rejected}; the scenario's own disk figures "
+                       "(declared, else per-kind defaults) were used")
         for r in self.recommendations:
             out += [w for w in r.warnings if w not in out]
         return out
+
+    @property
+    def basis(self) -> str:
+        """What the figures rest on, all together: a site's figures, the probe's, the per-kind
+        defaults, the declared hardware, or the documents' testbeds (the weakest that occurs)."""
+        return summary_basis(r.basis for r in self.recommendations) if self.recommendations \
+            else self.calibration.basis
+
+    def context(self, kb) -> EngineContext:
+        """The engine context this advice was decided in (final facts, same calibration), for
+        figures that evaluate the recommenders' own functions at other inputs (charts, what-if).
+        Read-only use: nothing here changes the advice."""
+        return EngineContext(scenario=self.scenario, kb=kb,
+                             models=ModelAccess(kb, self.calibration.family_dict()), cites=citation_index(kb),
+                             facts=self.facts if self.facts is not None else Facts.of(self.scenario),
+                             calibration=self.calibration)
 
     def to_dict(self) -> dict:
         """JSON-ready: scenario name, basis, calibration, recommendations, warnings."""
         return {
             "scenario": self.scenario.name, "format_version": 1, "knowledge_base": self.kb_digest[:16],
-            "basis": self.calibration.basis, "calibration": self.calibration.to_dict(),
+            "basis": self.basis, "calibration": self.calibration.to_dict(),
             "recommendations": [r.to_dict() for r in self.recommendations],
+            "targets": [t.to_dict() for t in self.targets],
             "warnings": self.warnings, "model_problems": dict(self.model_problems),
         }
 
@@ -101,13 +119,16 @@ def citation_index(kb) -> CitationIndex:
 
 
 def advise(scenario: Scenario | dict | str | Path, kb=None, site: str | None = None, userdb=None,
-           progress: ProgressCallback | None = None, cancel: CancelToken | None = None) -> Advice:
+           progress: ProgressCallback | None = None, cancel: CancelToken | None = None,
+           calibration: Calibration | None = None) -> Advice:
     """Recommendations for ``scenario`` (a Scenario, a mapping or a scenario file path).
 
     ``kb`` defaults to the shipped knowledge base; with ``site`` the predictions are calibrated
     to that site's imported benchmarks in ``userdb`` (default: the user's database). Raises
     :class:`~knowledge.infra.errors.InputError` for invalid scenarios or unknown sites and
-    :class:`~advisor.progress.Cancelled` when ``cancel`` is set.
+    :class:`~advisor.progress.Cancelled` when ``cancel`` is set. ``calibration`` (instead of a
+    site) gives the site figures directly (as :func:`advisor.calibration.for_scenario` would keep
+    them): the bench plan asks which figures a site measurement would calibrate.
     """
     start = time.perf_counter()
     sc = _scenario(scenario)
@@ -118,8 +139,8 @@ def advise(scenario: Scenario | dict | str | Path, kb=None, site: str | None = N
         kb = KnowledgeBase.open()
     own_db = False
     try:
-        cal = documents_only()
-        if site:
+        cal = documents_only() if calibration is None else for_scenario(calibration, sc)
+        if site and calibration is None:
             if userdb is None:
                 from knowledge.userdb import UserDatabase
 
@@ -129,12 +150,17 @@ def advise(scenario: Scenario | dict | str | Path, kb=None, site: str | None = N
         ctx = EngineContext(scenario=sc, kb=kb, models=ModelAccess(kb, cal.family_dict()), cites=citation_index(kb),
                             facts=Facts.of(sc), calibration=cal)
         recs: list[Recommendation] = []
-        for i, name in enumerate(ORDER):
+        decisions = catalog.ordered()
+        for i, decision in enumerate(decisions):
             check(cancel)
-            report(progress, 0.05 + 0.9 * i / len(ORDER), f"deciding {name.replace('_', ' ')}")
-            recs += RECOMMENDERS[name].recommend(ctx)
+            report(progress, 0.05 + 0.9 * i / len(decisions), f"deciding {decision.title.lower()}")
+            for rec in decision.recommender.recommend(ctx):
+                finish(rec, hardware_of(ctx), ctx.facts.storage_backend)  # every figure says its basis
+                recs.append(rec)
+        results = final_results(ctx, recs)
         report(progress, 1.0, "done")
-        return Advice(sc, recs, cal, dict(ctx.models.problems), kb.digest, time.perf_counter() - start)
+        return Advice(sc, recs, cal, dict(ctx.models.problems), kb.digest, time.perf_counter() - start,
+                      facts=ctx.facts, targets=results)
     finally:
         if own_db and userdb is not None:
             userdb.close()

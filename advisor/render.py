@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import html
 
+from advisor.figures.text import figure_parts, fmt_value
+from advisor.recommend import catalog
 from advisor.recommend.base import Recommendation
 
 CSS = """
@@ -24,24 +26,27 @@ th{background:#f3f3f3}.choice{font-weight:600}.low{color:#a40}.medium{color:#750
 def _num(x) -> str:
     if x is None:
         return ""
-    if isinstance(x, float):
-        return f"{x:.4g}"
+    if isinstance(x, int | float) and not isinstance(x, bool):
+        return fmt_value(x)
     return str(x)
 
 
 def _interval(f: dict) -> str:
-    if f.get("low") == f.get("high") == f.get("value"):
-        return ""
-    return f"{_num(f.get('low'))} – {_num(f.get('high'))}"
+    return figure_parts("", f)[3].replace("–", " – ")
 
 
 def _flags(f: dict) -> str:
     out = []
     if f.get("extrapolated"):
         out.append("extrapolated")
-    if f.get("basis") and f["basis"] != "documents":
-        out.append(f["basis"])
     return ", ".join(out)
+
+
+def _basis(f: dict) -> str:
+    """A figure's basis and the hardware figures it rests on (or the testbed it was measured on)."""
+    basis = str(f.get("basis") or "")
+    rests = "; ".join(f.get("hardware") or []) or (f.get("testbed") or "")
+    return f"{basis} — {rests}" if basis and rests else basis
 
 
 def _short(expected: dict) -> str:
@@ -61,7 +66,7 @@ def _cite(c: dict) -> str:
 
 
 def _title(r: Recommendation) -> str:
-    return f"{r.decision.replace('_', ' ')} — {r.scope}"
+    return f"{catalog.title(r.decision)} — {r.scope}"
 
 
 def to_markdown(advice) -> str:
@@ -74,16 +79,16 @@ def to_markdown(advice) -> str:
         lines += ["Site figures used: " + ", ".join(f"{k} = {_num(v)}" for k, v in cal["figures_used"].items()), ""]
     lines += ["| decision | scope | choice | confidence | extrapolated |", "|---|---|---|---|---|"]
     for r in advice.recommendations:
-        shown = r.value is not None and r.decision == "vcpu_overallocation"
-        choice = r.choice + (f" ({r.value:g} vCPUs per core)" if shown else "")
+        choice = catalog.choice_text(r.decision, r.choice, r.value)
         lines.append(f"| {r.decision} | {_md(r.scope)} | **{_md(choice)}** | {r.confidence:.2f} {r.confidence_label} | "
                      f"{'yes' if r.extrapolated else 'no'} |")
     for r in advice.recommendations:
         lines += ["", f"## {_md(_title(r))}: {_md(r.choice)}", "", _md(r.rationale), ""]
         if r.expected:
-            lines += ["| expected | value | interval | unit | note |", "|---|---|---|---|---|"]
+            lines += ["| expected | value | interval | unit | note | basis (rests on) |", "|---|---|---|---|---|---|"]
             for name, f in r.expected.items():
-                lines.append(f"| {name} | {_num(f.get('value'))} | {_interval(f)} | {f.get('unit', '')} | {_flags(f)} |")
+                lines.append(f"| {name} | {_num(f.get('value'))} | {_interval(f)} | {f.get('unit', '')} | {_flags(f)} | "
+                             f"{_md(_basis(f))} |")
             lines.append("")
         if r.alternatives:
             lines += ["| alternative | score | expected | why not |", "|---|---|---|---|"]
@@ -130,10 +135,11 @@ def to_html(advice) -> str:
         out += ["<section>", f"<h2>{_e(_title(r))}: <span class=choice>{_e(r.choice)}</span></h2>",
                 f"<p>{_e(r.rationale)}</p>"]
         if r.expected:
-            out.append("<table><tr><th>expected</th><th>value</th><th>interval</th><th>unit</th><th>note</th></tr>")
+            out.append("<table><tr><th>expected</th><th>value</th><th>interval</th><th>unit</th><th>note</th>"
+                       "<th>basis (rests on)</th></tr>")
             for name, f in r.expected.items():
                 out.append(f"<tr><td>{_e(name)}</td><td>{_e(_num(f.get('value')))}</td><td>{_e(_interval(f))}</td>"
-                           f"<td>{_e(f.get('unit', ''))}</td><td>{_e(_flags(f))}</td></tr>")
+                           f"<td>{_e(f.get('unit', ''))}</td><td>{_e(_flags(f))}</td><td>{_e(_basis(f))}</td></tr>")
             out.append("</table>")
         if r.alternatives:
             out.append("<table><tr><th>alternative</th><th>score</th><th>expected</th><th>why not</th></tr>")

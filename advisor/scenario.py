@@ -27,6 +27,7 @@ SCENARIO_VERSION = 1
 LEVELS = ("low", "medium", "high")
 VIRTUALIZATION = ("vmx", "svm", "none", "unknown")
 DISK_KINDS = ("hdd", "ssd", "nvme")
+DISK_SOURCES = ("declared", "probe")  # where a disk group's iops / mb_s come from
 SHARED_KINDS = ("nfs", "iscsi", "distributed")
 IO_PATTERNS = ("random", "sequential", "mixed")
 LOSS_TOLERANCE = ("none", "seconds", "minutes", "any")
@@ -59,13 +60,15 @@ class Cpu:
 @dataclass
 class Disk:
     """A group of identical local disks; ``size_gb`` per disk; optional measured ``iops`` and
-    ``mb_s`` per disk override the per-kind defaults."""
+    ``mb_s`` per disk override the per-kind defaults; ``source`` says where those came from
+    (``probe``: this machine's micro-benchmark, written by "Use this machine"; else declared)."""
 
     kind: str = "ssd"
     count: int = 1
     size_gb: float = 1000.0
     iops: float | None = None
     mb_s: float | None = None
+    source: str | None = None
 
 
 @dataclass
@@ -154,6 +157,8 @@ class Workload:
     application: str = ""  # free text, e.g. cassandra, telecom, web
     image_gb: float | None = None
     realtime: Realtime | None = None
+    assumed: list[str] | None = None  # fields filled with defaults, not known (an imported estate)
+    today: dict[str, Any] | None = None  # what these VMs run with today (an imported estate)
 
     @property
     def disk_size_gb(self) -> float:
@@ -173,16 +178,63 @@ class Workload:
         return self.cpu_intensity == "high" or self.io.intensity == "high"
 
 
+#: the hypervisors ``preferences.hypervisor`` may fix (as the hypervisor decision names them)
+HYPERVISORS = ("KVM", "VMware ESXi", "XenServer", "Xen")
+#: targets of ``preferences.targets``: name -> (unit, kind); ``max`` targets are upper bounds,
+#: ``min`` targets lower bounds; ``cluster`` targets apply to every host, the others to every
+#: workload unless given under ``targets.workloads.<name>``
+TARGETS = {
+    "max_host_cpu_pct": ("%", "max", "cluster"),
+    "max_boot_time_s": ("s", "max", "workload"),
+    "min_throughput_mb_s": ("MB/s", "min", "workload"),
+    "max_response_time_ms": ("ms", "max", "workload"),
+    "max_migration_downtime_ms": ("ms", "max", "workload"),
+}
+
+
+@dataclass
+class Target:
+    """A performance target the plan must meet: ``name`` (a key of :data:`TARGETS`), ``value``
+    in the target's unit, ``hard`` (True: no plan that misses it is offered; False: the advice
+    says how far it is missed) and ``workload`` (None: every workload, or the cluster)."""
+
+    name: str
+    value: float
+    hard: bool = True
+    workload: str | None = None
+
+    @property
+    def unit(self) -> str:
+        return TARGETS[self.name][0]
+
+    @property
+    def upper(self) -> bool:
+        """True for a maximum, False for a minimum."""
+        return TARGETS[self.name][1] == "max"
+
+    def met_by(self, expected: float) -> bool:
+        return expected <= self.value * (1 + 1e-9) if self.upper else expected >= self.value * (1 - 1e-9)
+
+
 @dataclass
 class Preferences:
     """User preferences; ``ram_overcommit`` is RAM allocated per GiB of host RAM (1.0 = none);
-    ``max_host_cpu_percent`` is the CPU utilization a host is planned to reach at most."""
+    ``max_host_cpu_percent`` is the CPU utilization a host is planned to reach at most;
+    ``hypervisor`` fixes the hypervisor (None: the advice chooses); ``targets`` are the
+    performance targets the plan must meet (see :class:`Target`)."""
 
     open_source_only: bool = False
     container_friendly: bool = False
     ram_overcommit: float = 1.0
     max_host_cpu_percent: float = 80.0
     frequent_provisioning: bool = False  # servers are created and started often (elastic scale-out)
+    hypervisor: str | None = None
+    targets: list[Target] = field(default_factory=list)
+
+    def target(self, name: str, workload: str | None = None) -> Target | None:
+        """The target ``name`` for ``workload`` (its own, else the one for every workload)."""
+        own = next((t for t in self.targets if t.name == name and t.workload == workload and workload), None)
+        return own or next((t for t in self.targets if t.name == name and t.workload is None), None)
 
 
 @dataclass
@@ -194,10 +246,16 @@ class Scenario:
     hosts: Hosts = field(default_factory=Hosts)
     workloads: list[Workload] = field(default_factory=list)
     preferences: Preferences = field(default_factory=Preferences)
+    estate: dict[str, Any] | None = None  # where an imported scenario came from and what runs today
 
     def to_dict(self) -> dict:
         """A plain mapping in the file format (None values left out)."""
-        return _drop_none(asdict(self))
+        out = _drop_none(asdict(self))
+        prefs = out.get("preferences", {})
+        targets = prefs.pop("targets", [])
+        if targets:
+            prefs["targets"] = _targets_to_file(self.preferences.targets)
+        return out
 
     @property
     def total_vms(self) -> int:
@@ -312,12 +370,13 @@ def _hosts(data: Any, pr: _Problems) -> Hosts:
                                     "shared_storage"))
     disks = []
     for i, d in enumerate(r.items("disks", [])):
-        dr = _Reader(d, f"hosts.disks[{i}]", pr, ("kind", "count", "size_gb", "iops", "mb_s"))
+        dr = _Reader(d, f"hosts.disks[{i}]", pr, ("kind", "count", "size_gb", "iops", "mb_s", "source"))
         disks.append(Disk(kind=dr.string("kind", choices=DISK_KINDS) or "ssd",
                           count=dr.number("count", 1, minimum=1, integer=True),
                           size_gb=dr.number("size_gb", minimum=0, exclusive_min=True) or 1.0,
                           iops=dr.number("iops", None, minimum=0, exclusive_min=True),
-                          mb_s=dr.number("mb_s", None, minimum=0, exclusive_min=True)))
+                          mb_s=dr.number("mb_s", None, minimum=0, exclusive_min=True),
+                          source=dr.string("source", None, DISK_SOURCES)))
     shared = []
     for i, s in enumerate(r.items("shared_storage", [])):
         sr = _Reader(s, f"hosts.shared_storage[{i}]", pr, ("kind", "network_gbps", "capacity_tb", "iops"))
@@ -369,11 +428,40 @@ def _realtime(data: Any, path: str, pr: _Problems) -> Realtime:
     return rt
 
 
+#: workload fields an imported estate may mark as assumed (``assumed: [io.pattern, ...]``)
+ASSUMABLE = ("vms", "vcpus", "ram_gib", "cpu_intensity", "request_load_rps", "live_migration", "data_loss_tolerance",
+             "containerizable", "application", "image_gb", "io.pattern", "io.read_share", "io.intensity",
+             "io.block_size_kib", "io.footprint_gb", "io.disk_gb", "io.iops")
+
+
+def _assumed(r: _Reader, key: str, path: str, pr: _Problems, known: tuple[str, ...]) -> list[str] | None:
+    value = r.raw(key, None)
+    if value is None:
+        return None
+    if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
+        pr.add(f"{path}.{key}" if path else key, "must be a list of field names")
+        return None
+    for x in value:
+        if x not in known:
+            pr.add(f"{path}.{key}" if path else key, f"{x!r} is not a field that can be assumed")
+    return list(value)
+
+
+def _mapping(r: _Reader, key: str, path: str, pr: _Problems) -> dict | None:
+    value = r.raw(key, None)
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        pr.add(f"{path}.{key}" if path else key, "must be a mapping")
+        return None
+    return value
+
+
 def _workload(data: Any, i: int, pr: _Problems) -> Workload:
     path = f"workloads[{i}]"
     r = _Reader(data, path, pr, ("name", "vms", "vcpus", "ram_gib", "cpu_intensity", "io",
                                  "request_load_rps", "live_migration", "data_loss_tolerance",
-                                 "containerizable", "application", "image_gb", "realtime"))
+                                 "containerizable", "application", "image_gb", "realtime", "assumed", "today"))
     io_r = _Reader(r.raw("io", {}), f"{path}.io", pr, ("pattern", "read_share", "intensity", "block_size_kib",
                                                        "footprint_gb", "disk_gb", "iops"))
     io = IOProfile(pattern=io_r.string("pattern", "mixed", IO_PATTERNS),
@@ -397,14 +485,77 @@ def _workload(data: Any, i: int, pr: _Problems) -> Workload:
         data_loss_tolerance=r.string("data_loss_tolerance", "none", LOSS_TOLERANCE),
         containerizable=r.boolean("containerizable", False), application=r.string("application", ""),
         image_gb=r.number("image_gb", None, minimum=0, exclusive_min=True),
-        realtime=_realtime(rt_data, f"{path}.realtime", pr) if rt_data is not None else None)
+        realtime=_realtime(rt_data, f"{path}.realtime", pr) if rt_data is not None else None,
+        assumed=_assumed(r, "assumed", path, pr, ASSUMABLE), today=_mapping(r, "today", path, pr))
+
+
+def _target(name: str, raw: Any, path: str, workload: str | None, pr: _Problems) -> Target | None:
+    """One target: a number (a hard target) or ``{value, hard}``."""
+    unit, _, scope = TARGETS[name]
+    if scope == "cluster" and workload is not None:
+        pr.add(path, "is a cluster target (it applies to every host), not one per workload")
+        return None
+    hard, value, where = True, raw, path
+    if isinstance(raw, dict):
+        r = _Reader(raw, path, pr, ("value", "hard"))
+        value, where = r.raw("value"), f"{path}.value"
+        hard = r.boolean("hard", True)
+        if value is None:
+            return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
+        pr.add(where, f"must be a number > 0 ({unit})")
+        return None
+    if name == "max_host_cpu_pct" and value > 100:
+        pr.add(where, "must be <= 100 (%)")
+        return None
+    return Target(name=name, value=float(value), hard=bool(hard), workload=workload)
+
+
+def _targets(data: Any, workloads: set[str], pr: _Problems) -> list[Target]:
+    """``preferences.targets``: target keys (for every workload, or the cluster) and
+    ``workloads: {name: {key: ...}}`` for one workload."""
+    r = _Reader(data, "preferences.targets", pr, (*TARGETS, "workloads"))
+    out = []
+    for name in TARGETS:
+        if name in r.data and r.data[name] is not None:
+            t = _target(name, r.data[name], f"preferences.targets.{name}", None, pr)
+            if t:
+                out.append(t)
+    per = r.raw("workloads", {})
+    if not isinstance(per, dict):
+        pr.add("preferences.targets.workloads", "must be a mapping of workload names to targets")
+        return out
+    for wname, raw in per.items():
+        path = f"preferences.targets.workloads.{wname}"
+        if wname not in workloads:
+            pr.add(path, f"no workload named {wname!r}")
+            continue
+        wr = _Reader(raw, path, pr, tuple(TARGETS))
+        for name in TARGETS:
+            if name in wr.data and wr.data[name] is not None:
+                t = _target(name, wr.data[name], f"{path}.{name}", str(wname), pr)
+                if t:
+                    out.append(t)
+    return out
+
+
+def _targets_to_file(targets: list[Target]) -> dict:
+    """The file form of ``targets`` (inverse of :func:`_targets`)."""
+    out: dict[str, Any] = {}
+    for t in targets:
+        value: Any = t.value if t.hard else {"value": t.value, "hard": False}
+        if t.workload is None:
+            out[t.name] = value
+        else:
+            out.setdefault("workloads", {}).setdefault(t.workload, {})[t.name] = value
+    return out
 
 
 def parse_scenario(data: Any, source: str = "scenario") -> Scenario:
     """A validated :class:`Scenario` from a plain mapping; raises one :class:`InputError` that
     lists every problem by path."""
     pr = _Problems()
-    r = _Reader(data, "", pr, ("version", "name", "hosts", "workloads", "preferences"))
+    r = _Reader(data, "", pr, ("version", "name", "hosts", "workloads", "preferences", "estate"))
     version = r.number("version", SCENARIO_VERSION, integer=True)
     if version is not None and version != SCENARIO_VERSION:
         pr.add("version", f"scenario format version {version} is not supported (this program reads "
@@ -430,17 +581,20 @@ def parse_scenario(data: Any, source: str = "scenario") -> Scenario:
                                               f"({_num(hosts.ram_gib)} GiB)")
     p = _Reader(r.raw("preferences", {}), "preferences", pr,
                 ("open_source_only", "container_friendly", "ram_overcommit", "max_host_cpu_percent",
-                 "frequent_provisioning"))
+                 "frequent_provisioning", "hypervisor", "targets"))
     prefs = Preferences(open_source_only=p.boolean("open_source_only", False),
                         container_friendly=p.boolean("container_friendly", False),
                         ram_overcommit=p.number("ram_overcommit", 1.0, minimum=1.0, maximum=4.0),
                         max_host_cpu_percent=p.number("max_host_cpu_percent", 80.0, minimum=10, maximum=100),
-                        frequent_provisioning=p.boolean("frequent_provisioning", False))
+                        frequent_provisioning=p.boolean("frequent_provisioning", False),
+                        hypervisor=p.string("hypervisor", None, HYPERVISORS),
+                        targets=_targets(p.raw("targets", {}), {w.name for w in workloads}, pr))
+    estate = _mapping(r, "estate", "", pr)
     if pr.items:
         listing = "\n  ".join(pr.items)
         raise InputError(f"{source}: {len(pr.items)} problem(s) in the scenario:\n  {listing}")
     return Scenario(name=r.string("name", "scenario"), version=SCENARIO_VERSION, hosts=hosts,
-                    workloads=workloads, preferences=prefs)
+                    workloads=workloads, preferences=prefs, estate=estate)
 
 
 # --- files ---------------------------------------------------------------------------------

@@ -41,9 +41,10 @@ def _site_name(args, db) -> str | None:
                      f"({', '.join(names) or 'none'})")
 
 
-def cmd_advise(args) -> int:
+def advice_for(args):
+    """The advice for ``args.scenario``, calibrated with ``--site``/``--site-db`` when given (also
+    used by ``export-config`` and ``bench-plan``)."""
     from advisor.engine import advise
-    from advisor.render import to_html, to_markdown
     from advisor.scenario import load_scenario
     from knowledge.infra.errors import InputError
     from knowledge.store import KnowledgeBase
@@ -59,14 +60,30 @@ def cmd_advise(args) -> int:
             db = UserDatabase(args.site_db)
         site = _site_name(args, db) if db is not None else None
         with KnowledgeBase.open(args.kb) as kb:
-            advice = advise(scenario, kb=kb, site=site, userdb=db)
+            return advise(scenario, kb=kb, site=site, userdb=db)
     finally:
         if db is not None:
             db.close()
+
+
+def cmd_advise(args) -> int:
+    from advisor.render import to_html, to_markdown
+
+    advice = advice_for(args)
+    today = None
+    if advice.scenario.estate:  # an imported estate: today's settings next to the advice
+        from advisor.inventory import format_today, today_vs_advised
+
+        today = today_vs_advised(advice.scenario, advice.recommendations)
     if args.format == "json":
-        text = jsonout.dumps(advice.to_dict(), indent=2) + "\n"
+        data = advice.to_dict()
+        if today is not None:
+            data["today"] = today
+        text = jsonout.dumps(data, indent=2) + "\n"
     elif args.format == "md":
         text = to_markdown(advice)
+        if today:
+            text = text.rstrip("\n") + "\n\n## Today vs advised\n\n" + "".join(f"- {x}\n" for x in format_today(today))
     else:
         text = to_html(advice)
     if args.output:

@@ -1,4 +1,4 @@
-"""The pyqtgraph chart of the application: draws a :class:`~ui.plots.spec.ChartSpec` with
+"""The pyqtgraph chart of the application: draws a :class:`~advisor.figures.spec.ChartSpec` with
 labelled axes (units), a legend, interval bands, measured points with tooltips, limit lines,
 shaded regions and the recommended option emphasised."""
 
@@ -23,8 +23,8 @@ from PySide6.QtWidgets import (  # noqa: E402
     QWidget,
 )
 
+from advisor.figures.spec import ChartSpec  # noqa: E402
 from ui import theme  # noqa: E402
-from ui.plots.spec import ChartSpec  # noqa: E402
 
 pg.setConfigOptions(antialias=True, useNumba=False, foreground="k")
 
