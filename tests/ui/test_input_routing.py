@@ -123,8 +123,8 @@ def test_ctrl_z_undoes_while_a_field_has_the_focus(qtbot):
 
 
 def test_chart_wheel_does_not_zoom_and_reset_view_is_visible(qtbot):
+    from advisor.figures.spec import ChartSpec, Curve
     from ui.plots.charts import ChartWidget
-    from ui.plots.spec import ChartSpec, Curve
 
     chart = ChartWidget()
     qtbot.addWidget(chart)

@@ -348,7 +348,7 @@ class QtRealtimePanel(QWidget):
                         self.policy.currentText())
 
     def _empty_chart(self, reason: str) -> None:
-        from ui.plots.spec import ChartSpec
+        from advisor.figures.spec import ChartSpec
 
         self.chart.set_spec(ChartSpec("realtime", "VM period and budget", "VM period T_VM", self.unit.currentText(),
                                       "Budget C_VM", self.unit.currentText(), empty_reason=reason))
