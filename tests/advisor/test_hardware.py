@@ -439,3 +439,29 @@ def test_readme_lists_the_per_kind_defaults_and_their_sources():
     assert "assumption" in section.lower() and "iops" in section and "mb_s" in section
     for basis in (*BASES, "site:<name>"):
         assert f"`{basis}`" in text
+
+
+def test_reports_name_the_basis_and_the_hardware_of_each_figure(kb):
+    from advisor.render import to_html, to_markdown
+
+    advice = advise(EXAMPLES / "scenario.yaml", kb=kb)
+    md, page = to_markdown(advice), to_html(advice)
+    assert "| basis (rests on) |" in md and "<th>basis (rests on)</th>" in page
+    assert "scenario hardware (per-kind defaults) — NFS store, 26 x SSD disk like the hosts' (assumed): 50,000 IOPS" in md
+    assert "documents — doc 003 TB1" in md  # a testbed figure says whose it is
+
+
+def test_the_cli_probe_result_dict_fills_the_disk_figures():
+    """``capadvisor probe --bench --scenario-out`` hands the run as a dict (BenchResult.to_dict)."""
+    from advisor.probes.bench import BenchMeasurement, BenchResult
+    from advisor.probes.skeleton import bench_disk_figures
+
+    run = BenchResult(directory="/x", fstype="ext4", direct_io=True, file_bytes=1 << 28, budget_s=3.0)
+    for metric, op, value, unit in (("throughput", "sequential_read", 150.0, "MiB/s"),
+                                    ("throughput", "sequential_write", 140.0, "MiB/s"),
+                                    ("iops", "random_read", 180.0, "ops/s"), ("iops", "random_write", 160.0, "ops/s")):
+        run.measurements.append(BenchMeasurement(metric, value, unit, {"operation": op}))
+    assert bench_disk_figures(run.to_dict()) == pytest.approx((160.0, 140.0 * 1.048576, "hdd"))
+    page_cache = run.to_dict()
+    page_cache["measurements"][0]["value"] = 9000.0  # no disk reads 9 GB/s: the page cache
+    assert bench_disk_figures(page_cache) is None
