@@ -100,6 +100,8 @@ def test_the_issue_web_vm_is_no_longer_the_testbeds_figure(kb):
     assert fig["basis"] == DEFAULTS and any("SSD" in h for h in fig["hardware"])
     assert web.details["requested_io"]["met"] is True
     assert not any("target not met" in w for w in web.warnings)
+    met = [t for t in advice.to_dict()["targets"] if t["scope"] == "workload:web"]
+    assert {t["name"] for t in met} == {"requested_iops", "requested_throughput_mb_s"} and all(t["met"] for t in met)
 
 
 @pytest.mark.parametrize("name", SCENARIOS)
@@ -117,6 +119,11 @@ def test_a_requested_rate_the_device_share_cannot_serve_is_a_target_not_met(kb, 
     assert asked["met"] is False and asked["requested_iops"] == 5000.0
     assert asked["iops_share"] < 5000.0
     assert any("target not met" in x and wl in x for x in rec.warnings)
+    # and in the advice's targets list (d1's mechanism): an implicit soft target, not met
+    listed = {t["name"]: t for t in advice.to_dict()["targets"] if t["scope"] == f"workload:{wl}"}
+    assert listed["requested_iops"]["met"] is False and listed["requested_iops"]["target"] == 5000.0
+    assert listed["requested_iops"]["expected"] == pytest.approx(asked["iops_share"], rel=1e-5)
+    assert listed["requested_iops"]["hard"] is False and listed["requested_throughput_mb_s"]["unit"] == "MB/s"
     share = rec.expected["iops_share_per_vm"]["value"]
     if rec.choice in ("none", "directsync"):
         fig = rec.expected["throughput_per_vm"]
