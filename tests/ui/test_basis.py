@@ -27,5 +27,5 @@ def test_card_and_report_show_the_basis_and_the_hardware(qtbot, kb_file):
                       "b": {"value": 2, "basis": "scenario hardware (declared)", "hardware": ["host NIC: 10 Gb/s (declared)"]}})
     assert "<b>scenario hardware (declared)</b> (b) — on host NIC: 10 Gb/s (declared)" in two
     assert "<b>documents</b> (a)" in two
-    page = report_html("r", advice.scenario.to_dict(), advice, {})
+    page = report_html("r", advice, {})
     assert "scenario hardware (per-kind defaults)" in page and "50,000 IOPS each (per-kind default)" in page
