@@ -68,7 +68,7 @@ class QtSitesPanel(QWidget):
         delete.clicked.connect(self.delete_site)
         self.calibrate = QComboBox()
         self.calibrate.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-        self.calibrate.setMinimumContentsLength(12)
+        self.calibrate.setMinimumContentsLength(24)
         self.calibrate.setToolTip("The advice scales the documents' ratios to this site's measured hardware")
         self.calibrate.activated.connect(lambda _i: session.set_site(
             "" if self.calibrate.currentIndex() == 0 else self.calibrate.currentText()))
@@ -120,6 +120,7 @@ class QtSitesPanel(QWidget):
         self.table_stack.addWidget(self.table)
         self.heading = QLabel("No site selected")
         self.heading.setObjectName("subtitle")
+        self.heading.setWordWrap(True)
         self.log = QListWidget()
         self.log.setToolTip("The outcome of each imported file")
         self.log.setWordWrap(True)
@@ -166,7 +167,7 @@ class QtSitesPanel(QWidget):
         if names:
             self.site_list.setCurrentRow(names.index(current) if current in names else 0)
         self.calibrate.clear()
-        self.calibrate.addItem("the documents only (no site)")
+        self.calibrate.addItem("documents only (no site)")
         self.calibrate.addItems(names)
         if self.session.site in names:
             self.calibrate.setCurrentText(self.session.site)
