@@ -1,0 +1,108 @@
+"""The scenario editor's targets (``preferences.targets``): one row per target with its value
+("not set" leaves it out) and whether it is hard; written to the document as a number (hard) or
+``{value, hard: false}``, the file format the engine reads. Per-workload targets stay in the file."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QCheckBox, QDoubleSpinBox, QFormLayout, QHBoxLayout, QLabel, QWidget
+
+from advisor.recommend.targets import TARGET_LABELS
+from advisor.scenario import TARGETS
+from ui.document import ScenarioDocument, path_text
+from ui.panels.fields import UNSET
+
+PATH = ("preferences", "targets")
+#: editor range and step per target
+RANGES = {"max_host_cpu_pct": (100.0, 5.0, 0), "max_boot_time_s": (1e5, 5.0, 1),
+          "min_throughput_mb_s": (1e6, 1.0, 2), "max_response_time_ms": (1e6, 1.0, 1),
+          "max_migration_downtime_ms": (1e7, 100.0, 0)}
+
+
+class TargetsForm(QWidget):
+    """Value and hard/soft per target, bound to ``preferences.targets`` of ``document``."""
+
+    def __init__(self, document: ScenarioDocument, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.document = document
+        self.values: dict[str, QDoubleSpinBox] = {}
+        self.hard: dict[str, QCheckBox] = {}
+        self.errors: dict[str, QLabel] = {}
+        self._refreshing = False
+        form = QFormLayout(self)
+        form.setLabelAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        form.setContentsMargins(6, 6, 6, 6)
+        for name, (unit, kind, scope) in TARGETS.items():
+            top, step, decimals = RANGES[name]
+            spin = QDoubleSpinBox()
+            spin.setObjectName(f"target_{name}")
+            spin.setDecimals(decimals)
+            spin.setRange(UNSET, top)
+            spin.setSingleStep(step)
+            spin.setSpecialValueText("not set")
+            spin.setSuffix(f" {unit}")
+            spin.setMinimumWidth(130)
+            spin.setMaximumWidth(200)
+            which = "at most" if kind == "max" else "at least"
+            where = "on every host" if scope == "cluster" else "for every workload"
+            spin.setToolTip(f"{TARGET_LABELS[name].capitalize()} {which} this, {where} ({name}; unit: {unit}); "
+                            "not set: no target")
+            hard = QCheckBox("hard")
+            hard.setObjectName(f"target_{name}_hard")
+            hard.setChecked(True)
+            hard.setToolTip("Hard: a plan that misses it is not offered (the host count says 'infeasible' and "
+                            "names it). Soft: the advice shows how far it is missed.")
+            error = QLabel()
+            error.setObjectName("fieldError")
+            error.hide()
+            row = QWidget()
+            lay = QHBoxLayout(row)
+            lay.setContentsMargins(0, 0, 0, 0)
+            lay.addWidget(spin)
+            lay.addWidget(hard)
+            lay.addWidget(error, 1)
+            label = QLabel(f"{TARGET_LABELS[name].capitalize()} ({'max' if kind == 'max' else 'min'})")
+            label.setBuddy(spin)
+            form.addRow(label, row)
+            self.values[name], self.hard[name], self.errors[name] = spin, hard, error
+            spin.valueChanged.connect(lambda _v, n=name: self._write(n))
+            hard.toggled.connect(lambda _v, n=name: self._write(n))
+        document.sig_changed.connect(lambda _p: self.refresh())
+        document.sig_validated.connect(self.show_problems)
+        self.refresh()
+
+    def _write(self, name: str) -> None:
+        if self._refreshing:
+            return
+        value = self.values[name].value()
+        if value <= UNSET:
+            data = None
+        elif self.hard[name].isChecked():
+            data = float(value)
+        else:
+            data = {"value": float(value), "hard": False}
+        self.hard[name].setEnabled(data is not None)
+        self.document.set((*PATH, name), data, f"Edit target {TARGET_LABELS[name]}")
+
+    def refresh(self) -> None:
+        """Show the document's targets (a number, or ``{value, hard}``) without writing back."""
+        self._refreshing = True
+        try:
+            for name in TARGETS:
+                raw = self.document.get((*PATH, name))
+                value, hard = raw, True
+                if isinstance(raw, dict):
+                    value, hard = raw.get("value"), raw.get("hard", True)
+                number = float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else UNSET
+                self.values[name].setValue(number)
+                self.hard[name].setChecked(bool(hard))
+                self.hard[name].setEnabled(number > UNSET)
+        finally:
+            self._refreshing = False
+
+    def show_problems(self, problems: dict[str, str]) -> None:
+        for name in TARGETS:
+            base = path_text((*PATH, name))
+            msg = problems.get(base) or problems.get(f"{base}.value") or problems.get(f"{base}.hard") or ""
+            self.errors[name].setText(msg)
+            self.errors[name].setVisible(bool(msg))
