@@ -45,7 +45,8 @@ class TargetsForm(QWidget):
             spin.setMaximumWidth(200)
             which = "at most" if kind == "max" else "at least"
             where = "on every host" if scope == "cluster" else "for every workload"
-            spin.setToolTip(f"{TARGET_LABELS[name].capitalize()} {which} this, {where} ({name}; unit: {unit}); "
+            title = TARGET_LABELS[name][:1].upper() + TARGET_LABELS[name][1:]
+            spin.setToolTip(f"{title} {which} this, {where} ({name}; unit: {unit}); "
                             "not set: no target")
             hard = QCheckBox("hard")
             hard.setObjectName(f"target_{name}_hard")
@@ -61,7 +62,7 @@ class TargetsForm(QWidget):
             lay.addWidget(spin)
             lay.addWidget(hard)
             lay.addWidget(error, 1)
-            label = QLabel(f"{TARGET_LABELS[name].capitalize()} ({'max' if kind == 'max' else 'min'})")
+            label = QLabel(f"{title} ({'max' if kind == 'max' else 'min'})")
             label.setBuddy(spin)
             form.addRow(label, row)
             self.values[name], self.hard[name], self.errors[name] = spin, hard, error
