@@ -18,8 +18,7 @@ def test_target_fields_write_hard_and_soft_targets_and_follow_undo(qtbot):
     qtbot.addWidget(form)
     form.show()
     spin = form.values["max_boot_time_s"]
-    assert spin.text() == "not set" and not form.hard["max_boot_time_s"].isEnabled()
-    spin.selectAll()
+    assert spin.value() is None and not form.hard["max_boot_time_s"].isEnabled()
     qtbot.keyClicks(spin, "45")
     assert doc.get(("preferences", "targets", "max_boot_time_s")) == 45.0
     assert form.hard["max_boot_time_s"].isEnabled()
@@ -28,11 +27,14 @@ def test_target_fields_write_hard_and_soft_targets_and_follow_undo(qtbot):
     assert doc.problems == {} and not doc.scenario.preferences.targets[0].hard
     doc.undo_stack.undo()  # the edits of one field merge into one undo step
     assert doc.get(("preferences", "targets", "max_boot_time_s")) is None
-    assert spin.text() == "not set" and form.hard["max_boot_time_s"].isChecked()
+    assert spin.value() is None and form.hard["max_boot_time_s"].isChecked()
     doc.undo_stack.redo()
     assert spin.value() == 45.0 and not form.hard["max_boot_time_s"].isChecked()
-    spin.setValue(spin.minimum())  # back to "not set": the key goes
+    spin.selectAll()
+    qtbot.keyClick(spin, Qt.Key.Key_Backspace)  # emptied: the key goes
     assert doc.get(("preferences", "targets", "max_boot_time_s")) is None
+    qtbot.keyClicks(spin, "abc")  # not a number: the core names the problem next to the field
+    assert "must be a number" in form.errors["max_boot_time_s"].text()
 
 
 def test_a_bad_target_is_shown_next_to_its_field(qtbot):

@@ -1,22 +1,21 @@
 """The scenario editor's targets (``preferences.targets``): one row per target with its value
-("not set" leaves it out) and whether it is hard; written to the document as a number (hard) or
+(empty leaves it out) and whether it is hard; written to the document as a number (hard) or
 ``{value, hard: false}``, the file format the engine reads. Per-workload targets stay in the file."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QCheckBox, QDoubleSpinBox, QFormLayout, QHBoxLayout, QLabel, QWidget
+from PySide6.QtWidgets import QCheckBox, QFormLayout, QHBoxLayout, QLabel, QWidget
 
 from advisor.recommend.targets import TARGET_LABELS
 from advisor.scenario import TARGETS
 from ui.document import ScenarioDocument, path_text
-from ui.panels.fields import UNSET
+from ui.panels.editors import NumberEdit
 
 PATH = ("preferences", "targets")
-#: editor range and step per target
-RANGES = {"max_host_cpu_pct": (100.0, 5.0, 0), "max_boot_time_s": (1e5, 5.0, 1),
-          "min_throughput_mb_s": (1e6, 1.0, 2), "max_response_time_ms": (1e6, 1.0, 1),
-          "max_migration_downtime_ms": (1e7, 100.0, 0)}
+#: the step of Up/Down per target
+STEPS = {"max_host_cpu_pct": 5.0, "max_boot_time_s": 5.0, "min_throughput_mb_s": 1.0, "max_response_time_ms": 1.0,
+         "max_migration_downtime_ms": 100.0}
 
 
 class TargetsForm(QWidget):
@@ -25,7 +24,7 @@ class TargetsForm(QWidget):
     def __init__(self, document: ScenarioDocument, parent: QWidget | None = None):
         super().__init__(parent)
         self.document = document
-        self.values: dict[str, QDoubleSpinBox] = {}
+        self.values: dict[str, NumberEdit] = {}
         self.hard: dict[str, QCheckBox] = {}
         self.errors: dict[str, QLabel] = {}
         self._refreshing = False
@@ -33,15 +32,9 @@ class TargetsForm(QWidget):
         form.setLabelAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         form.setContentsMargins(6, 6, 6, 6)
         for name, (unit, kind, scope) in TARGETS.items():
-            top, step, decimals = RANGES[name]
-            spin = QDoubleSpinBox()
+            spin = NumberEdit(unit, step=STEPS[name], optional=True)
             spin.setObjectName(f"target_{name}")
-            spin.setDecimals(decimals)
-            spin.setRange(UNSET, top)
-            spin.setSingleStep(step)
-            spin.setSpecialValueText("not set")
-            spin.setSuffix(f" {unit}")
-            spin.setMinimumWidth(130)
+            spin.setMinimumWidth(110)
             spin.setMaximumWidth(200)
             which = "at most" if kind == "max" else "at least"
             where = "on every host" if scope == "cluster" else "for every workload"
@@ -66,7 +59,7 @@ class TargetsForm(QWidget):
             label.setBuddy(spin)
             form.addRow(label, row)
             self.values[name], self.hard[name], self.errors[name] = spin, hard, error
-            spin.valueChanged.connect(lambda _v, n=name: self._write(n))
+            spin.sig_edited.connect(lambda _v, n=name: self._write(n))
             hard.toggled.connect(lambda _v, n=name: self._write(n))
         document.sig_changed.connect(lambda _p: self.refresh())
         document.sig_validated.connect(self.show_problems)
@@ -75,13 +68,13 @@ class TargetsForm(QWidget):
     def _write(self, name: str) -> None:
         if self._refreshing:
             return
-        value = self.values[name].value()
-        if value <= UNSET:
+        value = self.values[name].value()  # a number, None (empty) or the text typed: the core judges it
+        if value is None:
             data = None
         elif self.hard[name].isChecked():
-            data = float(value)
+            data = value
         else:
-            data = {"value": float(value), "hard": False}
+            data = {"value": value, "hard": False}
         self.hard[name].setEnabled(data is not None)
         self.document.set((*PATH, name), data, f"Edit target {TARGET_LABELS[name]}")
 
@@ -94,10 +87,9 @@ class TargetsForm(QWidget):
                 value, hard = raw, True
                 if isinstance(raw, dict):
                     value, hard = raw.get("value"), raw.get("hard", True)
-                number = float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else UNSET
-                self.values[name].setValue(number)
+                self.values[name].setValue(value)
                 self.hard[name].setChecked(bool(hard))
-                self.hard[name].setEnabled(number > UNSET)
+                self.hard[name].setEnabled(value is not None)
         finally:
             self._refreshing = False
 
