@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QCheckBox, QFormLayout, QHBoxLayout, QLabel, QWidget
+from PySide6.QtWidgets import QCheckBox, QFormLayout, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from advisor.recommend.targets import TARGET_LABELS
 from advisor.scenario import TARGETS
@@ -13,6 +13,9 @@ from ui.document import ScenarioDocument, path_text
 from ui.panels.editors import NumberEdit
 
 PATH = ("preferences", "targets")
+#: short labels (the field shows the unit, the tooltip says the rest): narrow on small screens
+LABELS = {"max_host_cpu_pct": "Host CPU ≤", "max_boot_time_s": "Boot time ≤", "min_throughput_mb_s": "Per-VM I/O ≥",
+          "max_response_time_ms": "Response ≤", "max_migration_downtime_ms": "Downtime ≤"}
 #: the step of Up/Down per target
 STEPS = {"max_host_cpu_pct": 5.0, "max_boot_time_s": 5.0, "min_throughput_mb_s": 1.0, "max_response_time_ms": 1.0,
          "max_migration_downtime_ms": 100.0}
@@ -34,7 +37,7 @@ class TargetsForm(QWidget):
         for name, (unit, kind, scope) in TARGETS.items():
             spin = NumberEdit(unit, step=STEPS[name], optional=True)
             spin.setObjectName(f"target_{name}")
-            spin.setMinimumWidth(110)
+            spin.setMinimumWidth(90)
             spin.setMaximumWidth(200)
             which = "at most" if kind == "max" else "at least"
             where = "on every host" if scope == "cluster" else "for every workload"
@@ -48,15 +51,21 @@ class TargetsForm(QWidget):
                             "names it). Soft: the advice shows how far it is missed.")
             error = QLabel()
             error.setObjectName("fieldError")
+            error.setWordWrap(True)
             error.hide()
             row = QWidget()
-            lay = QHBoxLayout(row)
-            lay.setContentsMargins(0, 0, 0, 0)
-            lay.addWidget(spin)
-            lay.addWidget(hard)
-            lay.addWidget(error, 1)
-            label = QLabel(f"{title} ({'max' if kind == 'max' else 'min'})")
+            outer = QVBoxLayout(row)
+            outer.setContentsMargins(0, 0, 0, 0)
+            outer.setSpacing(2)
+            line = QHBoxLayout()
+            line.setContentsMargins(0, 0, 0, 0)
+            line.addWidget(spin, 1)
+            line.addWidget(hard)
+            outer.addLayout(line)
+            outer.addWidget(error)  # below the field, as the other forms show problems
+            label = QLabel(LABELS[name])
             label.setBuddy(spin)
+            label.setToolTip(spin.toolTip())
             form.addRow(label, row)
             self.values[name], self.hard[name], self.errors[name] = spin, hard, error
             spin.sig_edited.connect(lambda _v, n=name: self._write(n))
