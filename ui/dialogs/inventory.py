@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from html import escape
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QItemSelectionModel, QModelIndex, Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence
@@ -170,8 +171,9 @@ class InventoryDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle("Import inventory")
         self.setObjectName("inventoryDialog")
-        self.inventory = None
-        self.model: GroupsModel | None = None
+        self.inventory: Any = None  # advisor.inventory.Inventory once read
+        self.model: Any = None  # GroupsModel over it
+        self.task: Any = None  # the ui.workers.TaskSlot reading the files
         self.files = [Path(f) for f in files or []]
         lay = QVBoxLayout(self)
         self.found = QLabel("Reading " + ", ".join(f.name for f in self.files) + "…" if self.files else "")
@@ -198,11 +200,12 @@ class InventoryDialog(QDialog):
         lay.addWidget(self.progress_row)
 
         tools = QHBoxLayout()
-        tools.addWidget(QLabel("&Group by:"))
+        group_label = QLabel("&Group by:")
+        tools.addWidget(group_label)
         self.group_by = QComboBox()
         for key, label in GROUP_BY_LABELS.items():
             self.group_by.addItem(label, key)
-        tools.itemAt(0).widget().setBuddy(self.group_by)
+        group_label.setBuddy(self.group_by)
         self.group_by.setToolTip("How VMs are put into workload groups (each group shares one vCPU count)")
         self.group_by.currentIndexChanged.connect(self._regroup)
         tools.addWidget(self.group_by)
