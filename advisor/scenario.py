@@ -600,6 +600,13 @@ def parse_scenario(data: Any, source: str = "scenario") -> Scenario:
 # --- files ---------------------------------------------------------------------------------
 def load_scenario(path: Path | str) -> Scenario:
     """Read and validate a scenario file (.yaml/.yml, .toml or .json, chosen by suffix)."""
+    return parse_scenario(read_scenario_data(path), str(Path(path)))
+
+
+def read_scenario_data(path: Path | str) -> Any:
+    """The plain data of a scenario file (.yaml/.yml, .toml or .json, chosen by suffix), not yet
+    validated: an editor opens a file with a wrong value to show and fix it. Raises InputError
+    when the file cannot be read or parsed."""
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
@@ -607,7 +614,7 @@ def load_scenario(path: Path | str) -> Scenario:
         raise InputError(f"cannot read scenario {path}: {exc.strerror or exc}") from exc
     except UnicodeDecodeError as exc:
         raise InputError(f"{path}: not UTF-8 text ({exc.reason})") from exc
-    return parse_scenario(loads(text, _format_of(path), str(path)), str(path))
+    return loads(text, _format_of(path), str(path))
 
 
 def loads(text: str, fmt: str, source: str = "scenario") -> Any:
