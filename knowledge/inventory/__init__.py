@@ -90,11 +90,11 @@ def read_inventory(paths: Sequence[Path | str], progress: ProgressFn | None = No
     joined across files; the same libvirt domain described twice is counted once)."""
     from knowledge.inventory import libvirt, openstack, proxmox, rvtools, template
 
-    files = [Path(p) for p in paths]
+    files: list[Path] = [Path(p) for p in paths]
     if not files:
         raise InputError("no inventory file given")
     estate = Estate()
-    detected = []
+    detected: list[tuple[Path, str, Any]] = []
     for i, path in enumerate(files):
         check_cancel(cancel)
         report(progress, 0.02 + 0.08 * i / len(files), f"looking at {path.name}")

@@ -10,7 +10,6 @@ list given alongside. RAM in flavors is MiB, disks GB.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from knowledge.infra.errors import InputError
 from knowledge.inventory.model import VM, Estate, Source
@@ -43,7 +42,7 @@ def kind(data) -> str | None:
 def flavors(path: Path, data) -> dict[str, dict]:
     """Flavors by ID and by name: ``{"vcpus", "ram_mib", "disk_gb"}``."""
     rows = data["flavors"] if isinstance(data, dict) else data
-    out: dict[str, dict[str, Any]] = {}
+    out: dict[str, dict] = {}
     for i, f in enumerate(rows):
         f = _lower(f)
         here = f"{path}: flavor {i} ({f.get('name', f.get('id', '?'))})"
@@ -65,7 +64,7 @@ def read_servers(path: Path, data, estate: Estate, flavor_table: dict[str, dict]
         name = str(s.get("name") or s.get("id") or f"server{i}")
         here = f"{where}: server {i} ({name})"
         flavor = s.get("flavor")
-        spec: dict[str, Any] | None = None
+        spec: dict | None = None
         if isinstance(flavor, dict) and _FLAVOR_KEYS <= set(_lower(flavor)):  # embedded (API >= 2.47)
             fl = _lower(flavor)
             spec = {"vcpus": _int(fl.get("vcpus"), here, "flavor.vcpus"), "ram_mib": _float(fl.get("ram"), here, "flavor.ram"),
