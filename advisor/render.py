@@ -153,15 +153,17 @@ def report_data(advice, title: str | None = None, documents: dict[str, str] | No
         for c in r.citations:
             cited.setdefault(str(c.get("document", "")), set()).add(str(c.get("locator", "")))
     docs = documents or {}
-    today = []
+    today, today_lines = [], []
     if getattr(sc, "estate", None):  # an imported estate: what runs today next to the advice
-        from advisor.inventory import today_vs_advised
+        from advisor.inventory import format_today, today_vs_advised
 
+        rows = today_vs_advised(sc, advice.recommendations)
+        today_lines = format_today(rows)
         today = [{"title": catalog.title(t["decision"]), "scope": t["scope"].replace("workload:", "workload "),
                   "today": t["today"], "advised": t["advised"], "differs": "yes" if t["differs"] else "no",
-                  "because": t["because"]} for t in today_vs_advised(sc, advice.recommendations)]
+                  "because": t["because"]} for t in rows]
     return {
-        "today": today,
+        "today": today, "today_lines": today_lines,
         "title": title or f"Capacity advice: {sc.name}",
         "date": date or _dt.date.today().isoformat(),
         "scenario": sc.name, "knowledge_base": advice.kb_digest[:16],
@@ -283,14 +285,12 @@ Workload groups:
 {% for r in recommendations %}
 | {{ r.title }} | {{ r.scope_text }} | **{{ r.choice }}** | {{ r.confidence }} {{ r.confidence_label }} | {{ "yes" if r.extrapolated else "no" }} |
 {% endfor %}
-{% if today %}
+{% if today_lines %}
 
 ## Today vs advised
 
-| decision | scope | today | advised | changes | because |
-|---|---|---|---|---|---|
-{% for t in today %}
-| {{ t.title }} | {{ t.scope }} | {{ t.today }} | **{{ t.advised }}** | {{ t.differs }} | {{ t.because }} |
+{% for line in today_lines %}
+- {{ line }}
 {% endfor %}
 {% endif %}
 {% if targets %}

@@ -177,6 +177,6 @@ def test_an_imported_estate_gets_today_vs_advised_in_both_formats_escaped(kb):
     rows = today_vs_advised(advice.scenario, advice.recommendations)
     assert rows and rows[0]["today"] == "Xen <b>4.1</b> | old"
     md, page = to_markdown(advice), to_html(advice)
-    assert "## Today vs advised" in md and "Xen &lt;b&gt;4.1&lt;/b&gt; \\| old" in md
+    assert "## Today vs advised" in md and "today Xen &lt;b&gt;4.1&lt;/b&gt; \\| old; advised" in md
     assert "<h2>Today vs advised</h2>" in page and "Xen &lt;b&gt;4.1&lt;/b&gt; | old" in page
     assert "Today vs advised" not in to_markdown(advise(EXAMPLE, kb=kb))
