@@ -61,7 +61,7 @@ class TargetResult:
 
     def text(self) -> str:
         """One line for messages: ``max_boot_time_s (workload:web): expected 95 s, target <= 60 s``."""
-        sign = "<=" if TARGETS[self.name][1] == "max" else ">="
+        sign = "<=" if TARGETS.get(self.name, ("", "min"))[1] == "max" else ">="  # implicit targets are minimums
         got = "no model" if self.expected is None else f"{self.expected:.4g} {self.unit}"
         return f"{self.name} ({self.scope}): expected {got}, target {sign} {self.target:g} {self.unit}"
 

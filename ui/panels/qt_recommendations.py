@@ -54,21 +54,27 @@ def figure_text(name: str, fig: dict) -> str:
     return text
 
 
-#: hardware figures a card names per basis before "…"
+#: hardware figures a card names per basis before "…", and figure names per basis
 MAX_HARDWARE = 4
+MAX_NAMES = 3
 
 
 def basis_text(expected: dict) -> str:
     """``Basis: <b>scenario hardware (declared)</b> — on host NIC: 10 Gb/s (declared); …`` (escaped),
     one line per basis when the figures rest on several; empty without figures."""
     groups = basis_groups(expected)
+    largest = max((len(g[1]) for g in groups), default=0)
     lines = []
     for basis, names, hardware, _beds in groups:
-        which = f" ({', '.join(n.replace('_', ' ') for n in names)})" if len(groups) > 1 else ""
+        which = ""
+        if len(groups) > 1 and not (len(names) == largest and largest > MAX_NAMES):  # the rest go unnamed
+            shown = ", ".join(n.replace("_", " ") for n in names[:MAX_NAMES])
+            which = f" ({shown}{f' and {len(names) - MAX_NAMES} more' if len(names) > MAX_NAMES else ''})"
         line = f"Basis: <b>{_esc(basis)}</b>{_esc(which)}"
         if hardware:
             more = "; …" if len(hardware) > MAX_HARDWARE else ""
-            line += " — on " + _esc("; ".join(hardware[:MAX_HARDWARE]) + more)
+            how = " — the testbed's, as here: " if basis == "documents" else " — on "
+            line += how + _esc("; ".join(hardware[:MAX_HARDWARE]) + more)
         lines.append(line)
     return "<br>".join(lines)
 
