@@ -61,9 +61,19 @@ class TargetResult:
 
     def text(self) -> str:
         """One line for messages: ``max_boot_time_s (workload:web): expected 95 s, target <= 60 s``."""
-        sign = "<=" if TARGETS.get(self.name, ("", "min"))[1] == "max" else ">="  # implicit targets are minimums
+        sign = "<=" if is_max(self.name) else ">="
         got = "no model" if self.expected is None else f"{self.expected:.4g} {self.unit}"
         return f"{self.name} ({self.scope}): expected {got}, target {sign} {self.target:g} {self.unit}"
+
+
+#: implicit targets (not in ``preferences.targets``): each workload's ``io.iops`` as the IOPS it
+#: asks for and the MB/s that is at its request size; both are minimums (soft)
+IMPLICIT = ("requested_iops", "requested_throughput_mb_s")
+
+
+def is_max(name: str) -> bool:
+    """Whether target ``name`` is an upper bound (the implicit ones and unknown names are minimums)."""
+    return name in TARGETS and TARGETS[name][1] == "max"
 
 
 def _with_hosts(ctx, active: int):
@@ -219,7 +229,9 @@ TARGET_DECISION = {"max_host_cpu_pct": "host_count", "max_boot_time_s": "storage
 #: readable names for cards and reports
 TARGET_LABELS = {"max_host_cpu_pct": "host CPU", "max_boot_time_s": "VM boot time",
                  "min_throughput_mb_s": "throughput per VM", "max_response_time_ms": "response time",
-                 "max_migration_downtime_ms": "migration downtime"}
+                 "max_migration_downtime_ms": "migration downtime",
+                 "requested_iops": "requested IOPS per VM (io.iops)",
+                 "requested_throughput_mb_s": "requested throughput per VM (io.iops x block size)"}
 
 
 def for_card(results, decision: str, scope: str) -> list[TargetResult]:
@@ -227,18 +239,19 @@ def for_card(results, decision: str, scope: str) -> list[TargetResult]:
     card; on the others, those of their figure, at their scope (cluster targets on cluster cards)."""
     if decision == "host_count":
         return list(results)
-    return [r for r in results if TARGET_DECISION.get(r.name) == decision and r.scope == scope]
+    return [r for r in results if TARGET_DECISION.get(r.name, "cache_mode" if r.name in IMPLICIT else None) == decision
+            and r.scope == scope]
 
 
 def card_line(r: TargetResult) -> tuple[str, str]:
     """(state, text) for a card: state ``met``, ``missed`` or ``unknown``; text like ``VM boot time
     <= 60 s: expected 30.5 s (workload:web; hard)``."""
-    sign = "<=" if TARGETS[r.name][1] == "max" else ">="
+    sign = "<=" if is_max(r.name) else ">="
     got = "no model" if r.expected is None else f"{r.expected:.3g} {r.unit}"
     scope = "" if r.scope == "cluster" else f"{r.scope.replace('workload:', '')}; "
     state = "unknown" if r.met is None else "met" if r.met else "missed"
     word = {"met": "met", "missed": "not met", "unknown": "no model"}[state]
-    return state, (f"{TARGET_LABELS[r.name]} {sign} {r.target:g} {r.unit}: expected {got} — {word} "
+    return state, (f"{TARGET_LABELS.get(r.name, r.name)} {sign} {r.target:g} {r.unit}: expected {got} — {word} "
                    f"({scope}{'hard' if r.hard else 'soft'})")
 
 
