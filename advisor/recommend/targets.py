@@ -215,11 +215,20 @@ def final_results(ctx, recs) -> list[TargetResult]:
 #: the decision whose card shows a target next to its own figure (the host count's shows them all)
 TARGET_DECISION = {"max_host_cpu_pct": "host_count", "max_boot_time_s": "storage_backend",
                    "min_throughput_mb_s": "cache_mode", "max_response_time_ms": "hypervisor",
-                   "max_migration_downtime_ms": "vcpu_overallocation"}
+                   "max_migration_downtime_ms": "vcpu_overallocation",
+                   # implicit: a workload's io.iops (see implicit_targets)
+                   "requested_iops": "cache_mode", "requested_throughput_mb_s": "cache_mode"}
 #: readable names for cards and reports
 TARGET_LABELS = {"max_host_cpu_pct": "host CPU", "max_boot_time_s": "VM boot time",
                  "min_throughput_mb_s": "throughput per VM", "max_response_time_ms": "response time",
-                 "max_migration_downtime_ms": "migration downtime"}
+                 "max_migration_downtime_ms": "migration downtime",
+                 "requested_iops": "IOPS per VM asked", "requested_throughput_mb_s": "I/O per VM asked"}
+
+
+def is_max(name: str) -> bool:
+    """Whether target ``name`` is an upper limit (the scenario's ``max_*``); the implicit targets
+    of a workload's io.iops are what it asks for: lower limits."""
+    return name in TARGETS and TARGETS[name][1] == "max"
 
 
 def for_card(results, decision: str, scope: str) -> list[TargetResult]:
@@ -233,12 +242,12 @@ def for_card(results, decision: str, scope: str) -> list[TargetResult]:
 def card_line(r: TargetResult) -> tuple[str, str]:
     """(state, text) for a card: state ``met``, ``missed`` or ``unknown``; text like ``VM boot time
     <= 60 s: expected 30.5 s (workload:web; hard)``."""
-    sign = "<=" if TARGETS[r.name][1] == "max" else ">="
+    sign = "<=" if is_max(r.name) else ">="
     got = "no model" if r.expected is None else f"{r.expected:.3g} {r.unit}"
     scope = "" if r.scope == "cluster" else f"{r.scope.replace('workload:', '')}; "
     state = "unknown" if r.met is None else "met" if r.met else "missed"
     word = {"met": "met", "missed": "not met", "unknown": "no model"}[state]
-    return state, (f"{TARGET_LABELS[r.name]} {sign} {r.target:g} {r.unit}: expected {got} — {word} "
+    return state, (f"{TARGET_LABELS.get(r.name, r.name.replace('_', ' '))} {sign} {r.target:g} {r.unit}: expected {got} — {word} "
                    f"({scope}{'hard' if r.hard else 'soft'})")
 
 
