@@ -61,19 +61,9 @@ class TargetResult:
 
     def text(self) -> str:
         """One line for messages: ``max_boot_time_s (workload:web): expected 95 s, target <= 60 s``."""
-        sign = "<=" if is_max(self.name) else ">="
+        sign = "<=" if TARGETS.get(self.name, ("", "min"))[1] == "max" else ">="  # implicit targets are minimums
         got = "no model" if self.expected is None else f"{self.expected:.4g} {self.unit}"
         return f"{self.name} ({self.scope}): expected {got}, target {sign} {self.target:g} {self.unit}"
-
-
-#: implicit targets (not in ``preferences.targets``): each workload's ``io.iops`` as the IOPS it
-#: asks for and the MB/s that is at its request size; both are minimums (soft)
-IMPLICIT = ("requested_iops", "requested_throughput_mb_s")
-
-
-def is_max(name: str) -> bool:
-    """Whether target ``name`` is an upper bound (the implicit ones and unknown names are minimums)."""
-    return name in TARGETS and TARGETS[name][1] == "max"
 
 
 def _with_hosts(ctx, active: int):
@@ -229,9 +219,16 @@ TARGET_DECISION = {"max_host_cpu_pct": "host_count", "max_boot_time_s": "storage
 #: readable names for cards and reports
 TARGET_LABELS = {"max_host_cpu_pct": "host CPU", "max_boot_time_s": "VM boot time",
                  "min_throughput_mb_s": "throughput per VM", "max_response_time_ms": "response time",
-                 "max_migration_downtime_ms": "migration downtime",
-                 "requested_iops": "requested IOPS per VM (io.iops)",
-                 "requested_throughput_mb_s": "requested throughput per VM (io.iops x block size)"}
+                 "max_migration_downtime_ms": "migration downtime"}
+#: the implicit targets of a workload's io.iops (see :func:`implicit_targets`): decision, label
+IMPLICIT = {"requested_iops": ("cache_mode", "IOPS per VM asked"),
+            "requested_throughput_mb_s": ("cache_mode", "I/O per VM asked")}
+
+
+def is_max(name: str) -> bool:
+    """Whether target ``name`` is an upper limit (the scenario's ``max_*``); the implicit targets
+    of a workload's io.iops are what it asks for: lower limits."""
+    return name in TARGETS and TARGETS[name][1] == "max"
 
 
 def for_card(results, decision: str, scope: str) -> list[TargetResult]:
@@ -239,8 +236,10 @@ def for_card(results, decision: str, scope: str) -> list[TargetResult]:
     card; on the others, those of their figure, at their scope (cluster targets on cluster cards)."""
     if decision == "host_count":
         return list(results)
-    return [r for r in results if TARGET_DECISION.get(r.name, "cache_mode" if r.name in IMPLICIT else None) == decision
-            and r.scope == scope]
+    def owner(name: str) -> str | None:
+        return TARGET_DECISION.get(name) or IMPLICIT.get(name, (None, ""))[0]
+
+    return [r for r in results if owner(r.name) == decision and r.scope == scope]
 
 
 def card_line(r: TargetResult) -> tuple[str, str]:
@@ -251,7 +250,8 @@ def card_line(r: TargetResult) -> tuple[str, str]:
     scope = "" if r.scope == "cluster" else f"{r.scope.replace('workload:', '')}; "
     state = "unknown" if r.met is None else "met" if r.met else "missed"
     word = {"met": "met", "missed": "not met", "unknown": "no model"}[state]
-    return state, (f"{TARGET_LABELS.get(r.name, r.name)} {sign} {r.target:g} {r.unit}: expected {got} — {word} "
+    label = TARGET_LABELS.get(r.name) or IMPLICIT.get(r.name, ("", r.name.replace("_", " ")))[1]
+    return state, (f"{label} {sign} {r.target:g} {r.unit}: expected {got} — {word} "
                    f"({scope}{'hard' if r.hard else 'soft'})")
 
 

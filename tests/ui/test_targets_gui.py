@@ -71,27 +71,3 @@ def test_cards_show_each_target_met_or_not(window, qtbot):
     assert len(storage.target_labels) == 1 and "not met" in storage.target_labels[0].text()
     assert "expected" in storage.target_labels[0].text()
     assert all(not c.target_labels for c in cards.cards if c.rec.decision == "cache_mode")
-
-
-def test_the_shipped_example_with_io_iops_shows_its_implicit_targets(window, qtbot):
-    """resources/examples/scenario.yaml sets ``io.iops`` on the web workload: its request becomes two
-    implicit targets (requested_iops, requested_throughput_mb_s) that the host count's card and the
-    web cache-mode card show (this crashed with a KeyError before)."""
-    from pathlib import Path
-
-    from advisor.scenario import read_scenario_data
-
-    example = Path(__file__).resolve().parents[2] / "resources" / "examples" / "scenario.yaml"
-    s = window.session
-    cards = window.show_view("recommendations")
-    with qtbot.waitSignal(s.sig_advice, timeout=60000):
-        s.document.load_data(read_scenario_data(example), example)
-    qtbot.waitUntil(lambda: any(c.target_labels for c in cards.cards), timeout=10000)
-    implicit = {t.name for t in s.advice.targets if t.scope == "workload:web"}
-    assert {"requested_iops", "requested_throughput_mb_s"} <= implicit
-    web = next(c for c in cards.cards if c.rec.decision == "cache_mode" and c.rec.scope == "workload:web")
-    text = " ".join(lb.text() for lb in web.target_labels)
-    assert "requested IOPS per VM (io.iops) &gt;= 150 IOPS" in text or "requested IOPS per VM (io.iops) >= 150 IOPS" in text
-    assert "requested throughput per VM" in text and "MB/s" in text
-    host = next(c for c in cards.cards if c.rec.decision == "host_count")
-    assert len(host.target_labels) >= 2
