@@ -61,6 +61,22 @@ rewrite; the page-cache path ``C`` does not move with the disk (it depends on RA
 disk (for cached modes never below the testbed's). On the testbed's figures the transfer is the
 identity: the documents' own numbers come back.
 
+Physical bounds (the part of the I/O that reaches the device): ``disk_path_mb_s`` (optional, > 0:
+the most the VM's share of the device and of every link on the way serves at the query's
+request size, MB/s: for random operations its share of the device's IOPS at ``block_size_kib``,
+never more than its share of the bandwidth; for sequential ones and rewrite its share of the
+bandwidth) caps the disk path ``M``; a page-cache hit is never slower than that capped path
+(``C >= M``), and the page-cache path itself does not move with the disk. So a cached mode's
+read serves ``h`` from the page cache and ``1 - h`` from the device share:
+``T <= disk_path_mb_s / (1 - h)``. Writes reach the device in every mode: a write of ``none`` or
+``writethrough`` completes on the device (``T <= disk_path_mb_s``); a ``writeback`` write is
+absorbed by the page cache in the share ``h`` (written again or deleted before the flush: doc
+001 Table 1 measured Postmark's writeback writes at 11 x ``none``'s on the testbed's one disk,
+rows T1-04/T1-06) and reaches the device later in the flusher's merged, offset-ordered
+streams: never more than ``stream_mb_s`` (optional, > 0: the VM's share of the device's
+streaming bandwidth, MB/s). The interval's upper end obeys the same bounds. Without these two
+features nothing is capped (the documents' testbed).
+
 Calibration (site native figures, MiB/s or IOPS, of one disk): the same transfer, with the
 site's figure for the query's operation as the device (``seq_read_mib_s``, ``seq_write_mib_s``,
 also for rewrite unless ``rewrite_mib_s``; ``rand_read_mib_s`` / ``rand_write_mib_s`` against the
@@ -145,6 +161,7 @@ def log_throughput(coef: np.ndarray, data: dict) -> np.ndarray:
     gamma, beta = coef[n_groups + 2:n_groups + 2 + n_cached], coef[n_groups + 2 + n_cached]
     log_n = data["logn"]
     log_m = alpha[data["g"]] - b[data["p"]] * log_n + data.get("logf", 0.0)  # the disk path, transferred
+    log_m = np.minimum(log_m, data.get("logcap", np.inf))  # ... within the VM's share of the device
     cached = data["ci"] >= 0
     log_c = np.where(cached, gamma[np.where(cached, data["ci"], 0)] - beta * log_n, log_m)
     log_c = np.maximum(log_c, log_m)
@@ -159,7 +176,7 @@ class CacheModeThroughput(Family):
     name = "cache_mode_throughput"
     unit = "MB/s"
     feature_names = ("cache_mode", "vms_per_host", "operation", "workload", "host_ram_gib", "vm_ram_gib",
-                     "working_set_gib", "block_size_kib", "disk_iops", "disk_mb_s")
+                     "working_set_gib", "block_size_kib", "disk_iops", "disk_mb_s", "disk_path_mb_s", "stream_mb_s")
     description = ("Throughput per VM (MB/s) vs KVM cache mode, VMs per host and the share of the workload's "
                    "files the host page cache per VM holds (doc 001 Section 4 service-time model); Tables 1-6 "
                    "(63 points); monotone non-increasing in vms_per_host.")
@@ -294,14 +311,39 @@ class CacheModeThroughput(Family):
         data, group, share = self._data(core, mode, op, wl, vms, cache, work)
         factor = np.broadcast_to(np.asarray(factor, dtype=float), (n,))
         data["logf"] = np.log(factor)
+        path, stream = self._device_limits(cols, n)
+        data["logcap"] = np.log(path)
         # the one-VM cap moves with the disk; a cached mode's (its page cache) never below the testbed's
         cap_factor = np.where(np.isin(mode, CACHED), np.maximum(factor, 1.0), factor)
         mean = np.minimum(core["model"].predict(data), _lookup(core["cap"], group) * cap_factor)
+        mean = np.minimum(mean, _write_limit(mode, op, path, stream))
         lo, hi = core["vms_range"]
         s_lo = np.array([core["share_range"].get(w, (np.inf, -np.inf))[0] for w in wl])
         s_hi = np.array([core["share_range"].get(w, (np.inf, -np.inf))[1] for w in wl])
         extrap = ~known | (vms < lo) | (vms > hi) | (share < s_lo * 0.999) | (share > s_hi * 1.001)
         return mean, extrap
+
+    def _device_limits(self, cols, n) -> tuple[np.ndarray, np.ndarray]:
+        """(disk path, streaming share) per query, MB/s (inf when not given): see the module doc."""
+        out = []
+        for name in ("disk_path_mb_s", "stream_mb_s"):
+            v = column(cols, name, n, np.nan, family=self.name)
+            positive(v[~np.isnan(v)], name, self.name, "MB/s")
+            out.append(np.where(np.isnan(v), np.inf, v))
+        return out[0], out[1]
+
+    def _bounds(self, low, high, cols, n):
+        """The interval within the physical bounds of the module doc (what the device share plus
+        the page cache can serve)."""
+        low, high = super()._bounds(low, high, cols, n)
+        mode, op, wl, vms, cache, work = self._features(cols, n)
+        path, stream = self._device_limits(cols, n)
+        work = np.where(np.isnan(work), _lookup(self._files, wl), work)
+        h = np.where(np.isin(mode, CACHED), hit_ratio(cache, work, wl == "bonnie"), 0.0)
+        with np.errstate(divide="ignore"):
+            reads = np.where(h < 1.0, path / np.maximum(1.0 - h, 0.0), np.inf)
+        limit = np.minimum(np.where(_is_write(op), np.inf, reads), _write_limit(mode, op, path, stream))
+        return np.minimum(low, limit), np.minimum(high, limit)
 
     def _calibrate(self, mean, cols, n, calibration):
         op = column(cols, "operation", n, numeric=False, family=self.name)
@@ -327,6 +369,16 @@ class CacheModeThroughput(Family):
         site = calibration.get("site", "site")
         basis = f"site:{site}" if not np.isnan(native).any() else f"site:{site}+documents"
         return scaled, basis
+
+
+def _is_write(op: np.ndarray) -> np.ndarray:
+    return np.isin(op, ("random_write", "sequential_write", "rewrite"))
+
+
+def _write_limit(mode: np.ndarray, op: np.ndarray, path: np.ndarray, stream: np.ndarray) -> np.ndarray:
+    """The most a write reaches the device at, MB/s (inf for reads): ``writeback`` in the flusher's
+    streams (``stream``), the others synchronously at the request size (``path``)."""
+    return np.where(_is_write(op), np.where(mode == "writeback", stream, path), np.inf)
 
 
 def _group(mode: np.ndarray, op: np.ndarray, workload: np.ndarray) -> np.ndarray:

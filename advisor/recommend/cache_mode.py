@@ -6,8 +6,18 @@ workload's operation mix at the host's VMs per host and page cache per VM: the h
 of the read and write operations weighted by the read share (a VM that moves its bytes in
 that proportion). ``directsync`` was not measured; it is taken as the lower of writethrough
 and none (it bypasses the host cache and flushes every write). ``unsafe`` is taken as
-writeback. Modes that bypass the host page cache (none, directsync, and writes in
-writethrough) are capped at the disks' bandwidth shared by the VMs on a host.
+writeback.
+
+Physical bounds (the family's ``disk_path_mb_s`` and ``stream_mb_s``, see
+advisor/models/cache_mode.py): only the part of a VM's I/O that reaches the device scales with
+the device, and it never exceeds the VM's share of the device and of every link on the way:
+reads beyond the page cache's hit ratio at the device's IOPS for the request size (random) or
+its bandwidth (sequential), writes always (synchronously at the request size for none and
+writethrough, in the flusher's merged streams for writeback and unsafe). The page-cache part
+moves with host RAM per VM and the working set only. One per-VM service figure,
+``throughput_per_vm`` (MB/s), gives ``iops_per_vm`` (the same at the request size): a
+workload's ``io.iops`` is checked against both, so the two implicit targets agree.
+``iops_share_per_vm`` is the VM's share of the device's IOPS (what reaches the device at most).
 """
 
 from __future__ import annotations
@@ -94,16 +104,41 @@ def _queries(ctx: EngineContext, w, vms_per_host: float | None = None, dev=None)
             "block_size_kib": w.io.block_size_kib}
     if dev is not None:  # the documents' disk path transferred onto the device the host's VMs share
         base.update(disk_iops=max(iops_for_block(dev, w.io.block_size_kib), 1e-9), disk_mb_s=max(dev.mb_s, 1e-9))
+    bandwidth, random_path = device_share(ctx, w, vms_per_host, dev)
+    base["stream_mb_s"] = max(bandwidth, 1e-9)
     if w.io.footprint_gb:  # the data the VM keeps reading: what the host page cache must hold
         base["working_set_gib"] = w.io.footprint_gb * 1e9 / 2**30
     out = []
     for m in MODELLED:
         for op, _ in operations(w):
-            q = {**base, "cache_mode": m, "operation": op}
+            q = {**base, "cache_mode": m, "operation": op,
+                 "disk_path_mb_s": max(random_path if op.startswith("random") else bandwidth, 1e-9)}
             if op.startswith("random"):
                 q["workload"] = "postmark_set2" if w.io.block_size_kib >= POSTMARK_SET2_KIB else "postmark_set1"
             out.append(q)
     return out
+
+
+def device_share(ctx: EngineContext, w, vms_per_host: float | None, dev) -> tuple[float, float]:
+    """(bandwidth, random-I/O path) one VM of ``w`` gets at most, MB/s: its share of the device
+    (and links) the host's VMs share; the random path at ``w``'s request size (the IOPS share
+    times the size, never more than the bandwidth share)."""
+    bandwidth = per_vm_limit_mb_s(ctx, vms_per_host)
+    share = iops_share_per_vm(ctx, w, vms_per_host, dev)
+    return bandwidth, min(bandwidth, share * w.io.block_size_kib * 1024.0 / 1e6)
+
+
+def iops_share_per_vm(ctx: EngineContext, w, vms_per_host: float | None, dev) -> float:
+    """One VM's share of the device's random IOPS at ``w``'s request size (inf without a device)."""
+    if dev is None:
+        return math.inf
+    vph = ctx.facts.vms_per_host if vms_per_host is None else vms_per_host
+    return iops_for_block(dev, w.io.block_size_kib) / max(vph, 1e-9)
+
+
+def mb_s_to_iops(mb_s: float, block_kib: float) -> float:
+    """Requests per second of ``block_kib`` that move ``mb_s`` (10^6 B/s)."""
+    return mb_s * 1e6 / (max(block_kib, 1e-9) * 1024.0)
 
 
 def _stamp(ctx: EngineContext, fig: dict, dev) -> dict:
@@ -132,23 +167,14 @@ def per_vm_throughput(ctx: EngineContext, workloads, vms_per_host=None) -> tuple
     out = []
     i = 0
     for w, vph in zip(workloads, vphs, strict=True):
-        bandwidth = per_vm_limit_mb_s(ctx, vph)
         ops = operations(w)
-        # random requests of the workload's size: the VM's share of the device's IOPS at that size
-        share_of = max(ctx.facts.vms_per_host if vph is None else vph, 1e-9)
-        iops_share = iops_for_block(dev, w.io.block_size_kib) / share_of if dev else math.inf
-        random_cap = min(bandwidth, iops_share * w.io.block_size_kib * 1024.0 / 1e6)
+        iops_share = iops_share_per_vm(ctx, w, vph, dev)
         values: dict[str, dict[str, tuple[float, float, float]]] = {}
         extrap: dict[str, bool] = {}
-        for m in MODELLED:
+        for m in MODELLED:  # (the family keeps each figure within the device share, see the module doc)
             values[m] = {}
             for op, _ in ops:
-                v, lo, hi = float(pred.mean[i]), float(pred.low[i]), float(pred.high[i])
-                cap = random_cap if op.startswith("random") else bandwidth
-                if (m == "none" or (m == "writethrough" and op.endswith("write"))) and v > cap:
-                    # the disks' share caps the figure; the interval keeps its relative width
-                    v, lo, hi = cap, lo * cap / v, min(hi * cap / v, cap)
-                values[m][op] = (v, lo, hi)
+                values[m][op] = (float(pred.mean[i]), float(pred.low[i]), float(pred.high[i]))
                 extrap[m] = extrap.get(m, False) or bool(pred.extrapolated[i])
                 i += 1
         for mode, sources in UNMEASURED.items():
@@ -162,6 +188,13 @@ def per_vm_throughput(ctx: EngineContext, workloads, vms_per_host=None) -> tuple
             fig = figure(agg[0], pred.unit, agg[1], agg[2], basis=pred.basis, extrapolated=extrap[m],
                          operations={op: round(per_op[op][0], 3) for op, _ in ops})
             figs[m] = {"throughput_per_vm": _stamp(ctx, fig, dev) if pred.basis == "documents" else fig}
+            block = w.io.block_size_kib
+            iops = figure(mb_s_to_iops(agg[0], block), "IOPS", mb_s_to_iops(agg[1], block), mb_s_to_iops(agg[2], block),
+                          basis=fig["basis"], extrapolated=extrap[m], block_size_kib=block)
+            for key in ("hardware", "testbed", "device"):
+                if key in fig:
+                    iops[key] = fig[key]
+            figs[m]["iops_per_vm"] = iops
             if dev is not None:
                 figs[m]["iops_share_per_vm"] = _stamp(ctx, figure(iops_share, "IOPS",
                                                                   block_size_kib=w.io.block_size_kib), dev)
@@ -192,21 +225,26 @@ _TARGET_RULE = Rule("cache.throughput-target", DECISION, "workload", "safety",
 
 
 def requested_io(w, rec: Recommendation) -> dict | None:
-    """A workload's requested I/O (``io.iops`` x ``io.block_size_kib``) against what the chosen
-    mode's figures say one VM gets: ``{requested_iops, iops_share, requested_mb_s, throughput_mb_s,
-    met}``; None when the workload states no IOPS or there are no figures."""
+    """A workload's requested I/O (``io.iops`` x ``io.block_size_kib``) against the one per-VM
+    service figure of the chosen mode (``throughput_per_vm``, and ``iops_per_vm``, the same at the
+    request size): ``{requested_iops, iops_per_vm, iops_share, requested_mb_s, throughput_mb_s,
+    met}``; ``iops_share`` is the VM's share of the device's IOPS (for reference: a cached mode
+    serves part of the I/O from the page cache); None when the workload states no IOPS or there
+    are no figures."""
     if not w.io.iops or "throughput_per_vm" not in rec.expected:
         return None
     mb_s = w.io.iops * w.io.block_size_kib * 1024.0 / 1e6
     got = rec.expected["throughput_per_vm"]["value"]
+    iops = mb_s_to_iops(got, w.io.block_size_kib)
     share = rec.expected.get("iops_share_per_vm", {}).get("value", math.inf)
-    met = w.io.iops <= share * (1 + 1e-9) and mb_s <= got * (1 + 1e-9)
-    return {"requested_iops": w.io.iops, "iops_share": share if math.isfinite(share) else None,
+    met = mb_s <= got * (1 + 1e-9)  # the same as w.io.iops <= iops
+    return {"requested_iops": w.io.iops, "iops_per_vm": round(iops, 6),
+            "iops_share": share if math.isfinite(share) else None,
             "requested_mb_s": round(mb_s, 6), "throughput_mb_s": got, "met": met}
 
 
 #: implicit targets of a workload that states ``io.iops``: name -> (unit, what ``requested_io`` holds)
-IMPLICIT_TARGETS = {"requested_iops": ("IOPS", "requested_iops", "iops_share"),
+IMPLICIT_TARGETS = {"requested_iops": ("IOPS", "requested_iops", "iops_per_vm"),
                     "requested_throughput_mb_s": ("MB/s", "requested_mb_s", "throughput_mb_s")}
 
 
@@ -245,9 +283,11 @@ def recommend(ctx: EngineContext) -> list[Recommendation]:
             if not asked["met"]:
                 rec.warnings.append(
                     f"{w.name} asks {w.io.iops:,.0f} IOPS of {w.io.block_size_kib:g} KiB ({asked['requested_mb_s']:.3g} "
-                    f"MB/s) per VM; with cache={rec.choice} one VM gets about {asked['throughput_mb_s']:.3g} MB/s"
-                    + (f" and a share of {asked['iops_share']:,.0f} IOPS" if asked["iops_share"] is not None else "")
-                    + " of the device its image is on: target not met (faster or more disks, or fewer VMs per host)")
+                    f"MB/s) per VM; with cache={rec.choice} one VM gets about {asked['iops_per_vm']:,.0f} IOPS "
+                    f"({asked['throughput_mb_s']:.3g} MB/s)"
+                    + (f" on a share of {asked['iops_share']:,.0f} IOPS of the device its image is on"
+                       if asked["iops_share"] is not None else "")
+                    + ": target not met (faster or more disks, or fewer VMs per host)")
         if ctx.chosen.get("containers", {}).get(w.name):
             rec.rationale = (f"{w.name} is advised to run as containers (see the hypervisor advice); this applies "
                              f"if it runs in VMs instead. " + rec.rationale)

@@ -122,7 +122,8 @@ def test_a_requested_rate_the_device_share_cannot_serve_is_a_target_not_met(kb, 
     # and in the advice's targets list (d1's mechanism): an implicit soft target, not met
     listed = {t["name"]: t for t in advice.to_dict()["targets"] if t["scope"] == f"workload:{wl}"}
     assert listed["requested_iops"]["met"] is False and listed["requested_iops"]["target"] == 5000.0
-    assert listed["requested_iops"]["expected"] == pytest.approx(asked["iops_share"], rel=1e-5)
+    assert listed["requested_iops"]["expected"] == pytest.approx(asked["iops_per_vm"], rel=1e-5)
+    assert asked["iops_per_vm"] < 5000.0
     assert listed["requested_iops"]["hard"] is False and listed["requested_throughput_mb_s"]["unit"] == "MB/s"
     share = rec.expected["iops_share_per_vm"]["value"]
     if rec.choice in ("none", "directsync"):
@@ -314,6 +315,105 @@ def test_cache_mode_family_moves_with_the_disks_within_their_share(kb, kinds):
     for (kind, wl, mode), value in figs.items():
         if kind == slow:
             assert figs[(fast, wl, mode)] >= value * (1 - 1e-9), (wl, mode)
+
+
+CACHE_MODES = ("writeback", "unsafe", "writethrough", "none", "directsync")
+WRITES = ("random_write", "sequential_write", "rewrite")
+
+
+@pytest.mark.parametrize("name", SCENARIOS)
+@pytest.mark.parametrize("kind", ["hdd", "ssd", "nvme"])
+def test_every_cache_mode_stays_within_the_device_share(kb, name, kind):
+    """Every mode, writeback and unsafe included: the part of a VM's I/O that reaches the device
+    never exceeds the VM's share of the disks. Writes always reach it (none and writethrough at
+    the request size, writeback in merged streams, at most the bandwidth share); reads beyond the
+    page cache's hit ratio. Here the working sets are far larger than any page cache, so the hit
+    ratio is at most host RAM / working set."""
+    sc = with_disks(example(name), kind)
+    sc["hosts"]["shared_storage"] = []
+    for w in sc["workloads"]:
+        w["io"]["footprint_gb"] = w["io"]["disk_gb"] = 4000.0
+        w["live_migration"] = False
+    advice = advise(sc, kb=kb)
+    vph = advice.scenario.total_vms / advice.find("host_count").expected["active_hosts"]["value"]
+    disks = advice.scenario.hosts.disks
+    mb_s = sum(PER_KIND[kind].mb_s * d.count for d in disks)
+    iops = sum(PER_KIND[kind].iops * d.count for d in disks)
+    bandwidth = mb_s / vph
+    h_max = advice.scenario.hosts.ram_gib / (4000.0 * 1e9 / 2**30)
+    checked = 0
+    for w in advice.scenario.workloads:
+        block = w.io.block_size_kib
+        iops_at_block = min(iops, mb_s * 1e6 / (block * 1024.0))
+        random_path = min(bandwidth, iops_at_block / vph * block * 1024.0 / 1e6)
+        rec = advice.find("cache_mode", f"workload:{w.name}")
+        for r in (rec, *rec.alternatives):
+            assert r.choice in CACHE_MODES
+            fig = r.expected["throughput_per_vm"]
+            for op, value in fig["operations"].items():
+                path = random_path if op.startswith("random") else bandwidth
+                if op in WRITES:
+                    limit = bandwidth if r.choice in ("writeback", "unsafe") else path
+                else:
+                    limit = path if r.choice in ("none", "directsync") else path / (1.0 - h_max)
+                assert value <= limit * (1 + 1e-4) + 5e-4, (kind, w.name, r.choice, op, value, limit)  # (rounded to 3 places)
+                checked += 1
+            reads = [path for op in fig["operations"] if op not in WRITES]
+            limit = max([bandwidth] + [p / (1.0 - h_max) for p in reads])
+            assert fig["high"] <= limit * (1 + 1e-4), (kind, w.name, r.choice, fig)
+    assert checked >= 10
+
+
+def test_cached_modes_on_fast_disks_stay_within_device_share_plus_page_cache(kb):
+    """The review's case: local NVMe, the example's web VM (4 KiB random, 70 % reads). A cached
+    mode's figure rests on the page cache only for the share the page cache can hold (hit ratio
+    h = page cache per VM / working set): what reaches the device, (1 - h) of the reads and all of
+    the writes, stays within the VM's share of the disks. (Before: writeback 1,959 MB/s per VM,
+    the testbed page cache's gain times the disk ratio.)"""
+    sc = with_disks(example("scenario.yaml"), "nvme")
+    sc["hosts"]["shared_storage"] = []
+    for w in sc["workloads"]:
+        w["live_migration"] = False
+    advice = advise(sc, kb=kb)
+    vph = advice.scenario.total_vms / advice.find("host_count").expected["active_hosts"]["value"]
+    web = next(w for w in advice.scenario.workloads if w.name == "web")
+    guest = sum(w.vms * w.ram_gib for w in advice.scenario.workloads) / advice.scenario.total_vms
+    h = min(1.0, max(advice.scenario.hosts.ram_gib - vph * guest, 0.05) / vph / (web.io.footprint_gb * 1e9 / 2**30))
+    disks = advice.scenario.hosts.disks
+    bandwidth = sum(PER_KIND["nvme"].mb_s * d.count for d in disks) / vph
+    path = min(bandwidth, sum(PER_KIND["nvme"].iops * d.count for d in disks) / vph * 4 * 1024 / 1e6)
+    for mode in ("writeback", "unsafe", "writethrough"):
+        fig = figure_of(advice, "cache_mode", "workload:web", mode, "throughput_per_vm")
+        ops = fig["operations"]
+        device = (1 - h) * ops["random_read"] + ops["random_write"]  # bytes per second that reach the disks
+        assert device <= (path + bandwidth) * (1 + 1e-6), (mode, h, ops)
+        assert ops["random_write"] <= bandwidth * (1 + 1e-6)
+        assert fig["value"] * vph <= sum(PER_KIND["nvme"].mb_s * d.count for d in disks) / max(1 - h, 1e-9)
+
+
+@pytest.mark.parametrize("variant", ["loc_hdd", "loc_nvme", "example"])
+def test_the_two_implicit_targets_come_from_one_service_figure(kb, variant):
+    """A workload's io.iops is checked as IOPS and as MB/s at its request size: both expected
+    values come from the chosen mode's one per-VM figure, so they are met or missed together.
+    (Before: on local HDDs 150 IOPS asked, 32 delivered, not met, while 0.61 MB/s asked, 0.98
+    MB/s delivered, met.)"""
+    sc = example("scenario.yaml")
+    if variant != "example":
+        sc = with_disks(sc, variant.split("_")[1])
+        sc["hosts"]["shared_storage"] = []
+        for w in sc["workloads"]:
+            w["live_migration"] = False
+    advice = advise(sc, kb=kb)
+    listed = {t["name"]: t for t in advice.to_dict()["targets"] if t["scope"] == "workload:web"}
+    iops, mb_s = listed["requested_iops"], listed["requested_throughput_mb_s"]
+    assert iops["met"] == mb_s["met"]
+    assert iops["expected"] * 4 * 1024 / 1e6 == pytest.approx(mb_s["expected"], rel=1e-4)
+    assert mb_s["target"] == pytest.approx(iops["target"] * 4 * 1024 / 1e6, rel=1e-6)
+    rec = advice.find("cache_mode", "workload:web")
+    assert rec.expected["iops_per_vm"]["value"] == pytest.approx(iops["expected"], rel=1e-4)
+    assert rec.expected["iops_per_vm"]["basis"] == rec.expected["throughput_per_vm"]["basis"]
+    if variant == "loc_hdd":  # 4 HDDs shared by a host's VMs cannot serve 150 IOPS of 4 KiB per VM
+        assert iops["met"] is False and any("target not met" in x for x in rec.warnings)
 
 
 def test_storage_backend_boot_time_moves_with_disks_and_link(kb):

@@ -152,6 +152,43 @@ def test_a_faster_disk_never_lowers_a_figure_and_moves_none_by_its_factor(fam, m
         assert fast == pytest.approx(slow * more, rel=1e-9)
 
 
+@settings(max_examples=60, deadline=None)
+@given(mode=st.sampled_from(MODES), op=st.sampled_from(["random_read", "random_write", "sequential_read",
+                                                         "sequential_write", "rewrite"]),
+       vms=st.floats(1, 32), factor=st.floats(0.5, 5000), ram=st.floats(2, 1024), work=st.floats(0.05, 500),
+       path=st.floats(0.01, 2000), stream=st.floats(1.0, 10.0))
+def test_what_reaches_the_device_stays_within_its_share(fam, mode, op, vms, factor, ram, work, path, stream):
+    """The physical bounds (disk_path_mb_s, stream_mb_s): a read of a cached mode serves its hit
+    ratio h from the page cache and the rest within the device share (T <= path / (1 - h)); a
+    read of ``none`` and every write of ``none``/``writethrough`` within the share at the request
+    size; a ``writeback`` write within the streaming share. The interval's top too."""
+    from advisor.models.cache_mode import hit_ratio
+
+    q = {"cache_mode": mode, "vms_per_host": vms, "operation": op, "host_ram_gib": ram, "vm_ram_gib": 1.0,
+         "working_set_gib": work, "disk_iops": 150 * factor, "disk_mb_s": 150 * factor,
+         "disk_path_mb_s": path, "stream_mb_s": path * stream}
+    pred = fam.predict([q])
+    h = 0.0 if mode == "none" else float(hit_ratio(page_cache_per_vm(np.array(ram), np.array(1.0), np.array(vms)),
+                                                   np.array(work), np.array(op.startswith("seq") or op == "rewrite")))
+    if op.endswith("read"):
+        limit = path if mode == "none" else (path / (1 - h) if h < 1 else np.inf)
+    else:
+        limit = path * stream if mode == "writeback" else path
+    assert pred.mean[0] <= limit * (1 + 1e-9)
+    assert pred.high[0] <= limit * (1 + 1e-9)
+
+
+def test_the_page_cache_part_does_not_move_with_the_disk(fam):
+    """A working set the page cache holds (h = 1): writeback reads come from host RAM; a thousand
+    times the disk (within the same device share) does not multiply them (before, the disk ratio
+    lifted the page-cache path too)."""
+    q = {"cache_mode": "writeback", "vms_per_host": 2.0, "operation": "random_read", "host_ram_gib": 4.0,
+         "vm_ram_gib": 1.0, "working_set_gib": 0.1, "disk_path_mb_s": 8.0, "stream_mb_s": 150.0}
+    slow, fast = fam.predict([{**q, "disk_iops": 150.0, "disk_mb_s": 150.0},
+                              {**q, "disk_iops": 150000.0, "disk_mb_s": 150000.0}]).mean
+    assert fast == pytest.approx(slow, rel=1e-9)
+
+
 def test_fresh_instance_from_points_matches(fam):
     again = CacheModeThroughput(points=fam.training_points()).fit()
     q = [{"cache_mode": "writethrough", "vms_per_host": 2.5, "operation": "rewrite"}]
