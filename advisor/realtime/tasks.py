@@ -29,6 +29,10 @@ from pathlib import Path
 
 from knowledge.infra.errors import InputError
 
+#: largest task set analysed (the exact analysis also bounds its checkpoints: see
+#: :data:`advisor.realtime.intervals.MAX_CHECKPOINTS`)
+MAX_TASKS = 10_000
+
 #: seconds per unit
 UNITS: dict[str, float] = {"s": 1.0, "ms": 1e-3, "us": 1e-6}
 _EXPONENT = {"s": 0, "ms": 3, "us": 6}  # unit = 10^-exponent s; conversions multiply or divide by 10^k
@@ -135,6 +139,8 @@ class TaskSet:
         where = self.source or "task set"
         if not self.tasks:
             raise InputError(f"{where}: no tasks")
+        if len(self.tasks) > MAX_TASKS:
+            raise InputError(f"{where}: {len(self.tasks):,} tasks; at most {MAX_TASKS:,} are analysed")
         seen: set[str] = set()
         for i, task in enumerate(self.tasks):
             validate_task(task, f"{where}: task {i + 1}")
