@@ -1,9 +1,11 @@
 """The advisor engine: a scenario in, cited recommendations with expected performance out.
 
-:func:`advise` runs the recommenders of :mod:`advisor.recommend` in their order (later
-decisions read earlier choices: the over-allocation ratio feeds the host count, the host count
-the VMs per host of the cache-mode decision, ...) and returns an :class:`Advice`, whose
-:meth:`Advice.to_dict` is the JSON of ``capadvisor advise``. Pure Python; used by the CLI and
+:func:`advise` runs the recommenders of the decision catalogue (:mod:`advisor.recommend.catalog`)
+in its order (later decisions read earlier choices: the over-allocation ratio feeds the host
+count, the host count the VMs per host of the cache-mode decision, ...) and returns an
+:class:`Advice`: the typed answer every front end reads (with the final :class:`Facts` the
+decisions were taken on); :meth:`Advice.to_dict` is the JSON of ``capadvisor advise``, used only
+at file and CLI edges. Pure Python; used by the CLI and
 the GUI alike. Long steps report through ``progress`` and stop at ``cancel``.
 """
 
@@ -12,32 +14,13 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from advisor.calibration import Calibration, calibrate, documents_only, for_scenario
 from advisor.progress import CancelToken, ProgressCallback, check, report
-from advisor.recommend import (
-    ORDER,
-    cache_mode,
-    cpu_governor,
-    disk_placement,
-    host_count,
-    hypervisor,
-    image_transfer,
-    io_block_size,
-    load_balancing,
-    storage_backend,
-    vcpu_overallocation,
-    vm_period_budget,
-)
+from advisor.recommend import catalog
 from advisor.recommend.base import CitationIndex, EngineContext, ModelAccess, Recommendation
 from advisor.rules import Facts
 from advisor.scenario import Scenario, load_scenario, parse_scenario
-
-#: the recommender modules by name (imported statically so that frozen builds carry them)
-RECOMMENDERS: dict[str, Any] = {m.DECISION: m for m in (
-    hypervisor, vcpu_overallocation, storage_backend, host_count, cache_mode, vm_period_budget, image_transfer,
-    disk_placement, cpu_governor, io_block_size, load_balancing)}
 
 #: citation indexes by knowledge-base digest (the knowledge base is read-only)
 _CITES: dict[str, CitationIndex] = {}
@@ -53,6 +36,24 @@ class Advice:
     model_problems: dict[str, str] = field(default_factory=dict)
     kb_digest: str = ""
     elapsed_s: float = 0.0
+    #: the facts after the last decision (VMs per host on the recommended hosts, chosen backend, ...)
+    facts: Facts | None = None
+
+    @property
+    def basis(self) -> str:
+        """``documents`` or ``site:<name>``."""
+        return self.calibration.basis
+
+    def scopes(self) -> list[str]:
+        """The scopes of the recommendations: ``cluster`` first, then the workloads by name."""
+        return sorted({r.scope for r in self.recommendations}, key=lambda s: (s != "cluster", s))
+
+    def first(self, decision: str, scope: str | None = None) -> Recommendation | None:
+        """The recommendation for ``decision`` at ``scope`` if there is one, else its first of any scope."""
+        recs = self.of(decision)
+        if scope is not None:
+            recs = [r for r in recs if r.scope == scope] or recs
+        return recs[0] if recs else None
 
     def find(self, decision: str, scope: str = "cluster") -> Recommendation | None:
         """The recommendation for ``decision`` at ``scope`` (``cluster`` or ``workload:<name>``)."""
@@ -71,6 +72,15 @@ class Advice:
         for r in self.recommendations:
             out += [w for w in r.warnings if w not in out]
         return out
+
+    def context(self, kb) -> EngineContext:
+        """The engine context this advice was decided in (final facts, same calibration), for
+        figures that evaluate the recommenders' own functions at other inputs (charts, what-if).
+        Read-only use: nothing here changes the advice."""
+        return EngineContext(scenario=self.scenario, kb=kb,
+                             models=ModelAccess(kb, self.calibration.family_dict()), cites=citation_index(kb),
+                             facts=self.facts if self.facts is not None else Facts.of(self.scenario),
+                             calibration=self.calibration)
 
     def to_dict(self) -> dict:
         """JSON-ready: scenario name, basis, calibration, recommendations, warnings."""
@@ -129,12 +139,14 @@ def advise(scenario: Scenario | dict | str | Path, kb=None, site: str | None = N
         ctx = EngineContext(scenario=sc, kb=kb, models=ModelAccess(kb, cal.family_dict()), cites=citation_index(kb),
                             facts=Facts.of(sc), calibration=cal)
         recs: list[Recommendation] = []
-        for i, name in enumerate(ORDER):
+        decisions = catalog.ordered()
+        for i, decision in enumerate(decisions):
             check(cancel)
-            report(progress, 0.05 + 0.9 * i / len(ORDER), f"deciding {name.replace('_', ' ')}")
-            recs += RECOMMENDERS[name].recommend(ctx)
+            report(progress, 0.05 + 0.9 * i / len(decisions), f"deciding {decision.title.lower()}")
+            recs += decision.recommender.recommend(ctx)
         report(progress, 1.0, "done")
-        return Advice(sc, recs, cal, dict(ctx.models.problems), kb.digest, time.perf_counter() - start)
+        return Advice(sc, recs, cal, dict(ctx.models.problems), kb.digest, time.perf_counter() - start,
+                      facts=ctx.facts)
     finally:
         if own_db and userdb is not None:
             userdb.close()

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import html
 
+from advisor.figures.text import figure_parts, fmt_value
+from advisor.recommend import catalog
 from advisor.recommend.base import Recommendation
 
 CSS = """
@@ -24,15 +26,13 @@ th{background:#f3f3f3}.choice{font-weight:600}.low{color:#a40}.medium{color:#750
 def _num(x) -> str:
     if x is None:
         return ""
-    if isinstance(x, float):
-        return f"{x:.4g}"
+    if isinstance(x, int | float) and not isinstance(x, bool):
+        return fmt_value(x)
     return str(x)
 
 
 def _interval(f: dict) -> str:
-    if f.get("low") == f.get("high") == f.get("value"):
-        return ""
-    return f"{_num(f.get('low'))} – {_num(f.get('high'))}"
+    return figure_parts("", f)[3].replace("–", " – ")
 
 
 def _flags(f: dict) -> str:
@@ -61,7 +61,7 @@ def _cite(c: dict) -> str:
 
 
 def _title(r: Recommendation) -> str:
-    return f"{r.decision.replace('_', ' ')} — {r.scope}"
+    return f"{catalog.title(r.decision)} — {r.scope}"
 
 
 def to_markdown(advice) -> str:
@@ -74,8 +74,7 @@ def to_markdown(advice) -> str:
         lines += ["Site figures used: " + ", ".join(f"{k} = {_num(v)}" for k, v in cal["figures_used"].items()), ""]
     lines += ["| decision | scope | choice | confidence | extrapolated |", "|---|---|---|---|---|"]
     for r in advice.recommendations:
-        shown = r.value is not None and r.decision == "vcpu_overallocation"
-        choice = r.choice + (f" ({r.value:g} vCPUs per core)" if shown else "")
+        choice = catalog.choice_text(r.decision, r.choice, r.value)
         lines.append(f"| {r.decision} | {_md(r.scope)} | **{_md(choice)}** | {r.confidence:.2f} {r.confidence_label} | "
                      f"{'yes' if r.extrapolated else 'no'} |")
     for r in advice.recommendations:

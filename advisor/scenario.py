@@ -173,16 +173,63 @@ class Workload:
         return self.cpu_intensity == "high" or self.io.intensity == "high"
 
 
+#: the hypervisors ``preferences.hypervisor`` may fix (as the hypervisor decision names them)
+HYPERVISORS = ("KVM", "VMware ESXi", "XenServer", "Xen")
+#: targets of ``preferences.targets``: name -> (unit, kind); ``max`` targets are upper bounds,
+#: ``min`` targets lower bounds; ``cluster`` targets apply to every host, the others to every
+#: workload unless given under ``targets.workloads.<name>``
+TARGETS = {
+    "max_host_cpu_pct": ("%", "max", "cluster"),
+    "max_boot_time_s": ("s", "max", "workload"),
+    "min_throughput_mb_s": ("MB/s", "min", "workload"),
+    "max_response_time_ms": ("ms", "max", "workload"),
+    "max_migration_downtime_ms": ("ms", "max", "workload"),
+}
+
+
+@dataclass
+class Target:
+    """A performance target the plan must meet: ``name`` (a key of :data:`TARGETS`), ``value``
+    in the target's unit, ``hard`` (True: no plan that misses it is offered; False: the advice
+    says how far it is missed) and ``workload`` (None: every workload, or the cluster)."""
+
+    name: str
+    value: float
+    hard: bool = True
+    workload: str | None = None
+
+    @property
+    def unit(self) -> str:
+        return TARGETS[self.name][0]
+
+    @property
+    def upper(self) -> bool:
+        """True for a maximum, False for a minimum."""
+        return TARGETS[self.name][1] == "max"
+
+    def met_by(self, expected: float) -> bool:
+        return expected <= self.value * (1 + 1e-9) if self.upper else expected >= self.value * (1 - 1e-9)
+
+
 @dataclass
 class Preferences:
     """User preferences; ``ram_overcommit`` is RAM allocated per GiB of host RAM (1.0 = none);
-    ``max_host_cpu_percent`` is the CPU utilization a host is planned to reach at most."""
+    ``max_host_cpu_percent`` is the CPU utilization a host is planned to reach at most;
+    ``hypervisor`` fixes the hypervisor (None: the advice chooses); ``targets`` are the
+    performance targets the plan must meet (see :class:`Target`)."""
 
     open_source_only: bool = False
     container_friendly: bool = False
     ram_overcommit: float = 1.0
     max_host_cpu_percent: float = 80.0
     frequent_provisioning: bool = False  # servers are created and started often (elastic scale-out)
+    hypervisor: str | None = None
+    targets: list[Target] = field(default_factory=list)
+
+    def target(self, name: str, workload: str | None = None) -> Target | None:
+        """The target ``name`` for ``workload`` (its own, else the one for every workload)."""
+        own = next((t for t in self.targets if t.name == name and t.workload == workload and workload), None)
+        return own or next((t for t in self.targets if t.name == name and t.workload is None), None)
 
 
 @dataclass
@@ -197,7 +244,12 @@ class Scenario:
 
     def to_dict(self) -> dict:
         """A plain mapping in the file format (None values left out)."""
-        return _drop_none(asdict(self))
+        out = _drop_none(asdict(self))
+        prefs = out.get("preferences", {})
+        targets = prefs.pop("targets", [])
+        if targets:
+            prefs["targets"] = _targets_to_file(self.preferences.targets)
+        return out
 
     @property
     def total_vms(self) -> int:
@@ -400,6 +452,68 @@ def _workload(data: Any, i: int, pr: _Problems) -> Workload:
         realtime=_realtime(rt_data, f"{path}.realtime", pr) if rt_data is not None else None)
 
 
+def _target(name: str, raw: Any, path: str, workload: str | None, pr: _Problems) -> Target | None:
+    """One target: a number (a hard target) or ``{value, hard}``."""
+    unit, _, scope = TARGETS[name]
+    if scope == "cluster" and workload is not None:
+        pr.add(path, "is a cluster target (it applies to every host), not one per workload")
+        return None
+    hard, value, where = True, raw, path
+    if isinstance(raw, dict):
+        r = _Reader(raw, path, pr, ("value", "hard"))
+        value, where = r.raw("value"), f"{path}.value"
+        hard = r.boolean("hard", True)
+        if value is None:
+            return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
+        pr.add(where, f"must be a number > 0 ({unit})")
+        return None
+    if name == "max_host_cpu_pct" and value > 100:
+        pr.add(where, "must be <= 100 (%)")
+        return None
+    return Target(name=name, value=float(value), hard=bool(hard), workload=workload)
+
+
+def _targets(data: Any, workloads: set[str], pr: _Problems) -> list[Target]:
+    """``preferences.targets``: target keys (for every workload, or the cluster) and
+    ``workloads: {name: {key: ...}}`` for one workload."""
+    r = _Reader(data, "preferences.targets", pr, (*TARGETS, "workloads"))
+    out = []
+    for name in TARGETS:
+        if name in r.data and r.data[name] is not None:
+            t = _target(name, r.data[name], f"preferences.targets.{name}", None, pr)
+            if t:
+                out.append(t)
+    per = r.raw("workloads", {})
+    if not isinstance(per, dict):
+        pr.add("preferences.targets.workloads", "must be a mapping of workload names to targets")
+        return out
+    for wname, raw in per.items():
+        path = f"preferences.targets.workloads.{wname}"
+        if wname not in workloads:
+            pr.add(path, f"no workload named {wname!r}")
+            continue
+        wr = _Reader(raw, path, pr, tuple(TARGETS))
+        for name in TARGETS:
+            if name in wr.data and wr.data[name] is not None:
+                t = _target(name, wr.data[name], f"{path}.{name}", str(wname), pr)
+                if t:
+                    out.append(t)
+    return out
+
+
+def _targets_to_file(targets: list[Target]) -> dict:
+    """The file form of ``targets`` (inverse of :func:`_targets`)."""
+    out: dict[str, Any] = {}
+    for t in targets:
+        value: Any = t.value if t.hard else {"value": t.value, "hard": False}
+        if t.workload is None:
+            out[t.name] = value
+        else:
+            out.setdefault("workloads", {}).setdefault(t.workload, {})[t.name] = value
+    return out
+
+
 def parse_scenario(data: Any, source: str = "scenario") -> Scenario:
     """A validated :class:`Scenario` from a plain mapping; raises one :class:`InputError` that
     lists every problem by path."""
@@ -430,12 +544,14 @@ def parse_scenario(data: Any, source: str = "scenario") -> Scenario:
                                               f"({_num(hosts.ram_gib)} GiB)")
     p = _Reader(r.raw("preferences", {}), "preferences", pr,
                 ("open_source_only", "container_friendly", "ram_overcommit", "max_host_cpu_percent",
-                 "frequent_provisioning"))
+                 "frequent_provisioning", "hypervisor", "targets"))
     prefs = Preferences(open_source_only=p.boolean("open_source_only", False),
                         container_friendly=p.boolean("container_friendly", False),
                         ram_overcommit=p.number("ram_overcommit", 1.0, minimum=1.0, maximum=4.0),
                         max_host_cpu_percent=p.number("max_host_cpu_percent", 80.0, minimum=10, maximum=100),
-                        frequent_provisioning=p.boolean("frequent_provisioning", False))
+                        frequent_provisioning=p.boolean("frequent_provisioning", False),
+                        hypervisor=p.string("hypervisor", None, HYPERVISORS),
+                        targets=_targets(p.raw("targets", {}), {w.name for w in workloads}, pr))
     if pr.items:
         listing = "\n  ".join(pr.items)
         raise InputError(f"{source}: {len(pr.items)} problem(s) in the scenario:\n  {listing}")

@@ -16,7 +16,7 @@ from pathlib import Path
 from knowledge import build, curated
 from knowledge.infra.errors import DatabaseError, InputError
 from knowledge.infra.paths import bundled_kb_path, user_cache_dir
-from knowledge.infra.sqlite_util import open_checked
+from knowledge.infra.sqlite_util import header_application_id, open_checked
 
 
 @dataclass(frozen=True)
@@ -295,6 +295,11 @@ def ensure_compiled(data_dir: Path = curated.DATA_DIR) -> Path:
     if shipped.exists() and _digest_of(shipped) == digest:
         return shipped
     cached = user_cache_dir() / f"knowledge-{digest[:16]}.sqlite"
+    if (cached.exists() or cached.is_symlink()) and (
+            not cached.is_file() or header_application_id(cached) != build.KB_APPLICATION_ID):
+        raise DatabaseError(f"{cached} is where the compiled knowledge base is cached, but it holds a file that "
+                            "is not a Capacity Advisor knowledge base; it was left untouched. Move it away "
+                            "(the knowledge base is then compiled again)")
     if not cached.exists() or _digest_of(cached) != digest:
         try:
             build.build(cached, data_dir)

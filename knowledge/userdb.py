@@ -7,17 +7,21 @@ every write runs in one transaction; a newer or foreign file is refused, never r
 
 from __future__ import annotations
 
+import contextlib
 import json
+import math
+import os
 import sqlite3
+import tempfile
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from knowledge.infra import jsonout
 from knowledge.infra.errors import DatabaseError, InputError
 from knowledge.infra.paths import user_db_path
-from knowledge.infra.sqlite_util import open_checked
+from knowledge.infra.sqlite_util import check_schema, explain, open_checked
 
 #: PRAGMA application_id of a user database ('CAUD')
 USER_APPLICATION_ID = 0x43415544
@@ -64,6 +68,16 @@ def _v3(con: sqlite3.Connection) -> None:
 #: MIGRATIONS[i] upgrades a database from version i to i + 1
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_v1, _v2, _v3)
 USER_SCHEMA_VERSION = len(MIGRATIONS)
+#: the tables and columns of the current schema (what damage detection checks)
+USER_SCHEMA = {
+    "sites": ("id", "name", "description", "created"),
+    "imports": ("id", "site_id", "path", "tool", "tool_version", "content_hash", "imported_at", "parameters",
+                "warnings"),
+    "site_measurements": ("id", "import_id", "metric", "value", "unit", "subject", "value_si"),
+    "site_factors": ("measurement_id", "factor", "level"),
+    "projects": ("id", "name", "scenario", "recommendations", "saved_at"),
+}
+WHAT = "user database"
 
 
 @dataclass(frozen=True)
@@ -104,8 +118,56 @@ class SiteMeasurement:
     tool: str = ""
 
 
+def create_database(path: Path, target: int = USER_SCHEMA_VERSION) -> None:
+    """Create a user database at ``path`` whole or not at all: the schema is built in a temporary
+    file in the same folder, which is then linked into place (never over an existing file, so a
+    concurrent creator's database is kept). A killed creation leaves no file at ``path``."""
+    try:
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".new", dir=path.parent)
+        os.close(fd)
+    except OSError as exc:
+        raise explain(exc, path, WHAT, "creating it") from exc
+    tmp = Path(tmp_name)
+    try:
+        con = sqlite3.connect(tmp, isolation_level=None)
+        try:
+            con.execute("PRAGMA journal_mode = WAL")
+            con.execute("BEGIN IMMEDIATE")
+            con.execute(f"PRAGMA application_id = {USER_APPLICATION_ID}")
+            for step in range(target):
+                for statement in _statements(MIGRATIONS[step]):
+                    con.execute(statement)
+            con.execute(f"PRAGMA user_version = {target}")
+            con.execute("COMMIT")
+            con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        finally:
+            con.close()
+        try:
+            os.link(tmp, path)
+        except FileExistsError:
+            pass  # another process created it first: use theirs
+        except OSError:
+            if not path.exists():
+                os.rename(tmp, path)  # a file system without hard links
+    except (sqlite3.Error, OSError) as exc:
+        raise explain(exc, path, WHAT, "creating it") from exc
+    finally:
+        for leftover in (tmp, Path(f"{tmp}-wal"), Path(f"{tmp}-shm")):
+            with contextlib.suppress(OSError):
+                leftover.unlink()
+
+
 class UserDatabase:
-    """The user's writable database, opened (and migrated forward) at ``path``."""
+    """The user's writable database, opened (and migrated forward) at ``path``.
+
+    A missing file is created whole (:func:`create_database`); an existing file must be ours:
+    a 0-byte file, an SQLite file of another program (even one without tables), a damaged file
+    (``quick_check``, missing tables or columns) are refused with a :class:`DatabaseError` and
+    left untouched. Every sqlite3 error becomes a :class:`DatabaseError` saying what happened
+    (locked by another program, disk full, read-only, damaged). Writers wait up to
+    :data:`~knowledge.infra.sqlite_util.BUSY_TIMEOUT_MS` for each other; the journal is WAL, so
+    reads go on during a long import.
+    """
 
     def __init__(self, path: Path | None = None, *, migrate: bool = True):
         self.path = Path(path) if path is not None else user_db_path()
@@ -114,17 +176,49 @@ class UserDatabase:
         except OSError as exc:
             raise DatabaseError(f"cannot create the folder of the user database {self.path.parent}: "
                                 f"{exc}") from exc
+        if not self.path.exists() and not self.path.is_symlink():
+            create_database(self.path, USER_SCHEMA_VERSION if migrate else 0)
         self._con = open_checked(self.path, application_id=USER_APPLICATION_ID,
-                                 what="user database", read_only=False, allow_empty=True)
-        self._con.execute("PRAGMA foreign_keys = ON")
-        version = self.schema_version
-        if version > USER_SCHEMA_VERSION:
+                                 what=WHAT, read_only=False, allow_empty=False)
+        try:
+            self._con.execute("PRAGMA foreign_keys = ON")
+            with contextlib.suppress(sqlite3.Error):  # a read-only folder keeps its journal mode
+                self._con.execute("PRAGMA journal_mode = WAL")
+            version = self.schema_version
+            if version > USER_SCHEMA_VERSION:
+                raise DatabaseError(
+                    f"user database {self.path} has schema version {version}, newer than this program "
+                    f"({USER_SCHEMA_VERSION}); it was left untouched. Use a newer Capacity Advisor")
+            if migrate and version < USER_SCHEMA_VERSION:
+                self.migrate()
+            if self.schema_version == USER_SCHEMA_VERSION:
+                check_schema(self._con, self.path, WHAT, USER_SCHEMA)
+        except sqlite3.Error as exc:
             self._con.close()
-            raise DatabaseError(
-                f"user database {self.path} has schema version {version}, newer than this program "
-                f"({USER_SCHEMA_VERSION}); it was left untouched. Use a newer Capacity Advisor")
-        if migrate and version < USER_SCHEMA_VERSION:
-            self.migrate()
+            raise explain(exc, self.path, WHAT, "opening it") from exc
+        except DatabaseError:
+            self._con.close()
+            raise
+
+    @contextlib.contextmanager
+    def _errors(self, doing: str) -> Iterator[None]:
+        """Translate sqlite3 errors raised while ``doing`` into user-facing DatabaseErrors."""
+        try:
+            yield
+        except sqlite3.IntegrityError:
+            raise
+        except sqlite3.Error as exc:
+            raise explain(exc, self.path, WHAT, doing) from exc
+        except OSError as exc:
+            raise explain(exc, self.path, WHAT, doing) from exc
+
+    def _json(self, text: object, table: str, row_id: object, column: str) -> object:
+        try:
+            return json.loads(text)  # type: ignore[arg-type]
+        except (TypeError, ValueError, RecursionError) as exc:
+            raise DatabaseError(f"user database {self.path} is damaged: {table} row {row_id} has an "
+                                f"unreadable {column} ({type(exc).__name__}); it was left untouched. "
+                                "Restore it from a backup, or delete that site and import again") from exc
 
     @property
     def schema_version(self) -> int:
@@ -137,6 +231,8 @@ class UserDatabase:
             return
         con = self._con
         try:
+            if con.in_transaction:
+                con.commit()
             con.execute("BEGIN IMMEDIATE")
             if version == 0:
                 con.execute(f"PRAGMA application_id = {USER_APPLICATION_ID}")
@@ -146,9 +242,11 @@ class UserDatabase:
             con.execute(f"PRAGMA user_version = {target}")
             con.execute("COMMIT")
         except sqlite3.Error as exc:
-            con.execute("ROLLBACK")
-            raise DatabaseError(f"could not upgrade user database {self.path} from version "
-                                f"{version}: {exc}; it was left as it was") from exc
+            if con.in_transaction:
+                con.execute("ROLLBACK")
+            err = explain(exc, self.path, WHAT, f"upgrading it from schema version {version}")
+            raise DatabaseError(f"could not upgrade user database {self.path} from version {version}: "
+                                f"{err}; it was left as it was") from exc
 
     def close(self) -> None:
         self._con.close()
@@ -161,7 +259,8 @@ class UserDatabase:
 
     # --- sites -----------------------------------------------------------------------------
     def sites(self) -> list[Site]:
-        rows = self._con.execute("""
+        with self._errors("listing the sites"):
+            rows = self._con.execute("""
             SELECT s.id, s.name, s.description, s.created,
                    (SELECT count(*) FROM imports i WHERE i.site_id = s.id),
                    (SELECT count(*) FROM site_measurements m JOIN imports i ON m.import_id = i.id
@@ -177,20 +276,20 @@ class UserDatabase:
 
     def ensure_site(self, name: str, description: str = "") -> int:
         """The id of site ``name``, creating it if needed."""
-        name = name.strip()
-        if not name:
-            raise InputError("a site needs a name")
-        with self._con:
-            row = self._con.execute("SELECT id FROM sites WHERE name=?", (name,)).fetchone()
-            if row:
-                return row[0]
-            return self._con.execute("INSERT INTO sites (name, description, created) VALUES (?, ?, ?)",
-                                     (name, description, time.time())).lastrowid
+        name = _site_name(name)
+        with self._errors(f"creating site {name!r}"), self._con:
+            return self._site_id(name, description)
+
+    def _site_id(self, name: str, description: str = "") -> int:
+        """The id of site ``name``, created inside the caller's transaction if needed."""
+        self._con.execute("INSERT OR IGNORE INTO sites (name, description, created) VALUES (?, ?, ?)",
+                          (name, description, time.time()))
+        return self._con.execute("SELECT id FROM sites WHERE name=?", (name,)).fetchone()[0]
 
     def delete_site(self, name: str) -> int:
         """Delete a site with its imports and measurements; returns the measurements removed."""
         site = self.site(name)
-        with self._con:
+        with self._errors(f"deleting site {name!r}"), self._con:
             self._con.execute("DELETE FROM sites WHERE id=?", (site.id,))
         return site.measurements
 
@@ -209,26 +308,38 @@ class UserDatabase:
         if site is not None:
             sql += " WHERE s.name = ?"
             args = (site,)
-        rows = self._con.execute(sql + " ORDER BY i.id", args).fetchall()
-        return [ImportRecord(*r[:7], parameters=json.loads(r[7]), warnings=json.loads(r[8]))
-                for r in rows]
+        with self._errors("reading the imports"):
+            rows = self._con.execute(sql + " ORDER BY i.id", args).fetchall()
+        out = []
+        for r in rows:
+            params = self._json(r[7], "imports", r[0], "parameters")
+            warnings = self._json(r[8], "imports", r[0], "warnings")
+            if not isinstance(params, dict) or not isinstance(warnings, list):
+                raise DatabaseError(f"user database {self.path} is damaged: imports row {r[0]} has "
+                                    "parameters or warnings of the wrong kind; it was left untouched")
+            out.append(ImportRecord(*r[:7], parameters=params, warnings=[str(w) for w in warnings]))
+        return out
 
     def add_import(self, site: str, *, path: str, tool: str, tool_version: str, content_hash: str,
                    parameters: dict, measurements: Iterable[SiteMeasurement],
                    warnings: Iterable[str] = ()) -> int:
         """Store one imported file and all its measurements in a single transaction.
 
-        Raises :class:`InputError` if the same content is already imported into ``site``.
+        The site is created inside the same transaction, so a failed or killed import leaves
+        neither an empty site nor a partial import. Raises :class:`InputError` if the same content
+        is already imported into ``site``, :class:`DatabaseError` for a locked, full, read-only
+        or damaged database (everything rolled back).
         """
-        site_id = self.ensure_site(site)
+        name = _site_name(site)
         try:
-            with self._con:
+            with self._errors(f"storing {path}"), self._con:
+                site_id = self._site_id(name)
                 import_id = self._con.execute(
                     "INSERT INTO imports (site_id, path, tool, tool_version, content_hash, imported_at,"
                     " parameters, warnings) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                     (site_id, path, tool, tool_version, content_hash, time.time(),
-                     json.dumps(parameters, sort_keys=True, default=str),
-                     json.dumps(list(warnings)))).lastrowid
+                     jsonout.dumps(parameters, sort_keys=True, default=str),
+                     jsonout.dumps(list(warnings)))).lastrowid
                 for m in measurements:
                     mid = self._con.execute(
                         "INSERT INTO site_measurements (import_id, metric, value, unit, subject, value_si)"
@@ -240,7 +351,7 @@ class UserDatabase:
             if "imports" in str(exc) or "UNIQUE" in str(exc):
                 raise InputError(f"{path}: the same content is already imported into site "
                                  f"{site!r}") from exc
-            raise
+            raise explain(exc, self.path, WHAT, f"storing {path}") from exc
         return import_id
 
     def site_measurements(self, site: str | None = None, metric: str | None = None
@@ -255,17 +366,30 @@ class UserDatabase:
         if metric is not None:
             sql.append("AND m.metric = ?")
             args.append(metric)
-        rows = self._con.execute(" ".join(sql) + " ORDER BY m.id", args).fetchall()
+        with self._errors("reading the measurements"):
+            rows = self._con.execute(" ".join(sql) + " ORDER BY m.id", args).fetchall()
+            factor_rows = self._con.execute(
+                "SELECT f.measurement_id, f.factor, f.level FROM site_factors f"
+                " JOIN site_measurements m ON m.id = f.measurement_id JOIN imports i ON i.id = m.import_id"
+                " JOIN sites s ON s.id = i.site_id" + (" WHERE s.name = ?" if site is not None else "")
+                + " ORDER BY f.rowid", (site,) if site is not None else ()).fetchall()
+        factors: dict[int, dict[str, str]] = {}
+        for mid, factor, level in factor_rows:
+            factors.setdefault(mid, {})[str(factor)] = str(level)
         out = []
         for mid, iid, met, val, unit, subj, vsi, tool in rows:
-            factors = dict(self._con.execute(
-                "SELECT factor, level FROM site_factors WHERE measurement_id=? ORDER BY rowid", (mid,)))
-            out.append(SiteMeasurement(met, val, unit, subj, factors, vsi, mid, iid, tool))
+            if not isinstance(val, int | float) or not math.isfinite(val) or (
+                    vsi is not None and (not isinstance(vsi, int | float) or not math.isfinite(vsi))):
+                raise DatabaseError(f"user database {self.path} is damaged: site_measurements row {mid} "
+                                    f"holds the value {val!r} ({vsi!r} in SI units), not a finite number; it "
+                                    "was left untouched. Delete that site and import its files again")
+            out.append(SiteMeasurement(str(met), float(val), str(unit), str(subj), factors.get(mid, {}),
+                                       None if vsi is None else float(vsi), mid, iid, str(tool)))
         return out
 
     # --- projects --------------------------------------------------------------------------
     def save_project(self, name: str, scenario: dict, recommendations: dict | None = None) -> None:
-        with self._con:
+        with self._errors(f"saving project {name!r}"), self._con:
             self._con.execute(
                 "INSERT INTO projects (name, scenario, recommendations, saved_at) VALUES (?, ?, ?, ?)"
                 " ON CONFLICT(name) DO UPDATE SET scenario=excluded.scenario,"
@@ -274,13 +398,27 @@ class UserDatabase:
                  time.time()))
 
     def projects(self) -> list[str]:
-        return [r[0] for r in self._con.execute("SELECT name FROM projects ORDER BY name")]
+        with self._errors("listing the projects"):
+            return [r[0] for r in self._con.execute("SELECT name FROM projects ORDER BY name")]
 
     def load_project(self, name: str) -> dict:
-        row = self._con.execute("SELECT scenario FROM projects WHERE name=?", (name,)).fetchone()
+        with self._errors(f"loading project {name!r}"):
+            row = self._con.execute("SELECT scenario FROM projects WHERE name=?", (name,)).fetchone()
         if row is None:
             raise InputError(f"no project named {name!r}")
-        return json.loads(row[0])
+        doc = self._json(row[0], "projects", name, "scenario")
+        if not isinstance(doc, dict):
+            raise DatabaseError(f"user database {self.path} is damaged: project {name!r} is not a scenario")
+        return doc
+
+
+def _site_name(name: str) -> str:
+    name = str(name).strip()
+    if not name:
+        raise InputError("a site needs a name")
+    if len(name) > 200 or any(ord(c) < 32 for c in name):
+        raise InputError(f"site name {name[:40]!r}...: at most 200 characters, no control characters")
+    return name
 
 
 def _statements(migration: Callable[[sqlite3.Connection], None]) -> list[str]:

@@ -8,13 +8,17 @@ import base64
 import datetime as _dt
 import html
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QMarginsF, QSizeF, QUrl
 from PySide6.QtGui import QImage, QPageLayout, QPageSize, QPdfWriter, QTextDocument
 
 from knowledge.infra.atomic import write_bytes_atomic, write_text_atomic
 from ui.panels.qt_compare import summarize_inputs
-from ui.panels.qt_recommendations import choice_text, confidence_of, decision_title, figure_text
+from ui.panels.qt_recommendations import choice_text, decision_title, figure_text
+
+if TYPE_CHECKING:
+    from advisor.engine import Advice
 
 CSS = """
 body { font-family: 'DejaVu Sans', Arial, sans-serif; font-size: 10pt; color: #1c2430; }
@@ -41,7 +45,7 @@ def image_png(image: QImage) -> bytes:
     return bytes(data.data())
 
 
-def report_html(title: str, scenario_data: dict, advice: dict | None, charts: dict[str, str],
+def report_html(title: str, scenario_data: dict, advice: Advice | None, charts: dict[str, str],
                 documents: dict[str, str] | None = None) -> str:
     """The report as HTML; ``charts`` maps a chart key to an image URL (``chart:<key>`` or data URI)."""
     e = html.escape
@@ -60,36 +64,35 @@ def report_html(title: str, scenario_data: dict, advice: dict | None, charts: di
                      f"{w.get('ram_gib', 1)} GiB; CPU {e(str(w.get('cpu_intensity', 'medium')))}; I/O "
                      f"{e(str(io.get('pattern', 'mixed')))} {e(str(io.get('intensity', 'low')))}{rt}</li>")
     parts.append("</ul>")
-    recs = (advice or {}).get("recommendations", [])
+    recs = advice.recommendations if advice is not None else []
     parts.append("<h2>Recommendations</h2>")
     if not recs:
         parts.append("<p>No recommendations yet (the scenario is invalid or the models are still loading).</p>")
     cited: list[dict] = []
     for r in recs:
-        label, value = confidence_of(r)
-        scope = str(r.get("scope", "cluster")).replace("workload:", "workload ")
-        parts.append(f"<h3>{e(decision_title(r.get('decision', '')))} — {e(scope)}</h3>"
+        scope = r.scope.replace("workload:", "workload ")
+        parts.append(f"<h3>{e(decision_title(r.decision))} — {e(scope)}</h3>"
                      f"<p class='choice'>{e(choice_text(r))}</p>")
-        figs = [figure_text(k, v) for k, v in (r.get("expected") or {}).items()]
+        figs = [figure_text(k, v) for k, v in r.expected.items()]
         if figs:
             parts.append("<p>" + "<br>".join(figs) + "</p>")
-        conf = f"Confidence: {label}" + (f" ({value:.0%})" if isinstance(value, float) else "")
+        conf = f"Confidence: {r.confidence_label} ({r.confidence:.0%})"
         parts.append(f"<p class='meta'>{e(conf)}</p>")
-        if r.get("extrapolated"):
+        if r.extrapolated:
             parts.append("<p class='warn'>Extrapolated: the scenario lies outside what the documents measured.</p>")
-        if r.get("rationale"):
-            parts.append(f"<p>{e(str(r['rationale']))}</p>")
-        alts = r.get("alternatives") or []
+        if r.rationale:
+            parts.append(f"<p>{e(r.rationale)}</p>")
+        alts = r.alternatives
         if alts:
             parts.append("<table class='alts'><tr><th>Alternative</th><th>Score</th><th>Why not</th></tr>")
             for a in alts[:5]:
-                parts.append(f"<tr><td>{e(str(a.get('choice')))}</td><td>{a.get('score', '')}</td>"
-                             f"<td>{e(str(a.get('why_not', '')))}</td></tr>")
+                parts.append(f"<tr><td>{e(a.choice)}</td><td>{round(a.score, 3)}</td>"
+                             f"<td>{e(a.why_not)}</td></tr>")
             parts.append("</table>")
-        places = sorted({(c.get("document", "")[:3], c.get("locator", "")) for c in r.get("citations") or []})
+        places = sorted({(c.get("document", "")[:3], c.get("locator", "")) for c in r.citations})
         if places:
             parts.append("<p class='cite'>Sources: " + e("; ".join(f"{d} {loc}" for d, loc in places)) + "</p>")
-        cited += r.get("citations") or []
+        cited += r.citations
     if charts:
         parts.append("<h2>Charts</h2>")
         for url in charts.values():
@@ -114,7 +117,7 @@ def build_document(html_text: str, images: dict[str, QImage]) -> QTextDocument:
     return doc
 
 
-def write_html(path: Path, title: str, scenario_data: dict, advice: dict | None, images: dict[str, QImage],
+def write_html(path: Path, title: str, scenario_data: dict, advice: Advice | None, images: dict[str, QImage],
                documents: dict[str, str] | None = None) -> Path:
     """A self-contained HTML report (images inlined as data URIs), written atomically."""
     urls = {k: "data:image/png;base64," + base64.b64encode(image_png(img)).decode("ascii")
@@ -123,7 +126,7 @@ def write_html(path: Path, title: str, scenario_data: dict, advice: dict | None,
     return Path(path)
 
 
-def write_pdf(path: Path, title: str, scenario_data: dict, advice: dict | None, images: dict[str, QImage],
+def write_pdf(path: Path, title: str, scenario_data: dict, advice: Advice | None, images: dict[str, QImage],
               documents: dict[str, str] | None = None) -> Path:
     """An A4 PDF of the report (QPdfWriter), written to a temporary file and renamed."""
     path = Path(path)

@@ -10,11 +10,15 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from ui.document import ScenarioDocument
 from ui.workers import Notifier, TaskSlot
+
+if TYPE_CHECKING:
+    from advisor.engine import Advice
 
 log = logging.getLogger(__name__)
 
@@ -37,19 +41,18 @@ def _open_and_train(kb_path: Path | None, progress=None, cancel=None):
     return kb
 
 
-def advise_scenario(scenario, kb, site: str | None, userdb, progress=None, cancel=None) -> dict:
-    """Worker: the engine's advice for ``scenario`` as its JSON dict."""
+def advise_scenario(scenario, kb, site: str | None, userdb, progress=None, cancel=None) -> Advice:
+    """Worker: the engine's advice for ``scenario`` (the typed :class:`~advisor.engine.Advice`)."""
     from advisor.engine import advise
 
-    advice = advise(scenario, kb=kb, site=site or None, userdb=userdb, progress=progress, cancel=cancel)
-    return advice.to_dict() if hasattr(advice, "to_dict") else dict(advice)
+    return advise(scenario, kb=kb, site=site or None, userdb=userdb, progress=progress, cancel=cancel)
 
 
 class Session(QObject):
     """Shared state of one main window (see the module doc)."""
 
     sig_ready = Signal()            # knowledge base open and models trained
-    sig_advice = Signal(dict)       # the engine's advice for the current scenario
+    sig_advice = Signal(object)     # the engine's Advice for the current scenario (advisor.engine.Advice)
     sig_advice_busy = Signal(bool)
     sig_site = Signal(str)          # the calibration site changed ("" = none)
     sig_sites_changed = Signal()    # imports or sites were added or removed
@@ -65,7 +68,7 @@ class Session(QObject):
         self.kb = None
         self._userdb = None
         self.document = ScenarioDocument(parent=self)
-        self.advice: dict | None = None
+        self.advice: Advice | None = None
         self.site: str = self.settings.site
         self.startup_task = TaskSlot("loading the knowledge base", self.notifier, parent=self)
         self.startup_task.sig_done.connect(self._on_ready)
@@ -142,6 +145,6 @@ class Session(QObject):
         self._stale = False
         self.advice_task.start(advise_scenario, scenario, self.kb, self.site, self.userdb)
 
-    def _on_advice(self, advice: dict) -> None:
+    def _on_advice(self, advice: Advice) -> None:
         self.advice = advice
         self.sig_advice.emit(advice)

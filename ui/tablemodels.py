@@ -6,21 +6,14 @@ from __future__ import annotations
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QSortFilterProxyModel, Qt
 from PySide6.QtGui import QBrush, QColor, QFont
 
+from advisor.figures.text import fmt_value
+
+__all__ = ["fmt_value"]  # re-exported: panels format numbers through the core
+
 _NO_PARENT = QModelIndex()
 
 MEASUREMENT_COLUMNS = ("document", "locator", "id", "metric", "value", "unit", "kind", "factors", "subject",
                        "testbed", "note")
-
-
-def fmt_value(value: float | None, digits: int = 4) -> str:
-    """A number for a table cell: 4 significant digits, no exponent for ordinary magnitudes."""
-    if value is None:
-        return ""
-    if value == 0:
-        return "0"
-    if 1e-3 <= abs(value) < 1e7:
-        return f"{value:.{digits}g}" if abs(value) < 10 ** digits else f"{value:,.0f}"
-    return f"{value:.3g}"
 
 
 class _RowsModel(QAbstractTableModel):

@@ -20,7 +20,7 @@ class Prediction:
     """Predicted values for one or more query points, in ``unit``.
 
     ``mean``, ``low`` and ``high`` are arrays of the same length (one entry per query);
-    ``[low, high]`` is the interval (about 80 % unless the family says otherwise);
+    ``[low, high]`` is the interval (about 95 % unless the family says otherwise);
     ``extrapolated[i]`` is True where query ``i`` lies outside the measured range of a
     feature; ``basis`` names what the numbers rest on (``documents`` or ``site:<name>``).
     """

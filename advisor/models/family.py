@@ -6,9 +6,10 @@ predictions either row-wise (:meth:`Family.predict`, a list of query dicts, the
 :class:`~advisor.models.base.ModelFamily` contract) or column-wise
 (:meth:`Family.predict_columns`, one array per feature; what the vectorised what-if API uses).
 
-Intervals: the 10th and 90th percentiles of the in-sample log residuals, inflated by
-``sqrt(n / (n - p))`` for the ``p`` fitted coefficients (about an 80 % interval), never narrower
-than +-5 %. Families with fewer than three degrees of freedom left use the largest log residual,
+Intervals: the 2.5th and 97.5th percentiles of the in-sample log residuals, inflated by
+``sqrt(n / (n - p))`` for the ``p`` fitted coefficients (about a 95 % interval: the documents'
+own measurements at the setups they ran lie within it, which ``capadvisor replay`` checks),
+never narrower than +-5 %. Families with fewer than three degrees of freedom left use the largest log residual,
 at least +-25 %. (Leave-one-out residuals were tried first: with a few points per curve, holding
 out the only point that pins a slope gives absurd, 25-fold intervals.) A family may narrow it
 for queries that are exact by definition (:meth:`Family._relative_interval`; native in
@@ -33,6 +34,7 @@ from knowledge.infra.errors import InputError
 
 MIN_HALF_WIDTH = 0.05   # log units, about +-5 %
 SMALL_HALF_WIDTH = 0.25  # log units, about +-25 %, for families with < 3 degrees of freedom
+Q_LOW, Q_HIGH = 0.025, 0.975  # quantiles of the in-sample log residuals: about a 95 % interval
 
 
 def column(columns: Mapping[str, object], name: str, n: int, default=None, *, numeric: bool = True,
@@ -243,7 +245,7 @@ class Family:
             half = max(float(np.abs(r).max()), SMALL_HALF_WIDTH)
             return -half, half
         inflate = np.sqrt(n / (n - n_params))
-        lo, hi = float(np.quantile(r, 0.1)) * inflate, float(np.quantile(r, 0.9)) * inflate
+        lo, hi = float(np.quantile(r, Q_LOW)) * inflate, float(np.quantile(r, Q_HIGH)) * inflate
         return min(lo, -MIN_HALF_WIDTH), max(hi, MIN_HALF_WIDTH)
 
     def _n_params(self) -> int:

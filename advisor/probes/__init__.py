@@ -8,8 +8,17 @@ scenario ``hosts`` skeleton in :mod:`advisor.probes.skeleton`.
 
 from advisor.probes.base import ENTRY_POINT_GROUP, Probe, ProbeFailure
 from advisor.probes.facts import UNKNOWN, CpuFacts, DiskFacts, HostFacts, MemoryFacts, MountFacts, NicFacts
-from advisor.probes.registry import REGISTRY, ProbeRegistry, ProbeRun, builtin_registry, register
+from advisor.probes.registry import (
+    REGISTRY,
+    NoProbeWorked,
+    ProbeRegistry,
+    ProbeRegistryError,
+    ProbeRun,
+    builtin_registry,
+    register,
+)
 
 __all__ = ["ENTRY_POINT_GROUP", "REGISTRY", "UNKNOWN", "CpuFacts", "DiskFacts", "HostFacts", "MemoryFacts",
-           "MountFacts", "NicFacts", "Probe", "ProbeFailure", "ProbeRegistry", "ProbeRun",
+           "MountFacts", "NicFacts", "NoProbeWorked", "Probe", "ProbeFailure", "ProbeRegistry",
+           "ProbeRegistryError", "ProbeRun",
            "builtin_registry", "register"]

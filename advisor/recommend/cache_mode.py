@@ -47,11 +47,13 @@ def operations(w) -> list[tuple[str, float]]:
 
 
 
-def per_vm_limit_mb_s(ctx: EngineContext) -> float:
+def per_vm_limit_mb_s(ctx: EngineContext, vms_per_host: float | None = None) -> float:
     """Bandwidth one VM's image can get at most, MB/s: its share of the host's local disks, or of
-    the host's NIC and of the chosen shared storage's link, which every VM of the cluster shares."""
+    the host's NIC and of the chosen shared storage's link, which every VM of the cluster shares.
+    ``vms_per_host`` defaults to the facts'."""
     h = ctx.scenario.hosts
-    per_host = disk_limit_mb_s(ctx) / max(ctx.facts.vms_per_host, 1e-9)
+    vph = ctx.facts.vms_per_host if vms_per_host is None else vms_per_host
+    per_host = disk_limit_mb_s(ctx) / max(vph, 1e-9)
     backend = ctx.facts.storage_backend
     if backend in (None, "local_disk"):
         return per_host
@@ -72,27 +74,44 @@ def disk_limit_mb_s(ctx: EngineContext) -> float:
     return total or DISK_MB_S["hdd"]
 
 
-def _queries(ctx: EngineContext, w) -> list[dict]:
-    f = ctx.facts
+#: request size (KiB) from which random I/O is read as doc 001's Postmark test set 2 (files of
+#: 100-300 KB, 200 on average, row S5.1-06) rather than test set 1 (1-100 KB, 50.5 on average,
+#: row S5.1-03): the geometric middle of the two averages. A larger transfer per positioning
+#: moves more bytes per second on the disk path (Tables 1, 3, 4: set 2 above set 1 for
+#: writethrough and none).
+POSTMARK_SET2_KIB = 100.0
+
+
+def _queries(ctx: EngineContext, w, vms_per_host: float | None = None) -> list[dict]:
+    vph = ctx.facts.vms_per_host if vms_per_host is None else vms_per_host
     guest_ram = sum(x.vms * x.ram_gib for x in ctx.scenario.workloads) / max(ctx.scenario.total_vms, 1)
-    base = {"vms_per_host": f.vms_per_host, "host_ram_gib": ctx.scenario.hosts.ram_gib, "vm_ram_gib": guest_ram,
+    base = {"vms_per_host": vph, "host_ram_gib": ctx.scenario.hosts.ram_gib, "vm_ram_gib": guest_ram,
             "block_size_kib": w.io.block_size_kib}
     if w.io.footprint_gb:  # the data the VM keeps reading: what the host page cache must hold
         base["working_set_gib"] = w.io.footprint_gb * 1e9 / 2**30
-    return [{**base, "cache_mode": m, "operation": op} for m in MODELLED for op, _ in operations(w)]
+    out = []
+    for m in MODELLED:
+        for op, _ in operations(w):
+            q = {**base, "cache_mode": m, "operation": op}
+            if op.startswith("random"):
+                q["workload"] = "postmark_set2" if w.io.block_size_kib >= POSTMARK_SET2_KIB else "postmark_set1"
+            out.append(q)
+    return out
 
 
-def per_vm_throughput(ctx: EngineContext, workloads) -> tuple[list[dict[str, dict]], object] | None:
+def per_vm_throughput(ctx: EngineContext, workloads, vms_per_host=None) -> tuple[list[dict[str, dict]], object] | None:
     """For each workload, mode -> expected per-VM throughput figure (MB/s), and the Prediction
-    (one vectorised call for all workloads); None without the model."""
-    queries = [_queries(ctx, w) for w in workloads]
+    (one vectorised call for all workloads); None without the model. ``vms_per_host`` gives one
+    value per workload (default: the facts' for all), so the charts sweep this very function."""
+    vphs = [None] * len(workloads) if vms_per_host is None else [float(v) for v in vms_per_host]
+    queries = [_queries(ctx, w, v) for w, v in zip(workloads, vphs, strict=True)]
     pred = ctx.models.predict("cache_mode_throughput", [q for qs in queries for q in qs])
     if pred is None:
         return None
-    cap = per_vm_limit_mb_s(ctx)
     out = []
     i = 0
-    for w in workloads:
+    for w, vph in zip(workloads, vphs, strict=True):
+        cap = per_vm_limit_mb_s(ctx, vph)
         ops = operations(w)
         values: dict[str, dict[str, tuple[float, float, float]]] = {}
         extrap: dict[str, bool] = {}

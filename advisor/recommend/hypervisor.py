@@ -11,7 +11,7 @@ the VM alternative's figures are flagged extrapolated for another hypervisor.
 from __future__ import annotations
 
 from advisor.recommend.base import EngineContext, Recommendation, decide, figure, prediction_figure
-from advisor.rules import HV, evaluate
+from advisor.rules import HV, Effect, Rule, evaluate
 
 DECISION = "hypervisor"
 
@@ -28,8 +28,17 @@ ANALOG_NOTES = {"KVM": "VMware's measured CPU times KVM's factor from doc 004 ch
                 "Xen": "XenServer's factor: the thesis measured XenServer, not plain Xen"}
 
 
+_FIXED_RULE = Rule("hv.fixed-by-preferences", DECISION, "cluster", "safety",
+                   "The scenario fixes the hypervisor (preferences.hypervisor).", lambda c: True, Effect())
+
+
 def _cluster(ctx: EngineContext) -> Recommendation:
     outcome = evaluate(DECISION, ctx.rule_ctx(), HV)
+    fixed = ctx.scenario.preferences.hypervisor
+    if fixed:  # the others stay as alternatives, with their figures, excluded by the preference
+        for h in HV:
+            if h != fixed:
+                outcome.excluded.setdefault(h, []).insert(0, (_FIXED_RULE, f"preferences.hypervisor is {fixed}"))
     expected, why, extra, cites = {}, {}, {}, []
     pred = ctx.models.predict("cpu_utilization", [{"hypervisor": h, "load": REFERENCE_TPS,
                                                    "workload": REFERENCE_WORKLOAD}

@@ -77,6 +77,8 @@ def recommend(ctx: EngineContext) -> list[Recommendation]:
     rec.value = per_core(OVERALLOCATION[rec.choice], threads)
     rec.details["vcpus_per_hardware_thread"] = OVERALLOCATION[rec.choice]
     rec.details["threads_per_core"] = threads
+    if migrating:  # which of the thesis' migration tests the downtime figure is read at
+        rec.details["migration_tests"] = "heavy" if heavy else "light"
     per_thread = (f" ({OVERALLOCATION[rec.choice]:g} per hardware thread, the thesis' unit)" if threads > 1 else "")
     pinned = ("; real-time VMs' vCPUs are pinned and not over-allocated"
               if any(w.realtime is not None for w in sc.workloads) else "")

@@ -33,6 +33,16 @@ def _taskset(w):
                    f"workload {w.name}")
 
 
+def analysis_inputs(rec: Recommendation, w):
+    """(task set, share, overhead, speed scale) the recommendation's analysis ran with, so a chart
+    of it shows the same schedulable region and period (an infeasible set: at the share it asked
+    for, else 1.5 x its utilization)."""
+    a = rec.details.get("analysis") or {}
+    ts = _taskset(w)
+    share = a.get("share") or w.realtime.share or min(1.0, max(0.05, 1.5 * w.realtime.utilization))
+    return ts, float(share), float(a.get("overhead", w.realtime.overhead) or 0.0), a.get("speed_scale")
+
+
 def _headroom_share(rt, min_share: float | None) -> float:
     """The share to recommend: clear headroom above the smallest schedulable share, below 1."""
     u = rt.utilization

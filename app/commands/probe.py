@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from knowledge.infra import jsonout
-from knowledge.infra.errors import InputError, UserFacingError
+from knowledge.infra.errors import InputError
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -60,27 +60,19 @@ class _TextProgress:
 
 
 def load_registry():
-    """The built-in probes plus third-party ones from entry points, and the load failures."""
-    from advisor.probes import ENTRY_POINT_GROUP, REGISTRY, ProbeFailure
-    from app.plugins import load_entry_points
+    """The process registry (built-ins plus the entry-point plug-ins it loads itself), and the
+    plug-ins that failed to load."""
+    from advisor.probes import REGISTRY
 
-    registry = REGISTRY.copy()
-    failures = [ProbeFailure(f.name, "load", f"{f.value}: {f.error}")
-                for f in load_entry_points(ENTRY_POINT_GROUP, registry.register)]
-    return registry, failures
+    return REGISTRY, REGISTRY.plugin_failures
 
 
 def cmd_probe(args) -> int:
     from dataclasses import asdict
 
     registry, failures = load_registry()
-    try:
-        run = registry.run(only=args.probe_name)
-    except KeyError as exc:
-        raise InputError(str(exc.args[0])) from exc
-    except RuntimeError as exc:
-        raise UserFacingError(str(exc)) from exc
-    failures += run.failures
+    run = registry.run(only=args.probe_name)  # ProbeRegistryError is user-facing
+    failures = failures + run.failures
     for f in failures:
         print(f"capadvisor: warning: probe plug-in {f.name} skipped ({f.stage}): {f.error}", file=sys.stderr)
     facts = run.facts

@@ -36,7 +36,14 @@ class ImporterError(InputError):
 
 @dataclass
 class ParsedFile:
-    """The result of importing one file (nothing stored yet)."""
+    """The result of importing one file (nothing stored yet).
+
+    ``runs_found`` counts the runs (reports, groups, result lines) the importer saw in the file;
+    ``skipped`` has one entry per run it could not import, naming the line and why (the registry
+    copies them into ``warnings``, so nothing is dropped silently). An importer that does not
+    count runs leaves ``runs_found`` at 0: the registry then counts one run per file with
+    measurements.
+    """
 
     tool: str
     tool_version: str
@@ -46,6 +53,12 @@ class ParsedFile:
     path: str = ""
     content_hash: str = ""
     format: str = ""
+    runs_found: int = 0
+    skipped: list[str] = field(default_factory=list)
+
+    @property
+    def runs_imported(self) -> int:
+        return max(0, self.runs_found - len(self.skipped))
 
 
 @dataclass(frozen=True)

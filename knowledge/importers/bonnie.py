@@ -50,25 +50,44 @@ def identify(text: str) -> float:
 def parse(text: str, path: str = "") -> ParsedFile:
     """Parse bonnie++ CSV lines and/or human-readable tables."""
     warnings: list[str] = []
+    skipped: list[str] = []
     runs: list[dict] = []
     version = ""
     table_lines = []
+    first_error: ImporterError | None = None
     for n, line in enumerate(text.splitlines(), 1):
         s = line.strip()
         if not s or s.startswith("name,") or s.startswith("format_version,"):
             continue
+        if s.startswith("#"):
+            warnings.append(f"line {n}: comment ignored")
+            continue
         if (s.count(",") >= 4 or re.match(r"^1\.9\d\w*,", s)) and not s.startswith("Version"):
-            run = parse_csv_line(s, path, n)
+            try:
+                run = parse_csv_line(s, path, n)
+            except ImporterError as exc:
+                if _looks_like_result(s):
+                    first_error = first_error or exc
+                    skipped.append(f"line {n}: bonnie++ result line not readable ({exc.reason}): run skipped")
+                else:
+                    warnings.append(f"line {n}: not a bonnie++ result line (free text with commas): ignored")
+                continue
             version = version or run["version"]
             runs.append(run)
         else:
             table_lines.append((n, line))
-    if not runs and table_lines:
+    if not runs and table_lines and not skipped:
         runs, version = parse_table(table_lines, path, warnings)
     elif runs and table_lines:
-        warnings.append("both CSV lines and a table found: the CSV lines were used")
+        warnings.append(f"both CSV lines and other text found (lines {table_lines[0][0]}...): the CSV lines "
+                        "were used")
     if not runs:
+        if first_error is not None:
+            raise first_error
         raise ImporterError(path, "no bonnie++ CSV line or result table found", line=1)
+    versions = sorted({r["format_version"] for r in runs if r.get("format_version")})
+    if len(versions) > 1:
+        warnings.append(f"CSV lines of several bonnie++ formats ({', '.join(versions)}): each read in its own")
     out: list[SiteMeasurement] = []
     too_fast = 0
     for i, run in enumerate(runs):
@@ -99,7 +118,15 @@ def parse(text: str, path: str = "") -> ParsedFile:
         warnings.append(f"{too_fast} result(s) were '+++++' (too fast to measure: the test size was too "
                         "small); they were left out")
     params = {"runs": [{k: v for k, v in r.items() if k not in ("io", "files", "latency")} for r in runs]}
-    return ParsedFile(NAME, version, params, out, warnings, path=path, format="bonnie")
+    return ParsedFile(NAME, version, params, out, warnings, path=path, format="bonnie",
+                      runs_found=len(runs) + len(skipped), skipped=skipped)
+
+
+def _looks_like_result(s: str) -> bool:
+    """Whether a comma line that failed to parse is a (damaged) result line rather than free text:
+    it starts with a 1.9x/2.x format version, or its second field is a size such as 8096M or 1G:32k."""
+    f = s.split(",")
+    return bool(re.match(r"^1\.9\d\w*$", f[0]) or (len(f) > 1 and re.match(r"^\d+[KMGT]?(:\d+\w*)?$", f[1])))
 
 
 def _op_of(test: str) -> tuple[str, str]:
@@ -148,6 +175,10 @@ def parse_csv_line(s: str, path: str, n: int) -> dict:
         conc = f[3].strip()
         run["concurrency"] = int(number(conc, path, line=n, key="concurrency")) if conc else None
         file_at, create_at, lat_at = io_at + 12, io_at + 17, io_at + 29
+    elif re.match(r"^\d+\.\d+\w*$", f[0]) and len(f) > 1 and re.match(r"^\d+\.\d+\w*$", f[1]):
+        raise ImporterError(path, f"CSV line with format version {f[0]}: only the 1.9x/2.x layouts carry a "
+                                  "version prefix (1.03 lines start with the machine name); a converted line "
+                                  "is not read", line=n)
     else:
         if len(f) < 14:
             raise ImporterError(path, f"CSV line has {len(f)} fields; a bonnie++ 1.03 line has 14 or 27, "

@@ -65,9 +65,11 @@ def parse(text: str, path: str = "") -> ParsedFile:
     warnings = ["human-readable fio output is rounded to about 3 significant digits; "
                 "--output-format=json gives exact figures"]
     version = ""
-    headers: dict[str, dict] = {}
-    results: list[dict] = []
-    group_totals: list[dict] = []
+    # a file may hold several fio invocations (a session log): each starts with its parameter
+    # lines; group ids restart at 0 in each, so results and group totals belong to their invocation
+    segments: list[dict] = []
+    seg = {"headers": [], "results": [], "totals": []}
+    segments.append(seg)
     current: dict | None = None
     direction: dict | None = None
     in_pct: str | None = None
@@ -77,14 +79,21 @@ def parse(text: str, path: str = "") -> ParsedFile:
             version = version or m.group("v")
             continue
         if m := HEADER_RE.match(line):
-            headers.setdefault(m.group("name"), {"rw": m.group("rw").split(":")[0], "bs": m.group("bs"),
-                                                 "iodepth": int(m.group("depth")), "ioengine": m.group("engine"),
-                                                 "group": m.group("g")})
+            if seg["results"]:
+                seg = {"headers": [], "results": [], "totals": []}
+                segments.append(seg)
+                current, direction, in_pct, group = None, None, None, None
+            seg["headers"].append({"name": m.group("name"), "rw": m.group("rw").split(":")[0], "bs": m.group("bs"),
+                                   "iodepth": int(m.group("depth")), "ioengine": m.group("engine"),
+                                   "group": m.group("g"), "line": n})
             continue
         if m := RESULT_RE.match(line):
+            if group is not None and seg["totals"]:  # results after a group summary without new headers
+                seg = {"headers": [], "results": [], "totals": []}
+                segments.append(seg)
             current = {"name": m.group("name"), "group": m.group("g"), "jobs": int(m.group("jobs")),
                        "line": n, "dirs": []}
-            results.append(current)
+            seg["results"].append(current)
             direction, in_pct, group = None, None, None
             if m.group("err").strip() != "0":
                 warnings.append(f"line {n}: fio reported err={m.group('err')} for job {m.group('name')!r}")
@@ -94,7 +103,7 @@ def parse(text: str, path: str = "") -> ParsedFile:
             continue
         if group is not None and (m := GROUP3_RE.match(line) or GROUP2_RE.match(line)):
             bw, unit = _bw(m, path, n)
-            group_totals.append({"group": group, "dir": m.group("dir").lower(), "bw": bw, "unit": unit})
+            seg["totals"].append({"group": group, "dir": m.group("dir").lower(), "bw": bw, "unit": unit, "line": n})
             continue
         if current is None:
             continue
@@ -117,14 +126,21 @@ def parse(text: str, path: str = "") -> ParsedFile:
                 direction["p99"] = (number(p.group("v"), path, line=n), in_pct)
         else:
             in_pct = None
-    if not results:
+    segments = [sg for sg in segments if sg["results"]]
+    if not segments:
         raise ImporterError(path, "no job results found (no line like 'name: (groupid=0, jobs=1): err= 0')",
                             line=1)
     if not version:
         warnings.append("no 'fio-X.Y' version line")
-    out = _measurements(headers, results, group_totals, warnings, path)
-    params = {"format": "text", "jobs": [{"name": k, **v} for k, v in headers.items()]}
-    return ParsedFile(NAME, version, params, out, warnings, path=path, format="fio-text")
+    out: list[SiteMeasurement] = []
+    runs = 0
+    for k, sg in enumerate(segments):
+        label = f"run {k + 1}, " if len(segments) > 1 else ""
+        out += _measurements(sg, warnings, path, label)
+        runs += len(sg["results"])
+    headers = [h for sg in segments for h in sg["headers"]]
+    params = {"format": "text", "jobs": headers, "invocations": len(segments)}
+    return ParsedFile(NAME, version, params, out, warnings, path=path, format="fio-text", runs_found=runs)
 
 
 def _shape(header: dict | None, warnings: list[str], name: str) -> dict:
@@ -151,17 +167,30 @@ def _factors(shape: dict, direction: str, threads: int, statistic: str) -> dict:
             "queue_depth": shape["depth"], "threads": threads, "statistic": statistic}
 
 
-def _measurements(headers: dict, results: list[dict], group_totals: list[dict], warnings: list[str],
-                  path: str) -> list[SiteMeasurement]:
+def _header_for(sg: dict, result: dict, seen: dict[str, int]) -> dict | None:
+    """The parameter line of ``result``: the k-th header of its job name for its k-th result
+    (fio prints one header per job, in the order of the results)."""
+    same = [h for h in sg["headers"] if h["name"] == result["name"]]
+    k = seen.get(result["name"], 0)
+    seen[result["name"]] = k + 1
+    if not same:
+        return None
+    return same[min(k, len(same) - 1)]
+
+
+def _measurements(sg: dict, warnings: list[str], path: str, label: str) -> list[SiteMeasurement]:
     out: list[SiteMeasurement] = []
-    per_group: dict[str, list[dict]] = {}
-    for r in results:
-        per_group.setdefault(r["group"], []).append(r)
+    per_group: dict[str, list[tuple[dict, dict | None]]] = {}
+    seen: dict[str, int] = {}
+    for r in sg["results"]:
+        per_group.setdefault(r["group"], []).append((r, _header_for(sg, r, seen)))
     for gid, rs in per_group.items():
         per_job = len(rs) > 1
-        for i, r in enumerate(rs):
-            shape = _shape(headers.get(r["name"]), warnings, r["name"])
-            subject = f"fio job {r['name']} (group {gid})" + (f" #{i}" if per_job else "")
+        shapes = []
+        for i, (r, header) in enumerate(rs):
+            shape = _shape(header, warnings, r["name"])
+            shapes.append(shape)
+            subject = f"fio {label}job {r['name']} (group {gid})" + (f" #{i}" if per_job else "")
             stat = "per_job" if per_job else "total"
             for d in r["dirs"]:
                 f = _factors(shape, d["dir"], r["jobs"], stat)
@@ -172,11 +201,17 @@ def _measurements(headers: dict, results: list[dict], group_totals: list[dict], 
                 if "p99" in d:
                     out.append(measurement("latency", *d["p99"], dict(f, statistic="p99"), subject))
         if per_job:
-            shape = _shape(headers.get(rs[0]["name"]), [], rs[0]["name"])
-            threads = sum(r["jobs"] for r in rs)
-            for t in group_totals:
-                if t["group"] == gid:
-                    f = _factors(shape, t["dir"], threads, "total")
-                    out.append(measurement("throughput", t["bw"], t["unit"], f,
-                                           f"fio group {gid}: all {threads} jobs"))
+            threads = sum(r["jobs"] for r, _ in rs)
+            same = all(sh == shapes[0] for sh in shapes)
+            for t in sg["totals"]:
+                if t["group"] != gid:
+                    continue
+                if not same:
+                    warnings.append(f"line {t['line']}: group {gid} total of jobs with different parameters: "
+                                    "kept without block size, pattern or queue depth")
+                shape = shapes[0] if same else {"pattern": None, "share": None, "bs": [None, None, None],
+                                                "depth": None}
+                f = _factors(shape, t["dir"], threads, "total")
+                out.append(measurement("throughput", t["bw"], t["unit"], f,
+                                       f"fio {label}group {gid}: all {threads} jobs"))
     return out

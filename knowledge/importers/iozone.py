@@ -38,14 +38,18 @@ def identify(text: str) -> float:
     head = text[:8192]
     if "Iozone: Performance Test of File I/O" in head:
         return 1.0
-    if "Excel output is below" in text[:65536] or re.search(r'^"Writer report"', head, re.M):
+    if "Excel output is below" in text[:65536] or re.search(r'^\s*"(Writer|Reader|Re-writer|Random read) report"',
+                                                            head, re.M):
         return 0.9
+    if re.search(r"^\s*kB\s+reclen\s+write\b", head, re.M | re.I):
+        return 0.9  # a table saved without IOzone's banner
     return 0.0
 
 
 def parse(text: str, path: str = "") -> ParsedFile:
     """Parse IOzone output into site measurements."""
     warnings: list[str] = []
+    skipped: list[str] = []
     params: dict = {}
     version = ""
     unit, metric = "KiB/s", "throughput"
@@ -71,10 +75,12 @@ def parse(text: str, path: str = "") -> ParsedFile:
             params["threads"] = int(m.group(1))
         elif s.startswith("Excel output is below"):
             in_excel, ends = True, None
-        elif in_excel and (m := re.match(r'^"(.+) report"$', s)):
+        elif m := re.match(r'^"(.+) report"$', s):
+            if not in_excel:  # a -R report saved without its "Excel output is below" line
+                in_excel, ends = True, None
             report = REPORTS.get(m.group(1).lower())
             if report is None:
-                warnings.append(f"line {n}: unknown report {m.group(1)!r} left out")
+                skipped.append(f"line {n}: unknown -R report {m.group(1)!r}: skipped")
             recs = []
         elif in_excel and report is not None and s.startswith('"') and not recs:
             recs = [number(t.strip('"'), path, line=n, what="record size") for t in s.split()]
@@ -85,7 +91,7 @@ def parse(text: str, path: str = "") -> ParsedFile:
                 raise ImporterError(path, f"{len(vals)} values for {len(recs)} record sizes", line=n)
             for rec, v in zip(recs, vals, strict=False):
                 excel.append((report, size, rec, number(v, path, line=n)))
-        elif re.match(r"^kB\s+reclen\s", s):
+        elif re.match(r"^kB\s+reclen\s", s, re.I):  # "KB  reclen" in IOzone 3.3xx
             tokens = s.split()[2:]
             if tuple(tokens) != HEADER_TOKENS[:len(tokens)]:
                 raise ImporterError(path, f"unknown table columns {' '.join(tokens)[:60]!r}", line=n)
@@ -110,7 +116,11 @@ def parse(text: str, path: str = "") -> ParsedFile:
                                   "lines or -R report)", line=1)
     if not version:
         warnings.append("no 'Version $Revision: ...' line: version unknown")
-    return ParsedFile(NAME, version, params, out, warnings, path=path, format="iozone")
+    # a run: one (file size, record length) row of the table or of a -R report, one throughput-mode test
+    runs = len({(k, size) for k, size, _rec, _ in excel}) if excel else len(table)
+    runs += len(children)
+    return ParsedFile(NAME, version, params, out, warnings, path=path, format="iozone",
+                      runs_found=runs + len(skipped), skipped=skipped)
 
 
 def _measurements(table, excel, children, unit, metric, params, warnings) -> list[SiteMeasurement]:

@@ -33,80 +33,108 @@ def identify(text: str) -> float:
 
 
 def parse(text: str, path: str = "") -> ParsedFile:
-    """Parse a PostMark report (verbose or terse) into site measurements."""
+    """Parse every PostMark report of ``text`` (verbose or terse; a session may run several) into
+    site measurements, each report with its own parameters."""
     warnings: list[str] = []
-    params: dict = {}
+    config: dict = {}
     version = ""
-    values: dict[str, tuple[float, str]] = {}
+    reports: list[dict] = []
+    cur: dict | None = None
+
+    def new(line: int, terse: bool = False) -> dict:
+        rep = {"line": line, "params": dict(config), "values": {}, "terse": terse}
+        reports.append(rep)
+        return rep
+
     block = ""
-    terse_line = None
     for n, line in enumerate(text.splitlines(), 1):
         s = line.strip()
+        while s.startswith("pm>"):
+            s = s[3:].strip()
         if m := re.search(r"PostMark v(\d+\.\d+\w*)", s):
             version = version or m.group(1)
         elif m := re.match(r"^Reading configuration from file '(.*)'", s):
-            params["configuration_file"] = m.group(1)
+            config["configuration_file"] = m.group(1)
         elif m := re.match(r"^The base number of files is (\d+)", s):
-            params["files"] = int(m.group(1))
+            config["files"] = int(m.group(1))
         elif m := re.match(r"^Transactions: (\d+)", s):
-            params["transactions"] = int(m.group(1))
+            config["transactions"] = int(m.group(1))
         elif m := re.match(r"^Files range between (.+) and (.+) in size", s):
-            params["file_size_range"] = [m.group(1), m.group(2)]
+            config["file_size_range"] = [m.group(1), m.group(2)]
         elif m := re.match(r"^Block sizes are: read=(.+), write=(.+)$", s):
-            params["read_block"], params["write_block"] = m.group(1), m.group(2)
-        elif s in ("Time:", "Files:", "Data:"):
+            config["read_block"], config["write_block"] = m.group(1), m.group(2)
+        elif s == "Time:":
+            block = "Time"
+            cur = new(n)
+        elif s in ("Files:", "Data:"):
             block = s[:-1]
-        elif m := re.match(r"^(\d+) seconds total$", s):
-            values["seconds_total"] = (number(m.group(1), path, line=n), "s")
-        elif m := re.match(r"^(\d+) seconds of transactions \((\d+(?:\.\d+)?) per second\)$", s):
-            values["seconds_transactions"] = (number(m.group(1), path, line=n), "s")
-            values["transactions_per_s"] = (number(m.group(2), path, line=n), "tps")
-        elif block == "Files" and (m := re.match(r"^(\d+) (created|read|appended|deleted) "
-                                               r"\((\d+(?:\.\d+)?) per second\)$", s)):
-            values[f"{m.group(2)}_per_s"] = (number(m.group(3), path, line=n), "files/s")
-        elif block == "Data" and (m := re.match(r"^([\d.]+) (\w+) (read|written) \(([\d.]+) (\w+) per second\)$",
-                                              s)):
+        elif cur is not None and (m := re.match(r"^(\d+) seconds total$", s)):
+            cur["values"]["seconds_total"] = (number(m.group(1), path, line=n), "s")
+        elif cur is not None and (m := re.match(r"^(\d+) seconds of transactions \((\d+(?:\.\d+)?) per second\)$", s)):
+            cur["values"]["seconds_transactions"] = (number(m.group(1), path, line=n), "s")
+            cur["values"]["transactions_per_s"] = (number(m.group(2), path, line=n), "tps")
+        elif cur is not None and block == "Files" and (m := re.match(
+                r"^(\d+) (created|read|appended|deleted) \((\d+(?:\.\d+)?) per second\)$", s)):
+            cur["values"][f"{m.group(2)}_per_s"] = (number(m.group(3), path, line=n), "files/s")
+        elif cur is not None and block == "Data" and (m := re.match(
+                r"^([\d.]+) (\w+) (read|written) \(([\d.]+) (\w+) per second\)$", s)):
             unit = SCALE_UNITS.get(m.group(5))
             if unit is None:
                 raise ImporterError(path, f"unknown data unit {m.group(5)!r}", line=n)
             key = "bytes_read_per_s" if m.group(3) == "read" else "bytes_written_per_s"
-            values[key] = (number(m.group(4), path, line=n), unit)
+            cur["values"][key] = (number(m.group(4), path, line=n), unit)
         elif len(fields := s.split()) == len(TERSE) and all(is_number(f) for f in fields):
-            terse_line = n
+            rep = new(n, terse=True)
             units = ["s", "s", "tps"] + ["files/s"] * 8 + ["B/s", "B/s"]
             for key, f, unit in zip(TERSE, fields, units, strict=True):
-                values[key] = (number(f, path, line=n, key=key), unit)
-    if not values:
+                rep["values"][key] = (number(f, path, line=n, key=key), unit)
+            cur, block = None, ""
+    if not reports:
         raise ImporterError(path, "no PostMark results (neither the verbose 'Time:/Files:/Data:' blocks "
                                   "nor a terse line of 13 numbers)", line=1)
-    if "transactions_per_s" not in values:
-        raise ImporterError(path, "no transaction rate ('seconds of transactions (N per second)')",
-                            key="transactions")
     if not version:
         warnings.append("no 'PostMark vX.Y' line: version unknown")
-    if values.get("seconds_transactions", (1, ""))[0] < 10:
-        warnings.append("the transactions ran under 10 s: PostMark counts whole seconds, so the rates "
-                        "are coarse; use more transactions")
-    params["report"] = "terse" if terse_line else "verbose"
-    if not terse_line and "bytes_written_per_s" not in values:
-        warnings.append("the verbose report ends before its 'Data:' block (truncated?): data rates missing")
-    return ParsedFile(NAME, version, params, _measurements(values), warnings, path=path,
-                      format=f"postmark-{params['report']}")
+    out: list[SiteMeasurement] = []
+    skipped: list[str] = []
+    kept = []
+    for k, rep in enumerate(reports):
+        values, label = rep["values"], f"report {k + 1}" if len(reports) > 1 else "report"
+        if "transactions_per_s" not in values:
+            skipped.append(f"line {rep['line']}: PostMark {label} has no transaction rate ('seconds of "
+                           "transactions (N per second)'): report skipped")
+            continue
+        if values.get("seconds_transactions", (10, ""))[0] < 10:
+            warnings.append(f"line {rep['line']}: the transactions of {label} ran under 10 s: PostMark counts "
+                            "whole seconds, so the rates are coarse; use more transactions")
+        if not rep["terse"] and "bytes_written_per_s" not in values:
+            warnings.append(f"line {rep['line']}: {label} ends before its 'Data:' block (truncated?): data "
+                            "rates missing")
+        out += _measurements(values, rep["params"], "" if len(reports) == 1 else f" ({label}, line {rep['line']})")
+        kept.append({**rep["params"], "line": rep["line"], "report": "terse" if rep["terse"] else "verbose"})
+    if not out:
+        raise ImporterError(path, "no transaction rate ('seconds of transactions (N per second)') in any "
+                                  "PostMark report", key="transactions", line=reports[0]["line"])
+    params = dict(kept[0]) if len(kept) == 1 else {"reports": kept, "report": kept[0]["report"]}
+    fmt = f"postmark-{kept[0]['report']}" if len({r['report'] for r in kept}) == 1 else "postmark-mixed"
+    return ParsedFile(NAME, version, params, out, warnings, path=path, format=fmt,
+                      runs_found=len(reports), skipped=skipped)
 
 
-def _measurements(values: dict[str, tuple[float, str]]) -> list[SiteMeasurement]:
-    base = {"benchmark": "postmark"}
+def _measurements(values: dict[str, tuple[float, str]], params: dict, label: str = "") -> list[SiteMeasurement]:
+    base: dict[str, object] = {"benchmark": "postmark"}
+    if "files" in params:
+        base["file_count"] = params["files"]
     out = [measurement("transaction_rate", *values["transactions_per_s"], dict(base, operation="transaction"),
-                       "PostMark transactions per second")]
+                       f"PostMark transactions per second{label}")]
     for key, op in FILE_OPS:
         if f"{key}_per_s" in values:
             out.append(measurement("throughput", *values[f"{key}_per_s"], dict(base, operation=op),
-                                   f"PostMark files {key} per second"))
+                                   f"PostMark files {key} per second{label}"))
     for key, op in (("bytes_read_per_s", "read"), ("bytes_written_per_s", "write")):
         if key in values:
             out.append(measurement("throughput", *values[key], dict(base, operation=op),
-                                   f"PostMark data {op} rate"))
+                                   f"PostMark data {op} rate{label}"))
     if "seconds_total" in values:
         out.append(measurement("elapsed_time", *values["seconds_total"], dict(base, operation="total"),
-                               "PostMark run time"))
+                               f"PostMark run time{label}"))
     return out

@@ -1,8 +1,12 @@
 """The importer registry: which importer reads a file.
 
 Built-in importers are registered in code (a frozen build carries no entry points); third parties
-call :func:`register` — the CLI and GUI load the entry-point group ``capadvisor.importers`` with
-``app.plugins.load_entry_points(ENTRY_POINT_GROUP, register)``. Each importer answers
+call :func:`register` or publish an entry point in the group ``capadvisor.importers``, which the
+process-wide :data:`REGISTRY` loads itself, lazily, the first time it is asked for an importer (so
+the CLI, the GUI and scripts all see the same plug-ins). Duplicate names: the first registration
+wins (built-ins come first); a later one with a taken name is refused with
+:class:`ImporterRegistryError` (reported as a plug-in failure when it comes from an entry point).
+Each importer answers
 ``identify(text) -> confidence`` for the start of a file; the most confident wins, ties go to the
 higher priority.
 """
@@ -15,6 +19,9 @@ from pathlib import Path
 
 from knowledge.importers import bonnie, fio, fio_text, iozone, postmark, sysbench
 from knowledge.importers.base import Importer, ImporterError, ParsedFile, decode_text
+from knowledge.importers.validate import validate
+from knowledge.infra.errors import RegistryError
+from knowledge.infra.plugins import PluginFailure, load_entry_points
 
 ENTRY_POINT_GROUP = "capadvisor.importers"
 #: how much of a file ``identify`` looks at (characters)
@@ -40,13 +47,33 @@ class Match:
     importer: Importer
 
 
-class ImporterRegistry:
-    """Importers by name; built-ins first, third-party ones added with :meth:`register`."""
+class ImporterRegistryError(RegistryError):
+    """The importer registry refused a request (unknown name, name taken, not an importer);
+    a user-facing message (exit status 2)."""
 
-    def __init__(self, importers: tuple[Importer, ...] = BUILTINS):
+
+class ImporterRegistry:
+    """Importers by name; built-ins first, third-party ones added with :meth:`register` or, when
+    ``entry_point_group`` is given, loaded from that entry-point group on first use."""
+
+    def __init__(self, importers: tuple[Importer, ...] = BUILTINS, *, entry_point_group: str | None = None):
         self._importers: dict[str, Importer] = {}
         for imp in importers:
             self.register(imp)
+        self.entry_point_group = entry_point_group
+        self._plugin_failures: list[PluginFailure] | None = None if entry_point_group else []
+
+    def load_plugins(self) -> list[PluginFailure]:
+        """Load the entry-point plug-ins once (later calls return the same failures)."""
+        if self._plugin_failures is None:
+            self._plugin_failures = []  # set first: a plug-in that asks the registry must not recurse
+            self._plugin_failures.extend(load_entry_points(self.entry_point_group or "", self.register))
+        return list(self._plugin_failures)
+
+    @property
+    def plugin_failures(self) -> list[PluginFailure]:
+        """The plug-ins that could not be loaded (loading them first if not yet done)."""
+        return self.load_plugins()
 
     def register(self, plugin: object) -> Importer:
         """Add an importer: an :class:`Importer`, an object with ``name``, ``identify`` and ``parse``
@@ -54,29 +81,44 @@ class ImporterRegistry:
         error, so a plug-in cannot silently replace a built-in."""
         imp = plugin
         if not isinstance(imp, Importer) and not hasattr(imp, "identify") and callable(imp):
-            imp = imp()
+            try:
+                imp = imp()
+            except Exception as exc:  # noqa: BLE001 - a broken factory is the plug-in's error
+                raise ImporterRegistryError(f"importer factory {plugin!r} failed: {type(exc).__name__}: {exc}"
+                                            ) from exc
         if not isinstance(imp, Importer):
             missing = [a for a in ("name", "identify", "parse") if not hasattr(imp, a)]
             if missing:
-                raise TypeError(f"{plugin!r} is not an importer (missing {', '.join(missing)})")
+                raise ImporterRegistryError(f"{plugin!r} is not an importer (missing {', '.join(missing)})")
+            if not callable(imp.identify) or not callable(imp.parse):
+                raise ImporterRegistryError(f"{plugin!r} is not an importer (identify/parse not callable)")
+            try:
+                priority = int(getattr(imp, "priority", 0))
+            except (TypeError, ValueError):
+                raise ImporterRegistryError(f"importer {imp.name!r}: priority must be an integer") from None
             imp = Importer(str(imp.name), str(getattr(imp, "label", imp.name)), imp.identify, imp.parse,
-                           int(getattr(imp, "priority", 0)))
+                           priority)
+        if not imp.name or not imp.name.strip():
+            raise ImporterRegistryError(f"{plugin!r}: an importer needs a non-empty name")
         if imp.name in self._importers:
-            raise ValueError(f"an importer named {imp.name!r} is already registered")
+            raise ImporterRegistryError(f"an importer named {imp.name!r} is already registered "
+                                        "(the first registration wins)")
         self._importers[imp.name] = imp
         return imp
 
     def importers(self) -> list[Importer]:
         """All importers, highest priority first."""
+        self.load_plugins()
         return sorted(self._importers.values(), key=lambda i: -i.priority)
 
     def get(self, name: str) -> Importer:
-        """The importer called ``name`` (an :class:`ImporterError` listing the known ones if none)."""
+        """The importer called ``name`` (an :class:`ImporterRegistryError` listing the known ones if none)."""
+        self.load_plugins()
         try:
             return self._importers[name]
         except KeyError:
-            raise ImporterError("", f"no importer named {name!r} (known: "
-                                    f"{', '.join(sorted(self._importers))})") from None
+            raise ImporterRegistryError(f"no importer named {name!r} (known: "
+                                        f"{', '.join(sorted(self._importers))})") from None
 
     def identify(self, path_or_text: str | Path) -> list[Match]:
         """Every importer's confidence for a file (a :class:`~pathlib.Path`) or a text (a ``str``),
@@ -113,7 +155,13 @@ class ImporterRegistry:
             raise ImporterError(path, f"importer {imp.name} returned {type(result).__name__}, not a ParsedFile")
         result.path = path
         result.format = result.format or imp.name
-        result.warnings = list(dict.fromkeys(result.warnings))
+        if not isinstance(result.skipped, list) or not isinstance(result.warnings, list):
+            raise ImporterError(path, f"importer {imp.name} returned warnings/skipped that are not lists")
+        if not isinstance(result.runs_found, int) or result.runs_found <= 0:
+            result.runs_found = (1 if result.measurements else 0) + len(result.skipped)
+        result.runs_found = max(result.runs_found, len(result.skipped))
+        validate(result, path)
+        result.warnings = list(dict.fromkeys(result.warnings + result.skipped))
         return result
 
     def parse_file(self, path: str | Path, tool: str | None = None) -> ParsedFile:
@@ -145,8 +193,8 @@ def _head(path_or_text: str | Path) -> str:
     return path_or_text[:HEAD_CHARS]
 
 
-#: the process-wide registry with the built-in importers
-REGISTRY = ImporterRegistry()
+#: the process-wide registry: the built-in importers, then the entry-point plug-ins (loaded on first use)
+REGISTRY = ImporterRegistry(entry_point_group=ENTRY_POINT_GROUP)
 
 
 def register(plugin: object) -> Importer:

@@ -1,8 +1,14 @@
-"""sysbench ``fileio`` and ``cpu`` reports, 1.0 and 1.1 formats.
+"""sysbench reports: ``cpu``, ``fileio``, ``memory`` and ``oltp`` of 0.4.x/0.5 and 1.0/1.1; a file
+may hold several runs (a session log), each starting with its ``sysbench X.Y`` banner.
 
 Units as sysbench writes them: file operations per second (ops/s), throughput in MiB/s
-(1.0: ``read, MiB/s:``; 1.1: ``read:  IOPS=2279.18 35.61 MiB/s (37.34 MB/s)``), latency in ms,
-CPU speed in events per second (ops/s, ``operation=cpu``).
+(1.0: ``read, MiB/s:``; 1.1: ``read:  IOPS=2279.18 35.61 MiB/s (37.34 MB/s)``; 0.4: ``Mb/sec``, which
+sysbench 0.4 computes with 1024-based units, i.e. MiB/s), latency in ms, CPU speed in events
+per second (ops/s, ``operation=cpu``; 0.4 prints none, so it is the events over the total time),
+memory transfer in MiB/s and operations/s (``operation=memory_read|memory_write``), OLTP in
+transactions per second (``transaction_rate``, tps) and queries per second (``operation=query``).
+Other tests (threads, mutex) are skipped with a warning naming the version and the test; a file
+with no supported run is refused the same way.
 """
 
 from __future__ import annotations
@@ -18,53 +24,137 @@ NAME = "sysbench"
 MODES = {"random r/w": ("random", "mixed"), "random read": ("random", "read"),
          "random write": ("random", "write"), "sequential write (creation)": ("sequential", "write"),
          "sequential rewrite": ("sequential", "write"), "sequential read": ("sequential", "read")}
-VERSION_RE = re.compile(r"^sysbench (\d+\.\d+(?:\.\d+)?[\w.-]*)")
+BANNER_RE = re.compile(r"^sysbench (\d+\.\d+(?:\.\d+)?[\w.-]*)")
 V10_RE = re.compile(r"^\s+(reads|writes|fsyncs)/s:\s*(\S*)\s*$")
 V10_MIB_RE = re.compile(r"^\s+(read|written), MiB/s:\s*(\S*)\s*$")
 V11_RE = re.compile(r"^\s+(read|write|fsync):\s+IOPS=(\S+?)(?:\s+(\S+) MiB/s)?(?:\s+\(.*\))?\s*$")
-LAT_RE = re.compile(r"^\s+(min|avg|max|95th percentile|sum):\s+(\S+)\s*$")
+LAT_RE = re.compile(r"^\s+(min|avg|max|95th percentile|approx\.\s+95 percentile|sum):\s+(\S+?)(ms)?\s*$")
 EPS_RE = re.compile(r"^\s+events per second:\s*(\S*)\s*$")
+V04_OPS_RE = re.compile(r"^Operations performed:\s+(\d+) Read, (\d+) Write, (\d+) Other = (\d+) Total")
+V04_MB_RE = re.compile(r"^Read (\S+?)([KMGT]?b)\s+Written (\S+?)([KMGT]?b)\s+Total transferred (\S+?)[KMGT]?b\s+"
+                       r"\((\S+?)([KMGT]?b)/sec\)")
+V04_REQ_RE = re.compile(r"^\s*(\S+) Requests/sec executed")
+MEM_OPS_RE = re.compile(r"^(?:Total operations|Operations performed):\s+\d+\s+\(\s*(\S+) (?:per second|ops/sec)\)")
+MEM_MIB_RE = re.compile(r"^(\S+) (MiB|MB) transferred \((\S+) (?:MiB|MB)/sec\)")
+OLTP_RE = re.compile(r"^\s+(transactions|queries|read/write requests):\s+\d+\s+\((\S+) per sec\.\)")
+TOTAL_TIME_RE = re.compile(r"^\s+total time:\s+(\S+?)s\s*$")
+EVENTS_RE = re.compile(r"^\s+total number of events:\s+(\S+)\s*$")
+MiB_PER = {"b": 1 / 1048576, "Kb": 1 / 1024, "Mb": 1.0, "Gb": 1024.0, "Tb": 1048576.0}
+
+#: what a 0.4 "Doing ..." line or a 1.x option line says about the test
+TEST_HINTS = (("Doing CPU performance benchmark", "cpu"), ("Prime numbers limit", "cpu"),
+              ("Maximum prime number checked", "cpu"), ("Extra file open flags", "fileio"),
+              ("Doing memory operations speed test", "memory"), ("Running memory speed test", "memory"),
+              ("Doing OLTP test", "oltp"), ("OLTP test statistics", "oltp"), ("SQL statistics", "oltp"),
+              ("Doing thread subsystem performance test", "threads"), ("Doing mutex performance test", "mutex"))
 
 
 def identify(text: str) -> float:
-    """Confidence that ``text`` is a sysbench fileio or cpu report."""
+    """Confidence that ``text`` is a sysbench report (or a log of several)."""
     head = text[:8192]
     if not re.search(r"^sysbench \d", head, re.M):
         return 0.0
     if "File operations:" in head or "CPU speed:" in head or re.search(r"^\s+read:\s+IOPS=", head, re.M) \
-            or "Prime numbers limit" in head or "Extra file open flags" in head:
+            or any(hint in head for hint, _ in TEST_HINTS) or "Operations performed:" in head:
         return 1.0
     return 0.3
 
 
+def _runs(text: str) -> list[tuple[int, list[str]]]:
+    """(first line number, lines) of each run: a run starts at a ``sysbench X.Y`` banner; lines
+    before the first banner (a shell prompt, notes) belong to no run."""
+    runs: list[tuple[int, list[str]]] = []
+    for n, line in enumerate(text.splitlines(), 1):
+        if BANNER_RE.match(line):
+            runs.append((n, [line]))
+        elif runs:
+            runs[-1][1].append(line)
+    return runs
+
+
 def parse(text: str, path: str = "") -> ParsedFile:
-    """Parse a sysbench fileio or cpu report into site measurements."""
+    """Parse every sysbench run of ``text`` into site measurements."""
+    runs = _runs(text)
+    if not runs:
+        raise ImporterError(path, "no 'sysbench X.Y' version line: not a sysbench report", line=1)
     warnings: list[str] = []
-    params: dict = {}
-    version = ""
+    skipped: list[str] = []
+    out: list[SiteMeasurement] = []
+    params_runs: list[dict] = []
+    errors: list[ImporterError] = []
+    for k, (start, lines) in enumerate(runs):
+        label = f"run {k + 1}" if len(runs) > 1 else ""
+        try:
+            got, params, run_warnings = _parse_run(lines, start, path, label)
+        except _Unsupported as exc:
+            skipped.append(f"line {start}: {exc}: skipped")
+            continue
+        except ImporterError as exc:
+            if len(runs) == 1:
+                raise
+            errors.append(exc)
+            skipped.append(f"line {start}: {exc.reason} (line {exc.line}): run skipped")
+            continue
+        out += got
+        params_runs.append(params)
+        warnings += [f"{label}: {w}" if label else w for w in run_warnings]
+    if not out:
+        if errors:
+            raise errors[0]
+        raise ImporterError(path, "; ".join(s.split(": ", 1)[1].removesuffix(": skipped") for s in skipped)
+                            + " (supported: cpu, fileio, memory, oltp)", line=runs[0][0])
+    first = params_runs[0]
+    params = dict(first) if len(params_runs) == 1 else {"runs": params_runs, "test": first["test"]}
+    fmt = f"sysbench-{first['test']}" if len({p['test'] for p in params_runs}) == 1 else "sysbench-log"
+    return ParsedFile(NAME, first["version"], params, out, warnings, path=path, format=fmt,
+                      runs_found=len(runs), skipped=skipped)
+
+
+class _Unsupported(Exception):  # noqa: N818
+    """A run of a sysbench test this importer does not read (the message names version and test)."""
+
+
+def _parse_run(lines: list[str], start: int, path: str, label: str) -> tuple[list[SiteMeasurement], dict, list[str]]:
+    warnings: list[str] = []
+    version = BANNER_RE.match(lines[0]).group(1)  # type: ignore[union-attr]
+    params: dict = {"version": version, "line": start}
     ops: dict[str, float] = {}
     mib: dict[str, float] = {}
     latency: dict[str, float] = {}
-    eps = None
+    v04: dict[str, float] = {}
+    mem: dict[str, float] = {}
+    oltp: dict[str, float] = {}
+    eps = total_time = events = None
     section = ""
-    for n, line in enumerate(text.splitlines(), 1):
+    test = None
+    for i, line in enumerate(lines):
+        n = start + i
         s = line.strip()
-        if m := VERSION_RE.match(line):
-            version = version or m.group(1)
-        elif m := re.match(r"^Number of threads: (\d+)", s):
+        for hint, name in TEST_HINTS:
+            if hint in line and test is None:
+                test = name
+        if m := re.match(r"^Number of threads: (\d+)", s):
             params["threads"] = int(m.group(1))
-        elif m := re.match(r"^Prime numbers limit: (\d+)", s):
+        elif m := re.match(r"^(?:Prime numbers limit|Maximum prime number checked in CPU test): (\d+)", s):
             params["cpu_max_prime"] = int(m.group(1))
         elif m := re.match(r"^Block size (\S+)", s):
             params["block_size"] = m.group(1)
+        elif m := re.match(r"^block size: (\S+)", s):
+            params["block_size"] = m.group(1)
+        elif m := re.match(r"^operation: (\w+)", s):
+            params["memory_operation"] = m.group(1)
+        elif m := re.match(r"^Memory block size: (\S+)", s):
+            params["block_size"] = m.group(1)
+        elif m := re.match(r"^Memory operations type: (\w+)", s):
+            params["memory_operation"] = m.group(1)
         elif m := re.match(r"^Extra file open flags: (.*)$", s):
             params["file_extra_flags"] = m.group(1)
         elif m := re.match(r"^Read/Write ratio for combined random IO test: (\S+)", s):
             params["rw_ratio"] = number(m.group(1), path, line=n, key="Read/Write ratio")
             if params["rw_ratio"] < 0:
                 raise ImporterError(path, "a negative read/write ratio", line=n, key="Read/Write ratio")
-        elif m := re.match(r"^Doing (.+) test$", s):
-            params["mode"] = m.group(1)
+        elif m := re.match(r"^Doing (.+) test\.?$", s):
+            params.setdefault("mode", m.group(1))
         elif m := re.match(r"^(\d+) files, (\S+) each", s):
             params["files"], params["file_size"] = int(m.group(1)), m.group(2)
         elif s.endswith(":") and not line.startswith(" "):
@@ -78,37 +168,92 @@ def parse(text: str, path: str = "") -> ParsedFile:
             ops[m.group(1)] = number(m.group(2), path, line=n, key=f"{m.group(1)} IOPS")
             if m.group(3) is not None:
                 mib[m.group(1)] = number(m.group(3), path, line=n, key=f"{m.group(1)} MiB/s")
-        elif (m := LAT_RE.match(line)) and section.startswith("Latency"):
-            latency[m.group(1)] = number(m.group(2), path, line=n, key=f"latency {m.group(1)}")
+        elif (m := LAT_RE.match(line)) and (section.startswith("Latency") or "per-request statistics" in section
+                                            or section == "Test execution summary"):
+            key = "95th percentile" if "95" in m.group(1) else m.group(1)
+            latency[key] = number(m.group(2), path, line=n, key=f"latency {key}")
         elif m := EPS_RE.match(line):
             eps = number(m.group(1), path, line=n, key="events per second")
-    if not version:
-        raise ImporterError(path, "no 'sysbench X.Y' version line: not a sysbench report", line=1)
+        elif m := V04_OPS_RE.match(s):
+            v04.update(reads=float(m.group(1)), writes=float(m.group(2)))
+        elif m := V04_MB_RE.match(s):
+            unit = m.group(7)
+            if unit not in MiB_PER:
+                raise ImporterError(path, f"unknown unit {unit!r}/sec", line=n)
+            v04["mib_s"] = number(m.group(6), path, line=n, key="Total transferred") * MiB_PER[unit]
+            v04["read_mib"] = number(m.group(1), path, line=n, key="Read") * MiB_PER.get(m.group(2), 1.0)
+            v04["written_mib"] = number(m.group(3), path, line=n, key="Written") * MiB_PER.get(m.group(4), 1.0)
+        elif m := V04_REQ_RE.match(s):
+            v04["req_s"] = number(m.group(1), path, line=n, key="Requests/sec executed")
+        elif (m := MEM_OPS_RE.match(s)) and test == "memory":
+            mem["ops_s"] = number(m.group(1), path, line=n, key="operations per second")
+        elif m := MEM_MIB_RE.match(s):
+            mem["mib_s"] = number(m.group(3), path, line=n, key=f"{m.group(2)}/sec")
+        elif m := OLTP_RE.match(line):
+            oltp[m.group(1)] = number(m.group(2), path, line=n, key=f"{m.group(1)} per sec.")
+        elif m := TOTAL_TIME_RE.match(line):
+            total_time = number(m.group(1), path, line=n, key="total time")
+        elif m := EVENTS_RE.match(line):
+            events = number(m.group(1), path, line=n, key="total number of events")
+    if test is None:
+        test = "fileio" if (ops or mib or v04) else "cpu" if eps is not None else \
+            "oltp" if oltp else "memory" if mem else None
     threads = params.get("threads")
     if threads is None:
         warnings.append("the report has no 'Number of threads' line: threads unknown")
+    base = {"benchmark": "sysbench", "threads": threads}
+    who = f"sysbench {label + ' ' if label else ''}{test}"
     out: list[SiteMeasurement] = []
-    if eps is not None:
-        f = {"benchmark": "sysbench", "operation": "cpu", "threads": threads}
-        out.append(measurement("throughput", eps, "ops/s", f, "sysbench cpu: events per second"))
-        test = "cpu"
-    elif ops or mib:
-        test = "fileio"
-        out += _fileio(params, ops, mib, threads, warnings, path)
+    if test == "cpu":
+        if eps is None and events is not None and total_time:
+            eps = events / total_time
+            warnings.append(f"sysbench {version} prints no events per second: {events:g} events / "
+                            f"{total_time:g} s = {eps:.2f} events/s")
+        if eps is None:
+            raise ImporterError(path, f"sysbench {version} cpu run without 'events per second' (or events and "
+                                      "total time)", line=start)
+        out.append(measurement("throughput", eps, "ops/s", dict(base, operation="cpu"), f"{who}: events per second"))
+        op = "cpu"
+    elif test == "fileio":
+        if not (ops or mib or v04):
+            raise ImporterError(path, f"sysbench {version} fileio run without results ('File operations', "
+                                      "'read: IOPS=' or 'Operations performed')", line=start)
+        out += _fileio(params, ops, mib, v04, threads, warnings, who)
+        op = MODES.get(params.get("mode", ""), (None, "mixed"))[1]
+    elif test == "memory":
+        if not mem:
+            raise ImporterError(path, f"sysbench {version} memory run without 'MiB transferred'", line=start)
+        op = f"memory_{params.get('memory_operation', 'write')}"
+        block = size_kib(params["block_size"].replace("K", "k"), default_unit="B") if "block_size" in params else None
+        f = dict(base, operation=op, block_size=block)
+        if "mib_s" in mem:
+            out.append(measurement("throughput", mem["mib_s"], "MiB/s", f, f"{who}: transfer rate"))
+        if "ops_s" in mem:
+            out.append(measurement("throughput", mem["ops_s"], "ops/s", f, f"{who}: operations per second"))
+    elif test == "oltp":
+        if "transactions" not in oltp:
+            raise ImporterError(path, f"sysbench {version} oltp run without 'transactions: N (X per sec.)'",
+                                line=start)
+        out.append(measurement("transaction_rate", oltp["transactions"], "tps", dict(base, operation="transaction"),
+                               f"{who}: transactions per second"))
+        q = oltp.get("queries", oltp.get("read/write requests"))
+        if q is not None:
+            out.append(measurement("throughput", q, "ops/s", dict(base, operation="query"),
+                                   f"{who}: queries per second"))
+        op = "transaction"
     else:
-        raise ImporterError(path, "neither a cpu ('events per second') nor a fileio ('File operations' or "
-                                  "'read: IOPS=') result found")
-    op = "cpu" if test == "cpu" else MODES.get(params.get("mode", ""), (None, "mixed"))[1]
+        what = f"{test} test" if test else "test that names itself nowhere (threads or mutex)"
+        raise _Unsupported(f"sysbench {version} {what}: not supported (cpu, fileio, memory and oltp are)")
     for key, stat in (("avg", "mean"), ("95th percentile", "p95"), ("max", "max")):
         if key in latency:
             out.append(measurement("latency", latency[key], "ms",
-                                   {"benchmark": "sysbench", "operation": op, "statistic": stat,
-                                    "threads": threads}, f"sysbench {test}: per-event latency"))
+                                   {"benchmark": "sysbench", "operation": op, "statistic": stat, "threads": threads},
+                                   f"{who}: per-event latency"))
     params["test"] = test
-    return ParsedFile(NAME, version, params, out, warnings, path=path, format=f"sysbench-{test}")
+    return out, params, warnings
 
 
-def _fileio(params: dict, ops: dict, mib: dict, threads, warnings: list[str], path: str
+def _fileio(params: dict, ops: dict, mib: dict, v04: dict, threads, warnings: list[str], who: str
             ) -> list[SiteMeasurement]:
     mode = params.get("mode")
     pattern, operation = MODES.get(mode, (None, None)) if mode else (None, None)
@@ -131,15 +276,23 @@ def _fileio(params: dict, ops: dict, mib: dict, threads, warnings: list[str], pa
     base = {"benchmark": "sysbench", "access_pattern": pattern, "read_share": share, "block_size": block,
             "threads": threads, "direct_io": direct}
     out = []
+    if v04 and not (ops or mib):
+        # 0.4: one rate for reads and writes together; the split follows the bytes moved
+        op = operation or "mixed"
+        f = dict(base, operation=op)
+        if "mib_s" in v04:
+            out.append(measurement("throughput", v04["mib_s"], "MiB/s", f, f"{who}: total transferred per second"))
+        if "req_s" in v04:
+            out.append(measurement("iops", v04["req_s"], "ops/s", f, f"{who}: requests per second"))
+        return out
     for direction in ("read", "write"):
         if ops.get(direction, 0) == 0 and mib.get(direction, 0) == 0:
             continue
         f = dict(base, operation=direction)
         if direction in ops:
-            out.append(measurement("iops", ops[direction], "ops/s", f, f"sysbench fileio {direction}s/s"))
+            out.append(measurement("iops", ops[direction], "ops/s", f, f"{who} {direction}s/s"))
         if direction in mib:
-            out.append(measurement("throughput", mib[direction], "MiB/s", f, f"sysbench fileio {direction}"))
+            out.append(measurement("throughput", mib[direction], "MiB/s", f, f"{who} {direction}"))
     if ops.get("fsync"):
-        out.append(measurement("iops", ops["fsync"], "ops/s", dict(base, operation="fsync"),
-                               "sysbench fileio fsyncs/s"))
+        out.append(measurement("iops", ops["fsync"], "ops/s", dict(base, operation="fsync"), f"{who} fsyncs/s"))
     return out

@@ -23,3 +23,8 @@ class InputError(UserFacingError):
     """A file or argument given by the user is invalid (bad format, unit, field)."""
 
     exit_code = 2
+
+
+class RegistryError(InputError):
+    """A registry (of importers, of probes) refused a request: an unknown name, a name already
+    taken, an object that is not a plug-in of its kind. Each registry raises its own subclass."""

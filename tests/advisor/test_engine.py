@@ -280,14 +280,6 @@ def test_reports_escape_user_text(kb):
     assert md.count("\n## ") == len(advice.recommendations)
 
 
-def test_every_recommender_runs_in_the_engine_order():
-    from advisor.engine import RECOMMENDERS
-    from advisor.recommend import ORDER
-
-    assert list(ORDER) == list(RECOMMENDERS) and len(ORDER) == 11
-    assert ORDER.index("vcpu_overallocation") < ORDER.index("host_count") < ORDER.index("cache_mode")
-
-
 def test_overallocation_cpu_figure_is_the_thesis_test_load_not_a_per_vm_rate(kb):
     """The over-allocation family's load is requests per second per host of the chapter 8 telecom
     test (5900 req/s, doc 004 Table 8.2); a workload's per-VM rate must not be read as that."""

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import shutil
-from types import SimpleNamespace
 
 import pytest
 
@@ -93,33 +92,49 @@ def test_a_failing_store_leaves_no_partial_import(run, monkeypatch):
         return m
 
     monkeypatch.setattr("knowledge.importers.fio.measurement", poisoned)
-    with pytest.raises(ValueError):
-        main(["import", fx("fio3_randrw_2jobs_group.json"), "--site", "t"])
+    code, _, err = run("import", fx("fio3_randrw_2jobs_group.json"), "--site", "t")
+    assert code == 2 and "fio3_randrw_2jobs_group.json" in err and "not a number" in err
     with UserDatabase() as db:
         assert db.imports("t") == [] and db.site_measurements("t") == []
 
 
-def test_third_party_importer_from_an_entry_point(run, monkeypatch, tmp_path):
-    import app.commands.importer as cmd
-    from knowledge.importers.registry import REGISTRY
-    from tests.knowledge.importers.test_registry import CsvThroughput
+def test_third_party_importer_from_an_installed_distribution(run, tmp_path):
+    """A real distribution with an entry point in capadvisor.importers: the registry loads it by
+    itself (the CLI does nothing special); the broken entry point of the same package is reported."""
+    from tests.plugin_package import installed
 
-    class EP(SimpleNamespace):
-        def load(self):
-            return self.obj
-
-    eps = [EP(name="mytool", value="pkg:CsvThroughput", obj=CsvThroughput),
-           EP(name="broken", value="pkg:nothing", obj=object())]
-    monkeypatch.setattr("app.plugins.metadata.entry_points", lambda group: eps if group == "capadvisor.importers" else [])
-    monkeypatch.setattr(cmd, "_plugin_failures", None)
     f = tmp_path / "m.csv"
-    f.write_text("mytool,80\n")
-    try:
+    f.write_text("demo-csv,80\ndemo-csv,95\n")
+    with installed(tmp_path / "site-packages"):
         code, out, err = run("import", str(f), "--site", "p", "--format", "json")
-    finally:
-        REGISTRY._importers.pop("mytool", None)
-    assert code == 0 and json.loads(out)["files"][0]["tool"] == "mytool"
-    assert "plug-in broken" in err and "not an importer" in err
+        code2, listing, _ = run("import", "--list-importers")
+    doc = json.loads(out)
+    assert code == 0 and doc["files"][0]["tool"] == "demo-csv"
+    assert [m["value"] for m in doc["files"][0]["measurements"]] == [80.0, 95.0]
+    assert doc["summary"].endswith("2 runs found, 2 imported, 0 skipped")
+    assert "plug-in broken-demo" in err and "NO_SUCH_THING" in err
+    assert [p["name"] for p in doc["plugin_failures"]] == ["broken-demo"]
+    assert code2 == 0 and "demo-csv" in listing
+
+
+def test_third_party_importer_in_a_fresh_process(tmp_path):
+    """The same package on PYTHONPATH of a real `capadvisor import` process."""
+    import os
+    import subprocess
+    import sys
+
+    from tests.plugin_package import write_package
+
+    root = write_package(tmp_path / "site-packages")
+    f = tmp_path / "m.csv"
+    f.write_text("demo-csv,42\n")
+    env = dict(os.environ, PYTHONPATH=f"{root}{os.pathsep}{os.environ.get('PYTHONPATH', '')}",
+               XDG_DATA_HOME=str(tmp_path / "data"), XDG_CONFIG_HOME=str(tmp_path / "cfg"),
+               XDG_CACHE_HOME=str(tmp_path / "cache"), CAPADVISOR_DATA_DIR=str(tmp_path / "data"))
+    proc = subprocess.run([sys.executable, "-m", "app", "import", str(f), "--site", "plug"], env=env,
+                          capture_output=True, text=True, timeout=100)
+    assert proc.returncode == 0, proc.stderr
+    assert "demo-csv 1.0" in proc.stdout and "1 run found, 1 imported, 0 skipped" in proc.stdout
 
 
 def test_sites_list_show_compare_delete(run):

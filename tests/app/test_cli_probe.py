@@ -53,7 +53,12 @@ def plugins(tmp_path, monkeypatch):
         "[capadvisor.probes]\nbroken = broken_probe_plugin:BrokenProbe\n"
         "raising = raising_probe_plugin:RaisingProbe\nnumber = raising_probe_plugin:NOT_A_PROBE\n")
     monkeypatch.syspath_prepend(str(site))
+    from advisor.probes import REGISTRY
+
+    saved = dict(REGISTRY._probes), REGISTRY._load_failures
+    REGISTRY._load_failures = None  # the registry loads its entry points afresh, by itself
     yield site
+    REGISTRY._probes, REGISTRY._load_failures = saved
     for name in ("broken_probe_plugin", "raising_probe_plugin"):
         sys.modules.pop(name, None)
 
@@ -90,7 +95,7 @@ def test_broken_plugins_are_reported_and_skipped(run, plugins):
     data = json.loads(out)
     failures = {f["name"]: f for f in data["plugin_failures"]}
     assert failures["broken"]["stage"] == "load" and "ModuleNotFoundError" in failures["broken"]["error"]
-    assert failures["number"]["stage"] == "load" and "TypeError" in failures["number"]["error"]
+    assert failures["number"]["stage"] == "load" and "ProbeRegistryError" in failures["number"]["error"]
     assert failures["raising"]["stage"] == "probe" and "cannot reach the BMC" in failures["raising"]["error"]
     assert data["probe"] in ("linux", "psutil")
     assert "probe plug-in broken skipped" in err and "probe plug-in raising skipped" in err

@@ -117,3 +117,32 @@ def test_newer_kb_schema_is_refused(tmp_path, kb_path):
     con.close()
     with pytest.raises(DatabaseError, match="schema version 99"):
         KnowledgeBase(path)
+
+
+def test_a_foreign_file_at_the_cached_kb_path_is_not_replaced(tmp_path, monkeypatch):
+    """Where the compiled knowledge base is cached, a file of someone else stays untouched."""
+    monkeypatch.setattr(store, "bundled_kb_path", lambda: tmp_path / "no-shipped-kb.sqlite")
+
+    from knowledge import curated
+    from knowledge.infra.errors import DatabaseError
+    from knowledge.infra.paths import user_cache_dir
+    from knowledge.store import ensure_compiled
+
+    digest = curated.data_digest(curated.DATA_DIR)
+    cached = user_cache_dir() / f"knowledge-{digest[:16]}.sqlite"
+    for content in (b"my notes\n", b""):
+        cached.write_bytes(content)
+        with pytest.raises(DatabaseError, match="not a Capacity Advisor knowledge base; it was left untouched"):
+            ensure_compiled()
+        assert cached.read_bytes() == content
+    cached.unlink()
+    con = sqlite3.connect(cached)
+    con.execute("CREATE TABLE mine (x)")
+    con.commit()
+    con.close()
+    before = cached.read_bytes()
+    with pytest.raises(DatabaseError, match="left untouched"):
+        ensure_compiled()
+    assert cached.read_bytes() == before
+    cached.unlink()
+    assert ensure_compiled() == cached  # our own file is made when nothing is there

@@ -132,9 +132,13 @@ def test_import_is_stored_once_and_in_one_transaction(tmp_path):
         db.add_import("other", path="a.json", tool="fio", tool_version="3.33", content_hash="h1",
                       parameters={}, measurements=_measurements(1))
         bad = _measurements(2) + [SiteMeasurement("iops", float("nan"), "ops/s")]
-        with pytest.raises(sqlite3.IntegrityError):
+        with pytest.raises(DatabaseError, match="storing b.json"):
             db.add_import("lab", path="b.json", tool="fio", tool_version="3.33", content_hash="h2",
                           parameters={}, measurements=bad)
+        with pytest.raises(DatabaseError):  # the site is created inside the import's transaction
+            db.add_import("fresh", path="b.json", tool="fio", tool_version="3.33", content_hash="h2",
+                          parameters={}, measurements=bad)
+        assert "fresh" not in [s.name for s in db.sites()]
         assert [r.content_hash for r in db.imports("lab")] == ["h1"]
         assert len(db.site_measurements("lab")) == 3
         assert db.find_import("lab", "h1").warnings == ["w"]

@@ -3,16 +3,37 @@ errors reach the user, files, recent files, unsaved-changes guard, drag and drop
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
-from PySide6.QtWidgets import QMessageBox
+from PySide6.QtWidgets import QLabel, QMessageBox
 
+from advisor.engine import Advice
+from advisor.recommend import catalog
+from advisor.recommend.base import Recommendation
 from tests.ui.conftest import damaged_fixture, fio_fixture, wait_idle
 from ui.main_window import VIEWS, window_settings
 
 
-def _choice(advice: dict, decision: str, scope: str = "cluster") -> str:
-    return next(r["choice"] for r in advice["recommendations"] if r["decision"] == decision and r["scope"] == scope)
+def _choice(advice: Advice, decision: str, scope: str = "cluster") -> str:
+    return advice.find(decision, scope).choice
+
+
+def test_the_session_hands_the_typed_advice_to_the_panels(window, qtbot):
+    """The GUI receives the engine's Advice itself (not its JSON): the cards hold its
+    Recommendations, titled from the decision catalogue; model problems are shown."""
+    s = window.session
+    cards = window.show_view("recommendations")
+    assert isinstance(s.advice, Advice) and s.advice.facts is not None
+    assert [c.rec for c in cards.cards] == s.advice.recommendations
+    assert all(isinstance(c.rec, Recommendation) for c in cards.cards)
+    card = next(c for c in cards.cards if c.rec.decision == "storage_backend")
+    title = card.findChild(QLabel, "cardDecision").text()
+    assert title.startswith(catalog.title("storage_backend").upper())
+    assert s.advice.scenario.name in cards.summary.text()
+    with qtbot.waitSignal(s.sig_advice, timeout=5000):
+        s._on_advice(dataclasses.replace(s.advice, model_problems={"boot_time": "no rows for this family"}))
+    assert "boot_time (no rows for this family)" in cards.summary.text()
 
 
 def test_every_view_opens(window, qtbot):
@@ -28,7 +49,7 @@ def test_editing_the_scenario_changes_the_recommendations(window, qtbot):
     cards = window.show_view("recommendations")
     before = _choice(s.advice, "storage_backend")
     n_cards = len(cards.cards)
-    assert n_cards == len(s.advice["recommendations"]) > 5
+    assert n_cards == len(s.advice.recommendations) > 5
     assert before == "nfs_file"
     with qtbot.waitSignal(s.sig_advice, timeout=30000):
         s.document.set(("hosts", "disks", 0, "kind"), "hdd")
@@ -36,7 +57,7 @@ def test_editing_the_scenario_changes_the_recommendations(window, qtbot):
         s.document.set(("hosts", "shared_storage", 0, "network_gbps"), 1.0)
     after = _choice(s.advice, "storage_backend")
     assert after != before
-    shown = [c.choice.text() for c in cards.cards if c.rec["decision"] == "storage_backend"]
+    shown = [c.choice.text() for c in cards.cards if c.rec.decision == "storage_backend"]
     assert shown and after in shown[0]
 
 
@@ -52,23 +73,23 @@ def test_an_invalid_edit_keeps_the_last_advice_and_says_why(window, qtbot):
 
 def test_citations_open_the_knowledge_base_rows(window, qtbot):
     cards = window.show_view("recommendations")
-    card = next(c for c in cards.cards if c.rec["decision"] == "cache_mode")
+    card = next(c for c in cards.cards if c.rec.decision == "cache_mode")
     card.citation_label.linkActivated.emit("0")
     dlg = cards.last_dialog
     qtbot.addWidget(dlg)
     assert dlg.model.rowCount() > 0
-    first = card.rec["citations"][0]
+    first = card.rec.citations[0]
     docs = {dlg.model.row_at(i).document[:3] for i in range(dlg.model.rowCount())}
     assert first["document"][:3] in docs
 
 
 def test_alternatives_are_one_click_away(window, qtbot):
     cards = window.show_view("recommendations")
-    card = next(c for c in cards.cards if c.rec.get("alternatives"))
+    card = next(c for c in cards.cards if c.rec.alternatives)
     assert not card.alt_table.isVisible()
     card.alt_button.click()
     assert card.alt_table.isVisible()
-    assert card.alt_table.rowCount() == len(card.rec["alternatives"])
+    assert card.alt_table.rowCount() == len(card.rec.alternatives)
     assert card.alt_table.item(0, 3).text()  # why it lost
 
 
@@ -115,17 +136,18 @@ def test_dropping_files_imports_them_with_errors_per_file(window, qtbot):
         window.handle_dropped([fio_fixture(), damaged_fixture()])
     ok = [o for o in sites.outcomes if o.ok]
     bad = [o for o in sites.outcomes if not o.ok]
-    assert len(ok) == 1 and ok[0].tool == "fio" and ok[0].measurements > 0
-    assert len(bad) == 1 and "fio3_truncated.json" in bad[0].message
+    assert len(ok) == 1 and ok[0].tool == "fio" and len(ok[0].measurements) > 0
+    assert len(bad) == 1 and "fio3_truncated.json" in bad[0].error
+    assert "2 files: 1 imported, 1 failed; 1 run found, 1 imported, 0 skipped" in sites.status.text()
     names = [sites.site_list.item(i).data(0x0100) for i in range(sites.site_list.count())]
     assert "lab-1" in names
-    assert sites.model.rowCount() == ok[0].measurements
-    assert window.session.userdb.site("lab-1").measurements == ok[0].measurements
+    assert sites.model.rowCount() == len(ok[0].measurements)
+    assert window.session.userdb.site("lab-1").measurements == len(ok[0].measurements)
     # calibrate the advice to the new site
     cards = window.show_view("recommendations")
     with qtbot.waitSignal(window.session.sig_advice, timeout=30000):
         window.session.set_site("lab-1")
-    assert window.session.advice["basis"] == "site:lab-1"
+    assert window.session.advice.basis == "site:lab-1"
     assert "site lab-1" in cards.summary.text()
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor, QFont
@@ -22,6 +23,9 @@ from PySide6.QtWidgets import (
 
 from knowledge.infra.errors import UserFacingError
 from ui.workers import TaskSlot
+
+if TYPE_CHECKING:
+    from advisor.engine import Advice
 
 MAX_COLUMNS = 4
 
@@ -50,8 +54,9 @@ def summarize_inputs(data: dict) -> dict[str, str]:
     }
 
 
-def advise_all(items: list[tuple[str, dict]], kb, site, userdb_path, progress=None, cancel=None) -> list[dict]:
-    """Worker: the advice for each (name, data) pair; an invalid scenario gives ``{"error": ...}``."""
+def advise_all(items: list[tuple[str, dict]], kb, site, userdb_path, progress=None,
+               cancel=None) -> list[Advice | str | None]:
+    """Worker: the advice for each (name, data) pair; an invalid scenario gives its error message."""
     from advisor.engine import advise
     from advisor.progress import check, report
     from knowledge.userdb import UserDatabase
@@ -62,9 +67,9 @@ def advise_all(items: list[tuple[str, dict]], kb, site, userdb_path, progress=No
             check(cancel)
             report(progress, i / len(items), f"advising scenario {i + 1}")
             try:
-                out.append(advise(data, kb=kb, site=site or None, userdb=db).to_dict())
+                out.append(advise(data, kb=kb, site=site or None, userdb=db))
             except UserFacingError as exc:
-                out.append({"error": str(exc), "recommendations": []})
+                out.append(str(exc))
     return out
 
 
@@ -75,7 +80,7 @@ class QtComparePanel(QWidget):
         super().__init__(parent)
         self.session = session
         self.others: list[tuple[str, dict]] = []
-        self.advices: list[dict] = []
+        self.advices: list[Advice | str | None] = []
         self.task = TaskSlot("comparing scenarios", session.notifier, parent=self)
         self.task.sig_done.connect(self.show_advices)
         add = QPushButton("Add scenario file…")
@@ -137,7 +142,7 @@ class QtComparePanel(QWidget):
         from knowledge.infra.paths import user_db_path
 
         if self.session.kb is None:
-            self.show_advices([{} for _ in self.items()])
+            self.show_advices([None for _ in self.items()])
             return
         self.task.start(advise_all, [(n, copy.deepcopy(d)) for n, d in self.items()], self.session.kb,
                         self.session.site, user_db_path())
@@ -151,22 +156,24 @@ class QtComparePanel(QWidget):
         labels = list(inputs[0])
         cells = [[inp.get(k, "") for inp in inputs] for k in labels]
         keys: list[tuple[str, str]] = []
-        for adv in self.advices:
-            for r in adv.get("recommendations", []):
-                k = (r.get("decision", ""), r.get("scope", ""))
-                if k not in keys:
-                    keys.append(k)
+        advices = [a for a in self.advices if not isinstance(a, str | None)]
+        for adv in advices:
+            for r in adv.recommendations:
+                if (r.decision, r.scope) not in keys:
+                    keys.append((r.decision, r.scope))
         for dec, scope in keys:
             labels.append(f"{decision_title(dec)} · {scope.replace('workload:', '')}")
             row = []
             for adv in self.advices:
-                rec = next((r for r in adv.get("recommendations", [])
-                            if (r.get("decision"), r.get("scope")) == (dec, scope)), None)
-                row.append(choice_text(rec) if rec else ("invalid: " + adv["error"][:80] if adv.get("error") else "—"))
+                if isinstance(adv, str):
+                    row.append("invalid: " + adv[:80])
+                    continue
+                rec = adv.find(dec, scope) if adv is not None else None
+                row.append(choice_text(rec) if rec else "—")
             cells.append(row)
         return labels, cells
 
-    def show_advices(self, advices: list[dict]) -> None:
+    def show_advices(self, advices: list[Advice | str | None]) -> None:
         from ui import theme
 
         self.advices = advices

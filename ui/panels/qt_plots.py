@@ -13,8 +13,8 @@ KEYS = ("cache_mode", "boot_time", "cpu_utilization", "image_transfer", "overall
 
 
 def chart_data(kb, scenario, advice, userdb_path, site, progress=None, cancel=None):
-    """Worker: every chart of the tab (see :func:`ui.plots.series.build_charts`)."""
-    from ui.plots.series import build_charts
+    """Worker: every chart of the tab (see :func:`advisor.figures.charts.build_charts`)."""
+    from advisor.figures.charts import build_charts
 
     return build_charts(kb, scenario, advice, {}, KEYS, userdb_path, site, progress, cancel)
 

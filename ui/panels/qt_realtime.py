@@ -53,8 +53,8 @@ def parse_pasted(text: str) -> list[list[str]]:
 def analyze_tasks(rows: list[tuple], unit: str, mode: str, value: float, overhead: float, policy: str,
                   progress=None, cancel=None):
     """Worker: (RealtimeResult, ChartSpec) for the table's tasks at a share or a period."""
+    from advisor.figures.charts import realtime_chart
     from advisor.realtime import TaskSet, analyze
-    from ui.plots.series import realtime_chart
 
     ts = TaskSet.from_tuples(rows, unit=unit, source="task table")
     if mode == "share":

@@ -4,6 +4,7 @@ confidence, extrapolation warning, rationale, clickable citations, and the alter
 from __future__ import annotations
 
 import html
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
@@ -20,16 +21,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from advisor.figures.text import figure_parts
+from advisor.figures.text import figure_text as plain_figure_text
+from advisor.recommend import catalog
+from advisor.recommend.base import Alternative, Recommendation
 from ui.tablemodels import fmt_value
 
-DECISION_TITLES = {
-    "hypervisor": "Hypervisor", "cache_mode": "KVM disk cache mode", "vcpu_overallocation": "vCPU over-allocation",
-    "storage_backend": "Storage backend for VM images", "vm_period_budget": "Real-time VM period and budget",
-    "host_count": "Number of hosts", "image_transfer": "Image transfer", "disk_placement": "Disk placement",
-    "cpu_governor": "CPU frequency governor", "io_block_size": "I/O block size",
-    "load_balancing": "Load balancing (automatic migration)",
-}
-
+if TYPE_CHECKING:
+    from advisor.engine import Advice
 
 #: citation places shown on a card before "all N sources"
 MAX_PLACES = 8
@@ -40,37 +39,23 @@ def _esc(text: str) -> str:
 
 
 def decision_title(name: str) -> str:
-    return DECISION_TITLES.get(name, name.replace("_", " ").capitalize())
+    """The decision's title from the catalogue."""
+    return catalog.title(name)
 
 
 def figure_text(name: str, fig: dict) -> str:
-    """``"throughput per VM: 52.3 MB/s (45.1–60.2)"`` from an expected figure."""
-    if not isinstance(fig, dict):
-        return f"{name.replace('_', ' ')}: {fig}"
-    unit = fig.get("unit", "")
-    value, low, high = fig.get("value"), fig.get("low"), fig.get("high")
-    text = f"{name.replace('_', ' ')}: <b>{fmt_value(value) if isinstance(value, int | float) else value}</b> {unit}"
-    if isinstance(low, int | float) and isinstance(high, int | float) and (low != value or high != value):
-        text += f" <span style='opacity:0.75'>({fmt_value(low)}–{fmt_value(high)})</span>"
+    """``"throughput per VM: <b>52.3</b> MB/s (45.1–60.2)"`` from an expected figure (escaped; the
+    numbers as :func:`advisor.figures.text.figure_parts` gives them to every front end)."""
+    label, value, unit, interval = figure_parts(name, fig)
+    text = f"{_esc(label)}: <b>{_esc(value)}</b> {_esc(unit)}"
+    if interval:
+        text += f" <span style='opacity:0.75'>({_esc(interval)})</span>"
     return text
 
 
-def confidence_of(rec: dict) -> tuple[str, float | None]:
-    """(label, value 0..1) from a recommendation's confidence (a dict, a number or a label)."""
-    c = rec.get("confidence")
-    if isinstance(c, dict):
-        return str(c.get("label", "")), c.get("value")
-    if isinstance(c, int | float):
-        label = "high" if c >= 0.75 else "medium" if c >= 0.5 else "low"
-        return label, float(c)
-    return str(c or ""), None
-
-
-def choice_text(rec: dict) -> str:
-    choice = str(rec.get("choice", ""))
-    if rec.get("decision") == "vcpu_overallocation" and isinstance(rec.get("value"), int | float):
-        return f"{choice} · {fmt_value(rec['value'])} vCPUs per core"
-    return choice
+def choice_text(rec: Recommendation) -> str:
+    """The choice as the card shows it (with its value where the catalogue gives it a unit)."""
+    return catalog.choice_text(rec.decision, rec.choice, rec.value)
 
 
 class RecommendationCard(QFrame):
@@ -78,21 +63,20 @@ class RecommendationCard(QFrame):
 
     sig_citations = Signal(list, str)
 
-    def __init__(self, rec: dict, parent=None):
+    def __init__(self, rec: Recommendation, parent=None):
         super().__init__(parent)
         self.rec = rec
         self.setObjectName("card")
-        self.setProperty("extrapolated", bool(rec.get("extrapolated")))
+        self.setProperty("extrapolated", bool(rec.extrapolated))
         lay = QVBoxLayout(self)
         lay.setContentsMargins(14, 12, 14, 12)
         lay.setSpacing(6)
         head = QHBoxLayout()
-        scope = rec.get("scope", "cluster")
-        title = QLabel(f"{decision_title(rec.get('decision', '')).upper()}  ·  {scope.replace('workload:', '')}")
+        title = QLabel(_esc(f"{decision_title(rec.decision).upper()}  ·  {rec.scope.replace('workload:', '')}"))
         title.setObjectName("cardDecision")
         head.addWidget(title, 1)
-        label, value = confidence_of(rec)
-        conf = QLabel(f"{label} confidence" + (f" {value:.0%}" if isinstance(value, float) else ""))
+        label = rec.confidence_label
+        conf = QLabel(f"{label} confidence {rec.confidence:.0%}")
         conf.setObjectName("confidence")
         conf.setProperty("level", label)
         conf.setToolTip("How strongly the documents' measurements and rules support this choice")
@@ -102,29 +86,29 @@ class RecommendationCard(QFrame):
         self.choice.setObjectName("cardChoice")
         self.choice.setWordWrap(True)
         lay.addWidget(self.choice)
-        figs = [figure_text(k, v) for k, v in (rec.get("expected") or {}).items()]
+        figs = [figure_text(k, v) for k, v in rec.expected.items()]
         if figs:
             f = QLabel("<br>".join(figs[:6]))
             f.setObjectName("figure")
             f.setWordWrap(True)
             lay.addWidget(f)
-        if rec.get("extrapolated"):
+        if rec.extrapolated:
             wl = QLabel("⚠ Extrapolated: this scenario lies outside what the documents measured.")
             wl.setObjectName("warning")
             wl.setWordWrap(True)
             lay.addWidget(wl)
-        notes = [str(w).split(" [")[0] for w in rec.get("warnings") or []]
+        notes = [str(w).split(" [")[0] for w in rec.warnings]
         if notes:
             nl = QLabel("<br>".join(f"• {_esc(n)}" for n in notes[:3]))
             nl.setObjectName("note")
             nl.setWordWrap(True)
             lay.addWidget(nl)
-        if rec.get("rationale"):
-            r = QLabel(_esc(str(rec["rationale"])))
+        if rec.rationale:
+            r = QLabel(_esc(rec.rationale))
             r.setWordWrap(True)
             r.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
             lay.addWidget(r)
-        cites = rec.get("citations") or []
+        cites = rec.citations
         if cites:
             places = _unique_places(cites)
             links = " · ".join(
@@ -138,7 +122,7 @@ class RecommendationCard(QFrame):
             cl.linkActivated.connect(self._on_link)
             self.citation_label = cl
             lay.addWidget(cl)
-        alts = rec.get("alternatives") or []
+        alts = rec.alternatives
         if alts:
             self.alt_button = QPushButton(f"Alternatives ({len(alts)}) and why they lost")
             self.alt_button.setCheckable(True)
@@ -148,17 +132,19 @@ class RecommendationCard(QFrame):
             self.alt_button.toggled.connect(self.alt_table.setVisible)
             lay.addWidget(self.alt_button, 0, Qt.AlignmentFlag.AlignLeft)
             lay.addWidget(self.alt_table)
+        for label_widget in self.findChildren(QLabel):  # every text above is escaped: never read as plain
+            label_widget.setTextFormat(Qt.TextFormat.RichText)
         lay.addStretch(1)
 
     def _on_link(self, href: str) -> None:
         if href == "all":
-            self.sig_citations.emit(list(self.rec.get("citations") or []), decision_title(self.rec.get("decision", "")))
+            self.sig_citations.emit(list(self.rec.citations), decision_title(self.rec.decision))
             return
-        places = _unique_places(self.rec.get("citations") or [])
+        places = _unique_places(self.rec.citations)
         place = places[int(href)]
-        cites = [c for c in self.rec.get("citations") or []
+        cites = [c for c in self.rec.citations
                  if (c.get("document"), c.get("locator")) == (place.get("document"), place.get("locator"))]
-        self.sig_citations.emit(cites, decision_title(self.rec.get("decision", "")))
+        self.sig_citations.emit(cites, decision_title(self.rec.decision))
 
 
 def _unique_places(cites: list[dict]) -> list[dict]:
@@ -171,15 +157,14 @@ def _unique_places(cites: list[dict]) -> list[dict]:
     return out
 
 
-def _alternatives_table(alts: list[dict]) -> QTableWidget:
+def _alternatives_table(alts: list[Alternative]) -> QTableWidget:
     t = QTableWidget(len(alts), 4)
     t.setHorizontalHeaderLabels(["Option", "Score", "Expected", "Why not"])
     t.verticalHeader().hide()
     t.setWordWrap(True)
     for i, a in enumerate(alts):
-        exp = "; ".join(figure_text(k, v).replace("<b>", "").replace("</b>", "").split("<span")[0]
-                        for k, v in (a.get("expected") or {}).items())
-        for j, text in enumerate((a.get("choice", ""), fmt_value(a.get("score")), exp, a.get("why_not", ""))):
+        exp = "; ".join(plain_figure_text(k, v) for k, v in a.expected.items())
+        for j, text in enumerate((a.choice, fmt_value(a.score), exp, a.why_not)):
             item = QTableWidgetItem(str(text))
             item.setToolTip(str(text))
             t.setItem(i, j, item)
@@ -200,6 +185,7 @@ class QtRecommendationsPanel(QWidget):
         top = QHBoxLayout()
         self.summary = QLabel("Waiting for the knowledge base and models…")
         self.summary.setObjectName("subtitle")
+        self.summary.setTextFormat(Qt.TextFormat.RichText)
         self.summary.setWordWrap(True)
         self.scope = QComboBox()
         self.scope.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
@@ -237,9 +223,8 @@ class QtRecommendationsPanel(QWidget):
             self.summary.setText(f"The scenario has {len(problems)} problem(s); fix them in the Scenario tab. "
                                  "The cards below are for the last valid scenario.")
 
-    def set_advice(self, advice: dict) -> None:
-        recs = advice.get("recommendations", [])
-        scopes = ["all"] + sorted({r.get("scope", "cluster") for r in recs}, key=lambda s: (s != "cluster", s))
+    def set_advice(self, advice: Advice) -> None:
+        scopes = ["all", *advice.scopes()]
         current = self.scope.currentText()
         self.scope.blockSignals(True)
         self.scope.clear()
@@ -249,10 +234,10 @@ class QtRecommendationsPanel(QWidget):
         self.render()
 
     def render(self) -> None:
-        advice = self.session.advice or {}
-        recs = advice.get("recommendations", [])
+        advice = self.session.advice
+        recs = advice.recommendations if advice is not None else []
         scope = self.scope.currentText()
-        shown = [r for r in recs if scope in ("", "all") or r.get("scope") == scope]
+        shown = [r for r in recs if scope in ("", "all") or r.scope == scope]
         while self.grid.count():
             item = self.grid.takeAt(0)
             if item.widget():
@@ -267,14 +252,19 @@ class QtRecommendationsPanel(QWidget):
         for c in range(columns):
             self.grid.setColumnStretch(c, 1)
         self.grid.setRowStretch(len(shown) // columns + 1, 1)
-        n_extra = sum(1 for r in recs if r.get("extrapolated"))
-        name = advice.get("scenario", {}).get("name") if isinstance(advice.get("scenario"), dict) else None
-        basis = str(advice.get("basis") or "documents")
+        if advice is None:
+            return
+        n_extra = sum(1 for r in recs if r.extrapolated)
+        basis = advice.basis
         basis_text = (f"calibrated to site {basis.split(':', 1)[1]}'s measured hardware" if basis.startswith("site:")
                       else "from the documents' measurements")
-        self.summary.setText(
-            f"{len(recs)} recommendation(s){' for ' + name if name else ''}, {basis_text}; "
-            f"{n_extra} extrapolated beyond the measurements. Click a citation to see its rows.")
+        text = (f"{len(recs)} recommendation(s) for {_esc(advice.scenario.name)}, {_esc(basis_text)}; "
+                f"{n_extra} extrapolated beyond the measurements. Click a citation to see its rows.")
+        if advice.model_problems:
+            problems = "; ".join(f"{k} ({v})" for k, v in advice.model_problems.items())
+            text += (f"<br><span style='color:#b35900'>⚠ Decided from the rules alone where these models were not "
+                     f"available: {_esc(problems)}</span>")
+        self.summary.setText(text)
 
     def resizeEvent(self, event) -> None:  # noqa: N802 - Qt override
         super().resizeEvent(event)

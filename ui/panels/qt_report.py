@@ -23,7 +23,7 @@ REPORT_CHARTS = ("cache_mode", "boot_time", "cpu_utilization", "image_transfer",
 
 def report_charts(kb, scenario, advice, progress=None, cancel=None):
     """Worker: the chart data of the report."""
-    from ui.plots.series import build_charts
+    from advisor.figures.charts import build_charts
 
     return build_charts(kb, scenario, advice, {}, REPORT_CHARTS, None, "", progress, cancel)
 

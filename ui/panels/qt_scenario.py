@@ -139,10 +139,10 @@ def new_workload(existing: list[dict]) -> dict:
 
 def _probe_hosts(progress=None, cancel=None) -> dict:
     """Worker: this machine as the ``hosts`` mapping of a scenario (from the hardware probe)."""
-    from advisor.probes.registry import builtin_registry
+    from advisor.probes.registry import REGISTRY
     from advisor.probes.skeleton import hosts_section
 
-    run = builtin_registry().run(progress=progress, cancel=cancel)
+    run = REGISTRY.run(progress=progress, cancel=cancel)  # built-ins and entry-point plug-ins
     hosts, _notes = hosts_section(run.facts)
     return hosts
 

@@ -4,7 +4,6 @@ losing the others; choose the site that calibrates the advice."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from PySide6.QtCore import Qt
@@ -34,49 +33,12 @@ from ui.workers import TaskSlot
 SITE_COLUMNS = ("metric", "value", "unit", "tool", "subject", "factors")  # factors last: it stretches
 
 
-@dataclass
-class FileOutcome:
-    """What happened to one file: stored (with how many measurements), or the error."""
+def import_into_site(paths: list[Path], site: str, db_path: Path, progress=None, cancel=None):
+    """Worker: the one site-import workflow (:func:`knowledge.importers.workflow.import_files`),
+    the same the CLI runs; returns its ImportBatch."""
+    from knowledge.importers.workflow import import_files
 
-    path: str
-    ok: bool
-    tool: str = ""
-    measurements: int = 0
-    message: str = ""
-    warnings: list[str] = field(default_factory=list)
-
-
-def parse_benchmark_file(path: Path):
-    """The importers' parse of one file (a ParsedFile); raises the importer's error."""
-    from knowledge.importers import parse_file
-
-    return parse_file(path)
-
-
-def import_into_site(paths: list[Path], site: str, db_path: Path, progress=None, cancel=None) -> list[FileOutcome]:
-    """Worker: import every file into ``site``, one transaction per file; a bad file is reported
-    and the others still imported."""
-    from advisor.progress import check, report
-    from knowledge.userdb import UserDatabase
-
-    out: list[FileOutcome] = []
-    with UserDatabase(db_path) as db:
-        for i, path in enumerate(paths):
-            check(cancel)
-            report(progress, i / max(1, len(paths)), f"importing {Path(path).name}")
-            try:
-                parsed = parse_benchmark_file(Path(path))
-                db.add_import(site, path=str(path), tool=parsed.tool, tool_version=parsed.tool_version,
-                              content_hash=parsed.content_hash, parameters=parsed.parameters,
-                              measurements=parsed.measurements, warnings=parsed.warnings)
-                out.append(FileOutcome(str(path), True, parsed.tool, len(parsed.measurements),
-                                       warnings=list(parsed.warnings)))
-            except UserFacingError as exc:
-                out.append(FileOutcome(str(path), False, message=str(exc)))
-            except (OSError, UnicodeDecodeError) as exc:
-                out.append(FileOutcome(str(path), False, message=f"{path}: {exc}"))
-    report(progress, 1.0, "imported")
-    return out
+    return import_files(paths, site, db_path=db_path, progress=progress, cancel=cancel)
 
 
 class QtSitesPanel(QWidget):
@@ -87,8 +49,10 @@ class QtSitesPanel(QWidget):
         self.session = session
         self.task = TaskSlot("importing benchmark files", session.notifier, parent=self)
         self.task.sig_done.connect(self.on_imported)
+        self.task.sig_cancelled.connect(self.on_cancelled)
         self.task.sig_progress.connect(lambda f, m: self.status.setText(f"{m} ({f:.0%})"))
-        self.outcomes: list[FileOutcome] = []
+        self.outcomes: list = []  # the FileResults of the last import in this window
+        self.batch = None
 
         self.site_list = QListWidget()
         self.site_list.setToolTip("Your sites (a customer, a lab); select one to see its measurements")
@@ -249,16 +213,31 @@ class QtSitesPanel(QWidget):
         self.status.setText(f"Importing {len(paths)} file(s)…")
         self.task.start(import_into_site, [Path(p) for p in paths], site or self.site_name(), user_db_path())
 
-    def on_imported(self, outcomes: list[FileOutcome]) -> None:
-        self.outcomes = outcomes
-        for o in outcomes:
-            text = (f"✔ {Path(o.path).name}: {o.tool}, {o.measurements} measurements"
-                    + (f" ({len(o.warnings)} warning(s))" if o.warnings else "")) if o.ok else f"✘ {o.message}"
+    def on_imported(self, batch) -> None:
+        """Show an ImportBatch: one log line per file (newest first) and the summary line."""
+        self.batch = batch
+        self.outcomes = list(batch.files)
+        for o in batch.files:
+            warn = f" ({len(o.warnings)} warning(s))" if o.warnings else ""
+            if o.status == "imported":
+                text = f"✔ {Path(o.path).name}: {o.tool} {o.tool_version}, {o.summary()}, " \
+                       f"{len(o.measurements)} measurements{warn}"
+            elif o.status == "duplicate":
+                text = f"= {Path(o.path).name}: already imported into site {batch.site!r}, not stored again"
+            else:
+                text = f"✘ {o.error}"
             item = QListWidgetItem(text)
-            item.setToolTip("\n".join(o.warnings) if o.ok else o.message)
+            item.setToolTip("\n".join(o.warnings) if o.ok and o.warnings else (o.error or o.note or o.path))
             self.log.insertItem(0, item)
-        good = sum(o.ok for o in outcomes)
-        self.status.setText(f"{good} of {len(outcomes)} file(s) imported")
+        self.status.setText(batch.summary())
+        if batch.plugin_failures:
+            self.session.notifier.message("; ".join(str(f) for f in batch.plugin_failures), 8000)
+        self.refresh()
+        self.session.sig_sites_changed.emit()
+
+    def on_cancelled(self) -> None:
+        """Files stored before the cancel stay (each whole): show what the site now holds."""
+        self.status.setText("Import cancelled; the files imported before the cancel are kept")
         self.refresh()
         self.session.sig_sites_changed.emit()
 

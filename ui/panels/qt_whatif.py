@@ -7,11 +7,10 @@ real-time analysis and the advice run in workers, one task each, a new move canc
 
 from __future__ import annotations
 
-import copy
+import html
 import math
 import time
 
-import numpy as np
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QFrame,
@@ -24,53 +23,27 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from advisor.figures.whatif import INPUTS, Input, apply_inputs, default_inputs, readings
 from ui.tablemodels import fmt_value
 from ui.workers import TaskSlot
 
-#: slider name -> (label, unit, minimum, maximum, step, charts it moves)
-SLIDERS = {
-    "vms_per_host": ("VMs per host", "VMs", 1.0, 16.0, 1.0, ("cache_mode",)),
-    "overallocation": ("Over-allocation", "vCPUs/core", 1.0, 6.0, 0.25,
-                       ("overallocation_overhead", "migration_downtime")),
-    "share": ("Real-time VM share", "of a core", 0.05, 1.0, 0.01, ("realtime",)),
-    "image_gb": ("Image size", "GB", 0.5, 50.0, 0.5, ("image_transfer",)),
-    "load_total": ("Request load", "req/s", 5000.0, 100000.0, 1000.0, ("cpu_utilization",)),
-}
+#: the charts of the panel, in reading order (the large workshop layout shows the first four)
 CHART_KEYS = ("cache_mode", "overallocation_overhead", "image_transfer", "realtime", "cpu_utilization",
               "migration_downtime")
-DECISIONS = ("hypervisor", "cache_mode", "vcpu_overallocation", "storage_backend", "host_count",
-             "vm_period_budget")
 
 
-def whatif_scenario(data: dict, inputs: dict) -> dict:
-    """The scenario data with the what-if inputs applied: hosts to carry ``vms_per_host``, every
-    image at ``image_gb``, every real-time VM at ``share``."""
-    out = copy.deepcopy(data)
-    total = sum(int(w.get("vms", 1)) for w in out.get("workloads", []))
-    hosts = out.setdefault("hosts", {})
-    if inputs.get("vms_per_host"):
-        hosts["count"] = max(1, math.ceil(total / float(inputs["vms_per_host"]))) + int(hosts.get("reserve", 0))
-    for w in out.get("workloads", []):
-        if inputs.get("image_gb"):
-            w["image_gb"] = float(inputs["image_gb"])
-        if inputs.get("share") and w.get("realtime") and w["realtime"].get("tasks"):
-            u = sum(t["wcet"] / t["period"] for t in w["realtime"]["tasks"])
-            w["realtime"]["share"] = max(float(inputs["share"]), round(u + 0.005, 3))
-    return out
-
-
-def advise_data(data: dict, kb, site, userdb_path, progress=None, cancel=None) -> dict:
-    """Worker: the advice for scenario data (what-if variant)."""
+def advise_data(data: dict, kb, site, userdb_path, progress=None, cancel=None):
+    """Worker: the Advice for scenario data (what-if variant)."""
     from advisor.engine import advise
     from knowledge.userdb import UserDatabase
 
     with UserDatabase(userdb_path) as db:
-        return advise(data, kb=kb, site=site or None, userdb=db, progress=progress, cancel=cancel).to_dict()
+        return advise(data, kb=kb, site=site or None, userdb=db, progress=progress, cancel=cancel)
 
 
 def realtime_data(kb, scenario, advice, inputs, progress=None, cancel=None):
     """Worker: the real-time chart at the slider's share."""
-    from ui.plots.series import realtime_scenario_chart
+    from advisor.figures.charts import realtime_scenario_chart
 
     return realtime_scenario_chart(kb, scenario, advice, inputs)
 
@@ -78,10 +51,10 @@ def realtime_data(kb, scenario, advice, inputs, progress=None, cancel=None):
 class _Slider(QWidget):
     sig_moved = Signal(str, float)
 
-    def __init__(self, name: str, spec: tuple, parent=None):
+    def __init__(self, name: str, spec: Input, parent=None):
         super().__init__(parent)
         self.name = name
-        label, self.unit, self.lo, self.hi, self.step, _charts = spec
+        label, self.unit, self.lo, self.hi, self.step = spec.label, spec.unit, spec.minimum, spec.maximum, spec.step
         self.slider = QSlider(Qt.Orientation.Horizontal)
         self.slider.setRange(0, int(round((self.hi - self.lo) / self.step)))
         self.slider.setToolTip(f"{label} ({self.unit}); arrow keys step, Page Up/Down jump")
@@ -103,6 +76,11 @@ class _Slider(QWidget):
         return self.lo + self.slider.value() * self.step
 
     def set_value(self, v: float, emit: bool = False) -> None:
+        if v > self.hi:  # the scenario is beyond the usual range: the slider reaches it
+            self.hi = self.lo + math.ceil((v * 1.5 - self.lo) / self.step) * self.step
+            self.slider.blockSignals(True)
+            self.slider.setRange(0, int(round((self.hi - self.lo) / self.step)))
+            self.slider.blockSignals(False)
         self.slider.blockSignals(not emit)
         self.slider.setValue(int(round((min(max(v, self.lo), self.hi) - self.lo) / self.step)))
         self.slider.blockSignals(False)
@@ -140,7 +118,7 @@ class QtWhatIfPanel(QWidget):
         self.sliders: dict[str, _Slider] = {}
         box = QGroupBox("Move the inputs")
         bl = QVBoxLayout(box)
-        for name, spec in SLIDERS.items():
+        for name, spec in INPUTS.items():
             s = _Slider(name, spec)
             s.sig_moved.connect(self.on_moved)
             self.sliders[name] = s
@@ -192,23 +170,14 @@ class QtWhatIfPanel(QWidget):
 
     # --- inputs --------------------------------------------------------------------------
     def reset_from_scenario(self) -> None:
-        """Put the sliders where the scenario and the current advice are, and draw everything."""
+        """Put the sliders where the advice is (its own numbers: the charts then mark the cards'
+        figures), and draw everything."""
         s = self.session.document.scenario
         if s is None:
             return
-        from ui.plots.series import chosen
-
-        advice = self.session.advice
-        active = max(1, s.hosts.count - s.hosts.reserve)
-        rt = next((w.realtime for w in s.workloads if w.realtime and w.realtime.tasks), None)
-        images = [w.image_gb for w in s.workloads if w.image_gb]
-        oa = (chosen(advice, "vcpu_overallocation", "cluster") or {}).get("value")
-        defaults = {"vms_per_host": max(1.0, round(s.total_vms / active)), "overallocation": float(oa or 1.5),
-                    "share": float(rt.share or min(1.0, rt.utilization * 1.5)) if rt else 0.5,
-                    "image_gb": float(max(images) if images else 10.0), "load_total": 40000.0}
-        for name, v in defaults.items():
+        for name, v in default_inputs(self.session.advice, s).items():
             self.sliders[name].set_value(v)
-            self.inputs[name] = self.sliders[name].value()
+            self.inputs[name] = v  # exact, not the slider's step: the marks stay on the cards' figures
         if self.session.kb is not None:
             for key in self.charts:
                 self.update_chart(key)
@@ -221,7 +190,7 @@ class QtWhatIfPanel(QWidget):
         self.inputs[name] = value
         if self.session.kb is None:
             return
-        for key in SLIDERS[name][5]:
+        for key in INPUTS[name].charts:
             if key in self.charts:
                 self.update_chart(key)
         self.update_readings()
@@ -232,7 +201,7 @@ class QtWhatIfPanel(QWidget):
         if key == "realtime":
             self._rt_timer.start()
             return
-        from ui.plots.series import safe_chart
+        from advisor.figures.charts import safe_chart
 
         spec = safe_chart(key, self.session.kb, self.session.document.scenario, self.session.advice, self.inputs)
         self.charts[key].set_spec(spec)
@@ -246,57 +215,39 @@ class QtWhatIfPanel(QWidget):
 
         if self.session.kb is None or self.session.document.problems:
             return
-        data = whatif_scenario(self.session.document.data, self.inputs)
+        data = apply_inputs(self.session.document.data, self.inputs)
         self.advice_task.start(advise_data, data, self.session.kb, self.session.site, user_db_path())
 
     # --- readings ------------------------------------------------------------------------
-    def _at(self, key: str, x: float) -> list[tuple[str, float, str, bool]]:
-        chart = self.charts.get(key)
-        spec = chart.spec if chart else None
-        if spec is None or not spec.curves:
-            return []
-        out = []
-        for c in spec.curves:
-            if c.style != "solid":
-                continue
-            out.append((c.name, float(np.interp(x, c.x, c.mean)), spec.y_unit, c.highlight))
-        return out
-
     def update_readings(self) -> None:
-        i = self.inputs
+        specs = {k: c.spec for k, c in self.charts.items()}
         lines = []
-        for key, x, what in (("cache_mode", i.get("vms_per_host"), "per VM at {x:g} VMs/host"),
-                             ("overallocation_overhead", i.get("overallocation"), "CPU overhead at {x:g}:1"),
-                             ("migration_downtime", i.get("overallocation"), "migration downtime at {x:g}:1"),
-                             ("image_transfer", i.get("image_gb"), "to move {x:g} GB")):
-            vals = self._at(key, x or 0)
-            if vals:
-                parts = ", ".join(f"{'<b>' if hi else ''}{n}: {fmt_value(v)} {u}{'</b>' if hi else ''}"
-                                  for n, v, u, hi in vals[:3])
-                lines.append(f"<u>{what.format(x=x)}</u><br>{parts}")
+        for heading, values in readings(specs, self.inputs):
+            parts = ", ".join(f"{'<b>' if hi else ''}{_esc(n)}: {fmt_value(v)} {_esc(u)}{'</b>' if hi else ''}"
+                              for n, v, u, hi in values[:3])
+            lines.append(f"<u>{_esc(heading)}</u><br>{parts}")
         self.readings.setText("<br>".join(lines))
 
-    def _on_session_advice(self, _advice: dict) -> None:
+    def _on_session_advice(self, _advice) -> None:
         if not self.inputs:
             self.reset_from_scenario()
 
-    def show_decisions(self, advice: dict) -> None:
+    def show_decisions(self, advice) -> None:
+        from advisor.recommend import catalog
         from ui.panels.qt_recommendations import choice_text, decision_title
-        from ui.plots.series import chosen
-
-        base = self.session.advice or {}
+        base = self.session.advice
         parts = []
-        for d in DECISIONS:
-            rec = chosen(advice, d)
+        for d in catalog.headline():
+            rec = advice.first(d)
             if rec is None:
                 continue
-            was = chosen(base, d, rec.get("scope"))
+            was = base.first(d, rec.scope) if base is not None else None
             changed = was is not None and choice_text(was) != choice_text(rec)
-            if changed and isinstance(rec.get("value"), int | float) and isinstance(was.get("value"), int | float):
-                changed = abs(rec["value"] - was["value"]) > 0.01 * max(abs(was["value"]), 1e-9)
-            txt = f"{decision_title(d)}: <b>{choice_text(rec)}</b>"
+            if changed and rec.value is not None and was.value is not None:
+                changed = abs(rec.value - was.value) > 0.01 * max(abs(was.value), 1e-9)
+            txt = f"{_esc(decision_title(d))}: <b>{_esc(choice_text(rec))}</b>"
             if changed:
-                txt = f"<span style='color:{_accent()}'>{txt} (was {choice_text(was)})</span>"
+                txt = f"<span style='color:{_accent()}'>{txt} (was {_esc(choice_text(was))})</span>"
             parts.append(txt)
         self.decisions.setText(" &nbsp;·&nbsp; ".join(parts))
         self.last_whatif_advice = advice
@@ -304,6 +255,10 @@ class QtWhatIfPanel(QWidget):
     def on_theme_changed(self) -> None:
         for c in self.charts.values():
             c.on_theme_changed()
+
+
+def _esc(text: str) -> str:
+    return html.escape(str(text), quote=False)
 
 
 def _accent() -> str:

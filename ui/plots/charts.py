@@ -1,4 +1,4 @@
-"""The pyqtgraph chart of the application: draws a :class:`~ui.plots.spec.ChartSpec` with
+"""The pyqtgraph chart of the application: draws a :class:`~advisor.figures.spec.ChartSpec` with
 labelled axes (units), a legend, interval bands, measured points with tooltips, limit lines,
 shaded regions and the recommended option emphasised."""
 
@@ -15,8 +15,8 @@ from PySide6.QtCore import Qt  # noqa: E402
 from PySide6.QtGui import QColor, QFont, QImage  # noqa: E402
 from PySide6.QtWidgets import QApplication, QLabel, QSizePolicy, QVBoxLayout, QWidget  # noqa: E402
 
+from advisor.figures.spec import ChartSpec  # noqa: E402
 from ui import theme  # noqa: E402
-from ui.plots.spec import ChartSpec  # noqa: E402
 
 pg.setConfigOptions(antialias=True, useNumba=False, foreground="k")
 

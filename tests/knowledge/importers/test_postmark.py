@@ -40,3 +40,15 @@ def test_terse_report_in_bytes_agrees_with_the_scaled_megabytes(fixture_text):
 def test_damaged_reports(fixture_text, damage, message):
     with pytest.raises(ImporterError, match=message):
         postmark.parse(damage(fixture_text("postmark_verbose.txt")), "bad.txt")
+
+
+def test_every_report_of_a_session_is_imported(fixture_text):
+    """Real PostMark 1.51 session: two verbose reports and a terse one (different file sizes)."""
+    r = postmark.parse(fixture_text("postmark_three_reports.txt"), "pm.txt")
+    assert (r.runs_found, r.runs_imported, r.skipped) == (3, 3, [])
+    rates = [m for m in r.measurements if m.metric == "transaction_rate"]
+    assert [m.value for m in rates] == [400.0, 400.0, 400.0]
+    reads = [m.value for m in r.measurements if m.factors.get("operation") == "read"]
+    assert reads == [1.07, 2.08, 2180711.0]
+    assert [m.subject.split("(")[1] for m in rates] == ["report 1, line 5)", "report 2, line 25)",
+                                                         "report 3, line 45)"]

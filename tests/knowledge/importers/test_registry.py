@@ -8,7 +8,13 @@ import pytest
 
 from knowledge.curated import load_vocabulary
 from knowledge.importers.base import Importer, ImporterError, ParsedFile, measurement
-from knowledge.importers.registry import REGISTRY, ImporterRegistry, identify, parse_file
+from knowledge.importers.registry import (
+    REGISTRY,
+    ImporterRegistry,
+    ImporterRegistryError,
+    identify,
+    parse_file,
+)
 
 from .conftest import FIXTURES
 
@@ -23,6 +29,8 @@ EXPECTED = {
     "sysbench10_fileio_seqrd.txt": "sysbench", "sysbench10_fileio_seqwr_direct.txt": "sysbench",
     "sysbench11_cpu_published.txt": "sysbench", "sysbench11_fileio_rndrw_published.txt": "sysbench",
     "postmark_verbose.txt": "postmark", "postmark_terse.txt": "postmark",
+    "postmark_three_reports.txt": "postmark", "sysbench10_session_log.txt": "sysbench",
+    "fio3_two_invocations.txt": "fio-text",
     "iozone3_auto_stdout.txt": "iozone", "iozone3_excel_R_sample.txt": "iozone",
 }
 
@@ -104,9 +112,9 @@ def test_register_accepts_a_factory_and_checks_what_parse_returns(tmp_path):
 
 def test_register_refuses_duplicates_and_non_importers():
     reg = ImporterRegistry()
-    with pytest.raises(ValueError, match="already registered"):
+    with pytest.raises(ImporterRegistryError, match="already registered"):
         reg.register(Importer("fio-json", "again", lambda t: 1.0, lambda t, p: None))
-    with pytest.raises(TypeError, match="not an importer"):
+    with pytest.raises(ImporterRegistryError, match="not an importer"):
         reg.register(object())
 
 
@@ -123,7 +131,7 @@ def test_priority_breaks_ties_and_a_broken_identify_counts_as_zero():
 
 def test_forced_tool_and_unknown_tool(tmp_path):
     assert REGISTRY.parse_file(FIXTURES / "postmark_terse.txt", tool="postmark").tool == "postmark"
-    with pytest.raises(ImporterError, match="no importer named 'nope'"):
+    with pytest.raises(ImporterRegistryError, match="no importer named 'nope'"):
         REGISTRY.parse_file(FIXTURES / "postmark_terse.txt", tool="nope")
     with pytest.raises(ImporterError, match="no bonnie"):
         REGISTRY.parse_file(FIXTURES / "postmark_terse.txt", tool="bonnie++")

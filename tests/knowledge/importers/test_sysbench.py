@@ -54,7 +54,7 @@ def test_fileio_11_iops_lines(fixture_text):
 @pytest.mark.parametrize("damage, message", [
     (lambda t: t.replace("reads/s:                      36947.64", "reads/s:   fast"), "line 24, key reads/s"),
     (lambda t: t.replace("sysbench 1.0.20", "sysbank 1.0.20"), "version"),
-    (lambda t: t.split("File operations:")[0], "neither a cpu"),
+    (lambda t: t.split("File operations:")[0], "sysbench 1.0.20 fileio run without results"),
 ])
 def test_damaged_reports(fixture_text, damage, message):
     with pytest.raises(ImporterError) as err:
@@ -66,3 +66,28 @@ def test_a_ratio_of_minus_one_is_an_error_not_a_division_by_zero(fixture_text):
     text = fixture_text("sysbench10_fileio_rndrw.txt").replace("IO test: 1.50", "IO test: -1")
     with pytest.raises(ImporterError, match="negative read/write ratio"):
         sysbench.parse(text, "bad.txt")
+
+
+def test_a_session_log_imports_every_run_with_its_own_labels(fixture_text):
+    """Real sysbench 1.0.20 session: cpu, memory, threads (unsupported), fileio rndrw, fileio seqrd."""
+    r = sysbench.parse(fixture_text("sysbench10_session_log.txt"), "log.txt")
+    assert (r.runs_found, r.runs_imported) == (5, 4)
+    assert len(r.skipped) == 1 and "line 69" in r.skipped[0] and "sysbench 1.0.20" in r.skipped[0] \
+        and "not supported" in r.skipped[0]
+    assert one(r.measurements, metric="throughput", operation="cpu").value == 21371.1
+    mem = one(r.measurements, metric="throughput", operation="memory_write", unit="MiB/s")
+    assert (mem.value, mem.factors["block_size"]) == (4798.24, "1")
+    rnd = one(r.measurements, metric="iops", operation="read", access_pattern="random")
+    seq = one(r.measurements, metric="iops", operation="read", access_pattern="sequential")
+    assert (rnd.value, rnd.factors["read_share"]) == (7801.64, "60")
+    assert (seq.value, seq.factors["read_share"]) == (260423.55, "100")
+    assert [p["test"] for p in r.parameters["runs"]] == ["cpu", "memory", "fileio", "fileio"]
+
+
+def test_a_log_of_unsupported_tests_only_is_refused_naming_version_and_test(fixture_text):
+    text = fixture_text("sysbench10_session_log.txt")
+    lines = text.splitlines(keepends=True)
+    threads_only = "".join(lines[68:86])
+    assert threads_only.startswith("sysbench 1.0.20")
+    with pytest.raises(ImporterError, match=r"t.txt, line 1: sysbench 1.0.20 test that names itself nowhere"):
+        sysbench.parse(threads_only, "t.txt")

@@ -1,10 +1,12 @@
-"""Chart data from the core's public APIs: model sweeps (:func:`advisor.whatif.sweep`), the models'
-training points (the measured rows), the real-time analysis and the user's site measurements.
+"""Chart data from an :class:`~advisor.engine.Advice`: the recommenders' own functions swept over
+one input (so the recommended curve passes through the card's figure), model sweeps
+(:func:`advisor.whatif.sweep`), the models' training points (the measured rows), the real-time
+analysis and the user's site measurements.
 
-No decisions are made here: every function only asks the core and arranges the answers as a
-:class:`~ui.plots.spec.ChartSpec`. They run in workers (numpy only, no Qt). ``inputs`` carries the
-what-if values (VMs per host, over-allocation ratio, real-time share, image size in GB, load in
-requests per second); missing ones come from the scenario and the advice.
+No decisions are made here: every builder asks the engine and arranges its answers as a
+:class:`~advisor.figures.spec.ChartSpec`, with :class:`~advisor.figures.spec.Mark` s where the
+advice sits (the numbers its cards show). Builders run in workers (numpy only, no Qt). ``inputs``
+carries what-if values (:data:`advisor.figures.whatif.INPUTS`); missing ones come from the advice.
 """
 
 from __future__ import annotations
@@ -14,17 +16,15 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ui.plots.spec import ChartSpec, Curve, Line, Points, Region
+from advisor.figures.spec import ChartSpec, Curve, Line, Mark, Points, Region
+from advisor.figures.text import fmt_value
 
 BOOT_STYLES = {"io": "solid", "cpu": "dash", "idle": "dot"}
 
 
-def chosen(advice: dict | None, decision: str, scope: str | None = None) -> dict | None:
-    """The recommendation for ``decision`` (at ``scope``, else the first of any scope)."""
-    recs = [r for r in (advice or {}).get("recommendations", []) if r.get("decision") == decision]
-    if scope is not None:
-        recs = [r for r in recs if r.get("scope") == scope] or recs
-    return recs[0] if recs else None
+def chosen(advice, decision: str, scope: str | None = None):
+    """The Recommendation for ``decision`` (at ``scope``, else the first of any scope), or None."""
+    return advice.first(decision, scope) if advice is not None else None
 
 
 def _tip(p) -> str:
@@ -83,52 +83,76 @@ def _first_workload(scenario, want: Callable | None = None):
 
 
 # --- the charts ------------------------------------------------------------------------------
-def cache_mode_chart(kb, scenario, advice, inputs: dict) -> ChartSpec:
-    """Throughput per VM (MB/s) per KVM cache mode vs VMs per host, for the main I/O workload."""
-    from advisor.models import get_family
-    from advisor.recommend.cache_mode import UNMEASURED, estimate_mode, operations
+def _waiting(key: str, title: str) -> ChartSpec:
+    return ChartSpec(key, title, "", "", "", "", empty_reason="Waiting for the advice…")
 
+
+def cache_workload(scenario):
+    """The workload the cache-mode chart shows: the first with more than low I/O (else the first)."""
+    return _first_workload(scenario, lambda w: w.io.intensity != "low") or _first_workload(scenario)
+
+
+def cache_mode_chart(kb, scenario, advice, inputs: dict) -> ChartSpec:
+    """Expected throughput per VM (MB/s) per KVM cache mode vs VMs per host for one workload: the
+    cache-mode recommender's own figure (its operation mix, the disks' cap, the site calibration),
+    so the recommended curve passes through the card's figure at the advice's VMs per host."""
+    from advisor.models import get_family
+    from advisor.recommend.cache_mode import MODELLED, UNMEASURED, operations, per_vm_throughput
+
+    if advice is None:
+        return _waiting("cache_mode", "Throughput per VM by cache mode")
+    scenario = advice.scenario
     fam = get_family("cache_mode_throughput", kb)
-    w = _first_workload(scenario, lambda w: w.io.intensity != "low") or _first_workload(scenario)
-    op = max(operations(w), key=lambda t: t[1])[0] if w else "random_read"
+    w = cache_workload(scenario)
+    rec = advice.find("cache_mode", f"workload:{w.name}") if w else None
+    advised = float(advice.facts.vms_per_host) if advice.facts else 1.0
+    vph = float(inputs.get("vms_per_host") or advised)
+    x = np.union1d(np.linspace(1, max(4.0, vph * 1.5, advised * 1.2), 60), [advised, vph])
+    batch = per_vm_throughput(advice.context(kb), [w] * len(x), x) if w else None
+    if batch is None:
+        return ChartSpec("cache_mode", "Throughput per VM by cache mode", "", "", "", "",
+                         empty_reason="No chart: the cache-mode model is not available")
+    figs, pred = batch
+    ops = operations(w)
+    op = max(ops, key=lambda t: t[1])[0]
+    mix = " + ".join(f"{share:.0%} {o.replace('_', ' ')}" for o, share in ops)
+    modes = list(MODELLED) + ([rec.choice] if rec and rec.choice in UNMEASURED else [])
+    spec = ChartSpec("cache_mode", f"Throughput per VM by cache mode ({w.name})", "VMs per host", "VMs",
+                     "throughput per VM", pred.unit,
+                     caption=f"Solid: the expected throughput per VM of workload '{w.name}' ({mix} of its bytes) on "
+                             f"this cluster's hosts, as the advice computes it; dashed: the model for "
+                             f"{op.replace('_', ' ')} on the documents' testbed, whose measurements are the points. "
+                             f"Chosen: {rec.choice if rec else '-'}.")
+    for mode in modes:
+        cols = [np.array([f[mode]["throughput_per_vm"][k] for f in figs], dtype=float) for k in ("value", "low", "high")]
+        extrap = np.array([bool(f[mode]["throughput_per_vm"].get("extrapolated")) for f in figs])
+        name = f"{mode} (estimated)" if mode in UNMEASURED else mode
+        spec.curves.append(Curve(name, x, cols[0], cols[1], cols[2], bool(rec and rec.choice == mode), "solid",
+                                 color_key=mode, extrapolated=extrap))
+    # the model for the main operation on the documents' testbed, so the measured points can be read
     workloads = [lv for lv in _levels(fam, "workload")
                  if any(p.features.get("operation") == op and p.features.get("workload") == lv
                         for p in fam.training_points())]
     bench = workloads[0] if workloads else "bonnie"
-    vph = float(inputs.get("vms_per_host") or 2)
-    x = np.linspace(1, max(4.0, vph * 1.5), 60)
-    fixed = {"operation": op, "workload": bench}
-    if scenario is not None:
-        fixed.update(host_ram_gib=scenario.hosts.ram_gib, vm_ram_gib=w.ram_gib if w else 1.0)
-    modes = _levels(fam, "cache_mode")
-    rec = chosen(advice, "cache_mode", f"workload:{w.name}" if w else None)
-    spec = ChartSpec("cache_mode", f"Throughput per VM by cache mode ({op.replace('_', ' ')})",
-                     "VMs per host", "VMs", "throughput per VM", fam.unit,
-                     caption=f"Solid: model for workload '{w.name if w else '-'}' on this host's RAM; dashed: the "
-                             f"same model on the documents' testbed, whose {bench} measurements are the "
-                             f"points (host with 4 GiB RAM). Chosen: "
-                             f"{rec['choice'] if rec else '-'}.")
-    preds = _sweep(kb, fam.name, "vms_per_host", x, fixed, ("cache_mode", modes))
-    spec.curves = _curves(preds, x, rec["choice"] if rec else None)
-    if rec and rec["choice"] in UNMEASURED and all(m in preds for m in UNMEASURED[rec["choice"]]):
-        mode = rec["choice"]  # the chosen mode was not measured: draw the engine's estimate of it
-        mean, low, high = estimate_mode(mode, {m: (preds[m].mean, preds[m].low, preds[m].high)
-                                               for m in UNMEASURED[mode]})
-        spec.curves.append(Curve(f"{mode} (estimated)", x, mean, low, high, True, "solid", color_key=mode,
-                                 extrapolated=np.ones_like(x, dtype=bool)))
-    # the same model on the documents' testbed, so the measured points can be read against it
     testbed = next((p.features for p in fam.training_points() if "host_ram_gib" in p.features), None)
-    if testbed is not None and scenario is not None:
-        on_testbed = dict(fixed, host_ram_gib=testbed["host_ram_gib"],
-                          vm_ram_gib=testbed.get("vm_ram_gib", 1.0))
-        spec.curves += _curves(_sweep(kb, fam.name, "vms_per_host", x, on_testbed, ("cache_mode", modes)),
-                               x, None, style="dash", bands=False,
-                               suffix=f" on the {testbed['host_ram_gib']:g} GiB testbed")
-        for c in spec.curves[len(modes):]:
+    if testbed is not None:
+        on_testbed = {"operation": op, "workload": bench, "host_ram_gib": testbed["host_ram_gib"],
+                      "vm_ram_gib": testbed.get("vm_ram_gib", 1.0)}
+        dashed = _curves(_sweep(kb, fam.name, "vms_per_host", x, on_testbed, ("cache_mode", list(MODELLED))),
+                         x, None, style="dash", bands=False,
+                         suffix=f" on the {testbed['host_ram_gib']:g} GiB testbed")
+        for c in dashed:
             c.in_legend = False  # the caption explains the dashes; the legend stays small
+        spec.curves += dashed
     spec.points = _points_by(fam, "cache_mode", "vms_per_host",
                              lambda p: p.features.get("operation") == op and p.features.get("workload") == bench)
-    spec.lines.append(Line("VMs per host", vph, "x", kind="marker"))
+    spec.log_y = True  # the scenario's figures sit far below the single-VM measurements
+    label = f"{fmt_value(vph)} VMs/host"
+    if vph == advised and rec is not None and "throughput_per_vm" in rec.expected:
+        spec.mark(Mark(label, advised, rec.expected["throughput_per_vm"]["value"], "cache_mode", rec.scope,
+                       "throughput_per_vm"))
+    else:
+        spec.mark(Mark(label, vph))
     return spec
 
 
@@ -143,11 +167,11 @@ def boot_chart(kb, scenario, advice, inputs: dict) -> ChartSpec:
     spec = ChartSpec("boot_time", "VM boot time vs loaded neighbours", "concurrent loaded VMs", "VMs",
                      "boot time", fam.unit, log_y=True,
                      caption="Neighbours I/O-loaded: solid lines, circles; CPU-loaded: dashed, triangles; idle: "
-                             f"dotted, squares. Chosen backend: {rec['choice'] if rec else '-'}.")
+                             f"dotted, squares. Chosen backend: {rec.choice if rec else '-'}.")
     for load, style in BOOT_STYLES.items():
         preds = _sweep(kb, fam.name, "concurrent_vms", x, {"neighbour_load": load},
                        ("storage_backend", backends))
-        curves = _curves(preds, x, rec["choice"] if rec and load == "io" else None, style, bands=False,
+        curves = _curves(preds, x, rec.choice if rec and load == "io" else None, style, bands=False,
                          suffix="" if load == "io" else f" ({load})")
         for c in curves:
             c.in_legend = load == "io"
@@ -181,9 +205,9 @@ def cpu_chart(kb, scenario, advice, inputs: dict) -> ChartSpec:
     spec = ChartSpec("cpu_utilization", "CPU utilization vs load per hypervisor and native", "request load",
                      "req/s", "CPU utilization", fam.unit,
                      caption="Cassandra-like mixed workload, replication factor 3 (thesis chapter 9). "
-                             f"Recommended hypervisor: {rec['choice'] if rec else '-'}.")
+                             f"Recommended hypervisor: {rec.choice if rec else '-'}.")
     spec.curves = _curves(_sweep(kb, fam.name, "load", x, {"workload": "mix", "replication_factor": 3},
-                                 ("hypervisor", hyps)), x, rec["choice"] if rec else None)
+                                 ("hypervisor", hyps)), x, rec.choice if rec else None)
     spec.legend = "tl"
     spec.y_range = (0.0, 110.0)
     spec.points = _points_by(fam, "hypervisor", "load", lambda p: p.features.get("workload") == "mix")
@@ -194,9 +218,10 @@ def cpu_chart(kb, scenario, advice, inputs: dict) -> ChartSpec:
 
 
 def _overalloc(kb, family: str, title: str, y_label: str, scenario, advice, inputs: dict,
-               cases: dict[str, dict]) -> ChartSpec:
+               cases: dict[str, dict], figure: str = "", marked: str = "") -> ChartSpec:
     """A chapter 8 family against vCPUs per physical core of the scenario's hosts; the model is read
-    at the thesis' ratio per hardware thread and the measured points are placed accordingly."""
+    at the thesis' ratio per hardware thread and the measured points are placed accordingly. The
+    case ``marked`` is the one the recommender reads its figure ``figure`` at: the mark sits on it."""
     from advisor.models import get_family
     from advisor.recommend.vcpu_overallocation import model_ratio
 
@@ -204,14 +229,20 @@ def _overalloc(kb, family: str, title: str, y_label: str, scenario, advice, inpu
     threads = int(scenario.hosts.cpu.threads_per_core) if scenario else 1
     x = np.linspace(1.0, 6.0 * threads, 60)
     rec = chosen(advice, "vcpu_overallocation", "cluster")
+    hypervisor = (advice.facts.hypervisor if advice is not None and advice.facts else None) or "VMware ESXi"
     smt = f"; {threads} threads per core: the thesis' ratios count hardware threads" if threads > 1 else ""
     spec = ChartSpec(family, title, "vCPU over-allocation", "vCPUs per core", y_label, fam.unit,
-                     caption=f"Thesis chapter 8 (VMware ESXi){smt}. Recommended: {rec['choice'] if rec else '-'}"
-                             + (f" ({rec['value']:g} vCPUs per core)" if rec and rec.get("value") else ""))
+                     caption=f"Thesis chapter 8 (VMware ESXi){smt}. Recommended: {rec.choice if rec else '-'}"
+                             + (f" ({rec.value:g} vCPUs per core)" if rec and rec.value else ""))
+    ratio = inputs.get("overallocation") or (rec.value if rec else None)
+    if rec is not None and rec.value:
+        x = np.union1d(x, [rec.value])
     for name, fixed in cases.items():
-        preds = _sweep(kb, fam.name, "overallocation_ratio", model_ratio(x, threads), fixed)
+        preds = _sweep(kb, fam.name, "overallocation_ratio", model_ratio(x, threads),
+                       {"hypervisor": hypervisor, **fixed})  # the recommender's query
         curve = _curves(preds, x, None)[0]
         curve.name = curve.color_key = name
+        curve.highlight = name == marked
         spec.curves.append(curve)
         pts = [p for p in fam.training_points()
                if all(p.features.get(k) == v for k, v in fixed.items() if k in p.features)]
@@ -219,26 +250,31 @@ def _overalloc(kb, family: str, title: str, y_label: str, scenario, advice, inpu
             spec.points.append(Points(f"{name} measured", np.array([float(p.features["overallocation_ratio"])
                                                                      for p in pts]) * threads,
                                       np.array([p.target for p in pts]), [_tip(p) for p in pts], color_key=name))
-    ratio = inputs.get("overallocation") or (rec or {}).get("value")
     if ratio:
-        spec.lines.append(Line(f"{float(ratio):g} vCPUs/core", float(ratio), "x", kind="marker"))
+        fig = rec.expected.get(figure) if rec is not None and figure else None
+        on_card = fig is not None and rec.value == float(ratio) and marked in cases
+        spec.mark(Mark(f"{float(ratio):g} vCPUs/core", float(ratio), fig["value"] if on_card else None,
+                       "vcpu_overallocation", "cluster", figure if on_card else ""))
     return spec
 
 
 def overhead_chart(kb, scenario, advice, inputs: dict) -> ChartSpec:
     """Host CPU utilization (%) at the thesis' test load vs vCPU over-allocation."""
     return _overalloc(kb, "overallocation_overhead", "CPU overhead vs over-allocation", "host CPU",
-                      scenario, advice, inputs, {"host CPU at the test load": {}})
+                      scenario, advice, inputs, {"host CPU at the test load": {}}, "host_cpu_utilization",
+                      "host CPU at the test load")
 
 
 def downtime_chart(kb, scenario, advice, inputs: dict) -> ChartSpec:
     """Live-migration downtime (s) vs vCPU over-allocation, for the thesis' light- and heavy-load tests."""
     from advisor.recommend.vcpu_overallocation import HEAVY_TESTS, LIGHT_TESTS
 
-    base = {"vms_per_host": 5.0, "hypervisor": "VMware ESXi"}
+    rec = chosen(advice, "vcpu_overallocation", "cluster")
+    tests = rec.details.get("migration_tests") if rec is not None else None
+    light, heavy = "light-load tests (x.1)", "heavy-load tests (x.2)"
     spec = _overalloc(kb, "migration_downtime", "Migration downtime vs over-allocation", "downtime", scenario,
-                      advice, inputs, {"light-load tests (x.1)": {**LIGHT_TESTS, **base},
-                                       "heavy-load tests (x.2)": {**HEAVY_TESTS, **base}})
+                      advice, inputs, {light: dict(LIGHT_TESTS), heavy: dict(HEAVY_TESTS)}, "migration_downtime",
+                      {"light": light, "heavy": heavy}.get(tests or "", ""))
     spec.legend = "tl"  # the measured points of the massive level sit at the top right
     return spec
 
@@ -248,12 +284,17 @@ def transfer_chart(kb, scenario, advice, inputs: dict) -> ChartSpec:
     from advisor.models import get_family
 
     fam = get_family("image_transfer_time", kb)
+    from advisor.recommend.image_transfer import floor_seconds
+
+    if advice is not None:
+        scenario = advice.scenario
     link = float(scenario.hosts.nic_gbps) if scenario else 1.0
-    size = float(inputs.get("image_gb") or 10.0)
+    advised = max((w.image_size_gb for w in scenario.workloads), default=10.0) if scenario else 10.0
+    size = float(inputs.get("image_gb") or advised)  # the recommender's image: the largest
     x = np.linspace(0.5, max(20.0, size * 1.5), 60)
     rec = chosen(advice, "image_transfer")
     protocols = ["scp", "gsiftp"]
-    choice = (rec or {}).get("choice", "")
+    choice = rec.choice if rec else ""
     hi = "gsiftp" if "gridftp" in choice.lower() or "gsiftp" in choice.lower() else (
         "scp" if "scp" in choice.lower() else None)
     spec = ChartSpec("image_transfer", "Image transfer time vs image size", "image size", "GB", "transfer time",
@@ -262,32 +303,38 @@ def transfer_chart(kb, scenario, advice, inputs: dict) -> ChartSpec:
     spec.curves = _curves(_sweep(kb, fam.name, "image_size_gb", x, {"link_gbps": link}, ("protocol", protocols)),
                           x, hi)
     spec.legend = "tl"
-    spec.lines.append(Line(f"link-rate limit ({link:g} Gb/s)", 0.0, "y", slope=8.0 / link, kind="bound"))
-    spec.lines.append(Line("image size", size, "x", kind="marker"))
+    spec.lines.append(Line(f"link-rate limit ({link:g} Gb/s)", 0.0, "y", slope=floor_seconds(1.0, link),
+                           kind="bound"))
+    spec.mark(Mark("image size", size))
     return spec
 
 
 def realtime_chart(taskset, share: float, overhead: float, policy: str = "rm", chosen_period: float | None = None,
-                   result=None, n: int = 400) -> ChartSpec:
+                   result=None, n: int = 400, speed_scale: float | None = None) -> ChartSpec:
     """max R_i/D_i vs T_VM for a task set at a share, with the schedulability limit, the thesis'
-    bounds and the feasible intervals shaded (times in the task set's unit)."""
+    bounds and the feasible intervals shaded (times in the task set's unit); ``speed_scale`` as in
+    :func:`advisor.realtime.analyze` (WCETs measured on another core speed)."""
     from advisor.realtime import analyze, ratio_curve
 
     if result is None:
-        result = analyze(taskset, share=share, overhead=overhead, policy=policy)
+        result = analyze(taskset, share=share, overhead=overhead, policy=policy, speed_scale=speed_scale)
     unit = taskset.unit
     b = result.bounds
     t_min = min(t.period for t in taskset.tasks)
-    top = max([iv[1] for iv in result.feasible_intervals] + [t_min])
+    top = max([iv[1] for iv in result.feasible_intervals] + [t_min] + ([chosen_period] if chosen_period else []))
     if b is not None and b.upper_limit and math.isfinite(b.upper_limit):
         top = max(top, b.upper_limit)
     x = np.linspace(top * 0.004, top * 1.25, n)
-    y = np.asarray(ratio_curve(taskset, x, share, overhead, policy), dtype=float)
+    if chosen_period:
+        x = np.union1d(x, [chosen_period])
+    y = np.asarray(ratio_curve(taskset, x, share, overhead, policy, speed_scale=speed_scale), dtype=float)
     y = np.where(np.isfinite(y), y, np.nan)
-    spec = ChartSpec("realtime", f"Real-time schedulability at share {share:.2f}", "VM period T_VM", unit,
+    spec = ChartSpec("realtime", f"Real-time schedulability at share {share:.3g}", "VM period T_VM", unit,
                      "max R_i / D_i", "ratio",
                      caption=f"Tasks meet their deadlines where the curve is at or below 1 (shaded). "
-                             f"Overhead X = {overhead:g} {unit}; policy {policy.upper()}.")
+                             f"Overhead X = {overhead:g} {unit}; policy {policy.upper()}"
+                             + (f"; WCETs scaled by {speed_scale:.3g} for this core speed" if speed_scale else "")
+                             + ".")
     spec.curves = [Curve("max R_i/D_i", x, y, highlight=True, color_key="curve")]
     spec.y_range = (0.0, 2.5)
     spec.lines.append(Line("schedulability limit", 1.0, "y", kind="limit"))
@@ -301,25 +348,36 @@ def realtime_chart(taskset, share: float, overhead: float, policy: str = "rm", c
     spec.regions = [Region(a, e, "feasible") for a, e in result.feasible_intervals]
     period = chosen_period or result.max_period
     if period:
-        spec.lines.append(Line(f"T_VM = {period:.4g} {unit}", float(period), "x", kind="marker"))
+        spec.mark(Mark(f"T_VM = {period:.4g} {unit}", float(period)))
     return spec
 
 
 def realtime_scenario_chart(kb, scenario, advice, inputs: dict) -> ChartSpec:
-    """The real-time chart for the scenario's first workload with a task set."""
-    from advisor.realtime import TaskSet
+    """The real-time chart for the first workload with a task set, at the share, core speed and
+    overhead the vm_period_budget recommendation was analysed at (a what-if ``share`` replaces the
+    share; the advised period is then not marked)."""
+    from advisor.recommend.vm_period_budget import analysis_inputs
 
-    w = _first_workload(scenario, lambda w: w.realtime is not None and w.realtime.tasks)
-    if w is None:
-        return ChartSpec("realtime", "Real-time schedulability", "VM period T_VM", "ms", "max R_i / D_i", "ratio",
-                         empty_reason="No workload has a real-time task set (add one in the Real-time tab).")
-    rt = w.realtime
-    ts = TaskSet.from_tuples([(t.name, t.period, t.wcet) + ((t.deadline,) if t.deadline else ()) for t in rt.tasks],
-                             unit=rt.time_unit if rt.time_unit != "units" else "ms")
-    share = float(inputs.get("share") or rt.share or min(1.0, max(0.05, rt.utilization * 1.5)))
-    rec = chosen(advice, "vm_period_budget", f"workload:{w.name}")
-    period = rec.get("value") if rec and not inputs.get("share") else None
-    spec = realtime_chart(ts, share, rt.overhead, chosen_period=period)
+    empty = ChartSpec("realtime", "Real-time schedulability", "VM period T_VM", "ms", "max R_i / D_i", "ratio",
+                      empty_reason="No workload has a real-time task set (add one in the Real-time tab).")
+    if advice is None:
+        return _waiting("realtime", "Real-time schedulability") if _first_workload(
+            scenario, lambda w: w.realtime is not None and w.realtime.tasks) else empty
+    w = _first_workload(advice.scenario, lambda w: w.realtime is not None and w.realtime.tasks)
+    rec = advice.find("vm_period_budget", f"workload:{w.name}") if w else None
+    if w is None or rec is None:
+        return empty
+    ts, share, overhead, speed = analysis_inputs(rec, w)
+    what_if = inputs.get("share")
+    if what_if and abs(float(what_if) - share) < 1e-9:
+        what_if = None  # the advised share itself
+    if what_if:
+        share = max(float(what_if), ts.scaled(speed).utilization if speed else ts.utilization)
+    spec = realtime_chart(ts, share, overhead, chosen_period=None if what_if or rec.value is None else rec.value,
+                          speed_scale=speed)
+    if not what_if and spec.marks and rec.value is not None:
+        mark = spec.marks[-1]
+        mark.decision, mark.scope, mark.figure = "vm_period_budget", rec.scope, "period"
     spec.title += f" — {w.name}"
     return spec
 
@@ -377,9 +435,6 @@ def build_charts(kb, scenario, advice, inputs: dict | None = None, keys=None, us
     from advisor.progress import check, report
 
     inputs = dict(inputs or {})
-    if scenario is not None and "vms_per_host" not in inputs:
-        active = max(1, scenario.hosts.count - scenario.hosts.reserve)
-        inputs["vms_per_host"] = max(1.0, scenario.total_vms / active)
     out = {}
     keys = list(keys or CHARTS)
     for i, key in enumerate(keys):

@@ -1,12 +1,15 @@
 """What a chart shows, as plain data (no Qt): curves with interval bands, measured points, limit
-lines and shaded regions, with axis labels that carry their units. Built in workers by
-:mod:`ui.plots.series`, drawn by :class:`ui.plots.charts.ChartWidget`, exported by the report."""
+lines, shaded regions and the advice's own numbers (:class:`Mark`), with axis labels that carry
+their units. Built by :mod:`advisor.figures.charts` from an Advice, drawn by
+:class:`ui.plots.charts.ChartWidget`, exported by the report."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 import numpy as np
+
+from advisor.figures.text import fmt_value
 
 
 @dataclass
@@ -61,6 +64,21 @@ class Region:
 
 
 @dataclass
+class Mark:
+    """Where the advice sits on a chart: the input it was decided at (``x``: a vertical line) and,
+    when the chart plots the card's figure, that figure (``y``, the value of the expected figure
+    ``figure`` of the recommendation ``decision``/``scope``). A what-if input moves ``x``; ``y``
+    is then None (the card's figure belongs to the advised input)."""
+
+    label: str
+    x: float
+    y: float | None = None
+    decision: str = ""
+    scope: str = ""
+    figure: str = ""
+
+
+@dataclass
 class ChartSpec:
     """One chart. ``key`` identifies it (and its screenshot/report figure)."""
 
@@ -83,6 +101,19 @@ class ChartSpec:
     legend: str = "tr"
     #: fixed y range (data units), e.g. (0, 2.5) for ratios that go to infinity
     y_range: tuple[float, float] | None = None
+    #: the advice's numbers on this chart (drawn as marker lines and highlighted points)
+    marks: list[Mark] = field(default_factory=list)
+
+    def mark(self, mark: Mark) -> Mark:
+        """Add ``mark``: its marker line and, with a ``y``, its point on the recommended curve."""
+        self.marks.append(mark)
+        self.lines.append(Line(mark.label, float(mark.x), "x", kind="marker"))
+        if mark.y is not None:  # on the recommended curve, in its colour (add the curves first)
+            key = next((c.color_key or c.name for c in self.curves if c.highlight), "recommended")
+            text = f"advised: {fmt_value(mark.y)} {self.y_unit}"
+            self.points.append(Points(text, np.array([float(mark.x)]), np.array([float(mark.y)]), [text],
+                                      color_key=key, symbol="star", highlight=True))
+        return mark
 
     @property
     def empty(self) -> bool:

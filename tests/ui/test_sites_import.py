@@ -1,0 +1,72 @@
+"""The Sites tab runs the one site-import workflow: the same outcome and summary line as the CLI,
+third-party importers from installed distributions, registry errors as user-facing messages."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+FIXTURES = Path(__file__).resolve().parents[1] / "knowledge" / "importers" / "fixtures"
+
+
+@pytest.fixture()
+def sites_panel(qtbot, session):
+    from ui.panels.qt_sites import QtSitesPanel
+
+    panel = QtSitesPanel(session)
+    qtbot.addWidget(panel)
+    return panel
+
+
+def test_a_plugin_importer_from_an_installed_package_works_in_the_sites_tab(sites_panel, qtbot, tmp_path):
+    from tests.plugin_package import installed
+
+    f = tmp_path / "lab.csv"
+    f.write_text("demo-csv,120\ndemo-csv,130\ndemo-csv,125\n")
+    with installed(tmp_path / "site-packages"):
+        with qtbot.waitSignal(sites_panel.task.sig_done, timeout=30000):
+            sites_panel.import_files([f], site="plug-lab")
+    batch = sites_panel.batch
+    assert [r.tool for r in batch.files] == ["demo-csv"] and batch.files[0].status == "imported"
+    assert "3 runs found, 3 imported, 0 skipped" in sites_panel.status.text()
+    assert sites_panel.session.userdb.site("plug-lab").measurements == 3
+    names = [sites_panel.site_list.item(i).data(0x0100) for i in range(sites_panel.site_list.count())]
+    assert "plug-lab" in names
+    assert sites_panel.log.item(0).text().startswith("✔ lab.csv: demo-csv 1.0, 3 runs found")
+    assert [p.name for p in batch.plugin_failures] == ["broken-demo"]
+
+
+def test_cli_and_gui_store_the_same_things(sites_panel, qtbot, run_cli):
+    from knowledge.userdb import UserDatabase
+
+    files = [FIXTURES / "fio3_randrw_2jobs.json", FIXTURES / "sysbench10_cpu.txt"]
+    with qtbot.waitSignal(sites_panel.task.sig_done, timeout=30000):
+        sites_panel.import_files(files, site="gui")
+    assert run_cli("import", *map(str, files), "--site", "cli") == 0
+    with UserDatabase() as db:
+        gui, cli = db.imports("gui"), db.imports("cli")
+        assert [(i.path, i.tool, i.tool_version, i.parameters, i.warnings) for i in gui] == \
+               [(i.path, i.tool, i.tool_version, i.parameters, i.warnings) for i in cli]
+        strip = [(m.metric, m.value, m.unit, m.subject, m.factors) for m in db.site_measurements("gui")]
+        assert strip == [(m.metric, m.value, m.unit, m.subject, m.factors) for m in db.site_measurements("cli")]
+    assert Path(gui[0].path).is_absolute() and gui[0].parameters["format"] == "fio-json"
+
+
+def test_a_registry_error_is_a_user_facing_message(sites_panel, qtbot):
+    from knowledge.importers.registry import ImporterRegistryError
+    from knowledge.importers.workflow import import_files
+
+    failures = []
+    sites_panel.session.notifier.sig_failure.connect(failures.append)
+    with qtbot.waitSignal(sites_panel.task.sig_failed, timeout=30000):
+        sites_panel.task.start(import_files, [FIXTURES / "sysbench10_cpu.txt"], "x", tool="no-such-importer")
+    assert failures and failures[0].user_facing and "no importer named 'no-such-importer'" in failures[0].message
+    assert issubclass(ImporterRegistryError, __import__("knowledge.infra.errors").infra.errors.UserFacingError)
+
+
+@pytest.fixture()
+def run_cli():
+    from app.cli import main
+
+    return lambda *args: main(list(args))
