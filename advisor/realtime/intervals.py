@@ -73,16 +73,16 @@ def count_points(periods: np.ndarray, deadlines: np.ndarray, limit: int | None =
     ``D_i``. O(n x distinct periods) time, O(n) memory; stops counting once it exceeds ``limit``."""
     uniq, inverse = np.unique(np.asarray(periods, float), return_inverse=True)
     seen = np.zeros(len(uniq), dtype=bool)
-    total = 0
+    total = 0.0  # a float: a deadline 1e300 times a period counts as inf, not as an overflowed int
     for i in range(len(periods)):
         hp = uniq[seen]
         if len(hp):
-            total += int(np.maximum(np.ceil(deadlines[i] / hp * (1 - REL_TOL)) - 1, 0).sum())
+            total += float(np.maximum(np.ceil(deadlines[i] / hp * (1 - REL_TOL)) - 1, 0).sum())
         total += 1
         if limit is not None and total > limit:
-            return total
+            return limit + 1
         seen[inverse[i]] = True
-    return total
+    return int(total) if math.isfinite(total) else 2**63 - 1
 
 
 def fp_points(periods: np.ndarray, wcets: np.ndarray, deadlines: np.ndarray,
