@@ -1,11 +1,12 @@
 """Calibration to a site: the site's measured native figures, as the families take them.
 
-Where the user database holds benchmark results imported for a site, the families transfer the
-documents' *ratios* (guest vs native, mode vs mode, n VMs vs one) onto the site's native figures
-instead of reusing the documents' absolute numbers (see each family's ``_calibrate``). This
-module turns a site summary (:func:`knowledge.sites.summarize_site`) into the calibration dict
-the families read and says which site and figures were used — or that the documents' absolute
-numbers were used.
+The documents' *ratios* (guest vs native, mode vs mode, n VMs vs one) are always transferred onto
+native figures (advisor/hardware.py): the scenario's declared hardware, else per-kind defaults.
+Where the user database holds benchmark results imported for a site, the site's measured disk
+figures take the place of the defaults for the disks of the kind the site measured (see
+advisor/hardware.py and each family's ``_calibrate``, the same ratio transfer). This module turns
+a site summary (:func:`knowledge.sites.summarize_site`) into those figures and says which site
+and figures were used — or why they were not.
 
 Units: MiB/s for sequential and random throughput, IOPS for random operations, events per
 second for the CPU benchmark; :attr:`Calibration.seq_mb_s` converts to MB/s (10^6 B/s).
@@ -45,7 +46,7 @@ def device_class(figures: dict[str, float]) -> str | None:
 
 @dataclass
 class Calibration:
-    """The figures a site contributes (empty for the documents' absolute numbers)."""
+    """The figures a site contributes (empty: none; the scenario's hardware figures stand)."""
 
     site: str | None = None
     figures: dict[str, float] = field(default_factory=dict)
@@ -101,7 +102,8 @@ class Calibration:
             why = (self.rejected or f"site {self.site!r} has no disk benchmark figures") if self.site \
                 else "no site was given"
             out = {"basis": "documents", "site": self.site,
-                   "note": f"the documents' absolute numbers were used ({why})"}
+                   "note": f"no site figures were used ({why}): the documents' ratios were transferred onto the "
+                           "scenario's hardware (its declared figures, else per-kind defaults)"}
             if self.site:
                 out.update({"figures_not_used": dict(self.unused), "sources": dict(self.sources),
                             "device_class": self.device})
@@ -156,7 +158,7 @@ def for_scenario(cal: Calibration, scenario) -> Calibration:
 
 
 def documents_only() -> Calibration:
-    """No calibration: the documents' absolute numbers."""
+    """No site calibration (the scenario's hardware figures stand)."""
     return Calibration()
 
 

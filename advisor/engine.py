@@ -16,9 +16,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from advisor.calibration import Calibration, calibrate, documents_only, for_scenario
+from advisor.hardware import finish, summary_basis
 from advisor.progress import CancelToken, ProgressCallback, check, report
 from advisor.recommend import catalog
 from advisor.recommend.base import CitationIndex, EngineContext, ModelAccess, Recommendation
+from advisor.recommend.disks import hardware_of
 from advisor.rules import Facts
 from advisor.scenario import Scenario, load_scenario, parse_scenario
 
@@ -38,11 +40,6 @@ class Advice:
     elapsed_s: float = 0.0
     #: the facts after the last decision (VMs per host on the recommended hosts, chosen backend, ...)
     facts: Facts | None = None
-
-    @property
-    def basis(self) -> str:
-        """``documents`` or ``site:<name>``."""
-        return self.calibration.basis
 
     def scopes(self) -> list[str]:
         """The scopes of the recommendations: ``cluster`` first, then the workloads by name."""
@@ -67,11 +64,18 @@ class Advice:
     def warnings(self) -> list[str]:
         out: list[str] = []
         if self.calibration.rejected:
-            out.append(f"calibration not applied: {self.calibration.rejected}; the documents' absolute "
-                       "numbers were used")
+            out.append(f"calibration not applied: {self.calibration.rejected}; the scenario's own disk figures "
+                       "(declared, else per-kind defaults) were used")
         for r in self.recommendations:
             out += [w for w in r.warnings if w not in out]
         return out
+
+    @property
+    def basis(self) -> str:
+        """What the figures rest on, all together: a site's figures, the probe's, the per-kind
+        defaults, the declared hardware, or the documents' testbeds (the weakest that occurs)."""
+        return summary_basis(r.basis for r in self.recommendations) if self.recommendations \
+            else self.calibration.basis
 
     def context(self, kb) -> EngineContext:
         """The engine context this advice was decided in (final facts, same calibration), for
@@ -86,7 +90,7 @@ class Advice:
         """JSON-ready: scenario name, basis, calibration, recommendations, warnings."""
         return {
             "scenario": self.scenario.name, "format_version": 1, "knowledge_base": self.kb_digest[:16],
-            "basis": self.calibration.basis, "calibration": self.calibration.to_dict(),
+            "basis": self.basis, "calibration": self.calibration.to_dict(),
             "recommendations": [r.to_dict() for r in self.recommendations],
             "warnings": self.warnings, "model_problems": dict(self.model_problems),
         }
@@ -111,13 +115,16 @@ def citation_index(kb) -> CitationIndex:
 
 
 def advise(scenario: Scenario | dict | str | Path, kb=None, site: str | None = None, userdb=None,
-           progress: ProgressCallback | None = None, cancel: CancelToken | None = None) -> Advice:
+           progress: ProgressCallback | None = None, cancel: CancelToken | None = None,
+           calibration: Calibration | None = None) -> Advice:
     """Recommendations for ``scenario`` (a Scenario, a mapping or a scenario file path).
 
     ``kb`` defaults to the shipped knowledge base; with ``site`` the predictions are calibrated
     to that site's imported benchmarks in ``userdb`` (default: the user's database). Raises
     :class:`~knowledge.infra.errors.InputError` for invalid scenarios or unknown sites and
-    :class:`~advisor.progress.Cancelled` when ``cancel`` is set.
+    :class:`~advisor.progress.Cancelled` when ``cancel`` is set. ``calibration`` (instead of a
+    site) gives the site figures directly (as :func:`advisor.calibration.for_scenario` would keep
+    them): the bench plan asks which figures a site measurement would calibrate.
     """
     start = time.perf_counter()
     sc = _scenario(scenario)
@@ -128,8 +135,8 @@ def advise(scenario: Scenario | dict | str | Path, kb=None, site: str | None = N
         kb = KnowledgeBase.open()
     own_db = False
     try:
-        cal = documents_only()
-        if site:
+        cal = documents_only() if calibration is None else for_scenario(calibration, sc)
+        if site and calibration is None:
             if userdb is None:
                 from knowledge.userdb import UserDatabase
 
@@ -143,7 +150,9 @@ def advise(scenario: Scenario | dict | str | Path, kb=None, site: str | None = N
         for i, decision in enumerate(decisions):
             check(cancel)
             report(progress, 0.05 + 0.9 * i / len(decisions), f"deciding {decision.title.lower()}")
-            recs += decision.recommender.recommend(ctx)
+            for rec in decision.recommender.recommend(ctx):
+                finish(rec, hardware_of(ctx), ctx.facts.storage_backend)  # every figure says its basis
+                recs.append(rec)
         report(progress, 1.0, "done")
         return Advice(sc, recs, cal, dict(ctx.models.problems), kb.digest, time.perf_counter() - start,
                       facts=ctx.facts)

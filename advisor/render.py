@@ -39,9 +39,14 @@ def _flags(f: dict) -> str:
     out = []
     if f.get("extrapolated"):
         out.append("extrapolated")
-    if f.get("basis") and f["basis"] != "documents":
-        out.append(f["basis"])
     return ", ".join(out)
+
+
+def _basis(f: dict) -> str:
+    """A figure's basis and the hardware figures it rests on (or the testbed it was measured on)."""
+    basis = str(f.get("basis") or "")
+    rests = "; ".join(f.get("hardware") or []) or (f.get("testbed") or "")
+    return f"{basis} — {rests}" if basis and rests else basis
 
 
 def _short(expected: dict) -> str:
@@ -80,9 +85,10 @@ def to_markdown(advice) -> str:
     for r in advice.recommendations:
         lines += ["", f"## {_md(_title(r))}: {_md(r.choice)}", "", _md(r.rationale), ""]
         if r.expected:
-            lines += ["| expected | value | interval | unit | note |", "|---|---|---|---|---|"]
+            lines += ["| expected | value | interval | unit | note | basis (rests on) |", "|---|---|---|---|---|---|"]
             for name, f in r.expected.items():
-                lines.append(f"| {name} | {_num(f.get('value'))} | {_interval(f)} | {f.get('unit', '')} | {_flags(f)} |")
+                lines.append(f"| {name} | {_num(f.get('value'))} | {_interval(f)} | {f.get('unit', '')} | {_flags(f)} | "
+                             f"{_md(_basis(f))} |")
             lines.append("")
         if r.alternatives:
             lines += ["| alternative | score | expected | why not |", "|---|---|---|---|"]
@@ -129,10 +135,11 @@ def to_html(advice) -> str:
         out += ["<section>", f"<h2>{_e(_title(r))}: <span class=choice>{_e(r.choice)}</span></h2>",
                 f"<p>{_e(r.rationale)}</p>"]
         if r.expected:
-            out.append("<table><tr><th>expected</th><th>value</th><th>interval</th><th>unit</th><th>note</th></tr>")
+            out.append("<table><tr><th>expected</th><th>value</th><th>interval</th><th>unit</th><th>note</th>"
+                       "<th>basis (rests on)</th></tr>")
             for name, f in r.expected.items():
                 out.append(f"<tr><td>{_e(name)}</td><td>{_e(_num(f.get('value')))}</td><td>{_e(_interval(f))}</td>"
-                           f"<td>{_e(f.get('unit', ''))}</td><td>{_e(_flags(f))}</td></tr>")
+                           f"<td>{_e(f.get('unit', ''))}</td><td>{_e(_flags(f))}</td><td>{_e(_basis(f))}</td></tr>")
             out.append("</table>")
         if r.alternatives:
             out.append("<table><tr><th>alternative</th><th>score</th><th>expected</th><th>why not</th></tr>")

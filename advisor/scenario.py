@@ -28,6 +28,7 @@ SCENARIO_VERSION = 1
 LEVELS = ("low", "medium", "high")
 VIRTUALIZATION = ("vmx", "svm", "none", "unknown")
 DISK_KINDS = ("hdd", "ssd", "nvme")
+DISK_SOURCES = ("declared", "probe")  # where a disk group's iops / mb_s come from
 SHARED_KINDS = ("nfs", "iscsi", "distributed")
 IO_PATTERNS = ("random", "sequential", "mixed")
 LOSS_TOLERANCE = ("none", "seconds", "minutes", "any")
@@ -60,13 +61,15 @@ class Cpu:
 @dataclass
 class Disk:
     """A group of identical local disks; ``size_gb`` per disk; optional measured ``iops`` and
-    ``mb_s`` per disk override the per-kind defaults."""
+    ``mb_s`` per disk override the per-kind defaults; ``source`` says where those came from
+    (``probe``: this machine's micro-benchmark, written by "Use this machine"; else declared)."""
 
     kind: str = "ssd"
     count: int = 1
     size_gb: float = 1000.0
     iops: float | None = None
     mb_s: float | None = None
+    source: str | None = None
 
 
 @dataclass
@@ -462,12 +465,13 @@ def _hosts(data: Any, pr: _Problems) -> Hosts:
                                     "shared_storage"))
     disks = []
     for i, d in enumerate(r.items("disks", [])):
-        dr = _Reader(d, f"hosts.disks[{i}]", pr, ("kind", "count", "size_gb", "iops", "mb_s"))
+        dr = _Reader(d, f"hosts.disks[{i}]", pr, ("kind", "count", "size_gb", "iops", "mb_s", "source"))
         disks.append(Disk(kind=dr.string("kind", choices=DISK_KINDS) or "ssd",
                           count=dr.number("count", 1, minimum=1, integer=True),
                           size_gb=dr.number("size_gb", minimum=0, exclusive_min=True) or 1.0,
                           iops=dr.number("iops", None, minimum=0, exclusive_min=True),
-                          mb_s=dr.number("mb_s", None, minimum=0, exclusive_min=True)))
+                          mb_s=dr.number("mb_s", None, minimum=0, exclusive_min=True),
+                          source=dr.string("source", None, DISK_SOURCES)))
     shared = []
     for i, s in enumerate(r.items("shared_storage", [])):
         sr = _Reader(s, f"hosts.shared_storage[{i}]", pr, ("kind", "network_gbps", "capacity_tb", "iops"))

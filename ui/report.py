@@ -15,7 +15,7 @@ from PySide6.QtGui import QImage, QPageLayout, QPageSize, QPdfWriter, QTextDocum
 
 from knowledge.infra.atomic import write_bytes_atomic, write_text_atomic
 from ui.panels.qt_compare import summarize_inputs
-from ui.panels.qt_recommendations import choice_text, decision_title, figure_text
+from ui.panels.qt_recommendations import basis_text, choice_text, decision_title, figure_text
 
 if TYPE_CHECKING:
     from advisor.engine import Advice
@@ -76,6 +76,7 @@ def report_html(title: str, scenario_data: dict, advice: Advice | None, charts: 
         figs = [figure_text(k, v) for k, v in r.expected.items()]
         if figs:
             parts.append("<p>" + "<br>".join(figs) + "</p>")
+            parts.append(f"<p class='meta'>{basis_text(r.expected)}</p>")  # escaped: what the figures rest on
         conf = f"Confidence: {r.confidence_label} ({r.confidence:.0%})"
         parts.append(f"<p class='meta'>{e(conf)}</p>")
         if r.extrapolated:

@@ -168,8 +168,16 @@ def boot_chart(kb, scenario, advice, inputs: dict) -> ChartSpec:
                      "boot time", fam.unit, log_y=True,
                      caption="Neighbours I/O-loaded: solid lines, circles; CPU-loaded: dashed, triangles; idle: "
                              f"dotted, squares. Chosen backend: {rec.choice if rec else '-'}.")
+    # on the scenario's storage, as the recommender reads it: its disks against the testbed's, its link
+    hardware: dict[str, float] = {}
+    if rec is not None and rec.details.get("local_disk_speedup"):
+        hardware["disk_speedup"] = float(rec.details["local_disk_speedup"])
+    links = [s.network_gbps for s in scenario.hosts.shared_storage if s.kind in ("nfs", "iscsi")] if scenario else []
+    if links:
+        hardware["server_link_gbps"] = float(max(links))
+        spec.caption += f" Storage link {max(links):g} Gb/s; the documents' testbed had 1 Gb/s."
     for load, style in BOOT_STYLES.items():
-        preds = _sweep(kb, fam.name, "concurrent_vms", x, {"neighbour_load": load},
+        preds = _sweep(kb, fam.name, "concurrent_vms", x, {"neighbour_load": load, **hardware},
                        ("storage_backend", backends))
         curves = _curves(preds, x, rec.choice if rec and load == "io" else None, style, bands=False,
                          suffix="" if load == "io" else f" ({load})")
@@ -241,6 +249,9 @@ def _overalloc(kb, family: str, title: str, y_label: str, scenario, advice, inpu
         preds = _sweep(kb, fam.name, "overallocation_ratio", model_ratio(x, threads),
                        {"hypervisor": hypervisor, **fixed})  # the recommender's query
         curve = _curves(preds, x, None)[0]
+        if scenario is not None and figure:  # on the scenario's hosts, as the card's figure
+            _to_scenario(kb, curve, scenario, advice, figure, model_ratio(x, threads), {"hypervisor": hypervisor,
+                                                                                       **fixed})
         curve.name = curve.color_key = name
         curve.highlight = name == marked
         spec.curves.append(curve)
@@ -256,6 +267,23 @@ def _overalloc(kb, family: str, title: str, y_label: str, scenario, advice, inpu
         spec.mark(Mark(f"{float(ratio):g} vCPUs/core", float(ratio), fig["value"] if on_card else None,
                        "vcpu_overallocation", "cluster", figure if on_card else ""))
     return spec
+
+
+def _to_scenario(kb, curve: Curve, scenario, advice, figure: str, ratios, fixed: dict) -> None:
+    """A chapter 8 curve moved onto the scenario's hosts the way the recommender moves its figure
+    (:func:`advisor.recommend.vcpu_overallocation.to_scenario`)."""
+    from advisor.hardware import Hardware
+    from advisor.recommend.vcpu_overallocation import to_scenario
+
+    hw = Hardware(scenario, advice.calibration if advice is not None else None)
+    migrating = [w for w in scenario.workloads if w.live_migration]
+    totals = None
+    if figure == "migration_downtime":
+        totals = next(iter(_sweep(kb, "migration_total_time", "overallocation_ratio", ratios, fixed).values())).mean
+    for attr in ("mean", "low", "high"):
+        values = getattr(curve, attr)
+        if values is not None:
+            setattr(curve, attr, to_scenario(hw, migrating, figure, values, totals)[0])
 
 
 def overhead_chart(kb, scenario, advice, inputs: dict) -> ChartSpec:
@@ -288,7 +316,12 @@ def transfer_chart(kb, scenario, advice, inputs: dict) -> ChartSpec:
 
     if advice is not None:
         scenario = advice.scenario
-    link = float(scenario.hosts.nic_gbps) if scenario else 1.0
+    link = nic = float(scenario.hosts.nic_gbps) if scenario else 1.0
+    if advice is not None:  # the rate the recommender moves images at: the NIC or slower disks
+        from advisor.recommend.image_transfer import path_gbps
+
+        link = path_gbps(advice.context(kb))[0]
+    path = f"Link {nic:g} Gb/s" + (f", the hosts' disks write {link * 125:,.0f} MB/s" if link < nic else "")
     advised = max((w.image_size_gb for w in scenario.workloads), default=10.0) if scenario else 10.0
     size = float(inputs.get("image_gb") or advised)  # the recommender's image: the largest
     x = np.linspace(0.5, max(20.0, size * 1.5), 60)
@@ -298,12 +331,12 @@ def transfer_chart(kb, scenario, advice, inputs: dict) -> ChartSpec:
     hi = "gsiftp" if "gridftp" in choice.lower() or "gsiftp" in choice.lower() else (
         "scp" if "scp" in choice.lower() else None)
     spec = ChartSpec("image_transfer", "Image transfer time vs image size", "image size", "GB", "transfer time",
-                     fam.unit, caption=f"Link {link:g} Gb/s; the dashed line is the fastest any protocol can "
+                     fam.unit, caption=f"{path}; the dashed line is the fastest any protocol can "
                                        f"move the image. Recommended: {choice or '-'}.")
     spec.curves = _curves(_sweep(kb, fam.name, "image_size_gb", x, {"link_gbps": link}, ("protocol", protocols)),
                           x, hi)
     spec.legend = "tl"
-    spec.lines.append(Line(f"link-rate limit ({link:g} Gb/s)", 0.0, "y", slope=floor_seconds(1.0, link),
+    spec.lines.append(Line(f"line-rate limit ({link:.3g} Gb/s)", 0.0, "y", slope=floor_seconds(1.0, link),
                            kind="bound"))
     spec.mark(Mark("image size", size))
     return spec

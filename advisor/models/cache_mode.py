@@ -52,19 +52,27 @@ vms outside [1, 3], page cache per VM relative to the working set outside the wo
 measured range, or an operation/workload pair the documents did not measure (it is answered
 with the operation's default workload).
 
-Calibration (site native figures, MiB/s or IOPS): the documents have no bare-metal run, so the
-``none`` mode with one VM (host page cache bypassed, O_DIRECT to the disk) stands for "native";
-a calibrated prediction is ``site_native * T(mode, n) / T(none, 1)`` for the same operation and
-workload, i.e. the documents' mode-vs-mode and n-vs-1 ratios on the site's disk. Keys:
-``seq_read_mib_s``, ``seq_write_mib_s`` (also used for rewrite unless ``rewrite_mib_s``),
-``rand_read_mib_s`` / ``rand_write_mib_s`` or ``rand_read_iops`` / ``rand_write_iops`` (times
-``block_size_kib`` of the query, default 4), and ``site`` (name for the basis).
+Hardware transfer: ``disk_iops`` and ``disk_mb_s`` (optional, > 0: random IOPS and sequential
+MB/s of the device the VMs of a host share; default the testbed's one 7200 rpm disk at the
+per-kind HDD figures of advisor/hardware.py, 150 and 150) scale the *disk path* ``M`` by
+``disk_iops / 150`` for random operations and ``disk_mb_s / 150`` for sequential ones and
+rewrite; the page-cache path ``C`` does not move with the disk (it depends on RAM, which
+``host_ram_gib``, ``vm_ram_gib`` and ``working_set_gib`` carry), and the one-VM cap moves with the
+disk (for cached modes never below the testbed's). On the testbed's figures the transfer is the
+identity: the documents' own numbers come back.
+
+Calibration (site native figures, MiB/s or IOPS, of one disk): the same transfer, with the
+site's figure for the query's operation as the device (``seq_read_mib_s``, ``seq_write_mib_s``,
+also for rewrite unless ``rewrite_mib_s``; ``rand_read_mib_s`` / ``rand_write_mib_s`` against the
+testbed's IOPS times ``block_size_kib`` (default 4), or ``rand_read_iops`` / ``rand_write_iops``),
+and ``site`` (name for the basis).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from advisor.hardware import TESTBEDS
 from advisor.models.base import TrainingPoint
 from advisor.models.family import Family, check_levels, column, point, positive
 from advisor.models.learners import LogNonlinearLearner
@@ -90,6 +98,9 @@ BONNIE_FILE_PER_RAM = 2.0  # Bonnie++'s default file size: twice the RAM of the 
 DEFAULT_FILES_GIB = {"postmark_set1": 4000 * 50.5 / KIB_PER_GIB, "postmark_set2": 4000 * 200.0 / KIB_PER_GIB,
                      "bonnie": BONNIE_FILE_PER_RAM * 1.0}
 
+#: the testbed's device (one 7200 rpm disk at the per-kind HDD figures): what the transfer divides by
+TESTBED_IOPS = TESTBEDS["cache_mode_throughput"].disk_iops
+TESTBED_MB_S = TESTBEDS["cache_mode_throughput"].disk_mb_s
 #: operation -> calibration keys (MiB/s key, IOPS key)
 CAL_KEYS = {"sequential_read": ("seq_read_mib_s", None), "sequential_write": ("seq_write_mib_s", None),
             "rewrite": ("rewrite_mib_s", None), "random_read": ("rand_read_mib_s", "rand_read_iops"),
@@ -133,7 +144,7 @@ def log_throughput(coef: np.ndarray, data: dict) -> np.ndarray:
     alpha, b = coef[:n_groups], coef[n_groups:n_groups + 2]
     gamma, beta = coef[n_groups + 2:n_groups + 2 + n_cached], coef[n_groups + 2 + n_cached]
     log_n = data["logn"]
-    log_m = alpha[data["g"]] - b[data["p"]] * log_n
+    log_m = alpha[data["g"]] - b[data["p"]] * log_n + data.get("logf", 0.0)  # the disk path, transferred
     cached = data["ci"] >= 0
     log_c = np.where(cached, gamma[np.where(cached, data["ci"], 0)] - beta * log_n, log_m)
     log_c = np.maximum(log_c, log_m)
@@ -148,7 +159,7 @@ class CacheModeThroughput(Family):
     name = "cache_mode_throughput"
     unit = "MB/s"
     feature_names = ("cache_mode", "vms_per_host", "operation", "workload", "host_ram_gib", "vm_ram_gib",
-                     "working_set_gib", "block_size_kib")
+                     "working_set_gib", "block_size_kib", "disk_iops", "disk_mb_s")
     description = ("Throughput per VM (MB/s) vs KVM cache mode, VMs per host and the share of the workload's "
                    "files the host page cache per VM holds (doc 001 Section 4 service-time model); Tables 1-6 "
                    "(63 points); monotone non-increasing in vms_per_host.")
@@ -259,7 +270,19 @@ class CacheModeThroughput(Family):
         core["share_range"] = {w: (float(share[wl == w].min()), float(share[wl == w].max())) for w in set(wl)}
         return core
 
+    def disk_factor(self, cols, n) -> np.ndarray:
+        """Per query: the device against the testbed's disk (IOPS for random operations, MB/s for
+        sequential ones and rewrite); 1 on the testbed's figures."""
+        op = column(cols, "operation", n, numeric=False, family=self.name)
+        iops = positive(column(cols, "disk_iops", n, TESTBED_IOPS, family=self.name), "disk_iops", self.name, "IOPS")
+        mb_s = positive(column(cols, "disk_mb_s", n, TESTBED_MB_S, family=self.name), "disk_mb_s", self.name, "MB/s")
+        return np.where(np.char.startswith(op.astype(str), "random"), iops / TESTBED_IOPS, mb_s / TESTBED_MB_S)
+
     def _predict_core(self, core, cols, n):
+        return self._predict_transferred(core, cols, n, self.disk_factor(cols, n))
+
+    def _predict_transferred(self, core, cols, n, factor):
+        """Mean and extrapolation flags with the disk path scaled by ``factor`` (1: the testbed)."""
         mode, op, wl, vms, cache, work = self._features(cols, n)
         known = np.isin(_group(mode, op, wl), core["groups"])
         if not known.all():  # an operation/workload pair never measured: the op's default workload
@@ -269,7 +292,11 @@ class CacheModeThroughput(Family):
                 missing = sorted(set(_group(mode, op, wl)[~known_now]))
                 raise InputError(f"{self.name}: no training points for {', '.join(missing)}")
         data, group, share = self._data(core, mode, op, wl, vms, cache, work)
-        mean = np.minimum(core["model"].predict(data), _lookup(core["cap"], group))
+        factor = np.broadcast_to(np.asarray(factor, dtype=float), (n,))
+        data["logf"] = np.log(factor)
+        # the one-VM cap moves with the disk; a cached mode's (its page cache) never below the testbed's
+        cap_factor = np.where(np.isin(mode, CACHED), np.maximum(factor, 1.0), factor)
+        mean = np.minimum(core["model"].predict(data), _lookup(core["cap"], group) * cap_factor)
         lo, hi = core["vms_range"]
         s_lo = np.array([core["share_range"].get(w, (np.inf, -np.inf))[0] for w in wl])
         s_hi = np.array([core["share_range"].get(w, (np.inf, -np.inf))[1] for w in wl])
@@ -280,7 +307,9 @@ class CacheModeThroughput(Family):
         op = column(cols, "operation", n, numeric=False, family=self.name)
         block = positive(column(cols, "block_size_kib", n, 4.0, family=self.name), "block_size_kib", self.name,
                          "KiB")
-        native = np.full(n, np.nan)
+        native = np.full(n, np.nan)  # the site's figure for each query's operation, MB/s
+        reference = np.where(np.char.startswith(op.astype(str), "random"),
+                             TESTBED_IOPS * block / 1024 * MIB, TESTBED_MB_S)  # the testbed's, MB/s
         for name, (mib_key, iops_key) in CAL_KEYS.items():
             sel = op == name
             if not sel.any():
@@ -293,10 +322,8 @@ class CacheModeThroughput(Family):
                 native[sel] = float(calibration[iops_key]) * block[sel] / 1024 * MIB
         if np.all(np.isnan(native)):
             return mean, "documents"
-        ref_cols = {k: v for k, v in cols.items() if k not in ("host_ram_gib", "vm_ram_gib", "working_set_gib")}
-        ref_cols.update(cache_mode="none", vms_per_host=1.0)
-        ref, _ = self._predict_core(self._core, ref_cols, n)
-        scaled = np.where(np.isnan(native), mean, native * mean / ref)
+        factor = np.where(np.isnan(native), self.disk_factor(cols, n), native / reference)
+        scaled, _ = self._predict_transferred(self._core, cols, n, factor)
         site = calibration.get("site", "site")
         basis = f"site:{site}" if not np.isnan(native).any() else f"site:{site}+documents"
         return scaled, basis

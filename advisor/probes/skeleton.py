@@ -38,9 +38,41 @@ def _cores_per_socket_guess(cpu) -> int | None:
     return None
 
 
-def hosts_section(facts: HostFacts) -> tuple[dict, list[str]]:
+MB_PER_MIB = 1.048576
+
+
+def bench_disk_figures(bench) -> tuple[float, float, str] | None:
+    """(random IOPS, sequential MB/s, kind of device) of this machine's disk from a micro-benchmark
+    run (:class:`advisor.probes.bench.BenchResult` or its dict): the lower of reads and writes;
+    None when the run did not measure a device (buffered I/O, or figures beyond any one disk:
+    the page cache)."""
+    if bench is None:
+        return None
+    get = (lambda k: bench.get(k)) if isinstance(bench, dict) else (lambda k: getattr(bench, k, None))
+    if not get("direct_io"):
+        return None
+    values: dict[tuple[str, str], float] = {}
+    for m in get("measurements") or []:
+        m = m if isinstance(m, dict) else m.__dict__
+        op = (m.get("factors") or {}).get("operation", "")
+        values[(m.get("metric", ""), op)] = float(m.get("value") or 0.0)
+    iops = [values.get(("iops", op)) for op in ("random_read", "random_write")]
+    seq = [values.get(("throughput", op)) for op in ("sequential_read", "sequential_write")]
+    if not all(iops) or not all(seq):
+        return None
+    from advisor.calibration import device_class
+
+    kind = device_class({"seq_read_mib_s": seq[0], "seq_write_mib_s": seq[1], "rand_read_iops": iops[0],
+                         "rand_write_iops": iops[1]})
+    if kind in (None, "cache"):
+        return None
+    return min(iops), min(seq) * MB_PER_MIB, kind
+
+
+def hosts_section(facts: HostFacts, bench=None) -> tuple[dict, list[str]]:
     """The scenario ``hosts`` dict for this machine (count 1, GiB, GB, Gbit/s) and notes on
-    what was left out or is uncertain."""
+    what was left out or is uncertain. With ``bench`` (a micro-benchmark run on this machine's
+    disk, direct I/O), the disk group it measured gets its IOPS and MB/s (``source: probe``)."""
     notes: list[str] = []
     cpu_in = facts.cpu
     cpu: dict = {}
@@ -81,6 +113,17 @@ def hosts_section(facts: HostFacts) -> tuple[dict, list[str]]:
         if d.rotational_confidence != "high":
             notes.append(f"disk {d.name}: kind {d.kind} is a guess ({d.rotational_reason})")
     hosts["disks"] = [{"kind": k, "count": n, "size_gb": gb} for (k, gb), n in sorted(groups.items())]
+    measured = bench_disk_figures(bench)
+    if measured is not None:
+        iops, mb_s, kind = measured
+        # the benchmark ran on one disk: the only group, else the only group of the kind it measured
+        fits = hosts["disks"] if len(hosts["disks"]) == 1 else [d for d in hosts["disks"] if d["kind"] == kind]
+        if len(fits) == 1:
+            fits[0].update(iops=round(iops), mb_s=round(mb_s, 1), source="probe")
+        else:
+            notes.append("disk figures of the benchmark not used: it is not clear which disk group it measured")
+    elif bench is not None:
+        notes.append("the benchmark did not measure a disk (buffered I/O or page cache): per-kind disk figures apply")
     speeds = [n.speed_mbps for n in facts.nics if not n.virtual and n.up and _known(n.speed_mbps)]
     if speeds:
         hosts["nic_gbps"] = max(int(s) for s in speeds) / 1000
@@ -108,10 +151,10 @@ PLACEHOLDER_WORKLOAD = {
     "live_migration": False, "data_loss_tolerance": "any", "containerizable": False}
 
 
-def skeleton(facts: HostFacts, name: str | None = None) -> tuple[dict, list[str]]:
+def skeleton(facts: HostFacts, name: str | None = None, bench=None) -> tuple[dict, list[str]]:
     """A whole scenario (version, name, hosts, a placeholder workload, default preferences)
-    and notes."""
-    hosts, notes = hosts_section(facts)
+    and notes (``bench``: see :func:`hosts_section`)."""
+    hosts, notes = hosts_section(facts, bench)
     host = facts.hostname if _known(facts.hostname) else "this machine"
     notes = [*notes, "workloads: 'replace-me' is a placeholder; describe your workloads there"]
     workload = json.loads(json.dumps(PLACEHOLDER_WORKLOAD))  # a fresh copy
@@ -136,10 +179,10 @@ def render(data: dict, path: str | os.PathLike, notes: list[str] = ()) -> str:
     return json.dumps(data, indent=2) + "\n"
 
 
-def write_skeleton(facts: HostFacts, path: str | os.PathLike, name: str | None = None) -> dict:
+def write_skeleton(facts: HostFacts, path: str | os.PathLike, name: str | None = None, bench=None) -> dict:
     """Write the scenario skeleton of ``facts`` to ``path`` atomically; returns the data."""
     from knowledge.infra.atomic import write_text_atomic
 
-    data, notes = skeleton(facts, name)
+    data, notes = skeleton(facts, name, bench)
     write_text_atomic(Path(path), render(data, path, notes))
     return data

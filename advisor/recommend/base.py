@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from advisor.hardware import summary_basis
 from advisor.rules import Facts, Outcome, Rule, RuleContext
 from advisor.scenario import Scenario, Workload
 
@@ -215,6 +216,7 @@ class EngineContext:
     cites: CitationIndex
     facts: Facts
     calibration: Any = None  # advisor.calibration.Calibration
+    hardware: Any = None  # advisor.hardware.Hardware (advisor.recommend.disks.hardware_of builds it)
     chosen: dict[str, Any] = field(default_factory=dict)
 
     def rule_ctx(self, workload: Workload | None = None) -> RuleContext:
@@ -310,6 +312,5 @@ def decide(decision: str, scope: str, outcome: Outcome, ctx: EngineContext, *,
         rationale=" ".join(p.strip() for p in parts if p), score=total[best],
         citations=dedupe([*ctx.cites.for_rules(outcome.fired), *model_citations]),
         rules=[r.id for r in outcome.fired], conflicts=conflicts, warnings=list(dict.fromkeys(outcome.warnings)))
-    bases = {f.get("basis") for f in rec.expected.values() if isinstance(f, dict) and f.get("basis")}
-    rec.basis = next((b for b in bases if b and b.startswith("site:")), "documents")
+    rec.basis = summary_basis(f.get("basis") for f in rec.expected.values() if isinstance(f, dict))
     return rec

@@ -12,10 +12,13 @@ writethrough) are capped at the disks' bandwidth shared by the VMs on a host.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
+from advisor.hardware import TESTBEDS, same_disks, stamp
 from advisor.recommend.base import EngineContext, Recommendation, decide, figure
-from advisor.recommend.disks import DISK_MB_S, SHARED_KIND, disk_mb_s
+from advisor.recommend.disks import DISK_MB_S, hardware_of
 from advisor.rules import CACHE, evaluate
 
 DECISION = "cache_mode"
@@ -47,31 +50,32 @@ def operations(w) -> list[tuple[str, float]]:
 
 
 
+def device(ctx: EngineContext):
+    """What the VMs of one host share for their images (:class:`advisor.hardware.Device`): the
+    local disks, or the host's share of the chosen shared storage through its NIC; None without
+    either."""
+    f, sc = ctx.facts, ctx.scenario
+    return hardware_of(ctx).behind_vms(f.storage_backend, f.vms_per_host, sc.total_vms)
+
+
+def iops_for_block(dev, block_kib: float) -> float:
+    """Random IOPS of ``dev`` at requests of ``block_kib``: its IOPS, never more than its
+    bandwidth moves at that size."""
+    return min(dev.iops, dev.mb_s * 1e6 / (max(block_kib, 1e-9) * 1024.0))
+
+
 def per_vm_limit_mb_s(ctx: EngineContext, vms_per_host: float | None = None) -> float:
     """Bandwidth one VM's image can get at most, MB/s: its share of the host's local disks, or of
     the host's NIC and of the chosen shared storage's link, which every VM of the cluster shares.
     ``vms_per_host`` defaults to the facts'."""
-    h = ctx.scenario.hosts
     vph = ctx.facts.vms_per_host if vms_per_host is None else vms_per_host
-    per_host = disk_limit_mb_s(ctx) / max(vph, 1e-9)
-    backend = ctx.facts.storage_backend
-    if backend in (None, "local_disk"):
-        return per_host
-    links = [s.network_gbps for s in h.shared_storage if s.kind == SHARED_KIND.get(backend)]
-    links = links or [s.network_gbps for s in h.shared_storage]
-    if not links:
-        return per_host
-    return min(per_host, max(links) * 125.0 / max(ctx.scenario.total_vms, 1))
+    return disk_limit_mb_s(ctx) / max(vph, 1e-9)
 
 
 def disk_limit_mb_s(ctx: EngineContext) -> float:
     """Aggregate bandwidth a host's images can get, MB/s: local disks, or the host's storage path."""
-    h = ctx.scenario.hosts
-    if ctx.facts.storage_backend not in (None, "local_disk"):
-        links = [s.network_gbps for s in h.shared_storage] or [h.nic_gbps]
-        return min(max(links), h.nic_gbps) * 125.0
-    total = sum(disk_mb_s(ctx, d)[0] * d.count for d in h.disks)
-    return total or DISK_MB_S["hdd"]
+    dev = device(ctx)
+    return dev.mb_s if dev is not None else DISK_MB_S["hdd"]
 
 
 #: request size (KiB) from which random I/O is read as doc 001's Postmark test set 2 (files of
@@ -82,11 +86,13 @@ def disk_limit_mb_s(ctx: EngineContext) -> float:
 POSTMARK_SET2_KIB = 100.0
 
 
-def _queries(ctx: EngineContext, w, vms_per_host: float | None = None) -> list[dict]:
+def _queries(ctx: EngineContext, w, vms_per_host: float | None = None, dev=None) -> list[dict]:
     vph = ctx.facts.vms_per_host if vms_per_host is None else vms_per_host
     guest_ram = sum(x.vms * x.ram_gib for x in ctx.scenario.workloads) / max(ctx.scenario.total_vms, 1)
     base = {"vms_per_host": vph, "host_ram_gib": ctx.scenario.hosts.ram_gib, "vm_ram_gib": guest_ram,
             "block_size_kib": w.io.block_size_kib}
+    if dev is not None:  # the documents' disk path transferred onto the device the host's VMs share
+        base.update(disk_iops=max(iops_for_block(dev, w.io.block_size_kib), 1e-9), disk_mb_s=max(dev.mb_s, 1e-9))
     if w.io.footprint_gb:  # the data the VM keeps reading: what the host page cache must hold
         base["working_set_gib"] = w.io.footprint_gb * 1e9 / 2**30
     out = []
@@ -99,26 +105,45 @@ def _queries(ctx: EngineContext, w, vms_per_host: float | None = None) -> list[d
     return out
 
 
+def _stamp(ctx: EngineContext, fig: dict, dev) -> dict:
+    """The basis of a figure on ``dev`` and the hardware figures it rests on."""
+    testbed = TESTBEDS["cache_mode_throughput"]
+    if dev is None:
+        return stamp(fig, [], testbed)
+    same = same_disks(dev, testbed) and not math.isfinite(dev.link_mb_s)
+    fig["device"] = dev.description
+    return stamp(fig, dev.figures, testbed, same)
+
+
 def per_vm_throughput(ctx: EngineContext, workloads, vms_per_host=None) -> tuple[list[dict[str, dict]], object] | None:
     """For each workload, mode -> expected per-VM throughput figure (MB/s), and the Prediction
     (one vectorised call for all workloads); None without the model. ``vms_per_host`` gives one
-    value per workload (default: the facts' for all), so the charts sweep this very function."""
+    value per workload (default: the facts' for all), so the charts sweep this very function. The
+    documents' disk path is transferred onto the device the host's VMs share (:func:`device`), and
+    modes that bypass the host page cache never get more than the VM's share of that device and of
+    every link on the way."""
+    dev = device(ctx)
     vphs = [None] * len(workloads) if vms_per_host is None else [float(v) for v in vms_per_host]
-    queries = [_queries(ctx, w, v) for w, v in zip(workloads, vphs, strict=True)]
+    queries = [_queries(ctx, w, v, dev) for w, v in zip(workloads, vphs, strict=True)]
     pred = ctx.models.predict("cache_mode_throughput", [q for qs in queries for q in qs])
     if pred is None:
         return None
     out = []
     i = 0
     for w, vph in zip(workloads, vphs, strict=True):
-        cap = per_vm_limit_mb_s(ctx, vph)
+        bandwidth = per_vm_limit_mb_s(ctx, vph)
         ops = operations(w)
+        # random requests of the workload's size: the VM's share of the device's IOPS at that size
+        share_of = max(ctx.facts.vms_per_host if vph is None else vph, 1e-9)
+        iops_share = iops_for_block(dev, w.io.block_size_kib) / share_of if dev else math.inf
+        random_cap = min(bandwidth, iops_share * w.io.block_size_kib * 1024.0 / 1e6)
         values: dict[str, dict[str, tuple[float, float, float]]] = {}
         extrap: dict[str, bool] = {}
         for m in MODELLED:
             values[m] = {}
             for op, _ in ops:
                 v, lo, hi = float(pred.mean[i]), float(pred.low[i]), float(pred.high[i])
+                cap = random_cap if op.startswith("random") else bandwidth
                 if (m == "none" or (m == "writethrough" and op.endswith("write"))) and v > cap:
                     # the disks' share caps the figure; the interval keeps its relative width
                     v, lo, hi = cap, lo * cap / v, min(hi * cap / v, cap)
@@ -132,11 +157,28 @@ def per_vm_throughput(ctx: EngineContext, workloads, vms_per_host=None) -> tuple
         figs = {}
         for m, per_op in values.items():
             agg = [1.0 / sum(s / max(per_op[op][j], 1e-9) for op, s in ops) for j in range(3)]
-            figs[m] = {"throughput_per_vm": figure(agg[0], pred.unit, agg[1], agg[2], basis=pred.basis,
-                                                   extrapolated=extrap[m],
-                                                   operations={op: round(per_op[op][0], 3) for op, _ in ops})}
+            fig = figure(agg[0], pred.unit, agg[1], agg[2], basis=pred.basis, extrapolated=extrap[m],
+                         operations={op: round(per_op[op][0], 3) for op, _ in ops})
+            figs[m] = {"throughput_per_vm": _stamp(ctx, fig, dev) if pred.basis == "documents" else fig}
+            if dev is not None:
+                figs[m]["iops_share_per_vm"] = _stamp(ctx, figure(iops_share, "IOPS",
+                                                                  block_size_kib=w.io.block_size_kib), dev)
         out.append(figs)
     return out, pred
+
+
+def requested_io(w, rec: Recommendation) -> dict | None:
+    """A workload's requested I/O (``io.iops`` x ``io.block_size_kib``) against what the chosen
+    mode's figures say one VM gets: ``{requested_iops, iops_share, requested_mb_s, throughput_mb_s,
+    met}``; None when the workload states no IOPS or there are no figures."""
+    if not w.io.iops or "throughput_per_vm" not in rec.expected:
+        return None
+    mb_s = w.io.iops * w.io.block_size_kib * 1024.0 / 1e6
+    got = rec.expected["throughput_per_vm"]["value"]
+    share = rec.expected.get("iops_share_per_vm", {}).get("value", math.inf)
+    met = w.io.iops <= share * (1 + 1e-9) and mb_s <= got * (1 + 1e-9)
+    return {"requested_iops": w.io.iops, "iops_share": share if math.isfinite(share) else None,
+            "requested_mb_s": round(mb_s, 6), "throughput_mb_s": got, "met": met}
 
 
 def recommend(ctx: EngineContext) -> list[Recommendation]:
@@ -167,6 +209,15 @@ def recommend(ctx: EngineContext) -> list[Recommendation]:
         if hv not in ("KVM",):
             lead += f" Cache modes are KVM/QEMU settings; with {hv} use its equivalent write policy."
         rec.rationale = f"{lead} {rec.rationale}"
+        asked = requested_io(w, rec)
+        if asked is not None:
+            rec.details["requested_io"] = asked
+            if not asked["met"]:
+                rec.warnings.append(
+                    f"{w.name} asks {w.io.iops:,.0f} IOPS of {w.io.block_size_kib:g} KiB ({asked['requested_mb_s']:.3g} "
+                    f"MB/s) per VM; with cache={rec.choice} one VM gets about {asked['throughput_mb_s']:.3g} MB/s"
+                    + (f" and a share of {asked['iops_share']:,.0f} IOPS" if asked["iops_share"] is not None else "")
+                    + " of the device its image is on: target not met (faster or more disks, or fewer VMs per host)")
         if ctx.chosen.get("containers", {}).get(w.name):
             rec.rationale = (f"{w.name} is advised to run as containers (see the hypervisor advice); this applies "
                              f"if it runs in VMs instead. " + rec.rationale)

@@ -7,6 +7,7 @@ each governor, next to idle neighbour cores or, when the scenario has CPU-heavy 
 
 from __future__ import annotations
 
+from advisor.hardware import TESTBEDS, stamp
 from advisor.recommend.base import EngineContext, Recommendation, decide, figure
 from advisor.rules import evaluate
 
@@ -27,7 +28,9 @@ def recommend(ctx: EngineContext) -> list[Recommendation]:
     for key, choice in ((TABLE_ROWS[("performance", busy)], "performance"), (TABLE_ROWS[("ondemand", busy)], "ondemand")):
         row = ctx.cites.rows.get((ctx.cites.doc("003"), key))
         if row is not None:
-            expected[choice] = {"testbed_request_rate": figure(row.value, row.unit, source=f"003 {row.locator}")}
+            # the testbed's own rate, labelled as such: what carries over is the governors' ratio
+            expected[choice] = {"testbed_request_rate": stamp(figure(row.value, row.unit, source=f"003 {row.locator}"),
+                                                              [], TESTBEDS["doc003_testbed"])}
             cites.append(row.citation())
     why = {} if outcome.fired else {"ondemand": "no measured gain here, and ondemand lowers the clock between "
                                                  "bursts (1400 against 2400 MHz on the doc 003 testbed)"}

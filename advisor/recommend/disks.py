@@ -1,28 +1,38 @@
 """What the hosts' storage delivers, in one place: per-disk IOPS and MB/s (given in the scenario,
-else the site's figures for that kind of disk, else the per-kind defaults), and the shared-storage
-kind behind each image backend. Used by the host count, cache mode, I/O block size and storage
-decisions alike."""
+else the site's figures for that kind of disk, else the per-kind defaults of
+:data:`advisor.hardware.PER_KIND`), and the shared-storage kind behind each image backend. Used by
+the host count, cache mode, I/O block size and storage decisions alike; :func:`hardware_of` gives
+the scenario's hardware with the source of every figure (:class:`advisor.hardware.Hardware`)."""
 
 from __future__ import annotations
 
+from advisor.hardware import PER_KIND, Hardware
+
 #: per-disk defaults when the scenario gives none and no site measured that kind of disk
-DISK_IOPS = {"hdd": 150.0, "ssd": 50_000.0, "nvme": 300_000.0}
-DISK_MB_S = {"hdd": 150.0, "ssd": 500.0, "nvme": 2000.0}  # MB/s (10^6 B/s)
+DISK_IOPS = {kind: d.iops for kind, d in PER_KIND.items()}
+DISK_MB_S = {kind: d.mb_s for kind, d in PER_KIND.items()}  # MB/s (10^6 B/s)
 #: shared-storage kind behind each image backend (local_disk has none)
 SHARED_KIND = {"nfs_file": "nfs", "nfs_root": "nfs", "iscsi": "iscsi", "distributed": "distributed"}
+#: HwFigure sources as the older (figure, where) pairs name them
+_WHERE = {"declared": "given", "probe": "given", "defaults": "default"}
+
+
+def hardware_of(ctx) -> Hardware:
+    """The scenario's hardware of an engine context (built once per context)."""
+    hw = getattr(ctx, "hardware", None)
+    if hw is None or hw.scenario is not ctx.scenario:
+        hw = Hardware(ctx.scenario, ctx.calibration)
+        ctx.hardware = hw
+    return hw
 
 
 def disk_iops(ctx, d, reads_only: bool = False) -> tuple[float, str]:
     """(random IOPS of one disk of group ``d``, where the figure comes from: given|site|default)."""
-    if d.iops:
-        return float(d.iops), "given"
-    site = ctx.calibration.disk_iops(d.kind, reads_only) if ctx.calibration else None
-    return (float(site), "site") if site else (DISK_IOPS[d.kind], "default")
+    f = hardware_of(ctx).disk_iops(d, reads_only)
+    return f.value, _WHERE.get(f.source, "site")
 
 
 def disk_mb_s(ctx, d, reads_only: bool = False) -> tuple[float, str]:
     """(sequential MB/s of one disk of group ``d``, where the figure comes from: given|site|default)."""
-    if d.mb_s:
-        return float(d.mb_s), "given"
-    site = ctx.calibration.disk_mb_s(d.kind, reads_only) if ctx.calibration else None
-    return (float(site), "site") if site else (DISK_MB_S[d.kind], "default")
+    f = hardware_of(ctx).disk_mb_s(d, reads_only)
+    return f.value, _WHERE.get(f.source, "site")

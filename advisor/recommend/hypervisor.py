@@ -10,7 +10,9 @@ the VM alternative's figures are flagged extrapolated for another hypervisor.
 
 from __future__ import annotations
 
+from advisor.hardware import TESTBEDS, cpu_capacity, stamp
 from advisor.recommend.base import EngineContext, Recommendation, decide, figure, prediction_figure
+from advisor.recommend.disks import hardware_of
 from advisor.rules import HV, Effect, Rule, evaluate
 
 DECISION = "hypervisor"
@@ -53,6 +55,7 @@ def _cluster(ctx: EngineContext) -> Recommendation:
                                                         extrapolated=bool(pred.extrapolated[i]))}
             if h in ANALOG_NOTES:
                 expected[h]["cpu_cost_vs_native"]["note"] = ANALOG_NOTES[h]
+            stamp(expected[h]["cpu_cost_vs_native"], [])  # a ratio on one testbed: it carries over as it is
             extra[h] = -(ratio - 1.0)  # -1 point per 100 % more CPU than bare metal
             if ratio > 1.05:
                 why[h] = f"about {100 * (ratio - 1):.0f} % more CPU than bare metal for the same work"
@@ -79,10 +82,12 @@ def _containers(ctx: EngineContext, hv: str) -> list[Recommendation]:
                                                    {"platform": "vm", "workload": kind, "physical_cores": cores}])
         for i, choice in enumerate(("Docker", vm)):
             figs = {}
-            if tps is not None:
-                figs["peak_transactions"] = prediction_figure(tps, i)
-            if cpu is not None:
-                figs["server_cpu_utilization"] = prediction_figure(cpu, i)
+            if tps is not None:  # % of bare metal on the same servers: a ratio, carried over as it is
+                figs["peak_transactions"] = stamp(prediction_figure(tps, i), [], TESTBEDS["container_cpu"])
+            if cpu is not None:  # the thesis' servers' CPU onto the scenario's cores (their clock is not stated)
+                factor, cpu_figs, same = cpu_capacity(hardware_of(ctx), TESTBEDS["container_cpu"])
+                figs["server_cpu_utilization"] = stamp(prediction_figure(cpu, i), cpu_figs, TESTBEDS["container_cpu"],
+                                                       same)
             if choice == vm and hv != "VMware ESXi":  # the thesis' VMs ran on VMware ESXi
                 for f in figs.values():
                     f["extrapolated"] = True

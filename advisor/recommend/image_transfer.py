@@ -2,13 +2,16 @@
 
 Choices: Nimbus or OpenNebula, each with GridFTP or SCP (doc 000), or no copy at all when the
 images are NFS files the hosts attach (doc 002). Expected figure: transfer time (s) of the
-largest image from ``image_transfer_time`` at the host NIC speed, never below the physics
-floor image size / link rate (a 1 Gb/s link moves at most 125 MB/s).
+largest image from ``image_transfer_time`` at the host NIC speed, or at the rate the destination
+host's local disks write when that is lower (sequential MB/s, declared or per-kind defaults), never
+below the physics floor image size / that rate (a 1 Gb/s link moves at most 125 MB/s).
 """
 
 from __future__ import annotations
 
+from advisor.hardware import MB_S_PER_GBPS, TESTBEDS, close, stamp
 from advisor.recommend.base import EngineContext, Recommendation, decide, figure
+from advisor.recommend.disks import hardware_of
 from advisor.rules import Effect, Rule, evaluate
 
 DECISION = "image_transfer"
@@ -26,12 +29,26 @@ def floor_seconds(size_gb: float, link_gbps: float) -> float:
     return size_gb * 8.0 / link_gbps
 
 
+def path_gbps(ctx: EngineContext) -> tuple[float, list, bool]:
+    """(the rate an image moves at, Gb/s: the host NIC, or the destination host's local disks
+    when they write slower; the hardware figures it rests on; whether that is the testbed's)."""
+    hw = hardware_of(ctx)
+    nic = hw.nic()
+    local = hw.local()
+    testbed = TESTBEDS["image_transfer_time"]
+    if local is not None and local.mb_s / MB_S_PER_GBPS < nic.value:
+        rate = local.mb_s / MB_S_PER_GBPS
+        return rate, [nic, *local.figures], close(rate, testbed.link_gbps)
+    return nic.value, [nic], close(nic.value, testbed.link_gbps)
+
+
 def recommend(ctx: EngineContext) -> list[Recommendation]:
     outcome = evaluate(DECISION, ctx.rule_ctx(), CHOICES)
     if ctx.facts.storage_backend != "nfs_file":
         outcome.excluded[CHOICES[-1]] = [(_NO_NFS, "images are not kept as NFS image files")]
     size = image_gb(ctx)
-    link = ctx.scenario.hosts.nic_gbps
+    link, hw_figs, same = path_gbps(ctx)
+    nic = ctx.scenario.hosts.nic_gbps
     floor = floor_seconds(size, link)
     pred = ctx.models.predict("image_transfer_time", [{"image_size_gb": size, "protocol": p, "link_gbps": link}
                                                       for p in ("gridftp", "scp")], calibrate=False)
@@ -43,18 +60,21 @@ def recommend(ctx: EngineContext) -> list[Recommendation]:
             v, lo, hi = (max(float(a[i]), floor) for a in (pred.mean, pred.low, pred.high))
             for c in CHOICES:
                 if proto in c:
-                    expected[c]["transfer_time"] = figure(v, "s", lo, hi, basis=pred.basis,
-                                                          extrapolated=bool(pred.extrapolated[i]))
+                    expected[c]["transfer_time"] = stamp(
+                        figure(v, "s", lo, hi, basis=pred.basis, extrapolated=bool(pred.extrapolated[i])),
+                        hw_figs, TESTBEDS["image_transfer_time"], same)
     for c in CHOICES[:-1]:
-        expected[c]["line_rate_floor"] = figure(floor, "s")
-    expected[CHOICES[-1]]["transfer_time"] = figure(0.0, "s")
+        expected[c]["line_rate_floor"] = stamp(figure(floor, "s"), hw_figs, TESTBEDS["image_transfer_time"], same)
+    expected[CHOICES[-1]]["transfer_time"] = stamp(figure(0.0, "s"), [])
     rec = decide(DECISION, "cluster", outcome, ctx, expected=expected, model_citations=cites,
                  has_model=pred is not None, order=CHOICES)
     if rec.choice == CHOICES[-1]:
         lead = (f"Copy no image: hosts attach the NFS image files ({size:g} GB; a copy over the {link:g} Gb/s "
                 f"NIC would take at least {floor:.0f} s at line rate).")
     else:
-        lead = f"Move images ({size:g} GB, {link:g} Gb/s NIC: at least {floor:.0f} s at line rate) with {rec.choice}."
+        lead = f"Move images ({size:g} GB, {nic:g} Gb/s NIC: at least {floor:.0f} s at line rate) with {rec.choice}."
+    if link < nic * (1 - 1e-9):
+        lead += (f" The hosts' disks write about {link * 125:,.0f} MB/s, less than the NIC moves: they set the pace.")
     rec.rationale = f"{lead} {rec.rationale}"
     return [rec]
 

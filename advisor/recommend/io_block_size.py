@@ -14,8 +14,9 @@ own request size (``io.block_size_kib``) of useful data each. No figure without 
 
 from __future__ import annotations
 
+from advisor.hardware import MB_S_PER_GBPS, TESTBEDS, HwFigure, close, stamp, store_name
 from advisor.recommend.base import EngineContext, Recommendation, decide, prediction_figure
-from advisor.recommend.disks import SHARED_KIND, disk_iops, disk_mb_s
+from advisor.recommend.disks import SHARED_KIND, hardware_of
 from advisor.rules import evaluate
 
 DECISION = "io_block_size"
@@ -26,31 +27,37 @@ PATTERNS = {"random": ("random",), "sequential": ("sequential",), "mixed": ("ran
 
 
 
-def disk_figures(ctx: EngineContext) -> tuple[float, float, str, str] | None:
-    """(random IOPS, streaming MB/s, what device, basis) of the device holding the images, or None
-    (basis ``site:<name>`` when the site's figures describe it, else ``documents``)."""
+def disk_figures(ctx: EngineContext) -> tuple[float, float, str, list, bool] | None:
+    """(random IOPS, streaming MB/s, what device, the hardware figures they rest on, whether they
+    are the testbed's disk's) of the device holding the images, or None without one."""
     sc = ctx.scenario
-    cal = ctx.calibration
+    hw = hardware_of(ctx)
+    testbed = TESTBEDS["block_size_throughput"]
     local = None
     for d in sc.hosts.disks:  # reads: the site's read figures for disks of the kind it measured
-        (iops, src_iops), (mb_s, src_mb_s) = disk_iops(ctx, d, True), disk_mb_s(ctx, d, True)
-        from_site = "site" in (src_iops, src_mb_s)
-        how = f"site {cal.site}" if from_site else "given" if "given" in (src_iops, src_mb_s) else "defaults"
-        if local is None or mb_s > local[1]:
-            local = (iops, mb_s, f"local {d.kind.upper()} ({how})", cal.basis if from_site else "documents")
+        fi, fm = hw.disk_iops(d, True), hw.disk_mb_s(d, True)
+        how = {"declared": "given", "probe": "probe", "defaults": "defaults"}.get(fi.source, fi.source.replace(":", " "))
+        if local is None or fm.value > local[1]:
+            local = (fi.value, fm.value, f"local {d.kind.upper()} ({how})", [fi, fm])
     kind = SHARED_KIND.get(ctx.facts.storage_backend or "local_disk")
     offers = [s for s in sc.hosts.shared_storage if s.kind == kind] if kind else []
     if not offers:
-        return local
+        if local is None:
+            return None
+        return (*local, close(local[0], testbed.disk_iops) and close(local[1], testbed.disk_mb_s))
     s = max(offers, key=lambda o: o.network_gbps)
-    link = s.network_gbps * 125.0
+    link = hw.store_link(kind)
+    link_mb_s = s.network_gbps * MB_S_PER_GBPS
     if s.iops:
-        return float(s.iops), link, f"{kind} storage ({s.iops:g} IOPS, {s.network_gbps:g} Gb/s link)", "documents"
+        return (float(s.iops), link_mb_s, f"{kind} storage ({s.iops:g} IOPS, {s.network_gbps:g} Gb/s link)",
+                [HwFigure(store_name(kind), float(s.iops), "IOPS", "declared"), link], False)
     if local is None:
         return None
-    return (local[0], min(local[1], link),
+    assumed = [HwFigure(f"{store_name(kind)}, {f.what} like the hosts' (assumed)", f.value, f"{f.unit} each",
+                        "defaults" if f.source == "declared" else f.source) for f in local[3]]
+    return (local[0], min(local[1], link_mb_s),
             f"{kind} storage over {s.network_gbps:g} Gb/s, with disks like the hosts' {local[2][6:]} assumed",
-            local[3])
+            [*assumed, link], False)
 
 
 def _figures(ctx: EngineContext, workloads) -> tuple[list[dict], list[dict]]:
@@ -71,7 +78,8 @@ def _figures(ctx: EngineContext, workloads) -> tuple[list[dict], list[dict]]:
         for c in CHOICES:
             for p in PATTERNS[w.io.pattern]:
                 expected[c][f"throughput_{p}"] = prediction_figure(pred, i)
-                expected[c][f"throughput_{p}"].update(device=disk[2], basis=disk[3])
+                expected[c][f"throughput_{p}"]["device"] = disk[2]
+                stamp(expected[c][f"throughput_{p}"], disk[3], TESTBEDS["block_size_throughput"], disk[4])
                 i += 1
         out.append(expected)
     return out, ctx.model_citations("block_size_throughput", pred)

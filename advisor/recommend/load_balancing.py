@@ -11,7 +11,9 @@ load shift on one VM. All measured on VMware ESXi 5.5 DRS.
 
 from __future__ import annotations
 
+from advisor.hardware import stamp
 from advisor.recommend.base import EngineContext, Recommendation, decide, prediction_figure
+from advisor.recommend.disks import hardware_of
 from advisor.recommend.host_count import busy_cores
 from advisor.rules import evaluate
 
@@ -45,7 +47,8 @@ def _figures(ctx: EngineContext) -> tuple[dict, list[dict], dict, str]:
             continue
         cites += ctx.model_citations(name, pred)
         for i, c in enumerate(CHOICES):
-            expected[c][label] = prediction_figure(pred, i)
+            # from the cluster's mean host CPU and VMs per host: the scenario's cores and VMs
+            expected[c][label] = stamp(prediction_figure(pred, i), [hardware_of(ctx).cores()])
     if peak is not None:
         best = min(float(v) for v in peak.mean)
         for i, c in enumerate(CHOICES):

@@ -18,7 +18,11 @@ as tests x.1.
 
 from __future__ import annotations
 
+import numpy as np
+
+from advisor.hardware import TESTBEDS, cpu_capacity, migration_scale, stamp, transfer_migration_time
 from advisor.recommend.base import EngineContext, Recommendation, decide, prediction_figure
+from advisor.recommend.disks import hardware_of
 from advisor.rules import OVERALLOCATION, evaluate
 
 DECISION = "vcpu_overallocation"
@@ -35,6 +39,44 @@ def model_ratio(vcpus_per_core: float, threads_per_core: int) -> float:
 def per_core(level_ratio: float, threads_per_core: int) -> float:
     """vCPUs per physical core for a level given in vCPUs per hardware thread."""
     return level_ratio * max(int(threads_per_core), 1)
+
+
+def to_scenario(hw, migrating, label: str, values, totals=None):
+    """The thesis' figure ``label`` (chapter 8 hosts: 12 cores at 2.0 GHz, 10 Gb/s, 14 GB VMs;
+    numbers or arrays) on the scenario's hosts (``hw``, :class:`advisor.hardware.Hardware`): host
+    CPU for the same work by CPU capacity (cores x clock), migration total time by the time its
+    memory copy takes (the largest migrating VM's RAM over the host NIC), downtime (the last copy
+    of dirty memory) as the whole migration's ``totals`` (the total times at the same points)
+    move. Returns (values, hardware figures, testbed, whether the scenario's is the testbed's)."""
+    if label == "host_cpu_utilization":
+        bed = TESTBEDS["overallocation_overhead"]
+        factor, figs, same = cpu_capacity(hw, bed)
+        return np.minimum(100.0, np.asarray(values, dtype=float) * factor), figs, bed, same
+    bed = TESTBEDS["migration"]
+    ram = max((w.ram_gib for w in migrating), default=bed.vm_ram_gib)
+    k, figs, same = migration_scale(hw, bed, ram)
+    if label == "migration_total_time":
+        return transfer_migration_time(np.asarray(values, dtype=float), bed, k), figs, bed, same
+    totals = np.asarray(totals, dtype=float)
+    ratio = np.where(totals > 0, transfer_migration_time(totals, bed, k) / np.maximum(totals, 1e-12), 1.0)
+    return np.asarray(values, dtype=float) * ratio, figs, bed, same
+
+
+def _transfer(ctx: EngineContext, expected: dict[str, dict], migrating) -> None:
+    """Every level's figures onto the scenario's hosts (:func:`to_scenario`)."""
+    hw = hardware_of(ctx)
+    for figs in expected.values():
+        totals = figs.get("migration_total_time", {}).get("value")  # before its own transfer
+        for label in ("host_cpu_utilization", "migration_total_time", "migration_downtime"):
+            fig = figs.get(label)
+            if fig is None or (label == "migration_downtime" and totals is None):
+                continue
+            keys = ("value", "low", "high")
+            moved, hw_figs, bed, same = to_scenario(hw, migrating, label, [fig[k] for k in keys],
+                                                    [totals] * 3 if totals is not None else None)
+            for key, v in zip(keys, moved, strict=True):
+                fig[key] = float(f"{float(v):.6g}")
+            stamp(fig, hw_figs, bed, same)
 
 
 def recommend(ctx: EngineContext) -> list[Recommendation]:
@@ -72,6 +114,7 @@ def recommend(ctx: EngineContext) -> list[Recommendation]:
                 extra[k] = extra.get(k, 0.0) - (float(pred.mean[i]) - best)  # -1 point per extra second
                 if float(pred.mean[i]) > best + 0.5:
                     why[k] = f"about {float(pred.mean[i]) - best:.1f} s longer migration downtime"
+    _transfer(ctx, expected, migrating)
     rec = decide(DECISION, "cluster", outcome, ctx, extra_scores=extra, expected=expected, why=why,
                  extrapolated=extrap, model_citations=cites, has_model=has_model)
     rec.value = per_core(OVERALLOCATION[rec.choice], threads)

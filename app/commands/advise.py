@@ -41,9 +41,10 @@ def _site_name(args, db) -> str | None:
                      f"({', '.join(names) or 'none'})")
 
 
-def cmd_advise(args) -> int:
+def advice_for(args):
+    """The advice for ``args.scenario``, calibrated with ``--site``/``--site-db`` when given (also
+    used by ``export-config`` and ``bench-plan``)."""
     from advisor.engine import advise
-    from advisor.render import to_html, to_markdown
     from advisor.scenario import load_scenario
     from knowledge.infra.errors import InputError
     from knowledge.store import KnowledgeBase
@@ -59,10 +60,16 @@ def cmd_advise(args) -> int:
             db = UserDatabase(args.site_db)
         site = _site_name(args, db) if db is not None else None
         with KnowledgeBase.open(args.kb) as kb:
-            advice = advise(scenario, kb=kb, site=site, userdb=db)
+            return advise(scenario, kb=kb, site=site, userdb=db)
     finally:
         if db is not None:
             db.close()
+
+
+def cmd_advise(args) -> int:
+    from advisor.render import to_html, to_markdown
+
+    advice = advice_for(args)
     if args.format == "json":
         text = jsonout.dumps(advice.to_dict(), indent=2) + "\n"
     elif args.format == "md":

@@ -85,7 +85,7 @@ def cmd_probe(args) -> int:
     if args.scenario_out:
         from advisor.probes.skeleton import write_skeleton
 
-        write_skeleton(facts, args.scenario_out)
+        write_skeleton(facts, args.scenario_out, bench=bench)  # the disk's measured figures, source: probe
         out["scenario_out"] = str(args.scenario_out)
         print(f"wrote scenario skeleton {args.scenario_out}", file=sys.stderr)
     if args.format == "json":

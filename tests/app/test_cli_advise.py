@@ -28,7 +28,8 @@ def test_json_to_stdout(run):
     code, out, err = run(str(EXAMPLE))
     assert code == 0, err
     data = json.loads(out)
-    assert data["basis"] == "documents"
+    assert data["basis"] == "scenario hardware (per-kind defaults)"  # the example's SSDs at their defaults
+    assert data["calibration"]["basis"] == "documents"  # no site
     decisions = [r["decision"] for r in data["recommendations"]]
     assert decisions[0] == "hypervisor" and "host_count" in decisions and "vm_period_budget" in decisions
     over = next(r for r in data["recommendations"] if r["decision"] == "vcpu_overallocation")

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 
 from advisor.figures.text import figure_parts
 from advisor.figures.text import figure_text as plain_figure_text
+from advisor.hardware import basis_groups
 from advisor.recommend import catalog
 from advisor.recommend.base import Alternative, Recommendation
 from ui.tablemodels import fmt_value
@@ -51,6 +52,25 @@ def figure_text(name: str, fig: dict) -> str:
     if interval:
         text += f" <span style='opacity:0.75'>({_esc(interval)})</span>"
     return text
+
+
+#: hardware figures a card names per basis before "…"
+MAX_HARDWARE = 4
+
+
+def basis_text(expected: dict) -> str:
+    """``Basis: <b>scenario hardware (declared)</b> — on host NIC: 10 Gb/s (declared); …`` (escaped),
+    one line per basis when the figures rest on several; empty without figures."""
+    groups = basis_groups(expected)
+    lines = []
+    for basis, names, hardware, _beds in groups:
+        which = f" ({', '.join(n.replace('_', ' ') for n in names)})" if len(groups) > 1 else ""
+        line = f"Basis: <b>{_esc(basis)}</b>{_esc(which)}"
+        if hardware:
+            more = "; …" if len(hardware) > MAX_HARDWARE else ""
+            line += " — on " + _esc("; ".join(hardware[:MAX_HARDWARE]) + more)
+        lines.append(line)
+    return "<br>".join(lines)
 
 
 def choice_text(rec: Recommendation) -> str:
@@ -92,6 +112,16 @@ class RecommendationCard(QFrame):
             f.setObjectName("figure")
             f.setWordWrap(True)
             lay.addWidget(f)
+        basis = basis_text(rec.expected)
+        if basis:
+            self.basis_label = QLabel(basis)
+            self.basis_label.setObjectName("basis")
+            self.basis_label.setWordWrap(True)
+            beds = [bed for *_, beds in basis_groups(rec.expected) for bed in beds]
+            self.basis_label.setToolTip("What the figures rest on: the scenario's declared hardware, per-kind "
+                                        "defaults, the probe, a site's benchmarks, or the documents' testbeds"
+                                        + ("<br>" + "<br>".join(_esc(b) for b in dict.fromkeys(beds)) if beds else ""))
+            lay.addWidget(self.basis_label)
         if rec.extrapolated:
             wl = QLabel("⚠ Extrapolated: this scenario lies outside what the documents measured.")
             wl.setObjectName("warning")
@@ -256,9 +286,11 @@ class QtRecommendationsPanel(QWidget):
             return
         n_extra = sum(1 for r in recs if r.extrapolated)
         basis = advice.basis
-        basis_text = (f"calibrated to site {basis.split(':', 1)[1]}'s measured hardware" if basis.startswith("site:")
-                      else "from the documents' measurements")
-        text = (f"{len(recs)} recommendation(s) for {_esc(advice.scenario.name)}, {_esc(basis_text)}; "
+        summary = (f"calibrated to site {basis.split(':', 1)[1]}'s measured hardware" if basis.startswith("site:")
+                   else "the documents' measurements on their own testbeds" if basis == "documents"
+                   else "the documents' ratios on this machine's measured disk (probe)" if basis == "probe"
+                   else f"the documents' ratios on the {basis}")
+        text = (f"{len(recs)} recommendation(s) for {_esc(advice.scenario.name)}, {_esc(summary)}; "
                 f"{n_extra} extrapolated beyond the measurements. Click a citation to see its rows.")
         if advice.model_problems:
             problems = "; ".join(f"{k} ({v})" for k, v in advice.model_problems.items())

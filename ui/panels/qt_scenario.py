@@ -137,13 +137,29 @@ def new_workload(existing: list[dict]) -> dict:
             "io": {"pattern": "mixed", "read_share": 0.5, "intensity": "low", "block_size_kib": 4.0}}
 
 
+#: seconds of disk micro-benchmark "Use this machine" spends measuring the disk's IOPS and MB/s
+PROBE_BENCH_SECONDS = 3.0
+
+
 def _probe_hosts(progress=None, cancel=None) -> dict:
-    """Worker: this machine as the ``hosts`` mapping of a scenario (from the hardware probe)."""
+    """Worker: this machine as the ``hosts`` mapping of a scenario (from the hardware probe), its
+    disk measured by a short micro-benchmark (figures marked ``source: probe``; none when the
+    cache folder's file system cannot measure the device)."""
+    from advisor.probes.bench import run_benchmarks
     from advisor.probes.registry import REGISTRY
     from advisor.probes.skeleton import hosts_section
+    from knowledge.infra.errors import UserFacingError
+    from knowledge.infra.paths import user_cache_dir
 
-    run = REGISTRY.run(progress=progress, cancel=cancel)  # built-ins and entry-point plug-ins
-    hosts, _notes = hosts_section(run.facts)
+    def part(lo, hi):
+        return (lambda f, m: progress(lo + (hi - lo) * f, m)) if progress else None
+
+    run = REGISTRY.run(progress=part(0.0, 0.4), cancel=cancel)  # built-ins and entry-point plug-ins
+    try:
+        bench = run_benchmarks(user_cache_dir(), PROBE_BENCH_SECONDS, progress=part(0.4, 1.0), cancel=cancel)
+    except UserFacingError:  # no room or no folder for the test file: the per-kind figures apply
+        bench = None
+    hosts, _notes = hosts_section(run.facts, bench)
     return hosts
 
 

@@ -100,25 +100,56 @@ def test_never_above_the_one_vm_measurement(fam, mode, vms, ram):
 
 
 def test_calibration_transfers_mode_ratio_onto_site_disk(fam):
+    """A site's figure replaces the testbed's disk (one 7200 rpm disk at the HDD defaults, 150 MB/s):
+    every mode and VM count moves by site / testbed, the documents' ratios between them stay."""
     q = [{"cache_mode": "writeback", "vms_per_host": 2, "operation": "sequential_write"},
          {"cache_mode": "none", "vms_per_host": 1, "operation": "sequential_write"}]
     docs = fam.predict(q)
-    site = fam.predict(q, calibration={"site": "lab", "seq_write_mib_s": 200.0})
+    site = fam.predict(q, calibration={"site": "lab", "seq_write_mib_s": 300.0})
     assert docs.basis == "documents" and site.basis == "site:lab"
-    native_mb_s = 200.0 * 1.048576
-    # none with one VM stands for native: it becomes the site's figure
-    assert site.mean[1] == pytest.approx(native_mb_s)
-    # and writeback/2 VMs keeps the documents' ratio to it
-    assert site.mean[0] / site.mean[1] == pytest.approx(docs.mean[0] / docs.mean[1])
+    factor = 300.0 * 1.048576 / 150.0
+    # none bypasses the host page cache: its figure is all disk path and moves by the whole factor
+    assert site.mean[1] == pytest.approx(docs.mean[1] * factor)
+    # the same as declaring that device as a feature: one mechanism
+    feat = fam.predict([{**x, "disk_mb_s": 300.0 * 1.048576} for x in q])
+    assert site.mean == pytest.approx(feat.mean)
     # no figure for the operation: the documents' numbers stay
     other = fam.predict(q, calibration={"site": "lab", "rand_read_iops": 1000})
     assert other.basis == "documents" and other.mean == pytest.approx(docs.mean)
 
 
 def test_iops_calibration_uses_block_size(fam):
+    """rand_read_iops at the query's block size against the testbed's 150 IOPS at that size; a MiB/s
+    figure against the testbed's 150 IOPS times the block size."""
     q = [{"cache_mode": "none", "vms_per_host": 1, "operation": "random_read", "block_size_kib": 8}]
-    site = fam.predict(q, calibration={"rand_read_iops": 1024})
-    assert site.mean[0] == pytest.approx(1024 * 8 / 1024 * 1.048576)
+    docs = fam.predict(q).mean[0]
+    assert fam.predict(q, calibration={"rand_read_iops": 1500}).mean[0] == pytest.approx(docs * 10)
+    mib = 1500 * 8 / 1024  # the same device given as MiB/s at 8 KiB requests
+    assert fam.predict(q, calibration={"rand_read_mib_s": mib}).mean[0] == pytest.approx(docs * 10)
+
+
+def test_transfer_is_the_identity_on_the_testbeds_disk(fam):
+    """disk_iops / disk_mb_s at the testbed's figures (one HDD at 150 and 150) give the documents'
+    numbers back, every training row included."""
+    pts = fam.training_points()
+    plain = fam.predict([p.features for p in pts]).mean
+    same = fam.predict([{**p.features, "disk_iops": 150.0, "disk_mb_s": 150.0} for p in pts]).mean
+    assert same == pytest.approx(plain, rel=1e-12)
+
+
+@settings(max_examples=40, deadline=None)
+@given(mode=st.sampled_from(MODES), op=st.sampled_from(["random_read", "random_write", "sequential_read",
+                                                         "sequential_write", "rewrite"]),
+       vms=st.floats(1, 16), factor=st.floats(0.1, 3000), more=st.floats(1.0, 10.0))
+def test_a_faster_disk_never_lowers_a_figure_and_moves_none_by_its_factor(fam, mode, op, vms, factor, more):
+    """The disk path moves with the device; the page-cache path does not: a faster device never
+    lowers any mode, and ``none`` (all disk path) moves by exactly the device's factor."""
+    q = {"cache_mode": mode, "vms_per_host": vms, "operation": op}
+    slow, fast = fam.predict([{**q, "disk_iops": 150 * factor, "disk_mb_s": 150 * factor},
+                              {**q, "disk_iops": 150 * factor * more, "disk_mb_s": 150 * factor * more}]).mean
+    assert fast >= slow * (1 - 1e-9)
+    if mode == "none":
+        assert fast == pytest.approx(slow * more, rel=1e-9)
 
 
 def test_fresh_instance_from_points_matches(fam):
@@ -205,7 +236,7 @@ def test_calibrated_interval_keeps_the_documents_relative_width(fam):
          {"cache_mode": "writeback", "vms_per_host": 2, "operation": "sequential_read"}]
     docs = fam.predict(q)
     site = fam.predict(q, calibration={"site": "x", "seq_read_mib_s": 21.29})
-    assert site.mean[0] == pytest.approx(21.29 * 1.048576)
+    assert site.mean[0] == pytest.approx(docs.mean[0] * 21.29 * 1.048576 / 150.0)
     assert np.all(site.low < site.mean) and np.all(site.mean < site.high)
     assert site.low / site.mean == pytest.approx(docs.low / docs.mean)
     assert site.high / site.mean == pytest.approx(docs.high / docs.mean)

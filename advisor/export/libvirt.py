@@ -1,0 +1,243 @@
+"""libvirt (KVM/QEMU): domain XML fragments and a complete example domain per workload group.
+
+Per group, in ``libvirt/<group>/``:
+
+- ``disk.xml``: the ``<disk>`` device with ``<driver cache=... io=...>`` (for ``virsh
+  attach-device --config``); ``io='native'`` only with the modes that open the image with
+  O_DIRECT (none, directsync), ``io='threads'`` otherwise, as QEMU requires;
+- ``vcpu.xml``: the ``<vcpu>`` element;
+- ``cputune.xml`` for real-time VMs: ``<vcpupin>`` per vCPU onto a core reserved for real-time
+  VMs, ``<emulatorpin>`` onto the housekeeping core, and either ``<period>``/``<quota>`` in
+  microseconds (the budget C_VM every T_VM, enforced by CFS bandwidth control; a high
+  ``<shares>`` weight lets the vCPU run first among the CFS tasks of its core) or, for a VM that
+  needs a whole core, ``<vcpusched scheduler='fifo'>`` (a FIFO vCPU is not limited by a CFS
+  quota, so the two are never combined);
+- ``domain.xml``: a complete domain for the group's first VM with all of the above.
+
+The over-allocation is a host-level limit libvirt has no setting for: the README gives the
+number of vCPUs a host may carry. libvirt accepts periods of 1,000 to 1,000,000 us and quotas
+of at least 1,000 us (the kernel's CFS limits): a period above is shortened (safe), a period
+or budget below is reported and not exported.
+"""
+
+from __future__ import annotations
+
+from xml.sax.saxutils import escape, quoteattr
+
+from advisor.export.base import Export, readme, realtime_text
+from advisor.export.plan import HOUSEKEEPING_CPU, ClusterPlan, GroupPlan, Source
+
+TARGET = "libvirt"
+#: CFS bandwidth limits libvirt enforces (microseconds)
+MIN_PERIOD_US, MAX_PERIOD_US, MIN_QUOTA_US = 1000, 1_000_000, 1000
+#: CPU weight of a real-time vCPU: the highest both cgroup v1 shares and cgroup v2 weights accept
+RT_SHARES = 10000
+
+
+def xml_comment(lines: list[str], indent: str = "") -> str:
+    """An XML comment; ``--`` (forbidden inside comments) is broken up."""
+    body = [line.replace("--", "- -").rstrip("-") for line in lines]
+    if not body:
+        return ""
+    if len(body) == 1:
+        return f"{indent}<!-- {body[0]} -->\n"
+    return f"{indent}<!--\n" + "".join(f"{indent}  {b}\n" for b in body) + f"{indent}-->\n"
+
+
+def cfs_limits(period_us: int, budget_us: int) -> tuple[int, int] | str:
+    """(period, quota) libvirt accepts for an advised period and budget, or why there is none:
+    a period above the maximum is shortened with the share kept (never lowered)."""
+    if period_us > MAX_PERIOD_US:
+        quota = -(-budget_us * MAX_PERIOD_US // period_us)
+        period_us, budget_us = MAX_PERIOD_US, min(quota, MAX_PERIOD_US)
+    if period_us < MIN_PERIOD_US:
+        return (f"T_VM = {period_us} us is below the shortest CFS period libvirt sets ({MIN_PERIOD_US} us): "
+                "use Xen RTDS or a dedicated core")
+    if budget_us < MIN_QUOTA_US:
+        return (f"C_VM = {budget_us} us is below the smallest CFS quota ({MIN_QUOTA_US} us): "
+                "use Xen RTDS or a dedicated core")
+    return period_us, budget_us
+
+
+class _Gen:
+    def __init__(self, plan: ClusterPlan):
+        self.plan = plan
+        self.ex = Export(TARGET, plan)
+
+    # --- fragments ------------------------------------------------------------------------
+    def disk(self, g: GroupPlan, vm: str, file: str, indent: str) -> str:
+        """The <disk> element (or a comment when images are not disks: NFS root)."""
+        p, ex = self.plan, self.ex
+        i2 = indent + "  "
+        out = ""
+        if p.backend == "nfs_root":
+            return xml_comment(["storage_backend: nfs_root: the guest mounts its root file system over NFS "
+                                "(kernel command line below); there is no disk image, so no cache mode applies",
+                                *(p.backend_src.lines() if p.backend_src else [])], indent)
+        src_lines = []
+        if p.backend_src:
+            src_lines += p.backend_src.lines()
+        if g.placement_src:
+            src_lines += g.placement_src.lines()
+        if g.partition and p.backend == "local_disk":
+            kind, fmt = "block", "raw"
+            source = f"<source dev={quoteattr(f'/dev/vg_vms/{vm}')}/>"
+            src_lines.append(f"a logical volume of {g.disk_bytes} bytes ({g.disk_gb:g} GB) per VM"
+                             + (" on the outer (first) zone of the disk" if "outer" in (g.placement or "") else ""))
+        elif p.backend == "iscsi":
+            kind, fmt = "block", "raw"
+            dev = f"/dev/disk/by-path/ip-192.0.2.10:3260-iscsi-iqn.2024-01.com.example:{vm}-lun-0"
+            source = f"<source dev={quoteattr(dev)}/>"
+            src_lines.append(f"an iSCSI LUN of {g.disk_bytes} bytes per VM (placeholder portal and IQN)")
+        elif p.backend == "distributed":
+            kind, fmt = "network", "raw"
+            source = (f"<source protocol='rbd' name={quoteattr(f'vms/{vm}')}>"
+                      "<host name='ceph-mon.example.com' port='6789'/></source>")
+            src_lines.append(f"an RBD image of {g.disk_bytes} bytes per VM (placeholder pool and monitor)")
+        else:
+            kind, fmt = "file", "qcow2"
+            folder = "/var/lib/libvirt/images/nfs" if p.backend == "nfs_file" else "/var/lib/libvirt/images"
+            source = f"<source file={quoteattr(f'{folder}/{vm}.qcow2')}/>"
+            src_lines.append(f"qemu-img create -f qcow2 {folder}/{vm}.qcow2 {g.disk_bytes}  "
+                             f"({g.disk_gb:g} GB, thin-provisioned)")
+        out += xml_comment(src_lines, indent)
+        inner = ""
+        driver = "<driver name='qemu' type=" + quoteattr(fmt)
+        if g.cache:
+            inner += xml_comment(g.cache_src.lines() if g.cache_src else [], i2)
+            cache = ex.value(file, "disk/driver@cache", g.cache, g.cache_src)
+            driver += f" cache={quoteattr(cache)}"
+            if kind != "network":  # QEMU's rbd driver has no aio= option
+                io = ex.value(file, "disk/driver@io", g.io_mode, g.cache_src,
+                              advised=g.cache, conversion="cache none/directsync -> io native, else threads")
+                driver += f" io={quoteattr(io)}"
+        driver += " discard='unmap'/>"
+        inner += xml_comment([f"guest side: {g.block} I/O requests ({g.block_src.label})"]
+                             if g.block and g.block_src else [], i2)
+        return (out + f"{indent}<disk type='{kind}' device='disk'>\n{inner}{i2}{driver}\n{i2}{source}\n"
+                f"{i2}<target dev='vda' bus='virtio'/>\n{indent}</disk>\n")
+
+    def vcpu(self, g: GroupPlan, file: str, indent: str) -> str:
+        p = self.plan
+        lines = [f"{g.vcpus} vCPU{'s' if g.vcpus != 1 else ''} per VM"]
+        if g.realtime is not None and g.rt_cpus:
+            lines.append("real-time VM: its vCPUs are pinned, not over-allocated")
+            src = g.realtime.source
+        else:
+            src = p.overalloc_src
+            if p.max_vcpus_per_host is not None:
+                lines.append(f"hosts carry at most {p.max_vcpus_per_host} vCPUs ({p.overalloc_per_core:g} per "
+                             f"physical core x {p.cores} cores): count this VM's vCPUs against that limit")
+        out = xml_comment(lines + (src.lines() if src else []), indent)
+        # the vCPU count is the scenario's; what the advice adds is the limit, recorded in the README
+        return out + f"{indent}<vcpu placement='static'>{g.vcpus}</vcpu>\n"
+
+    def cputune(self, g: GroupPlan, file: str, indent: str) -> str:
+        rt, ex = g.realtime, self.ex
+        if rt is None or not g.rt_cpus or rt.period_us is None or rt.budget_us is None:
+            return ""
+        i2 = indent + "  "
+        src: Source = rt.source
+        body = xml_comment(src.lines() + [realtime_text(g)], i2)
+        for v, cpu in enumerate(g.rt_cpus):
+            body += f"{i2}<vcpupin vcpu='{v}' cpuset='{ex.value(file, f'cputune/vcpupin[{v}]@cpuset', cpu, src, rt.advised, 'a core reserved for real-time vCPUs')}'/>\n"
+        body += (f"{i2}<emulatorpin cpuset='{ex.value(file, 'cputune/emulatorpin@cpuset', HOUSEKEEPING_CPU, src, rt.advised, 'the housekeeping core')}'/>\n")
+        if rt.dedicated:
+            body += xml_comment(["the task set needs a whole core: SCHED_FIFO for the pinned vCPUs, no CFS quota"], i2)
+            vcpus = "0" if g.vcpus == 1 else f"0-{g.vcpus - 1}"
+            pol = ex.value(file, "cputune/vcpusched@scheduler", "fifo", src, rt.advised, "dedicated core -> fifo")
+            body += f"{i2}<vcpusched vcpus='{vcpus}' scheduler='{pol}' priority='1'/>\n"
+        else:
+            limits = cfs_limits(rt.period_us, rt.budget_us)
+            if isinstance(limits, str):
+                self.ex.notes.append(f"{g.name}: {limits}")
+                body += xml_comment([limits], i2)
+            else:
+                period, quota = limits
+                conv = (f"{rt.unit} -> us (period rounded down, budget rounded up)" if period == rt.period_us
+                        else f"{rt.unit} -> us, period shortened to libvirt's {MAX_PERIOD_US} us, share kept")
+                body += xml_comment([f"CFS bandwidth: at most {quota} us of CPU every {period} us per vCPU; "
+                                     "the weight below lets the vCPU run first on its core"], i2)
+                body += f"{i2}<shares>{RT_SHARES}</shares>\n"
+                body += f"{i2}<period>{ex.value(file, 'cputune/period', period, src, rt.advised, conv)}</period>\n"
+                body += f"{i2}<quota>{ex.value(file, 'cputune/quota', quota, src, rt.advised, conv)}</quota>\n"
+        return f"{indent}<cputune>\n{body}{indent}</cputune>\n"
+
+    # --- files ----------------------------------------------------------------------------
+    def header(self, g: GroupPlan, what: str) -> str:
+        p = self.plan
+        lines = [f"{what} for workload group {g.name} ({g.vms} VM{'s' if g.vms != 1 else ''}) of scenario {p.scenario}",
+                 f"generated by capadvisor export-config (target libvirt); figures' basis: {p.basis}"]
+        if p.hypervisor != "KVM":
+            lines.append(f"note: the advice chose {p.hypervisor} for the cluster; these are the KVM equivalents")
+        return xml_comment(lines)
+
+    def domain(self, g: GroupPlan, file: str) -> str:
+        vm = g.vm_names()[0]
+        p = self.plan
+        os_lines = "    <type arch='x86_64' machine='q35'>hvm</type>\n"
+        if p.backend == "nfs_root":
+            os_lines += ("    <kernel>/var/lib/libvirt/boot/vmlinuz</kernel>\n"
+                         "    <initrd>/var/lib/libvirt/boot/initrd.img</initrd>\n"
+                         f"    <cmdline>{escape(f'root=/dev/nfs nfsroot=192.0.2.20:/export/vms/{vm},vers=3 ip=dhcp rw')}"
+                         "</cmdline>\n")
+        else:
+            os_lines += "    <boot dev='hd'/>\n"
+        ram = g.ram_kib
+        return (self.header(g, "complete example domain (its first VM)")
+                + "<domain type='kvm'>\n"
+                f"  <name>{escape(vm)}</name>\n"
+                f"  <title>{escape(f'{g.name} VM 1 of {g.vms}')}</title>\n"
+                + xml_comment([f"{g.ram_gib:g} GiB = {ram} KiB"], "  ")
+                + f"  <memory unit='KiB'>{ram}</memory>\n  <currentMemory unit='KiB'>{ram}</currentMemory>\n"
+                + self.vcpu(g, file, "  ") + self.cputune(g, file, "  ")
+                + f"  <os>\n{os_lines}  </os>\n  <features>\n    <acpi/>\n    <apic/>\n  </features>\n"
+                "  <cpu mode='host-passthrough' check='none'/>\n  <clock offset='utc'/>\n"
+                "  <on_poweroff>destroy</on_poweroff>\n  <on_reboot>restart</on_reboot>\n  <on_crash>destroy</on_crash>\n"
+                "  <devices>\n    <emulator>/usr/bin/qemu-system-x86_64</emulator>\n"
+                + self.disk(g, vm, file, "    ")
+                + "    <interface type='bridge'>\n      <source bridge='br0'/>\n      <model type='virtio'/>\n"
+                "    </interface>\n    <serial type='pty'/>\n    <console type='pty'/>\n  </devices>\n</domain>\n")
+
+    def build(self) -> Export:
+        p, ex = self.plan, self.ex
+        listing: list[tuple[str, str]] = []
+        for g in p.vm_groups():
+            d = f"libvirt/{g.slug}"
+            vm = g.vm_names()[0]
+            if p.backend != "nfs_root":
+                f = f"{d}/disk.xml"
+                ex.add(f, self.header(g, "disk device (virsh attach-device --config VM disk.xml)")
+                       + self.disk(g, vm, f, ""))
+                listing.append((f, f"`<disk>` of {g.name} (cache {g.cache}, io {g.io_mode})"))
+            f = f"{d}/vcpu.xml"
+            ex.add(f, self.header(g, "<vcpu> element (virsh edit)") + self.vcpu(g, f, ""))
+            listing.append((f, f"`<vcpu>` of {g.name}"))
+            if g.realtime is not None and g.rt_cpus and g.realtime.period_us:
+                f = f"{d}/cputune.xml"
+                ex.add(f, self.header(g, "<cputune> element (virsh edit)") + self.cputune(g, f, ""))
+                listing.append((f, f"`<cputune>` of real-time group {g.name}: {realtime_text(g)}"))
+            f = f"{d}/domain.xml"
+            ex.add(f, self.domain(g, f))
+            listing.append((f, f"complete domain of {vm} (virsh define {f})"))
+        ex.add("libvirt/host-setup.sh", self.host_setup())
+        listing.append(("libvirt/host-setup.sh", "host settings: CPU frequency governor, real-time cores"))
+        how = ["1. Check the files: `virt-xml-validate libvirt/<group>/domain.xml domain`.",
+               "2. New VMs: edit names, bridges and image paths, then `virsh define libvirt/<group>/domain.xml` "
+               "(once per VM, with its own name and image).",
+               "3. Existing VMs: `virsh attach-device VM libvirt/<group>/disk.xml --config` after detaching the old "
+               "disk, and paste `vcpu.xml` / `cputune.xml` into `virsh edit VM`.",
+               "4. Run `libvirt/host-setup.sh` on each host (as root; it prints what it changes).",
+               "5. Keep each host below the vCPU limit above when you place VMs."]
+        ex.add("libvirt/README.md", readme(ex, f"libvirt configuration for {p.scenario}", how, listing))
+        return ex
+
+    def host_setup(self) -> str:
+        from advisor.export.hostsetup import host_setup
+
+        return host_setup(self.ex, "libvirt/host-setup.sh", "KVM/libvirt")
+
+
+def generate(plan: ClusterPlan) -> Export:
+    """The libvirt export of ``plan``."""
+    return _Gen(plan).build()

@@ -1,0 +1,401 @@
+"""What the advice chose, per workload group, in the units the targets take.
+
+:func:`plan_from_advice` reads a typed :class:`~advisor.engine.Advice` (never its JSON) and
+gathers, for the cluster and for every workload group, the settings the configuration
+generators write: the cache mode, where the images live, the vCPU over-allocation, the memory
+over-commit the host count was sized with, and the real-time period and budget. Each setting
+keeps the :class:`Source` it came from (decision, scope, choice, citations) so that every line
+of the exported files can say which recommendation it implements.
+
+Unit conversions are exact (decimal arithmetic on the shortest representation of each number)
+and round in the safe direction only:
+
+- a real-time period T_VM in ``time_unit`` becomes whole microseconds rounded *down* (a shorter
+  period never lengthens the worst-case gap 2(T_VM - C_VM) the analysis allowed for), and the
+  budget C_VM becomes ``ceil(period_us x C_VM / T_VM)`` (the share C_VM/T_VM never drops). The
+  advice's period and budget already carry the WCET scaling by host speed (design GHz / host
+  GHz, applied once by the analysis); nothing here scales them again;
+- RAM in GiB becomes MiB or KiB, rounded up; disk sizes in GB (10^9 B) become bytes, or GiB
+  (2^30 B) rounded up;
+- the over-allocation (vCPUs per physical core) becomes vCPUs per hardware thread (divided by
+  the threads per core) where a target counts threads (OpenStack's ``cpu_allocation_ratio``).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal
+
+from knowledge.infra.errors import InputError
+
+#: microseconds per unit of a task set's ``time_unit`` ("units" has no physical meaning)
+US_PER_UNIT = {"us": 1, "ms": 1000, "s": 1_000_000}
+#: disk placement choices that put an image on a host partition (a block device), not a file
+PARTITION_CHOICES = ("partition-backed, sized to the footprint", "partition-backed, outer zone, sized to the footprint")
+#: cache modes that open the image with O_DIRECT (they bypass the host page cache): the only ones
+#: QEMU accepts asynchronous native I/O (io=native / aio=native) with
+DIRECT_MODES = ("none", "directsync")
+#: the CPU a real-time VM's emulator threads are pinned to (housekeeping, never a real-time core)
+HOUSEKEEPING_CPU = 0
+
+
+# --- exact unit conversions -------------------------------------------------------------------
+def exact(x: float | int) -> Decimal:
+    """The decimal the user wrote (the shortest representation of the float), exactly."""
+    if isinstance(x, int):
+        return Decimal(x)
+    if not math.isfinite(x):
+        raise InputError(f"not a finite number: {x!r}")
+    return Decimal(repr(float(x)))
+
+
+def _floor(d: Decimal) -> int:
+    return int(d.to_integral_value(rounding=ROUND_FLOOR))
+
+
+def _ceil(d: Decimal) -> int:
+    return int(d.to_integral_value(rounding=ROUND_CEILING))
+
+
+def to_microseconds(value: float, unit: str) -> Decimal:
+    """``value`` in ``unit`` (us, ms, s) as an exact number of microseconds."""
+    if unit not in US_PER_UNIT:
+        raise InputError(f"time unit {unit!r} has no length in seconds (known: {', '.join(US_PER_UNIT)})")
+    return exact(value) * US_PER_UNIT[unit]
+
+
+def period_budget_us(period: float, budget: float, unit: str, dedicated: bool = False) -> tuple[int, int]:
+    """(period, budget) in whole microseconds: the period rounded down, the budget rounded up so
+    that budget/period is at least the advised share (a dedicated core: budget = period)."""
+    p = _floor(to_microseconds(period, unit))
+    if p < 1:
+        raise InputError(f"a period of {period:g} {unit} is shorter than one microsecond")
+    if dedicated:
+        return p, p
+    b = _ceil(Decimal(p) * exact(budget) / exact(period))
+    return p, min(max(b, 1), p)
+
+
+def gib_to_mib(gib: float) -> int:
+    """GiB -> MiB, rounded up."""
+    return _ceil(exact(gib) * 1024)
+
+
+def gib_to_kib(gib: float) -> int:
+    """GiB -> KiB, rounded up."""
+    return _ceil(exact(gib) * 1024 * 1024)
+
+
+def gb_to_bytes(gb: float) -> int:
+    """GB (10^9 B) -> bytes, rounded up."""
+    return _ceil(exact(gb) * 10**9)
+
+
+def gb_to_gib(gb: float) -> int:
+    """GB (10^9 B) -> whole GiB (2^30 B), rounded up."""
+    return -(-gb_to_bytes(gb) // 2**30)
+
+
+def per_thread(ratio_per_core: float, threads_per_core: int) -> Decimal:
+    """vCPUs per physical core -> vCPUs per hardware thread."""
+    return exact(ratio_per_core) / threads_per_core
+
+
+def decimal_text(d: Decimal | float | int) -> str:
+    """A plain decimal string without exponent: 2 -> "2.0", 0.625 -> "0.625"."""
+    text = format((d if isinstance(d, Decimal) else exact(d)).normalize(), "f")
+    return text if "." in text else text + ".0"
+
+
+def slug(name: str) -> str:
+    """A name every target accepts as a host name and a file name: lower-case letters, digits and
+    dashes, starting and ending with a letter or digit."""
+    s = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+    return s or "group"
+
+
+# --- where a setting comes from ------------------------------------------------------------------
+def cite(c: dict) -> str:
+    """One citation as the reports write it: document number, locator and knowledge-base row."""
+    doc = str(c.get("document", ""))[:3]
+    out = f"doc {doc} {c.get('locator', '')}".strip()
+    return out + (f" ({c['id']})" if c.get("id") else "")
+
+
+@dataclass(frozen=True)
+class Source:
+    """The recommendation a setting implements."""
+
+    decision: str
+    scope: str
+    choice: str
+    value: float | None = None
+    confidence: str = ""
+    citations: tuple[str, ...] = ()
+    basis: str = "documents"
+
+    @classmethod
+    def of(cls, rec) -> Source:
+        return cls(rec.decision, rec.scope, rec.choice, rec.value, rec.confidence_label,
+                   tuple(cite(c) for c in rec.citations), rec.basis)
+
+    @property
+    def label(self) -> str:
+        where = "cluster" if self.scope == "cluster" else self.scope.split(":", 1)[-1]
+        return f"{self.decision} ({where}): {self.choice}"
+
+    def lines(self, max_citations: int = 3) -> list[str]:
+        """Comment lines: the recommendation, its confidence, and its first citations."""
+        out = [f"capadvisor {self.label}" + (f" [confidence {self.confidence}]" if self.confidence else "")]
+        if self.citations:
+            more = len(self.citations) > max_citations
+            out.append("sources: " + "; ".join(self.citations[:max_citations])
+                       + (" (and more: capadvisor advise)" if more else ""))
+        return out
+
+
+@dataclass(frozen=True)
+class ExportedValue:
+    """One value written into an exported file, and the recommendation it came from."""
+
+    file: str
+    setting: str
+    value: str
+    decision: str
+    scope: str
+    advised: str
+    conversion: str = ""
+
+    def to_dict(self) -> dict:
+        return {"file": self.file, "setting": self.setting, "value": self.value, "decision": self.decision,
+                "scope": self.scope, "advised": self.advised, "conversion": self.conversion}
+
+
+# --- the plan -------------------------------------------------------------------------------------
+@dataclass
+class RealtimePlan:
+    """A real-time VM's period and budget, as advised (in ``unit``) and in microseconds."""
+
+    unit: str
+    period: float
+    budget: float
+    share: float
+    dedicated: bool
+    source: Source
+    period_us: int | None = None
+    budget_us: int | None = None
+    problem: str | None = None  # why no microsecond values exist (abstract time unit)
+
+    @property
+    def advised(self) -> str:
+        return (f"T_VM={self.period:.10g} {self.unit}, C_VM={self.budget:.10g} {self.unit}"
+                + (" (dedicated core)" if self.dedicated else ""))
+
+
+@dataclass
+class GroupPlan:
+    """One workload group: its VM shape and the per-workload choices of the advice."""
+
+    name: str
+    slug: str
+    vms: int
+    vcpus: int
+    ram_gib: float
+    disk_gb: float
+    live_migration: bool
+    cache: str | None = None
+    cache_src: Source | None = None
+    placement: str | None = None
+    placement_src: Source | None = None
+    block: str | None = None
+    block_src: Source | None = None
+    containers: bool = False
+    runs_as_src: Source | None = None
+    realtime: RealtimePlan | None = None
+    rt_first_cpu: int | None = None  # host CPU of the first real-time vCPU of the group's first VM
+
+    @property
+    def ram_mib(self) -> int:
+        return gib_to_mib(self.ram_gib)
+
+    @property
+    def ram_kib(self) -> int:
+        return gib_to_kib(self.ram_gib)
+
+    @property
+    def disk_bytes(self) -> int:
+        return gb_to_bytes(self.disk_gb)
+
+    @property
+    def disk_gib(self) -> int:
+        return gb_to_gib(self.disk_gb)
+
+    @property
+    def io_mode(self) -> str:
+        """QEMU's asynchronous I/O mode for the cache mode: native needs O_DIRECT."""
+        return "native" if self.cache in DIRECT_MODES else "threads"
+
+    @property
+    def partition(self) -> bool:
+        return self.placement in PARTITION_CHOICES
+
+    def vm_cpus(self, index: int) -> list[int]:
+        """Host CPUs the vCPUs of VM ``index`` (0-based) are pinned to: every real-time VM gets cores
+        of its own (so that VMs of a group placed on one host never share a core)."""
+        if self.rt_first_cpu is None:
+            return []
+        first = self.rt_first_cpu + index * self.vcpus
+        return list(range(first, first + self.vcpus))
+
+    @property
+    def rt_cpus(self) -> list[int]:
+        """Host CPUs of the example (first) VM's vCPUs; empty for VMs that are not pinned."""
+        return self.vm_cpus(0)
+
+    @property
+    def all_rt_cpus(self) -> list[int]:
+        return [c for i in range(self.vms) for c in self.vm_cpus(i)]
+
+    def vm_names(self) -> list[str]:
+        width = max(2, len(str(self.vms)))
+        return [f"{self.slug}-{i:0{width}d}" for i in range(1, self.vms + 1)]
+
+
+@dataclass
+class ClusterPlan:
+    """The cluster-wide choices and every group."""
+
+    scenario: str
+    basis: str
+    hypervisor: str
+    hypervisor_src: Source | None
+    cores: int
+    threads_per_core: int
+    host_ram_gib: float
+    overalloc_per_core: float | None
+    overalloc_src: Source | None
+    ram_overcommit: float
+    hosts: int | None
+    hosts_src: Source | None
+    reserved_ram_gib: float | None
+    backend: str
+    backend_src: Source | None
+    shared_kinds: list[str]
+    groups: list[GroupPlan]
+    governor: str | None = None
+    governor_src: Source | None = None
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def overalloc_per_thread(self) -> Decimal | None:
+        if self.overalloc_per_core is None:
+            return None
+        return per_thread(self.overalloc_per_core, self.threads_per_core)
+
+    @property
+    def max_vcpus_per_host(self) -> int | None:
+        """vCPUs a host may carry at the advised over-allocation (physical cores x ratio)."""
+        if self.overalloc_per_core is None:
+            return None
+        return _floor(exact(self.overalloc_per_core) * self.cores)
+
+    @property
+    def reserved_ram_mib(self) -> int | None:
+        return None if self.reserved_ram_gib is None else gib_to_mib(self.reserved_ram_gib)
+
+    def vm_groups(self) -> list[GroupPlan]:
+        """Groups that run as VMs (not containers)."""
+        return [g for g in self.groups if not g.containers]
+
+    def realtime_groups(self) -> list[GroupPlan]:
+        return [g for g in self.vm_groups() if g.realtime is not None]
+
+
+def _rt_plan(rec, unit: str) -> RealtimePlan | None:
+    if rec is None or rec.value is None:
+        return None
+    exp = rec.expected
+    if "period" not in exp or "budget" not in exp:
+        return None
+    analysis = rec.details.get("analysis") or {}
+    # the recommender's own numbers: T_VM is the recommendation's value, C_VM = T_VM x share
+    period = float(rec.value)
+    dedicated = bool(rec.details.get("dedicated_core"))
+    share = 1.0 if dedicated else float(analysis.get("share") or exp["share"]["value"])
+    budget = period * share
+    rt = RealtimePlan(unit, period, budget, share, dedicated, Source.of(rec))
+    try:
+        rt.period_us, rt.budget_us = period_budget_us(period, budget, unit, dedicated)
+    except InputError as exc:
+        rt.problem = str(exc)
+    return rt
+
+
+def _reserved_ram(advice, hc) -> float | None:
+    """GiB the host count kept for the hypervisor on each host (host RAM minus what it offered
+    the VMs, before the over-commit)."""
+    if hc is None:
+        return None
+    cap = (hc.details.get("per_host_capacity") or {}).get("ram")
+    sc = advice.scenario
+    if cap is None or sc.preferences.ram_overcommit <= 0:
+        return None
+    reserved = sc.hosts.ram_gib - float(cap) / sc.preferences.ram_overcommit
+    return reserved if reserved > 0 else None
+
+
+def plan_from_advice(advice) -> ClusterPlan:
+    """The export plan of ``advice`` (an :class:`advisor.engine.Advice`)."""
+    sc = advice.scenario
+    hv = advice.find("hypervisor")
+    oa = advice.find("vcpu_overallocation")
+    hc = advice.find("host_count")
+    sb = advice.find("storage_backend")
+    threads = int((oa.details.get("threads_per_core") if oa else None) or sc.hosts.cpu.threads_per_core or 1)
+    plan = ClusterPlan(
+        scenario=sc.name, basis=advice.calibration.basis,
+        hypervisor=hv.choice if hv else "KVM", hypervisor_src=Source.of(hv) if hv else None,
+        cores=sc.hosts.cpu.cores, threads_per_core=threads, host_ram_gib=sc.hosts.ram_gib,
+        overalloc_per_core=float(oa.value) if oa and oa.value is not None else None,
+        overalloc_src=Source.of(oa) if oa else None, ram_overcommit=sc.preferences.ram_overcommit,
+        hosts=int(hc.value) if hc and hc.value is not None and math.isfinite(hc.value) else None,
+        hosts_src=Source.of(hc) if hc else None, reserved_ram_gib=_reserved_ram(advice, hc),
+        backend=sb.choice if sb else "local_disk", backend_src=Source.of(sb) if sb else None,
+        shared_kinds=[s.kind for s in sc.hosts.shared_storage], groups=[])
+    if (gov := advice.find("cpu_governor")) is not None:
+        plan.governor, plan.governor_src = gov.choice, Source.of(gov)
+    next_cpu = HOUSEKEEPING_CPU + 1
+    for w in sc.workloads:
+        scope = f"workload:{w.name}"
+        g = GroupPlan(name=w.name, slug=slug(w.name), vms=w.vms, vcpus=w.vcpus, ram_gib=w.ram_gib,
+                      disk_gb=w.disk_size_gb, live_migration=w.live_migration)
+        if (r := advice.find("cache_mode", scope)) is not None:
+            g.cache, g.cache_src = r.choice, Source.of(r)
+        if (r := advice.find("disk_placement", scope)) is not None:
+            g.placement, g.placement_src = r.choice, Source.of(r)
+        if (r := advice.find("io_block_size", scope)) is not None:
+            g.block, g.block_src = r.choice, Source.of(r)
+        if (r := advice.find("hypervisor", scope)) is not None:
+            g.runs_as_src = Source.of(r)
+            g.containers = "container" in r.choice.lower()
+        if w.realtime is not None:
+            g.realtime = _rt_plan(advice.find("vm_period_budget", scope), w.realtime.time_unit)
+            if g.realtime is not None and not g.containers:
+                g.rt_first_cpu = next_cpu
+                next_cpu += w.vcpus * w.vms
+                if g.realtime.problem:
+                    plan.notes.append(f"{w.name}: {g.realtime.problem}; no period or budget exported")
+            elif g.realtime is None:
+                plan.notes.append(f"{w.name}: the advice found no feasible VM period and budget; "
+                                  "no real-time settings exported")
+        if g.containers:
+            plan.notes.append(f"{w.name}: the advice runs it as {r.choice if r else 'containers'}; "
+                              "no VM configuration exported")
+        plan.groups.append(g)
+    if next_cpu > sc.hosts.cpu.cores:
+        plan.notes.append(f"the real-time pinning gives every real-time VM cores of its own (host CPUs "
+                          f"{HOUSEKEEPING_CPU + 1}-{next_cpu - 1}), more than the {sc.hosts.cpu.cores} cores of a "
+                          "host: spread those VMs over hosts and reuse the CPU numbers on each")
+    return plan
