@@ -21,6 +21,7 @@ from advisor.progress import CancelToken, ProgressCallback, check, report
 from advisor.recommend import catalog
 from advisor.recommend.base import CitationIndex, EngineContext, ModelAccess, Recommendation
 from advisor.recommend.disks import hardware_of
+from advisor.recommend.targets import TargetResult, final_results
 from advisor.rules import Facts
 from advisor.scenario import Scenario, load_scenario, parse_scenario
 
@@ -40,6 +41,8 @@ class Advice:
     elapsed_s: float = 0.0
     #: the facts after the last decision (VMs per host on the recommended hosts, chosen backend, ...)
     facts: Facts | None = None
+    #: the scenario's targets checked on the final plan (:mod:`advisor.recommend.targets`)
+    targets: list[TargetResult] = field(default_factory=list)
 
     def scopes(self) -> list[str]:
         """The scopes of the recommendations: ``cluster`` first, then the workloads by name."""
@@ -92,6 +95,7 @@ class Advice:
             "scenario": self.scenario.name, "format_version": 1, "knowledge_base": self.kb_digest[:16],
             "basis": self.basis, "calibration": self.calibration.to_dict(),
             "recommendations": [r.to_dict() for r in self.recommendations],
+            "targets": [t.to_dict() for t in self.targets],
             "warnings": self.warnings, "model_problems": dict(self.model_problems),
         }
 
@@ -153,9 +157,10 @@ def advise(scenario: Scenario | dict | str | Path, kb=None, site: str | None = N
             for rec in decision.recommender.recommend(ctx):
                 finish(rec, hardware_of(ctx), ctx.facts.storage_backend)  # every figure says its basis
                 recs.append(rec)
+        results = final_results(ctx, recs)
         report(progress, 1.0, "done")
         return Advice(sc, recs, cal, dict(ctx.models.problems), kb.digest, time.perf_counter() - start,
-                      facts=ctx.facts)
+                      facts=ctx.facts, targets=results)
     finally:
         if own_db and userdb is not None:
             userdb.close()

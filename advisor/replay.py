@@ -10,7 +10,9 @@ knowledge base holds, with
   and preferences, and per case the settings that differ: VMs per host, operation, load, ...);
 * the measured value(s): knowledge-base row ids of the document (``rows``) and how they make
   the measured number (``measure``: ``value`` of the first row, ``product`` of the rows, e.g. a
-  slowdown factor times the baseline it is relative to, ``ratio`` first / second, ``sum``);
+  slowdown factor times the baseline it is relative to, ``ratio`` first / second, ``sum``,
+  ``difference``, ``over_rest``: a peak (first row) some points (second row) above the others,
+  as a ratio to them, ``equal``: the row states the compared platforms alike, ratio 1);
 * which expected figure of which decision must reproduce it (``decision``, ``scope``,
   ``choice``: the chosen one or an alternative, ``figure``, optionally ``key`` for a value
   inside the figure, e.g. one operation of a cache-mode figure).
@@ -45,7 +47,7 @@ from knowledge.infra.errors import InputError
 BAR = 0.95
 #: relative tolerance for the document's rounding: exact values, approximate (~) values
 TOLERANCE = {"=": 0.005, "~": 0.05}
-MEASURES = ("value", "product", "ratio", "sum", "difference")
+MEASURES = ("value", "product", "ratio", "sum", "difference", "over_rest", "equal")
 KINDS = ("table", "figure", "worked_example", "section", "setup")
 
 
@@ -177,16 +179,49 @@ def _parse_experiment(doc: str, testbeds: Mapping[str, dict], raw: Mapping[str, 
                       cases=cases, testbed=tb, xfail=str(raw.get("xfail", "") or ""), note=str(raw.get("note", "")))
 
 
-def load_suite(directory: Path | str | None = None) -> list[Experiment]:
-    """Every experiment of every ``*.yaml`` file under ``directory`` (default: the source tree's)."""
+@dataclass
+class Setup:
+    """A setup a document ran that carries no figure of its own (a testbed configuration): its
+    scenario must still get a host count."""
+
+    id: str
+    document: str
+    locator: str
+    title: str
+    rows: tuple[str, ...]
+    scenario: dict
+
+
+def _parse_setup(doc: str, testbeds: Mapping[str, dict], raw: Mapping[str, Any], where: str) -> Setup:
+    sid = str(raw.get("id", "?"))
+    for key in ("id", "locator", "title", "rows"):
+        if key not in raw:
+            raise InputError(f"{where}: setup {sid!r}: {key!r} is required")
+    tb = str(raw.get("testbed", ""))
+    if tb and tb not in testbeds:
+        raise InputError(f"{where}: setup {sid}: unknown testbed {tb!r}")
+    base = {"name": sid, "hosts": copy.deepcopy(testbeds[tb]["hosts"])} if tb else {"name": sid}
+    return Setup(sid, doc, str(raw["locator"]), str(raw["title"]), tuple(str(r) for r in raw["rows"]),
+                 _merge(base, raw.get("scenario", {})))
+
+
+def load_setups(directory: Path | str | None = None) -> list[Setup]:
+    """Every ``setups`` entry of the replay files (see :class:`Setup`)."""
+    out = []
+    for path, data in _files(directory):
+        for raw in data.get("setups") or []:
+            out.append(_parse_setup(str(data["document"]), data.get("testbeds") or {}, raw, str(path)))
+    return out
+
+
+def _files(directory: Path | str | None) -> list[tuple[Path, Mapping]]:
     import yaml
 
     d = Path(directory) if directory is not None else default_suite_dir()
     if not d.is_dir():
         raise InputError(f"{d}: no replay suite there (the experiments are tests/replay/experiments/*.yaml "
                          "of the source tree; pass --suite DIR)")
-    out: list[Experiment] = []
-    seen: dict[str, str] = {}
+    out = []
     for path in sorted(d.glob("*.yaml")):
         try:
             data = yaml.safe_load(path.read_text(encoding="utf-8"))
@@ -194,6 +229,15 @@ def load_suite(directory: Path | str | None = None) -> list[Experiment]:
             raise InputError(f"{path}: not valid YAML: {exc}") from exc
         if not isinstance(data, Mapping) or "document" not in data:
             raise InputError(f"{path}: a replay file needs 'document' and 'experiments'")
+        out.append((path, data))
+    return out
+
+
+def load_suite(directory: Path | str | None = None) -> list[Experiment]:
+    """Every experiment of every ``*.yaml`` file under ``directory`` (default: the source tree's)."""
+    out: list[Experiment] = []
+    seen: dict[str, str] = {}
+    for path, data in _files(directory):
         doc = str(data["document"])
         testbeds = data.get("testbeds") or {}
         for raw in data.get("experiments") or []:
@@ -228,10 +272,22 @@ def measured(kb, document: str, case: Case) -> Measured:
         v = values[0] / values[1]
     elif case.measure == "sum":
         v = sum(values)
+    elif case.measure == "over_rest":
+        v = values[0] / (values[0] - values[1])
+    elif case.measure == "equal":
+        v = 1.0
     else:
         v = values[0] - values[1]
     quals = {r.qualifier or "=" for r in rows}
-    qual = "~" if "~" in quals else (first.qualifier or "=") if len(rows) == 1 else ("=" if quals == {"="} else "~")
+    bounds = quals & {"<", "<=", ">", ">="}
+    if case.measure == "equal":
+        qual = "~"  # "about the same"
+    elif len(rows) == 1:
+        qual = first.qualifier or "="
+    elif bounds and case.measure == "product" and len({q[0] for q in bounds}) == 1:
+        qual = next(iter(bounds))[0]  # a product with a bound (all positive factors) is a bound
+    else:
+        qual = "~" if quals - {"="} else "="
     low = high = None
     if len(rows) == 1 and first.value_low is not None and first.value_high is not None:
         low, high = first.value_low * case.scale, first.value_high * case.scale
@@ -449,10 +505,12 @@ def replay_experiment(exp: Experiment, kb, advisor: Callable[[dict], Any]) -> Ex
 
 
 def run(experiments: Iterable[Experiment], kb=None, *, documents: Iterable[str] | None = None,
-        held_out: bool = False, progress: Callable[[int, int, str], None] | None = None) -> ReplayResult:
+        held_out: bool = False, progress: Callable[[int, int, str], None] | None = None,
+        setups: Iterable[Setup] = ()) -> ReplayResult:
     """Replay ``experiments`` (optionally only those of ``documents``, ids or prefixes) against
     ``kb`` (default: the shipped knowledge base); ``held_out`` refits, per experiment, every
-    family without that experiment's rows."""
+    family without that experiment's rows. ``setups`` (figure-less configurations the documents
+    ran) are advised too: each must get a host count."""
     own = kb is None
     if own:
         from knowledge.store import KnowledgeBase
@@ -460,9 +518,11 @@ def run(experiments: Iterable[Experiment], kb=None, *, documents: Iterable[str] 
         kb = KnowledgeBase.open()
     try:
         exps = list(experiments)
+        extra = list(setups)
         if documents:
             wanted = [kb.resolve_document(d) for d in documents]
             exps = [e for e in exps if kb.resolve_document(e.document) in wanted]
+            extra = [x for x in extra if kb.resolve_document(x.document) in wanted]
         results = []
         setups: dict[str, str] = {}
         shared = _Advisor(kb)
@@ -477,6 +537,9 @@ def run(experiments: Iterable[Experiment], kb=None, *, documents: Iterable[str] 
             for c in res.cases:
                 setups[c.case.scenario.get("name", exp.id) + f" [{c.case.id}]"] = c.host_count
             results.append(res)
+        for x in extra:
+            hc = shared(x.scenario).find("host_count")
+            setups[f"{x.id} [setup, {x.locator}]"] = hc.choice if hc else "missing"
         return ReplayResult(results, held_out, setups)
     finally:
         if own:

@@ -158,6 +158,8 @@ class Workload:
     application: str = ""  # free text, e.g. cassandra, telecom, web
     image_gb: float | None = None
     realtime: Realtime | None = None
+    assumed: list[str] | None = None  # fields filled with defaults, not known (an imported estate)
+    today: dict[str, Any] | None = None  # what these VMs run with today (an imported estate)
 
     @property
     def disk_size_gb(self) -> float:
@@ -245,6 +247,7 @@ class Scenario:
     hosts: Hosts = field(default_factory=Hosts)
     workloads: list[Workload] = field(default_factory=list)
     preferences: Preferences = field(default_factory=Preferences)
+    estate: dict[str, Any] | None = None  # where an imported scenario came from and what runs today
 
     def to_dict(self) -> dict:
         """A plain mapping in the file format (None values left out)."""
@@ -542,11 +545,40 @@ def _check_analysable(tasks: list[RtTask], path: str, pr: _Problems) -> None:
                      "too large a ratio, or there are too many distinct periods")
 
 
+#: workload fields an imported estate may mark as assumed (``assumed: [io.pattern, ...]``)
+ASSUMABLE = ("vms", "vcpus", "ram_gib", "cpu_intensity", "request_load_rps", "live_migration", "data_loss_tolerance",
+             "containerizable", "application", "image_gb", "io.pattern", "io.read_share", "io.intensity",
+             "io.block_size_kib", "io.footprint_gb", "io.disk_gb", "io.iops")
+
+
+def _assumed(r: _Reader, key: str, path: str, pr: _Problems, known: tuple[str, ...]) -> list[str] | None:
+    value = r.raw(key, None)
+    if value is None:
+        return None
+    if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
+        pr.add(f"{path}.{key}" if path else key, "must be a list of field names")
+        return None
+    for x in value:
+        if x not in known:
+            pr.add(f"{path}.{key}" if path else key, f"{x!r} is not a field that can be assumed")
+    return list(value)
+
+
+def _mapping(r: _Reader, key: str, path: str, pr: _Problems) -> dict | None:
+    value = r.raw(key, None)
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        pr.add(f"{path}.{key}" if path else key, "must be a mapping")
+        return None
+    return value
+
+
 def _workload(data: Any, i: int, pr: _Problems) -> Workload:
     path = f"workloads[{i}]"
     r = _Reader(data, path, pr, ("name", "vms", "vcpus", "ram_gib", "cpu_intensity", "io",
                                  "request_load_rps", "live_migration", "data_loss_tolerance",
-                                 "containerizable", "application", "image_gb", "realtime"))
+                                 "containerizable", "application", "image_gb", "realtime", "assumed", "today"))
     io_r = _Reader(r.raw("io", {}), f"{path}.io", pr, ("pattern", "read_share", "intensity", "block_size_kib",
                                                        "footprint_gb", "disk_gb", "iops"))
     io = IOProfile(pattern=io_r.string("pattern", "mixed", IO_PATTERNS),
@@ -570,7 +602,8 @@ def _workload(data: Any, i: int, pr: _Problems) -> Workload:
         data_loss_tolerance=r.string("data_loss_tolerance", "none", LOSS_TOLERANCE),
         containerizable=r.boolean("containerizable", False), application=r.string("application", ""),
         image_gb=r.number("image_gb", None, minimum=0, exclusive_min=True),
-        realtime=_realtime(rt_data, f"{path}.realtime", pr) if rt_data is not None else None)
+        realtime=_realtime(rt_data, f"{path}.realtime", pr) if rt_data is not None else None,
+        assumed=_assumed(r, "assumed", path, pr, ASSUMABLE), today=_mapping(r, "today", path, pr))
 
 
 def _target(name: str, raw: Any, path: str, workload: str | None, pr: _Problems) -> Target | None:
@@ -640,7 +673,7 @@ def parse_scenario(data: Any, source: str = "scenario") -> Scenario:
     """A validated :class:`Scenario` from a plain mapping; raises one :class:`InputError` that
     lists every problem by path."""
     pr = _Problems()
-    r = _Reader(data, "", pr, ("version", "name", "hosts", "workloads", "preferences"))
+    r = _Reader(data, "", pr, ("version", "name", "hosts", "workloads", "preferences", "estate"))
     version = r.number("version", SCENARIO_VERSION, integer=True)
     if version is not None and version != SCENARIO_VERSION:
         pr.add("version", f"scenario format version {version} is not supported (this program reads "
@@ -674,11 +707,12 @@ def parse_scenario(data: Any, source: str = "scenario") -> Scenario:
                         frequent_provisioning=p.boolean("frequent_provisioning", False),
                         hypervisor=p.string("hypervisor", None, HYPERVISORS),
                         targets=_targets(p.raw("targets", {}), {w.name for w in workloads}, pr))
+    estate = _mapping(r, "estate", "", pr)
     name = r.string("name", "scenario", empty=False)
     if pr.items:
         raise InputError(f"{source}: {len(pr.items)} problem(s) in the scenario:\n  {pr.listing()}")
     return Scenario(name=name, version=SCENARIO_VERSION, hosts=hosts,
-                    workloads=workloads, preferences=prefs)
+                    workloads=workloads, preferences=prefs, estate=estate)
 
 
 # --- files ---------------------------------------------------------------------------------

@@ -255,8 +255,8 @@ def _overalloc(kb, family: str, title: str, y_label: str, scenario, advice, inpu
         curve.name = curve.color_key = name
         curve.highlight = name == marked
         spec.curves.append(curve)
-        pts = [p for p in fam.training_points()
-               if all(p.features.get(k) == v for k, v in fixed.items() if k in p.features)]
+        pts = [p for p in fam.training_points()  # the measured points at any load
+               if all(p.features.get(k) == v for k, v in fixed.items() if k in p.features and k != "load")]
         if pts:
             spec.points.append(Points(f"{name} measured", np.array([float(p.features["overallocation_ratio"])
                                                                      for p in pts]) * threads,
@@ -287,10 +287,14 @@ def _to_scenario(kb, curve: Curve, scenario, advice, figure: str, ratios, fixed:
 
 
 def overhead_chart(kb, scenario, advice, inputs: dict) -> ChartSpec:
-    """Host CPU utilization (%) at the thesis' test load vs vCPU over-allocation."""
+    """Host CPU utilization (%) vs vCPU over-allocation at the request load per host the card reads
+    (the scenario's, when its workloads state one; else the thesis' test load)."""
+    rec = chosen(advice, "vcpu_overallocation", "cluster")
+    load = ((rec.expected.get("host_cpu_utilization") or {}).get("load_rps_per_host") if rec is not None else None)
+    name = f"host CPU at {float(load):,.0f} req/s per host" if load else "host CPU at the test load"
     return _overalloc(kb, "overallocation_overhead", "CPU overhead vs over-allocation", "host CPU",
-                      scenario, advice, inputs, {"host CPU at the test load": {}}, "host_cpu_utilization",
-                      "host CPU at the test load")
+                      scenario, advice, inputs, {name: {"load": float(load)} if load else {}},
+                      "host_cpu_utilization", name)
 
 
 def downtime_chart(kb, scenario, advice, inputs: dict) -> ChartSpec:

@@ -19,7 +19,7 @@ import numpy as np
 from advisor.hardware import TESTBEDS, same_disks, stamp
 from advisor.recommend.base import EngineContext, Recommendation, decide, figure
 from advisor.recommend.disks import DISK_MB_S, hardware_of
-from advisor.rules import CACHE, evaluate
+from advisor.rules import CACHE, Effect, Rule, evaluate
 
 DECISION = "cache_mode"
 MODELLED = ("writeback", "writethrough", "none")
@@ -167,6 +167,28 @@ def per_vm_throughput(ctx: EngineContext, workloads, vms_per_host=None) -> tuple
     return out, pred
 
 
+def _throughput_target(ctx: EngineContext, w, outcome, figs: dict) -> None:
+    """Modes whose throughput per VM misses a hard ``min_throughput_mb_s`` target of ``w`` are
+    excluded when another allowed mode meets it (a soft target only lowers their score through
+    the throughput term every mode gets)."""
+    t = ctx.scenario.preferences.target("min_throughput_mb_s", w.name)
+    if t is None or not t.hard:
+        return
+    allowed = [m for m in CACHE if m not in outcome.excluded]
+    meets = [m for m in allowed if figs[m]["throughput_per_vm"]["value"] >= t.value * (1 - 1e-9)]
+    if not meets:
+        return
+    for m in allowed:
+        if m not in meets:
+            v = figs[m]["throughput_per_vm"]["value"]
+            outcome.excluded.setdefault(m, []).append(
+                (_TARGET_RULE, f"about {v:.3g} MB/s per VM, below the {t.value:g} MB/s target"))
+
+
+_TARGET_RULE = Rule("cache.throughput-target", DECISION, "workload", "safety",
+                    "Modes whose throughput per VM misses a hard target are not offered.", lambda c: True, Effect())
+
+
 def requested_io(w, rec: Recommendation) -> dict | None:
     """A workload's requested I/O (``io.iops`` x ``io.block_size_kib``) against what the chosen
     mode's figures say one VM gets: ``{requested_iops, iops_share, requested_mb_s, throughput_mb_s,
@@ -192,6 +214,7 @@ def recommend(ctx: EngineContext) -> list[Recommendation]:
         figs = batch[0][k] if batch else None
         extra, why = {}, {}
         if figs is not None:
+            _throughput_target(ctx, w, outcome, figs)
             allowed = [m for m in CACHE if m not in outcome.excluded] or list(CACHE)
             best = max(figs[m]["throughput_per_vm"]["value"] for m in allowed)
             for m in allowed:  # excluded modes keep their rule score: the model does not rescue them

@@ -1,4 +1,5 @@
-"""``host_count``: how many hosts the workloads need, the bottleneck, and the headroom.
+"""``host_count``: how many hosts the workloads need, the bottleneck, the headroom, and what the
+plan delivers against the scenario's targets.
 
 Per resource, the *fractional* hosts' worth of demand (``hosts_for_<resource>``; they explain
 the bottleneck) is the workloads' total over one host's usable capacity:
@@ -8,22 +9,43 @@ the bottleneck) is the workloads' total over one host's usable capacity:
   are pinned 1:1);
 * ``cpu_load``: busy cores (vCPUs x a busy share per CPU intensity: low 0.2, medium 0.5,
   high 0.9 — an assumption) over physical cores x the planned utilization ceiling
-  (``preferences.max_host_cpu_percent``, default 80 %, near the 82 % ceiling of doc 004 ch. 6);
-* ``ram``: guest RAM (+ 2 % overhead per VM) over host RAM less the hypervisor's share
-  (max(4 GiB, 5 %)), times ``preferences.ram_overcommit`` (1.0 = no over-commit);
+  (``preferences.targets.max_host_cpu_pct`` when given, else ``preferences.max_host_cpu_percent``,
+  default 80 %, near the 82 % ceiling of doc 004 ch. 6);
+* ``ram``: guest RAM (+ 2 % overhead per VM) over host RAM less the hypervisor's reserve, which
+  scales with the host (0.5 GiB + 3 % of its RAM: a 4 GB host keeps 0.62 GiB, so doc 001's host
+  runs its three 1 GB guests), times ``preferences.ram_overcommit`` (1.0 = no over-commit);
 * ``disk_capacity`` and ``disk_iops`` on local disks (when images stay local): virtual disk
   sizes against 90 % of the local capacity; IOPS per VM (given, or 50/200/1000 by I/O
   intensity) against the disks' IOPS (site figures when calibrated, else per-kind defaults:
   HDD 150, SSD 50,000, NVMe 300,000 per disk);
 * ``network``: shared-storage traffic (IOPS x block size) over 70 % of the host NIC.
 
+**Hard and soft limits.** Hard: RAM (with the chosen over-commit), the CPU allocation of the
+chosen over-allocation ratio (a VM's vCPUs are only bounded by a host's hardware threads, which
+the scenario checks), local disk capacity, and the targets the user marks hard. Soft: CPU load,
+IOPS and storage traffic — running above them is slow, not impossible (doc 002 booted VMs next
+to three I/O-heavy ones on one disk, 15x slower; the thesis ran a 16-vCPU telecom VM on an
+8-core host). CPU load still sets the count up to the planned ceiling, but a VM whose load
+exceeds an empty host gets a host to itself (its demand is capped at the host); IOPS and
+storage traffic do not place VMs (more hosts are no cure for slow disks or links; the boot-time
+and throughput targets add hosts where that helps). The plan shows the consequence instead of
+refusing:
+``soft_limits`` in the details and a warning with the expected host CPU, the share of the IOPS
+or MB/s each VM gets, and the boot time on the chosen storage (``boot_time`` family).
+``infeasible`` only when no host count meets a hard limit: a VM larger than a host in a hard
+resource, a resource the hosts lack, or a hard target no count meets; the warnings name it.
+
 A VM cannot be split over hosts, so the active host count (before the N+x reserve) is that of
 a placement of whole VMs (:func:`pack`): deterministic first-fit decreasing over the VMs of all
 workloads, largest dominant share (its largest demand / capacity ratio) first, where a VM fits
 a host only when it fits in every resource at once (a few other decreasing orders are tried
 too and the fewest hosts kept). It is never below the ceiling of the largest per-resource need.
-A VM larger than one host in some resource is reported by workload and resource (no host count
-fixes it).
+
+**Targets** (``preferences.targets``, :mod:`advisor.recommend.targets`): the host count is the
+smallest count, from the placement's upwards, at which every target that depends on it (host
+CPU, boot time, throughput per VM) is met; when a soft target is met by no count, the smallest
+count that comes closest; when a hard one is met by none, ``infeasible`` naming it. ``details.
+targets`` lists each target at the recommended count.
 
 ``utilization_<resource>`` is the share (%) of the *usable* capacity (80 % CPU ceiling, 90 % of
 the disks, 70 % of the NIC) the workloads take on the recommended active hosts. Images on shared
@@ -34,14 +56,13 @@ hosts do not make the storage faster).
 The documents' sizing conclusions reserve capacity when their rules fire (:data:`HOST_BUDGETS`,
 ``details.budgets``): source hosts of live migrations keep 14 points of CPU (doc 004 c5-C4: CPU
 climbed by up to 14 points while migrating), several co-located database clusters 10 more points
-(c10-C3), and I/O-intensive VMs get host RAM for the page cache (doc 001 C6: 1 GiB per I/O-heavy
-VM, the testbed's two-VM level, half of it per medium one). VMs that live-migrate need at least
-two hosts.
+(c10-C3), and I/O-intensive VMs should find host RAM for the page cache (doc 001 C6: 1 GiB per
+I/O-heavy VM, the testbed's two-VM level, half of it per medium one) — a soft budget: the RAM
+left after the guests is reported per VM (``details.page_cache``) and a shortfall is warned, the
+cache-mode figures showing what it costs. VMs that live-migrate need at least two hosts.
 
 Then the reserve is added. Headroom: for each workload profile, how many more whole VMs of it
-fit into the per-host leftovers of the active hosts after the placement. When no host count can
-place every VM (a VM larger than a host, or a resource the hosts lack), the choice is
-``infeasible`` (no ``value``) and the warnings name the workload, the resource and the figures.
+fit into the per-host leftovers of the active hosts after the placement.
 """
 
 from __future__ import annotations
@@ -52,6 +73,8 @@ from dataclasses import dataclass, field
 from advisor.recommend.base import Alternative, EngineContext, Recommendation, figure
 from advisor.recommend.disks import SHARED_KIND, disk_iops
 from advisor.rules import evaluate
+from advisor.scenario import TARGETS as TARGET_NAMES
+from advisor.statements import statement
 
 DECISION = "host_count"
 BUSY = {"low": 0.2, "medium": 0.5, "high": 0.9}
@@ -70,6 +93,26 @@ CPU_POINTS = {"hc.migration-headroom": 14.0, "hc.multi-cluster-cpu": 10.0}
 PAGE_CACHE_GIB = {"low": 0.0, "medium": 0.5, "high": 1.0}
 #: the lowest CPU ceiling the budgets may leave, % (a plan, never a host that takes no load)
 MIN_CPU_CEILING = 20.0
+#: hard limits (no host count helps a VM that exceeds one) and soft ones (slow, not impossible)
+HARD = ("cpu_allocation", "ram", "disk_capacity")
+SOFT = ("cpu_load", "disk_iops", "network")
+#: soft limits that do not place VMs at all: their shortfall is reported (and targets act on it)
+REPORTED_ONLY = ("disk_iops", "network")
+#: the hypervisor's RAM: a base plus a share of the host's RAM (GiB; scales with the host)
+RESERVE_BASE_GIB, RESERVE_SHARE = 0.5, 0.03
+#: the most hosts the target search adds beyond the placement's count
+MAX_EXTRA_HOSTS = 256
+
+
+def hypervisor_reserve_gib(host_ram_gib: float) -> float:
+    """RAM the hypervisor keeps on a host of ``host_ram_gib``: 0.5 GiB + 3 %."""
+    return RESERVE_BASE_GIB + RESERVE_SHARE * host_ram_gib
+
+
+def planned_cpu_percent(sc) -> float:
+    """The host CPU ceiling of the plan: the ``max_host_cpu_pct`` target, else the preference."""
+    t = sc.preferences.target("max_host_cpu_pct")
+    return t.value if t is not None else sc.preferences.max_host_cpu_percent
 
 
 @dataclass(frozen=True)
@@ -106,12 +149,12 @@ def host_capacity(ctx: EngineContext, budgets: Budgets = NO_BUDGETS) -> dict[str
     CPU points the ``budgets`` reserve)."""
     sc = ctx.scenario
     h = sc.hosts
-    ram = (h.ram_gib - max(4.0, 0.05 * h.ram_gib)) * sc.preferences.ram_overcommit
+    ram = (h.ram_gib - hypervisor_reserve_gib(h.ram_gib)) * sc.preferences.ram_overcommit
     iops = 0.0
     for d in h.disks:
         iops += disk_iops(ctx, d)[0] * d.count
     return {"cpu_allocation": float(h.cpu.cores),
-            "cpu_load": h.cpu.cores * budgets.cpu_ceiling(sc.preferences.max_host_cpu_percent) / 100.0,
+            "cpu_load": h.cpu.cores * budgets.cpu_ceiling(planned_cpu_percent(sc)) / 100.0,
             "ram": max(ram, 0.1), "disk_capacity": sum(d.size_gb * d.count for d in h.disks) * DISK_USABLE,
             "disk_iops": iops, "network": h.nic_gbps * MB_S_PER_GBPS * NIC_USABLE}
 
@@ -135,17 +178,22 @@ def busy_cores(w) -> float:
 
 
 def vm_demand(ctx: EngineContext, w, budgets: Budgets = NO_BUDGETS) -> dict[str, float]:
-    """One VM of workload ``w``: cores allocated (vCPUs / over-allocation ratio; real-time vCPUs
-    pinned 1:1), busy cores, GiB RAM (with the page cache the ``budgets`` plan for it), GB disk,
-    IOPS, MB/s of storage traffic."""
+    """One VM of workload ``w``: cores allocated (vCPUs / over-allocation ratio, at most a host's
+    cores; real-time vCPUs pinned 1:1), busy cores, GiB RAM (guest + 2 %; the page cache is a soft
+    budget, see the module doc), GB disk, IOPS, MB/s of storage traffic. ``budgets`` is kept for
+    callers; it no longer changes the demand."""
     ratio = ctx.facts.overallocation_ratio or 1.0
     local = _local(ctx)
     iops = _iops(w)
     disk = _disk_gb(w)
     rt = w.realtime is not None
-    return {"cpu_allocation": float(w.vcpus) if rt else w.vcpus / ratio,
+    cores = float(ctx.scenario.hosts.cpu.cores)
+    # one VM's vCPUs are bounded by a host's hardware threads (the scenario checks it): a VM with
+    # more vCPUs than the ratio allows on one host takes that host's whole allocation
+    alloc = float(w.vcpus) if rt else min(w.vcpus / ratio, cores)
+    return {"cpu_allocation": alloc,
             "cpu_load": busy_cores(w),
-            "ram": w.ram_gib * (1 + VM_RAM_OVERHEAD) + (PAGE_CACHE_GIB[w.io.intensity] if budgets.page_cache else 0.0),
+            "ram": w.ram_gib * (1 + VM_RAM_OVERHEAD),
             "disk_capacity": disk if local else 0.0,
             "disk_iops": iops if local else 0.0,
             "network": 0.0 if local else iops * w.io.block_size_kib * 1024 / 1e6}
@@ -326,8 +374,25 @@ def _first_fit(cap: list[float], items: list[tuple[str, list[float], int]]) -> l
     return groups
 
 
+def placement_demand(demand: dict[str, float], cap: dict[str, float]) -> dict[str, float]:
+    """``demand`` for the placement: CPU load larger than an empty host is capped at the host (the
+    VM gets a host to itself and the plan reports the consequence); IOPS and storage traffic do
+    not place VMs (more hosts are no cure for slow disks or links: the plan reports what each VM
+    gets, and the boot-time and throughput targets raise the count where more hosts help)."""
+    out = {}
+    for k, v in demand.items():
+        if k in REPORTED_ONLY:
+            out[k] = 0.0
+        elif k in SOFT and cap.get(k, 0) > 0:
+            out[k] = min(v, cap[k])
+        else:
+            out[k] = v
+    return out
+
+
 def _pack(ctx: EngineContext, cap: dict[str, float], budgets: Budgets = NO_BUDGETS) -> Packing:
-    return pack(cap, [(w.name, vm_demand(ctx, w, budgets), w.vms) for w in ctx.scenario.workloads])
+    return pack(cap, [(w.name, placement_demand(vm_demand(ctx, w, budgets), cap), w.vms)
+                      for w in ctx.scenario.workloads])
 
 
 def headroom(ctx: EngineContext, active: int, packing: Packing | None = None,
@@ -338,8 +403,8 @@ def headroom(ctx: EngineContext, active: int, packing: Packing | None = None,
     packing = packing or _pack(ctx, cap, budgets)
     out = {}
     for w in ctx.scenario.workloads:
-        out[w.name] = 0 if w.name in packing.unplaced else packing.fits(vm_demand(ctx, w, budgets),
-                                                                        active - packing.hosts)
+        out[w.name] = 0 if w.name in packing.unplaced else packing.fits(
+            placement_demand(vm_demand(ctx, w, budgets), cap), active - packing.hosts)
     return out
 
 
@@ -352,9 +417,9 @@ def _oversize(ctx: EngineContext, cap: dict[str, float], packing: Packing, budge
               ) -> list[str]:
     """One message per workload whose VM fits no host, naming the resources and figures."""
     cap_note = {"cpu_allocation": "physical cores",
-                "cpu_load": f"{budgets.cpu_ceiling(ctx.scenario.preferences.max_host_cpu_percent):g} % of its "
+                "cpu_load": f"{budgets.cpu_ceiling(planned_cpu_percent(ctx.scenario)):g} % of its "
                             "physical cores",
-                "ram": "host RAM less the hypervisor's max(4 GiB, 5 %)"
+                "ram": "host RAM less the hypervisor's 0.5 GiB + 3 %"
                        + (f", over-committed {ctx.scenario.preferences.ram_overcommit:g}x"
                           if ctx.scenario.preferences.ram_overcommit != 1 else ""),
                 "disk_capacity": f"{DISK_USABLE * 100:.0f} % of its local disks", "disk_iops": "its local disks",
@@ -420,10 +485,121 @@ def _shared_load(ctx: EngineContext, total: dict[str, float]) -> tuple[dict, lis
     return expected, warnings, details
 
 
+# --- soft limits: what the plan delivers where the hosts fall short -----------------------------
+def _per_host_load(ctx: EngineContext, packing: Packing, budgets: Budgets) -> dict[str, float]:
+    """The busiest placed host's uncapped demand per soft resource (what its VMs ask)."""
+    demand = {w.name: vm_demand(ctx, w, budgets) for w in ctx.scenario.workloads}
+    out = dict.fromkeys(SOFT, 0.0)
+    for g in packing.groups:
+        for k in SOFT:
+            out[k] = max(out[k], sum(n * demand[name][k] for name, n in g.vms.items()))
+    return out
+
+
+def _soft_limits(ctx: EngineContext, packing: Packing, cap: dict[str, float], budgets: Budgets,
+                 active: int) -> tuple[dict, list[str], dict]:
+    """Soft limits the busiest host exceeds: details, warnings with the expected consequence, and
+    expected figures (host CPU; the share of IOPS or MB/s each VM gets)."""
+    from advisor.recommend import targets as tg
+
+    load = _per_host_load(ctx, packing, budgets)
+    details, warnings, figs = {}, [], {}
+    sc = ctx.scenario
+    ceiling = budgets.cpu_ceiling(planned_cpu_percent(sc))
+    cpu_pct = tg.host_cpu_pct(ctx, active)
+    figs["host_cpu_utilization"] = figure(cpu_pct, "% of host", note="busy cores on the busiest host, before "
+                                                                      "the live-migration reserve")
+    for k in SOFT:
+        if cap[k] <= 0 or load[k] <= cap[k] * (1 + EPS):
+            continue
+        share = cap[k] / load[k]
+        details[k] = {"demand_per_host": round(load[k], 3), "usable_per_host": round(cap[k], 3),
+                      "unit": UNITS[k], "share_delivered": round(share, 4)}
+        if k == "cpu_load":
+            peak = statement(ctx.kb, "about {n} %", [CPU_CEILING_ROW], "value")
+            warnings.append(f"host CPU is expected at about {cpu_pct:.0f} % on the busiest host, above the planned "
+                            f"{ceiling:g} %: requests queue and response times grow (doc 004 Section 6.4 could not "
+                            f"raise the load beyond {peak.text} host CPU); more or larger hosts, or fewer vCPUs "
+                            "per VM, bring it down")
+            details[k]["statements"] = [peak.to_dict()]
+        elif k == "disk_iops":
+            boot = tg.boot_time_s(ctx, active)
+            figs["iops_share_per_vm"] = figure(100.0 * share, "% of the IOPS asked")
+            warnings.append(f"the VMs of the busiest host ask {_num(load[k])} IOPS of local disks that deliver "
+                            f"{_num(cap[k])}: each gets about {100 * share:.0f} % of its rate"
+                            + (f"; a VM boot there takes about {boot:.0f} s" if boot is not None else "")
+                            + " (see the storage and cache-mode figures); shared storage or faster disks help")
+        else:
+            figs["network_share_per_vm"] = figure(100.0 * share, "% of the MB/s asked")
+            warnings.append(f"the VMs of the busiest host move {_num(load[k])} MB/s of storage traffic over "
+                            f"{_num(cap[k])} MB/s of usable NIC: each gets about {100 * share:.0f} % of it; a faster "
+                            "NIC helps")
+    return details, warnings, figs
+
+
+def _page_cache(ctx: EngineContext, packing: Packing, budgets: Budgets) -> tuple[dict, list[str]]:
+    """Host RAM left for the page cache per VM on the busiest host against the doc 001 budget."""
+    if not budgets.page_cache:
+        return {}, []
+    sc = ctx.scenario
+    by_name = {w.name: w for w in sc.workloads}
+    usable = sc.hosts.ram_gib - hypervisor_reserve_gib(sc.hosts.ram_gib)
+    worst, planned_total = None, 0.0
+    for g in packing.groups:
+        vms = sum(g.vms.values())
+        if not vms:
+            continue
+        guests = sum(n * by_name[name].ram_gib * (1 + VM_RAM_OVERHEAD) for name, n in g.vms.items())
+        want = sum(n * PAGE_CACHE_GIB[by_name[name].io.intensity] for name, n in g.vms.items())
+        left = max(usable - guests, 0.0)
+        if want > 0 and (worst is None or left / want < worst[0] / max(worst[1], 1e-9)):
+            worst = (left, want, vms)
+        planned_total += want * g.count
+    if worst is None:
+        return {}, []
+    left, want, vms = worst
+    details = {"planned_gib": round(want, 3), "available_gib": round(left, 3), "vms": vms}
+    if left + EPS >= want:
+        return details, []
+    return details, [f"the busiest host keeps about {left:.2g} GiB of page cache for its I/O-intensive VMs against the "
+                     f"{want:.2g} GiB the doc 001 budget plans (1 GiB per I/O-heavy VM, 0.5 per medium one): cached "
+                     "modes serve fewer reads from memory (see the cache-mode figures); more host RAM or fewer VMs per "
+                     "host restore it"]
+
+
+# --- targets: the smallest count that meets them ----------------------------------------------
+def _search_targets(ctx: EngineContext, start: int, cpu_points: float) -> tuple[int, list, list[str]]:
+    """(active hosts, target results there, problems): the smallest count from ``start`` that
+    meets every count-dependent target; problems name the hard targets no count meets."""
+    from advisor.recommend import targets as tg
+
+    names = tg.COUNT_DEPENDENT
+    if not any(t.name in names for t in ctx.scenario.preferences.targets):
+        return start, [], []
+    limit = start + min(MAX_EXTRA_HOSTS, max(ctx.scenario.total_vms, 1))
+    best = None
+    for n in range(start, limit + 1):
+        res = tg.evaluate(ctx, n, names=names, cpu_points=cpu_points)
+        if not tg.missed(res):
+            return n, res, []
+        # how far the soft targets are missed (relative), to keep the count that comes closest
+        gap = sum(abs(r.expected - r.target) / max(r.target, 1e-9) for r in tg.missed(res) if r.expected is not None)
+        hard = len(tg.missed(res, hard=True))
+        if best is None or (hard, gap) < (best[0], best[1] - 1e-9):
+            best = (hard, gap, n, res)
+        if n >= start + 1 and n > ctx.scenario.total_vms:  # beyond one VM per host nothing changes
+            break
+    _, _, n, res = best
+    problems = [f"no host count meets the hard target {r.text()}" for r in tg.missed(res, hard=True)]
+    return n, res, problems
+
+
 def recommend(ctx: EngineContext) -> list[Recommendation]:
     """The host count (choice and ``value``), with per-resource needs, bottleneck and headroom;
     updates ``ctx.facts`` to the recommended active hosts. ``infeasible`` (no value) when no host
-    count places every VM."""
+    count meets a hard limit."""
+    from advisor.recommend import targets as tg
+
     sc = ctx.scenario
     outcome = evaluate(DECISION, ctx.rule_ctx(), ["plan"])
     budgets = Budgets.of(r.id for r in outcome.fired)
@@ -431,20 +607,35 @@ def recommend(ctx: EngineContext) -> list[Recommendation]:
     packing = _pack(ctx, cap, budgets)
     finite = {k: v for k, v in need.items() if math.isfinite(v)}
     bottleneck = max(finite or need, key=lambda k: (finite or need)[k])
-    pooled = max(1, max((math.ceil(v - 1e-9) for v in finite.values()), default=1))
+    # the pooled bound: hard resources as asked, soft ones with each VM capped at a host
+    capped = dict.fromkeys(cap, 0.0)
+    for w in sc.workloads:
+        for k, v in placement_demand(vm_demand(ctx, w, budgets), cap).items():
+            capped[k] += v * w.vms
+    pooled = max(1, max((math.ceil(capped[k] / cap[k] - 1e-9) for k in cap if cap[k] > 0), default=1))
     problems = []
-    for k in cap:  # a resource the hosts lack entirely
+    for k in HARD:  # a hard resource the hosts lack entirely
         if not math.isfinite(need[k]):
             short = [w.name for w in sc.workloads if vm_demand(ctx, w, budgets)[k] > 0]
             problems.append(f"the hosts have no {LABELS[k]} for the workloads ({', '.join(short)} need "
                             f"{_num(total[k])} {UNITS[k]})")
     problems += _oversize(ctx, cap, packing, budgets)
-    infeasible = bool(problems)
     active = max(pooled, packing.hosts)
     minimum = max(1, budgets.min_hosts - sc.hosts.reserve)
     raised = active < minimum
     active = max(active, minimum)
-    if infeasible:  # no count places every VM: the later decisions read the planned (or placed) hosts
+    placed_active = active
+    target_results: list = []
+    if not problems:
+        active, target_results, target_problems = _search_targets(ctx, active, _migration_points(budgets))
+        problems += target_problems
+        # targets no host count moves (response time, migration downtime): a hard one missed is
+        # missed at every count
+        fixed = tg.evaluate(ctx, active, names=tuple(n for n in TARGET_NAMES if n not in tg.COUNT_DEPENDENT))
+        target_results += fixed
+        problems += [f"no host count meets the hard target {r.text()}" for r in tg.missed(fixed, hard=True)]
+    infeasible = bool(problems)
+    if infeasible:  # no count meets a hard limit: the later decisions read the planned (or placed) hosts
         active = max(1, sc.hosts.count - sc.hosts.reserve, packing.hosts)
     hosts = active + sc.hosts.reserve
     room = headroom(ctx, active, packing, budgets)
@@ -459,18 +650,25 @@ def recommend(ctx: EngineContext) -> list[Recommendation]:
         expected[f"hosts_for_{k}"] = figure(v, "hosts")
         if not infeasible:
             expected[f"utilization_{k}"] = figure(100.0 * v / active, "% of usable")
+    soft_details, soft_warnings, soft_figs = ({}, [], {}) if infeasible else _soft_limits(ctx, packing, cap,
+                                                                                          budgets, active)
+    expected.update(soft_figs)
+    cache_details, cache_warnings = ({}, []) if infeasible else _page_cache(ctx, packing, budgets)
     shared_figures, shared_warnings, shared_details = _shared_load(ctx, total)
     expected.update(shared_figures)
     ratio = ctx.facts.overallocation_ratio or 1.0
     planned = sc.hosts.count
     shared_warning = _shared_capacity(ctx)
     alternatives = []
+    by_targets = active > placed_active and not infeasible
     if not infeasible:
         if planned != hosts:
             p_active = planned - sc.hosts.reserve
-            why = (f"too few: placing whole VMs takes {active} active hosts ({bottleneck.replace('_', ' ')} "
-                   f"alone needs {need[bottleneck]:.2f})" if planned < hosts and not raised else
-                   "too few: VMs that live-migrate need a second host [hc.migration-two-hosts]"
+            why = (f"too few: placing whole VMs takes {placed_active} active hosts ({bottleneck.replace('_', ' ')} "
+                   f"alone needs {need[bottleneck]:.2f})" if planned - sc.hosts.reserve < placed_active and not raised
+                   else "too few: VMs that live-migrate need a second host [hc.migration-two-hosts]"
+                   if planned - sc.hosts.reserve < placed_active else
+                   f"too few to meet the targets ({'; '.join(r.text() for r in tg.missed(tg.evaluate(ctx, max(p_active, 1), names=tg.COUNT_DEPENDENT, cpu_points=_migration_points(budgets))))})"
                    if planned < hosts else f"{planned - hosts} more than needed; utilization of "
                    f"{bottleneck.replace('_', ' ')} would be {100 * need[bottleneck] / max(p_active, 1):.0f} %")
             alternatives.append(Alternative(str(planned), -1.0, {"hosts": figure(planned, "hosts")},
@@ -481,30 +679,38 @@ def recommend(ctx: EngineContext) -> list[Recommendation]:
     whole = (f" VMs are placed whole (first-fit decreasing, each VM within one host's CPU, RAM, disk and "
              f"network): {packing.hosts} active hosts, against {pooled} if capacity could be pooled across "
              f"hosts." if packing.hosts > pooled and not infeasible else "")
-    ceiling = budgets.cpu_ceiling(sc.preferences.max_host_cpu_percent)
+    ceiling = budgets.cpu_ceiling(planned_cpu_percent(sc))
     reserved = []
     if budgets.cpu_points:
         reserved.append(f"host CPU is planned at {ceiling:g} % ({budgets.cpu_points:g} points of "
-                        f"{sc.preferences.max_host_cpu_percent:g} % kept for "
+                        f"{planned_cpu_percent(sc):g} % kept for "
                         + " and ".join(x for x, rid in (("live-migration sources", "hc.migration-headroom"),
                                                         ("co-located database clusters", "hc.multi-cluster-cpu"))
                                        if rid in budgets.rules) + ")")
     if budgets.page_cache:
-        reserved.append("host RAM includes page cache for I/O-intensive VMs (1 GiB per I/O-heavy VM, 0.5 GiB "
-                        "per medium one)")
+        reserved.append("host RAM left after the guests serves as page cache for I/O-intensive VMs (planned: 1 GiB "
+                        "per I/O-heavy VM, 0.5 GiB per medium one; a soft budget)")
     if raised:
         reserved.append("live migration needs a second host")
     budget_text = (" Reserved: " + "; ".join(reserved) + ".") if reserved else ""
+    target_text = ""
+    if target_results:
+        met = [r for r in target_results if r.met]
+        target_text = (f" Targets: {len(met)} of {len(target_results)} met at {active} active hosts"
+                       + (f" (the placement alone needs {placed_active}; more hosts meet them)" if by_targets else "")
+                       + (": missed " + "; ".join(r.text() for r in tg.missed(target_results))
+                          if tg.missed(target_results) else "") + ".")
     if infeasible:
-        rationale = ("No host count places every VM: " + "; ".join(problems) + ". Change the hosts or the "
-                     f"workloads; the later decisions assume the {active} planned active hosts.")
+        rationale = ("No host count meets every hard limit: " + "; ".join(problems) + ". Change the hosts, the "
+                     f"workloads or the targets; the later decisions assume the {active} planned active hosts.")
     else:
         rationale = (f"{hosts} hosts: {active} active for the workloads plus {sc.hosts.reserve} kept free "
                      f"(N+{sc.hosts.reserve}). The bottleneck is {bottleneck.replace('_', ' ')} "
                      f"({need[bottleneck]:.2f} hosts' worth).{whole} CPU counts physical cores "
                      f"({sc.hosts.cpu.cores} per host, threads not counted) at {ratio:g} vCPUs per core; RAM is "
-                     f"{'not over-committed' if sc.preferences.ram_overcommit == 1 else f'over-committed {sc.preferences.ram_overcommit:g}x'}."
-                     f"{budget_text}"
+                     f"{'not over-committed' if sc.preferences.ram_overcommit == 1 else f'over-committed {sc.preferences.ram_overcommit:g}x'}"
+                     f" after the hypervisor's {hypervisor_reserve_gib(sc.hosts.ram_gib):.3g} GiB."
+                     f"{budget_text}{target_text}"
                      + (f" Still room on the {active} active hosts for "
                         + ", ".join(f"{n} more {name} VM{'s' if n != 1 else ''}" for name, n in room.items())
                         + " (each profile alone)." if room else ""))
@@ -515,26 +721,47 @@ def recommend(ctx: EngineContext) -> list[Recommendation]:
         value=None if infeasible else float(hosts), alternatives=alternatives,
         expected=expected, confidence=0.8 if not infeasible else 0.2, rationale=f"{rationale} {text}".strip(),
         citations=ctx.cites.for_rules(outcome.fired), rules=[r.id for r in outcome.fired],
-        warnings=list(dict.fromkeys(outcome.warnings)) + [w for w in (*problems, shared_warning, *shared_warnings)
-                                                          if w],
+        warnings=list(dict.fromkeys(outcome.warnings)) + [w for w in (*problems, shared_warning, *shared_warnings,
+                                                                      *soft_warnings, *cache_warnings) if w],
         basis=ctx.calibration.basis if site_iops else "documents")
+    if soft_details.get("cpu_load", {}).get("statements"):
+        rec.citations.append(ctx.kb.get(ctx.kb.resolve_document("004"), CPU_CEILING_ROW.split(":")[1]).citation())
     rec.details = {"bottleneck": bottleneck, "hosts_needed": {k: round(v, 3) for k, v in finite.items()},
                    "per_host_capacity": {k: round(v, 3) for k, v in cap.items()},
                    "demand": {k: round(v, 3) for k, v in total.items()}, "units": UNITS,
+                   "hard_limits": list(HARD), "soft_limits": soft_details,
                    "headroom_vms": room, "reserve": sc.hosts.reserve,
-                   "hosts_by_packing": packing.hosts, "hosts_by_pooling": pooled,
+                   "hosts_by_packing": packing.hosts, "hosts_by_pooling": pooled, "hosts_by_targets": active
+                   if by_targets else None,
                    "placement": packing.placement(), "packing_order": packing.order,
                    "unplaced": dict(packing.unplaced), "infeasible": problems,
-                   "budgets": budgets.to_dict(sc.preferences.max_host_cpu_percent),
+                   "budgets": budgets.to_dict(planned_cpu_percent(sc)),
+                   "hypervisor_reserve_gib": round(hypervisor_reserve_gib(sc.hosts.ram_gib), 3),
+                   "targets": [r.to_dict() for r in target_results],
                    "assumptions": ["vCPUs count against physical cores, not hardware threads",
                                    "busy share per vCPU: low 0.2, medium 0.5, high 0.9",
                                    "IOPS per VM when not given: low 50, medium 200, high 1000",
                                    "per-disk IOPS when not given or calibrated: HDD 150, SSD 50000, NVMe 300000",
-                                   "hypervisor keeps max(4 GiB, 5 %) of host RAM; 2 % RAM overhead per VM",
+                                   "hypervisor keeps 0.5 GiB + 3 % of host RAM; 2 % RAM overhead per VM",
                                    "90 % of local disk capacity and 70 % of the NIC are usable",
+                                   "hard limits: CPU allocation, RAM, disk capacity, hard targets; soft: CPU load, "
+                                   "IOPS, storage traffic (a VM above them gets a host of its own, the consequence "
+                                   "is shown)",
                                    "a VM is never split over hosts: whole VMs are placed first-fit decreasing"]}
+    if cache_details:
+        rec.details["page_cache"] = cache_details
     if shared_details:
         rec.details["shared_storage"] = shared_details
     ctx.chosen["host_count"] = None if infeasible else hosts
+    ctx.chosen["cpu_points"] = _migration_points(budgets)
     ctx.facts.set_hosts(sc, active)
     return [rec]
+
+
+#: doc 004 Section 6.4: the host CPU at which the load could not be raised any further
+CPU_CEILING_ROW = "004:c6-S6.4-08"
+
+
+def _migration_points(budgets: Budgets) -> float:
+    """Host CPU points live-migration sources climb by (reported on top of the steady load)."""
+    return CPU_POINTS["hc.migration-headroom"] if "hc.migration-headroom" in budgets.rules else 0.0

@@ -70,10 +70,20 @@ def cmd_advise(args) -> int:
     from advisor.render import to_html, to_markdown
 
     advice = advice_for(args)
+    today = None
+    if advice.scenario.estate:  # an imported estate: today's settings next to the advice
+        from advisor.inventory import format_today, today_vs_advised
+
+        today = today_vs_advised(advice.scenario, advice.recommendations)
     if args.format == "json":
-        text = jsonout.dumps(advice.to_dict(), indent=2) + "\n"
+        data = advice.to_dict()
+        if today is not None:
+            data["today"] = today
+        text = jsonout.dumps(data, indent=2) + "\n"
     elif args.format == "md":
         text = to_markdown(advice)
+        if today:
+            text = text.rstrip("\n") + "\n\n## Today vs advised\n\n" + "".join(f"- {x}\n" for x in format_today(today))
     else:
         text = to_html(advice)
     if args.output:

@@ -34,8 +34,9 @@ def cmd_replay(args) -> int:
     from knowledge.store import KnowledgeBase
 
     experiments = replay.load_suite(args.suite)
+    setups = replay.load_setups(args.suite)
     with KnowledgeBase.open(args.kb) as kb:
-        result = replay.run(experiments, kb, documents=args.document, held_out=args.held_out)
+        result = replay.run(experiments, kb, documents=args.document, held_out=args.held_out, setups=setups)
     if args.format == "json":
         text = jsonout.dumps(result.to_dict(), indent=2) + "\n"
     elif args.format == "md":

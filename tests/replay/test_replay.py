@@ -59,8 +59,6 @@ def test_each_experiment_passes_or_is_known(result):
     assert not fixed, f"experiments marked xfail that pass now (remove the mark): {fixed}"
 
 
-@pytest.mark.xfail(strict=True, reason="setups the documents ran are still infeasible (host_count hard/soft "
-                                       "limits, issue #16 part 2)")
 def test_in_sample_bar(result):
     s = result.to_dict()["summary"]
     assert s["share"] >= replay.BAR, replay.to_text(result)

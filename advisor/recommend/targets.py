@@ -1,0 +1,211 @@
+"""Performance targets (``preferences.targets``): what the plan is expected to deliver for each,
+and whether that meets it.
+
+Each target's expected value comes from the same models the decisions show:
+
+* ``max_host_cpu_pct`` (cluster): host CPU on the busiest active host, %: the VMs' busy cores
+  (vCPUs x the busy share of their CPU intensity, as the host count counts them) spread over the
+  active hosts, never below one VM's own share of a host, plus the points the host count keeps
+  for live-migration sources when VMs migrate (doc 004 c5-C4: the peak while a VM leaves);
+* ``max_boot_time_s``: VM boot time on the chosen image storage with the I/O-heavy neighbours
+  of the busiest host (local disks) or of the whole cluster (shared storage): ``boot_time``
+  family (doc 002), as the storage decision shows it;
+* ``min_throughput_mb_s`` (per VM): the best cache mode the rules allow for the workload at the
+  active hosts' VMs per host: ``cache_mode_throughput`` (doc 001), as the cache-mode decision
+  shows it (capped by the disks' share per VM);
+* ``max_response_time_ms``: client mean latency of a database workload (``application``
+  cassandra or database) in VMs or containers, ``container_latency`` (doc 004 Table 9.2, at
+  replication factor 3); no model for other workloads (expected and met are null, with a note);
+* ``max_migration_downtime_ms``: live-migration downtime of the chosen over-allocation level
+  for the workloads that migrate (doc 004 Table 8.3, as the over-allocation decision shows it).
+
+:func:`evaluate` returns one :class:`TargetResult` per target and scope (a target given for
+every workload is checked for each workload it applies to); the host count searches the
+smallest count whose results meet the targets, and the engine reports the final results as
+the advice's top-level ``targets``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass
+
+from advisor.scenario import TARGETS, Target
+
+#: the targets whose expected value depends on the number of active hosts
+COUNT_DEPENDENT = ("max_host_cpu_pct", "max_boot_time_s", "min_throughput_mb_s")
+DATABASES = ("cassandra", "database")
+
+
+@dataclass
+class TargetResult:
+    """One target checked for one scope (``cluster`` or ``workload:<name>``)."""
+
+    name: str
+    scope: str
+    target: float
+    expected: float | None
+    unit: str
+    met: bool | None
+    hard: bool
+    note: str = ""
+
+    def to_dict(self) -> dict:
+        out = {"name": self.name, "scope": self.scope, "target": self.target,
+               "expected": None if self.expected is None else float(f"{self.expected:.6g}"),
+               "unit": self.unit, "met": self.met, "hard": self.hard}
+        if self.note:
+            out["note"] = self.note
+        return out
+
+    def text(self) -> str:
+        """One line for messages: ``max_boot_time_s (workload:web): expected 95 s, target <= 60 s``."""
+        sign = "<=" if TARGETS[self.name][1] == "max" else ">="
+        got = "no model" if self.expected is None else f"{self.expected:.4g} {self.unit}"
+        return f"{self.name} ({self.scope}): expected {got}, target {sign} {self.target:g} {self.unit}"
+
+
+def _with_hosts(ctx, active: int):
+    """A copy of ``ctx`` whose facts describe ``active`` active hosts."""
+    facts = dataclasses.replace(ctx.facts)
+    facts.set_hosts(ctx.scenario, active)
+    return dataclasses.replace(ctx, facts=facts)
+
+
+def host_cpu_pct(ctx, active: int, points: float = 0.0) -> float:
+    """Host CPU (%) on the busiest of ``active`` hosts (see the module doc)."""
+    from advisor.recommend.host_count import busy_cores
+
+    cores = max(ctx.scenario.hosts.cpu.cores, 1)
+    total = sum(busy_cores(w) * w.vms for w in ctx.scenario.workloads)
+    largest = max((busy_cores(w) for w in ctx.scenario.workloads), default=0.0)
+    return 100.0 * max(total / (max(active, 1) * cores), largest / cores) + points
+
+
+def boot_time_s(ctx, active: int) -> float | None:
+    """Boot time (s) on the chosen image storage with the busiest host's I/O-heavy neighbours."""
+    from advisor.recommend.storage_backend import boot_query
+
+    backend = ctx.facts.storage_backend
+    if backend is None:
+        return None
+    sub = _with_hosts(ctx, active)
+    if backend == "local_disk":  # the busiest host holds the rounded-up share of the I/O-heavy VMs
+        sub.facts.io_heavy_vms_per_host = float(math.ceil(sub.facts.io_heavy_vms / max(active, 1) - 1e-9))
+    query = boot_query(sub, backend)
+    if query is None:
+        return None
+    pred = ctx.models.predict("boot_time", [query], calibrate=False)
+    return None if pred is None else float(pred.mean[0])
+
+
+def throughput_mb_s(ctx, w, active: int) -> float | None:
+    """Per-VM throughput (MB/s) of the best cache mode the rules allow for ``w``."""
+    from advisor.recommend import cache_mode
+    from advisor.rules import CACHE, evaluate
+
+    sub = _with_hosts(ctx, active)
+    batch = cache_mode.per_vm_throughput(sub, [w])
+    if batch is None:
+        return None
+    figs = batch[0][0]
+    excluded = evaluate(cache_mode.DECISION, sub.rule_ctx(w), CACHE).excluded
+    allowed = [m for m in CACHE if m not in excluded] or list(CACHE)
+    return max(figs[m]["throughput_per_vm"]["value"] for m in allowed)
+
+
+def response_time_ms(ctx, w) -> tuple[float | None, str]:
+    """Client mean latency (ms) of a database workload, or None and why there is no figure."""
+    if w.application.lower() not in DATABASES:
+        return None, "no response-time model for this workload (the documents measured latency for Cassandra)"
+    kind = "read" if w.io.read_share >= 0.7 else "write" if w.io.read_share <= 0.3 else "mix"
+    platform = "docker" if ctx.chosen.get("containers", {}).get(w.name) else "vm"
+    pred = ctx.models.predict("container_latency", [{"platform": platform, "workload": kind,
+                                                     "replication_factor": 3.0}])
+    return (None, "the latency model is not available") if pred is None else (float(pred.mean[0]), "")
+
+
+def downtime_ms(ctx, w) -> tuple[float | None, str]:
+    """Live-migration downtime (ms) of the chosen over-allocation level, for a migrating ``w``."""
+    if not w.live_migration:
+        return None, "the workload does not live-migrate"
+    value = ctx.chosen.get("migration_downtime_s")
+    if value is None:
+        return None, "no migration-downtime figure"
+    return 1000.0 * float(value), ""
+
+
+def _scopes(ctx, t: Target, name: str) -> list:
+    """The workloads a per-workload target applies to (its own, or every one it concerns)."""
+    wls = ctx.scenario.workloads
+    if t.workload is not None:
+        return [w for w in wls if w.name == t.workload]
+    if name == "max_migration_downtime_ms":
+        return [w for w in wls if w.live_migration]
+    if name == "max_response_time_ms":
+        db = [w for w in wls if w.application.lower() in DATABASES]
+        return db or wls
+    return wls
+
+
+def _own_target(ctx, name: str, w) -> bool:
+    """Whether ``w`` has its own target ``name`` (a general one then does not apply to it)."""
+    return any(t.name == name and t.workload == w.name for t in ctx.scenario.preferences.targets)
+
+
+def evaluate(ctx, active: int, *, names: tuple[str, ...] | None = None, cpu_points: float = 0.0
+             ) -> list[TargetResult]:
+    """Every target of the scenario (or those in ``names``) checked at ``active`` active hosts."""
+    out: list[TargetResult] = []
+    for t in ctx.scenario.preferences.targets:
+        if names is not None and t.name not in names:
+            continue
+        unit = TARGETS[t.name][0]
+        if t.name == "max_host_cpu_pct":
+            v = host_cpu_pct(ctx, active, cpu_points)
+            out.append(TargetResult(t.name, "cluster", t.value, v, unit, t.met_by(v), t.hard))
+            continue
+        if t.name == "max_boot_time_s" and t.workload is None:  # one boot time for every VM
+            v = boot_time_s(ctx, active)
+            out.append(TargetResult(t.name, "cluster", t.value, v, unit, None if v is None else t.met_by(v), t.hard,
+                                    "" if v is not None else "no boot-time figure for the chosen storage"))
+            continue
+        for w in _scopes(ctx, t, t.name):
+            if t.workload is None and _own_target(ctx, t.name, w):
+                continue
+            note = ""
+            if t.name == "max_boot_time_s":
+                v = boot_time_s(ctx, active)
+                note = "" if v is not None else "no boot-time figure for the chosen storage"
+            elif t.name == "min_throughput_mb_s":
+                v = throughput_mb_s(ctx, w, active)
+                note = "" if v is not None else "the cache-mode model is not available"
+            elif t.name == "max_response_time_ms":
+                v, note = response_time_ms(ctx, w)
+            else:
+                v, note = downtime_ms(ctx, w)
+            out.append(TargetResult(t.name, f"workload:{w.name}", t.value, v, unit,
+                                    None if v is None else t.met_by(v), t.hard, note))
+    return out
+
+
+def missed(results: list[TargetResult], *, hard: bool | None = None) -> list[TargetResult]:
+    """Results that are not met (``met`` False; unknown ones are not counted), optionally only the
+    hard (``hard=True``) or soft ones."""
+    return [r for r in results if r.met is False and (hard is None or r.hard == hard)]
+
+
+def final_results(ctx, recs) -> list[TargetResult]:
+    """The targets checked on the final plan (the recommended active hosts), for the advice's
+    top-level ``targets``; a missed target also becomes a warning of the host count."""
+    if not ctx.scenario.preferences.targets:
+        return []
+    results = evaluate(ctx, ctx.facts.active_hosts, cpu_points=float(ctx.chosen.get("cpu_points", 0.0)))
+    hc = next((r for r in recs if r.decision == "host_count"), None)
+    if hc is not None:
+        for r in missed(results):
+            if any(r.text() in w for w in hc.warnings):  # already named (an infeasible hard target)
+                continue
+            hc.warnings.append(f"target missed: {r.text()}" + ("" if r.hard else " (a soft target)"))
+    return results

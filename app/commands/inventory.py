@@ -1,0 +1,125 @@
+"""``capadvisor inventory FILE...``: today's estate (RVTools, libvirt, Proxmox, OpenStack, our CSV
+template) grouped into workload groups and written as a scenario."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from knowledge.infra import jsonout
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "inventory", help="import today's VM inventory (RVTools, libvirt, Proxmox, OpenStack, CSV) into a scenario",
+        description="Read estate exports, show what was found (VMs, powered off, templates, hosts), group the VMs "
+                    "into workload groups and write a scenario. Formats are recognised from the content: RVTools "
+                    ".xlsx (tabs vInfo, vHost, vDisk, vPartition) or those tabs as CSV; virsh dumpxml domain XML "
+                    "and virsh list --all / dominfo / nodeinfo text; pvesh get /cluster/resources "
+                    "--output-format json; openstack server list --long -f json with openstack flavor list -f "
+                    "json; Capacity Advisor's inventory CSV template (see README). Fields no export carries (I/O "
+                    "pattern, loss tolerance, live migration ...) get defaults marked as assumed. Unless "
+                    "--no-advise, the advice is computed and set next to today's settings (cache modes, "
+                    "pinning, vCPUs per core). Without -o the scenario goes to stdout and the summary to stderr.")
+    p.add_argument("files", nargs="+", type=Path, metavar="FILE", help="export files (several are joined)")
+    p.add_argument("--group-by", choices=("auto", "size", "name-prefix", "cluster"), default="auto",
+                   help="auto: same vCPUs and similar RAM/disk, at most about 12 groups; size: same vCPU/RAM/disk "
+                        "profile; name-prefix: VM names without their numbers (web-01 -> web); cluster: the "
+                        "cluster (or host) each VM runs on [auto]")
+    p.add_argument("-o", "--output", type=Path, metavar="SCENARIO",
+                   help="write the scenario here (.yaml/.yml with comments, .json or .toml)")
+    p.add_argument("--name", help="scenario name [estate from FILE]")
+    p.add_argument("--exclude-powered-off", action="store_true", help="leave powered-off VMs out of the scenario")
+    p.add_argument("--no-advise", action="store_true", help="do not compute the advice (no today-vs-advised lines)")
+    p.add_argument("--format", choices=("text", "json"), default="text",
+                   help="summary as text, or one JSON document (summary, scenario, today_vs_advised) on stdout")
+    p.add_argument("--kb", type=Path, help="use this compiled knowledge base file instead of the shipped one")
+    p.set_defaults(func=cmd_inventory)
+
+
+def summary_lines(inv, today_rows: list[dict] | None) -> list[str]:
+    """The human summary: found, groups, totals, assumptions, today vs advised."""
+    from advisor.inventory import format_today
+
+    s = inv.summary()
+    f = s["found"]
+    lines = ["Found: " + ", ".join([f"{f['vms']} VMs", f"{f['powered_off']} powered off", f"{f['templates']} templates"]
+                                   + ([f"{f['containers']} containers"] if f["containers"] else [])
+                                   + [f"{f['hosts']} hosts"])]
+    for src in s["sources"]:
+        lines.append(f"  {src['file']}: {src['format']}, {src['vms']} VMs listed, {src['hosts']} hosts")
+        lines += [f"    note: {n}" for n in src["notes"]]
+    lines += [f"  warning: {w}" for w in s["warnings"]]
+    src_t, sc_t = s["totals"]["source"], s["totals"]["scenario"]
+    lines.append(f"Imported: {src_t['vms']} VMs, {src_t['vcpus']} vCPUs, {src_t['ram_gib']:.1f} GiB RAM"
+                 + ("" if inv.include_powered_off else " (powered-off VMs left out)"))
+    lines.append(f"Groups ({s['group_by']}): {len(s['groups'])}; the scenario plans {sc_t['vms']} VMs, "
+                 f"{sc_t['vcpus']} vCPUs, {sc_t['ram_gib']:.1f} GiB RAM")
+    width = max((len(g["name"]) for g in s["groups"]), default=4)
+    lines.append(f"  {'group':<{width}}  {'VMs':>5}  {'vCPU':>4}  {'RAM GiB':>8}  {'disk GB':>8}  today")
+    for g in s["groups"]:
+        today = []
+        if g["cache_today"]:
+            today.append(f"cache {g['cache_today']}")
+        if g["pinned"]:
+            today.append(f"{g['pinned']} pinned")
+        if g["powered_off"]:
+            today.append(f"{g['powered_off']} off")
+        if g["vcpus_today"] != str(g["vcpus"]):
+            today.append(f"vCPUs {g['vcpus_today']}")
+        disk = f"{g['disk_gb']:.0f}" if g["disk_gb"] else "-"
+        lines.append(f"  {g['name']:<{width}}  {g['vms']:>5}  {g['vcpus']:>4}  {g['ram_gib']:>8.1f}  {disk:>8}  "
+                     + "; ".join(today))
+    scenario = inv.to_scenario()
+    host_assumed = scenario["estate"]["assumed"]
+    w_assumed = sorted({a for w in scenario["workloads"] for a in w.get("assumed", [])})
+    lines.append("Assumed (not in the export; check them): " + ", ".join(w_assumed))
+    lines.append("  hosts: " + ", ".join(host_assumed))
+    for n in scenario["estate"].get("notes", [])[:1]:
+        lines.append(f"  hosts: {n}")
+    t = s["today"]
+    if t:
+        lines.append("Today: " + "; ".join(f"{k.replace('_', ' ')} {v}" for k, v in t.items()))
+    if today_rows:
+        lines.append("Today vs advised:")
+        lines += [f"  {x}" for x in format_today(today_rows)]
+    return lines
+
+
+def cmd_inventory(args) -> int:
+    from advisor.inventory import Inventory, scenario_yaml, today_vs_advised, write_scenario
+    from knowledge.inventory import read_inventory
+
+    estate = read_inventory(args.files)
+    inv = Inventory(estate, args.group_by, include_powered_off=not args.exclude_powered_off, name=args.name or "")
+    data = inv.to_scenario()
+    from advisor.scenario import parse_scenario
+
+    scenario = parse_scenario(data, "imported scenario")
+    rows = None
+    if not args.no_advise:
+        from advisor.engine import advise
+        from knowledge.store import KnowledgeBase
+
+        with KnowledgeBase.open(args.kb) as kb:
+            advice = advise(scenario, kb=kb)
+        rows = today_vs_advised(scenario, advice.recommendations)
+    if args.output:
+        write_scenario(data, args.output)
+    if args.format == "json":
+        doc = inv.summary()
+        doc["scenario"] = data
+        doc["today_vs_advised"] = rows
+        if args.output:
+            doc["written"] = str(args.output)
+        sys.stdout.write(jsonout.dumps(doc, indent=2) + "\n")
+        return 0
+    text = "\n".join(summary_lines(inv, rows)) + "\n"
+    if args.output:
+        sys.stdout.write(text)
+        print(f"wrote the scenario ({len(inv.groups)} workload groups) to {args.output}", file=sys.stderr)
+    else:
+        sys.stderr.write(text)
+        sys.stdout.write(scenario_yaml(data))
+    return 0

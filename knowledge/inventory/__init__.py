@@ -1,0 +1,140 @@
+"""Estate exports read into one :class:`~knowledge.inventory.model.Estate`.
+
+Supported (each detected from the file's content, not its name):
+
+- RVTools: the .xlsx workbook (tabs vInfo, vHost, vDisk, vPartition) or those tabs as CSV files;
+- libvirt: ``virsh dumpxml`` domain XML, ``virsh list --all`` / ``dominfo`` / ``nodeinfo`` text;
+- Proxmox VE: ``pvesh get /cluster/resources --output-format json``;
+- OpenStack: ``openstack server list --long -f json`` with ``openstack flavor list -f json``
+  (or the Compute API's servers/detail and flavors/detail responses);
+- Capacity Advisor's CSV template (see :mod:`knowledge.inventory.template`).
+
+Every problem is an :class:`~knowledge.infra.errors.InputError` naming the file and the
+column, element or entry. No Qt and no advisor import here: grouping the VMs into a scenario
+is the advisor's job (advisor/inventory.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from knowledge.infra.errors import InputError
+from knowledge.inventory.common import ProgressFn, check_cancel, read_text, report
+from knowledge.inventory.model import VM, Estate, Host, Source
+
+__all__ = ["Estate", "Host", "Source", "VM", "FORMATS", "detect", "read_inventory"]
+
+#: format ids and what produces them (shown in help texts and errors)
+FORMATS = {
+    "rvtools-xlsx": "RVTools export (.xlsx with tabs vInfo, vHost, vDisk, vPartition)",
+    "rvtools-csv": "RVTools tabs exported as CSV (RVTools_tabvInfo.csv, RVTools_tabvHost.csv, ...)",
+    "libvirt-xml": "virsh dumpxml DOMAIN",
+    "virsh-text": "virsh list --all / virsh dominfo DOMAIN / virsh nodeinfo",
+    "proxmox-json": "pvesh get /cluster/resources --output-format json",
+    "openstack-json": "openstack server list --long -f json, openstack flavor list -f json",
+    "template-csv": "Capacity Advisor inventory template (CSV)",
+}
+
+
+def _unknown(path: Path, what: str) -> InputError:
+    return InputError(f"{path}: {what}; supported: " + "; ".join(FORMATS.values()))
+
+
+def detect(path: Path) -> tuple[str, object]:
+    """``(format, parsed content)`` of one file; InputError when it is none of :data:`FORMATS`."""
+    from knowledge.inventory import libvirt, openstack, proxmox, rvtools, template
+
+    path = Path(path)
+    if not path.is_file():
+        raise InputError(f"{path}: not a regular file" if path.exists() else f"{path}: no such file")
+    try:
+        with open(path, "rb") as fh:
+            magic = fh.read(4)
+    except OSError as exc:
+        raise InputError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    if magic == b"PK\x03\x04":
+        return "rvtools-xlsx", None
+    if magic[:4] == b"\xd0\xcf\x11\xe0":
+        raise InputError(f"{path}: an old binary Excel (.xls) workbook; save it as .xlsx or export the tabs as CSV")
+    text = read_text(path)
+    stripped = text.lstrip()
+    if not stripped:
+        raise InputError(f"{path}: the file is empty")
+    if stripped.startswith("<"):
+        if libvirt.looks_like_domain_xml(stripped[:4096]) or "<!DOCTYPE" in stripped[:4096] or "<!ENTITY" in stripped[:4096]:
+            return "libvirt-xml", text
+        raise _unknown(path, "XML, but not a libvirt <domain> (virsh dumpxml)")
+    if stripped[0] in "[{":
+        data = proxmox.load_json(path, text)
+        if proxmox.resources(data) is not None:
+            return "proxmox-json", data
+        kind = openstack.kind(data)
+        if kind:
+            return f"openstack-json:{kind}", data
+        raise _unknown(path, "JSON, but neither a Proxmox resource list nor OpenStack servers or flavors")
+    if libvirt.looks_like_virsh_text(text[:65536]):
+        return "virsh-text", text
+    kind = template.template_kind(text)
+    if kind:
+        return "template-csv", text
+    rows = rvtools.sniff_rows(text[: text.find("\n") + 1 if "\n" in text else len(text)])
+    if rows and rvtools.csv_tab(path, [h.strip() for h in rows[0]]):
+        return "rvtools-csv", None
+    raise _unknown(path, "format not recognised")
+
+
+def read_inventory(paths: Sequence[Path | str], progress: ProgressFn | None = None, cancel=None) -> Estate:
+    """Read every file into one estate (RVTools CSV tabs and OpenStack servers/flavors are
+    joined across files; the same libvirt domain described twice is counted once)."""
+    from knowledge.inventory import libvirt, openstack, proxmox, rvtools, template
+
+    paths = [Path(p) for p in paths]
+    if not paths:
+        raise InputError("no inventory file given")
+    estate = Estate()
+    detected = []
+    for i, path in enumerate(paths):
+        check_cancel(cancel)
+        report(progress, 0.02 + 0.08 * i / len(paths), f"looking at {path.name}")
+        fmt, content = detect(path)
+        detected.append((path, fmt, content))
+    n = len(detected)
+    csv_tabs = [p for p, f, _ in detected if f == "rvtools-csv"]
+    flavor_docs = [(p, c) for p, f, c in detected if f == "openstack-json:flavors"]
+    table: dict[str, dict] = {}
+    for p, c in flavor_docs:
+        table.update(openstack.flavors(p, c))
+        estate.sources.append(Source(str(p), "openstack-flavors", notes=[f"{len(c['flavors'] if isinstance(c, dict) else c)} flavors"]))
+    for i, (path, fmt, content) in enumerate(detected):
+        check_cancel(cancel)
+        base = 0.1 + 0.85 * i / n
+
+        def sub(f: float, m: str, base=base) -> None:
+            report(progress, base + 0.85 * f / n, m)
+
+        sub(0.0, f"reading {path.name}")
+        if fmt == "rvtools-xlsx":
+            rvtools.read_xlsx(path, estate, sub, cancel)
+        elif fmt == "libvirt-xml":
+            source = Source(str(path), "libvirt-xml")
+            libvirt.merge_libvirt(estate, [libvirt.read_domain_xml(path, content, estate)], source)
+            estate.sources.append(source)
+        elif fmt == "virsh-text":
+            vms, hosts = libvirt.read_virsh_text(path, content, estate)
+            source = Source(str(path), "virsh-text", hosts=len(hosts))
+            libvirt.merge_libvirt(estate, vms, source)
+            estate.hosts += hosts
+            estate.sources.append(source)
+        elif fmt == "proxmox-json":
+            estate.sources.append(proxmox.read_pvesh(path, content, estate))
+        elif fmt == "openstack-json:servers":
+            estate.sources.append(openstack.read_servers(path, content, estate, table, bool(flavor_docs)))
+        elif fmt == "template-csv":
+            estate.sources.append(template.read_template(path, content, estate))
+    if csv_tabs:
+        rvtools.read_csv_tabs(csv_tabs, estate, lambda f, m: report(progress, 0.9 + 0.08 * f, m), cancel)
+    if not estate.vms and not estate.hosts:
+        raise InputError(f"{', '.join(str(p) for p in paths)}: no VMs and no hosts found")
+    report(progress, 1.0, f"read {len(estate.vms)} VMs and {len(estate.hosts)} hosts")
+    return estate

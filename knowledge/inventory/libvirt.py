@@ -1,0 +1,264 @@
+"""libvirt: ``virsh dumpxml DOMAIN`` domain XML, and the text of ``virsh list --all``,
+``virsh dominfo DOMAIN`` and ``virsh nodeinfo`` (one command's output per file, or several
+concatenated).
+
+Domain XML is parsed with defusedxml: a document type declaration, entity declarations (XML
+bombs) and external entities are refused. From a domain: vCPUs (the ``current`` count when
+given), memory (``<memory>`` in its unit, KiB by default), the disks' ``<driver cache=...>``
+(absent: the hypervisor's default), what backs each disk, and whether vCPUs are pinned
+(``<cputune><vcpupin>`` or ``<vcpu cpuset=...>``).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from knowledge.infra.errors import InputError
+from knowledge.inventory.common import normalize_uuid, parse_number
+from knowledge.inventory.model import MIB, VM, Estate, Host, Source
+
+#: bytes per unit of libvirt's memory units (formatdomain: "Memory Allocation")
+UNITS = {"b": 1, "bytes": 1, "kb": 1000, "k": 1024, "kib": 1024, "mb": 1000**2, "m": 1024**2, "mib": 1024**2,
+         "gb": 1000**3, "g": 1024**3, "gib": 1024**3, "tb": 1000**4, "t": 1024**4, "tib": 1024**4}
+
+#: network disk protocols served by a distributed store
+DISTRIBUTED = ("rbd", "gluster", "sheepdog", "vitastor")
+
+
+def looks_like_domain_xml(head: str) -> bool:
+    return bool(re.search(r"<domain[\s>]", head))
+
+
+def looks_like_virsh_text(head: str) -> bool:
+    return bool(re.search(r"^\s*Id\s+Name\s+State\s*$", head, re.M) or re.search(r"^CPU model:\s", head, re.M)
+                or (re.search(r"^Name:\s", head, re.M) and re.search(r"^(UUID|CPU\(s\)):\s", head, re.M)))
+
+
+def _bytes(value: str, unit: str | None, where: str, element: str) -> float:
+    try:
+        n = float(value)
+    except (TypeError, ValueError):
+        raise InputError(f"{where}: element <{element}>: {value!r} is not a number") from None
+    factor = UNITS.get((unit or "KiB").strip().lower())
+    if factor is None:
+        raise InputError(f"{where}: element <{element}>: unknown unit {unit!r} (libvirt units: KiB, MiB, GiB, ...)")
+    if n < 0:
+        raise InputError(f"{where}: element <{element}>: negative size {value}")
+    return n * factor
+
+
+def read_domain_xml(path: Path, text: str, estate: Estate) -> VM:
+    """One ``virsh dumpxml`` domain."""
+    import xml.etree.ElementTree as ET
+
+    import defusedxml.ElementTree as DET
+    from defusedxml import DefusedXmlException
+
+    where = str(path)
+    try:
+        root = DET.fromstring(text, forbid_dtd=True, forbid_entities=True, forbid_external=True)
+    except DefusedXmlException as exc:
+        raise InputError(f"{where}: refused: the XML declares a document type, entities or external references "
+                         f"({type(exc).__name__}); a domain from virsh dumpxml has none") from exc
+    except ET.ParseError as exc:
+        line, col = getattr(exc, "position", (0, 0))
+        raise InputError(f"{where}: broken XML at line {line}, column {col + 1}: {exc}") from exc
+    if root.tag != "domain":
+        raise InputError(f"{where}: root element <{root.tag}> is not a libvirt <domain> (expected virsh dumpxml output)")
+    name = (root.findtext("name") or "").strip()
+    if not name:
+        raise InputError(f"{where}: element <domain> has no <name>")
+    mem_el = root.find("memory")
+    if mem_el is None or not (mem_el.text or "").strip():
+        raise InputError(f"{where}: domain {name}: element <memory> is missing")
+    ram = _bytes(mem_el.text.strip(), mem_el.get("unit"), where, "memory") / MIB
+    vcpu_el = root.find("vcpu")
+    if vcpu_el is None or not (vcpu_el.text or "").strip():
+        raise InputError(f"{where}: domain {name}: element <vcpu> is missing")
+    try:
+        vcpus = int(vcpu_el.get("current") or vcpu_el.text.strip())
+    except ValueError:
+        raise InputError(f"{where}: domain {name}: element <vcpu>: {vcpu_el.text.strip()!r} is not a vCPU count") from None
+    if vcpus < 1:
+        raise InputError(f"{where}: domain {name}: element <vcpu>: {vcpus} vCPUs")
+    tune = root.find("cputune")
+    pinned = bool(vcpu_el.get("cpuset")) or (tune is not None and tune.find("vcpupin") is not None)
+    caches, storage = [], []
+    for disk in root.iterfind("devices/disk"):
+        if disk.get("device", "disk") not in ("disk", "lun"):
+            continue  # cdrom, floppy
+        driver = disk.find("driver")
+        caches.append((driver.get("cache") if driver is not None else None) or "default")
+        storage.append(_backing(disk))
+    dom_id = root.get("id")
+    hv = {"kvm": "KVM", "qemu": "QEMU (TCG)", "xen": "Xen", "lxc": "LXC", "test": "libvirt test driver"}
+    return VM(name=name, source=where, platform="libvirt", uid=(root.findtext("uuid") or "").strip(), vcpus=vcpus,
+              ram_mib=ram, powered_on=True if dom_id not in (None, "-1") else None, cache_modes=caches,
+              pinned=pinned, storage=storage, container=root.get("type") == "lxc",
+              os=hv.get(root.get("type", ""), root.get("type", "")))
+
+
+def _backing(disk) -> str:
+    kind = disk.get("type", "file")
+    src = disk.find("source")
+    if kind == "network" and src is not None:
+        proto = (src.get("protocol") or "").lower()
+        if proto in DISTRIBUTED:
+            return "distributed"
+        if proto in ("iscsi", "nfs"):
+            return proto
+        return "network"
+    dev = (src.get("dev") or src.get("file") or "") if src is not None else ""
+    if "iscsi" in dev:
+        return "iscsi"
+    return "block" if kind == "block" else "file"
+
+
+# --- virsh text ------------------------------------------------------------------------------
+_KV = re.compile(r"^([A-Za-z][A-Za-z ()/_-]*?):\s*(.*)$")
+
+
+def read_virsh_text(path: Path, text: str, estate: Estate) -> tuple[list[VM], list[Host]]:
+    """VMs of ``virsh list --all`` tables and ``virsh dominfo`` blocks, hosts of ``virsh nodeinfo``."""
+    where = str(path)
+    lines = text.splitlines()
+    listed: list[VM] = []
+    info: list[dict[str, str]] = []
+    nodes: list[dict[str, str]] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if re.match(r"^\s*Id\s+Name\s+State\s*$", line):
+            i += 1
+            if i < len(lines) and set(lines[i].strip()) <= {"-"}:
+                i += 1
+            while i < len(lines) and lines[i].strip():
+                m = re.match(r"^\s*(\S+)\s+(\S+)\s+(.+?)\s*$", lines[i])
+                if not m:
+                    raise InputError(f"{where}: line {i + 1}: not a row of virsh list ({lines[i].strip()!r})")
+                state = m.group(3).lower()
+                listed.append(VM(name=m.group(2), source=where, platform="libvirt", powered_on=state == "running"
+                                 if state in ("running", "shut off", "paused", "idle", "crashed", "pmsuspended",
+                                              "in shutdown") or state.startswith("shut") else None))
+                i += 1
+            continue
+        m = _KV.match(line)
+        if m and m.group(1) in ("Id", "Name", "CPU model"):
+            block: dict[str, str] = {}
+            start = i
+            while i < len(lines) and lines[i].strip():
+                kv = _KV.match(lines[i])
+                if kv:
+                    block[kv.group(1).strip()] = kv.group(2).strip()
+                i += 1
+            block["__line__"] = str(start + 1)
+            (nodes if "CPU model" in block else info).append(block)
+            continue
+        i += 1
+    hosts = [_node(b, where, path, n, len(nodes)) for n, b in enumerate(nodes)]
+    vms: dict[str, VM] = {}
+    for vm in listed:
+        vms.setdefault(vm.name, vm)
+    for b in info:
+        vm = _dominfo(b, where)
+        key = vm.name
+        old = vms.get(key)
+        if old is not None:  # dominfo is more precise than the list; keep the first dominfo seen
+            if old.vcpus is None:
+                old.vcpus, old.ram_mib, old.uid = vm.vcpus, vm.ram_mib, vm.uid
+                old.powered_on = vm.powered_on if vm.powered_on is not None else old.powered_on
+        else:
+            vms[key] = vm
+    if hosts and len(hosts) == 1:
+        for vm in vms.values():
+            vm.host = hosts[0].name
+    return list(vms.values()), hosts
+
+
+def _dominfo(b: dict[str, str], where: str) -> VM:
+    line = b["__line__"]
+    name = b.get("Name", "").strip()
+    if not name:
+        raise InputError(f"{where}: dominfo block at line {line} has no 'Name:'")
+    vcpus = ram = None
+    if "CPU(s)" in b:
+        try:
+            vcpus = int(b["CPU(s)"])
+        except ValueError:
+            raise InputError(f"{where}: dominfo of {name} (line {line}): 'CPU(s): {b['CPU(s)']}' is not a count") from None
+    mem = b.get("Max memory") or b.get("Used memory")
+    if mem:
+        m = re.match(r"^([\d.]+)\s*(\w+)?$", mem)
+        if not m:
+            raise InputError(f"{where}: dominfo of {name} (line {line}): 'Max memory: {mem}' is not a size")
+        ram = _bytes(m.group(1), m.group(2) or "KiB", where, "Max memory") / MIB
+    state = b.get("State", "").lower()
+    return VM(name=name, source=where, platform="libvirt", uid=b.get("UUID", ""), vcpus=vcpus, ram_mib=ram,
+              powered_on=(state == "running") if state else None)
+
+
+def _node(b: dict[str, str], where: str, path: Path, n: int, total: int) -> Host:
+    line = b["__line__"]
+
+    def num(key: str) -> float | None:
+        v = b.get(key)
+        if v is None:
+            return None
+        try:
+            return parse_number(v.split()[0]) if v.split() else None
+        except ValueError:
+            raise InputError(f"{where}: nodeinfo (line {line}): '{key}: {v}' is not a number") from None
+
+    cpus, cells = num("CPU(s)"), num("NUMA cell(s)") or 1
+    sockets, cores, threads = num("CPU socket(s)"), num("Core(s) per socket"), num("Thread(s) per core")
+    if cpus and cores and threads and cpus % (cores * threads) == 0:
+        total_sockets = cpus / (cores * threads)  # virsh prints sockets per NUMA cell
+    else:
+        total_sockets = (sockets or 1) * cells
+    mem = b.get("Memory size", "")
+    m = re.match(r"^([\d.]+)\s*(\w+)?$", mem)
+    ram = _bytes(m.group(1), m.group(2) or "KiB", where, "Memory size") / MIB if m else None
+    mhz = num("CPU frequency")
+    name = path.stem if total == 1 else f"{path.stem}-{n + 1}"
+    return Host(name=name, source=where, cpu_model=b.get("CPU model", ""), sockets=int(total_sockets),
+                cores_per_socket=int(cores) if cores else None, threads_per_core=int(threads) if threads else None,
+                logical_cpus=int(cpus) if cpus else None, ghz=mhz / 1000 if mhz else None, ram_mib=ram,
+                hypervisor="KVM (libvirt)")
+
+
+def merge_libvirt(estate: Estate, vms: list[VM], source: Source) -> None:
+    """Add libvirt VMs, merging the ones another file already described (same UUID, else same
+    name): the domain XML's details win, the state comes from whichever file says it."""
+    index: dict[str, VM] = {}
+    for v in estate.vms:
+        if v.platform == "libvirt":
+            index[normalize_uuid(v.uid) or f"name:{v.name}"] = v
+            index.setdefault(f"name:{v.name}", v)
+    for vm in vms:
+        key = normalize_uuid(vm.uid)
+        old = index.get(key) if key else None
+        if old is None:
+            same_name = index.get(f"name:{vm.name}")
+            if same_name is not None and not (key and same_name.uid and normalize_uuid(same_name.uid) != key):
+                old = same_name
+        if old is None:
+            estate.vms.append(vm)
+            index[key or f"name:{vm.name}"] = vm
+            index.setdefault(f"name:{vm.name}", vm)
+            source.vms += 1
+            continue
+        source.notes.append(f"{vm.name}: also described by {old.source}; merged")
+        xml_first = sorted((old, vm), key=lambda v: 0 if v.cache_modes or v.pinned is not None else 1)
+        best, other = xml_first
+        for attr in ("vcpus", "ram_mib", "uid", "host", "pinned"):
+            if getattr(best, attr) in (None, ""):
+                setattr(best, attr, getattr(other, attr))
+        if best.powered_on is None:
+            best.powered_on = other.powered_on
+        if not best.cache_modes:
+            best.cache_modes, best.storage = other.cache_modes, other.storage
+        if best is not old:
+            estate.vms[estate.vms.index(old)] = best
+            index[key or f"name:{vm.name}"] = best
+            index[f"name:{vm.name}"] = best

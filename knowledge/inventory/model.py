@@ -1,0 +1,118 @@
+"""What an estate export says: virtual machines, hosts and where each fact came from.
+
+Plain dataclasses shared by every reader. Units are fixed here so that each reader converts
+once: RAM in MiB, disks in GB (10^9 B), CPU clock in GHz. ``None`` means "the source does not
+say" (never a guessed value): the scenario builder decides what to assume and says so.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+#: bytes per MiB and per GB, for readers converting sizes
+MIB = 1024 * 1024
+GB = 1000 ** 3
+#: GB per MiB
+GB_PER_MIB = MIB / GB
+
+
+class CancelLike(Protocol):
+    """A cancel flag (advisor.progress.CancelToken satisfies it; knowledge does not import advisor)."""
+
+    def raise_if_cancelled(self) -> None: ...
+
+
+@dataclass
+class VM:
+    """One virtual machine (or container) of the estate."""
+
+    name: str
+    source: str                      # file it was read from
+    platform: str = ""               # vmware | libvirt | proxmox | openstack | template
+    uid: str = ""                    # UUID, vmid or server id when the source gives one
+    vcpus: int | None = None
+    ram_mib: float | None = None
+    disk_gb: float | None = None     # provisioned virtual disk, GB
+    used_gb: float | None = None     # data in use, GB
+    powered_on: bool | None = None
+    template: bool = False
+    container: bool = False          # a container (Proxmox LXC), not a VM
+    host: str = ""
+    cluster: str = ""
+    os: str = ""
+    cache_modes: list[str] = field(default_factory=list)  # per disk (libvirt driver cache=)
+    pinned: bool | None = None       # vCPUs pinned to host CPUs (libvirt vcpupin)
+    storage: list[str] = field(default_factory=list)      # per disk: local | nfs | iscsi | distributed | file | block
+    group: str = ""                  # a group the source names (our CSV template)
+    count: int = 1                   # identical VMs this row stands for (our CSV template)
+
+    @property
+    def ram_gib(self) -> float | None:
+        return None if self.ram_mib is None else self.ram_mib / 1024.0
+
+
+@dataclass
+class Host:
+    """One physical host (hypervisor node)."""
+
+    name: str
+    source: str
+    cluster: str = ""
+    cpu_model: str = ""
+    sockets: int | None = None
+    cores_per_socket: int | None = None
+    threads_per_core: int | None = None
+    logical_cpus: int | None = None   # when only the thread count is known (Proxmox maxcpu)
+    ghz: float | None = None
+    ram_mib: float | None = None
+    cpu_usage_pct: float | None = None
+    mem_usage_pct: float | None = None
+    hypervisor: str = ""              # e.g. "VMware ESXi 8.0.3", "KVM"
+
+    @property
+    def cores(self) -> int | None:
+        """Physical cores, when the source gives them."""
+        if self.sockets and self.cores_per_socket:
+            return self.sockets * self.cores_per_socket
+        return None
+
+
+@dataclass
+class Source:
+    """One input file: its format and what it contributed."""
+
+    path: str
+    format: str
+    vms: int = 0
+    hosts: int = 0
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Estate:
+    """Everything read from the input files, merged."""
+
+    vms: list[VM] = field(default_factory=list)
+    hosts: list[Host] = field(default_factory=list)
+    sources: list[Source] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    shared_storage: list[str] = field(default_factory=list)  # kinds seen: nfs | iscsi | distributed
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def platforms(self) -> list[str]:
+        return sorted({v.platform for v in self.vms if v.platform})
+
+    def counts(self) -> dict[str, int]:
+        """VMs, powered off, templates, containers and hosts found."""
+        vms = [v for v in self.vms if not v.template]
+        return {"vms": sum(v.count for v in vms if not v.container),
+                "containers": sum(v.count for v in vms if v.container),
+                "powered_off": sum(v.count for v in vms if v.powered_on is False),
+                "templates": sum(v.count for v in self.vms if v.template),
+                "hosts": len(self.hosts)}
+
+    def cache_mode_counts(self) -> Counter:
+        return Counter(m for v in self.vms if not v.template for m in v.cache_modes)

@@ -1,0 +1,336 @@
+"""RVTools exports: the .xlsx workbook (tabs vInfo, vHost, vDisk, vPartition) or the same tabs
+as CSV files (``RVTools_tabvInfo.csv`` ...).
+
+Column headers differ between RVTools versions (``Provisioned MB`` / ``Provisioned MiB``,
+``# Cores``) and between exports (CSV exports may prefix every header with the tab name:
+``vInfoVMName``, ``vInfoCPUs``); they are matched after normalisation (lower case, letters and
+digits only, tab prefix removed). Sizes in RVTools are MiB whatever the header says (``MB`` in
+older versions). vDisk and vPartition are read only when vInfo lacks the disk columns.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass
+from pathlib import Path
+
+from knowledge.infra.errors import InputError
+from knowledge.inventory.common import (
+    check_cancel,
+    listing,
+    norm_header,
+    parse_bool,
+    parse_number,
+    read_text,
+    report,
+)
+from knowledge.inventory.model import GB_PER_MIB, VM, Estate, Host, Source
+
+#: the tabs read, with each field's accepted headers (normalised) and whether it is required
+TABS: dict[str, dict[str, tuple[tuple[str, ...], bool]]] = {
+    "vInfo": {
+        "name": (("vm", "vmname", "name"), True),
+        "power": (("powerstate", "state"), False),
+        "template": (("template",), False),
+        "cpus": (("cpus", "numcpu", "numcpus", "cpu"), True),
+        "memory": (("memory", "memorymib", "memorymb", "memorysize"), True),
+        "disk_total": (("totaldiskcapacitymib", "totaldiskcapacitymb"), False),
+        "provisioned": (("provisionedmib", "provisionedmb", "provisioned"), False),
+        "in_use": (("inusemib", "inusemb", "inuse"), False),
+        "host": (("host", "hostname"), False),
+        "cluster": (("cluster",), False),
+        "datacenter": (("datacenter",), False),
+        "os": (("osaccordingtotheconfigurationfile", "os", "guestos"), False),
+        "os_tools": (("osaccordingtothevmwaretools", "ostools"), False),
+        "uuid": (("vmuuid", "uuid", "smbiosuuid", "vmid"), False),
+    },
+    "vHost": {
+        "host": (("host", "name", "hostname"), True),
+        "cluster": (("cluster",), False),
+        "cpu_model": (("cpumodel",), False),
+        "speed": (("speed", "cpuspeed", "speedmhz", "cpumhz"), False),
+        "sockets": (("cpu", "numcpu", "cpus", "sockets"), False),
+        "cores_per_cpu": (("corespercpu", "corespersocket"), False),
+        "cores": (("cores", "numcores", "numcpucores", "cpucores"), False),
+        "ht_active": (("htactive",), False),
+        "memory": (("memory", "memorysize", "memorymib", "memorymb"), False),
+        "cpu_usage": (("cpuusage",), False),
+        "mem_usage": (("memoryusage",), False),
+        "esx_version": (("esxversion", "version"), False),
+    },
+    "vDisk": {
+        "vm": (("vm", "vmname", "name"), True),
+        "capacity": (("capacitymib", "capacitymb", "capacity"), True),
+    },
+    "vPartition": {
+        "vm": (("vm", "vmname", "name"), True),
+        "capacity": (("capacitymib", "capacitymb", "capacity"), False),
+        "consumed": (("consumedmib", "consumedmb", "consumed"), True),
+    },
+}
+
+#: headers (as RVTools prints them) named in messages
+SHOWN = {"name": "VM", "cpus": "CPUs", "memory": "Memory", "host": "Host", "vm": "VM", "capacity": "Capacity MiB",
+         "consumed": "Consumed MiB"}
+
+
+@dataclass
+class _Columns:
+    tab: str
+    index: dict[str, int]
+
+
+def map_columns(header: list[str], tab: str, where: str) -> _Columns:
+    """Which column holds each field of ``tab``; InputError naming the file and the missing
+    column when a required one is absent."""
+    normalised = [norm_header(h, tab) for h in header]
+    index: dict[str, int] = {}
+    for fld, (aliases, required) in TABS[tab].items():
+        for alias in aliases:  # the first alias found wins (they are in order of preference)
+            if alias in normalised:
+                index[fld] = normalised.index(alias)
+                break
+        else:
+            if required:
+                raise InputError(f"{where}: tab {tab} has no column {SHOWN.get(fld, fld)!r} (accepted headers: "
+                                 f"{', '.join(aliases)}, with or without the '{tab}' prefix); its columns are: "
+                                 f"{listing(header, 20) or 'none'}")
+    return _Columns(tab, index)
+
+
+def host_gaps(cols: _Columns) -> list[str]:
+    """What a vHost tab lacks for describing hosts (the hosts are still listed)."""
+    gaps = []
+    if "cores" not in cols.index and not {"sockets", "cores_per_cpu"} <= set(cols.index):
+        gaps.append("'# Cores' (or '# CPU' with 'Cores per CPU')")
+    if "memory" not in cols.index:
+        gaps.append("'# Memory'")
+    return gaps
+
+
+class _Rows:
+    """Converts one tab's cells, naming file, tab, row and column in every complaint."""
+
+    def __init__(self, where: str, cols: _Columns, header: list[str]):
+        self.where, self.cols, self.header = where, cols, header
+
+    def get(self, cells, fld: str):
+        i = self.cols.index.get(fld)
+        if i is None:
+            return None
+        v = cells.get(i) if isinstance(cells, dict) else (cells[i] if i < len(cells) else None)
+        return v.strip() if isinstance(v, str) else v
+
+    def text(self, cells, fld: str) -> str:
+        v = self.get(cells, fld)
+        if isinstance(v, float) and v.is_integer():
+            v = int(v)
+        return "" if v is None else str(v)
+
+    def _convert(self, cells, fld: str, row: int, parse, what: str):
+        v = self.get(cells, fld)
+        try:
+            return parse(v)
+        except ValueError:
+            raise InputError(f"{self.where}: tab {self.cols.tab}, row {row}, column "
+                             f"{self.header[self.cols.index[fld]]!r}: {v!r} is not {what}") from None
+
+    def number(self, cells, fld: str, row: int) -> float | None:
+        return self._convert(cells, fld, row, parse_number, "a number")
+
+    def flag(self, cells, fld: str, row: int) -> bool | None:
+        return self._convert(cells, fld, row, parse_bool, "True or False")
+
+
+def _vm(r: _Rows, cells, row: int, source: str) -> VM | None:
+    name = r.text(cells, "name")
+    if not name:
+        return None
+    cpus = r.number(cells, "cpus", row)
+    mem = r.number(cells, "memory", row)
+    power = r.text(cells, "power").lower()
+    disk = r.number(cells, "disk_total", row)
+    if not disk:
+        disk = r.number(cells, "provisioned", row)
+    used = r.number(cells, "in_use", row)
+    template = r.flag(cells, "template", row) or False
+    if cpus is not None and (cpus < 0 or cpus != int(cpus)):
+        raise InputError(f"{r.where}: tab vInfo, row {row}, column {r.header[r.cols.index['cpus']]!r}: "
+                         f"{cpus:g} is not a vCPU count")
+    if mem is not None and mem < 0:
+        raise InputError(f"{r.where}: tab vInfo, row {row}, column {r.header[r.cols.index['memory']]!r}: "
+                         f"negative memory {mem:g}")
+    return VM(name=name, source=source, platform="vmware", uid=r.text(cells, "uuid"),
+              vcpus=int(cpus) if cpus else None, ram_mib=mem or None,
+              disk_gb=disk * GB_PER_MIB if disk else None, used_gb=used * GB_PER_MIB if used else None,
+              powered_on=None if not power else power == "poweredon", template=template,
+              host=r.text(cells, "host"), cluster=r.text(cells, "cluster") or r.text(cells, "datacenter"),
+              os=r.text(cells, "os_tools") or r.text(cells, "os"))
+
+
+def _host(r: _Rows, cells, row: int, source: str) -> Host | None:
+    name = r.text(cells, "host")
+    if not name:
+        return None
+    sockets = r.number(cells, "sockets", row)
+    per = r.number(cells, "cores_per_cpu", row)
+    cores = r.number(cells, "cores", row)
+    if cores and sockets and not per:
+        per = cores / sockets
+    if cores and not sockets:
+        sockets, per = 1, cores
+    ht = r.flag(cells, "ht_active", row)
+    speed = r.number(cells, "speed", row)
+    mem = r.number(cells, "memory", row)
+    return Host(name=name, source=source, cluster=r.text(cells, "cluster"), cpu_model=r.text(cells, "cpu_model"),
+                sockets=int(sockets) if sockets else None, cores_per_socket=int(round(per)) if per else None,
+                threads_per_core=(2 if ht else 1) if ht is not None else None,
+                ghz=speed / 1000.0 if speed else None, ram_mib=mem or None,
+                cpu_usage_pct=r.number(cells, "cpu_usage", row), mem_usage_pct=r.number(cells, "mem_usage", row),
+                hypervisor=r.text(cells, "esx_version") or "VMware ESXi")
+
+
+class _Collector:
+    """The tabs of one export, joined by VM name."""
+
+    def __init__(self, estate: Estate):
+        self.estate = estate
+        self.disk: dict[str, float] = {}
+        self.consumed: dict[str, float] = {}
+        self.vms: list[VM] = []
+
+    def add(self, tab: str, r: _Rows, rows, source: Source, cancel=None) -> None:
+        for i, (row, cells) in enumerate(rows):
+            if i % 2000 == 0:
+                check_cancel(cancel)
+            if tab == "vInfo":
+                vm = _vm(r, cells, row, source.path)
+                if vm:
+                    self.vms.append(vm)
+                    source.vms += 1
+            elif tab == "vHost":
+                h = _host(r, cells, row, source.path)
+                if h:
+                    self.estate.hosts.append(h)
+                    source.hosts += 1
+            elif tab == "vDisk":
+                name = r.text(cells, "vm")
+                cap = r.number(cells, "capacity", row)
+                if name and cap:
+                    self.disk[name] = self.disk.get(name, 0.0) + cap
+            elif tab == "vPartition":
+                name = r.text(cells, "vm")
+                used = r.number(cells, "consumed", row)
+                if name and used:
+                    self.consumed[name] = self.consumed.get(name, 0.0) + used
+
+    def finish(self) -> None:
+        for vm in self.vms:
+            if vm.disk_gb is None and vm.name in self.disk:
+                vm.disk_gb = self.disk[vm.name] * GB_PER_MIB
+            if vm.used_gb is None and vm.name in self.consumed:
+                vm.used_gb = self.consumed[vm.name] * GB_PER_MIB
+        self.estate.vms += self.vms
+
+
+def read_xlsx(path: Path, estate: Estate, progress=None, cancel=None) -> None:
+    """Add an RVTools workbook's VMs and hosts to ``estate``."""
+    from knowledge.inventory.xlsx import Workbook
+
+    where = str(path)
+    with Workbook(path) as wb:
+        tabs = {t: wb.find_sheet(t) for t in TABS}
+        if tabs["vInfo"] is None:
+            raise InputError(f"{where}: no vInfo tab, so not an RVTools export (its tabs are: "
+                             f"{listing(wb.sheetnames)}); export all tabs from RVTools (File > Export all to Excel)")
+        source = Source(where, "rvtools-xlsx")
+        col = _Collector(estate)
+        need_disk = need_used = False
+        order = ["vInfo", "vHost", "vDisk", "vPartition"]
+        for k, tab in enumerate(order):
+            sheet = tabs[tab]
+            if sheet is None or (tab == "vDisk" and not need_disk) or (tab == "vPartition" and not need_used):
+                continue
+            report(progress, 0.05 + 0.9 * k / len(order), f"reading {path.name}: {tab}")
+            header = wb.header(sheet)
+            if not any(header):
+                if tab == "vInfo":
+                    raise InputError(f"{where}: tab vInfo is empty")
+                continue
+            cols = map_columns(header, tab, where)
+            if tab == "vHost" and host_gaps(cols):
+                source.notes.append(f"tab vHost has no column {' nor '.join(host_gaps(cols))}: "
+                                    "those host figures are left for you")
+            if tab == "vInfo":
+                need_disk = "disk_total" not in cols.index and "provisioned" not in cols.index
+                need_used = "in_use" not in cols.index
+            rows = ((n, c) for n, c in wb.rows(sheet, set(cols.index.values()), cancel) if n > 1)
+            col.add(tab, _Rows(where, cols, header), rows, source, cancel)
+        col.finish()
+        if tabs["vHost"] is None:
+            source.notes.append("no vHost tab: the hosts are left for you to describe")
+    estate.sources.append(source)
+
+
+# --- CSV ------------------------------------------------------------------------------------
+def csv_tab(path: Path, header: list[str]) -> str | None:
+    """Which RVTools tab a CSV file holds: from its name (``RVTools_tabvInfo.csv``) or headers."""
+    stem = path.stem.lower()
+    for tab in ("vInfo", "vHost", "vDisk", "vPartition"):
+        if stem.endswith(tab.lower()) or f"tab{tab.lower()}" in stem:
+            return tab
+    keys = {norm_header(h) for h in header}
+    prefixed = {k[:5] for k in keys}
+    if "vpart" in prefixed:
+        return "vPartition"
+    if "vdisk" in prefixed:
+        return "vDisk"
+    if "vinfo" in prefixed or ({"vm", "cpus", "memory"} <= keys and "powerstate" in keys):
+        return "vInfo"
+    if "vhost" in prefixed or ("host" in keys and ("cores" in keys or "corespercpu" in keys) and "speed" in keys):
+        return "vHost"
+    if "vm" in keys and ("consumedmib" in keys or "consumedmb" in keys):
+        return "vPartition"
+    if "vm" in keys and ("capacitymib" in keys or "capacitymb" in keys) and "disk" in keys:
+        return "vDisk"
+    return None
+
+
+def sniff_rows(text: str) -> list[list[str]]:
+    """Rows of a CSV text with ',' ';' or tab as separator (RVTools follows the Windows locale)."""
+    first = text.split("\n", 1)[0]
+    delim = max((",", ";", "\t"), key=first.count)
+    return list(csv.reader(io.StringIO(text, newline=""), delimiter=delim))
+
+
+def read_csv_tabs(paths: list[Path], estate: Estate, progress=None, cancel=None) -> None:
+    """Add the VMs and hosts of RVTools CSV tab files (any of vInfo, vHost, vDisk, vPartition)."""
+    col = _Collector(estate)
+    sources: dict[str, Source] = {}
+    parsed = []
+    for path in paths:
+        rows = sniff_rows(read_text(path))
+        header = [h.strip() for h in rows[0]] if rows else []
+        tab = csv_tab(path, header)
+        if tab is None:
+            raise InputError(f"{path}: not an RVTools tab export (no vInfo, vHost, vDisk or vPartition columns "
+                             f"found; columns: {listing(header, 20) or 'none'})")
+        parsed.append((tab, path, header, rows))
+    order = {"vInfo": 0, "vHost": 1, "vDisk": 2, "vPartition": 3}
+    parsed.sort(key=lambda t: order[t[0]])
+    if parsed and parsed[0][0] != "vInfo":
+        raise InputError(f"{parsed[0][1]}: an RVTools {parsed[0][0]} tab without the vInfo tab; add the vInfo "
+                         "CSV file (RVTools_tabvInfo.csv), which lists the VMs")
+    for k, (tab, path, header, rows) in enumerate(parsed):
+        report(progress, 0.05 + 0.9 * k / max(1, len(parsed)), f"reading {path.name}")
+        where = str(path)
+        cols = map_columns(header, tab, where)
+        src = sources.setdefault(where, Source(where, f"rvtools-csv ({tab})"))
+        if tab == "vHost" and host_gaps(cols):
+            src.notes.append(f"tab vHost has no column {' nor '.join(host_gaps(cols))}: those host figures are "
+                             "left for you")
+        numbered = ((i + 2, r) for i, r in enumerate(rows[1:]) if any(c.strip() for c in r))
+        col.add(tab, _Rows(where, cols, header), numbered, src, cancel)
+    col.finish()
+    estate.sources += list(sources.values())

@@ -1,0 +1,136 @@
+"""Capacity Advisor's own inventory CSV template, for estates no supported tool exports.
+
+Two kinds of file, told apart by their header (lines starting with ``#`` are comments):
+
+VMs (``name,vcpus,ram_gib`` required)::
+
+    name,vcpus,ram_gib,disk_gb,used_gb,count,powered_on,template,host,cluster,group,os,cache,pinned
+
+``count`` lets one row stand for several identical VMs; ``group`` puts VMs in a named workload
+group (otherwise they are grouped like any other estate); ``cache`` is today's disk cache mode
+(none, writeback, writethrough, directsync, unsafe); ``powered_on``, ``template`` and ``pinned``
+are yes/no. Hosts (``host,sockets,cores_per_socket,ram_gib`` required)::
+
+    host,sockets,cores_per_socket,threads_per_core,ghz,ram_gib,cluster,cpu_model,hypervisor
+
+Units: RAM in GiB, disks in GB (10^9 bytes), CPU clock in GHz. An example is in
+resources/examples/inventory-vms.csv and inventory-hosts.csv.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+
+from knowledge.infra.errors import InputError
+from knowledge.inventory.common import listing, norm_header, parse_bool, parse_number
+from knowledge.inventory.model import VM, Estate, Host, Source
+
+VM_COLUMNS = ("name", "vcpus", "ram_gib", "disk_gb", "used_gb", "count", "powered_on", "template", "host",
+              "cluster", "group", "os", "cache", "pinned")
+HOST_COLUMNS = ("host", "sockets", "cores_per_socket", "threads_per_core", "ghz", "ram_gib", "cluster", "cpu_model",
+                "hypervisor")
+VM_REQUIRED = ("name", "vcpus", "ram_gib")
+HOST_REQUIRED = ("host", "sockets", "cores_per_socket", "ram_gib")
+CACHE_MODES = ("none", "writeback", "writethrough", "directsync", "unsafe", "default")
+
+
+def _rows(text: str) -> list[tuple[int, list[str]]]:
+    out = []
+    for n, row in enumerate(csv.reader(io.StringIO(text, newline="")), start=1):
+        if not row or not any(c.strip() for c in row) or row[0].lstrip().startswith("#"):
+            continue
+        out.append((n, row))
+    return out
+
+
+def template_kind(text: str) -> str | None:
+    """``vms`` or ``hosts`` when ``text`` is one of our templates, else None."""
+    rows = _rows(text[:65536])
+    if not rows:
+        return None
+    keys = {norm_header(h).replace("_", "") for h in rows[0][1]}
+    if {"name", "vcpus", "ramgib"} <= keys:
+        return "vms"
+    if {"host", "corespersocket", "ramgib"} <= keys:
+        return "hosts"
+    return None
+
+
+def read_template(path: Path, text: str, estate: Estate) -> Source:
+    where = str(path)
+    rows = _rows(text)
+    kind = template_kind(text)
+    if kind is None:
+        raise InputError(f"{where}: not a Capacity Advisor inventory template (needs the columns "
+                         f"{', '.join(VM_REQUIRED)} for VMs or {', '.join(HOST_REQUIRED)} for hosts)")
+    line0, header = rows[0]
+    cols = {h.strip().lower(): i for i, h in enumerate(header)}
+    known = VM_COLUMNS if kind == "vms" else HOST_COLUMNS
+    unknown = [h for h in cols if h not in known]
+    source = Source(where, f"template-{kind}")
+    if unknown:
+        source.notes.append(f"columns ignored: {listing(unknown)} (known: {', '.join(known)})")
+
+    def cell(row, name):
+        i = cols.get(name)
+        return row[i].strip() if i is not None and i < len(row) else ""
+
+    def num(row, n, name, required=False, integer=False):
+        raw = cell(row, name)
+        try:
+            v = parse_number(raw)
+        except ValueError:
+            raise InputError(f"{where}: line {n}, column {name}: {raw!r} is not a number") from None
+        if v is None and required:
+            raise InputError(f"{where}: line {n}, column {name}: a value is required")
+        if v is not None and (v < 0 or (integer and v != int(v))):
+            raise InputError(f"{where}: line {n}, column {name}: {raw!r} is not a "
+                             f"{'whole ' if integer else ''}number >= 0")
+        return v
+
+    def flag(row, n, name):
+        raw = cell(row, name)
+        try:
+            return parse_bool(raw)
+        except ValueError:
+            raise InputError(f"{where}: line {n}, column {name}: {raw!r} is not yes or no") from None
+
+    for n, row in rows[1:]:
+        if kind == "vms":
+            name = cell(row, "name")
+            if not name:
+                raise InputError(f"{where}: line {n}, column name: a value is required")
+            vcpus = num(row, n, "vcpus", True, True)
+            if vcpus < 1:
+                raise InputError(f"{where}: line {n}, column vcpus: at least 1")
+            count = num(row, n, "count", integer=True)
+            cache = cell(row, "cache").lower()
+            if cache and cache not in CACHE_MODES:
+                raise InputError(f"{where}: line {n}, column cache: {cache!r} is not one of {', '.join(CACHE_MODES)}")
+            disk, used = num(row, n, "disk_gb"), num(row, n, "used_gb")
+            ram = num(row, n, "ram_gib", True)
+            if ram <= 0:
+                raise InputError(f"{where}: line {n}, column ram_gib: must be > 0")
+            estate.vms.append(VM(
+                name=name, source=where, platform="template", vcpus=int(vcpus), ram_mib=ram * 1024,
+                disk_gb=disk, used_gb=used, count=int(count) if count is not None else 1,
+                powered_on=flag(row, n, "powered_on"), template=flag(row, n, "template") or False,
+                host=cell(row, "host"), cluster=cell(row, "cluster"), group=cell(row, "group"), os=cell(row, "os"),
+                cache_modes=[cache] if cache else [], pinned=flag(row, n, "pinned")))
+            source.vms += estate.vms[-1].count
+        else:
+            name = cell(row, "host")
+            if not name:
+                raise InputError(f"{where}: line {n}, column host: a value is required")
+            threads = num(row, n, "threads_per_core", integer=True)
+            ghz = num(row, n, "ghz")
+            estate.hosts.append(Host(
+                name=name, source=where, cluster=cell(row, "cluster"), cpu_model=cell(row, "cpu_model"),
+                sockets=int(num(row, n, "sockets", True, True)), cores_per_socket=int(num(row, n, "cores_per_socket",
+                                                                                          True, True)),
+                threads_per_core=int(threads) if threads else None, ghz=ghz or None,
+                ram_mib=num(row, n, "ram_gib", True) * 1024, hypervisor=cell(row, "hypervisor")))
+            source.hosts += 1
+    return source

@@ -1,0 +1,246 @@
+"""Reading the tabs of a large .xlsx workbook quickly and safely.
+
+openpyxl (read-only mode) opens the workbook: it checks the package, lists the tabs, reads the
+shared strings and finds each tab's XML part. Turning every cell of a 93-column, 10,000-row
+tab into openpyxl cells costs seconds, so the rows themselves are streamed here from the same
+part with expat, keeping only the columns asked for (all of them for the header row). A
+workbook part with a DTD (where XML bombs and external entities live) is refused; an .xlsx
+never has one.
+"""
+
+from __future__ import annotations
+
+import zipfile
+from collections.abc import Iterator
+from pathlib import Path
+from xml.parsers import expat
+
+from knowledge.infra.errors import InputError
+from knowledge.inventory.common import MAX_FILE_BYTES, check_cancel
+
+#: the largest uncompressed tab read, bytes, and the largest compression ratio believed
+MAX_PART_BYTES = 2 * MAX_FILE_BYTES
+MAX_RATIO = 400
+_CHUNK = 1 << 16
+
+
+class Workbook:
+    """An open .xlsx workbook (use as a context manager)."""
+
+    def __init__(self, path: Path):
+        self.path = Path(path)
+        try:
+            with open(self.path, "rb") as fh:
+                magic = fh.read(4)
+        except OSError as exc:
+            raise InputError(f"cannot read {self.path}: {exc.strerror or exc}") from exc
+        if magic != b"PK\x03\x04":
+            raise InputError(f"{self.path}: not an .xlsx workbook (it does not start like a zip package)")
+        import openpyxl
+        from openpyxl.utils.exceptions import InvalidFileException
+
+        try:
+            self.wb = openpyxl.load_workbook(self.path, read_only=True, data_only=True, keep_links=False)
+        except Exception as exc:
+            unsafe = _defused(exc)
+            if unsafe is not None:
+                raise InputError(f"{self.path}: refused: its XML declares a document type, entities or external "
+                                 f"references ({type(unsafe).__name__}); an .xlsx workbook never does") from exc
+            if isinstance(exc, (zipfile.BadZipFile, InvalidFileException, KeyError, ValueError, TypeError, OSError,
+                                expat.ExpatError, EOFError)) or type(exc).__module__.startswith("xml"):
+                reason = str(exc).split("\n")[0]
+                raise InputError(f"{self.path}: not a readable .xlsx workbook ({type(exc).__name__}: {reason})") from exc
+            raise
+
+    def __enter__(self) -> Workbook:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self.wb.close()
+
+    @property
+    def sheetnames(self) -> list[str]:
+        return list(self.wb.sheetnames)
+
+    def find_sheet(self, name: str) -> str | None:
+        """The tab called ``name`` (case and spaces ignored), or None."""
+        want = name.replace(" ", "").lower()
+        return next((s for s in self.wb.sheetnames if s.replace(" ", "").lower() == want), None)
+
+    def rows(self, sheet: str, columns: set[int] | None = None, cancel=None) -> Iterator[tuple[int, dict[int, object]]]:
+        """``(row_number, {column_index: value})`` for every row of ``sheet``; only ``columns``
+        (0-based) are converted, every column when None. Values: str, float, bool or None."""
+        ws = self.wb[sheet]
+        self._check_part(ws)
+        reader = _SheetReader(ws._shared_strings, columns)
+        src = ws._get_source()
+        try:
+            parser = reader.parser
+            while True:
+                check_cancel(cancel)
+                chunk = src.read(_CHUNK)
+                try:
+                    parser.Parse(chunk, not chunk)
+                except expat.ExpatError as exc:
+                    raise InputError(f"{self.path}: tab {sheet}: broken XML at line {exc.lineno} "
+                                     f"({expat.ErrorString(exc.code)})") from exc
+                except _Refused as exc:
+                    raise InputError(f"{self.path}: tab {sheet}: refused, {exc}") from exc
+                if reader.done:
+                    yield from reader.done
+                    reader.done = []
+                if not chunk:
+                    break
+        finally:
+            src.close()
+
+    def header(self, sheet: str) -> list[str]:
+        """The first row of ``sheet`` as text (empty strings for blank cells)."""
+        for _n, cells in self.rows(sheet, None):
+            width = max(cells, default=-1) + 1
+            return ["" if cells.get(i) is None else str(cells.get(i)).strip() for i in range(width)]
+        return []
+
+    def _check_part(self, ws) -> None:
+        try:
+            info = self.wb._archive.getinfo(ws._worksheet_path)
+        except (KeyError, AttributeError):
+            return
+        if info.file_size > MAX_PART_BYTES or (info.compress_size and info.file_size / info.compress_size > MAX_RATIO
+                                                and info.file_size > 64 * 2**20):
+            raise InputError(f"{self.path}: tab {ws.title} unpacks to {info.file_size / 2**20:.0f} MiB: refused "
+                             "(a zip bomb or not an export)")
+
+
+class _Refused(Exception):
+    pass
+
+
+def _defused(exc: BaseException | None) -> BaseException | None:
+    """The defusedxml refusal in an exception's chain, if any."""
+    seen = 0
+    while exc is not None and seen < 10:
+        if type(exc).__module__.startswith("defusedxml"):
+            return exc
+        exc = exc.__cause__ or exc.__context__
+        seen += 1
+    return None
+
+
+def column_index(ref: str) -> int:
+    """0-based column of a cell reference (``A1`` -> 0, ``CO134`` -> 92)."""
+    n = 0
+    for ch in ref:
+        if "A" <= ch <= "Z":
+            n = n * 26 + (ord(ch) - 64)
+        elif "a" <= ch <= "z":
+            n = n * 26 + (ord(ch) - 96)
+        else:
+            break
+    return n - 1
+
+
+class _SheetReader:
+    """expat handlers that collect the wanted cells of each row (kept lean: they run for every
+    cell of the tab)."""
+
+    def __init__(self, shared: list, columns: set[int] | None):
+        self.shared, self.columns = shared, columns
+        self.done: list[tuple[int, dict[int, object]]] = []
+        self.row: dict[int, object] | None = None
+        self.row_no = 0
+        self.col = -1
+        self.ctype = "n"
+        self.keep = False
+        self.buf: list[str] | None = None
+        self.cols: dict[str, int] = {}
+        self._tags("")
+        p = expat.ParserCreate()
+        p.buffer_text = True
+        p.StartElementHandler = self.start
+        p.EndElementHandler = self.end
+        p.CharacterDataHandler = self.chars
+        p.StartDoctypeDeclHandler = self.doctype
+        p.EntityDeclHandler = self.entity
+        p.ExternalEntityRefHandler = self.external
+        self.parser = p
+
+    def _tags(self, prefix: str) -> None:
+        self.prefix = prefix
+        self.t_c, self.t_row, self.t_v, self.t_t = (prefix + t for t in ("c", "row", "v", "t"))
+
+    @staticmethod
+    def doctype(*_a):
+        raise _Refused("the XML declares a document type (DTD); a workbook part never does")
+
+    @staticmethod
+    def entity(*_a):
+        raise _Refused("the XML declares entities")
+
+    @staticmethod
+    def external(*_a):
+        raise _Refused("the XML refers to an external entity")
+
+    def column(self, ref: str) -> int:
+        letters = ref.rstrip("0123456789")
+        col = self.cols.get(letters)
+        if col is None:
+            col = self.cols[letters] = column_index(letters)
+        return col
+
+    def start(self, name: str, attrs: dict) -> None:
+        if name == self.t_c:
+            ref = attrs.get("r")
+            self.col = col = self.column(ref) if ref else self.col + 1
+            if self.columns is None or col in self.columns:
+                self.keep = True
+                self.ctype = attrs.get("t", "n")
+        elif name == self.t_v or name == self.t_t:
+            if self.keep:
+                self.buf = []
+        elif name == self.t_row:
+            r = attrs.get("r")
+            self.row_no = int(r) if r else self.row_no + 1
+            self.row = {}
+            self.col = -1
+        elif name.endswith("worksheet"):
+            self._tags(name[: len(name) - len("worksheet")])
+
+    def chars(self, data: str) -> None:
+        if self.buf is not None:
+            self.buf.append(data)
+
+    def end(self, name: str) -> None:
+        if name == self.t_c:
+            if self.keep:
+                buf = self.buf
+                if self.row is not None:
+                    self.row[self.col] = self.value("".join(buf) if buf else "")
+                self.keep = False
+                self.buf = None
+        elif name == self.t_row:
+            if self.row is not None:
+                self.done.append((self.row_no, self.row))
+            self.row = None
+
+    def value(self, text: str) -> object:
+        t = self.ctype
+        if t == "s":
+            try:
+                v = self.shared[int(text)]
+            except (ValueError, IndexError):
+                return None
+            return v if isinstance(v, str) or v is None else str(v)
+        if t in ("str", "inlineStr", "d"):
+            return text
+        if t == "b":
+            return text.strip() in ("1", "true")
+        if t == "e" or not text:
+            return None
+        try:
+            return float(text)
+        except ValueError:
+            return text
