@@ -153,6 +153,12 @@ class Inventory:
         self.regroup(group_by)
 
     # --- grouping --------------------------------------------------------------------------
+    def set_include_powered_off(self, include: bool) -> None:
+        """Take powered-off VMs in or leave them out, and group again the same way."""
+        self.include_powered_off = include
+        self.vms = [v for v in self.estate.vms if not v.template and (include or v.powered_on is not False)]
+        self.regroup(self.group_by)
+
     def _default_name(self) -> str:
         files = [Path(s.path).stem for s in self.estate.sources]
         return f"estate from {', '.join(files[:3])}{' ...' if len(files) > 3 else ''}" if files else "estate"
@@ -569,6 +575,25 @@ class Inventory:
         return {"version": 1, "name": name or self.name, "hosts": hosts,
                 "workloads": [self.workload(g) for g in self.groups], "estate": estate}
 
+    def assumptions(self) -> list[tuple[str, str]]:
+        """``(field, value)`` for every assumed value of the scenario, for display: the workloads'
+        defaults (``varies`` where groups differ) and the hosts' assumed fields."""
+        data = self.to_scenario()
+        values: dict[str, set] = {}
+        for w in data["workloads"]:
+            for f in w.get("assumed", []):
+                v: Any = w
+                for part in f.split("."):
+                    v = v.get(part) if isinstance(v, dict) else None
+                values.setdefault(f, set()).add(json_text(v))
+        rows = [(f, next(iter(v)) if len(v) == 1 else "varies by group") for f, v in sorted(values.items())]
+        for f in data["estate"]["assumed"]:
+            v = data
+            for part in f.split("."):
+                v = v.get(part) if isinstance(v, dict) else None
+            rows.append((f, json_text(v)))
+        return rows
+
     def summary(self) -> dict[str, Any]:
         """Found, groups and totals, JSON-ready (the CLI's ``--format json`` and the GUI's labels)."""
         groups = []
@@ -586,6 +611,30 @@ class Inventory:
                 "today": self.today(), "warnings": list(self.estate.warnings),
                 "sources": [{"file": s.path, "format": s.format, "vms": s.vms, "hosts": s.hosts, "notes": s.notes}
                             for s in self.estate.sources]}
+
+
+def json_text(value: Any) -> str:
+    """A scenario value as short text (``2 x ssd 1920 GB`` for disk lists)."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list):
+        if not value:
+            return "none"
+        if all(isinstance(x, dict) for x in value):
+            out = []
+            for x in value:
+                if {"kind", "count", "size_gb"} <= set(x):
+                    out.append(f"{x['count']} x {x['kind']} {_num(float(x['size_gb']))} GB")
+                elif "network_gbps" in x:
+                    out.append(f"{x.get('kind', '')} over {_num(float(x['network_gbps']))} Gb/s")
+                else:
+                    out.append(" ".join(f"{k}={v}" for k, v in x.items()))
+            return ", ".join(out)
+    if isinstance(value, dict):
+        return ", ".join(f"{k}={v}" for k, v in value.items())
+    if isinstance(value, float):
+        return _num(value)
+    return str(value)
 
 
 def import_inventory(paths, group_by: str = "auto", include_powered_off: bool = True, progress=None,

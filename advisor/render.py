@@ -1,26 +1,86 @@
-"""Markdown and HTML renderings of an :class:`~advisor.engine.Advice` (reports to hand over).
+"""The one report renderer: an :class:`~advisor.engine.Advice` as Markdown or as HTML, used by
+``capadvisor advise --format md|html`` and by the GUI's report preview and HTML/PDF export (which
+only adds chart images).
 
-The HTML is one self-contained file: inline CSS, no scripts, fonts, images or links to
-external assets. Every value is escaped.
+Both formats come from Jinja2 templates with the same content: the scenario's key inputs, a
+summary table, one section per recommendation (expected figures with intervals, confidence,
+rationale, alternatives, warnings, sources), charts when given, models that were not available
+and the citations by document. Escaping happens at one layer per format and never in the
+templates' callers: HTML templates are autoescaped; every value of the Markdown template goes
+through :func:`md_escape` (the environment's ``finalize``). Both first pass every text through
+:func:`clean_text` (lone surrogates and control characters replaced), so any name a user gives,
+``<script>``, quotes, ``|``, newlines or broken Unicode, comes out as inert text.
+
+The HTML is one self-contained file: inline CSS, no scripts, fonts or links to external assets;
+images only as the ``charts`` URLs the caller passes (the GUI: data URIs or ``chart:<key>``).
 """
 
 from __future__ import annotations
 
-import html
+import datetime as _dt
+import re
+from dataclasses import dataclass
 
+import jinja2
+from markupsafe import Markup
+
+from advisor.figures.summary import scenario_inputs
 from advisor.figures.text import figure_parts, fmt_value
 from advisor.recommend import catalog
-from advisor.recommend.base import Recommendation
+from advisor.recommend.targets import TARGETS
 
 CSS = """
-body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;margin:2em auto;max-width:60em;color:#222;
-line-height:1.45;padding:0 1em}
-h1{font-size:1.6em;margin-bottom:.2em}h2{font-size:1.25em;margin-top:1.6em;border-bottom:1px solid #ccc}
-h3{font-size:1.05em;margin-bottom:.3em}table{border-collapse:collapse;margin:.4em 0 .8em}
-th,td{border:1px solid #ccc;padding:.25em .6em;text-align:left;vertical-align:top;font-size:.92em}
+body{font-family:'DejaVu Sans',system-ui,-apple-system,'Segoe UI',Arial,sans-serif;margin:2em auto;max-width:60em;
+color:#1c2430;line-height:1.45;padding:0 1em}
+h1{font-size:1.6em;margin-bottom:.2em;color:#1f6feb}h2{font-size:1.25em;margin-top:1.6em;color:#1f6feb;
+border-bottom:1px solid #d5dae1}h3{font-size:1.05em;margin-bottom:.3em}
+table{border-collapse:collapse;margin:.4em 0 .8em}
+th,td{border:1px solid #d5dae1;padding:.25em .6em;text-align:left;vertical-align:top;font-size:.92em}
 th{background:#f3f3f3}.choice{font-weight:600}.low{color:#a40}.medium{color:#750}.high{color:#262}
-.warn{color:#a40}.muted{color:#666;font-size:.88em}section{margin-bottom:1.2em}
+.warn{color:#b35900}.muted{color:#5b6675;font-size:.88em}section{margin-bottom:1.2em}
 """
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff]")
+#: characters with a meaning in Markdown (or in the HTML a Markdown renderer passes through)
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]#|~])")
+#: what would open a list or a numbered item at the start of a line
+_MD_LEAD = re.compile(r"^(\s*)(?:([-+])|(\d{1,9})([.)]))(?=\s|$)")
+
+
+def clean_text(value) -> str:
+    """``value`` as text without lone surrogates or control characters (each becomes U+FFFD;
+    tabs become spaces), so a report always encodes as UTF-8."""
+    return _CONTROL.sub("\ufffd", str(value).replace("\t", " "))
+
+
+def md_escape(value) -> str:
+    """``value`` as inert Markdown inline text: clean (:func:`clean_text`), on one line, ``&``,
+    ``<`` and ``>`` as HTML entities (no raw HTML passes into the Markdown), and every other
+    Markdown control character backslash-escaped (no emphasis, link, table cell or heading)."""
+    if isinstance(value, MarkdownText):
+        return value.text
+    text = clean_text(value).replace("\r\n", " ").replace("\r", " ").replace("\n", " ")
+    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    text = _MD_SPECIAL.sub(r"\\\1", text)
+    return _MD_LEAD.sub(lambda m: m.group(1) + (f"\\{m.group(2)}" if m.group(2) else
+                                                 f"{m.group(3)}\\{m.group(4)}"), text)
+
+
+@dataclass(frozen=True)
+class MarkdownText:
+    """Markdown the renderer itself made (never user text): passes :func:`md_escape` unchanged."""
+
+    text: str
+
+
+def _html_finalize(value):
+    if isinstance(value, Markup):
+        return value
+    return clean_text(value) if value is not None else ""
+
+
+def _md_finalize(value):
+    return md_escape(value if value is not None else "")
 
 
 def _num(x) -> str:
@@ -31,129 +91,297 @@ def _num(x) -> str:
     return str(x)
 
 
-def _interval(f: dict) -> str:
-    return figure_parts("", f)[3].replace("–", " – ")
-
-
-def _flags(f: dict) -> str:
-    out = []
-    if f.get("extrapolated"):
-        out.append("extrapolated")
-    return ", ".join(out)
+def _notes(f: dict) -> str:
+    return "extrapolated" if f.get("extrapolated") else ""
 
 
 def _basis(f: dict) -> str:
     """A figure's basis and the hardware figures it rests on (or the testbed it was measured on)."""
     basis = str(f.get("basis") or "")
-    rests = "; ".join(f.get("hardware") or []) or (f.get("testbed") or "")
+    rests = "; ".join(str(h) for h in f.get("hardware") or []) or str(f.get("testbed") or "")
     return f"{basis} — {rests}" if basis and rests else basis
 
 
 def _short(expected: dict) -> str:
-    """An alternative's expected figures on one line: ``name value unit (low – high)``."""
+    """An alternative's expected figures on one line: ``name value unit (low–high)``."""
     parts = []
     for name, f in expected.items():
         if not isinstance(f, dict):
             continue
-        iv = _interval(f)
-        parts.append(f"{name} {_num(f.get('value'))} {f.get('unit', '')}".rstrip() + (f" ({iv})" if iv else "")
+        label, value, unit, interval = figure_parts(name, f)
+        parts.append(f"{label} {value} {unit}".rstrip() + (f" ({interval})" if interval else "")
                      + (" extrapolated" if f.get("extrapolated") else ""))
     return "; ".join(parts)
 
 
-def _cite(c: dict) -> str:
-    return f"{c['document'][:3]} {c['locator']}" + (f" ({c['id']})" if c.get("id") else "")
+def _sources(citations: list[dict]) -> list[str]:
+    """Citations grouped by place: ``"004 Table 9.2 (c9-079, c9-082)"``, in citation order."""
+    places: dict[str, list[str]] = {}
+    for c in citations:
+        ids = places.setdefault(f"{str(c.get('document', ''))[:3]} {c.get('locator', '')}", [])
+        for i in str(c.get("id") or "").split(", "):
+            if i and i not in ids:
+                ids.append(i)
+    return [place + (f" ({', '.join(ids)})" if ids else "") for place, ids in places.items()]
 
 
-def _title(r: Recommendation) -> str:
-    return f"{catalog.title(r.decision)} — {r.scope}"
-
-
-def to_markdown(advice) -> str:
-    """The advice as a Markdown report."""
-    d = advice.to_dict()
-    cal = d["calibration"]
-    lines = [f"# Capacity advice: {advice.scenario.name}", "",
-             f"Basis: **{d['basis']}** — {cal.get('note', '')}", ""]
-    if cal.get("figures_used"):
-        lines += ["Site figures used: " + ", ".join(f"{k} = {_num(v)}" for k, v in cal["figures_used"].items()), ""]
-    lines += ["| decision | scope | choice | confidence | extrapolated |", "|---|---|---|---|---|"]
+def report_data(advice, title: str | None = None, documents: dict[str, str] | None = None,
+                charts: dict[str, str] | None = None, date: str | None = None) -> dict:
+    """What both templates show, as plain values (the templates escape them)."""
+    sc = advice.scenario
+    cal = advice.calibration.to_dict()
+    recs = []
+    cited: dict[str, set[str]] = {}
     for r in advice.recommendations:
-        choice = catalog.choice_text(r.decision, r.choice, r.value)
-        lines.append(f"| {r.decision} | {_md(r.scope)} | **{_md(choice)}** | {r.confidence:.2f} {r.confidence_label} | "
-                     f"{'yes' if r.extrapolated else 'no'} |")
-    for r in advice.recommendations:
-        lines += ["", f"## {_md(_title(r))}: {_md(r.choice)}", "", _md(r.rationale), ""]
-        if r.expected:
-            lines += ["| expected | value | interval | unit | note | basis (rests on) |", "|---|---|---|---|---|---|"]
-            for name, f in r.expected.items():
-                lines.append(f"| {name} | {_num(f.get('value'))} | {_interval(f)} | {f.get('unit', '')} | {_flags(f)} | "
-                             f"{_md(_basis(f))} |")
-            lines.append("")
-        if r.alternatives:
-            lines += ["| alternative | score | expected | why not |", "|---|---|---|---|"]
-            for a in r.alternatives:
-                lines.append(f"| {_md(a.choice)} | {a.score:.2f} | {_md(_short(a.expected))} | {_md(a.why_not)} |")
-            lines.append("")
-        if r.warnings:
-            lines += [f"- ⚠ {_md(w)}" for w in r.warnings] + [""]
-        if r.citations:
-            lines.append("Sources: " + "; ".join(_md(_cite(c)) for c in r.citations))
-    if advice.model_problems:
-        lines += ["", "## Models not available", ""]
-        lines += [f"- {k}: {_md(v)}" for k, v in advice.model_problems.items()]
-    return "\n".join(lines).rstrip() + "\n"
+        figures = []
+        for name, f in r.expected.items():
+            label, value, unit, interval = figure_parts(name, f)
+            figures.append({"label": label, "value": value, "unit": unit, "interval": interval,
+                            "notes": _notes(f) if isinstance(f, dict) else "",
+                            "basis": _basis(f) if isinstance(f, dict) else ""})
+        recs.append({
+            "title": catalog.title(r.decision), "decision": r.decision, "scope": r.scope,
+            "scope_text": r.scope.replace("workload:", "workload "),
+            "choice": catalog.choice_text(r.decision, r.choice, r.value),
+            "confidence": f"{r.confidence:.2f}", "confidence_label": r.confidence_label,
+            "confidence_text": f"{r.confidence_label} ({r.confidence:.0%})",
+            "extrapolated": r.extrapolated, "rationale": r.rationale, "figures": figures,
+            "alternatives": [{"choice": a.choice, "score": f"{a.score:.2f}", "expected": _short(a.expected),
+                              "why_not": a.why_not} for a in r.alternatives],
+            "warnings": list(r.warnings), "sources": _sources(r.citations),
+        })
+        for c in r.citations:
+            cited.setdefault(str(c.get("document", "")), set()).add(str(c.get("locator", "")))
+    docs = documents or {}
+    return {
+        "title": title or f"Capacity advice: {sc.name}",
+        "date": date or _dt.date.today().isoformat(),
+        "scenario": sc.name, "knowledge_base": advice.kb_digest[:16],
+        "basis": advice.basis, "basis_note": cal.get("note", ""),
+        "site_figures": [f"{k} = {_num(v)}" for k, v in (cal.get("figures_used") or {}).items()],
+        "inputs": list(scenario_inputs(sc).items()),
+        "workloads": [_workload_line(w) for w in sc.workloads],
+        "recommendations": recs, "warnings_calibration": advice.warnings[:1] if advice.calibration.rejected else [],
+        "charts": [{"key": k, "title": k.replace("_", " "), "url": url} for k, url in (charts or {}).items()],
+        "model_problems": list(advice.model_problems.items()),
+        "targets": [{"name": t.name, "scope": t.scope.replace("workload:", "workload "),
+                     "target": f"{'≤' if TARGETS[t.name][1] == 'max' else '≥'} {fmt_value(t.target)}" if t.name in TARGETS else fmt_value(t.target),
+                     "expected": "no model" if t.expected is None else fmt_value(t.expected), "unit": t.unit,
+                     "met": "—" if t.met is None else ("yes" if t.met else "NO"),
+                     "kind": "hard" if t.hard else "soft", "note": t.note}
+                    for t in getattr(advice, "targets", [])],
+        "citations": [{"document": doc, "title": docs.get(doc, doc), "locators": ", ".join(sorted(locs))}
+                      for doc, locs in sorted(cited.items())],
+    }
 
 
-def _md(text: str) -> str:
-    return str(text).replace("|", "\\|").replace("\n", " ")
+def _workload_line(w) -> dict:
+    rt = " · real-time task set" if w.realtime is not None and w.realtime.tasks else ""
+    return {"name": w.name,
+            "text": f"{w.vms} VMs x {w.vcpus} vCPUs, {fmt_value(w.ram_gib)} GiB; CPU {w.cpu_intensity}; "
+                    f"I/O {w.io.pattern} {w.io.intensity}{rt}"}
 
 
-def _e(x) -> str:
-    return html.escape(str(x), quote=True)
+HTML_TEMPLATE = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<title>{{ title }}</title>
+<style>{{ css }}</style></head><body>
+<h1>{{ title }}</h1>
+<p class="muted">Capacity Advisor report, {{ date }}; knowledge base {{ knowledge_base }}. Every figure comes with
+the knowledge-base rows it rests on (document and table, section or figure).</p>
+<p>Basis: <b>{{ basis }}</b>. Calibration: {{ basis_note }}</p>
+{% if site_figures %}<p class="muted">Site figures used: {{ site_figures | join(", ") }}</p>{% endif %}
+{% for w in warnings_calibration %}<p class="warn">{{ w }}</p>{% endfor %}
+<h2>Scenario: {{ scenario }}</h2>
+<table>{% for k, v in inputs %}<tr><th>{{ k }}</th><td>{{ v }}</td></tr>{% endfor %}</table>
+<h3>Workload groups</h3>
+<ul>{% for w in workloads %}<li><b>{{ w.name }}</b>: {{ w.text }}</li>{% endfor %}</ul>
+<h2>Recommendations</h2>
+{% if not recommendations %}<p>No recommendations yet.</p>{% else %}
+<table><tr><th>decision</th><th>scope</th><th>choice</th><th>confidence</th><th>extrapolated</th></tr>
+{% for r in recommendations %}<tr><td>{{ r.title }}</td><td>{{ r.scope_text }}</td><td class="choice">{{ r.choice }}</td>
+<td class="{{ r.confidence_label }}">{{ r.confidence }} {{ r.confidence_label }}</td>
+<td>{{ "yes" if r.extrapolated else "no" }}</td></tr>
+{% endfor %}</table>{% endif %}
+{% if targets %}<h2>Targets</h2>
+<table><tr><th>target</th><th>scope</th><th>limit</th><th>expected</th><th>unit</th><th>met</th><th>kind</th><th>note</th></tr>
+{% for t in targets %}<tr><td>{{ t.name }}</td><td>{{ t.scope }}</td><td>{{ t.target }}</td><td>{{ t.expected }}</td>
+<td>{{ t.unit }}</td><td{% if t.met == "NO" %} class="warn"{% endif %}>{{ t.met }}</td><td>{{ t.kind }}</td><td>{{ t.note }}</td></tr>
+{% endfor %}</table>{% endif %}
+{% for r in recommendations %}<section>
+<h3>{{ r.title }} — {{ r.scope_text }}: <span class="choice">{{ r.choice }}</span></h3>
+{% if r.figures %}<table><tr><th>expected</th><th>value</th><th>interval</th><th>unit</th><th>note</th>
+<th>basis (rests on)</th></tr>
+{% for f in r.figures %}<tr><td>{{ f.label }}</td><td>{{ f.value }}</td><td>{{ f.interval }}</td><td>{{ f.unit }}</td>
+<td>{{ f.notes }}</td><td>{{ f.basis }}</td></tr>
+{% endfor %}</table>{% endif %}
+<p class="muted">Confidence: {{ r.confidence_text }}</p>
+{% if r.extrapolated %}<p class="warn">Extrapolated: the scenario lies outside what the documents measured.</p>{% endif %}
+{% if r.rationale %}<p>{{ r.rationale }}</p>{% endif %}
+{% if r.alternatives %}<table><tr><th>alternative</th><th>score</th><th>expected</th><th>why not</th></tr>
+{% for a in r.alternatives %}<tr><td>{{ a.choice }}</td><td>{{ a.score }}</td><td>{{ a.expected }}</td><td>{{ a.why_not }}</td></tr>
+{% endfor %}</table>{% endif %}
+{% if r.warnings %}<ul>{% for w in r.warnings %}<li class="warn">{{ w }}</li>{% endfor %}</ul>{% endif %}
+{% if r.sources %}<p class="muted">Sources: {{ r.sources | join("; ") }}</p>{% endif %}
+</section>
+{% endfor %}
+{% if charts %}<h2>Charts</h2>
+{% for c in charts %}<p><img src="{{ c.url }}" width="640" alt="{{ c.title }}"></p>
+{% endfor %}{% endif %}
+{% if model_problems %}<h2>Models not available</h2>
+<ul>{% for k, v in model_problems %}<li>{{ k }}: {{ v }}</li>{% endfor %}</ul>{% endif %}
+{% if citations %}<h2>Citations</h2>
+<ul>{% for c in citations %}<li><b>{{ c.title }}</b> ({{ c.document }}): {{ c.locators }}</li>{% endfor %}</ul>{% endif %}
+</body></html>
+"""
+
+MD_TEMPLATE = """# {{ title }}
+
+Capacity Advisor report, {{ date }}; knowledge base {{ knowledge_base }}.
+
+Basis: **{{ basis }}**. Calibration: {{ basis_note }}
+{% if site_figures %}
+
+Site figures used: {{ site_figures | join(", ") }}
+{% endif %}
+{% for w in warnings_calibration %}
+
+⚠ {{ w }}
+{% endfor %}
+
+## Scenario: {{ scenario }}
+
+| input | value |
+|---|---|
+{% for k, v in inputs %}
+| {{ k }} | {{ v }} |
+{% endfor %}
+
+Workload groups:
+
+{% for w in workloads %}
+- **{{ w.name }}**: {{ w.text }}
+{% endfor %}
+
+## Recommendations
+
+| decision | scope | choice | confidence | extrapolated |
+|---|---|---|---|---|
+{% for r in recommendations %}
+| {{ r.title }} | {{ r.scope_text }} | **{{ r.choice }}** | {{ r.confidence }} {{ r.confidence_label }} | {{ "yes" if r.extrapolated else "no" }} |
+{% endfor %}
+{% if targets %}
+
+## Targets
+
+| target | scope | limit | expected | unit | met | kind | note |
+|---|---|---|---|---|---|---|---|
+{% for t in targets %}
+| {{ t.name }} | {{ t.scope }} | {{ t.target }} | {{ t.expected }} | {{ t.unit }} | {{ t.met }} | {{ t.kind }} | {{ t.note }} |
+{% endfor %}
+{% endif %}
+{% for r in recommendations %}
+
+### {{ r.title }} — {{ r.scope_text }}: {{ r.choice }}
+{% if r.figures %}
+
+| expected | value | interval | unit | note | basis (rests on) |
+|---|---|---|---|---|---|
+{% for f in r.figures %}
+| {{ f.label }} | {{ f.value }} | {{ f.interval }} | {{ f.unit }} | {{ f.notes }} | {{ f.basis }} |
+{% endfor %}
+{% endif %}
+
+Confidence: {{ r.confidence_text }}{% if r.extrapolated %}. ⚠ Extrapolated: the scenario lies outside what the documents measured{% endif %}.
+{% if r.rationale %}
+
+{{ r.rationale }}
+{% endif %}
+{% if r.alternatives %}
+
+| alternative | score | expected | why not |
+|---|---|---|---|
+{% for a in r.alternatives %}
+| {{ a.choice }} | {{ a.score }} | {{ a.expected }} | {{ a.why_not }} |
+{% endfor %}
+{% endif %}
+{% if r.warnings %}
+
+{% for w in r.warnings %}
+- ⚠ {{ w }}
+{% endfor %}
+{% endif %}
+{% if r.sources %}
+
+Sources: {{ r.sources | join("; ") }}
+{% endif %}
+{% endfor %}
+{% if charts %}
+
+## Charts
+
+{% for c in charts %}
+![{{ c.title }}]({{ c.url }})
+{% endfor %}
+{% endif %}
+{% if model_problems %}
+
+## Models not available
+
+{% for k, v in model_problems %}
+- {{ k }}: {{ v }}
+{% endfor %}
+{% endif %}
+{% if citations %}
+
+## Citations
+
+{% for c in citations %}
+- **{{ c.title }}** ({{ c.document }}): {{ c.locators }}
+{% endfor %}
+{% endif %}
+"""
+
+_HTML = jinja2.Environment(autoescape=True, finalize=_html_finalize, undefined=jinja2.StrictUndefined,
+                           trim_blocks=True, lstrip_blocks=True)
+_MD = jinja2.Environment(autoescape=False, finalize=_md_finalize, undefined=jinja2.StrictUndefined,
+                         trim_blocks=True, lstrip_blocks=True)
 
 
-def to_html(advice) -> str:
-    """The advice as one self-contained HTML page."""
-    d = advice.to_dict()
-    cal = d["calibration"]
-    out = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
-           f"<title>Capacity advice: {_e(advice.scenario.name)}</title>", f"<style>{CSS}</style></head><body>",
-           f"<h1>Capacity advice: {_e(advice.scenario.name)}</h1>",
-           f"<p>Basis: <b>{_e(d['basis'])}</b> — {_e(cal.get('note', ''))}</p>"]
-    if cal.get("figures_used"):
-        out.append("<p class=muted>Site figures used: " + _e(", ".join(f"{k} = {_num(v)}" for k, v in
-                                                                      cal["figures_used"].items())) + "</p>")
-    out.append("<table><tr><th>decision</th><th>scope</th><th>choice</th><th>confidence</th>"
-               "<th>extrapolated</th></tr>")
-    for r in advice.recommendations:
-        out.append(f"<tr><td>{_e(r.decision)}</td><td>{_e(r.scope)}</td><td class=choice>{_e(r.choice)}</td>"
-                   f"<td class={r.confidence_label}>{r.confidence:.2f} {r.confidence_label}</td>"
-                   f"<td>{'yes' if r.extrapolated else 'no'}</td></tr>")
-    out.append("</table>")
-    for r in advice.recommendations:
-        out += ["<section>", f"<h2>{_e(_title(r))}: <span class=choice>{_e(r.choice)}</span></h2>",
-                f"<p>{_e(r.rationale)}</p>"]
-        if r.expected:
-            out.append("<table><tr><th>expected</th><th>value</th><th>interval</th><th>unit</th><th>note</th>"
-                       "<th>basis (rests on)</th></tr>")
-            for name, f in r.expected.items():
-                out.append(f"<tr><td>{_e(name)}</td><td>{_e(_num(f.get('value')))}</td><td>{_e(_interval(f))}</td>"
-                           f"<td>{_e(f.get('unit', ''))}</td><td>{_e(_flags(f))}</td><td>{_e(_basis(f))}</td></tr>")
-            out.append("</table>")
-        if r.alternatives:
-            out.append("<table><tr><th>alternative</th><th>score</th><th>expected</th><th>why not</th></tr>")
-            for a in r.alternatives:
-                out.append(f"<tr><td>{_e(a.choice)}</td><td>{a.score:.2f}</td><td>{_e(_short(a.expected))}</td>"
-                           f"<td>{_e(a.why_not)}</td></tr>")
-            out.append("</table>")
-        if r.warnings:
-            out.append("<ul>" + "".join(f"<li class=warn>{_e(w)}</li>" for w in r.warnings) + "</ul>")
-        if r.citations:
-            out.append("<p class=muted>Sources: " + _e("; ".join(_cite(c) for c in r.citations)) + "</p>")
-        out.append("</section>")
-    if advice.model_problems:
-        out.append("<h2>Models not available</h2><ul>" + "".join(
-            f"<li>{_e(k)}: {_e(v)}</li>" for k, v in advice.model_problems.items()) + "</ul>")
-    out.append("</body></html>")
-    return "\n".join(out) + "\n"
+def _md_join(values, sep: str) -> MarkdownText:
+    """``join`` for the Markdown template: each value escaped, the separator kept."""
+    return MarkdownText(sep.join(md_escape(v) for v in values))
+
+
+_MD.filters["join"] = _md_join
+_HTML_REPORT = _HTML.from_string(HTML_TEMPLATE)
+_MD_REPORT = _MD.from_string(MD_TEMPLATE)
+
+
+def _md_url(url: str) -> MarkdownText:
+    """An image URL the caller gave, made safe for ``![..](url)``: no spaces, parentheses or
+    angle brackets, and only relative paths, ``chart:`` or ``data:image/`` URLs."""
+    url = clean_text(url)
+    if not re.match(r"^(data:image/(png|jpeg|svg\+xml);base64,[A-Za-z0-9+/=]+|chart:[\w.-]+|[\w./-]+)$", url):
+        url = "#"
+    return MarkdownText(url)
+
+
+def to_markdown(advice, title: str | None = None, documents: dict[str, str] | None = None,
+                charts: dict[str, str] | None = None, date: str | None = None) -> str:
+    """The advice as a Markdown report (``charts``: chart key -> image path or URL)."""
+    data = report_data(advice, title, documents, charts, date)
+    for c in data["charts"]:
+        c["url"] = _md_url(c["url"])
+    return _MD_REPORT.render(data).rstrip() + "\n"
+
+
+def to_html(advice, title: str | None = None, documents: dict[str, str] | None = None,
+            charts: dict[str, str] | None = None, date: str | None = None) -> str:
+    """The advice as one self-contained HTML page (``charts``: chart key -> image URL, e.g. a
+    ``data:image/png;base64,...`` URI; the GUI's preview uses ``chart:<key>`` resources)."""
+    data = report_data(advice, title, documents, charts, date)
+    for c in data["charts"]:
+        url = clean_text(c["url"])
+        c["url"] = url if re.match(r"^(data:image/(png|jpeg);base64,|chart:)", url) else "#"
+    return _HTML_REPORT.render(css=Markup(CSS), **data).rstrip() + "\n"

@@ -22,6 +22,8 @@ PACKAGES = ("app", "advisor", "knowledge", "ui", "resources")
 EXTRA_HIDDEN_IMPORTS = (
     "PySide6.QtCore", "PySide6.QtGui", "PySide6.QtWidgets", "PySide6.QtSvg", "PySide6.QtPrintSupport",
     "pyqtgraph", "platformdirs", "psutil", "yaml",
+    # estate imports (knowledge/inventory): imported inside the readers, listed so they are always carried
+    "openpyxl", "defusedxml", "defusedxml.ElementTree",
 )
 
 #: the platform triple in build names (this spec builds for Linux x86-64 only)

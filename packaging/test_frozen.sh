@@ -97,7 +97,7 @@ have() {  # have COMMAND: true when registered, else say it is skipped
   skip "$1" "command '$1' is not registered in this build (capadvisor --help does not list it)"
   return 1
 }
-for c in gui advise kb rt probe import sites; do
+for c in gui advise inventory kb rt probe import sites; do
   registered "$c" || printf '  note  %s is not registered yet\n' "$c"
 done
 
@@ -141,6 +141,21 @@ if have advise; then
         && { [ -s "$TMP/work/advice.$fmt" ] && ok "advise-$fmt" || bad "advise-$fmt" "empty report"; }
     done
   fi
+fi
+
+INV=$ROOT/tests/fixtures/inventory
+echo "== inventory"
+if have inventory; then
+  # an RVTools workbook (openpyxl) and a libvirt domain (defusedxml): both libraries are in the bundle
+  run inventory-json 0 "$EXE" inventory "$INV/rvtools/RVTOOLEX.xlsx" "$INV/libvirt/disk-cache.xml" --no-advise \
+      --format json -o "$TMP/work/estate.yaml" \
+    && json_check inventory-json "$TMP/out/inventory-json.out" \
+      "d['found']['vms'] == 134 and d['totals']['scenario']['vcpus'] == d['totals']['source']['vcpus']"
+  run inventory-advise 0 "$EXE" advise "$TMP/work/estate.yaml" --format json \
+    && json_check inventory-advise "$TMP/out/inventory-advise.out" "len(d['today']) > 0"
+  printf '<!DOCTYPE d [<!ENTITY a "aaaa">]><domain><name>&a;</name></domain>' >"$TMP/work/bomb.xml"
+  run inventory-bomb nonzero "$EXE" inventory "$TMP/work/bomb.xml" --no-advise \
+    && expect_text inventory-bomb "$TMP/out/inventory-bomb.err" "bomb.xml: refused"
 fi
 
 echo "== rt"

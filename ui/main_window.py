@@ -189,6 +189,9 @@ class MainWindow(QMainWindow):
         self.act_save_as = self._action("Save &as…", self.save_as, K.SaveAs, "Save under a new name")
         self.act_import = self._action("&Import benchmark files…", self.import_dialog, "Ctrl+I",
                                        "Import fio, bonnie++, sysbench, PostMark or IOzone output")
+        self.act_import_inventory = self._action(
+            "Import in&ventory…", self.import_inventory, None,
+            "Start from today's estate: RVTools, libvirt, Proxmox VE, OpenStack or CSV inventory into a scenario")
         self.act_export = self._action("&Export report…", self.export_report, "Ctrl+E",
                                        "Export the report as PDF or HTML")
         self.act_quit = self._action("&Quit", self.close, K.Quit)
@@ -218,6 +221,7 @@ class MainWindow(QMainWindow):
             m_file.addAction(a)
         m_file.addSeparator()
         m_file.addAction(self.act_import)
+        m_file.addAction(self.act_import_inventory)
         m_file.addAction(self.act_export)
         m_file.addSeparator()
         m_file.addAction(self.act_quit)
@@ -400,6 +404,24 @@ class MainWindow(QMainWindow):
         paths, _ = QFileDialog.getOpenFileNames(self, "Import benchmark files", self.settings.last_dir)
         if paths:
             self.import_files([Path(p) for p in paths])
+
+    def import_inventory(self, paths: list[Path] | None = None):
+        """File > Import inventory…: read estate exports in the worker, let the user adjust the
+        groups (ui/dialogs/inventory.py), then load the scenario. Returns the dialog."""
+        from ui.dialogs.inventory import INVENTORY_FILTER, start_inventory_import
+
+        if not self.maybe_discard():
+            return None
+        if paths is None:
+            names, _ = QFileDialog.getOpenFileNames(self, "Import inventory", self.settings.last_dir, INVENTORY_FILTER)
+            paths = [Path(p) for p in names]
+        if not paths:
+            return None
+        dialog = start_inventory_import(self, paths, self.session.notifier)
+        dialog.accepted.connect(lambda: (self.session.document.load_data(dialog.scenario_data()),
+                                         self.show_view("recommendations")))
+        dialog.open()
+        return dialog
 
     def import_files(self, paths: list[Path]) -> None:
         """Import benchmark output files into the current site (Sites tab)."""

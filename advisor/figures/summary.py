@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from advisor.figures.text import figure_text
+from advisor.figures.text import figure_text, fmt_value
 from advisor.recommend import catalog
 
 
@@ -34,3 +34,24 @@ def summary(advice, every_scope: bool = False, figures: int = 2) -> list[Summary
             out.append(SummaryItem(name, catalog.title(name), r.scope, catalog.choice_text(name, r.choice, r.value),
                                    r.value, figs))
     return out
+
+
+def scenario_inputs(scenario) -> dict[str, str]:
+    """A scenario's key inputs as label -> text (units in the labels), as the report and the
+    comparison show them."""
+    h = scenario.hosts
+    disks = ", ".join(f"{d.count}x {d.kind} {fmt_value(d.size_gb)} GB" for d in h.disks)
+    shared = ", ".join(f"{s.kind} {fmt_value(s.network_gbps)} Gb/s" for s in h.shared_storage)
+    wls = scenario.workloads
+    return {
+        "Hosts (reserve)": f"{h.count} (+{h.reserve} reserve)" if h.reserve else str(h.count),
+        "Cores per host": str(h.cpu.sockets * h.cpu.cores_per_socket),
+        "RAM per host (GiB)": fmt_value(h.ram_gib),
+        "Network (Gb/s)": fmt_value(h.nic_gbps),
+        "Local disks": disks or "none",
+        "Shared storage": shared or "none",
+        "Workload groups": str(len(wls)),
+        "VMs in total": str(sum(w.vms for w in wls)),
+        "vCPUs in total": str(sum(w.vms * w.vcpus for w in wls)),
+        "Open source only": "yes" if scenario.preferences.open_source_only else "no",
+    }

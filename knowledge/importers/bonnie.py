@@ -36,15 +36,18 @@ def identify(text: str) -> float:
     head = text[:8192]
     if re.search(r"^Version\s+\S+\s+-+Sequential Output-+", head, re.M):
         return 1.0
-    first = next((ln for ln in head.splitlines() if ln.strip() and not ln.startswith("name,")), "")
-    fields = first.split(",")
-    if re.match(r"^1\.9\d\w*$", fields[0]) and len(fields) >= 20:
-        return 0.95
-    if len(fields) in (14, 27) or (14 <= len(fields) <= 27 and TOO_FAST in fields):
-        if re.match(r"^\d+(\.\d+)?[KMGT]?$", fields[1]) and all(
-                f == "" or f.startswith("+++") or is_number(f) for f in fields[2:14]):
-            return 0.8
-    return 0.0
+    # the first result line, after at most a few lines of free text or comments (a preamble)
+    candidates = [ln.strip() for ln in head.splitlines() if ln.strip() and not ln.startswith("name,")][:6]
+    best = 0.0
+    for k, line in enumerate(candidates):
+        fields = line.split(",")
+        if re.match(r"^1\.9\d\w*$", fields[0]) and len(fields) >= 20:
+            return 0.95 if k == 0 else 0.9
+        if len(fields) in (14, 27) or (14 <= len(fields) <= 27 and TOO_FAST in fields):
+            if re.match(r"^\d+(\.\d+)?[KMGT]?$", fields[1]) and all(
+                    f == "" or f.startswith("+++") or is_number(f) for f in fields[2:14]):
+                best = max(best, 0.8 if k == 0 else 0.7)
+    return best
 
 
 def parse(text: str, path: str = "") -> ParsedFile:

@@ -112,6 +112,7 @@ def parse(text: str, path: str = "") -> ParsedFile:
         raise ImporterError(path, "no jobs in the file", key=key)
 
     out: list[SiteMeasurement] = []
+    no_io: list[str] = []
     params_jobs = []
     for gid, entries in groups.items():
         per_job = len(entries) > 1
@@ -140,6 +141,7 @@ def parse(text: str, path: str = "") -> ParsedFile:
             params_jobs.append({"jobname": job.get("jobname"), "groupid": gid,
                                 **{k: str(v) for k, v in opts.items()}})
             threads = 1 if per_job else numjobs
+            before = len(out)
             for direction in DIRECTIONS:
                 stats = job.get(direction)
                 if not isinstance(stats, dict):
@@ -150,6 +152,9 @@ def parse(text: str, path: str = "") -> ParsedFile:
                 for m in got:
                     if m.metric in ("throughput", "iops"):
                         totals.setdefault(f"{direction}|{m.metric}|{m.unit}", []).append(m.value)
+            if len(out) == before:
+                no_io.append(f"{where}: job {job.get('jobname')!r} did no I/O"
+                             + (f" (fio error {err})" if err not in (0, "0", None) else "") + ": run skipped")
         if per_job:
             if len(shapes) == 1:
                 shape = dict(next(iter(shapes)))
@@ -162,12 +167,22 @@ def parse(text: str, path: str = "") -> ParsedFile:
             else:
                 warnings.append(f"group {gid}: jobs with different parameters; no group total computed")
     if not out:
-        warnings.append("no direction with I/O in any job")
+        errors = sorted({str(j.get("error")) for _, es in groups.items() for _, j in es
+                         if j.get("error") not in (0, "0", None)})
+        said = next((w.split(": ", 1)[1] for w in warnings if w.startswith("skipped") and ": " in w), "")
+        raise ImporterError(path, f"fio{' ' + tool_version if tool_version else ''} JSON output in which no job did "
+                                  "any I/O" + (f" (fio reported error {', '.join(errors)}"
+                                               + (f"; fio said {said}" if said else "") + ")" if errors else ""),
+                            key=key)
     params = {"format": "json", "jobs": params_jobs, "global_options": {k: str(v) for k, v in global_opts.items()}}
     for k in ("time", "timestamp"):
         if k in doc:
             params[k] = doc[k]
-    return ParsedFile(NAME, tool_version, params, out, warnings, path=path, format="fio-json")
+    # a run: one entry of the jobs list (a job, or a group fio reported as one with group_reporting);
+    # an entry without I/O is skipped with a warning
+    runs = sum(len(es) for es in groups.values())
+    return ParsedFile(NAME, tool_version, params, out, warnings, path=path, format="fio-json",
+                      runs_found=runs, skipped=[s for s in no_io])
 
 
 def job_shape(opts: dict, has_opts: bool, path: str, where: str) -> dict:
@@ -206,7 +221,7 @@ def job_shape(opts: dict, has_opts: bool, path: str, where: str) -> dict:
         else (1.0 if has_opts else None),
         "direct": (direct not in ("0", "false")) if direct is not None else (False if has_opts else None),
         "numjobs": int(number(numjobs, path, key=f"{where}.job options.numjobs")) if numjobs is not None
-        else 1,
+        else (1 if has_opts else None),
     }
 
 

@@ -41,8 +41,12 @@ def parse(text: str, path: str = "") -> ParsedFile:
     reports: list[dict] = []
     cur: dict | None = None
 
+    heading: list[str] = ["", ""]  # a section heading after a ruler line, and one below it
+    after_rule = False
+
     def new(line: int, terse: bool = False) -> dict:
-        rep = {"line": line, "params": dict(config), "values": {}, "terse": terse}
+        rep = {"line": line, "params": dict(config), "values": {}, "terse": terse,
+               "section": " / ".join(h for h in heading if h)}
         reports.append(rep)
         return rep
 
@@ -51,6 +55,19 @@ def parse(text: str, path: str = "") -> ParsedFile:
         s = line.strip()
         while s.startswith("pm>"):
             s = s[3:].strip()
+        if re.fullmatch(r"[=\-#*]{10,}", s):
+            after_rule = True
+            continue
+        if s.endswith(":") and s not in ("Time:", "Files:", "Data:") and not line.startswith(("\t", "        ")) \
+                and len(s) < 100 and not re.match(r"^(pm>|\d)", s):
+            if after_rule:
+                heading[:] = [s[:-1].strip(), ""]
+            else:
+                heading[1] = s[:-1].strip()
+            after_rule = False
+            continue
+        if s:
+            after_rule = False
         if m := re.search(r"PostMark v(\d+\.\d+\w*)", s):
             version = version or m.group(1)
         elif m := re.match(r"^Reading configuration from file '(.*)'", s):
@@ -109,8 +126,10 @@ def parse(text: str, path: str = "") -> ParsedFile:
         if not rep["terse"] and "bytes_written_per_s" not in values:
             warnings.append(f"line {rep['line']}: {label} ends before its 'Data:' block (truncated?): data "
                             "rates missing")
-        out += _measurements(values, rep["params"], "" if len(reports) == 1 else f" ({label}, line {rep['line']})")
-        kept.append({**rep["params"], "line": rep["line"], "report": "terse" if rep["terse"] else "verbose"})
+        where = f"{label}{', ' + rep['section'] if rep['section'] else ''}, line {rep['line']}"
+        out += _measurements(values, rep["params"], "" if len(reports) == 1 and not rep["section"] else f" ({where})")
+        kept.append({**rep["params"], "line": rep["line"], "report": "terse" if rep["terse"] else "verbose",
+                     **({"section": rep["section"]} if rep["section"] else {})})
     if not out:
         raise ImporterError(path, "no transaction rate ('seconds of transactions (N per second)') in any "
                                   "PostMark report", key="transactions", line=reports[0]["line"])

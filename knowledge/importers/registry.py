@@ -17,7 +17,7 @@ import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from knowledge.importers import bonnie, fio, fio_text, iozone, postmark, sysbench
+from knowledge.importers import bonnie, fio, fio_terse, fio_text, iozone, postmark, sysbench
 from knowledge.importers.base import Importer, ImporterError, ParsedFile, decode_text
 from knowledge.importers.validate import validate
 from knowledge.infra.errors import InputError, RegistryError
@@ -33,9 +33,11 @@ MIN_CONFIDENCE = 0.25
 
 BUILTINS = (
     Importer("fio-json", "fio JSON / json+ output", fio.identify, fio.parse, priority=100),
+    Importer("fio-terse", "fio terse (--minimal) output, versions 2-5", fio_terse.identify, fio_terse.parse,
+             priority=95),
     Importer("fio-text", "fio human-readable output", fio_text.identify, fio_text.parse, priority=90),
     Importer("bonnie++", "bonnie++ CSV line or table", bonnie.identify, bonnie.parse, priority=80),
-    Importer("sysbench", "sysbench fileio / cpu report", sysbench.identify, sysbench.parse, priority=70),
+    Importer("sysbench", "sysbench report (cpu, fileio, memory, oltp, threads, mutex)", sysbench.identify, sysbench.parse, priority=70),
     Importer("postmark", "PostMark report", postmark.identify, postmark.parse, priority=60),
     Importer("iozone", "IOzone output or -R report", iozone.identify, iozone.parse, priority=50),
 )
@@ -146,7 +148,12 @@ class ImporterRegistry:
 
     def parse_text(self, text: str, path: str = "", tool: str | None = None) -> ParsedFile:
         """Parse ``text`` with the named importer or the detected one."""
-        imp = self.get(tool) if tool else self.detect(text, path)
+        others: list[Match] = []
+        if tool:
+            imp = self.get(tool)
+        else:
+            imp = self.detect(text, path)
+            others = [m for m in self.identify(text) if m.confidence >= 0.9 and m.importer is not imp]
         try:
             result = imp.parse(text, path)
         except ImporterError:
@@ -163,6 +170,11 @@ class ImporterRegistry:
             result.runs_found = (1 if result.measurements else 0) + len(result.skipped)
         result.runs_found = max(result.runs_found, len(result.skipped))
         validate(result, path)
+        for other in others:
+            if not other.importer.name.startswith(result.tool):  # another tool's output in the same file
+                result.warnings.append(f"the file also holds what looks like {other.importer.label}: only the "
+                                       f"{result.tool} part was read; import the file again with --tool "
+                                       f"{other.importer.name} to read that part")
         result.warnings = list(dict.fromkeys(result.warnings + result.skipped))
         return result
 

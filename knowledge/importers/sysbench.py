@@ -6,9 +6,16 @@ Units as sysbench writes them: file operations per second (ops/s), throughput in
 sysbench 0.4 computes with 1024-based units, i.e. MiB/s), latency in ms, CPU speed in events
 per second (ops/s, ``operation=cpu``; 0.4 prints none, so it is the events over the total time),
 memory transfer in MiB/s and operations/s (``operation=memory_read|memory_write``), OLTP in
-transactions per second (``transaction_rate``, tps) and queries per second (``operation=query``).
-Other tests (threads, mutex) are skipped with a warning naming the version and the test; a file
-with no supported run is refused the same way.
+transactions per second (``transaction_rate``, tps) and queries per second (``operation=query``),
+the threads test as events per second (``operation=threads``) and the mutex test as its run time
+(``elapsed_time``, ``operation=mutex``), each with the per-event latency.
+
+A session log holds several invocations: a banner may carry a prefix (``CPU 0 sysbench 1.0.11``);
+``prepare`` and ``cleanup`` steps (creating or removing the fileio test files) are not runs and are
+noted; a run that sysbench aborted (``FATAL: ...``) is skipped with that message. sysbench 1.x
+prints nothing that names the threads or mutex test, so those are recognised from the heading or
+command line just before the banner (``THREADS BENCHMARKS``, ``sysbench --test=mutex run``); a run
+that names its test nowhere is skipped with a warning naming the version.
 """
 
 from __future__ import annotations
@@ -24,7 +31,11 @@ NAME = "sysbench"
 MODES = {"random r/w": ("random", "mixed"), "random read": ("random", "read"),
          "random write": ("random", "write"), "sequential write (creation)": ("sequential", "write"),
          "sequential rewrite": ("sequential", "write"), "sequential read": ("sequential", "read")}
-BANNER_RE = re.compile(r"^sysbench (\d+\.\d+(?:\.\d+)?[\w.-]*)")
+BANNER_RE = re.compile(r"^(?:(?P<prefix>\S.{0,30}?)\s+)?sysbench (\d+\.\d+(?:\.\d+)?[\w.-]*)(?=\s*$|\s+\(|:)")
+#: a test named in a heading or command line before a banner ("THREADS BENCHMARKS", "--test=mutex")
+HINT_RE = re.compile(r"(?:--test[= ]|\bsysbench\s+(?:--\S+\s+)*)(cpu|fileio|memory|threads|mutex|oltp)\b|"
+                     r"^\W*(cpu|fileio|memory|threads|mutex|oltp)\b[\w ]*(?:benchmark|test)", re.I)
+TESTS = ("cpu", "fileio", "memory", "oltp", "threads", "mutex")
 V10_RE = re.compile(r"^\s+(reads|writes|fsyncs)/s:\s*(\S*)\s*$")
 V10_MIB_RE = re.compile(r"^\s+(read|written), MiB/s:\s*(\S*)\s*$")
 V11_RE = re.compile(r"^\s+(read|write|fsync):\s+IOPS=(\S+?)(?:\s+(\S+) MiB/s)?(?:\s+\(.*\))?\s*$")
@@ -52,7 +63,7 @@ TEST_HINTS = (("Doing CPU performance benchmark", "cpu"), ("Prime numbers limit"
 def identify(text: str) -> float:
     """Confidence that ``text`` is a sysbench report (or a log of several)."""
     head = text[:8192]
-    if not re.search(r"^sysbench \d", head, re.M):
+    if not re.search(r"^(?:\S.{0,30}?\s+)?sysbench \d+\.\d", head, re.M):
         return 0.0
     if "File operations:" in head or "CPU speed:" in head or re.search(r"^\s+read:\s+IOPS=", head, re.M) \
             or any(hint in head for hint, _ in TEST_HINTS) or "Operations performed:" in head:
@@ -60,16 +71,41 @@ def identify(text: str) -> float:
     return 0.3
 
 
-def _runs(text: str) -> list[tuple[int, list[str]]]:
-    """(first line number, lines) of each run: a run starts at a ``sysbench X.Y`` banner; lines
-    before the first banner (a shell prompt, notes) belong to no run."""
-    runs: list[tuple[int, list[str]]] = []
+def _runs(text: str) -> list[tuple[int, list[str], str | None]]:
+    """(first line number, lines, test named just before the banner) of each invocation: one
+    starts at a ``sysbench X.Y`` banner; lines before the first banner belong to none."""
+    runs: list[tuple[int, list[str], str | None]] = []
+    before: list[str] = []
     for n, line in enumerate(text.splitlines(), 1):
-        if BANNER_RE.match(line):
-            runs.append((n, [line]))
-        elif runs:
-            runs[-1][1].append(line)
+        if BANNER_RE.match(line.strip()):
+            runs.append((n, [line.strip()], _hint(before)))
+            before = []
+        else:
+            if runs:
+                runs[-1][1].append(line)
+            if line.strip() and not line.startswith((" ", "\t")):
+                before = (before + [line.strip()])[-4:]
     return runs
+
+
+def _hint(lines: list[str]) -> str | None:
+    """The test named by a heading or command line among the lines just before a banner."""
+    for line in reversed(lines):
+        if m := HINT_RE.search(line):
+            return (m.group(1) or m.group(2)).lower()
+    return None
+
+
+def _setup_step(lines: list[str]) -> str | None:
+    """'prepare' or 'cleanup' when an invocation only creates or removes the fileio test files."""
+    text = "\n".join(lines)
+    if re.search(r"^\s*(Running the test with|Number of threads:|Threads started)", text, re.M):
+        return None
+    if "Removing test files" in text:
+        return "cleanup"
+    if re.search(r"^\d+ files, \S+ each, \S+ total|^Creating file", text, re.M):
+        return "prepare"
+    return None
 
 
 def parse(text: str, path: str = "") -> ParsedFile:
@@ -82,10 +118,23 @@ def parse(text: str, path: str = "") -> ParsedFile:
     out: list[SiteMeasurement] = []
     params_runs: list[dict] = []
     errors: list[ImporterError] = []
-    for k, (start, lines) in enumerate(runs):
+    steps = [(start, _setup_step(lines)) for start, lines, _ in runs]
+    for start, step in steps:
+        if step:
+            fatal = next((ln.strip() for ln in runs[[s for s, _ in steps].index(start)][1]
+                          if ln.startswith("FATAL")), "")
+            warnings.append(f"line {start}: sysbench fileio {step} step (no results){': ' + fatal if fatal else ''}"
+                            " - not a run")
+    runs = [r for r, (_, step) in zip(runs, steps, strict=True) if not step]
+    if not runs:
+        raise ImporterError(path, "only sysbench prepare/cleanup steps, no test run", line=steps[0][0])
+    for k, (start, lines, hint) in enumerate(runs):
         label = f"run {k + 1}" if len(runs) > 1 else ""
+        prefix = BANNER_RE.match(lines[0]).group("prefix")  # type: ignore[union-attr]
+        if prefix:
+            label = f"{label} ({prefix})" if label else prefix
         try:
-            got, params, run_warnings = _parse_run(lines, start, path, label)
+            got, params, run_warnings = _parse_run(lines, start, path, label, hint)
         except _Unsupported as exc:
             skipped.append(f"line {start}: {exc}: skipped")
             continue
@@ -101,8 +150,8 @@ def parse(text: str, path: str = "") -> ParsedFile:
     if not out:
         if errors:
             raise errors[0]
-        raise ImporterError(path, "; ".join(s.split(": ", 1)[1].removesuffix(": skipped") for s in skipped)
-                            + " (supported: cpu, fileio, memory, oltp)", line=runs[0][0])
+        raise ImporterError(path, "; ".join(dict.fromkeys(s.split(": ", 1)[1].removesuffix(": skipped")
+                                                          for s in skipped)), line=runs[0][0])
     first = params_runs[0]
     params = dict(first) if len(params_runs) == 1 else {"runs": params_runs, "test": first["test"]}
     fmt = f"sysbench-{first['test']}" if len({p['test'] for p in params_runs}) == 1 else "sysbench-log"
@@ -114,9 +163,10 @@ class _Unsupported(Exception):  # noqa: N818
     """A run of a sysbench test this importer does not read (the message names version and test)."""
 
 
-def _parse_run(lines: list[str], start: int, path: str, label: str) -> tuple[list[SiteMeasurement], dict, list[str]]:
+def _parse_run(lines: list[str], start: int, path: str, label: str, hint: str | None = None
+               ) -> tuple[list[SiteMeasurement], dict, list[str]]:
     warnings: list[str] = []
-    version = BANNER_RE.match(lines[0]).group(1)  # type: ignore[union-attr]
+    version = BANNER_RE.match(lines[0]).group(2)  # type: ignore[union-attr]
     params: dict = {"version": version, "line": start}
     ops: dict[str, float] = {}
     mib: dict[str, float] = {}
@@ -127,12 +177,15 @@ def _parse_run(lines: list[str], start: int, path: str, label: str) -> tuple[lis
     eps = total_time = events = None
     section = ""
     test = None
+    fatal: list[tuple[int, str]] = []
     for i, line in enumerate(lines):
         n = start + i
         s = line.strip()
-        for hint, name in TEST_HINTS:
-            if hint in line and test is None:
+        for mark, name in TEST_HINTS:
+            if mark in line and test is None:
                 test = name
+        if s.startswith("FATAL:"):
+            fatal.append((n, s))
         if m := re.match(r"^Number of threads: (\d+)", s):
             params["threads"] = int(m.group(1))
         elif m := re.match(r"^(?:Prime numbers limit|Maximum prime number checked in CPU test): (\d+)", s):
@@ -197,7 +250,10 @@ def _parse_run(lines: list[str], start: int, path: str, label: str) -> tuple[lis
             events = number(m.group(1), path, line=n, key="total number of events")
     if test is None:
         test = "fileio" if (ops or mib or v04) else "cpu" if eps is not None else \
-            "oltp" if oltp else "memory" if mem else None
+            "oltp" if oltp else "memory" if mem else hint
+    if fatal and not (ops or mib or v04 or eps is not None or oltp or mem or events is not None):
+        n, msg = fatal[0]
+        raise _Unsupported(f"sysbench {version} {test or ''} run aborted at line {n} ({msg[:120]})".replace("  ", " "))
     threads = params.get("threads")
     if threads is None:
         warnings.append("the report has no 'Number of threads' line: threads unknown")
@@ -241,9 +297,21 @@ def _parse_run(lines: list[str], start: int, path: str, label: str) -> tuple[lis
             out.append(measurement("throughput", q, "ops/s", dict(base, operation="query"),
                                    f"{who}: queries per second"))
         op = "transaction"
+    elif test in ("threads", "mutex"):
+        if events is None or not total_time:
+            raise ImporterError(path, f"sysbench {version} {test} run without 'total time' and 'total number "
+                                      "of events'", line=start)
+        op = test
+        if test == "threads":
+            out.append(measurement("throughput", events / total_time, "ops/s", dict(base, operation="threads"),
+                                   f"{who}: events per second ({events:g} events / {total_time:g} s)"))
+        else:
+            out.append(measurement("elapsed_time", total_time, "s", dict(base, operation="mutex"),
+                                   f"{who}: total time"))
     else:
-        what = f"{test} test" if test else "test that names itself nowhere (threads or mutex)"
-        raise _Unsupported(f"sysbench {version} {what}: not supported (cpu, fileio, memory and oltp are)")
+        what = f"{test} test" if test else "test that names itself nowhere (threads, mutex or a Lua script)"
+        raise _Unsupported(f"sysbench {version} {what}: not recognised (cpu, fileio, memory, oltp, threads and "
+                           "mutex are read; a heading or the command line before the banner names the test)")
     for key, stat in (("avg", "mean"), ("95th percentile", "p95"), ("max", "max")):
         if key in latency:
             out.append(measurement("latency", latency[key], "ms",

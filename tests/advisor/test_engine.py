@@ -271,19 +271,6 @@ def test_shared_storage_capacity_is_checked(kb):
     assert any("the virtual disks need 80 TB but the nfs storage offers 50 TB" in w for w in rec.warnings)
 
 
-def test_reports_escape_user_text(kb):
-    from advisor.render import to_html, to_markdown
-
-    sc = make([workload("a|b")])
-    sc["name"] = "<script>alert(1)</script>"
-    advice = advise(sc, kb=kb)
-    page = to_html(advice)
-    assert "<script>" not in page and "&lt;script&gt;" in page
-    md = to_markdown(advice)
-    assert md.startswith("# Capacity advice: <script>") and "workload:a\\|b" in md
-    assert md.count("\n## ") == len(advice.recommendations)
-
-
 def test_overallocation_cpu_figure_moves_with_the_scenarios_request_load(kb):
     """Issue 16: host CPU at an over-allocation level moves with the scenario's request load (CPU
     time is work done; doc 004 Section 8.4.1: the source host fell from 50 to 30 % when its busy VM

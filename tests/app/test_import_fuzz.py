@@ -19,6 +19,7 @@ from knowledge.infra.paths import user_db_path
 FIXTURES = Path(__file__).resolve().parents[1] / "knowledge" / "importers" / "fixtures"
 SAMPLES = {
     "fio-json": "fio3_randrw_2jobs.json", "fio-text": "fio3_two_invocations.txt",
+    "fio-terse": "fio3_terse_v3_randrw_2jobs.txt",
     "bonnie++": "bonnie2_csv_sync.txt", "sysbench": "sysbench10_session_log.txt",
     "postmark": "postmark_three_reports.txt", "iozone": "iozone3_auto_stdout.txt",
 }

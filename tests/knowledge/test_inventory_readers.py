@@ -382,3 +382,17 @@ def test_progress_reaches_one():
     seen = []
     read_inventory([C.RVTOOLS / "rvtools-small-complete.xlsx"], progress=lambda f, m: seen.append((f, m)))
     assert seen[-1][0] == 1.0 and all(0 <= f <= 1 for f, _ in seen)
+
+
+def test_fixtures_are_the_published_bytes():
+    """Every blob id in SOURCES.md is the git blob id of the file kept here (byte-for-byte copies)."""
+    import hashlib
+    import re
+
+    text = (C.FIX / "SOURCES.md").read_text()
+    rows = re.findall(r"^\| ([\w.-]+) \|.*\| ([0-9a-f]{40}) \|$", text, re.M)
+    assert len(rows) >= 8
+    for name, blob in rows:
+        path = next(C.FIX.rglob(name))
+        data = path.read_bytes()
+        assert hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest() == blob, name

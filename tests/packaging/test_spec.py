@@ -194,3 +194,16 @@ def test_multiprocessing_runtime_hook_patches_freeze_support_in_a_worker(monkeyp
     assert multiprocessing.freeze_support is not original
     assert multiprocessing.spawn.freeze_support is multiprocessing.freeze_support
     assert multiprocessing.process.ORIGINAL_DIR is None
+
+
+def test_inventory_readers_libraries_are_bundled(spec_support):
+    """openpyxl (RVTools workbooks) and defusedxml (libvirt domain XML) are hidden imports, imported by
+    the readers, and never excluded (nor their own dependency et_xmlfile)."""
+    hidden = set(spec_support.hidden_imports())
+    imported = spec_support.imported_top_modules()
+    for mod in ("openpyxl", "defusedxml", "defusedxml.ElementTree"):
+        assert mod in hidden and mod in imported, mod
+    assert {"knowledge.inventory", "knowledge.inventory.xlsx", "advisor.inventory", "ui.dialogs.inventory",
+            "app.commands.inventory"} <= hidden
+    excluded = set(spec_support.EXCLUDES)
+    assert not {"openpyxl", "defusedxml", "et_xmlfile", "xml.parsers.expat", "csv"} & excluded

@@ -138,7 +138,7 @@ def test_dropping_files_imports_them_with_errors_per_file(window, qtbot):
     bad = [o for o in sites.outcomes if not o.ok]
     assert len(ok) == 1 and ok[0].tool == "fio" and len(ok[0].measurements) > 0
     assert len(bad) == 1 and "fio3_truncated.json" in bad[0].error
-    assert "2 files: 1 imported, 1 failed; 1 run found, 1 imported, 0 skipped" in sites.status.text()
+    assert "2 files: 1 imported, 1 failed; 2 runs found, 2 imported, 0 skipped" in sites.status.text()
     names = [sites.site_list.item(i).data(0x0100) for i in range(sites.site_list.count())]
     assert "lab-1" in names
     assert sites.model.rowCount() == len(ok[0].measurements)

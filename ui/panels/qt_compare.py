@@ -31,27 +31,15 @@ MAX_COLUMNS = 4
 
 
 def summarize_inputs(data: dict) -> dict[str, str]:
-    """Key inputs of scenario data as row label -> text (units in the labels)."""
-    h = data.get("hosts", {})
-    cpu = h.get("cpu", {})
-    wls = data.get("workloads", [])
-    disks = ", ".join(f"{d.get('count', 1)}x {d.get('kind', '?')} {d.get('size_gb', '?')} GB"
-                      for d in h.get("disks", []))
-    shared = ", ".join(f"{s.get('kind')} {s.get('network_gbps', '?')} Gb/s" for s in h.get("shared_storage", []))
-    prefs = data.get("preferences", {})
-    return {
-        "Hosts (reserve)": f"{h.get('count', 1)} (+{h.get('reserve', 0)} reserve)" if h.get("reserve") else
-        str(h.get("count", 1)),
-        "Cores per host": str(cpu.get("sockets", 1) * cpu.get("cores_per_socket", 1)),
-        "RAM per host (GiB)": f"{h.get('ram_gib', '?')}",
-        "Network (Gb/s)": f"{h.get('nic_gbps', '?')}",
-        "Local disks": disks or "none",
-        "Shared storage": shared or "none",
-        "Workload groups": str(len(wls)),
-        "VMs in total": str(sum(int(w.get("vms", 1)) for w in wls)),
-        "vCPUs in total": str(sum(int(w.get("vms", 1)) * int(w.get("vcpus", 1)) for w in wls)),
-        "Open source only": "yes" if prefs.get("open_source_only") else "no",
-    }
+    """Key inputs of scenario data (:func:`advisor.figures.summary.scenario_inputs`); an invalid
+    scenario gives no rows."""
+    from advisor.figures.summary import scenario_inputs
+    from advisor.scenario import parse_scenario
+
+    try:
+        return scenario_inputs(parse_scenario(data))
+    except UserFacingError:
+        return {}
 
 
 def advise_all(items: list[tuple[str, dict]], kb, site, userdb_path, progress=None,

@@ -83,7 +83,7 @@ class RecommendationCard(QFrame):
 
     sig_citations = Signal(list, str)
 
-    def __init__(self, rec: Recommendation, parent=None):
+    def __init__(self, rec: Recommendation, parent=None, today: dict | None = None):
         super().__init__(parent)
         self.rec = rec
         self.setObjectName("card")
@@ -106,6 +106,15 @@ class RecommendationCard(QFrame):
         self.choice.setObjectName("cardChoice")
         self.choice.setWordWrap(True)
         lay.addWidget(self.choice)
+        self.today_label = None
+        if today:  # an imported estate: what runs today next to the advice (advisor.inventory)
+            same = "" if today["differs"] else " (unchanged)"
+            self.today_label = QLabel(f"Today: <b>{_esc(today['today'])}</b> → advised: "
+                                      f"<b>{_esc(today['advised'])}</b>{same}")
+            self.today_label.setObjectName("today")
+            self.today_label.setWordWrap(True)
+            self.today_label.setToolTip("What the imported estate runs with today (estate.today in the scenario)")
+            lay.addWidget(self.today_label)
         figs = [figure_text(k, v) for k, v in rec.expected.items()]
         if figs:
             f = QLabel("<br>".join(figs[:6]))
@@ -274,8 +283,13 @@ class QtRecommendationsPanel(QWidget):
                 item.widget().deleteLater()
         self.cards = []
         columns = 3 if self.width() > 1500 else 2
+        today = {}
+        if advice is not None and getattr(advice.scenario, "estate", None):
+            from advisor.inventory import today_vs_advised
+
+            today = {(r["decision"], r["scope"]): r for r in today_vs_advised(advice.scenario, recs)}
         for i, rec in enumerate(shown):
-            card = RecommendationCard(rec)
+            card = RecommendationCard(rec, today=today.get((rec.decision, rec.scope)))
             card.sig_citations.connect(self.show_citations)
             self.grid.addWidget(card, i // columns, i % columns)
             self.cards.append(card)

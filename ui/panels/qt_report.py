@@ -93,8 +93,8 @@ class QtReportPanel(QWidget):
     def render_preview(self) -> None:
         from ui.report import build_document, report_html
 
-        html_text = report_html(self.title(), self.session.document.data, self.session.advice,
-                                {k: f"chart:{k}" for k in self.images}, self.documents())
+        html_text = report_html(self.title(), self.session.advice, {k: f"chart:{k}" for k in self.images},
+                                self.documents())
         doc = build_document(html_text, self.images)
         self.preview.setDocument(doc)
         self._doc = doc
@@ -105,8 +105,7 @@ class QtReportPanel(QWidget):
 
         path = Path(path)
         writer = write_pdf if path.suffix.lower() == ".pdf" else write_html
-        out = writer(path, self.title(), self.session.document.data, self.session.advice, self.images,
-                     self.documents())
+        out = writer(path, self.title(), self.session.advice, self.images, self.documents())
         self.session.notifier.message(f"Report written to {out}")
         return out
 

@@ -99,3 +99,11 @@ def test_damaged_csv_names_line_and_field(line, message):
 def test_empty_or_foreign_text_is_an_error():
     with pytest.raises(ImporterError, match="no bonnie"):
         bonnie.parse("\n\n", "x")
+
+
+def test_a_free_text_line_before_the_csv_lines_is_still_recognised_as_bonnie(fixture_text):
+    from knowledge.importers import bonnie
+    from knowledge.importers.registry import REGISTRY
+    text = "results of the new array (run by hand)\n" + fixture_text("bonnie2_csv.txt")
+    assert bonnie.identify(text) >= 0.7
+    assert REGISTRY.parse_text(text, "b.csv").tool == "bonnie++"

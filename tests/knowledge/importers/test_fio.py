@@ -154,3 +154,26 @@ def test_block_size_from_per_direction_bs_and_unknown_with_bssplit(fixture_text)
     doc["jobs"][0]["job options"]["bssplit"] = "4k/50:64k/50"
     r = fio.parse(json.dumps(doc), "split.json")
     assert "block_size" not in one(r.measurements, metric="throughput", operation="read").factors
+
+
+def test_each_json_job_entry_is_a_run_and_an_entry_without_io_is_a_skipped_run(fixture_text):
+    doc = json.loads(fixture_text("fio3_randrw_2jobs.json"))
+    assert fio.parse(json.dumps(doc), "j.json").runs_found == len(doc["jobs"]) == 2
+    for d in ("read", "write", "trim"):
+        doc["jobs"][1][d]["io_bytes"] = doc["jobs"][1][d]["total_ios"] = 0
+    doc["jobs"][1]["error"] = 5
+    r = fio.parse(json.dumps(doc), "j.json")
+    assert (r.runs_found, r.runs_imported) == (2, 1)
+    assert "jobs[1]" in r.skipped[0] and "did no I/O (fio error 5)" in r.skipped[0]
+
+
+def test_json_in_which_no_job_did_io_is_refused_with_fios_own_message(fixture_text):
+    doc = json.loads(fixture_text("fio3_randrw_2jobs.json"))
+    for job in doc["jobs"]:
+        job["error"] = 22
+        for d in ("read", "write", "trim"):
+            job[d]["io_bytes"] = job[d]["total_ios"] = 0
+    text = "fio: time_based requires a runtime/timeout setting\n" + json.dumps(doc, indent=1)
+    with pytest.raises(ImporterError, match=r"x.json, key jobs: fio 3.33 JSON output in which no job did any I/O "
+                                            r"\(fio reported error 22; fio said 'fio: time_based requires"):
+        fio.parse(text, "x.json")

@@ -9,19 +9,21 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from knowledge.importers import bonnie, fio, fio_text, iozone, postmark, sysbench
+from knowledge.importers import bonnie, fio, fio_terse, fio_text, iozone, postmark, sysbench
 from knowledge.importers.base import ImporterError, ParsedFile, decode_text
 from knowledge.importers.registry import REGISTRY
 
 from .conftest import FIXTURES
 
-PARSERS = {"fio": fio, "fio_text": fio_text, "bonnie": bonnie, "sysbench": sysbench, "postmark": postmark,
+PARSERS = {"fio": fio, "fio_text": fio_text, "fio_terse": fio_terse, "bonnie": bonnie, "sysbench": sysbench, "postmark": postmark,
            "iozone": iozone}
 SAMPLES = {
     "fio": ["fio3_randrw_2jobs_group.json", "fio3_randrw_2jobs.json", "fio2_write_published.json"],
     "fio_text": ["fio3_randrw_2jobs.txt", "fio3_seqwrite_2jobs_group.txt"],
+    "fio_terse": ["fio3_terse_v3_randrw_2jobs.txt", "fio3_terse_v5_randrw_2jobs.txt", "fio3_terse_v2_randrw_2jobs.txt"],
     "bonnie": ["bonnie2_csv_sync.txt", "bonnie2_table.txt", "bonnie103_published.txt"],
-    "sysbench": ["sysbench10_fileio_rndrw.txt", "sysbench10_cpu.txt", "sysbench11_fileio_rndrw_published.txt"],
+    "sysbench": ["sysbench10_fileio_rndrw.txt", "sysbench10_cpu.txt", "sysbench11_fileio_rndrw_published.txt",
+                 "sysbench10_session_log.txt"],
     "postmark": ["postmark_verbose.txt", "postmark_terse.txt"],
     "iozone": ["iozone3_auto_stdout.txt", "iozone3_excel_R_sample.txt"],
 }

@@ -32,6 +32,7 @@ EXPECTED = {
     "postmark_three_reports.txt": "postmark", "sysbench10_session_log.txt": "sysbench",
     "fio3_two_invocations.txt": "fio-text",
     "iozone3_auto_stdout.txt": "iozone", "iozone3_excel_R_sample.txt": "iozone",
+    **{f"fio3_terse_v{v}_randrw_2jobs.txt": "fio-terse" for v in (2, 3, 4, 5)},
 }
 
 

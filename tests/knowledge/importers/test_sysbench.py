@@ -73,7 +73,7 @@ def test_a_session_log_imports_every_run_with_its_own_labels(fixture_text):
     r = sysbench.parse(fixture_text("sysbench10_session_log.txt"), "log.txt")
     assert (r.runs_found, r.runs_imported) == (5, 4)
     assert len(r.skipped) == 1 and "line 69" in r.skipped[0] and "sysbench 1.0.20" in r.skipped[0] \
-        and "not supported" in r.skipped[0]
+        and "not recognised" in r.skipped[0]
     assert one(r.measurements, metric="throughput", operation="cpu").value == 21371.1
     mem = one(r.measurements, metric="throughput", operation="memory_write", unit="MiB/s")
     assert (mem.value, mem.factors["block_size"]) == (4798.24, "1")
@@ -91,3 +91,38 @@ def test_a_log_of_unsupported_tests_only_is_refused_naming_version_and_test(fixt
     assert threads_only.startswith("sysbench 1.0.20")
     with pytest.raises(ImporterError, match=r"t.txt, line 1: sysbench 1.0.20 test that names itself nowhere"):
         sysbench.parse(threads_only, "t.txt")
+
+
+def test_a_heading_or_command_before_the_banner_names_the_threads_and_mutex_tests(fixture_text):
+    """sysbench 1.x prints nothing that names threads or mutex: the line before the banner does."""
+    lines = fixture_text("sysbench10_session_log.txt").splitlines(keepends=True)
+    threads = "".join(lines[68:86])
+    r = sysbench.parse("THREADS BENCHMARKS\n-----\n" + threads, "t.txt")
+    events = one(r.measurements, metric="throughput", operation="threads")
+    assert events.unit == "ops/s" and "events /" in events.subject
+    r = sysbench.parse("$ sysbench --test=mutex --threads=1 run\n" + threads, "m.txt")
+    assert one(r.measurements, metric="elapsed_time", operation="mutex").unit == "s"
+
+
+def test_prepare_and_cleanup_steps_are_not_runs_and_an_aborted_run_is_skipped_with_its_message():
+    banner = "sysbench 1.0.20 (using system LuaJIT 2.1.0-beta3)\n\n"
+    prepare = banner + "128 files, 16384Kb each, 2048Mb total\nCreating files for the test...\n" \
+        "Creating file test_file.0\nFATAL: Failed to write file! errno = 28 (No space left on device)\n"
+    run = banner + "Running the test with following options:\nNumber of threads: 1\n\n" \
+        "Doing random r/w test\nFATAL: Size of file 'test_file.0' is 1MiB, but at least 16MiB is expected.\n"
+    cpu = banner + "Running the test with following options:\nNumber of threads: 2\n\nPrime numbers limit: 10000\n\n" \
+        "CPU speed:\n    events per second:   123.45\n"
+    cleanup = banner + "Removing test files...\n"
+    r = sysbench.parse(prepare + run + cpu + cleanup, "s.txt")
+    assert (r.runs_found, r.runs_imported) == (2, 1)
+    assert "aborted" in r.skipped[0] and "FATAL: Size of file" in r.skipped[0]
+    assert any("prepare step" in w and "No space left" in w for w in r.warnings)
+    assert any("cleanup step" in w for w in r.warnings)
+    assert one(r.measurements, operation="cpu", metric="throughput").value == 123.45
+
+
+def test_a_banner_with_a_prefix_is_a_run_labelled_with_it():
+    text = "CPU 3 sysbench 1.0.11 (using system LuaJIT 2.1.0-beta3)\n\nRunning the test with following options:\n" \
+        "Number of threads: 1\n\nPrime numbers limit: 10000\n\nCPU speed:\n    events per second:   99.5\n"
+    r = sysbench.parse(text, "p.txt")
+    assert r.tool_version == "1.0.11" and r.measurements[0].subject == "sysbench CPU 3 cpu: events per second"

@@ -1,0 +1,453 @@
+"""File ▸ Import inventory…: today's estate shown, its workload groups adjusted, then used as the
+scenario.
+
+:class:`InventoryDialog` views and edits the :class:`advisor.inventory.Inventory` it is given
+(through :class:`GroupsModel`): what was found, the groups (rename in place, merge, split, group
+again), the totals of the source next to the scenario's, the values assumed because no export
+carries them, and today's settings. Reading the files runs in the application's worker
+(:func:`start_inventory_import`, with progress and cancel); the caller loads
+:meth:`InventoryDialog.scenario_data` into the document when the dialog is accepted.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from pathlib import Path
+
+from PySide6.QtCore import QAbstractTableModel, QItemSelectionModel, QModelIndex, Qt, Signal
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QMenu,
+    QProgressBar,
+    QPushButton,
+    QSplitter,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from knowledge.infra.errors import UserFacingError
+
+#: file chooser filter for estate exports
+INVENTORY_FILTER = ("Estate exports (*.xlsx *.csv *.xml *.json *.out *.txt);;RVTools workbook (*.xlsx);;"
+                    "CSV (*.csv);;libvirt domain XML (*.xml);;JSON (*.json);;All files (*)")
+
+GROUP_BY_LABELS = {"auto": "similar size (auto)", "size": "identical vCPU/RAM/disk", "name-prefix": "VM name prefix",
+                   "cluster": "cluster or host"}
+SPLIT_LABELS = {"size": "by &size", "name-prefix": "by &name prefix", "cluster": "by &cluster or host",
+                "power": "&powered on / off", "half": "in &half (by RAM)"}
+FIELD_LABELS = {"cpu_intensity": "CPU intensity", "io.pattern": "I/O pattern", "io.read_share": "read share",
+                "io.intensity": "I/O intensity", "io.block_size_kib": "I/O block size, KiB",
+                "io.disk_gb": "virtual disk, GB", "data_loss_tolerance": "data loss tolerance",
+                "live_migration": "live migration", "containerizable": "containerizable", "vcpus": "vCPUs",
+                "ram_gib": "RAM, GiB", "hosts.disks": "hosts' local disks", "hosts.nic_gbps": "host NIC, Gb/s",
+                "hosts.reserve": "hosts kept free", "hosts.shared_storage": "shared storage",
+                "hosts.shared_storage.network_gbps": "shared storage link, Gb/s", "hosts.count": "host count",
+                "hosts.cpu": "host CPUs", "hosts.ram_gib": "host RAM, GiB", "hosts.cpu.ghz": "host CPU clock, GHz",
+                "hosts.cpu.sockets": "host sockets", "hosts.cpu.threads_per_core": "threads per core",
+                "hosts.cpu.cores_per_socket": "cores per socket"}
+
+
+_ROOT = QModelIndex()
+
+
+def _field(name: str) -> str:
+    return FIELD_LABELS.get(name, name.replace("hosts.", "hosts: ").replace("_", " ").replace(".", " "))
+
+
+class GroupsModel(QAbstractTableModel):
+    """The groups of an Inventory as a table; the name column is editable (renames the group)."""
+
+    COLUMNS = ("Group", "VMs", "vCPU", "RAM GiB", "Disk GB", "Today", "Note")
+    sig_error = Signal(str)
+
+    def __init__(self, inventory, parent=None):
+        super().__init__(parent)
+        self.inventory = inventory
+        self._profiles: list = []
+        self._cache()
+
+    def _cache(self) -> None:
+        self._profiles = [self.inventory.profile(g) for g in self.inventory.groups]
+
+    def reset(self) -> None:
+        self.beginResetModel()
+        self._cache()
+        self.endResetModel()
+
+    def rowCount(self, parent=_ROOT) -> int:  # noqa: N802 - Qt override
+        return 0 if parent.isValid() else len(self.inventory.groups)
+
+    def columnCount(self, parent=_ROOT) -> int:  # noqa: N802 - Qt override
+        return 0 if parent.isValid() else len(self.COLUMNS)
+
+    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return self.COLUMNS[section]
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.ToolTipRole:
+            return ("The workload group's name (double-click to rename)", "VMs in the group",
+                    "vCPUs per VM in the scenario", "RAM per VM in the scenario (the group's mean)",
+                    "Virtual disk per VM (mean of the provisioned sizes)",
+                    "What these VMs run with today: cache mode, pinning, powered off, vCPU range",
+                    "What the grouping changed")[section]
+        return None
+
+    def flags(self, index):
+        base = super().flags(index)
+        if index.isValid() and index.column() == 0:
+            return base | Qt.ItemFlag.ItemIsEditable
+        return base
+
+    def today_text(self, p) -> str:
+        parts = []
+        if p.cache_today:
+            parts.append(f"cache {p.cache_today}")
+        if p.pinned:
+            parts.append(f"{p.pinned} pinned")
+        if p.powered_off:
+            parts.append(f"{p.powered_off} off")
+        if p.mixed_vcpus:
+            parts.append(f"vCPUs {p.vcpu_range[0]}-{p.vcpu_range[1]}")
+        if p.unsized:
+            parts.append(f"{p.unsized} without size (assumed)")
+        return "; ".join(parts)
+
+    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
+        if not index.isValid():
+            return None
+        g = self.inventory.groups[index.row()]
+        p = self._profiles[index.row()]
+        col = index.column()
+        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole):
+            if col == 0:
+                return g.name
+            if col == 1:
+                return p.vms
+            if col == 2:
+                return p.vcpus
+            if col == 3:
+                return f"{p.ram_gib:.1f}"
+            if col == 4:
+                return f"{p.disk_gb:.0f}" if p.disk_gb else "20 (assumed)"
+            if col == 5:
+                return self.today_text(p)
+            return g.note
+        if role == Qt.ItemDataRole.TextAlignmentRole and col in (1, 2, 3, 4):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            lo, hi = p.ram_range_gib
+            return (f"{g.name}: {p.vms} VMs, e.g. {', '.join(p.examples)}\n"
+                    f"vCPUs today {p.vcpu_range[0]}-{p.vcpu_range[1]}, RAM today {lo:.1f}-{hi:.1f} GiB"
+                    + (f"\non {', '.join(p.clusters)}" if p.clusters else ""))
+        return None
+
+    def setData(self, index, value, role=Qt.ItemDataRole.EditRole) -> bool:  # noqa: N802 - Qt override
+        if not index.isValid() or index.column() != 0 or role != Qt.ItemDataRole.EditRole:
+            return False
+        try:
+            self.inventory.rename(index.row(), str(value))
+        except UserFacingError as exc:
+            self.sig_error.emit(str(exc))
+            return False
+        self.dataChanged.emit(index, index)
+        return True
+
+
+class InventoryDialog(QDialog):
+    """Shows what the import found and lets the user adjust the groups before using them."""
+
+    sig_cancel_read = Signal()
+
+    def __init__(self, parent: QWidget | None = None, files: list[Path] | None = None):
+        super().__init__(parent)
+        self.setWindowTitle("Import inventory")
+        self.setObjectName("inventoryDialog")
+        self.inventory = None
+        self.model: GroupsModel | None = None
+        self.files = [Path(f) for f in files or []]
+        lay = QVBoxLayout(self)
+        self.found = QLabel("Reading " + ", ".join(f.name for f in self.files) + "…" if self.files else "")
+        self.found.setObjectName("inventoryFound")
+        self.found.setWordWrap(True)
+        self.found.setTextFormat(Qt.TextFormat.RichText)
+        lay.addWidget(self.found)
+        self.progress = QProgressBar()
+        self.progress.setRange(0, 100)
+        self.cancel_read = QPushButton("&Stop reading")
+        self.cancel_read.clicked.connect(self.sig_cancel_read)
+        prow = QHBoxLayout()
+        prow.addWidget(self.progress, 1)
+        prow.addWidget(self.cancel_read)
+        self.progress_row = QWidget()
+        self.progress_row.setLayout(prow)
+        lay.addWidget(self.progress_row)
+
+        tools = QHBoxLayout()
+        tools.addWidget(QLabel("&Group by:"))
+        self.group_by = QComboBox()
+        for key, label in GROUP_BY_LABELS.items():
+            self.group_by.addItem(label, key)
+        tools.itemAt(0).widget().setBuddy(self.group_by)
+        self.group_by.setToolTip("How VMs are put into workload groups (each group shares one vCPU count)")
+        self.group_by.currentIndexChanged.connect(self._regroup)
+        tools.addWidget(self.group_by)
+        self.powered_off = QCheckBox("Include &powered-off VMs")
+        self.powered_off.setChecked(True)
+        self.powered_off.setToolTip("Powered-off VMs need capacity when they start again; leave them out if they "
+                                    "will be retired")
+        self.powered_off.toggled.connect(self._toggle_powered_off)
+        tools.addWidget(self.powered_off)
+        tools.addStretch(1)
+        self.merge_button = QPushButton("&Merge")
+        self.merge_button.setToolTip("Merge the selected groups into one")
+        self.merge_button.clicked.connect(self.merge_selected)
+        self.split_button = QPushButton("S&plit")
+        self.split_button.setToolTip("Split the selected group")
+        menu = QMenu(self.split_button)
+        self.split_actions: dict[str, QAction] = {}
+        for key, label in SPLIT_LABELS.items():
+            act = menu.addAction(label)
+            act.triggered.connect(lambda _c=False, k=key: self.split_selected(k))
+            self.split_actions[key] = act
+        self.split_button.setMenu(menu)
+        self.rename_button = QPushButton("&Rename")
+        self.rename_button.setToolTip("Rename the selected group (F2, or double-click its name)")
+        self.rename_button.clicked.connect(self.rename_selected)
+        for b in (self.merge_button, self.split_button, self.rename_button):
+            tools.addWidget(b)
+        lay.addLayout(tools)
+
+        split = QSplitter(Qt.Orientation.Vertical)
+        self.table = QTableView()
+        self.table.setObjectName("inventoryGroups")
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.DoubleClicked
+                                   | QAbstractItemView.EditTrigger.EditKeyPressed)
+        self.table.setAlternatingRowColors(True)
+        self.table.verticalHeader().setVisible(False)
+        split.addWidget(self.table)
+        info = QWidget()
+        ilay = QHBoxLayout(info)
+        ilay.setContentsMargins(0, 0, 0, 0)
+        self.assumed = QLabel()
+        self.assumed.setObjectName("inventoryAssumed")
+        self.assumed.setWordWrap(True)
+        self.assumed.setTextFormat(Qt.TextFormat.RichText)
+        self.assumed.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        self.today = QLabel()
+        self.today.setObjectName("inventoryToday")
+        self.today.setWordWrap(True)
+        self.today.setTextFormat(Qt.TextFormat.RichText)
+        self.today.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        ilay.addWidget(self.assumed, 3)
+        ilay.addWidget(self.today, 2)
+        split.addWidget(info)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 1)
+        lay.addWidget(split, 1)
+        self.totals = QLabel()
+        self.totals.setObjectName("inventoryTotals")
+        self.totals.setTextFormat(Qt.TextFormat.RichText)
+        self.totals.setWordWrap(True)
+        lay.addWidget(self.totals)
+        self.message = QLabel()
+        self.message.setObjectName("warning")
+        self.message.setWordWrap(True)
+        self.message.hide()
+        lay.addWidget(self.message)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
+        self.use_button = self.buttons.addButton("&Use as scenario", QDialogButtonBox.ButtonRole.AcceptRole)
+        self.use_button.setDefault(True)
+        self.use_button.setToolTip("Replace the current scenario by these groups and hosts, then advise")
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        lay.addWidget(self.buttons)
+        rename = QAction(self)
+        rename.setShortcut(QKeySequence(Qt.Key.Key_F2))
+        rename.triggered.connect(self.rename_selected)
+        self.addAction(rename)
+        self._set_ready(False)
+
+    # --- reading -----------------------------------------------------------------------------
+    def show_progress(self, fraction: float, message: str) -> None:
+        self.progress.setValue(int(100 * fraction))
+        self.progress.setFormat(f"{message} (%p%)" if message else "%p%")
+
+    def show_failure(self, text: str) -> None:
+        """The read failed: say why (file and column/element are in the message)."""
+        self.progress_row.hide()
+        self.found.setText("<b>The files could not be imported.</b>")
+        self.show_message(text)
+
+    def show_message(self, text: str) -> None:
+        self.message.setText(text)
+        self.message.setVisible(bool(text))
+
+    def _set_ready(self, ready: bool) -> None:
+        for w in (self.group_by, self.powered_off, self.merge_button, self.split_button, self.rename_button,
+                  self.use_button, self.table):
+            w.setEnabled(ready)
+        self.progress_row.setVisible(not ready and self.inventory is None and not self.message.isVisible())
+
+    def set_inventory(self, inventory) -> None:
+        """Show ``inventory`` (an advisor.inventory.Inventory) and let the user edit it."""
+        self.inventory = inventory
+        self.model = GroupsModel(inventory, self)
+        self.model.sig_error.connect(self.show_message)
+        self.table.setModel(self.model)
+        self.table.selectionModel().selectionChanged.connect(lambda *_: self._update_buttons())
+        self.model.dataChanged.connect(lambda *_: self._refresh_text())
+        head = self.table.horizontalHeader()
+        head.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        head.setSectionResizeMode(5, QHeaderView.ResizeMode.Stretch)
+        head.setSectionResizeMode(6, QHeaderView.ResizeMode.Stretch)
+        self.group_by.blockSignals(True)
+        self.group_by.setCurrentIndex(max(0, self.group_by.findData(inventory.group_by)))
+        self.group_by.blockSignals(False)
+        self.powered_off.blockSignals(True)
+        self.powered_off.setChecked(inventory.include_powered_off)
+        self.powered_off.blockSignals(False)
+        self.progress_row.hide()
+        self._set_ready(True)
+        self._refresh_text()
+        self._update_buttons()
+
+    # --- editing -------------------------------------------------------------------------------
+    def selected_rows(self) -> list[int]:
+        if self.table.selectionModel() is None:
+            return []
+        return sorted({i.row() for i in self.table.selectionModel().selectedRows()})
+
+    def select_rows(self, rows: list[int]) -> None:
+        sel = self.table.selectionModel()
+        sel.clearSelection()
+        for r in rows:
+            sel.select(self.model.index(r, 0), QItemSelectionModel.SelectionFlag.Select
+                       | QItemSelectionModel.SelectionFlag.Rows)
+        if rows:
+            self.table.scrollTo(self.model.index(rows[0], 0))
+
+    def _update_buttons(self) -> None:
+        rows = self.selected_rows()
+        ready = self.inventory is not None
+        self.merge_button.setEnabled(ready and len(rows) >= 2)
+        self.split_button.setEnabled(ready and len(rows) == 1)
+        self.rename_button.setEnabled(ready and len(rows) == 1)
+
+    def _apply(self, fn, *args):
+        self.show_message("")
+        try:
+            result = fn(*args)
+        except UserFacingError as exc:
+            self.show_message(str(exc))
+            return None
+        self.model.reset()
+        self._refresh_text()
+        return result
+
+    def merge_selected(self) -> None:
+        rows = self.selected_rows()
+        k = self._apply(self.inventory.merge, rows)
+        if k is not None:
+            self.select_rows([k])
+
+    def split_selected(self, by: str) -> None:
+        rows = self.selected_rows()
+        if len(rows) != 1:
+            return
+        new = self._apply(self.inventory.split, rows[0], by)
+        if new:
+            self.select_rows(new)
+
+    def rename_selected(self) -> None:
+        rows = self.selected_rows()
+        if len(rows) == 1:
+            self.table.edit(self.model.index(rows[0], 0))
+
+    def _regroup(self) -> None:
+        if self.inventory is not None:
+            self._apply(self.inventory.regroup, self.group_by.currentData())
+
+    def _toggle_powered_off(self, on: bool) -> None:
+        if self.inventory is not None:
+            self._apply(self.inventory.set_include_powered_off, on)
+
+    # --- text ------------------------------------------------------------------------------------
+    def _refresh_text(self) -> None:
+        inv = self.inventory
+        if inv is None:
+            return
+        s = inv.summary()
+        f = s["found"]
+        files = ", ".join(escape(Path(x["file"]).name) + f" ({escape(x['format'])})" for x in s["sources"])
+        parts = [f"<b>{f['vms']}</b> VMs", f"<b>{f['powered_off']}</b> powered off", f"<b>{f['templates']}</b> templates"]
+        if f["containers"]:
+            parts.append(f"<b>{f['containers']}</b> containers")
+        parts.append(f"<b>{f['hosts']}</b> hosts")
+        notes = [escape(n) for src in s["sources"] for n in src["notes"]] + [escape(w) for w in s["warnings"]]
+        self.found.setText("Found " + ", ".join(parts) + f" in {files}."
+                           + ("<br><span style='color:#b35900'>" + "<br>".join(notes[:4]) + "</span>" if notes else ""))
+        src, sc = s["totals"]["source"], s["totals"]["scenario"]
+        same = src["vms"] == sc["vms"] and src["vcpus"] == sc["vcpus"] and abs(src["ram_gib"] - sc["ram_gib"]) < 0.01
+        colour = "" if same else " style='color:#b00020'"
+        self.totals.setText(
+            f"Today: <b>{src['vms']}</b> VMs, <b>{src['vcpus']}</b> vCPUs, <b>{src['ram_gib']:.1f}</b> GiB RAM"
+            f"{'' if inv.include_powered_off else ' (powered-off VMs left out)'} &nbsp;→&nbsp; "
+            f"<span{colour}>scenario: <b>{len(inv.groups)}</b> groups, <b>{sc['vms']}</b> VMs, "
+            f"<b>{sc['vcpus']}</b> vCPUs, <b>{sc['ram_gib']:.1f}</b> GiB RAM</span>")
+        rows = inv.assumptions()
+        items = " · ".join(f"{escape(_field(k))} <b>{escape(v)}</b>" for k, v in rows)
+        self.assumed.setText("<span style='color:#b35900'><b>⚠ Assumed</b></span> — no export carries these; "
+                             f"check them in the scenario editor:<br>{items}")
+        self.assumed.setToolTip("Each imported workload lists these fields under 'assumed'; the scenario file "
+                                "marks them '# assumed'")
+        today = s["today"]
+        labels = {"hypervisor": "hypervisor", "hosts": "hosts", "vcpus_per_core": "vCPUs per core",
+                  "vcpus_per_thread": "vCPUs per hardware thread", "ram_allocated_per_host_ram": "RAM allocated / host RAM",
+                  "host_cpu_usage_pct": "host CPU use, %", "cache_modes": "disk cache modes",
+                  "pinned_vms": "VMs with pinned vCPUs", "disk_backing": "disks on", "shared_storage": "shared storage"}
+        trs = "".join(f"<tr><td>{escape(labels.get(k, k))}</td><td><b>{escape(_plain(v))}</b></td></tr>"
+                      for k, v in today.items())
+        self.today.setText("<b>Today</b> (shown next to the advice once it is computed):"
+                           f"<table cellspacing='0' cellpadding='1'>{trs}</table>" if trs else "")
+
+    def scenario_data(self) -> dict:
+        """The scenario to load (valid: advisor.inventory builds it and checks nothing is out of range)."""
+        return self.inventory.to_scenario()
+
+
+def _plain(v) -> str:
+    if isinstance(v, dict):
+        return ", ".join(f"{k} {n}" for k, n in v.items())
+    if isinstance(v, list):
+        return ", ".join(str(x) for x in v)
+    return str(v)
+
+
+def start_inventory_import(parent: QWidget, paths: list[Path], notifier=None) -> InventoryDialog:
+    """Open the dialog and read ``paths`` in the worker (progress and cancel in the dialog).
+    The caller connects ``accepted`` and reads :meth:`InventoryDialog.scenario_data`."""
+    from advisor.inventory import import_inventory
+    from ui.workers import TaskSlot
+
+    dialog = InventoryDialog(parent, paths)
+    slot = TaskSlot("importing the inventory", notifier=notifier, parent=dialog)
+    dialog.task = slot
+    slot.sig_progress.connect(dialog.show_progress)
+    slot.sig_done.connect(dialog.set_inventory)
+    slot.sig_failed.connect(lambda failure: dialog.show_failure(failure.message))
+    slot.sig_cancelled.connect(lambda: dialog.show_failure("Reading stopped."))
+    dialog.sig_cancel_read.connect(slot.cancel)
+    dialog.rejected.connect(slot.cancel)
+    dialog.resize(1000, 640)
+    slot.start(import_inventory, [Path(p) for p in paths])
+    return dialog
