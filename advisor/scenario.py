@@ -721,12 +721,20 @@ def load_scenario(path: Path | str) -> Scenario:
 
     Only a regular file of at most :data:`MAX_SCENARIO_BYTES` is read (a FIFO, a device or a
     folder is refused at once); every problem is an InputError naming the file, line or field."""
+    return parse_scenario(read_scenario_data(path), str(Path(path)))
+
+
+def read_scenario_data(path: Path | str) -> Any:
+    """The plain data of a scenario file (.yaml/.yml, .toml or .json, chosen by suffix), not yet
+    validated: an editor opens a file with a wrong value to show and fix it. Raises InputError
+    when the file cannot be read (not a regular file, larger than :data:`MAX_SCENARIO_BYTES`, not
+    UTF-8) or parsed."""
     from knowledge.infra.files import read_regular_text
 
     path = Path(path)
     fmt = _format_of(path)
     text = read_regular_text(path, "scenario", MAX_SCENARIO_BYTES)
-    return parse_scenario(loads(text.removeprefix("\ufeff"), fmt, str(path)), str(path))
+    return loads(text.removeprefix("\ufeff"), fmt, str(path))
 
 
 class _Mapping(dict):

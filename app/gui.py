@@ -97,7 +97,6 @@ def run(scenario: Path | None = None, screenshots: Path | None = None, size: tup
                      "PySide6-Essentials) and, on Debian/Ubuntu, the system libraries Qt needs "
                      "(./run app installs them).")
     from PySide6.QtCore import QTimer
-    from PySide6.QtGui import QIcon
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     if app is None:
@@ -105,33 +104,17 @@ def run(scenario: Path | None = None, screenshots: Path | None = None, size: tup
     app.setApplicationName("Capacity Advisor")
     app.setOrganizationName("CapacityAdvisor")
     app.setDesktopFileName("capadvisor")
-    from app import settings as app_settings
-    from ui import theme
-    from ui.main_window import ICON, MainWindow
-    from ui.session import Session
-
-    if ICON.exists():
-        app.setWindowIcon(QIcon(str(ICON)))
-    prefs = app_settings.load()
-    theme.apply(app, prefs.theme, prefs.font_pt)
-    session = Session(settings=prefs, kb_path=kb_path)
-    window = MainWindow(session)
     if screenshots is not None:
         from ui.screenshots import quiet_offscreen_warnings, render_all
 
         quiet_offscreen_warnings()
-
+        window = create_window(kb_path)
         window.resize(*size)
         return render_all(window, Path(scenario) if scenario else None, Path(screenshots), size)
-    if scenario is not None:
-        window.open_scenario(Path(scenario))
-    else:
-        _open_last_or_example(window)
-    window.show()
-    session.start()
+    window = launch(scenario, kb_path)
     if not quit_after_show:
         QTimer.singleShot(0, lambda: warn_unwritable_dirs(window))
-        QTimer.singleShot(0, lambda: warn_settings_kept(window, prefs))
+        QTimer.singleShot(0, lambda: warn_settings_kept(window, window.settings))
     if quit_after_show:  # used by the start-up benchmark: the first event-loop turn after show
         def done() -> None:
             print(f"interactive {time.perf_counter() - started:.4f}", flush=True)
@@ -139,6 +122,40 @@ def run(scenario: Path | None = None, screenshots: Path | None = None, size: tup
 
         QTimer.singleShot(0, done)
     return app.exec()
+
+
+def create_window(kb_path: Path | None = None):
+    """The session and main window as the application makes them: the preferences loaded and
+    applied (theme, font size), the window geometry of the last run kept on the screen."""
+    from PySide6.QtGui import QIcon
+    from PySide6.QtWidgets import QApplication
+
+    from app import settings as app_settings
+    from ui import theme
+    from ui.main_window import ICON, MainWindow
+    from ui.session import Session
+
+    app = QApplication.instance()
+    if ICON.exists():
+        app.setWindowIcon(QIcon(str(ICON)))
+    prefs = app_settings.load()
+    theme.apply(app, prefs.theme, prefs.font_pt)
+    session = Session(settings=prefs, kb_path=kb_path)
+    return MainWindow(session)
+
+
+def launch(scenario: Path | None = None, kb_path: Path | None = None):
+    """Start the application's window: :func:`create_window`, then ``scenario`` or the last file
+    opened (on a first start, or when it is gone, a new scenario and the welcome), shown, and the
+    knowledge base loading. Returns the window (the caller runs the event loop)."""
+    window = create_window(kb_path)
+    if scenario is not None:
+        window.open_scenario(Path(scenario))
+    else:
+        _open_last_or_welcome(window)
+    window.show()
+    window.session.start()
+    return window
 
 
 def warn_unwritable_dirs(window):
@@ -179,15 +196,14 @@ def warn_settings_kept(window, prefs):
     return box
 
 
-def _open_last_or_example(window) -> None:
-    recent = window.recent_files()
-    for p in recent[:1]:
+def _open_last_or_welcome(window) -> None:
+    from PySide6.QtCore import QTimer
+
+    for p in window.recent_files()[:1]:
         if Path(p).exists() and window.open_scenario(Path(p)):
             return
-    example = example_scenario()
-    if example is not None:
-        window.open_scenario(example)
-        window.session.document.path = None
+    window.new_scenario()
+    QTimer.singleShot(0, window.show_welcome)
 
 
 def example_scenario() -> Path | None:

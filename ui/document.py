@@ -202,11 +202,21 @@ class ScenarioDocument(QObject):
         return self.problems
 
     def open(self, path: Path) -> None:
-        """Read a scenario file (any valid one; YAML, TOML or JSON)."""
-        from advisor.scenario import load_scenario
+        """Read a scenario file (YAML, TOML or JSON). A valid one is shown in its canonical form;
+        one with wrong values opens as written, its problems marked, so that they can be fixed
+        (it cannot be saved before). Raises InputError when the file cannot be read or parsed,
+        or is no scenario at all (not a mapping)."""
+        from advisor.scenario import parse_scenario, read_scenario_data
 
-        scenario = load_scenario(path)
-        self.load_data(scenario.to_dict(), Path(path))
+        data = read_scenario_data(path)
+        if not isinstance(data, dict):
+            found = "an empty file" if data is None else f"a {type(data).__name__}"
+            raise InputError(f"{Path(path).name}: not a scenario (expected hosts and workloads, found {found})")
+        try:
+            data = parse_scenario(data, str(path)).to_dict()
+        except InputError:
+            pass  # opened as written; validate() marks the problems
+        self.load_data(data, Path(path))
 
     def save(self, path: Path | None = None) -> Path:
         """Write the scenario (format by suffix) atomically; refuses an invalid scenario."""

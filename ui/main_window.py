@@ -3,6 +3,7 @@ and the single place where errors from every worker are shown (the error bar).""
 
 from __future__ import annotations
 
+import html
 import importlib
 import logging
 from pathlib import Path
@@ -27,7 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from knowledge.infra.errors import UserFacingError
+from knowledge.infra.errors import InputError, UserFacingError
 from knowledge.infra.paths import user_config_dir
 from ui import theme
 from ui.session import Session
@@ -51,8 +52,45 @@ VIEWS = (
     ("sites", "Sites && imports", "qt_sites", "QtSitesPanel", "Your own benchmark results"),
     ("report", "Report", "qt_report", "QtReportPanel", "Preview and export for a client"),
 )
-SCENARIO_FILTER = "Scenarios (*.yaml *.yml *.toml *.json);;All files (*)"
-SCENARIO_SUFFIXES = (".yaml", ".yml", ".toml")
+#: shorter tab titles for a narrow window or large fonts (the full title stays the tooltip)
+SHORT_TITLES = {"recommendations": "Advice", "knowledge_base": "Knowledge", "sites": "Sites"}
+OPEN_FILTER = "Scenarios (*.yaml *.yml *.toml *.json);;All files (*)"
+SAVE_FILTERS = ("YAML scenario (*.yaml *.yml)", "TOML scenario (*.toml)", "JSON scenario (*.json)")
+SCENARIO_SUFFIXES = (".yaml", ".yml", ".toml", ".json")
+
+
+def filter_suffix(name_filter: str) -> str:
+    """``"TOML scenario (*.toml)"`` -> ``"toml"`` (``yaml`` when the filter names none)."""
+    import re
+
+    m = re.search(r"\*\.(\w+)", name_filter or "")
+    return m.group(1) if m else "yaml"
+
+
+def with_scenario_suffix(path: Path, name_filter: str) -> Path:
+    """``path`` with the extension of the chosen format when the name typed has none of the
+    scenario extensions (``lab`` -> ``lab.yaml``; ``lab.v2`` -> ``lab.v2.yaml``)."""
+    if path.suffix.lower() in SCENARIO_SUFFIXES:
+        return path
+    return path.with_name(f"{path.name}.{filter_suffix(name_filter)}")
+
+
+def safe_file_name(title: str) -> str:
+    """A scenario name as a file name (no path separators or characters file systems refuse)."""
+    import re
+
+    name = re.sub(r'[\\/:*?"<>|\x00-\x1f]+', " ", title).strip(" .")
+    return name[:80] or "scenario"
+
+
+def _short_paths(message: str, path: Path) -> str:
+    """``/a/long/dir/lab.yaml: ...`` -> ``lab.yaml: ...`` (the name is what the user knows)."""
+    return message.replace(str(path), path.name)
+
+
+def strip_mnemonic(text: str) -> str:
+    """``"Save &as…"`` -> ``"Save as…"``, ``"Sites && imports"`` -> ``"Sites & imports"``."""
+    return text.replace("&&", "\0").replace("&", "").replace("\0", "&")
 
 
 def window_settings() -> QSettings:
@@ -85,8 +123,15 @@ class ErrorBar(QFrame):
     def show_failure(self, failure: Failure) -> None:
         self.failure = failure
         kind = "" if failure.user_facing else "Unexpected error (a bug) in "
-        self.label.setText(f"<b>{kind}{failure.task}</b>: {failure.message}")
+        task = failure.task[:1].upper() + failure.task[1:]
+        self.label.setText(f"<b>{html.escape(kind + task)}</b>: {html.escape(failure.message)}")
         self.show()
+
+    def clear(self, task: str | None = None) -> None:
+        """Hide the bar: always (``task`` None), or when it shows a failure of ``task``."""
+        if task is None or (self.failure is not None and self.failure.task == task):
+            self.failure = None
+            self.hide()
 
     def show_details(self) -> None:
         if self.failure:
@@ -114,6 +159,7 @@ class MainWindow(QMainWindow):
         self._workshop = None
         self._workshop_full_screen = True
         self._theme_before_workshop = None
+        self._geometry_before_workshop = None
         self.preferences_dialog = None
 
         self.tabs = QTabWidget()
@@ -124,11 +170,12 @@ class MainWindow(QMainWindow):
             QVBoxLayout(holder).setContentsMargins(6, 6, 6, 6)
             self._placeholders[name] = holder
             idx = self.tabs.addTab(holder, title)
-            self.tabs.setTabToolTip(idx, tip)
+            self.tabs.setTabToolTip(idx, f"{strip_mnemonic(title)}: {tip}")
         self.tabs.currentChanged.connect(self._on_tab_changed)
 
         self.error_bar = ErrorBar()
         self.session.notifier.sig_failure.connect(self.on_failure)
+        self.session.notifier.sig_success.connect(self.error_bar.clear)
         self.session.notifier.sig_message.connect(lambda t, ms: self.statusBar().showMessage(t, ms))
 
         central = QWidget()
@@ -155,6 +202,7 @@ class MainWindow(QMainWindow):
             lambda busy: self.statusBar().showMessage("Computing advice…" if busy else "Advice up to date", 0
                                                       if busy else 3000))
         self.session.document.sig_dirty.connect(lambda _d: self._update_title())
+        self.session.document.sig_changed.connect(lambda _p: self._update_title())
         self.session.document.sig_path.connect(lambda _p: self._update_title())
 
         from ui.workers import MainThreadGarbageCollector
@@ -174,8 +222,10 @@ class MainWindow(QMainWindow):
         act = QAction(text, self)
         if shortcut is not None:
             act.setShortcut(QKeySequence(shortcut))
-        act.setToolTip(tip or text)
-        act.setStatusTip(tip or text)
+        plain = strip_mnemonic(text)
+        shortcut_text = act.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
+        act.setToolTip((tip or plain) + (f" ({shortcut_text})" if shortcut_text else ""))
+        act.setStatusTip(tip or plain)
         act.triggered.connect(slot)
         self.addAction(act)
         return act
@@ -196,15 +246,25 @@ class MainWindow(QMainWindow):
                                        "Export the report as PDF or HTML")
         self.act_quit = self._action("&Quit", self.close, K.Quit)
         self.act_undo = doc.undo_stack.createUndoAction(self, "&Undo")
-        self.act_undo.setShortcut(K.Undo)
+        self.act_undo.setShortcuts(K.Undo)
         self.act_redo = doc.undo_stack.createRedoAction(self, "&Redo")
-        self.act_redo.setShortcut(K.Redo)
+        self.act_redo.setShortcuts(K.Redo)
         self.act_advise = self._action("&Advise now", self.session.advise_now, "F5",
                                        "Recompute the recommendations")
         self.act_workshop = self._action("&Workshop mode", self.toggle_workshop, "F11",
                                          "Full screen, large fonts, sliders and plots front and centre")
         self.act_workshop.setCheckable(True)
+        # short texts on the tool bar (the menus keep the full ones)
+        for act, short in ((self.act_import, "Import…"), (self.act_export, "Export…"), (self.act_workshop, "Workshop"),
+                           (self.act_advise, "Advise")):
+            act.setIconText(short)
         self.act_about = self._action("&About Capacity Advisor", self.show_about, None)
+        self.act_guide = self._action("&User guide", self.show_user_guide, K.HelpContents,
+                                      "How to use Capacity Advisor (opens at the view you are in)")
+        self.act_shortcuts = self._action("&Keyboard shortcuts", self.show_shortcuts, "Ctrl+F1",
+                                          "Every keyboard shortcut of the window")
+        self.act_welcome = self._action("&Welcome…", self.show_welcome, None,
+                                        "Start a new scenario, open the example or import benchmark results")
         self.act_preferences = self._action("&Preferences…", self.show_preferences, None,
                                             "Theme, font sizes, what-if delay, automatic advice, recent files")
         # the platform's shortcut (Ctrl+, on macOS, Ctrl+Shift+, on KDE); Ctrl+, where it has none
@@ -234,7 +294,7 @@ class MainWindow(QMainWindow):
         m_edit.addAction(self.act_preferences)
         m_view = mb.addMenu("&View")
         for i, (name, title, *_rest) in enumerate(VIEWS):
-            act = self._action(title.replace("&&", "&"), lambda _c=False, n=name: self.show_view(n),
+            act = self._action(title, lambda _c=False, n=name: self.show_view(n),
                                f"Ctrl+{i + 1}" if i < 9 else None, f"Show {title.replace('&&', 'and')}")
             m_view.addAction(act)
         m_view.addSeparator()
@@ -250,7 +310,8 @@ class MainWindow(QMainWindow):
             m_theme.addAction(act)
             self.theme_actions[mode] = act
         m_help = mb.addMenu("&Help")
-        m_help.addAction(self.act_about)
+        for a in (self.act_guide, self.act_shortcuts, self.act_welcome, None, self.act_about):
+            m_help.addSeparator() if a is None else m_help.addAction(a)
 
         tb = QToolBar("Main")
         tb.setObjectName("mainToolbar")
@@ -289,6 +350,34 @@ class MainWindow(QMainWindow):
         self.tabs.setCurrentIndex(idx)
         return self.panel(name)
 
+    def fit_tab_titles(self) -> None:
+        """Full tab titles when they fit beside each other, the short ones otherwise, so that
+        every tab stays visible (no scroll arrows)."""
+        bar = self.tabs.tabBar()
+        available = self.tabs.width() - 4
+        for short, compact in ((False, False), (True, False), (True, True)):
+            if bool(bar.property("compact")) != compact:
+                bar.setProperty("compact", compact)
+                bar.style().unpolish(bar)
+                bar.style().polish(bar)
+            for i, (name, title, *_rest) in enumerate(VIEWS):
+                text = SHORT_TITLES.get(name, title) if short else title
+                if bar.tabText(i) != text:
+                    bar.setTabText(i, text)
+            if sum(bar.tabSizeHint(i).width() for i in range(bar.count())) <= available:
+                break
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(event)
+        self.fit_tab_titles()
+
+    def changeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().changeEvent(event)
+        from PySide6.QtCore import QEvent
+
+        if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
+            QTimer.singleShot(0, self, self.fit_tab_titles)
+
     def _on_tab_changed(self, idx: int) -> None:
         if 0 <= idx < len(VIEWS):
             self.panel(VIEWS[idx][0])
@@ -305,9 +394,14 @@ class MainWindow(QMainWindow):
 
     # --- files ---------------------------------------------------------------------------
     def _update_title(self) -> None:
+        """``name (file) — Capacity Advisor``, with ``*`` while there are unsaved changes."""
         doc = self.session.document
-        name = doc.path.name if doc.path else doc.title
-        self.setWindowTitle(f"{name}{' *' if doc.dirty else ''} — Capacity Advisor")
+        name = doc.title
+        if doc.path is not None and doc.path.stem != name:
+            name += f" ({doc.path.name})"
+        elif doc.path is None:
+            name += " (not saved)"
+        self.setWindowTitle(f"{name.replace('[*]', '[ *]')}[*] — Capacity Advisor")
         self.setWindowModified(doc.dirty)
 
     def maybe_discard(self) -> bool:
@@ -324,6 +418,7 @@ class MainWindow(QMainWindow):
         return answer == QMessageBox.StandardButton.Discard
 
     def new_scenario(self) -> None:
+        """Start a new, unsaved scenario (after asking about unsaved changes)."""
         if self.maybe_discard():
             from ui.panels.qt_scenario import new_workload
 
@@ -332,46 +427,146 @@ class MainWindow(QMainWindow):
                                     "virtualization": "vmx"},
                 "ram_gib": 128, "nic_gbps": 10, "disks": [{"kind": "ssd", "count": 2, "size_gb": 960}]},
                 "workloads": [new_workload([])]})
+            self.error_bar.clear()
+
+    def open_example(self) -> bool:
+        """Open the bundled example as a new, unsaved scenario (Save asks where to put it)."""
+        if not self.maybe_discard():
+            return False
+        from knowledge.infra.paths import bundle_root
+
+        folder = bundle_root() / "resources" / "examples"
+        path = folder / "scenario.yaml"
+        if not self.open_scenario(path, remember=False):
+            return False
+        self.session.document.path = None
+        self._update_title()
+        self.statusBar().showMessage("Opened the example scenario (a regional private cloud); Save keeps a copy",
+                                     6000)
+        return True
 
     def open_dialog(self) -> None:
         if not self.maybe_discard():
             return
-        path, _ = QFileDialog.getOpenFileName(self, "Open scenario", self.settings.last_dir, SCENARIO_FILTER)
+        path, _ = QFileDialog.getOpenFileName(self, "Open scenario", self._start_dir(), OPEN_FILTER)
         if path:
             self.open_scenario(Path(path))
 
-    def open_scenario(self, path: Path) -> bool:
-        """Open a scenario file; errors go to the error bar. True on success."""
-        try:
-            self.session.document.open(Path(path))
-        except UserFacingError as exc:
-            self.session.notifier.failure(f"opening {Path(path).name}", exc)
+    def open_scenario(self, path: Path, remember: bool = True) -> bool:
+        """Open a scenario file. A benchmark tool's output is offered for import instead; a
+        scenario with wrong values opens with them marked, to be fixed. True when opened."""
+        from advisor.files import classify_file
+
+        path = Path(path)
+        kind = classify_file(path)
+        if kind.kind == "benchmark":
+            self.offer_import(path, kind.label)
             return False
-        self._add_recent(Path(path))
-        self.statusBar().showMessage(f"Opened {path}", 4000)
+        try:
+            self.session.document.open(path)
+        except UserFacingError as exc:
+            self.session.notifier.failure(f"opening {path.name}", UserFacingError(_short_paths(str(exc), path)))
+            return False
+        self.error_bar.clear()
+        if remember:
+            self._add_recent(path)
+        problems = self.session.document.problems
+        if problems:
+            self.show_view("scenario")
+            self.statusBar().showMessage(f"Opened {path.name}: {len(problems)} value(s) to fix, marked in red",
+                                         0)
+        else:
+            self.statusBar().showMessage(f"Opened {path}", 4000)
         return True
+
+    def offer_import(self, path: Path, label: str) -> bool:
+        """Say that ``path`` is benchmark output, not a scenario, and offer to import it."""
+        box = QMessageBox(QMessageBox.Icon.Question, "Not a scenario",
+                          f"{path.name} is {label or 'benchmark output'}: a measurement of your own "
+                          "hardware, not a scenario.\n\nImport it as site benchmark results? The advice can "
+                          "then be calibrated to them (Sites & imports).", QMessageBox.StandardButton.NoButton, self)
+        imp = box.addButton("&Import…", QMessageBox.ButtonRole.AcceptRole)
+        box.addButton(QMessageBox.StandardButton.Cancel)
+        box.setDefaultButton(imp)
+        box.exec()
+        if box.clickedButton() is imp:
+            self.import_files([path])
+            return True
+        return False
 
     def save(self) -> bool:
         if self.session.document.path is None:
             return self.save_as()
         return self._save_to(self.session.document.path)
 
+    def _start_dir(self) -> str:
+        """Where file dialogs start: the folder last used, else the user's documents folder;
+        never the application's own folder of bundled examples."""
+        from PySide6.QtCore import QStandardPaths
+
+        from knowledge.infra.paths import bundle_root
+
+        last = Path(self.settings.last_dir) if self.settings.last_dir else None
+        bundled = bundle_root().resolve()
+        if last is not None and last.is_dir() and not last.resolve().is_relative_to(bundled):
+            return str(last)
+        docs = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
+        return docs if docs and Path(docs).is_dir() else str(Path.home())
+
+    def save_dialog(self) -> QFileDialog:
+        """The Save As dialog: in the last folder (or documents), the scenario's name proposed,
+        the format's extension added to a name typed without one."""
+        doc = self.session.document
+        if doc.path is not None:
+            start = doc.path
+        else:
+            start = Path(self._start_dir()) / f"{safe_file_name(doc.title)}.yaml"
+        dlg = QFileDialog(self, "Save scenario", str(start.parent))
+        dlg.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
+        dlg.setNameFilters(list(SAVE_FILTERS))
+        dlg.selectNameFilter(next((f for f in SAVE_FILTERS if start.suffix.lower() in f), SAVE_FILTERS[0]))
+        dlg.setDefaultSuffix(start.suffix.lstrip(".") or "yaml")
+        dlg.filterSelected.connect(lambda f: dlg.setDefaultSuffix(filter_suffix(f)))
+        dlg.selectFile(start.name)
+        return dlg
+
     def save_as(self) -> bool:
-        start = str(self.session.document.path or Path(self.settings.last_dir or ".") / "scenario.yaml")
-        path, _ = QFileDialog.getSaveFileName(self, "Save scenario", start, SCENARIO_FILTER)
-        return self._save_to(Path(path)) if path else False
+        dlg = self.save_dialog()
+        if dlg.exec() != QFileDialog.DialogCode.Accepted or not dlg.selectedFiles():
+            return False
+        path = with_scenario_suffix(Path(dlg.selectedFiles()[0]), dlg.selectedNameFilter())
+        return self._save_to(path)
 
     def _save_to(self, path: Path) -> bool:
+        path = with_scenario_suffix(Path(path), "")
         try:
             self.session.document.save(path)
         except UserFacingError as exc:
-            self.session.notifier.failure("saving the scenario", exc)
+            self.session.notifier.failure("saving the scenario", UserFacingError(self._describe(str(exc), path)))
             return False
+        self.error_bar.clear()
         self._add_recent(path)
         self.statusBar().showMessage(f"Saved {path}", 4000)
         return True
 
+    def _describe(self, message: str, path: Path) -> str:
+        """A scenario message in the editor's words (fields by their labels, files by name)."""
+        from ui.document import problems_by_path
+        from ui.panels.qt_scenario import describe_problem
+
+        lines = message.splitlines()
+        if len(lines) > 1 and "problem(s) in the scenario" in lines[0]:
+            problems = problems_by_path(InputError(message))
+            items = [describe_problem(k, v, self.session.document.data) for k, v in problems.items()]
+            return (f"{len(items)} value(s) to fix first (marked in red in the Scenario view): "
+                    + "; ".join(items))
+        return _short_paths(message, path)
+
     def _add_recent(self, path: Path) -> None:
+        from knowledge.infra.paths import bundle_root
+
+        if Path(path).resolve().is_relative_to(bundle_root().resolve()):
+            return  # the bundled examples are neither recent files nor the folder to save in
         qs = window_settings()
         recent = [p for p in (qs.value("recent_files", []) or []) if p != str(path)]
         recent.insert(0, str(path))
@@ -443,7 +638,9 @@ class MainWindow(QMainWindow):
 
     def handle_dropped(self, paths: list[Path]) -> None:
         """Scenario files open; everything else is imported as benchmark output."""
-        scenarios = [p for p in paths if p.suffix.lower() in SCENARIO_SUFFIXES or _looks_like_scenario(p)]
+        from advisor.files import classify_file
+
+        scenarios = [p for p in paths if classify_file(p).kind == "scenario"]
         others = [p for p in paths if p not in scenarios]
         if scenarios and self.maybe_discard():
             self.open_scenario(scenarios[0])
@@ -469,12 +666,15 @@ class MainWindow(QMainWindow):
         if on is None:
             on = not self.in_workshop
         app = QApplication.instance()
+        if on and not self.in_workshop:
+            self._geometry_before_workshop = self.geometry()
         if on:
             if self._workshop is None:
                 from ui.panels.qt_workshop import QtWorkshopPanel
 
                 self._workshop = QtWorkshopPanel(self.session)
                 self._workshop.sig_exit.connect(lambda: self.toggle_workshop(False))
+            if self.stack.indexOf(self._workshop) < 0:
                 self.stack.addWidget(self._workshop)
             self._workshop_full_screen = full_screen
             self._apply_workshop_look()
@@ -492,11 +692,21 @@ class MainWindow(QMainWindow):
             theme.apply(app, self.settings.theme, self.settings.font_pt)
             self._central.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
             self.stack.setCurrentIndex(0)
+            if self._workshop is not None:  # out of the stack: its size must not bind the window
+                self.stack.removeWidget(self._workshop)
+                self._workshop.hide()
             self.menuBar().show()
             for tb in self.findChildren(QToolBar):
                 tb.show()
             if self.isFullScreen():
                 self.showNormal()
+            if self._geometry_before_workshop is not None:
+                before = self._geometry_before_workshop
+                self._geometry_before_workshop = None
+                self.setGeometry(before)
+                QApplication.processEvents()  # menus and tool bars back in the layout first
+                self.setGeometry(before)
+            self.fit_to_screen()
             for panel in self.panels.values():
                 if hasattr(panel, "on_theme_changed"):
                     panel.on_theme_changed()
@@ -517,6 +727,44 @@ class MainWindow(QMainWindow):
             self.toggle_workshop(False)
             return
         super().keyPressEvent(event)
+
+    # --- help --------------------------------------------------------------------------
+    def _help_dialog(self):
+        from ui.dialogs.help import HelpDialog
+
+        dlg = getattr(self, "help_dialog", None)
+        if dlg is None:
+            dlg = self.help_dialog = HelpDialog(self)
+        return dlg
+
+    def show_user_guide(self):
+        """The user guide (F1), at the section of the view in use."""
+        dlg = self._help_dialog()
+        if self.in_workshop:
+            section = "Workshop mode"
+        else:
+            section = strip_mnemonic(VIEWS[self.tabs.currentIndex()][1])
+        dlg.show()
+        dlg.raise_()
+        dlg.show_section(section)
+        return dlg
+
+    def show_shortcuts(self):
+        """The user guide at its list of keyboard shortcuts (Ctrl+F1)."""
+        dlg = self._help_dialog()
+        dlg.show()
+        dlg.raise_()
+        dlg.show_section("Keyboard shortcuts")
+        return dlg
+
+    def show_welcome(self):
+        """The welcome: new scenario, the example, open a file, import benchmark results."""
+        from ui.dialogs.welcome import WelcomeDialog
+
+        dlg = WelcomeDialog(self)
+        self.welcome = dlg
+        dlg.open()
+        return dlg
 
     def show_about(self) -> None:
         from ui.dialogs.about import AboutDialog
@@ -572,17 +820,43 @@ class MainWindow(QMainWindow):
     def _restore_state(self) -> None:
         qs = window_settings()
         geo = qs.value("geometry")
-        if geo is not None:
-            self.restoreGeometry(geo)
-        else:
+        if geo is None or not self.restoreGeometry(geo):
             self.resize(1280, 800)
+        if self.isFullScreen():
+            self.showNormal()
+        self.fit_to_screen()
         tab = qs.value("tab")
         if isinstance(tab, str) and tab in self.view_names():
             QTimer.singleShot(0, lambda: self.show_view(tab))
 
+    def fit_to_screen(self) -> None:
+        """Keep the window within the available screen area (a geometry saved on a larger
+        screen, or a window grown beyond it, is shrunk and moved back into view)."""
+        screen = self.screen() or QApplication.primaryScreen()
+        if screen is None:
+            return
+        avail = screen.availableGeometry()
+        frame = self.frameGeometry()
+        extra_w, extra_h = frame.width() - self.width(), frame.height() - self.height()
+        w = min(self.width(), avail.width() - extra_w)
+        h = min(self.height(), avail.height() - extra_h)
+        if (w, h) != (self.width(), self.height()):
+            self.resize(max(w, 200), max(h, 200))
+        frame = self.frameGeometry()
+        x = min(max(frame.x(), avail.x()), avail.right() - frame.width() + 1)
+        y = min(max(frame.y(), avail.y()), avail.bottom() - frame.height() + 1)
+        if (x, y) != (frame.x(), frame.y()):
+            self.move(x, y)
+
     def save_state(self) -> None:
         qs = window_settings()
-        qs.setValue("geometry", self.saveGeometry())
+        if self.in_workshop and self._geometry_before_workshop is not None:
+            current = self.geometry()  # never the full-screen one: the window's size before
+            self.setGeometry(self._geometry_before_workshop)
+            qs.setValue("geometry", self.saveGeometry())
+            self.setGeometry(current)
+        else:
+            qs.setValue("geometry", self.saveGeometry())
         qs.setValue("tab", VIEWS[self.tabs.currentIndex()][0])
         qs.sync()
         try:
@@ -603,16 +877,3 @@ class MainWindow(QMainWindow):
         self.session.close()
         self._collector.stop()
         event.accept()
-
-
-def _looks_like_scenario(path: Path) -> bool:
-    """A JSON file whose top level has ``hosts`` or ``workloads`` is a scenario, not tool output."""
-    if path.suffix.lower() != ".json":
-        return False
-    try:
-        import json
-
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return False
-    return isinstance(data, dict) and ("hosts" in data or "workloads" in data)

@@ -37,6 +37,7 @@ class Notifier(QObject):
 
     sig_failure = Signal(object)   # Failure
     sig_message = Signal(str, int)  # text, timeout in ms (0 = until replaced)
+    sig_success = Signal(str)       # a task or user action that succeeded (clears its error)
 
     def failure(self, task: str, exc: BaseException, details: str = "") -> Failure:
         """Report ``exc`` raised by ``task``; user-facing errors keep their message, others are bugs."""
@@ -53,6 +54,10 @@ class Notifier(QObject):
     def message(self, text: str, timeout_ms: int = 4000) -> None:
         """A short notice for the status bar."""
         self.sig_message.emit(text, timeout_ms)
+
+    def success(self, task: str) -> None:
+        """``task`` succeeded: an error it reported earlier is out of date."""
+        self.sig_success.emit(task)
 
 
 class _Signals(QObject):
@@ -214,6 +219,8 @@ class TaskSlot(QObject):
         if self._current(gen):
             self._running = False
             self.sig_done.emit(value)
+            if self.notifier is not None:
+                self.notifier.success(self.name)
             self.sig_finished.emit()
 
     def _on_error(self, gen: int, exc: BaseException, details: str) -> None:

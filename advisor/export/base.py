@@ -44,20 +44,26 @@ class Export:
                 "notes": list(self.notes)}
 
     def write(self, out_dir: Path) -> list[Path]:
-        """Write every file under ``out_dir`` atomically (shell scripts executable); the paths."""
+        """Write every file and the manifest under ``out_dir``; the paths."""
         from knowledge.infra import jsonout
-        from knowledge.infra.atomic import write_text_atomic
 
-        out_dir = Path(out_dir)
-        written = []
         files = dict(self.files)
         files[self.manifest_path] = jsonout.dumps(self.manifest(), indent=2) + "\n"
-        for rel, text in files.items():
-            path = out_dir / rel
-            write_text_atomic(path, text)
-            os.chmod(path, 0o755 if rel.endswith(".sh") else 0o644)
-            written.append(path)
-        return written
+        return write_files(out_dir, files)
+
+
+def write_files(out_dir: Path, files: dict[str, str]) -> list[Path]:
+    """Write ``files`` (relative path -> text) under ``out_dir`` atomically, shell scripts
+    executable; the paths written."""
+    from knowledge.infra.atomic import write_text_atomic
+
+    written = []
+    for rel, text in files.items():
+        path = Path(out_dir) / rel
+        write_text_atomic(path, text)
+        os.chmod(path, 0o755 if rel.endswith(".sh") else 0o644)
+        written.append(path)
+    return written
 
 
 def hash_comment(src: Source | None, extra: list[str] | None = None, indent: str = "") -> str:

@@ -173,8 +173,8 @@ class ImporterRegistry:
         for other in others:
             if not other.importer.name.startswith(result.tool):  # another tool's output in the same file
                 result.warnings.append(f"the file also holds what looks like {other.importer.label}: only the "
-                                       f"{result.tool} part was read; import the file again with --tool "
-                                       f"{other.importer.name} to read that part")
+                                       f"{result.tool} part was read; to read that part, import the file "
+                                       f"with that importer (capadvisor import --tool {other.importer.name} FILE)")
         result.warnings = list(dict.fromkeys(result.warnings + result.skipped))
         return result
 

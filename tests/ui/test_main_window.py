@@ -106,10 +106,19 @@ def test_worker_errors_reach_the_user(window, qtbot):
 
 
 def test_opening_a_bad_file_shows_an_error(window, qtbot, tmp_path):
+    """A file with a wrong value opens, the value marked, to be fixed; a file that cannot be read
+    as a scenario at all is an error naming the file (not the folder it is in)."""
     bad = tmp_path / "bad.yaml"
     bad.write_text("hosts: {count: 0}\nworkloads: []\n")
-    assert not window.open_scenario(bad)
-    assert window.error_bar.isVisible() and "hosts.count" in window.error_bar.label.text()
+    assert window.open_scenario(bad)
+    assert "hosts.count" in window.session.document.problems
+    assert "Hosts: must be >= 1" in window.panel("scenario").banner.text()
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("hosts: [1, 2\n")
+    assert not window.open_scenario(broken)
+    text = window.error_bar.label.text()
+    assert window.error_bar.isVisible() and "broken.yaml" in text and "invalid YAML" in text
+    assert str(tmp_path) not in text
 
 
 def test_save_open_and_recent_files(window, qtbot, tmp_path):

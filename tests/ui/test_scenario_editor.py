@@ -110,62 +110,86 @@ def _type_into(qtbot, editor, text: str) -> None:
     qtbot.keyClicks(editor, text)
 
 
+def _cell_text(table, row: int, col: int) -> str:
+    return table.model.index(row, col).data()
+
+
+def _type_in_cell(panel, table, row: int, col: int, text: str) -> None:
+    """Click the cell as a user would, type, press Enter."""
+    from PySide6.QtCore import Qt as _Qt
+    from PySide6.QtWidgets import QApplication
+
+    from tests.ui.userinput import click, key, type_text
+
+    QApplication.processEvents()  # lay out first (a row may just have been added)
+    table.table.scrollTo(table.model.index(row, col))
+    click(panel.window(), table.table.viewport(), table.cell_rect(row, col).center())
+    type_text(text)
+    key(_Qt.Key.Key_Return)
+
+
+def _panel(qtbot, doc):
+    panel = QtScenarioPanel(doc)
+    qtbot.addWidget(panel)
+    panel.resize(1280, 1000)
+    panel.show()
+    panel.activateWindow()
+    qtbot.waitExposed(panel)
+    return panel
+
+
 def test_local_disk_groups_are_a_table_of_their_own(qtbot, tmp_path):
     from advisor.scenario import load_scenario
 
     doc = ScenarioDocument(demo_data())
-    panel = QtScenarioPanel(doc)
-    qtbot.addWidget(panel)
-    panel.show()
+    panel = _panel(qtbot, doc)
     table = panel.disks_table
-    assert table.table.rowCount() == 1 and table.editors[0][2].value() == 1920
+    assert table.model.rowCount() == 1 and _cell_text(table, 0, 2) == "1920"
     qtbot.mouseClick(table.add_button, Qt.MouseButton.LeftButton)
     assert doc.get(("hosts", "disks", 1)) == {"kind": "ssd", "count": 1, "size_gb": 1920.0}
-    kind, count, size, iops, mb_s = table.editors[1]
-    kind.setCurrentText("hdd")
-    _type_into(qtbot, count, "2")
-    _type_into(qtbot, size, "4000")
-    _type_into(qtbot, mb_s, "180")
+    _type_in_cell(panel, table, 1, 0, "h")  # a choice: its first letter
+    _type_in_cell(panel, table, 1, 1, "2")
+    _type_in_cell(panel, table, 1, 2, "4000")
+    _type_in_cell(panel, table, 1, 4, "180")
     assert doc.get(("hosts", "disks", 1)) == {"kind": "hdd", "count": 2, "size_gb": 4000.0, "mb_s": 180.0}
     assert doc.problems == {}
 
     # a wrong value: red cell, its message as the tooltip and under the table, by row
-    _type_into(qtbot, count, "0")
+    _type_in_cell(panel, table, 1, 1, "0")
     assert doc.problems == {"hosts.disks[1].count": "must be >= 1"}
-    assert count.property("invalid") and count.toolTip() == "must be >= 1"
-    assert table.problems.isVisible() and "disk group 2, count: must be >= 1" in table.problems.text()
-    assert not table.editors[0][1].property("invalid")
+    index = table.model.index(1, 1)
+    assert index.data(Qt.ItemDataRole.ToolTipRole) == "must be >= 1"
+    assert index.data(Qt.ItemDataRole.BackgroundRole) is not None
+    assert table.problems.isVisible() and "Disk group 2, count: must be >= 1" in table.problems.text()
+    assert table.model.index(0, 1).data(Qt.ItemDataRole.BackgroundRole) is None
     doc.undo_stack.undo()
-    assert doc.problems == {} and not table.problems.isVisible() and count.value() == 2
+    assert doc.problems == {} and not table.problems.isVisible() and _cell_text(table, 1, 1) == "2"
 
     # the engine and the saved file see both groups
     saved = load_scenario(doc.save(tmp_path / "two-groups.yaml")).hosts.disks
     assert [(d.kind, d.count, d.size_gb, d.mb_s) for d in saved] == [("ssd", 4, 1920.0, None),
                                                                      ("hdd", 2, 4000.0, 180.0)]
 
-    # Remove deletes the row the user works in (focus selects it), not simply the last one
-    table.editors[0][2].setFocus()
-    qtbot.waitUntil(lambda: table.selected_row() == 0)
+    # Remove deletes the row the user works in (the current cell's), not simply the last one
+    table.table.setCurrentIndex(table.model.index(0, 2))
     qtbot.mouseClick(table.remove_button, Qt.MouseButton.LeftButton)
     assert doc.get(("hosts", "disks")) == [{"kind": "hdd", "count": 2, "size_gb": 4000.0, "mb_s": 180.0}]
-    assert table.table.rowCount() == 1 and table.editors[0][0].currentText() == "hdd"
+    assert table.model.rowCount() == 1 and _cell_text(table, 0, 0) == "hdd"
     table.remove()
     assert "disks" not in doc.data["hosts"] and doc.problems == {}
     assert table.empty.isVisible() and not table.table.isVisible() and not table.remove_button.isEnabled()
     doc.undo_stack.undo()
     doc.undo_stack.undo()
-    assert len(doc.get(("hosts", "disks"))) == 2 and table.table.rowCount() == 2
+    assert len(doc.get(("hosts", "disks"))) == 2 and table.model.rowCount() == 2
 
 
 def test_shared_storage_entries_and_new_fields(qtbot):
     doc = ScenarioDocument(demo_data())
-    panel = QtScenarioPanel(doc)
-    qtbot.addWidget(panel)
-    panel.show()
+    panel = _panel(qtbot, doc)
     shared = panel.shared_table
     shared.add()
     assert doc.get(("hosts", "shared_storage", 1)) == {"kind": "iscsi", "network_gbps": 10.0}
-    _type_into(qtbot, shared.editors[1][2], "12.5")
+    _type_in_cell(panel, shared, 1, 2, "12.5")
     assert doc.get(("hosts", "shared_storage", 1, "capacity_tb")) == 12.5
     assert doc.scenario.hosts.shared_storage[1].capacity_tb == 12.5
 

@@ -70,3 +70,32 @@ def run_cli():
     from app.cli import main
 
     return lambda *args: main(list(args))
+
+
+PUBLISHED = Path(__file__).resolve().parents[1] / "fixtures" / "published"
+
+
+def test_a_batch_of_published_files_with_one_bad_file_reports_it_and_imports_the_others(sites_panel, qtbot):
+    """Real published files through the Sites tab: the file fio refused to run is reported on its
+    own line with the importer's reason, a file with an aborted run says which run was skipped,
+    and every other file is stored."""
+    names = ["brucechin_fio2210_text_4groups.txt", "fioplot_fio333_error_before_json.json",
+             "sapo_sysbench1020_session_fileio_fatal.txt", "cunnie_bonnie196_7runs_comments.txt",
+             "bluesky_postmark_6reports_sections.txt"]
+    with qtbot.waitSignal(sites_panel.task.sig_done, timeout=60000):
+        sites_panel.import_files([PUBLISHED / n for n in names], site="published")
+    batch = sites_panel.batch
+    assert [f.status for f in batch.files] == ["imported", "failed", "imported", "imported", "imported"]
+    # runs as counted by hand in expected.json: 4 + 5 (1 aborted) + 7 + 6
+    assert sites_panel.status.text() == "5 files: 4 imported, 1 failed; 22 runs found, 21 imported, 1 skipped"
+    lines = [sites_panel.log.item(i).text() for i in range(sites_panel.log.count())]
+    assert len(lines) == 5  # newest first
+    bad = next(t for t in lines if t.startswith("✘"))
+    assert bad.startswith("✘ fioplot_fio333_error_before_json.json: not imported - ")
+    assert "no job did any I/O (fio reported error 22" in bad and str(PUBLISHED) not in bad
+    aborted = next(t for t in lines if "sapo_" in t)
+    assert aborted.startswith("⚠ sapo_sysbench1020_session_fileio_fatal.txt: sysbench 1.0.20, "
+                              "5 runs found, 4 imported, 1 skipped") and "FATAL: Size of file" in aborted
+    assert sum(t.startswith("✔") for t in lines) == 3
+    stored = sites_panel.session.userdb.site("published").measurements
+    assert stored == sum(len(f.measurements) for f in batch.files if f.ok) > 0

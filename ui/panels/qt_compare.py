@@ -82,6 +82,7 @@ class QtComparePanel(QWidget):
         clear.clicked.connect(self.clear)
         self.info = QLabel("Cells that differ from the first column are highlighted.")
         self.info.setObjectName("subtitle")
+        self.info.setWordWrap(True)
         bar = QHBoxLayout()
         bar.addWidget(self.info, 1)
         for b in (add, variant, clear):

@@ -57,6 +57,7 @@ class QtKnowledgeBasePanel(QWidget):
             combo.setMinimumContentsLength(14)
         self.count = QLabel()
         self.count.setObjectName("subtitle")
+        self.count.setWordWrap(True)
         bar = QHBoxLayout()
         bar.addWidget(self.filter, 3)
         bar.addWidget(QLabel("Document:"))

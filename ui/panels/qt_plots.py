@@ -33,6 +33,7 @@ class QtPlotsPanel(QWidget):
         self.info = QLabel("Hover a point to see its document, locator and row; the thick line is the "
                            "recommended option; bands are 80 % intervals.")
         self.info.setObjectName("subtitle")
+        self.info.setWordWrap(True)
         host = QWidget()
         grid = QGridLayout(host)
         grid.setSpacing(10)

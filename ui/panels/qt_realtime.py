@@ -1,14 +1,17 @@
 """Real-time calculator: a task-set table (paste from a spreadsheet), share / period / overhead
 inputs, the analysis of thesis chapter 11 (advisor.realtime) and its plot with the feasible T_VM
-intervals shaded. Can load a workload's task set from the scenario and write it back."""
+intervals shaded. Shows the task set of the selected workload of the scenario (empty when it has
+none; again after another file is opened) and writes it back. A cell the core cannot read turns
+red with its message; such a task is never left out silently: the analysis waits for the fix."""
 
 from __future__ import annotations
 
 import copy
+import html
 import math
 
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QGuiApplication, QKeySequence, QShortcut
+from PySide6.QtGui import QBrush, QColor, QGuiApplication, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QComboBox,
     QDoubleSpinBox,
@@ -90,6 +93,8 @@ class QtRealtimePanel(QWidget):
         self.table.verticalHeader().hide()
         self.table.setToolTip("Paste rows from a spreadsheet with Ctrl+V: name, period, WCET[, deadline]; the deadline is optional (default: the period)")
         self.table.itemChanged.connect(lambda _i: self._debounce.start())
+        self.problems: dict[tuple[int, int], str] = {}
+        self._loaded_rt = None  # the workload's task set as last shown (to follow undo and open)
         QShortcut(QKeySequence.StandardKey.Paste, self.table, activated=self.paste)
         add = QPushButton("Add task")
         add.clicked.connect(self.add_row)
@@ -174,10 +179,9 @@ class QtRealtimePanel(QWidget):
         QVBoxLayout(self).addWidget(split)
 
         session.document.sig_changed.connect(lambda _p: self.refresh_workloads())
+        session.document.sig_path.connect(lambda _p: self.refresh_workloads(reload=True))
         session.sig_ready.connect(self.recompute)
-        self.refresh_workloads()
-        if self.table.rowCount() == 0:
-            self.set_rows([("t1", 20, 2), ("t2", 50, 8), ("t3", 100, 15)])
+        self.refresh_workloads(reload=True)
 
     def busy(self) -> bool:
         return self.task.running or self._debounce.isActive()
@@ -195,27 +199,43 @@ class QtRealtimePanel(QWidget):
         self.table.blockSignals(False)
         self._debounce.start()
 
+    def cells(self) -> list[list[str]]:
+        """The table's text, row by row."""
+        return [[(self.table.item(i, j).text() if self.table.item(i, j) else "") for j in range(4)]
+                for i in range(self.table.rowCount())]
+
     def rows(self) -> list[tuple]:
-        """The table as ``(name, period, wcet[, deadline])`` tuples; incomplete rows are skipped."""
-        out = []
+        """The good rows as ``(name, period, wcet[, deadline])`` tuples (see :attr:`problems` for
+        the others, which :meth:`recompute` marks in the table)."""
+        from advisor.realtime.table import read_task_rows
+
+        rows, self.problems = read_task_rows(self.cells(), self.unit.currentText())
+        return rows
+
+    def _mark_problems(self) -> None:
+        from ui import theme
+
+        c = theme.colors()
+        self.table.blockSignals(True)
         for i in range(self.table.rowCount()):
-            cells = [(self.table.item(i, j).text().strip() if self.table.item(i, j) else "") for j in range(4)]
-            if not cells[1] or not cells[2]:
-                continue
-            try:
-                nums = [float(c.replace(",", ".")) for c in cells[1:3]]
-                row = (cells[0] or f"t{i + 1}", *nums)
-                if cells[3]:
-                    row = (*row, float(cells[3].replace(",", ".")))
-            except ValueError:
-                continue
-            out.append(row)
-        return out
+            for j in range(4):
+                item = self.table.item(i, j)
+                if item is None:
+                    item = QTableWidgetItem("")
+                    self.table.setItem(i, j, item)
+                msg = self.problems.get((i, j), "")
+                item.setToolTip(msg)
+                item.setBackground(QBrush(QColor(c["bad_bg"])) if msg else QBrush())
+                item.setForeground(QBrush(QColor(c["bad"])) if msg else QBrush())
+        self.table.blockSignals(False)
 
     def add_row(self) -> None:
         i = self.table.rowCount()
+        self.table.blockSignals(True)
         self.table.insertRow(i)
         self.table.setItem(i, 0, QTableWidgetItem(f"t{i + 1}"))
+        self.table.blockSignals(False)
+        self.table.setCurrentCell(i, 1)
         self.table.editItem(self.table.item(i, 0))
 
     def remove_rows(self) -> None:
@@ -231,26 +251,36 @@ class QtRealtimePanel(QWidget):
             self.set_rows(rows)
 
     # --- scenario ------------------------------------------------------------------------
-    def refresh_workloads(self) -> None:
+    def refresh_workloads(self, reload: bool = False) -> None:
+        """Follow the scenario's workloads; show the selected one's task set again when it
+        changed in the document (undo, another file) or ``reload``."""
         wls = self.session.document.get(("workloads",), []) or []
-        names = [w.get("name", "") for w in wls]
-        current = self.workload.currentText()
+        names = [str(w.get("name", "")) for w in wls]
+        current = "" if reload else self.workload.currentText()
+        has_rt = [str(w.get("name")) for w in wls if w.get("realtime")]
         self.workload.blockSignals(True)
         self.workload.clear()
         self.workload.addItems(names)
-        has_rt = [w.get("name") for w in wls if w.get("realtime")]
-        self.workload.setCurrentText(current if current in names else (has_rt[0] if has_rt else ""))
+        self.workload.setCurrentText(current if current in names else (has_rt[0] if has_rt else
+                                                                        (names[0] if names else "")))
         self.workload.blockSignals(False)
-        if not current and has_rt:
+        rt = self._workload_rt()
+        if reload or rt != self._loaded_rt:
             self.load_workload()
 
     def _workload_index(self) -> int:
         return self.workload.currentIndex()
 
-    def load_workload(self) -> None:
+    def _workload_rt(self):
         i = self._workload_index()
-        rt = self.session.document.get(("workloads", i, "realtime"))
+        return copy.deepcopy(self.session.document.get(("workloads", i, "realtime"))) if i >= 0 else None
+
+    def load_workload(self) -> None:
+        """Show the selected workload's task set (an empty table when it has none)."""
+        rt = self._workload_rt()
+        self._loaded_rt = copy.deepcopy(rt)
         if not rt:
+            self.set_rows([])
             return
         unit = rt.get("time_unit", "ms")
         self.unit.setCurrentText(unit if unit in ("ms", "us", "s") else "ms")
@@ -262,29 +292,70 @@ class QtRealtimePanel(QWidget):
                        for t in rt.get("tasks", [])])
 
     def save_to_scenario(self) -> None:
+        """Write the task set into the selected workload (one undo step); refused while a cell
+        has a problem, so that no task is lost on the way."""
         i = self._workload_index()
-        if i < 0:
+        rows = self.rows()
+        if i < 0 or self.problems:
+            self._mark_problems()
             return
         rt = {"time_unit": self.unit.currentText(), "overhead": self.overhead.value(),
-              "tasks": [dict(zip(COLUMNS, r, strict=False)) for r in self.rows()]}
+              "tasks": [dict(zip(COLUMNS, r, strict=False)) for r in rows]}
         if self.by_share.isChecked():
             rt["share"] = self.share.value()
         data = copy.deepcopy(self.session.document.data)
-        data["workloads"][i]["realtime"] = rt
+        if rows:
+            data["workloads"][i]["realtime"] = rt
+        else:
+            data["workloads"][i].pop("realtime", None)
+        self._loaded_rt = copy.deepcopy(data["workloads"][i].get("realtime"))
         self.session.document.replace(data, "Edit real-time task set")
 
     # --- analysis ------------------------------------------------------------------------
     def recompute(self) -> None:
         rows = self.rows()
+        self._mark_problems()
+        self.save_button.setEnabled(self._workload_index() >= 0 and not self.problems)
+        self.save_button.setToolTip("Fix the red cells first" if self.problems else
+                                    "Write this task set, share and overhead into the selected workload")
+        if self.problems:
+            self.task.cancel()
+            self.summary.setProperty("state", "error")
+            listing = "<br>".join(f"Task {r + 1}, {('name', 'period', 'WCET', 'deadline')[c]}: {html.escape(m)}"
+                                  for (r, c), m in sorted(self.problems.items()))
+            self.summary.setText(f"<b>{len(self.problems)} cell(s) to fix</b> before the analysis "
+                                 f"(no task is left out):<br>{listing}")
+            self.summary.style().polish(self.summary)
+            self.result = None
+            self.responses.setRowCount(0)
+            self._empty_chart("Fix the red cells of the task table")
+            return
         if not rows:
-            self.summary.setText("Enter at least one task with a period and a WCET.")
+            self.summary.setProperty("state", "")
+            name = self.workload.currentText()
+            self.summary.setText(
+                (f"Workload <b>{html.escape(name)}</b> has no real-time tasks. " if name else "")
+                + "Add tasks (name, period, WCET, optional deadline) or paste them from a spreadsheet; "
+                  "Save to scenario makes them part of the advice.")
+            self.summary.style().polish(self.summary)
+            self.responses.setRowCount(0)
+            self._empty_chart("No tasks to analyse")
+            self.result = None
             return
         mode = "share" if self.by_share.isChecked() else "period"
         value = self.share.value() if mode == "share" else self.period.value()
         self.task.start(analyze_tasks, rows, self.unit.currentText(), mode, value, self.overhead.value(),
                         self.policy.currentText())
 
+    def _empty_chart(self, reason: str) -> None:
+        from advisor.figures.spec import ChartSpec
+
+        self.chart.set_spec(ChartSpec("realtime", "VM period and budget", "VM period T_VM", self.unit.currentText(),
+                                      "Budget C_VM", self.unit.currentText(), empty_reason=reason))
+
     def show_result(self, out) -> None:
+        if self.problems or not self.rows():  # edited meanwhile
+            return
         result, spec = out
         self.result = result
         u = result.unit

@@ -47,6 +47,7 @@ class QtReportPanel(QWidget):
         htm.clicked.connect(lambda: self.export_dialog("html"))
         self.info = QLabel("A report to hand to a client: scenario, recommendations with their evidence, charts.")
         self.info.setObjectName("subtitle")
+        self.info.setWordWrap(True)
         bar = QHBoxLayout()
         bar.addWidget(self.info, 1)
         bar.addWidget(pdf)

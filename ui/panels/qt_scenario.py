@@ -4,6 +4,7 @@ validation message right under it, and "Use this machine" (the hardware probe) f
 from __future__ import annotations
 
 import copy
+import re
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
@@ -20,7 +21,8 @@ from PySide6.QtWidgets import (
 )
 
 from ui.document import ScenarioDocument
-from ui.panels.fields import BoundForm, FieldSpec, RecordTable
+from ui.panels.fields import BoundForm, FieldSpec
+from ui.panels.record_table import RecordTable
 from ui.workers import TaskSlot
 
 LEVELS = ("low", "medium", "high")
@@ -111,6 +113,72 @@ PREF_SPECS = [
     FieldSpec(("frequent_provisioning",), "Frequent provisioning", "bool", "",
               "Servers are created and started often (elastic scale-out)"),
 ]
+
+
+_SECTIONS = {"hosts": ("Hosts", HOST_SPECS), "preferences": ("Preferences", PREF_SPECS)}
+_LISTS = {("hosts", "disks"): ("Local disk group", DISK_SPECS),
+          ("hosts", "shared_storage"): ("Shared storage", SHARED_SPECS)}
+_PATH_PART = re.compile(r"([A-Za-z_]\w*)|\[(\d+)\]")
+_RT_WORDS = {"realtime": "real-time tasks", "tasks": "task", "wcet": "WCET", "period": "period",
+             "deadline": "deadline", "share": "share", "overhead": "overhead", "time_unit": "time unit"}
+
+
+def _split(path_text: str) -> tuple:
+    return tuple(int(i) if i else n for n, i in _PATH_PART.findall(path_text))
+
+
+def _label(specs, rest: tuple) -> str | None:
+    spec = next((s for s in specs if s.path == rest), None)
+    return spec.label if spec else None
+
+
+def field_title(path_text: str, data: dict | None = None) -> str:
+    """A problem's field in the words of the editor: ``workloads[0].io.read_share`` ->
+    ``Workload "web", Read share``; ``hosts.disks[1].count`` -> ``Local disk group 2, Count``."""
+    parts = _split(path_text)
+    if not parts:
+        return "Scenario"
+    if parts[0] == "workloads" and len(parts) > 1 and isinstance(parts[1], int):
+        wls = (data or {}).get("workloads") or []
+        w = wls[parts[1]] if parts[1] < len(wls) and isinstance(wls[parts[1]], dict) else {}
+        who = f'Workload "{w["name"]}"' if w.get("name") else f"Workload {parts[1] + 1}"
+        rest = parts[2:]
+        label = _label(WORKLOAD_SPECS, rest)
+        if label:
+            return f"{who}, {label}"
+        words = [f"{_RT_WORDS.get(x, x)} {y + 1}" if isinstance(y, int) else _RT_WORDS.get(str(x), str(x))
+                 for x, y in zip(rest, (*rest[1:], None), strict=False) if not isinstance(x, int)]
+        return ", ".join([who, *words]) if words else who
+    for (a, b), (noun, specs) in _LISTS.items():
+        if parts[:2] == (a, b):
+            if len(parts) > 2 and isinstance(parts[2], int):
+                label = _label(specs, parts[3:])
+                return f"{noun} {parts[2] + 1}" + (f", {label}" if label else "")
+            return noun
+    if parts[0] in _SECTIONS:
+        section, specs = _SECTIONS[parts[0]]
+        return _label(specs, parts[1:]) or f"{section}, {' '.join(str(x) for x in parts[1:])}"
+    return _label(SCENARIO_SPECS, parts) or path_text
+
+
+def humanize_message(message: str, data: dict | None = None, base: str = "") -> str:
+    """A core validation message with the other fields it names (``io.disk_gb``) in the editor's
+    words; ``base`` is the path of the problem's entry (``workloads[1]``)."""
+    def repl(m: re.Match) -> str:
+        full = f"{base}.{m.group(0)}" if base and not m.group(0).startswith(("hosts", "workloads")) else m.group(0)
+        title = field_title(full, data)
+        return title.split(", ", 1)[-1] if title != full else m.group(0)
+
+    return re.sub(r"\b(?:[a-z_]+\.)+[a-z_]+\b(?:\[\d+\])?", repl, message)
+
+
+def describe_problem(path_text: str, message: str, data: dict | None = None) -> str:
+    """``Workload "web", Read share: must be <= 1`` for a validation problem."""
+    if not path_text:
+        return message
+    base = path_text.rsplit(".", 1)[0] if "." in path_text else ""
+    base = re.sub(r"\.io$", "", base)
+    return f"{field_title(path_text, data)}: {humanize_message(message, data, base)}"
 
 
 def new_disk_group(existing: list) -> dict:
@@ -249,19 +317,68 @@ class QtScenarioPanel(QWidget):
         ml = QVBoxLayout(middle)
         ml.setContentsMargins(0, 0, 0, 0)
         ml.addWidget(wl_box, 1)
+        self.middle = middle
 
-        columns = QHBoxLayout()
-        columns.addWidget(_scroll(left), 5)
-        columns.addWidget(middle, 3)
-        columns.addWidget(_scroll(self.workload_box), 5)
+        # three columns; in a narrow window (or with large fonts) the workload list moves above
+        # the workload's form, so that no column needs horizontal scrolling
+        self.left_scroll = _scroll(left)
+        self.right_scroll = _scroll(self.workload_box)
+        self.right = QWidget()
+        self.right_layout = QVBoxLayout(self.right)
+        self.right_layout.setContentsMargins(0, 0, 0, 0)
+        self.right_layout.addWidget(self.right_scroll, 1)
+        self.columns = QHBoxLayout()
+        self.columns.addWidget(self.left_scroll, 5)
+        self.columns.addWidget(middle, 3)
+        self.columns.addWidget(self.right, 5)
+        self.narrow = False
         root = QVBoxLayout(self)
         root.addWidget(self.banner)
-        root.addLayout(columns, 1)
+        root.addLayout(self.columns, 1)
 
         document.sig_changed.connect(self.on_document_changed)
         document.sig_validated.connect(self.on_validated)
         self.on_document_changed(())
         self.on_validated(document.problems)
+
+    # --- layout --------------------------------------------------------------------------
+    def _needed_width(self) -> int:
+        bar = self.style().pixelMetric(self.style().PixelMetric.PM_ScrollBarExtent)
+        left = self.left_scroll.widget().minimumSizeHint().width() + bar
+        right = self.workload_box.minimumSizeHint().width() + bar
+        middle = max(self.middle.minimumSizeHint().width(), 3 * self.fontMetrics().averageCharWidth() * 8)
+        return left + middle + right + 3 * self.columns.spacing()
+
+    def arrange(self) -> None:
+        """Three columns when they fit, else the workload list above the workload's form."""
+        narrow = self._needed_width() > self.width()
+        if narrow == self.narrow:
+            return
+        self.narrow = narrow
+        if narrow:
+            self.columns.removeWidget(self.middle)
+            self.right_layout.insertWidget(0, self.middle, 3)
+            self.right_layout.setStretchFactor(self.right_scroll, 5)
+            self.workload_list.setMinimumHeight(int(self.fontMetrics().height() * 2.4 * 2.5))
+            self.columns.setStretchFactor(self.left_scroll, 1)
+            self.columns.setStretchFactor(self.right, 1)
+        else:
+            self.right_layout.removeWidget(self.middle)
+            self.workload_list.setMinimumHeight(0)
+            self.columns.insertWidget(1, self.middle, 3)
+            self.columns.setStretchFactor(self.left_scroll, 5)
+            self.columns.setStretchFactor(self.right, 5)
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(event)
+        self.arrange()
+
+    def changeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().changeEvent(event)
+        from PySide6.QtCore import QEvent
+
+        if event.type() == QEvent.Type.FontChange:
+            self.arrange()
 
     # --- workloads -----------------------------------------------------------------------
     def workloads(self) -> list[dict]:
@@ -333,10 +450,13 @@ class QtScenarioPanel(QWidget):
     # --- validation banner ---------------------------------------------------------------
     def on_validated(self, problems: dict) -> None:
         if problems:
-            first = next(iter(problems.items()))
+            data = self.document.data
+            lines = [describe_problem(path, msg, data) for path, msg in problems.items()]
+            more = f" (and {len(lines) - 3} more)" if len(lines) > 3 else ""
             self.banner.setProperty("state", "error")
-            self.banner.setText(f"{len(problems)} problem(s) to fix before advice can be given. "
-                                f"First: {first[0] or 'scenario'}: {first[1]}")
+            self.banner.setText(f"{len(problems)} problem(s) to fix before advice can be given: "
+                                + "; ".join(lines[:3]) + more)
+            self.banner.setToolTip("\n".join(lines))
         else:
             s = self.document.scenario
             hosts = s.hosts if s else None

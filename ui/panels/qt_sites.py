@@ -4,6 +4,7 @@ losing the others; choose the site that calibrates the advice."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from PySide6.QtCore import Qt
@@ -68,7 +69,7 @@ class QtSitesPanel(QWidget):
         delete.clicked.connect(self.delete_site)
         self.calibrate = QComboBox()
         self.calibrate.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-        self.calibrate.setMinimumContentsLength(12)
+        self.calibrate.setMinimumContentsLength(24)
         self.calibrate.setToolTip("The advice scales the documents' ratios to this site's measured hardware")
         self.calibrate.activated.connect(lambda _i: session.set_site(
             "" if self.calibrate.currentIndex() == 0 else self.calibrate.currentText()))
@@ -105,8 +106,8 @@ class QtSitesPanel(QWidget):
         self.filter.setMinimumWidth(220)
         self.empty = QLabel(
             "<div style='font-size:15pt; font-weight:600'>No benchmark results yet</div><br>"
-            "Drop output files of <b>fio</b> (JSON, json+ or text), <b>bonnie++</b> (CSV or table), "
-            "<b>sysbench</b> (fileio, cpu), <b>PostMark</b> or <b>IOzone</b> anywhere on this window, "
+            "Drop output files of <b>fio</b> (JSON, json+, terse or text), <b>bonnie++</b> (CSV or table), "
+            "<b>sysbench</b> (cpu, fileio, memory, oltp, threads, mutex), <b>PostMark</b> or <b>IOzone</b> anywhere on this window, "
             "or use <b>Import files…</b>.<br><br>Each file is stored with its tool, version and parameters "
             "under the site named on the left; a damaged file is reported here and the others are still "
             "imported. With a site chosen under <i>Calibrate the advice to</i>, the documents' ratios are "
@@ -120,6 +121,7 @@ class QtSitesPanel(QWidget):
         self.table_stack.addWidget(self.table)
         self.heading = QLabel("No site selected")
         self.heading.setObjectName("subtitle")
+        self.heading.setWordWrap(True)
         self.log = QListWidget()
         self.log.setToolTip("The outcome of each imported file")
         self.log.setWordWrap(True)
@@ -132,12 +134,19 @@ class QtSitesPanel(QWidget):
         top.addWidget(self.heading, 1)
         top.addWidget(self.filter)
         rl.addLayout(top)
-        rl.addWidget(self.table_stack, 3)
+        # measurements above, the import log below; the user can move the border (the log gets
+        # room for about ten files, so a refused file is not scrolled out of sight)
+        self.vsplit = QSplitter(Qt.Orientation.Vertical)
+        self.vsplit.setChildrenCollapsible(False)
+        self.vsplit.addWidget(self.table_stack)
+        rl.addWidget(self.vsplit, 1)
         log_box = QGroupBox("Import log (one line per file)")
         lb = QVBoxLayout(log_box)
         lb.addWidget(self.log)
         lb.addWidget(self.status)
-        rl.addWidget(log_box, 1)
+        self.vsplit.addWidget(log_box)
+        self.vsplit.setStretchFactor(0, 3)
+        self.vsplit.setStretchFactor(1, 2)
         split = QSplitter()
         split.addWidget(left_box)
         split.addWidget(right)
@@ -166,7 +175,7 @@ class QtSitesPanel(QWidget):
         if names:
             self.site_list.setCurrentRow(names.index(current) if current in names else 0)
         self.calibrate.clear()
-        self.calibrate.addItem("the documents only (no site)")
+        self.calibrate.addItem("documents only (no site)")
         self.calibrate.addItems(names)
         if self.session.site in names:
             self.calibrate.setCurrentText(self.session.site)
@@ -217,23 +226,40 @@ class QtSitesPanel(QWidget):
         """Show an ImportBatch: one log line per file (newest first) and the summary line."""
         self.batch = batch
         self.outcomes = list(batch.files)
-        for o in batch.files:
-            warn = f" ({len(o.warnings)} warning(s))" if o.warnings else ""
-            if o.status == "imported":
-                text = f"✔ {Path(o.path).name}: {o.tool} {o.tool_version}, {o.summary()}, " \
-                       f"{len(o.measurements)} measurements{warn}"
-            elif o.status == "duplicate":
-                text = f"= {Path(o.path).name}: already imported into site {batch.site!r}, not stored again"
-            else:
-                text = f"✘ {o.error}"
-            item = QListWidgetItem(text)
-            item.setToolTip("\n".join(o.warnings) if o.ok and o.warnings else (o.error or o.note or o.path))
-            self.log.insertItem(0, item)
+        # newest batch on top; in it refused files first, then files with skipped runs
+        order = sorted(batch.files, key=lambda o: 0 if not o.ok else 1 if o.runs_skipped else 2)
+        for o in reversed(order):
+            self.log.insertItem(0, self.log_item(o, batch.site))
         self.status.setText(batch.summary())
         if batch.plugin_failures:
             self.session.notifier.message("; ".join(str(f) for f in batch.plugin_failures), 8000)
         self.refresh()
         self.session.sig_sites_changed.emit()
+
+    @staticmethod
+    def log_item(o, site: str) -> QListWidgetItem:
+        """One import-log line: ✔ imported, ⚠ imported with runs skipped (the first reason shown),
+        = already in the site, ✘ refused (the importer's message, after the file name)."""
+        name = Path(o.path).name
+        warn = f" ({len(o.warnings)} warning(s))" if o.warnings else ""
+        if o.status == "imported":
+            mark = "⚠" if o.runs_skipped else "✔"
+            version = o.tool_version or "(version not in the file)"
+            text = f"{mark} {name}: {o.tool} {version}, {o.summary()}, {len(o.measurements)} measurements{warn}"
+            skipped = [w for w in o.warnings if w.rstrip().endswith("skipped")]
+            if skipped:
+                text += f" - {skipped[0][:160]}"
+        elif o.status == "duplicate":
+            text = f"= {name}: already imported into site {site!r}, not stored again"
+        else:
+            error = o.error[len(o.path):].lstrip(":, ") if o.error.startswith(o.path) else o.error
+            if m := re.match(r"^((?:line \d+)?(?:, )?(?:key [^:]+)?): (.+)$", error, re.S):
+                if m.group(1):
+                    error = f"{m.group(2)} ({m.group(1)})"  # the reason first, where in the file after it
+            text = f"✘ {name}: not imported - {error}"
+        item = QListWidgetItem(text)
+        item.setToolTip("\n".join(o.warnings) if o.ok and o.warnings else (o.error or o.note or o.path))
+        return item
 
     def on_cancelled(self) -> None:
         """Files stored before the cancel stay (each whole): show what the site now holds."""

@@ -3,10 +3,38 @@ front and centre, the key decisions across the top. Esc leaves."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSizePolicy, QVBoxLayout, QWidget
 
 from ui.panels.qt_whatif import QtWhatIfPanel
+
+
+class ElidedLabel(QLabel):
+    """A one-line label that shortens its text with "…" to the width it gets (it never makes its
+    parent wider); the whole text is its tooltip."""
+
+    def __init__(self, text: str = "", parent=None):
+        super().__init__(parent)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.setMinimumWidth(40)
+        self.full_text = ""
+        self.set_full_text(text)
+
+    def set_full_text(self, text: str) -> None:
+        self.full_text = text
+        self.setToolTip(text)
+        self._elide()
+
+    def _elide(self) -> None:
+        self.setText(self.fontMetrics().elidedText(self.full_text, Qt.TextElideMode.ElideRight, max(10, self.width())))
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(event)
+        self._elide()
+
+    def changeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().changeEvent(event)
+        self._elide()
 
 
 class QtWorkshopPanel(QWidget):
@@ -17,10 +45,12 @@ class QtWorkshopPanel(QWidget):
     def __init__(self, session, parent=None):
         super().__init__(parent)
         self.session = session
-        title = QLabel(f"Capacity Advisor — {session.document.title}")
+        title = ElidedLabel(f"Capacity Advisor — {session.document.title}")
         title.setObjectName("title")
         self.title = title
-        leave = QPushButton("Leave workshop mode (Esc)")
+        leave = QPushButton("Leave (Esc)")
+        leave.setObjectName("leaveWorkshop")
+        self.leave_button = leave
         leave.setToolTip("Back to the normal window (Esc or F11)")
         leave.clicked.connect(self.sig_exit.emit)
         head = QHBoxLayout()
@@ -31,7 +61,7 @@ class QtWorkshopPanel(QWidget):
         lay.setContentsMargins(18, 12, 18, 12)
         lay.addLayout(head)
         lay.addWidget(self.whatif, 1)
-        session.document.sig_changed.connect(lambda _p: title.setText(
+        session.document.sig_changed.connect(lambda _p: title.set_full_text(
             f"Capacity Advisor — {session.document.title}"))
 
     def busy(self) -> bool:

@@ -11,9 +11,17 @@ os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
 import numpy as np  # noqa: E402
 import pyqtgraph as pg  # noqa: E402
 import PySide6  # noqa: E402,F401 - pin the binding before pyqtgraph picks one
-from PySide6.QtCore import Qt  # noqa: E402
+from PySide6.QtCore import Qt, Signal  # noqa: E402
 from PySide6.QtGui import QColor, QFont, QImage  # noqa: E402
-from PySide6.QtWidgets import QApplication, QLabel, QSizePolicy, QVBoxLayout, QWidget  # noqa: E402
+from PySide6.QtWidgets import (  # noqa: E402
+    QApplication,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
 
 from advisor.figures.spec import ChartSpec  # noqa: E402
 from ui import theme  # noqa: E402
@@ -34,6 +42,27 @@ def axis_label(name: str, unit: str) -> str:
     return f"{name} ({unit})" if unit else name
 
 
+class _ChartViewBox(pg.ViewBox):
+    """Zooms with the wheel only while Ctrl is held: a wheel turn over a chart in a scrolled view
+    scrolls the view (the event goes on to it) instead of zooming by accident."""
+
+    sigResetRequested = Signal()
+
+    def wheelEvent(self, ev, axis=None):  # noqa: N802 - pyqtgraph override
+        if not ev.modifiers() & Qt.KeyboardModifier.ControlModifier:
+            ev.ignore()
+            return
+        super().wheelEvent(ev, axis)
+
+    def mouseClickEvent(self, ev):  # noqa: N802 - pyqtgraph override
+        if ev.double() and ev.button() == Qt.MouseButton.LeftButton:
+            ev.accept()
+            self.sigResetRequested.emit()
+            return
+        super().mouseClickEvent(ev)
+
+
+
 class ChartWidget(QWidget):
     """A titled chart with a caption; call :meth:`set_spec` to draw."""
 
@@ -44,8 +73,16 @@ class ChartWidget(QWidget):
         self.title = QLabel()
         self.title.setObjectName("chartTitle")
         self.title.setWordWrap(True)
-        self.plot = pg.PlotWidget()
+        self.viewbox = _ChartViewBox()
+        self.plot = pg.PlotWidget(viewBox=self.viewbox)
         self.plot.setMinimumSize(150, 140)
+        self.reset_button = QPushButton("Reset view")
+        self.reset_button.setObjectName("resetView")
+        self.reset_button.setToolTip("Show the whole chart again (or double-click the chart)")
+        self.reset_button.clicked.connect(self.reset_view)
+        self.reset_button.hide()
+        self.viewbox.sigRangeChangedManually.connect(lambda *_a: self.reset_button.show())
+        self.viewbox.sigResetRequested.connect(self.reset_view)
         self.setMinimumWidth(180)
         for name in ("left", "bottom"):
             self.plot.getAxis(name).enableAutoSIPrefix(False)
@@ -57,7 +94,11 @@ class ChartWidget(QWidget):
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
         lay.setSpacing(2)
-        lay.addWidget(self.title)
+        head = QHBoxLayout()
+        head.setContentsMargins(0, 0, 0, 0)
+        head.addWidget(self.title, 1)
+        head.addWidget(self.reset_button, 0, Qt.AlignmentFlag.AlignTop)
+        lay.addLayout(head)
         lay.addWidget(self.plot, 1)
         lay.addWidget(self.caption)
         self.legend = None
@@ -121,6 +162,16 @@ class ChartWidget(QWidget):
             self._update(spec)
         else:
             self._build(spec)
+        self._apply_range(spec)
+
+    def reset_view(self) -> None:
+        """Back to the whole chart after the user moved or zoomed it."""
+        if self.spec is not None:
+            self.plot.getPlotItem().enableAutoRange(axis="x")
+            self._apply_range(self.spec)
+        self.reset_button.hide()
+
+    def _apply_range(self, spec: ChartSpec) -> None:
         item = self.plot.getPlotItem()
         if spec.y_range is not None:
             item.setYRange(*spec.y_range, padding=0.02)

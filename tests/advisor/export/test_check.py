@@ -21,7 +21,7 @@ from advisor.export.check import (
     parse_rtds_line,
     validate_libvirt_xml,
 )
-from tests.advisor.export.conftest import SCENARIOS, TARGETS
+from tests.advisor.examples import SCENARIOS, TARGETS
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

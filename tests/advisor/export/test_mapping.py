@@ -31,7 +31,7 @@ from advisor.export.check import (
     parse_rtds_line,
 )
 from advisor.export.plan import US_PER_UNIT
-from tests.advisor.export.conftest import SCENARIOS, TARGETS
+from tests.advisor.examples import SCENARIOS, TARGETS
 
 
 # --- reading the files back ----------------------------------------------------------------------
@@ -282,7 +282,7 @@ def test_a_dedicated_core_maps_to_fifo_and_no_quota(advice_of):
 
     import yaml
 
-    from tests.advisor.export.conftest import EXAMPLES
+    from tests.advisor.examples import EXAMPLES
 
     sc = yaml.safe_load((EXAMPLES / "scenario.yaml").read_text())
     sc = copy.deepcopy(sc)

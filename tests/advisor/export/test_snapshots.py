@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from advisor.export import export_config
-from tests.advisor.export.conftest import SCENARIOS, TARGETS
+from tests.advisor.examples import SCENARIOS, TARGETS
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 UPDATE = os.environ.get("CAPADVISOR_UPDATE_SNAPSHOTS") == "1"

@@ -1,0 +1,470 @@
+"""The benchmark plan that closes the loop: the smallest set of runs that would calibrate the
+figures an advice depends on, a script that runs them in bounded time, and a README for the site.
+
+Which figures depend on which site measurement is asked of the engine itself, never kept in a
+second table: :func:`dependencies` advises once with invented site figures of the scenario's disk
+kind and once more per site figure with that figure halved. A figure *is calibrated* by the site
+when the engine labels it with a ``site:`` basis; it *depends on* a site figure when its value
+moves with it (the host count, for one, reads the site's IOPS without a basis label of its own).
+
+The runs (:func:`make_plan`):
+
+- **fio**, one job file per needed run: per distinct I/O profile of the workloads (pattern,
+  block size, read share), a pure-direction job for each direction the profile does (reads when
+  the read share is above 0, writes when below 1; a mixed pattern needs random and sequential
+  runs), with direct I/O (``direct=1``, libaio) so that the device class — not the page cache —
+  is measured. A site figure is measured natively by a pure run (the documents' native runs were
+  pure too); a job whose direction, pattern and block size another job already covers is left out;
+- **sysbench fileio** (``--file-extra-flags=direct``) only for a needed site figure no fio job
+  measures;
+- **sysbench cpu**: the site's CPU rate (events per second), short; the plan says whether any
+  figure of this advice uses it (today none: it is recorded with the site);
+- **PostMark** for small-file workloads (random requests of at most 16 KiB at medium or high I/O
+  intensity): recorded with the site; the plan says whether it calibrates anything.
+
+``run-all.sh`` runs everything in bounded time (``SIZE`` per data file, ``RUNTIME`` seconds per
+run, every run under ``timeout``), writes outputs that ``capadvisor import`` reads (fio JSON,
+sysbench and PostMark text), removes its data files, and imports them when ``capadvisor`` is on
+the PATH. Pure Python; no Qt.
+"""
+
+from __future__ import annotations
+
+import math
+import shlex
+from dataclasses import dataclass, field
+
+from advisor.calibration import DEVICE_BANDS, Calibration
+
+#: the site figures a calibration reads (advisor.calibration.DISK_FIELDS)
+SITE_FIGURES = ("seq_read_mib_s", "seq_write_mib_s", "rand_read_iops", "rand_write_iops", "rand_read_mib_s",
+                "rand_write_mib_s")
+#: (access pattern, direction) -> the site figures a pure run of it measures
+MEASURES = {("sequential", "read"): ("seq_read_mib_s",), ("sequential", "write"): ("seq_write_mib_s",),
+            ("random", "read"): ("rand_read_iops", "rand_read_mib_s"),
+            ("random", "write"): ("rand_write_iops", "rand_write_mib_s")}
+FIO_RW = {("sequential", "read"): "read", ("sequential", "write"): "write", ("random", "read"): "randread",
+          ("random", "write"): "randwrite"}
+SYSBENCH_MODE = {("sequential", "read"): "seqrd", ("sequential", "write"): "seqwr", ("random", "read"): "rndrd",
+                 ("random", "write"): "rndwr"}
+#: queue depth per pattern: deep enough for flash and NVMe, harmless for disks
+IODEPTH = {"random": 32, "sequential": 8}
+#: the largest request of a small-file workload (PostMark), KiB
+SMALL_FILE_KIB = 16.0
+#: defaults of run-all.sh (overridable by environment variables)
+DEFAULT_SIZE = "4G"
+DEFAULT_RUNTIME_S = 60
+CPU_TIME_S = 10
+LAYOUT_ALLOWANCE_S = 600  # fio lays out its data file before the timed part
+
+
+@dataclass(frozen=True)
+class FigureRef:
+    """One expected figure of the advice."""
+
+    decision: str
+    scope: str
+    figure: str
+
+    def __str__(self) -> str:
+        where = "cluster" if self.scope == "cluster" else self.scope.split(":", 1)[-1]
+        return f"{self.decision} ({where}): {self.figure}"
+
+    def to_dict(self) -> dict:
+        return {"decision": self.decision, "scope": self.scope, "figure": self.figure}
+
+
+@dataclass
+class Dependencies:
+    """Which figures of an advice the site would calibrate, and through which site figures."""
+
+    device: str | None  # the disk kind the site's figures must come from
+    calibrated: dict[FigureRef, list[str]] = field(default_factory=dict)  # figure -> site figures
+    depends: dict[FigureRef, list[str]] = field(default_factory=dict)  # value moves, no site basis label
+    documents: list[FigureRef] = field(default_factory=list)  # figures no site measurement changes
+    reason: str | None = None  # why no disk figure can be calibrated
+
+    def needed(self) -> set[str]:
+        return {f for fields in (*self.calibrated.values(), *self.depends.values()) for f in fields}
+
+
+def _figures(advice) -> dict[FigureRef, dict]:
+    out = {}
+    for r in advice.recommendations:
+        for name, fig in r.expected.items():
+            if isinstance(fig, dict) and isinstance(fig.get("value"), int | float):
+                out[FigureRef(r.decision, r.scope, name)] = fig
+    return out
+
+
+def probe_figures(kind: str) -> dict[str, float]:
+    """Invented site figures inside the band of ``kind`` (half the band's top), reads a little
+    faster than writes: only their effect on the advice is looked at, never their values."""
+    seq_max, iops_max = next((s, i) for k, s, i in DEVICE_BANDS if k == kind)
+    seq, iops = seq_max / 2, iops_max / 2
+    return {"seq_read_mib_s": seq, "seq_write_mib_s": seq * 0.8, "rand_read_iops": iops,
+            "rand_write_iops": iops * 0.8, "rand_read_mib_s": iops * 4 / 1024, "rand_write_mib_s": iops * 0.8 * 4 / 1024}
+
+
+def device_kind(scenario) -> str | None:
+    """The disk kind whose figures calibrate the scenario: its hosts' (the first group's)."""
+    return scenario.hosts.disks[0].kind if scenario.hosts.disks else None
+
+
+def dependencies(scenario, kb=None, progress=None, cancel=None) -> Dependencies:
+    """Ask the engine which figures of ``scenario``'s advice a site would calibrate."""
+    from advisor.engine import advise
+    from advisor.progress import check, report
+
+    kind = device_kind(scenario)
+    if kind is None:
+        return Dependencies(None, reason="the scenario's hosts have no local disks: the site's disk figures "
+                                         "calibrate nothing (the advice keeps the documents' figures)")
+    report(progress, 0.0, "advising with the documents' figures")
+    base = _figures(advise(scenario, kb=kb))
+    probe = probe_figures(kind)
+    full = _figures(advise(scenario, kb=kb, calibration=Calibration("plan", dict(probe))))
+    deps = Dependencies(kind)
+    moved: dict[FigureRef, list[str]] = {}
+    for i, name in enumerate(SITE_FIGURES):
+        check(cancel)
+        report(progress, 0.1 + 0.8 * i / len(SITE_FIGURES), f"which figures {name} moves")
+        changed = dict(probe)
+        changed[name] = probe[name] / 2
+        alt = _figures(advise(scenario, kb=kb, calibration=Calibration("plan", changed)))
+        for ref, fig in full.items():
+            other = alt.get(ref)
+            if other is not None and not math.isclose(other["value"], fig["value"], rel_tol=1e-9, abs_tol=1e-12):
+                moved.setdefault(ref, []).append(name)
+    for ref, fig in full.items():
+        site = str(fig.get("basis") or "").startswith("site:")
+        if site:
+            deps.calibrated[ref] = moved.get(ref, [])
+        elif ref in moved:
+            deps.depends[ref] = moved[ref]
+        elif ref in base:
+            deps.documents.append(ref)
+    report(progress, 1.0, "done")
+    return deps
+
+
+# --- the runs ---------------------------------------------------------------------------------
+@dataclass
+class Run:
+    """One benchmark run of the plan."""
+
+    name: str
+    tool: str  # fio | sysbench-fileio | sysbench-cpu | postmark
+    output: str  # results/<file>, what capadvisor import reads
+    measures: list[str] = field(default_factory=list)  # site figures
+    workloads: list[str] = field(default_factory=list)
+    calibrates: list[FigureRef] = field(default_factory=list)
+    why: str = ""
+    job_file: str | None = None
+    pattern: str | None = None
+    direction: str | None = None
+    block_kib: float | None = None
+
+    def to_dict(self) -> dict:
+        return {"name": self.name, "tool": self.tool, "output": self.output, "job_file": self.job_file,
+                "measures": list(self.measures), "workloads": list(self.workloads), "why": self.why,
+                "calibrates": [c.to_dict() for c in self.calibrates]}
+
+
+@dataclass
+class BenchPlan:
+    """The runs, what they calibrate, and the files that carry them out."""
+
+    scenario: str
+    site: str
+    deps: Dependencies
+    runs: list[Run]
+    files: dict[str, str] = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        d = self.deps
+        return {"format_version": 1, "scenario": self.scenario, "site": self.site, "device_class": d.device,
+                "runs": [r.to_dict() for r in self.runs], "reason": d.reason,
+                "calibrated": [{**k.to_dict(), "site_figures": v} for k, v in d.calibrated.items()],
+                "depends": [{**k.to_dict(), "site_figures": v} for k, v in d.depends.items()],
+                "documents_only": [k.to_dict() for k in d.documents]}
+
+    def write(self, out_dir) -> list:
+        """Write every file and plan.json under ``out_dir`` atomically (scripts executable); the paths."""
+        from advisor.export.base import write_files
+        from knowledge.infra import jsonout
+
+        return write_files(out_dir, {**self.files, "plan.json": jsonout.dumps(self.to_dict(), indent=2) + "\n"})
+
+
+def _kib_text(kib: float) -> str:
+    """A request size as fio writes it (k = KiB, m = MiB)."""
+    return f"{kib / 1024:g}m" if kib >= 1024 and kib % 1024 == 0 else f"{kib:g}k"
+
+
+def _size_text(kib: float) -> str:
+    """A request size for people: 4 KiB, 1 MiB."""
+    return f"{kib / 1024:g} MiB" if kib >= 1024 and kib % 1024 == 0 else f"{kib:g} KiB"
+
+
+def _directions(read_share: float) -> list[str]:
+    return [d for d, ok in (("read", read_share > 0), ("write", read_share < 1)) if ok]
+
+
+def _patterns(pattern: str) -> list[str]:
+    return ["random", "sequential"] if pattern == "mixed" else [pattern]
+
+
+def small_files(w) -> bool:
+    """A workload of many small files (PostMark's kind of load)."""
+    return w.io.pattern == "random" and w.io.block_size_kib <= SMALL_FILE_KIB and w.io.intensity != "low"
+
+
+def _refs_for(deps: Dependencies, figures: set[str], scope: str | None = None) -> list[FigureRef]:
+    out = []
+    for ref, fields in [*deps.calibrated.items(), *deps.depends.items()]:
+        if set(fields) & figures and (scope is None or ref.scope in (scope, "cluster")):
+            out.append(ref)
+    return out
+
+
+def make_plan(advice, kb=None, site: str = "site", progress=None, cancel=None) -> BenchPlan:
+    """The benchmark plan for ``advice`` (an :class:`advisor.engine.Advice`)."""
+    sc = advice.scenario
+    deps = dependencies(sc, kb=kb, progress=progress, cancel=cancel)
+    needed = deps.needed()
+    runs: list[Run] = []
+    covered: dict[tuple[str, str, float], Run] = {}
+    for w in sc.workloads:
+        for pattern in _patterns(w.io.pattern):
+            for direction in _directions(w.io.read_share):
+                measures = [f for f in MEASURES[(pattern, direction)] if f in needed]
+                if not measures:
+                    continue
+                key = (pattern, direction, float(w.io.block_size_kib))
+                if key in covered:
+                    covered[key].workloads.append(w.name)
+                    continue
+                name = f"fio-{pattern}-{direction}-{_kib_text(w.io.block_size_kib)}"
+                run = Run(name, "fio", f"results/{name}.json", measures, [w.name],
+                          _refs_for(deps, set(measures)),
+                          f"{pattern} {direction}s of {_size_text(w.io.block_size_kib)}, as {w.name} does "
+                          f"({w.io.pattern} I/O, {w.io.read_share:.0%} reads)", f"jobs/{name}.fio", pattern,
+                          direction, float(w.io.block_size_kib))
+                covered[key] = run
+                runs.append(run)
+    measured = {f for r in runs for f in r.measures}
+    for (pattern, direction), fields in MEASURES.items():
+        missing = [f for f in fields if f in needed and f not in measured]
+        if missing:
+            name = f"sysbench-fileio-{SYSBENCH_MODE[(pattern, direction)]}"
+            runs.append(Run(name, "sysbench-fileio", f"results/{name}.txt", missing, [],
+                            _refs_for(deps, set(missing)),
+                            f"no workload does {pattern} {direction}s, but the advice reads the site's {', '.join(missing)}",
+                            None, pattern, direction, 4.0 if pattern == "random" else 1024.0))
+            measured |= set(missing)
+    runs.append(Run("sysbench-cpu", "sysbench-cpu", "results/sysbench-cpu.txt", ["cpu_events_per_s"], [], [],
+                    "the site's CPU rate, recorded with the site (no figure of this advice is calibrated by it yet)"))
+    for w in sc.workloads:
+        if small_files(w):
+            name = f"postmark-{_slug(w.name)}"
+            runs.append(Run(name, "postmark", f"results/{name}.txt", [], [w.name], [],
+                            f"{w.name} works on many small files ({_size_text(w.io.block_size_kib)} random requests): "
+                            "PostMark's file-system transaction rate, recorded with the site (no figure of this "
+                            "advice is calibrated by it yet)", f"postmark/{name}.pmrc", None, None,
+                            float(w.io.block_size_kib)))
+    plan = BenchPlan(sc.name, site, deps, runs)
+    plan.files = _files(plan, sc)
+    return plan
+
+
+def _slug(name: str) -> str:
+    from advisor.export.plan import slug
+
+    return slug(name)
+
+
+# --- the files --------------------------------------------------------------------------------
+def fio_job(run: Run) -> str:
+    """A fio job file (one job) whose directory, size and runtime come from the environment."""
+    bs = _kib_text(run.block_kib or 4)
+    lines = [f"; capadvisor bench plan: {run.why}",
+             f"; measures the site's {', '.join(run.measures)}",
+             *[f"; feeds {ref}" for ref in run.calibrates[:12]],
+             *([f"; ... and {len(run.calibrates) - 12} more figures (plan.json)"] if len(run.calibrates) > 12 else []),
+             "; TARGET_DIR, SIZE and RUNTIME come from run-all.sh", "",
+             "[global]", "ioengine=libaio", "direct=1", "directory=${TARGET_DIR}", "size=${SIZE}",
+             "runtime=${RUNTIME}", "time_based=1", "ramp_time=1", "numjobs=1", "",
+             f"[{run.name}]", f"rw={FIO_RW[(run.pattern, run.direction)]}", f"bs={bs}",
+             f"iodepth={IODEPTH[run.pattern or 'random']}", ""]
+    return "\n".join(lines)
+
+
+def postmark_config(run: Run) -> str:
+    """A PostMark command file; run-all.sh replaces @LOCATION@ (a folder relative to its work
+    folder), @FILES@ and @TRANSACTIONS@ (both grow with RUNTIME)."""
+    bs = int((run.block_kib or 4) * 1024)
+    return "\n".join(["set location @LOCATION@", "set number @FILES@", "set transactions @TRANSACTIONS@",
+                      "set size 512 16384", f"set read {bs}", f"set write {bs}", "set buffering false",
+                      "set report verbose", "run", "quit", ""])
+
+
+def run_all(plan: BenchPlan) -> str:
+    """The script that runs every run in bounded time and imports the outputs."""
+    n_timed = sum(r.tool in ("fio", "sysbench-fileio", "postmark") for r in plan.runs)
+    q = shlex.quote
+    out = [
+        "#!/bin/bash",
+        f"# Benchmark plan for scenario {plan.scenario}: {len(plan.runs)} runs (generated by capadvisor bench-plan)",
+        "# Usage: ./run-all.sh [TARGET_DIR]   (a folder on a disk like the hosts' disks; default ./data)",
+        "# Environment: SIZE (data per run, default " + DEFAULT_SIZE + "), RUNTIME (seconds per run, default "
+        + str(DEFAULT_RUNTIME_S) + "),",
+        "#   CPU_TIME (sysbench cpu seconds, default " + str(CPU_TIME_S) + "), SITE (default "
+        + plan.site + "), IMPORT=0 to skip the import",
+        "set -u",
+        'HERE=$(cd "$(dirname "$0")" && pwd)',
+        'TARGET_DIR=$(realpath -m "${1:-${TARGET_DIR:-$HERE/data}}")',
+        f'SIZE=${{SIZE:-{DEFAULT_SIZE}}}',
+        f'RUNTIME=${{RUNTIME:-{DEFAULT_RUNTIME_S}}}',
+        f'CPU_TIME=${{CPU_TIME:-{CPU_TIME_S}}}',
+        f'LAYOUT=${{LAYOUT:-{LAYOUT_ALLOWANCE_S}}}',
+        f'SITE=${{SITE:-{q(plan.site)}}}',
+        'RESULTS=${RESULTS:-$HERE/results}',
+        "export TARGET_DIR SIZE RUNTIME",
+        'mkdir -p "$TARGET_DIR" "$RESULTS" || exit 2',
+        'WORK=$(mktemp -d "$TARGET_DIR/capadvisor-bench.XXXXXX") || exit 2',
+        'trap \'rm -rf "$WORK"\' EXIT',
+        'trap \'exit 130\' INT TERM',
+        'failed=0',
+        "",
+        "# every run is bounded: RUNTIME seconds of measurement plus LAYOUT seconds to write its data",
+        f'echo "capadvisor bench plan: {len(plan.runs)} runs, at most about '
+        f'$(( ({n_timed} * (RUNTIME + LAYOUT) + CPU_TIME) / 60 + 1 )) minutes; data in $WORK"',
+        "",
+        "bounded() {  # bounded SECONDS OUTPUT COMMAND...: run COMMAND with a time limit, its output to OUTPUT",
+        '  local limit=$1 output=$2; shift 2',
+        '  echo "  $(date +%T) $(basename "$output")"',
+        '  if ! timeout --kill-after=10 "$limit" "$@" > "$output.tmp" 2> "$output.err"; then',
+        '    echo "  failed or timed out: $* (see $output.err)" >&2; failed=1; rm -f "$output.tmp"; return 1',
+        "  fi",
+        '  mv "$output.tmp" "$output"; rm -f "$output.err"',
+        "}",
+        "",
+        "# the disk under TARGET_DIR should be of the hosts' kind: " + (plan.deps.device or "none given"),
+        'dev=$(df --output=source "$TARGET_DIR" 2>/dev/null | tail -1)',
+        'rota=$(lsblk -ndo ROTA "$dev" 2>/dev/null | head -1 | tr -d " ")',
+    ]
+    if plan.deps.device == "hdd":
+        out.append('[ "$rota" = "0" ] && echo "warning: $TARGET_DIR is on flash; the hosts have HDDs" >&2')
+    elif plan.deps.device in ("ssd", "nvme"):
+        out.append(f'[ "$rota" = "1" ] && echo "warning: $TARGET_DIR may be on a rotating disk; the hosts have '
+                   f'{plan.deps.device.upper()}s (virtual disks often report rotating: check)" >&2')
+    out.append("")
+    for r in plan.runs:
+        out.append(f"# {r.name}: {r.why}")
+        res = f'"$HERE/{r.output}"'
+        if r.tool == "fio":
+            out += [f'bounded $((RUNTIME + LAYOUT)) {res} env TARGET_DIR="$WORK" fio --output-format=json '
+                    f'"$HERE/{r.job_file}"',
+                    f'rm -f "$WORK"/{r.name}.*']
+        elif r.tool == "sysbench-fileio":
+            mode = SYSBENCH_MODE[(r.pattern, r.direction)]  # type: ignore[index]
+            opts = (f'--file-total-size="$SIZE" --file-test-mode={mode} --file-extra-flags=direct --file-num=4 '
+                    f'--file-block-size={int((r.block_kib or 4) * 1024)} --file-fsync-freq=0')
+            out += [f'(cd "$WORK" && sysbench fileio {opts} prepare > /dev/null) || failed=1',
+                    f'bounded $((RUNTIME + LAYOUT)) {res} bash -c "cd \\"\\$1\\" && exec sysbench fileio '
+                    f'{opts.replace(chr(34), "")} --time=$RUNTIME run" _ "$WORK"',
+                    f'(cd "$WORK" && sysbench fileio {opts} cleanup > /dev/null)']
+        elif r.tool == "sysbench-cpu":
+            out.append(f'bounded $((CPU_TIME + 30)) {res} sysbench cpu --threads=1 --time="$CPU_TIME" run')
+        elif r.tool == "postmark":
+            # PostMark keeps file names in 80-character buffers: a short location, relative to the work folder
+            out += ['mkdir -p "$WORK/pm"',
+                    f'sed -e "s|@LOCATION@|pm|" -e "s|@FILES@|$((RUNTIME * 50 + 100))|" '
+                    f'-e "s|@TRANSACTIONS@|$((RUNTIME * 250 + 500))|" "$HERE/{r.job_file}" > "$WORK/{r.name}.pmrc"',
+                    f'bounded $((RUNTIME + LAYOUT)) {res} bash -c \'cd "$1" && exec postmark "$2"\' _ "$WORK" '
+                    f'"$WORK/{r.name}.pmrc"',
+                    'rm -rf "$WORK/pm"']
+        out.append("")
+    out += [
+        'echo "results in $RESULTS"',
+        'if [ "${IMPORT:-1}" != "0" ] && command -v capadvisor > /dev/null; then',
+        '  capadvisor import --site "$SITE" "$RESULTS"/*.json "$RESULTS"/*.txt || failed=1',
+        "else",
+        '  echo "import them with: capadvisor import --site $SITE $RESULTS/*.json $RESULTS/*.txt"',
+        "fi",
+        'exit "$failed"', ""]
+    return "\n".join(out)
+
+
+def readme(plan: BenchPlan, sc) -> str:
+    d = plan.deps
+    out = [f"# Benchmark plan for {plan.scenario}", "",
+           "Generated by `capadvisor bench-plan`. These runs measure the native figures of your hardware that "
+           "the advice transfers the documents' ratios onto; once imported, the advice says which of its "
+           "figures rest on your site (`basis: site:" + plan.site + "`) and which still on the documents.", ""]
+    if d.device:
+        out += [f"**Run it on a disk of the kind the hosts have ({d.device.upper()})**, in a folder with room for "
+                "`SIZE` (default " + DEFAULT_SIZE + ") of data: the runs use direct I/O, so they measure the disk, "
+                "not the page cache. Figures from another kind of disk, or faster than any one disk, are refused "
+                "by the advice (it says why).", ""]
+    else:
+        out += [f"Note: {d.reason}.", ""]
+    out += ["```sh", "./run-all.sh /path/on/the/disk            # all runs, then capadvisor import --site "
+            + plan.site, "SIZE=8G RUNTIME=120 ./run-all.sh /data      # bigger and longer runs",
+            "IMPORT=0 ./run-all.sh /data                # only run; import later:",
+            f"capadvisor import --site {plan.site} results/*.json results/*.txt",
+            f"capadvisor bench-plan SCENARIO --site {plan.site}   # which figures are now site-calibrated", "```",
+            "", "Every run is bounded: `RUNTIME` seconds (default " + str(DEFAULT_RUNTIME_S) + ") of measurement "
+            "plus time to lay out its data, each under `timeout`; the data files are removed at the end (also on "
+            "Ctrl-C). Needs fio, sysbench and postmark (Debian: `apt-get install fio sysbench postmark`).", "",
+            "## Runs", "", "| run | measures | for | why |", "|---|---|---|---|"]
+    for r in plan.runs:
+        out.append(f"| `{r.name}` | {', '.join(r.measures) or '-'} | {', '.join(r.workloads) or 'cluster'} | {r.why} |")
+    out += ["", "## What the runs calibrate", ""]
+    if d.calibrated:
+        out += [f"- {ref}: from {', '.join(fields) or 'the site figures'}" for ref, fields in d.calibrated.items()]
+    else:
+        out.append("- nothing (see the note above)")
+    if d.depends:
+        out += ["", "Figures that also use the site's figures (the host count reads the disks' IOPS):", ""]
+        out += [f"- {ref}: {', '.join(fields)}" for ref, fields in d.depends.items()]
+    out += ["", "## What no site benchmark changes", "",
+            "These figures rest on the documents' measurements or on the scenario's declared hardware:", ""]
+    out += [f"- {ref}" for ref in d.documents] or ["- none"]
+    return "\n".join(out) + "\n"
+
+
+def _files(plan: BenchPlan, sc) -> dict[str, str]:
+    files: dict[str, str] = {}
+    for r in plan.runs:
+        if r.tool == "fio" and r.job_file:
+            files[r.job_file] = fio_job(r)
+        elif r.tool == "postmark" and r.job_file:
+            files[r.job_file] = postmark_config(r)
+    files["run-all.sh"] = run_all(plan)
+    files["README.md"] = readme(plan, sc)
+    return files
+
+
+# --- after the import -------------------------------------------------------------------------
+@dataclass(frozen=True)
+class FigureStatus:
+    ref: FigureRef
+    basis: str
+    value: float
+    unit: str
+
+    @property
+    def on_site(self) -> bool:
+        return self.basis.startswith("site:")
+
+
+def calibration_status(advice) -> list[FigureStatus]:
+    """Every expected figure with a basis label, and its basis (``site:<name>``, ``documents``, ...)."""
+    out = []
+    for ref, fig in _figures(advice).items():
+        basis = fig.get("basis")
+        if basis:
+            out.append(FigureStatus(ref, str(basis), float(fig["value"]), str(fig.get("unit", ""))))
+    return out

@@ -1,0 +1,53 @@
+"""What a file the user opens is: a scenario, a benchmark tool's output (to import), or neither.
+
+Used by the desktop app's Open and drag and drop: a benchmark result opened as if it were a
+scenario is offered for import instead of failing with a list of unknown keys."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+SCENARIO_SUFFIXES = (".yaml", ".yml", ".toml", ".json")
+SCENARIO_KEYS = ("hosts", "workloads", "preferences")
+
+
+@dataclass(frozen=True)
+class FileKind:
+    """``kind`` is ``scenario``, ``benchmark`` or ``unknown``; for a benchmark, the importer's
+    name and label (e.g. ``fio``, ``fio JSON output``)."""
+
+    kind: str
+    tool: str = ""
+    label: str = ""
+
+
+def classify_file(path: Path | str, min_confidence: float = 0.5) -> FileKind:
+    """The kind of the file at ``path``: YAML and TOML files and JSON objects with a scenario key
+    are scenarios; anything else that an importer recognises (confidence at least
+    ``min_confidence``) is benchmark output; the rest is unknown."""
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix in (".yaml", ".yml", ".toml"):
+        return FileKind("scenario")
+    if suffix == ".json" and _json_scenario(path):
+        return FileKind("scenario")
+    try:
+        from knowledge.importers.registry import identify
+
+        matches = identify(path)
+    except Exception:  # noqa: BLE001 - an unreadable file is simply not benchmark output
+        matches = []
+    if matches and matches[0].confidence >= min_confidence:
+        imp = matches[0].importer
+        return FileKind("benchmark", imp.name, getattr(imp, "label", imp.name))
+    return FileKind("scenario" if suffix == ".json" else "unknown")
+
+
+def _json_scenario(path: Path) -> bool:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(data, dict) and any(k in data for k in SCENARIO_KEYS)

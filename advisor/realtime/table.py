@@ -1,0 +1,59 @@
+"""A task table as typed by a person (cells of text) read into tasks, with every problem named
+by row and column: a row is either a task or has a problem, never silently left out."""
+
+from __future__ import annotations
+
+from knowledge.infra.errors import InputError
+
+from .tasks import Task, parse_time, validate_task
+
+#: the columns of a task table: name, period T_i, WCET C_i, deadline D_i (optional)
+COLUMNS = ("name", "period", "wcet", "deadline")
+_LABELS = {"name": "name", "period": "period", "wcet": "WCET", "deadline": "deadline"}
+
+
+def read_task_rows(cells: list[list[str]], unit: str = "ms") -> tuple[list[tuple], dict[tuple[int, int], str]]:
+    """``cells`` (rows of up to four texts: name, period, WCET, deadline; times in ``unit`` or with
+    a unit suffix such as ``2ms``) -> (``[(name, period, wcet[, deadline]), ...]`` of the good rows,
+    ``{(row, column): message}``). Wholly empty rows are skipped; a row without a name is named
+    ``t<row number>``."""
+    rows: list[tuple] = []
+    problems: dict[tuple[int, int], str] = {}
+    for i, raw in enumerate(cells):
+        texts = [str(c).strip() if c is not None else "" for c in list(raw)[:4]]
+        texts += [""] * (4 - len(texts))
+        if not any(texts):
+            continue
+        name = texts[0] or f"t{i + 1}"
+        values: dict[str, float | None] = {}
+        for col in (1, 2, 3):
+            key = COLUMNS[col]
+            if not texts[col]:
+                if col < 3:
+                    problems[(i, col)] = f"{_LABELS[key]} is missing"
+                values[key] = None
+                continue
+            try:
+                values[key] = parse_time(texts[col], unit, _LABELS[key])
+            except InputError as exc:
+                problems[(i, col)] = str(exc).split(": ", 1)[-1]
+        if any(r == i for r, _c in problems):
+            continue
+        task = Task(name, values["period"] or 0.0, values["wcet"] or 0.0, values["deadline"])
+        try:
+            validate_task(task, f"task {i + 1}")
+        except InputError as exc:
+            message = str(exc).split(": ", 1)[-1]
+            problems[(i, _column_of(message))] = message.replace(f"task {name!r}: ", "")
+            continue
+        rows.append((name, task.period, task.wcet) + ((task.deadline,) if task.deadline is not None else ()))
+    return rows, problems
+
+
+def _column_of(message: str) -> int:
+    """The column a validation message is about (WCET, deadline, period, else the name)."""
+    text = message.lower()
+    for col, word in ((2, "wcet"), (3, "deadline"), (1, "period")):
+        if text.split(": ", 1)[-1].startswith(word) or f": {word}" in text:
+            return col
+    return 0

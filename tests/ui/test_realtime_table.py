@@ -1,0 +1,98 @@
+"""The real-time task table (issue #17, point 2): a cell the core cannot read is an error in the
+table, never a task silently left out of the analysis or of the scenario; the table shows the
+task set of the scenario that is open (none for a workload without one)."""
+
+from __future__ import annotations
+
+import copy
+
+from PySide6.QtCore import Qt
+
+from tests.ui.conftest import wait_idle
+from ui.demo import demo_data
+
+
+def _panel(qtbot, data=None):
+    from ui.panels.qt_realtime import QtRealtimePanel
+    from ui.session import Session
+
+    session = Session()
+    session.document.load_data(data or demo_data())
+    panel = QtRealtimePanel(session)
+    qtbot.addWidget(panel)
+    panel.show()
+    wait_idle(qtbot, panel)
+    return panel
+
+
+def test_a_bad_cell_is_shown_and_no_task_is_dropped(qtbot):
+    panel = _panel(qtbot)
+    doc = panel.session.document
+    assert panel.workload.currentText() == "control"
+    assert [r[0] for r in panel.rows()] == ["sensor", "control", "logger"]
+    assert panel.result is not None and len(panel.result.tasks) == 3
+    saved = copy.deepcopy(doc.data)
+
+    panel.table.item(1, 1).setText("abc")  # the user types a period that is not a time
+    wait_idle(qtbot, panel)
+    assert (1, 1) in panel.problems and "'abc' is not a time" in panel.problems[(1, 1)]
+    item = panel.table.item(1, 1)
+    assert item.background().style() != Qt.BrushStyle.NoBrush and "not a time" in item.toolTip()
+    assert "1 cell(s) to fix" in panel.summary.text() and "Task 2, period" in panel.summary.text()
+    assert panel.result is None  # no analysis of a task set with a task missing
+    assert not panel.save_button.isEnabled()
+    panel.save_to_scenario()
+    assert doc.data == saved  # nothing written that would lose the task
+
+    panel.table.item(1, 1).setText("50")
+    wait_idle(qtbot, panel)
+    assert panel.problems == {} and panel.result is not None and len(panel.result.tasks) == 3
+    assert panel.table.item(1, 1).background().style() == Qt.BrushStyle.NoBrush
+    assert panel.save_button.isEnabled()
+
+
+def test_wcet_over_deadline_and_missing_period_are_errors_in_their_cells(qtbot):
+    panel = _panel(qtbot)
+    panel.paste("a\t10\t12\nb\t\t1\nc\t20\t2\t25\n")
+    wait_idle(qtbot, panel)
+    assert set(panel.problems) == {(0, 2), (1, 1), (2, 3)}
+    assert "exceeds its deadline" in panel.problems[(0, 2)]
+    assert "period is missing" == panel.problems[(1, 1)]
+    assert "longer than the period" in panel.problems[(2, 3)]
+
+
+def test_the_table_follows_the_open_scenario(qtbot, tmp_path):
+    panel = _panel(qtbot)
+    doc = panel.session.document
+    # another file: its own task set replaces the shown one at once
+    other = demo_data()
+    rt = other["workloads"][3]["realtime"]
+    rt["tasks"] = [{"name": "fast", "period": 5.0, "wcet": 1.0}]
+    from advisor.scenario import parse_scenario, save_scenario
+
+    path = tmp_path / "other.yaml"
+    save_scenario(parse_scenario(other), path)
+    doc.open(path)
+    wait_idle(qtbot, panel)
+    assert panel.cells()[0][:3] == ["fast", "5", "1"] and panel.table.rowCount() == 1
+
+    # a scenario whose workloads have no task set: an empty table, no sample tasks
+    plain = demo_data()
+    del plain["workloads"][3]["realtime"]
+    doc.load_data(plain)
+    wait_idle(qtbot, panel)
+    assert panel.table.rowCount() == 0 and panel.rows() == []
+    assert "has no real-time tasks" in panel.summary.text()
+    # choosing another workload shows its (empty) set; undo of a save shows the set before
+    doc.load_data(demo_data())
+    wait_idle(qtbot, panel)
+    assert panel.table.rowCount() == 3
+    panel.workload.setCurrentText("web")
+    panel.workload.activated.emit(panel.workload.currentIndex())
+    assert panel.table.rowCount() == 0
+    panel.paste("x\t10\t1\n")
+    wait_idle(qtbot, panel)
+    panel.save_to_scenario()
+    assert doc.get(("workloads", 0, "realtime", "tasks")) == [{"name": "x", "period": 10.0, "wcet": 1.0}]
+    doc.undo_stack.undo()
+    assert panel.table.rowCount() == 0
