@@ -721,20 +721,41 @@ def load_scenario(path: Path | str) -> Scenario:
 
     Only a regular file of at most :data:`MAX_SCENARIO_BYTES` is read (a FIFO, a device or a
     folder is refused at once); every problem is an InputError naming the file, line or field."""
-    return parse_scenario(read_scenario_data(path), str(Path(path)))
+    return parse_scenario(_read_data(path), str(Path(path)))
 
 
 def read_scenario_data(path: Path | str) -> Any:
     """The plain data of a scenario file (.yaml/.yml, .toml or .json, chosen by suffix), not yet
-    validated: an editor opens a file with a wrong value to show and fix it. Raises InputError
-    when the file cannot be read (not a regular file, larger than :data:`MAX_SCENARIO_BYTES`, not
-    UTF-8) or parsed."""
+    validated: an editor opens a file with a wrong value to show and fix it (a key given twice keeps
+    its last value here; :func:`load_scenario` refuses it). Raises InputError when the file cannot
+    be read (not a regular file, larger than :data:`MAX_SCENARIO_BYTES`, not UTF-8) or parsed."""
+    return _plain(_read_data(path))
+
+
+def _read_data(path: Path | str) -> Any:
     from knowledge.infra.files import read_regular_text
 
     path = Path(path)
     fmt = _format_of(path)
     text = read_regular_text(path, "scenario", MAX_SCENARIO_BYTES)
     return loads(text.removeprefix("\ufeff"), fmt, str(path))
+
+
+def _plain(data: Any) -> Any:
+    """``data`` with every :class:`_Mapping` turned into a plain dict (iteratively: any depth)."""
+    def convert(x: Any) -> Any:
+        return dict(x) if isinstance(x, _Mapping) else x
+
+    root = convert(data)
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+        for key, value in list(items):
+            if isinstance(value, (dict, list)):
+                node[key] = convert(value)
+                stack.append(node[key])
+    return root
 
 
 class _Mapping(dict):

@@ -111,7 +111,10 @@ class QtReportPanel(QWidget):
         return out
 
     def export_dialog(self, kind: str = "pdf") -> None:
-        start = Path(self.session.settings.last_dir or ".") / f"{self.session.document.title}.{kind}"
+        from knowledge.infra.paths import safe_filename
+
+        name = safe_filename(self.session.document.title, "report")  # a name like ../x stays in the folder
+        start = Path(self.session.settings.last_dir or ".") / f"{name}.{kind}"
         flt = "PDF (*.pdf)" if kind == "pdf" else "HTML (*.html)"
         path, _ = QFileDialog.getSaveFileName(self, "Export report", str(start), flt)
         if path:
