@@ -24,6 +24,9 @@ def _mode(path) -> int:
 def test_user_database_caches_and_settings_are_owner_only(tmp_path, monkeypatch, capsys):
     from pathlib import Path
 
+    from advisor.models import clear_memory_cache
+
+    clear_memory_cache()  # so that this run writes the model cache too
     root = Path(__file__).resolve().parents[2]
     for name, sub in (("CAPADVISOR_DATA_DIR", "data"), ("CAPADVISOR_CACHE_DIR", "cache"),
                       ("CAPADVISOR_CONFIG_DIR", "config")):
