@@ -403,7 +403,8 @@ class _Reader:
         bound = min(MAX_NUMBER, FIELD_MAX.get(_field(self._p(key)), MAX_NUMBER),
                     maximum if maximum is not None else MAX_NUMBER)
         if abs(value) > bound:
-            self.problems.add(self._p(key), f"must be <= {_num(bound)}, not {_shown(value)}")
+            absurd = f", not {_shown(value)}" if abs(value) > MAX_NUMBER else ""  # say what was read
+            self.problems.add(self._p(key), f"must be <= {_num(bound)}{absurd}")
             value = math.copysign(bound, value)
         if minimum is not None and (value <= minimum if exclusive_min else value < minimum):
             self.problems.add(self._p(key), f"must be {'>' if exclusive_min else '>='} {_num(minimum)}")
