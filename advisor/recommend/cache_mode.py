@@ -203,6 +203,31 @@ def requested_io(w, rec: Recommendation) -> dict | None:
             "requested_mb_s": round(mb_s, 6), "throughput_mb_s": got, "met": met}
 
 
+#: implicit targets of a workload that states ``io.iops``: name -> (unit, what ``requested_io`` holds)
+IMPLICIT_TARGETS = {"requested_iops": ("IOPS", "requested_iops", "iops_share"),
+                    "requested_throughput_mb_s": ("MB/s", "requested_mb_s", "throughput_mb_s")}
+
+
+def implicit_targets(recs) -> list:
+    """Per workload that states ``io.iops``: its request as two implicit soft targets (the IOPS
+    against the VM's share of the device at its request size, and IOPS x request size against the
+    chosen mode's throughput per VM), as :class:`advisor.recommend.targets.TargetResult`s for the
+    advice's top-level ``targets``: a request the device share cannot serve is a target not met."""
+    from advisor.recommend.targets import TargetResult
+
+    out = []
+    for rec in recs:
+        asked = rec.details.get("requested_io") if rec.decision == DECISION else None
+        if not asked:
+            continue
+        for name, (unit, want, got) in IMPLICIT_TARGETS.items():
+            expected = asked.get(got)
+            met = None if expected is None else expected >= asked[want] * (1 - 1e-9)
+            out.append(TargetResult(name, rec.scope, asked[want], expected, unit, met, False,
+                                    f"implicit: the workload's io.iops with cache={rec.choice}"))
+    return out
+
+
 def recommend(ctx: EngineContext) -> list[Recommendation]:
     """One cache mode per workload."""
     out = []

@@ -100,6 +100,8 @@ def test_the_issue_web_vm_is_no_longer_the_testbeds_figure(kb):
     assert fig["basis"] == DEFAULTS and any("SSD" in h for h in fig["hardware"])
     assert web.details["requested_io"]["met"] is True
     assert not any("target not met" in w for w in web.warnings)
+    met = [t for t in advice.to_dict()["targets"] if t["scope"] == "workload:web"]
+    assert {t["name"] for t in met} == {"requested_iops", "requested_throughput_mb_s"} and all(t["met"] for t in met)
 
 
 @pytest.mark.parametrize("name", SCENARIOS)
@@ -117,6 +119,11 @@ def test_a_requested_rate_the_device_share_cannot_serve_is_a_target_not_met(kb, 
     assert asked["met"] is False and asked["requested_iops"] == 5000.0
     assert asked["iops_share"] < 5000.0
     assert any("target not met" in x and wl in x for x in rec.warnings)
+    # and in the advice's targets list (d1's mechanism): an implicit soft target, not met
+    listed = {t["name"]: t for t in advice.to_dict()["targets"] if t["scope"] == f"workload:{wl}"}
+    assert listed["requested_iops"]["met"] is False and listed["requested_iops"]["target"] == 5000.0
+    assert listed["requested_iops"]["expected"] == pytest.approx(asked["iops_share"], rel=1e-5)
+    assert listed["requested_iops"]["hard"] is False and listed["requested_throughput_mb_s"]["unit"] == "MB/s"
     share = rec.expected["iops_share_per_vm"]["value"]
     if rec.choice in ("none", "directsync"):
         fig = rec.expected["throughput_per_vm"]
@@ -439,3 +446,54 @@ def test_readme_lists_the_per_kind_defaults_and_their_sources():
     assert "assumption" in section.lower() and "iops" in section and "mb_s" in section
     for basis in (*BASES, "site:<name>"):
         assert f"`{basis}`" in text
+
+
+def test_reports_name_the_basis_and_the_hardware_of_each_figure(kb):
+    from advisor.render import to_html, to_markdown
+
+    advice = advise(EXAMPLES / "scenario.yaml", kb=kb)
+    md, page = to_markdown(advice), to_html(advice)
+    assert "| basis (rests on) |" in md and "<th>basis (rests on)</th>" in page
+    assert "scenario hardware (per-kind defaults) — NFS store, 26 x SSD disk like the hosts' (assumed): 50,000 IOPS" in md
+    assert "documents — doc 003 TB1" in md  # a testbed figure says whose it is
+
+
+def test_the_cli_probe_result_dict_fills_the_disk_figures():
+    """``capadvisor probe --bench --scenario-out`` hands the run as a dict (BenchResult.to_dict)."""
+    from advisor.probes.bench import BenchMeasurement, BenchResult
+    from advisor.probes.skeleton import bench_disk_figures
+
+    run = BenchResult(directory="/x", fstype="ext4", direct_io=True, file_bytes=1 << 28, budget_s=3.0)
+    for metric, op, value, unit in (("throughput", "sequential_read", 150.0, "MiB/s"),
+                                    ("throughput", "sequential_write", 140.0, "MiB/s"),
+                                    ("iops", "random_read", 180.0, "ops/s"), ("iops", "random_write", 160.0, "ops/s")):
+        run.measurements.append(BenchMeasurement(metric, value, unit, {"operation": op}))
+    assert bench_disk_figures(run.to_dict()) == pytest.approx((160.0, 140.0 * 1.048576, "hdd"))
+    page_cache = run.to_dict()
+    page_cache["measurements"][0]["value"] = 9000.0  # no disk reads 9 GB/s: the page cache
+    assert bench_disk_figures(page_cache) is None
+
+
+def test_load_balancing_peak_cpu_moves_with_the_cores(kb):
+    def peak(cores):
+        sc = example("scenario.yaml")
+        sc["hosts"]["cpu"]["cores_per_socket"] = cores
+        rec = advise(sc, kb=kb).find("load_balancing")
+        return rec.expected["peak_host_cpu"]
+
+    few, many = peak(12), peak(32)
+    assert many["value"] <= few["value"] and few["high"] <= 100.0 + 1e-9
+    assert many["basis"] == DECLARED and any("cores" in h for h in many["hardware"])
+
+
+def test_real_time_budget_moves_with_the_clock(kb):
+    """The WCETs were measured at design_speed_ghz: a faster core needs a smaller budget for the
+    same period share, a slower one a larger one; the figures rest on the declared clock."""
+    def budget(ghz):
+        sc = example("scenario.yaml")
+        sc["hosts"]["cpu"]["ghz"] = ghz
+        return advise(sc, kb=kb).find("vm_period_budget", "workload:rtfunc").expected["utilization"]
+
+    slow, fast = budget(1.6), budget(3.2)
+    assert fast["value"] < slow["value"]
+    assert fast["basis"] == DECLARED and fast["hardware"] == ["CPU clock: 3.2 GHz (declared)"]
