@@ -311,8 +311,8 @@ def text_problem(value: str) -> str | None:
         return f"is {len(value)} characters long; at most {MAX_TEXT}"
     if any(0xD800 <= ord(c) <= 0xDFFF for c in value):
         return "is not valid Unicode text (a lone surrogate)"
-    if any(ord(c) < 32 or ord(c) == 127 for c in value):
-        return "must not contain control characters (line breaks, tabs)"
+    if any((ord(c) < 32 and c not in "\t\n\r") or ord(c) == 127 for c in value):
+        return "must not contain control characters (NUL, escape, ...; line breaks and tabs are allowed)"
     return None
 
 
