@@ -207,7 +207,7 @@ def dumps(family: Any, name: str, kb_digest: str, model_version: int) -> bytes:
             "state": {k: enc(v) for k, v in vars(family).items()}}
     meta["sha256"] = _checksum(meta, enc.arrays)
     buf = io.BytesIO()
-    members = {"__meta__": np.frombuffer(json.dumps(meta, allow_nan=False).encode(), dtype=np.uint8)}
+    members: dict[str, Any] = {"__meta__": np.frombuffer(json.dumps(meta, allow_nan=False).encode(), dtype=np.uint8)}
     members.update({f"a{i}": a for i, a in enumerate(enc.arrays)})
     np.savez(buf, **members)
     return buf.getvalue()
@@ -261,6 +261,6 @@ def load(path: Path, name: str, cls: type, kb_digest: str, model_version: int) -
         decoded = {str(k): _Decoder(raw)(v) for k, v in state.items()}
     except (TypeError, ValueError, KeyError, RecursionError) as exc:
         raise CacheRefused(f"bad state ({type(exc).__name__}: {exc})") from None
-    family = cls.__new__(cls)
+    family: Any = object.__new__(cls)  # no __init__: the state is the stored one
     family.__dict__.update(decoded)
     return family

@@ -204,9 +204,9 @@ def _intervals(prep: _Prepared, points, share: float, overhead: float, progress=
     ``windowed`` is None, or (when the per-task lists were truncated) the per-task intervals within
     the prediction bounds, exact there."""
     if prep.policy == "edf":
-        res = edf.intervals(prep.periods, prep.wcets, prep.deadlines, share, overhead, progress, cancel)
-        full = res.exact_range[0] <= 0 and math.isinf(res.exact_range[1])
-        return res.intervals, None, not res.truncated, None if full else res.exact_range, None
+        ed = edf.intervals(prep.periods, prep.wcets, prep.deadlines, share, overhead, progress, cancel)
+        full = ed.exact_range[0] <= 0 and math.isinf(ed.exact_range[1])
+        return ed.intervals, None, not ed.truncated, None if full else ed.exact_range, None
     res = fp_intervals(points, share, overhead)
     if not res.truncated:
         return res.intervals, res.per_task, True, None, None
@@ -344,6 +344,7 @@ def analyze(taskset: TaskSet, share: float | None = None, period: float | None =
             if not exact_b:
                 notes.append("EDF checkpoint cap reached: min_budget is sufficient, not minimal")
         else:
+            assert points is not None  # fixed priority: the checkpoints exist
             need, per_task_budget = fp_min_budget(points, period, x)
         if not math.isfinite(need) or need > period * (1 + REL_TOL):
             return result(min_budget=None,
@@ -401,6 +402,7 @@ def analyze(taskset: TaskSet, share: float | None = None, period: float | None =
 
     # per-task figures
     if policy == "rm":
+        assert points is not None and budget is not None  # a feasible fixed-priority result
         rts = response_times(prep.periods, prep.wcets, chosen_period, budget, x,
                              limits=100 * prep.deadlines)  # R/D > 100: inf, not a long iteration
         if period is None:
@@ -429,7 +431,7 @@ def analyze(taskset: TaskSet, share: float | None = None, period: float | None =
 
     critical = None
     if policy == "edf":  # the task with a job due at the deadline that fails first beyond the optimum
-        if period is not None:
+        if period is not None and budget is not None:
             probe = (period, x + (budget - x) * (1 - 1e-6))
         elif max_period is not None and math.isfinite(max_period):
             probe = (max_period * (1 + 1e-6), share * max_period * (1 + 1e-6))
