@@ -108,14 +108,14 @@ def test_validate_repairs_values_set_in_code():
 # --- the desktop app ------------------------------------------------------------------------------
 
 def test_closing_the_window_keeps_a_damaged_file_and_the_user_is_told(qtbot, kb_file, path):
-    from app.gui import warn_settings_kept
+    from app.gui import settings_store, warn_settings_kept
     from ui.demo import demo_data
     from ui.main_window import MainWindow
     from ui.session import Session
 
     before = _write(path, '{"version": 3, "theme": "dark", ')  # cut off
     prefs = settings.load()
-    s = Session(settings=prefs, kb_path=kb_file)
+    s = Session(settings_store(), settings=prefs, kb_path=kb_file)
     w = MainWindow(s)
     w.show()
     s.document.load_data(demo_data())
@@ -132,13 +132,13 @@ def test_closing_the_window_keeps_a_damaged_file_and_the_user_is_told(qtbot, kb_
 
 
 def test_a_good_file_is_saved_on_close(qtbot, kb_file, path):
-    from app.gui import warn_settings_kept
+    from app.gui import settings_store, warn_settings_kept
     from ui.main_window import MainWindow
     from ui.session import Session
 
     _write(path, json.dumps({"version": 3, "theme": "dark", "max_recent": 5}))
     prefs = settings.load()
-    w = MainWindow(Session(settings=prefs, kb_path=kb_file))
+    w = MainWindow(Session(settings_store(), settings=prefs, kb_path=kb_file))
     assert warn_settings_kept(w, prefs) is None
     w.settings.max_recent = 6
     w.close()
