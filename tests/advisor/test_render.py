@@ -183,3 +183,20 @@ def test_an_imported_estate_gets_today_vs_advised_in_both_formats_escaped(kb):
     assert "## Today vs advised" in md and "today Xen &lt;b&gt;4.1&lt;/b&gt; \\| old; advised" in md
     assert "<h2>Today vs advised</h2>" in page and "Xen &lt;b&gt;4.1&lt;/b&gt; | old" in page
     assert "Today vs advised" not in to_markdown(advise(EXAMPLE, kb=kb))
+
+
+def test_implicit_targets_of_a_workloads_io_iops_are_shown_everywhere(kb):
+    """The example's web workload states io.iops: its implicit targets (not in the scenario's
+    target names) read as lower limits on cards and in both reports (was a KeyError that stopped
+    the Recommendations tab for the example scenario)."""
+    from advisor.recommend.targets import card_line, is_max
+
+    advice = advise(EXAMPLE, kb=kb)
+    implicit = [t for t in advice.targets if t.name in ("requested_iops", "requested_throughput_mb_s")]
+    assert implicit
+    for t in advice.targets:
+        state, line = card_line(t)
+        assert state in ("met", "missed", "unknown") and t.text()
+    assert not is_max("requested_iops") and ">= " in card_line(implicit[0])[1]
+    md = to_markdown(advice)
+    assert "| requested\\_iops | workload web | ≥ " in md
