@@ -327,11 +327,11 @@ class Hardware:
             return Device(math.inf, link_mb_s, [link], f"{kind} storage over {link.value:g} Gb/s", link_mb_s)
         count = max(1, round(s.capacity_tb * 1000.0 / like.size_gb)) if s.capacity_tb and like.size_gb else like.count
         fi, fm = self.disk_iops(like, reads_only), self.disk_mb_s(like, reads_only)
-        # assumed, not declared: the store is built of disks like the hosts' (per-kind figures unless given)
-        src_i = fi.source if fi.source != "declared" else "defaults"
-        src_m = fm.source if fm.source != "declared" else "defaults"
+        # the store is assumed to be built of disks like the hosts' (said in ``what``); each disk's
+        # figures keep their own source: declared on the hosts' disks, a site's, the probe's or per-kind
         what = f"{store_name(kind)}, {count} x {fi.what} like the hosts' (assumed)"
-        figs = [HwFigure(what, fi.value, "IOPS each", src_i), HwFigure(what, fm.value, "MB/s each", src_m), link]
+        figs = [HwFigure(what, fi.value, "IOPS each", fi.source), HwFigure(what, fm.value, "MB/s each", fm.source),
+                link]
         return Device(fi.value * count, min(fm.value * count, link_mb_s), figs,
                       f"{kind} storage over {link.value:g} Gb/s, {count} x {like.kind.upper()} like the hosts' assumed",
                       link_mb_s)

@@ -54,7 +54,7 @@ def disk_figures(ctx: EngineContext) -> tuple[float, float, str, list, bool] | N
     if local is None:
         return None
     assumed = [HwFigure(f"{store_name(kind)}, {f.what} like the hosts' (assumed)", f.value, f"{f.unit} each",
-                        "defaults" if f.source == "declared" else f.source) for f in local[3]]
+                        f.source) for f in local[3]]
     return (local[0], min(local[1], link_mb_s),
             f"{kind} storage over {s.network_gbps:g} Gb/s, with disks like the hosts' {local[2][6:]} assumed",
             [*assumed, link], False)

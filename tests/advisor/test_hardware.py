@@ -23,7 +23,7 @@ from advisor.hardware import (
     Hardware,
     valid_basis,
 )
-from advisor.scenario import load_scenario
+from advisor.scenario import load_scenario, parse_scenario
 from tests.knowledge import conftest as _kb_fixtures
 
 kb_path, kb = _kb_fixtures.kb_path, _kb_fixtures.kb  # fixtures: the knowledge base compiled from the data
@@ -597,3 +597,23 @@ def test_real_time_budget_moves_with_the_clock(kb):
     slow, fast = budget(1.6), budget(3.2)
     assert fast["value"] < slow["value"]
     assert fast["basis"] == DECLARED and fast["hardware"] == ["CPU clock: 3.2 GHz (declared)"]
+
+
+def test_a_store_of_disks_like_the_hosts_keeps_their_declared_figures(kb):
+    """Review item 6: the hosts' disks declare 5,000 IOPS and 200 MB/s; the NFS store, assumed built
+    of disks like them, rests on those declared figures, so its figures say declared (not per-kind
+    default) and the cards' basis is the declared hardware."""
+    sc = example("scenario.yaml")
+    for d in sc["hosts"]["disks"]:
+        d.update(iops=5000, mb_s=200)
+    store = Hardware(parse_scenario(sc)).store("nfs")
+    assert store is not None and {f.source for f in store.figures} == {"declared"}
+    assert any("(assumed)" in f.what for f in store.figures)  # the store's make-up is still an assumption
+    advice = advise(sc, kb=kb)
+    for scope in ("workload:web", "workload:cassandra"):
+        fig = advice.find("cache_mode", scope).expected["throughput_per_vm"]
+        assert fig["basis"] == DECLARED, fig
+        assert any("like the hosts' (assumed): 5,000 IOPS each (declared)" in h for h in fig["hardware"]), fig
+        assert not any("per-kind default" in h for h in fig["hardware"]), fig
+    blk = advice.find("io_block_size", "workload:web")
+    assert all(f["basis"] == DECLARED for f in blk.expected.values()), blk.expected
