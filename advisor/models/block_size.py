@@ -16,13 +16,14 @@ what was measured (its per-request cost may show). The three ratio rows are the 
 
 Model (request-cost physics of Sections II.D-II.E, the disk's own figures, the measured ratio)::
 
-    random:      T = record / (1 / disk_iops + max(b, record) / disk_rate)      (no VM penalty)
+    random:      T = min(b, record) / (1 / disk_iops + b / disk_rate)             (no VM penalty)
     sequential:  T = disk_rate * f(b),   f = f_small for b <= 4 KB, 1 for b >= 1 MB,
                                          log-linear in b between,  f_small = geomean(0.68, 0.68)
 
 A random read positions the head once and transfers the whole request, of which only the
-``record`` the application needs is useful: useful throughput is non-increasing in the request
-size and never above ``record * disk_iops``. Sequential throughput is non-decreasing in the
+``record`` the application needs is useful (a request smaller than the record reads a part of it:
+all useful, one positioning each): useful throughput never exceeds the device's IOPS times the
+useful part of a request (``min(b, record) * disk_iops``) nor its rate. Sequential throughput is non-decreasing in the
 request size and never above the disk's streaming rate. Assumption: the document does not say
 which request size Postmark used in Figure 4(c); the family places the measured gap at the
 smallest request size the document uses (4 KB, rows SII.D-03 and F2e-02), and between 4 KB and
@@ -137,7 +138,7 @@ class BlockSizeThroughput(Family):
     def _native(self, block, pattern, iops, rate, record):
         """Useful MB/s without virtualization: one positioning per random read, streaming otherwise."""
         rate_kib = rate * 1e6 / 1024.0
-        random = record / (1.0 / iops + np.maximum(block, record) / rate_kib) * 1024.0 / 1e6
+        random = np.minimum(block, record) / (1.0 / iops + block / rate_kib) * 1024.0 / 1e6
         return np.where(pattern == "random", random, rate)
 
     def _predict_core(self, core, cols, n):
@@ -153,7 +154,7 @@ class BlockSizeThroughput(Family):
     def _bounds(self, low, high, cols, n):
         """Never above the disk; sequential VM queries between the anchors span both measurements."""
         block, pattern, platform, iops, rate, record = self._features(cols, n)
-        top = np.where(pattern == "random", record * iops * 1024.0 / 1e6, rate)
+        top = np.where(pattern == "random", np.minimum(np.minimum(block, record) * iops * 1024.0 / 1e6, rate), rate)
         between = ((pattern == "sequential") & (platform == "vm") & (block > self._small_kib * TOLERANCE)
                    & (block < self._parity_kib / TOLERANCE))
         low = np.where(between, np.minimum(low, rate * self._core["f_small"]), low)

@@ -2,19 +2,24 @@
 sections II.D and II.E): small requests for purely random reads, large ones when reads have
 spatial locality or are sequential, a middle size for mixed access.
 
-Expected figures per choice: useful data read per second (MB/s) for each access pattern the
-workload has (``throughput_random``, ``throughput_sequential``), from ``block_size_throughput``
-on the device that holds the images: with images on local disks, the hosts' fastest disk group
-(its stated IOPS and MB/s, else the site's calibrated figures when they match the disk kind,
-else the per-kind defaults of the scenario format); with images on shared storage, its stated
-IOPS and its link rate (``network_gbps`` x 125 MB/s), disks like the hosts' assumed where the
-IOPS are not stated (each figure's ``device`` says which). Random reads fetch the workload's
-own request size (``io.block_size_kib``) of useful data each. No figure without any device.
+Expected figures per choice: useful data one VM reads per second (MB/s) for each access
+pattern the workload has (``throughput_random``, ``throughput_sequential``), from
+``block_size_throughput`` on the device the host's VMs share for their images, the same one the
+cache-mode card names (:meth:`advisor.hardware.Hardware.behind_vms`: the hosts' local disks
+together, or the host's share of the chosen shared store through its NIC; read figures of a
+site's disks when calibrated), and the VM's share of it (1 / VMs per host): a figure is per VM,
+never more than the VM's share of the device's IOPS at the request size or of its bandwidth.
+Random reads fetch the workload's own request size (``io.block_size_kib``, its ``record``) of
+useful data each: larger requests waste the rest, smaller ones need one positioning per request.
+Each figure says the device (``device``), the VMs sharing it (``vms_sharing``) and the useful
+part of a request (``useful_kib``). No figure without any device.
 """
 
 from __future__ import annotations
 
-from advisor.hardware import MB_S_PER_GBPS, SHARED_KIND, TESTBEDS, HwFigure, close, stamp, store_name
+import math
+
+from advisor.hardware import TESTBEDS, same_disks, stamp
 from advisor.recommend.base import EngineContext, Recommendation, decide, prediction_figure
 from advisor.recommend.disks import hardware_of
 from advisor.rules import evaluate
@@ -27,37 +32,16 @@ PATTERNS = {"random": ("random",), "sequential": ("sequential",), "mixed": ("ran
 
 
 
-def disk_figures(ctx: EngineContext) -> tuple[float, float, str, list, bool] | None:
+def disk_figures(ctx: EngineContext) -> tuple[float, float, str, list, bool, float] | None:
     """(random IOPS, streaming MB/s, what device, the hardware figures they rest on, whether they
-    are the testbed's disk's) of the device holding the images, or None without one."""
-    sc = ctx.scenario
-    hw = hardware_of(ctx)
-    testbed = TESTBEDS["block_size_throughput"]
-    local = None
-    for d in sc.hosts.disks:  # reads: the site's read figures for disks of the kind it measured
-        fi, fm = hw.disk_iops(d, True), hw.disk_mb_s(d, True)
-        how = {"declared": "given", "probe": "probe", "defaults": "defaults"}.get(fi.source, fi.source.replace(":", " "))
-        if local is None or fm.value > local[1]:
-            local = (fi.value, fm.value, f"local {d.kind.upper()} ({how})", [fi, fm])
-    kind = SHARED_KIND.get(ctx.facts.storage_backend or "local_disk")
-    offers = [s for s in sc.hosts.shared_storage if s.kind == kind] if kind else []
-    if not offers or kind is None:
-        if local is None:
-            return None
-        return (*local, close(local[0], testbed.disk_iops) and close(local[1], testbed.disk_mb_s))
-    s = max(offers, key=lambda o: o.network_gbps)
-    link = hw.store_link(kind)
-    link_mb_s = s.network_gbps * MB_S_PER_GBPS
-    if s.iops:
-        return (float(s.iops), link_mb_s, f"{kind} storage ({s.iops:g} IOPS, {s.network_gbps:g} Gb/s link)",
-                [HwFigure(store_name(kind), float(s.iops), "IOPS", "declared"), link], False)
-    if local is None:
+    are the testbed's disk's, VMs per host sharing it) of the device the host's VMs share for
+    their images, or None without one."""
+    sc, f = ctx.scenario, ctx.facts
+    dev = hardware_of(ctx).behind_vms(f.storage_backend, f.vms_per_host, sc.total_vms, reads_only=True)
+    if dev is None:
         return None
-    assumed = [HwFigure(f"{store_name(kind)}, {f.what} like the hosts' (assumed)", f.value, f"{f.unit} each",
-                        f.source) for f in local[3]]
-    return (local[0], min(local[1], link_mb_s),
-            f"{kind} storage over {s.network_gbps:g} Gb/s, with disks like the hosts' {local[2][6:]} assumed",
-            [*assumed, link], False)
+    same = same_disks(dev, TESTBEDS["block_size_throughput"]) and math.isinf(dev.link_mb_s)
+    return dev.iops, dev.mb_s, dev.description, dev.figures, same, max(float(f.vms_per_host), 1.0)
 
 
 def _figures(ctx: EngineContext, workloads) -> tuple[list[dict], list[dict]]:
@@ -66,8 +50,8 @@ def _figures(ctx: EngineContext, workloads) -> tuple[list[dict], list[dict]]:
     disk = disk_figures(ctx)
     if disk is None:
         return [{} for _ in workloads], []
-    queries = [{"block_size_kib": KIB[c], "access_pattern": p, "disk_iops": disk[0], "disk_mb_s": disk[1],
-                "record_kib": max(float(w.io.block_size_kib), 0.5)}
+    queries = [{"block_size_kib": KIB[c], "access_pattern": p, "disk_iops": max(disk[0], 1e-9),
+                "disk_mb_s": max(disk[1], 1e-9), "record_kib": max(float(w.io.block_size_kib), 0.5)}
                for w in workloads for c in CHOICES for p in PATTERNS[w.io.pattern]]
     pred = ctx.models.predict("block_size_throughput", queries, calibrate=False)
     if pred is None:
@@ -77,9 +61,10 @@ def _figures(ctx: EngineContext, workloads) -> tuple[list[dict], list[dict]]:
         expected: dict[str, dict] = {c: {} for c in CHOICES}
         for c in CHOICES:
             for p in PATTERNS[w.io.pattern]:
-                expected[c][f"throughput_{p}"] = prediction_figure(pred, i)
-                expected[c][f"throughput_{p}"]["device"] = disk[2]
-                stamp(expected[c][f"throughput_{p}"], disk[3], TESTBEDS["block_size_throughput"], disk[4])
+                fig = prediction_figure(pred, i, scale=1.0 / disk[5])  # the VM's share of the whole device
+                fig.update(device=disk[2], vms_sharing=round(disk[5], 3),
+                           useful_kib=min(KIB[c], max(float(w.io.block_size_kib), 0.5)) if p == "random" else KIB[c])
+                expected[c][f"throughput_{p}"] = stamp(fig, disk[3], TESTBEDS["block_size_throughput"], disk[4])
                 i += 1
         out.append(expected)
     return out, ctx.model_citations("block_size_throughput", pred)

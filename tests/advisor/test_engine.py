@@ -372,7 +372,9 @@ def test_site_figures_apply_only_to_the_disks_of_their_kind(kb, tmp_path):
     assert cap == pytest.approx(2 * 170.0 + 300_000.0)  # HDDs at the site's figure, NVMe at its own
     assert cal.find("host_count").choice == plain.find("host_count").choice
     bs = cal.find("io_block_size", "workload:app").expected["throughput_random"]
-    assert "NVME" in bs["device"] and bs["basis"] == "scenario hardware (per-kind defaults)"
+    # the I/O block size reads the same device as the cache mode: both disk groups, the HDDs at the site's figures
+    assert "2 x HDD + 1 x NVMe" in bs["device"] and bs["basis"] == "site:hdd"
+    assert any("(site:hdd)" in h for h in bs["hardware"]) and any("NVMe" in h and "per-kind" in h for h in bs["hardware"])
 
 
 def test_reads_are_estimated_from_the_site_read_figures(kb, tmp_path):
@@ -384,8 +386,10 @@ def test_reads_are_estimated_from_the_site_read_figures(kb, tmp_path):
         advice = advise(make([workload(vms=2, io={"pattern": "sequential"})], disks=hdd, shared_storage=[]),
                         kb=kb, site="hdd", userdb=db)
     fig = advice.find("io_block_size", "workload:app").expected["throughput_sequential"]
-    assert fig["basis"] == "site:hdd" and "site hdd" in fig["device"]
-    assert fig["value"] == pytest.approx(200.0 * 1.048576, rel=1e-6)  # 1 MiB requests stream at the read rate
+    assert fig["basis"] == "site:hdd" and "local 2 x HDD" in fig["device"]
+    assert all("(site:hdd)" in h for h in fig["hardware"])
+    # 1 MiB requests stream at the read rate of both disks, shared by the host's VMs
+    assert fig["value"] == pytest.approx(2 * 200.0 * 1.048576 / fig["vms_sharing"], rel=1e-5)
 
 
 def test_read_and_write_figures_orders_apart_do_not_calibrate(kb, tmp_path):

@@ -52,16 +52,30 @@ def test_random_reads_follow_the_disk_service_time(fam):
     assert default == pytest.approx(4000 / (1 / 150 + 64 * 1024 / 150e6) / 1e6)
 
 
+def test_requests_smaller_than_the_record_never_exceed_the_device_iops(fam):
+    """Review item 3: a workload with 50 KiB records asked at 4 KiB requests on one 150-IOPS HDD
+    read 7.31 MB/s (1,784 IOPS of 4 KiB): each small request counted the whole record as read.
+    Now a request reads at most its own size: at most 150 x 4 KiB per second."""
+    pred = fam.predict([{"block_size_kib": b, "access_pattern": "random", "record_kib": 50.0, **HDD}
+                        for b in (4, 64, 1024)])
+    assert pred.mean[0] <= 150 * 4 * 1024 / 1e6 * (1 + 1e-9) and pred.high[0] <= 150 * 4 * 1024 / 1e6 * (1 + 1e-9)
+    assert pred.mean[0] == pytest.approx(4 * 1024 / (1 / 150 + 4 * 1024 / 150e6) / 1e6)
+    assert np.all(pred.high <= 150 * 50 * 1024 / 1e6 * (1 + 1e-9))
+
+
 @settings(max_examples=80, deadline=None)
 @given(pattern=st.sampled_from(["random", "sequential"]), b=st.floats(0.5, 8192), step=st.floats(0, 4096),
        iops=st.floats(50, 1e6), rate=st.floats(10, 7000), platform=st.sampled_from(["vm", "native"]))
 def test_monotone_in_the_request_size_and_within_the_disk(fam, pattern, b, step, iops, rate, platform):
     q = {"access_pattern": pattern, "disk_iops": iops, "disk_mb_s": rate, "platform": platform}
     pred = fam.predict([{**q, "block_size_kib": b}, {**q, "block_size_kib": b + step}])
-    top = rate if pattern == "sequential" else 4000 / 1024 * 1024 * iops / 1e6
-    assert np.all(pred.high <= top * (1 + 1e-9)) and np.all(pred.mean <= top * (1 + 1e-9))
+    record = 4000 / 1024
+    for i, size in enumerate((b, b + step)):  # a random request serves at most its useful part per positioning
+        top = rate if pattern == "sequential" else min(min(size, record) * 1024 * iops / 1e6, rate)
+        assert pred.high[i] <= top * (1 + 1e-9) and pred.mean[i] <= top * (1 + 1e-9)
     if pattern == "random":
-        assert pred.mean[1] <= pred.mean[0] * (1 + 1e-12)
+        if b >= record:  # from the record size on, a larger request only wastes
+            assert pred.mean[1] <= pred.mean[0] * (1 + 1e-12)
     else:
         assert pred.mean[1] >= pred.mean[0] * (1 - 1e-12)
 
