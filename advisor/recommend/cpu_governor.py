@@ -1,8 +1,9 @@
 """``cpu_governor``: the host CPU frequency governor (performance or ondemand), doc 003 Table I.
 
 Expected figure (testbed values): Postmark requests served per second by an I/O-bound VM with
-each governor, next to idle neighbour cores or, when the scenario has CPU-heavy VMs, busy ones
-(with a busy neighbour ondemand keeps the clock up and serves as many, rows T1-05/T1-13).
+each governor, next to idle neighbour cores or, when CPU-heavy VMs keep at least half of a host's
+cores busy, busy ones (with a busy neighbour ondemand keeps the clock up and serves as many, rows
+T1-05/T1-13): the condition of the rule (advisor.rules.conditions.neighbour_cores_busy).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 from advisor.hardware import TESTBEDS, stamp
 from advisor.recommend.base import EngineContext, Recommendation, decide, figure
 from advisor.rules import evaluate
+from advisor.rules.conditions import neighbour_cores_busy
 
 DECISION = "cpu_governor"
 CHOICES = ("performance", "ondemand")
@@ -23,8 +25,9 @@ TABLE_ROWS = {("performance", False): "T1-09", ("ondemand", False): "T1-01",
 def recommend(ctx: EngineContext) -> list[Recommendation]:
     outcome = evaluate(DECISION, ctx.rule_ctx(), CHOICES)
     expected, cites = {}, []
-    # the testbed's I/O-bound VM next to a busy core (ondemand then keeps the clock up) or an idle one
-    busy = ctx.facts.cpu_heavy_vms_per_host > 0
+    # the testbed's I/O-bound VM next to busy cores (ondemand then keeps the clock up) or idle ones:
+    # the same condition as the rule's, so the figures and the rationale read the same rows
+    busy = neighbour_cores_busy(ctx.facts, ctx.scenario.hosts.cpu.cores)
     for key, choice in ((TABLE_ROWS[("performance", busy)], "performance"), (TABLE_ROWS[("ondemand", busy)], "ondemand")):
         row = ctx.cites.rows.get((ctx.cites.doc("003"), key))
         if row is not None:

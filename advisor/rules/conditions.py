@@ -23,6 +23,14 @@ def cpu_heavy(w: Workload) -> bool:
     return w.cpu_intensity == "high"
 
 
+def neighbour_cores_busy(facts, cores: float) -> bool:
+    """Whether a host's cores are mostly busy with CPU-heavy VMs (at least half of them): then an
+    I/O-bound VM runs next to busy cores, and the ondemand governor keeps the clock up (doc 003
+    Table I, busy rows); otherwise next to idle ones (idle rows). The CPU-governor rule and its
+    card's figures read the same condition."""
+    return facts.cpu_heavy_vms_per_host >= cores / 2
+
+
 def database(w: Workload) -> bool:
     return any(k in w.application.lower() for k in ("cassandra", "database", "nosql", "db"))
 

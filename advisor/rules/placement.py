@@ -9,6 +9,7 @@ from advisor.rules.conditions import (
     DP_SIZED,
     database,
     images_on_local_spindles,
+    neighbour_cores_busy,
     oversized,
     telecom_like,
 )
@@ -64,7 +65,7 @@ RULES: list[Rule] = [
        "I/O-bound VMs on mostly idle hosts with frequency scaling: ondemand drops the clock (1400 vs 2400 "
        "MHz) and serves fewer requests (4756 vs about 5166/s); use the performance governor.",
        lambda c: c.any(lambda w: w.io.intensity != "low") and c.scenario.hosts.cpu.frequency_scaling is not False
-       and c.facts.cpu_heavy_vms_per_host < c.scenario.hosts.cpu.cores / 2,
+       and not neighbour_cores_busy(c.facts, c.scenario.hosts.cpu.cores),
        Effect(scores={"performance": 2.0, "ondemand": -1.0}), ["003:C4"]),
     # ---------------------------------------------------------------- io_block_size (per workload)
     _r("bs.locality", "io_block_size", "workload", "measured",
