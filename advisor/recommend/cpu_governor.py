@@ -1,9 +1,9 @@
 """``cpu_governor``: the host CPU frequency governor (performance or ondemand), doc 003 Table I.
 
 Expected figure (testbed values): Postmark requests served per second by an I/O-bound VM with
-each governor, next to idle neighbour cores or, when CPU-heavy VMs keep at least half of a host's
-cores busy, busy ones (with a busy neighbour ondemand keeps the clock up and serves as many, rows
-T1-05/T1-13): the condition of the rule (advisor.rules.conditions.neighbour_cores_busy).
+each governor, next to idle neighbour cores or, when a host carries a CPU-heavy VM, a busy one
+(with a busy neighbour ondemand keeps the clock up and serves as many, rows T1-05/T1-13): the
+condition of the rule (advisor.rules.conditions.neighbour_cores_busy).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ def recommend(ctx: EngineContext) -> list[Recommendation]:
     expected, cites = {}, []
     # the testbed's I/O-bound VM next to busy cores (ondemand then keeps the clock up) or idle ones:
     # the same condition as the rule's, so the figures and the rationale read the same rows
-    busy = neighbour_cores_busy(ctx.facts, ctx.scenario.hosts.cpu.cores)
+    busy = neighbour_cores_busy(ctx.facts)
     for key, choice in ((TABLE_ROWS[("performance", busy)], "performance"), (TABLE_ROWS[("ondemand", busy)], "ondemand")):
         row = ctx.cites.rows.get((ctx.cites.doc("003"), key))
         if row is not None:
@@ -46,7 +46,8 @@ def recommend(ctx: EngineContext) -> list[Recommendation]:
     elif not outcome.fired:
         io = any(w.io.intensity != "low" for w in sc.workloads)
         note = (" The measured penalty of ondemand (an I/O-bound VM on otherwise idle cores) does not apply: "
-                + ("the hosts' cores are mostly busy." if io else "no workload is I/O-bound.")
+                + ("every host carries a CPU-heavy VM, whose busy core keeps the clock up (as measured)."
+                   if io else "no workload is I/O-bound.")
                 + " Either governor will do; performance keeps latency steady.")
     else:
         note = ""

@@ -62,10 +62,10 @@ RULES: list[Rule] = [
        Effect(warnings=("spread read-heavy database VMs over hosts",)), ["004:c10-C2"]),
     # ---------------------------------------------------------------- cpu_governor (cluster)
     _r("gov.io-bound-performance", "cpu_governor", "cluster", "measured",
-       "I/O-bound VMs on mostly idle hosts with frequency scaling: ondemand drops the clock (1400 vs 2400 "
+       "I/O-bound VMs with frequency scaling and no busy neighbour core: ondemand drops the clock (1400 vs 2400 "
        "MHz) and serves fewer requests (4756 vs about 5166/s); use the performance governor.",
        lambda c: c.any(lambda w: w.io.intensity != "low") and c.scenario.hosts.cpu.frequency_scaling is not False
-       and not neighbour_cores_busy(c.facts, c.scenario.hosts.cpu.cores),
+       and not neighbour_cores_busy(c.facts),
        Effect(scores={"performance": 2.0, "ondemand": -1.0}), ["003:C4"]),
     # ---------------------------------------------------------------- io_block_size (per workload)
     _r("bs.locality", "io_block_size", "workload", "measured",
