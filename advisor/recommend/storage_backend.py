@@ -14,10 +14,15 @@ the row) and names the way out: shared storage, whose boot stayed near idle up t
 VMs (F6-04), or a faster array.
 A distributed store has no boot-time measurement; it gets the read and write throughput per VM
 of the thesis' best design (``distributed_throughput``: Compuverde Structured, multicast lookup
-with an NFS interface, doc 004 chapter 4) with every VM of the cluster as a client, the
-storage entry's ``network_gbps`` as each storage node's link and each VM's share of its host's
-NIC as a cap, and the time to rebuild a lost
-node's copies (``distributed_recovery_time``, Table 4.2).
+with an NFS interface, doc 004 chapter 4) with every VM of the cluster as a client, and the
+time to rebuild a lost node's copies (``distributed_recovery_time``, Table 4.2). The storage
+entry's ``network_gbps`` is the store's network rate as a whole, as for every shared store (the
+cache-mode and block-size cards read it so too): the store is taken to have the thesis' number of
+storage nodes (:data:`ASSUMED_NODES`, the scenario does not state it), each with an equal part of
+that rate as its link; each VM's share of its host's NIC caps its throughput. So the cluster's
+VMs together never get more than the declared rate. The recovery time moves the lost copies over
+the nodes' links: the thesis' time times its node link over the scenario's (the same data per node
+assumed: the thesis does not state it), extrapolated unless the links are the thesis' 1 Gb/s.
 """
 
 from __future__ import annotations
@@ -40,6 +45,8 @@ BACKENDS = ("local_disk", "nfs_file", "nfs_root", "iscsi", "distributed")
 #: the distributed design the thesis found best (doc 004 c4-C02, c3-C01): its figures stand for
 #: the distributed option
 DISTRIBUTED_SYSTEM = "compuverde_structured"
+#: storage nodes a distributed store is taken to have: the thesis' (doc 004 row c4-S4.3.1-03)
+ASSUMED_NODES = 24.0
 
 
 #: IOPS of the doc 002 testbed's local disk (one SCSI disk per blade, Section 4.1), taken as an HDD's
@@ -71,7 +78,8 @@ def _distributed(ctx: EngineContext) -> tuple[dict, list[dict], bool]:
     """Expected figures of the distributed option, their citations, and whether extrapolated."""
     sc = ctx.scenario
     link = max((s.network_gbps for s in sc.hosts.shared_storage if s.kind == "distributed"), default=1.0)
-    base = {"storage_system": DISTRIBUTED_SYSTEM, "node_link_gbps": link,
+    node_link = link / ASSUMED_NODES  # the store's rate shared by its nodes (see the module doc)
+    base = {"storage_system": DISTRIBUTED_SYSTEM, "node_link_gbps": node_link, "node_count": ASSUMED_NODES,
             "concurrent_vms": float(max(sc.total_vms, 1)),
             # each VM's share of its host's NIC, which the VMs of a host share
             "host_link_gbps": sc.hosts.nic_gbps / max(ctx.facts.vms_per_host, 1.0)}
@@ -79,21 +87,26 @@ def _distributed(ctx: EngineContext) -> tuple[dict, list[dict], bool]:
                             calibrate=False)
     rt = ctx.models.predict("distributed_recovery_time", [{"storage_system": DISTRIBUTED_SYSTEM}], calibrate=False)
     figs, cites, extrap = {}, [], False
-    note = "Compuverde Structured (multicast lookup), the thesis' best distributed design"
+    note = (f"Compuverde Structured (multicast lookup), the thesis' best distributed design; "
+            f"{ASSUMED_NODES:g} storage nodes assumed, {node_link:.3g} Gb/s each")
     hw = hardware_of(ctx)
     testbed = TESTBEDS["distributed_throughput"]
-    links = [f for f in (hw.store_link("distributed"), hw.nic()) if f is not None]
+    store_link = hw.store_link("distributed")
+    links = [f for f in (store_link, hw.nic()) if f is not None]
+    same = close(node_link, testbed.need("link_gbps"))
     if tp is not None:
         for i, op in enumerate(("read", "write")):
             figs[f"throughput_per_vm_{op}"] = prediction_figure(tp, i)
             figs[f"throughput_per_vm_{op}"]["system"] = note
-            stamp(figs[f"throughput_per_vm_{op}"], links, testbed, close(link, testbed.need("link_gbps")))
+            stamp(figs[f"throughput_per_vm_{op}"], links, testbed, same)
         cites += ctx.model_citations("distributed_throughput", tp)
         extrap = bool(tp.extrapolated.any())
     if rt is not None:
-        figs["recovery_time"] = prediction_figure(rt, 0)
-        figs["recovery_time"]["system"] = note
-        stamp(figs["recovery_time"], [], testbed)  # per system and node count: no hardware figure enters
+        # the lost copies cross the nodes' links: the thesis' time at its link, moved to the scenario's
+        fig = prediction_figure(rt, 0, scale=testbed.need("link_gbps") / max(node_link, 1e-9))
+        fig["extrapolated"] = bool(fig.get("extrapolated")) or not same
+        fig["system"] = note
+        figs["recovery_time"] = stamp(fig, [store_link] if store_link is not None else [], testbed, same)
         cites += ctx.model_citations("distributed_recovery_time", rt)
     return figs, cites, extrap
 
