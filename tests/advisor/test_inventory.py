@@ -211,3 +211,24 @@ def test_today_vs_advised_rows():
     assert "vCPUs per core" in over["today"] and "2 VM(s) with pinned vCPUs" in over["today"]
     assert over["advised"] == "moderate (up to 4 vCPUs per core)" and over["differs"] is True
     assert rows[("host_count", "cluster")]["differs"] is False
+
+
+def test_an_edit_declares_the_value_and_drops_its_assumed_mark():
+    from advisor.inventory import marks_after_edit
+
+    data = {"estate": {"assumed": ["hosts.nic_gbps", "hosts.disks", "hosts.cpu", "hosts.shared_storage.network_gbps"]},
+            "workloads": [{"name": "a", "assumed": ["io.pattern", "live_migration"]}]}
+    assert marks_after_edit(data, ("hosts", "nic_gbps")) == {
+        ("estate", "assumed"): ["hosts.disks", "hosts.cpu", "hosts.shared_storage.network_gbps"]}
+    # a coarse mark stays when only part of it is edited ...
+    assert marks_after_edit(data, ("hosts", "disks", 0, "size_gb")) == {}
+    assert marks_after_edit(data, ("hosts", "shared_storage", 0, "capacity_tb")) == {}
+    assert marks_after_edit(data, ("hosts", "shared_storage", 0, "network_gbps")) == {
+        ("estate", "assumed"): ["hosts.nic_gbps", "hosts.disks", "hosts.cpu"]}
+    # ... except hosts.cpu, which splits into the fields not edited
+    assert marks_after_edit(data, ("hosts", "cpu", "ghz")) == {("estate", "assumed"): [
+        "hosts.nic_gbps", "hosts.disks", "hosts.cpu.sockets", "hosts.cpu.cores_per_socket",
+        "hosts.cpu.threads_per_core", "hosts.shared_storage.network_gbps"]}
+    assert marks_after_edit(data, ("workloads", 0, "io", "pattern")) == {("workloads", 0, "assumed"): ["live_migration"]}
+    assert marks_after_edit(data, ("workloads", 0, "vcpus")) == {}
+    assert marks_after_edit(data, ("hosts", "count")) == {} and marks_after_edit({}, ("hosts", "nic_gbps")) == {}

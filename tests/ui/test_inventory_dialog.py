@@ -164,3 +164,69 @@ def test_stop_reading(qtbot, window):
     assert dialog.inventory is None and "Reading stopped." in dialog.message.text()
     assert not dialog.use_button.isEnabled()
     dialog.reject()
+
+
+def _drop(window, paths) -> None:
+    """Drag ``paths`` onto the main window and drop them, as the desktop does (real Qt events)."""
+    from PySide6.QtCore import QMimeData, QPointF, QUrl
+    from PySide6.QtGui import QDragEnterEvent, QDropEvent
+    from PySide6.QtWidgets import QApplication
+
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(p)) for p in paths])
+    pos = window.rect().center()
+    enter = QDragEnterEvent(pos, Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
+                            Qt.KeyboardModifier.NoModifier)
+    QApplication.sendEvent(window, enter)
+    assert enter.isAccepted()
+    drop = QDropEvent(QPointF(pos), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
+                      Qt.KeyboardModifier.NoModifier)
+    QApplication.sendEvent(window, drop)
+
+
+@pytest.mark.parametrize("files", [["rvtools-4x.xlsx"], ["disk-cache.xml", "virsh-info-default.out"],
+                                   ["servers-details-resp.json", "flavors-detail-resp.json"]])
+def test_dropping_an_estate_export_opens_the_inventory_import_not_the_benchmark_import(qtbot, window, files):
+    from ui.dialogs.inventory import InventoryDialog
+
+    where = {"rvtools-4x.xlsx": None, "disk-cache.xml": C.LIBVIRT, "virsh-info-default.out": C.LIBVIRT,
+             "servers-details-resp.json": C.OPENSTACK, "flavors-detail-resp.json": C.OPENSTACK}
+    paths = [C.rvtools(n) if where[n] is None else where[n] / n for n in files]
+    sites = window.panels.get("sites")
+    batches_before = getattr(sites, "batch", None)
+    _drop(window, paths)
+    dialogs = [d for d in window.findChildren(InventoryDialog) if d.isVisible()]
+    assert len(dialogs) == 1, "the drop did not open File > Import inventory"
+    dialog = dialogs[0]
+    qtbot.waitUntil(lambda: dialog.inventory is not None or dialog.message.isVisible(), timeout=60000)
+    assert dialog.inventory is not None, dialog.message.text()
+    assert dialog.inventory.source_totals()["vms"] > 0
+    assert getattr(window.panels.get("sites"), "batch", None) is batches_before  # no benchmark import ran
+    dialog.reject()
+
+
+def test_a_dropped_benchmark_file_and_estate_export_each_go_to_their_import(qtbot, window):
+    from tests.ui.conftest import fio_fixture
+    from ui.dialogs.inventory import InventoryDialog
+
+    sites = window.show_view("sites")
+    sites.new_site.setText("lab-drop")
+    with qtbot.waitSignal(sites.task.sig_done, timeout=30000):
+        _drop(window, [fio_fixture(), C.LIBVIRT / "cputune.xml"])
+    assert [o.tool for o in sites.outcomes] == ["fio"]  # only the benchmark file was imported
+    dialog = next(d for d in window.findChildren(InventoryDialog) if d.isVisible())
+    qtbot.waitUntil(lambda: dialog.inventory is not None, timeout=60000)
+    assert [s.format for s in dialog.inventory.estate.sources] == ["libvirt-xml"]
+    dialog.reject()
+
+
+def test_opening_an_estate_export_as_a_scenario_offers_the_inventory_import(qtbot, window):
+    from ui.dialogs.inventory import InventoryDialog
+
+    before = window.session.document.data["name"]
+    assert window.open_scenario(C.rvtools("rvtools-3x.xlsx")) is False
+    dialog = next(d for d in window.findChildren(InventoryDialog) if d.isVisible())
+    qtbot.waitUntil(lambda: dialog.inventory is not None, timeout=60000)
+    assert dialog.inventory.source_totals()["vms"] == C.FACTS["rvtools-3x.xlsx"]["vms"]
+    dialog.reject()
+    assert window.session.document.data["name"] == before
