@@ -736,3 +736,38 @@ def test_nfs_file_boot_slows_when_the_traffic_fills_the_link(kb):
     assert t1["value"] > t10["value"] >= t40["value"]
     assert s1["value"] > 3.0 and t1["extrapolated"]  # far beyond the link: far slower than idle
     assert s10["value"] > 1.0  # still above the sixteen VMs' load on 10 Gb/s
+
+
+def test_host_figures_an_import_assumed_are_defaults_not_declared(kb):
+    """Issue #20's follow-up: an RVTools export says nothing of the hosts' NICs or local disks;
+    the import fills in defaults and lists them under ``estate.assumed``. Figures resting on those
+    fields have the per-kind-defaults basis and say "assumed by the import", never "declared";
+    the same scenario without the marks (a user's own declaration) is declared again."""
+    from advisor.inventory import Inventory
+    from knowledge.inventory import read_inventory
+    from tests.knowledge import inventory_cases as C
+
+    sc = Inventory(read_inventory([C.rvtools("rvtools-4x.xlsx")])).to_scenario()
+    assert {"hosts.disks", "hosts.nic_gbps"} <= set(sc["estate"]["assumed"])
+    assert "hosts.cpu" not in sc["estate"]["assumed"]  # vHost gave the CPUs
+    hw = Hardware(parse_scenario(sc))
+    assert hw.nic().source == "assumed" and hw.nic().label().endswith("(assumed by the import)")
+    assert hw.cores().source == "declared" and hw.ghz().source == "declared"
+
+    def nic_figures(data):
+        return [(d, s, c, k, f) for d, s, c, k, f in every_figure(data)
+                if any(h.startswith("host NIC:") for h in f.get("hardware", []))]
+
+    assumed = nic_figures(advise(sc, kb=kb).to_dict())
+    assert assumed, "no figure rests on the host NIC"
+    for *where, fig in assumed:
+        assert fig["basis"] == DEFAULTS, where
+        assert not any("(declared)" in h for h in fig["hardware"] if h.startswith("host NIC")), where
+        assert any(h.endswith("(assumed by the import)") for h in fig["hardware"]), where
+
+    mine = copy.deepcopy(sc)
+    mine["estate"]["assumed"] = [m for m in mine["estate"]["assumed"] if not m.startswith("hosts.")]
+    declared = nic_figures(advise(mine, kb=kb).to_dict())
+    assert [w[:4] for w in declared] == [w[:4] for w in assumed]
+    assert all("host NIC: 10 Gb/s (declared)" in f["hardware"] for *_, f in declared)
+    assert any(f["basis"] == DECLARED for *_, f in declared)
