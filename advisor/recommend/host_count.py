@@ -75,13 +75,12 @@ from dataclasses import dataclass, field
 from advisor.hardware import SHARED_KIND
 from advisor.recommend.base import Alternative, EngineContext, Recommendation, figure
 from advisor.recommend.disks import disk_iops
-from advisor.recommend.load import busy_cores
+from advisor.recommend.load import IOPS_PER_VM, busy_cores, vm_iops  # noqa: F401 (IOPS_PER_VM: its old home)
 from advisor.rules import evaluate
 from advisor.scenario import TARGETS as TARGET_NAMES
 from advisor.statements import statement
 
 DECISION = "host_count"
-IOPS_PER_VM = {"low": 50.0, "medium": 200.0, "high": 1000.0}
 VM_RAM_OVERHEAD = 0.02
 NIC_USABLE = 0.7
 DISK_USABLE = 0.9
@@ -167,7 +166,7 @@ def _local(ctx: EngineContext) -> bool:
 
 
 def _iops(w) -> float:
-    return w.io.iops if w.io.iops is not None else IOPS_PER_VM[w.io.intensity]
+    return vm_iops(w)
 
 
 def _disk_gb(w) -> float:

@@ -37,7 +37,7 @@ from advisor.recommend.base import (
     prediction_figure,
 )
 from advisor.recommend.disks import disk_iops, hardware_of
-from advisor.recommend.host_count import IOPS_PER_VM
+from advisor.recommend.load import vm_iops
 from advisor.rules import Effect, Rule, evaluate
 from advisor.statements import Statement, statement
 
@@ -165,8 +165,7 @@ LINK_FULL_VMS = 16.0
 def storage_traffic_mb_s(ctx: EngineContext) -> float:
     """The VMs' storage traffic over a shared store, MB/s: each VM's IOPS (``io.iops``, else the
     host count's per-intensity figure) times its request size (as the host count's warning)."""
-    return sum(w.vms * (w.io.iops if w.io.iops is not None else IOPS_PER_VM[w.io.intensity])
-               * w.io.block_size_kib * 1024 / 1e6 for w in ctx.scenario.workloads)
+    return sum(w.vms * vm_iops(w) * w.io.block_size_kib * 1024 / 1e6 for w in ctx.scenario.workloads)
 
 
 def link_load_vms(ctx: EngineContext, gbps: float) -> float:
