@@ -194,6 +194,12 @@ def _slowdown_warning(ctx: EngineContext, choice: str, slowdown: dict, times: di
     else:
         way_out = "use a faster storage network or more storage servers (the link saturates, doc 002 Figure 8)"
         where = f"{ctx.facts.io_heavy_vms} I/O-heavy VMs sharing the {choice} storage"
+        q = boot_query(ctx, choice)
+        if q is not None and float(q["concurrent_vms"]) > ctx.facts.io_heavy_vms:  # the traffic weighs more
+            gbps = float(q["server_link_gbps"])
+            traffic = storage_traffic_mb_s(ctx)
+            where += (f" and the VMs' storage traffic, {traffic:,.0f} MB/s on its {gbps:g} Gb/s link "
+                      f"({100 * traffic / (gbps * MB_S_PER_GBPS):.0f} % of it)")
     text = (f"VM boot on {choice} grows about {slowdown[choice]:.0f}x with {where} (expected {times[choice]:.0f} s "
             f"against {idle[choice]:.0f} s with idle neighbours; on doc 002's testbed three I/O-heavy VMs made a "
             f"local-disk boot {measured.text}, Figure 6): {way_out}")

@@ -736,6 +736,8 @@ def test_nfs_file_boot_slows_when_the_traffic_fills_the_link(kb):
     assert t1["value"] > t10["value"] >= t40["value"]
     assert s1["value"] > 3.0 and t1["extrapolated"]  # far beyond the link: far slower than idle
     assert s10["value"] > 1.0  # still above the sixteen VMs' load on 10 Gb/s
+    warning = next(w for w in a1.warnings if w.startswith("VM boot on nfs_file grows"))
+    assert "storage traffic" in warning and "1 Gb/s link" in warning  # says why, not only the I/O-heavy count
 
 
 def test_host_figures_an_import_assumed_are_defaults_not_declared(kb):
