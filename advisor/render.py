@@ -92,7 +92,9 @@ def _num(x) -> str:
 
 
 def _notes(f: dict) -> str:
-    return "extrapolated" if f.get("extrapolated") else ""
+    """What a figure's note column says: extrapolated, and the figure's own note (what it counts)."""
+    parts = ["extrapolated" if f.get("extrapolated") else "", f.get("note") if isinstance(f.get("note"), str) else ""]
+    return "; ".join(p for p in parts if p)
 
 
 def _basis(f: dict) -> str:

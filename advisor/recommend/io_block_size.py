@@ -62,8 +62,10 @@ def _figures(ctx: EngineContext, workloads) -> tuple[list[dict], list[dict]]:
         for c in CHOICES:
             for p in PATTERNS[w.io.pattern]:
                 fig = prediction_figure(pred, i, scale=1.0 / disk[5])  # the VM's share of the whole device
-                fig.update(device=disk[2], vms_sharing=round(disk[5], 3),
-                           useful_kib=min(KIB[c], max(float(w.io.block_size_kib), 0.5)) if p == "random" else KIB[c])
+                useful = min(KIB[c], max(float(w.io.block_size_kib), 0.5)) if p == "random" else KIB[c]
+                fig.update(device=disk[2], vms_sharing=round(disk[5], 3), useful_kib=useful,
+                           note=f"per VM: its share of the device (1/{disk[5]:.3g})"
+                           + (f"; {useful:g} KiB of each request useful" if p == "random" else ""))
                 expected[c][f"throughput_{p}"] = stamp(fig, disk[3], TESTBEDS["block_size_throughput"], disk[4])
                 i += 1
         out.append(expected)
