@@ -96,12 +96,15 @@ class Calibration:
             return self.figures["seq_read_mib_s"] * MIB
         return self.seq_mb_s
 
-    def to_dict(self) -> dict:
-        """What the advice reports about its basis."""
+    def to_dict(self, basis: str | None = None) -> dict:
+        """What the advice reports about its basis. Without site figures the documents' ratios were
+        transferred onto the scenario's hardware: ``basis`` (the advice's own, e.g. "scenario hardware
+        (per-kind defaults)") says so, so that the calibration and the advice name one basis;
+        ``documents`` when not given."""
         if not self.figures:
             why = (self.rejected or f"site {self.site!r} has no disk benchmark figures") if self.site \
                 else "no site was given"
-            out: dict[str, object] = {"basis": "documents", "site": self.site,
+            out: dict[str, object] = {"basis": basis or "documents", "site": self.site,
                    "note": f"no site figures were used ({why}): the documents' ratios were transferred onto the "
                            "scenario's hardware (its declared figures, else per-kind defaults)"}
             if self.site:

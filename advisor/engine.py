@@ -93,7 +93,7 @@ class Advice:
         """JSON-ready: scenario name, basis, calibration, recommendations, warnings."""
         return {
             "scenario": self.scenario.name, "format_version": 1, "knowledge_base": self.kb_digest[:16],
-            "basis": self.basis, "calibration": self.calibration.to_dict(),
+            "basis": self.basis, "calibration": self.calibration.to_dict(self.basis),
             "recommendations": [r.to_dict() for r in self.recommendations],
             "targets": [t.to_dict() for t in self.targets],
             "warnings": self.warnings, "model_problems": dict(self.model_problems),

@@ -179,7 +179,8 @@ def test_calibration_names_the_site_and_changes_the_figures(kb, monkeypatch):
     assert data["basis"] == "site:lab"
     assert data["calibration"]["figures_used"]["seq_read_mib_s"] == 2000.0
     assert data["calibration"]["sources"] == {"seq_read_mib_s": "fio fio.json"}
-    assert plain.to_dict()["calibration"]["basis"] == "documents"
+    plain_data = plain.to_dict()  # no site: the calibration names the advice's own basis (review of #23)
+    assert plain_data["calibration"]["basis"] == plain_data["basis"] != "site:lab"
     a = plain.find("cache_mode", "workload:app").expected["throughput_per_vm"]
     b = cal.find("cache_mode", "workload:app").expected["throughput_per_vm"]
     if b.get("basis", "documents").startswith("site:"):
@@ -219,7 +220,8 @@ def test_calibration_from_a_real_user_database(kb, tmp_path):
     assert fig["basis"] == "site:lab"
     # the same NVMe figures say nothing of HDD hosts: the documents' figures, and the advice says why
     other = hdd.to_dict()
-    assert other["calibration"]["basis"] == "documents" and other["calibration"]["device_class"] == "nvme"
+    assert other["calibration"]["basis"] == other["basis"] and other["calibration"]["device_class"] == "nvme"
+    assert not other["basis"].startswith("site:")
     assert "NVME-class disks but the scenario's hosts have HDD" in other["calibration"]["note"]
     assert any("calibration not applied" in w for w in other["warnings"])
     # the HDDs' figures come from the per-kind defaults then, and the figures say so
@@ -239,7 +241,7 @@ def test_figures_no_single_disk_delivers_do_not_calibrate(kb, tmp_path):
                       measurements=rows)
         advice = advise(make([workload(vms=2)], count=2, reserve=0, disks=NVME), kb=kb, site="lab", userdb=db)
     data = advice.to_dict()
-    assert data["calibration"]["basis"] == "documents" and data["calibration"]["device_class"] == "cache"
+    assert data["calibration"]["basis"] == data["basis"] and data["calibration"]["device_class"] == "cache"
     assert data["basis"] == "scenario hardware (per-kind defaults)"  # the NVMe defaults, not the site
     assert "page cache" in data["calibration"]["note"] and "direct=1" in data["calibration"]["note"]
     assert data["calibration"]["figures_not_used"]["seq_write_mib_s"] == 9987.0
@@ -400,5 +402,5 @@ def test_read_and_write_figures_orders_apart_do_not_calibrate(kb, tmp_path):
         _site(db, "mixed", seq_read=972.7, seq_write=2.716)
         advice = advise(make([workload(vms=2)], disks=NVME), kb=kb, site="mixed", userdb=db)
     data = advice.to_dict()
-    assert data["calibration"]["basis"] == "documents" and data["basis"] == "scenario hardware (per-kind defaults)"
+    assert data["calibration"]["basis"] == data["basis"] == "scenario hardware (per-kind defaults)"
     assert "cannot come from one kind of disk" in data["calibration"]["note"] and "358x" in data["calibration"]["note"]
