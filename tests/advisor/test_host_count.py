@@ -148,11 +148,15 @@ def test_storage_traffic_is_a_soft_limit_reported_not_a_reason_for_hosts(kb):
     """The example without live migration (so no CPU is kept for migration sources): 8 batch VMs
     at 210 MB/s of storage traffic each would fill the NICs (875 MB/s usable); more hosts are no
     cure for a slow link, so the traffic does not place VMs: the CPU load (2.86 hosts' worth) sets
-    3 active hosts + 1 reserve, and the plan says what share of its MB/s each VM then gets."""
+    3 active hosts + 1 reserve, and the plan says what share of its MB/s each VM then gets. The
+    images stay on the NFS store (hosts without local disks: with them, local disks boot faster
+    than over the full link, so the advice would keep the images local)."""
     sc = yaml.safe_load(EXAMPLE.read_text())
     for w in sc["workloads"]:
         w["live_migration"] = False
+    sc["hosts"]["disks"] = []
     advice = advise(sc, kb=kb)
+    assert advice.find("storage_backend").choice == "nfs_file"
     rec = host_count(advice)
     assert active_hosts(rec) == 3 and int(rec.choice) == 4
     assert rec.details["hosts_by_packing"] == 3
