@@ -149,6 +149,11 @@ def recommend(ctx: EngineContext) -> list[Recommendation]:
         cites += ctx.model_citations("overallocation_overhead", pred)
         for i, k in enumerate(levels):
             expected[k]["host_cpu_utilization"] = prediction_figure(pred, i)
+            # what this figure counts (the host count's figure of the same name counts busy cores by
+            # CPU intensity): the request load on the thesis' telecom hosts, moved by CPU capacity
+            expected[k]["host_cpu_utilization"]["note"] = (
+                f"request load only: {load:,.0f} req/s per host" if load is not None
+                else "the thesis' test load (no request load stated)") + " at this level, by cores x clock"
             if load is not None:
                 expected[k]["host_cpu_utilization"]["load_rps_per_host"] = round(load, 3)
         extrap = bool(pred.extrapolated.any())

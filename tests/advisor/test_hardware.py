@@ -773,3 +773,18 @@ def test_host_figures_an_import_assumed_are_defaults_not_declared(kb):
     assert [w[:4] for w in declared] == [w[:4] for w in assumed]
     assert all("host NIC: 10 Gb/s (declared)" in f["hardware"] for *_, f in declared)
     assert any(f["basis"] == DECLARED for *_, f in declared)
+
+
+def test_the_two_host_cpu_figures_say_what_they_count(kb):
+    """Review item 5 (in part): the over-allocation card's and the host count's host CPU figures
+    count different things (the stated request load on the thesis' hosts, by cores x clock; busy
+    cores by CPU intensity); each says so in its note, which reports show."""
+    from advisor.render import to_markdown
+
+    advice = advise(example("scenario.yaml"), kb=kb)
+    over = advice.find("vcpu_overallocation").expected["host_cpu_utilization"]
+    hosts = advice.find("host_count").expected["host_cpu_utilization"]
+    assert "request load only" in over["note"] and "req/s per host" in over["note"]
+    assert "busy cores" in hosts["note"]
+    md = to_markdown(advice)
+    assert "request load only" in md and "busy cores on the busiest host" in md
