@@ -20,7 +20,7 @@ The runs (:func:`make_plan`):
 - **sysbench cpu**: the site's CPU rate (events per second), short; the plan says whether any
   figure of this advice uses it (today none: it is recorded with the site);
 - **PostMark** for small-file workloads (random requests of at most 16 KiB at medium or high I/O
-  intensity): recorded with the site; the plan says whether it calibrates anything.
+  intensity, not a database): recorded with the site; the plan says whether it calibrates anything.
 
 ``run-all.sh`` runs everything in bounded time (``SIZE`` per data file, ``RUNTIME`` seconds per
 run, every run under ``timeout``), writes outputs that ``capadvisor import`` reads (fio JSON,
@@ -31,6 +31,7 @@ the PATH. Pure Python; no Qt.
 from __future__ import annotations
 
 import math
+import re
 import shlex
 from dataclasses import dataclass, field
 
@@ -97,13 +98,15 @@ def _figures(advice) -> dict[FigureRef, dict]:
     return out
 
 
-def probe_figures(kind: str) -> dict[str, float]:
-    """Invented site figures inside the band of ``kind`` (half the band's top), reads a little
-    faster than writes: only their effect on the advice is looked at, never their values."""
+def probe_figures(kind: str, reads_faster: bool = True) -> dict[str, float]:
+    """Invented site figures inside the band of ``kind`` (half the band's top), reads faster than
+    writes or the other way round: only their effect on the advice is looked at, never their
+    values (both ways, because a figure may read the lower of the two)."""
     seq_max, iops_max = next((s, i) for k, s, i in DEVICE_BANDS if k == kind)
     seq, iops = seq_max / 2, iops_max / 2
-    return {"seq_read_mib_s": seq, "seq_write_mib_s": seq * 0.8, "rand_read_iops": iops,
-            "rand_write_iops": iops * 0.8, "rand_read_mib_s": iops * 4 / 1024, "rand_write_mib_s": iops * 0.8 * 4 / 1024}
+    r, w = (1.0, 0.8) if reads_faster else (0.8, 1.0)
+    return {"seq_read_mib_s": seq * r, "seq_write_mib_s": seq * w, "rand_read_iops": iops * r,
+            "rand_write_iops": iops * w, "rand_read_mib_s": iops * r * 4 / 1024, "rand_write_mib_s": iops * w * 4 / 1024}
 
 
 def device_kind(scenario) -> str | None:
@@ -122,26 +125,32 @@ def dependencies(scenario, kb=None, progress=None, cancel=None) -> Dependencies:
                                          "calibrate nothing (the advice keeps the documents' figures)")
     report(progress, 0.0, "advising with the documents' figures")
     base = _figures(advise(scenario, kb=kb))
-    probe = probe_figures(kind)
-    full = _figures(advise(scenario, kb=kb, calibration=Calibration("plan", dict(probe))))
     deps = Dependencies(kind)
     moved: dict[FigureRef, list[str]] = {}
-    for i, name in enumerate(SITE_FIGURES):
-        check(cancel)
-        report(progress, 0.1 + 0.8 * i / len(SITE_FIGURES), f"which figures {name} moves")
-        changed = dict(probe)
-        changed[name] = probe[name] / 2
-        alt = _figures(advise(scenario, kb=kb, calibration=Calibration("plan", changed)))
-        for ref, fig in full.items():
-            other = alt.get(ref)
-            if other is not None and not math.isclose(other["value"], fig["value"], rel_tol=1e-9, abs_tol=1e-12):
-                moved.setdefault(ref, []).append(name)
-    for ref, fig in full.items():
-        site = str(fig.get("basis") or "").startswith("site:")
-        if site:
-            deps.calibrated[ref] = moved.get(ref, [])
+    site_labelled: set[FigureRef] = set()
+    full: dict[FigureRef, dict] = {}
+    steps = 2 * len(SITE_FIGURES)
+    for k, reads_faster in enumerate((True, False)):
+        probe = probe_figures(kind, reads_faster)
+        full = _figures(advise(scenario, kb=kb, calibration=Calibration("plan", dict(probe))))
+        site_labelled |= {ref for ref, fig in full.items() if str(fig.get("basis") or "").startswith("site:")}
+        for i, name in enumerate(SITE_FIGURES):
+            check(cancel)
+            report(progress, 0.05 + 0.9 * (k * len(SITE_FIGURES) + i) / steps, f"which figures {name} moves")
+            changed = dict(probe)
+            changed[name] = probe[name] / 2
+            alt = _figures(advise(scenario, kb=kb, calibration=Calibration("plan", changed)))
+            for ref, fig in full.items():
+                other = alt.get(ref)
+                if other is not None and not math.isclose(other["value"], fig["value"], rel_tol=1e-9,
+                                                          abs_tol=1e-12):
+                    if name not in moved.setdefault(ref, []):
+                        moved[ref].append(name)
+    for ref in full:
+        if ref in site_labelled:
+            deps.calibrated[ref] = sorted(moved.get(ref, []), key=SITE_FIGURES.index)
         elif ref in moved:
-            deps.depends[ref] = moved[ref]
+            deps.depends[ref] = sorted(moved[ref], key=SITE_FIGURES.index)
         elif ref in base:
             deps.documents.append(ref)
     report(progress, 1.0, "done")
@@ -215,9 +224,15 @@ def _patterns(pattern: str) -> list[str]:
     return ["random", "sequential"] if pattern == "mixed" else [pattern]
 
 
+#: applications that keep their data in a few large files (a database is no small-file workload)
+DATABASES = re.compile(r"sql|postgres|maria|oracle|mongo|cassandra|redis|database|\bdb\b|-db\b|\bdb-", re.I)
+
+
 def small_files(w) -> bool:
-    """A workload of many small files (PostMark's kind of load)."""
-    return w.io.pattern == "random" and w.io.block_size_kib <= SMALL_FILE_KIB and w.io.intensity != "low"
+    """A workload of many small files (PostMark's kind of load): small random requests at medium
+    or high intensity, and not a database (by its application or name)."""
+    return (w.io.pattern == "random" and w.io.block_size_kib <= SMALL_FILE_KIB and w.io.intensity != "low"
+            and not DATABASES.search(f"{w.application} {w.name}"))
 
 
 def _refs_for(deps: Dependencies, figures: set[str], scope: str | None = None) -> list[FigureRef]:
@@ -468,3 +483,20 @@ def calibration_status(advice) -> list[FigureStatus]:
         if basis:
             out.append(FigureStatus(ref, str(basis), float(fig["value"]), str(fig.get("unit", ""))))
     return out
+
+
+def write_plan(scenario, out_dir, site: str = "site", kb_path=None, progress=None, cancel=None) -> BenchPlan:
+    """Plan for ``scenario`` with a knowledge base of its own (``kb_path``, default the shipped one)
+    and write it under ``out_dir``; the GUI runs this in its worker."""
+    from advisor.engine import advise
+    from advisor.progress import report
+    from knowledge.store import KnowledgeBase
+
+    with KnowledgeBase.open(kb_path) as kb:
+        report(progress, 0.02, "advising")
+        advice = advise(scenario, kb=kb, cancel=cancel)
+        plan = make_plan(advice, kb=kb, site=site,
+                         progress=lambda f, m="": report(progress, 0.05 + 0.9 * f, m), cancel=cancel)
+    plan.write(out_dir)
+    report(progress, 1.0, "done")
+    return plan

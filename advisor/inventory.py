@@ -101,6 +101,11 @@ class Profile:
         return self.vcpu_range[0] != self.vcpu_range[1]
 
 
+def _sizes(vms: list[VM]) -> list[tuple[int, float, int]]:
+    """``(vcpus, ram_mib, count)`` of the VMs whose source gives both vCPUs and RAM."""
+    return [(v.vcpus, v.ram_mib, v.count) for v in vms if v.vcpus is not None and v.ram_mib is not None]
+
+
 def _slug(text: str) -> str:
     s = re.sub(r"[^a-z0-9._-]+", "-", text.lower()).strip("-._")
     return s or "group"
@@ -232,9 +237,10 @@ class Inventory:
         stats: dict[int, list] = {}  # id(group) -> [vms, ram_total_gib, disk_total_gb, disk_vms, cpu key]
         for g in groups:
             vms = [self.vms[i] for i in g.members]
-            if any(v.vcpus is None or v.ram_mib is None for v in vms):
+            sizes = _sizes(vms)
+            if len(sizes) < len(vms):
                 continue  # the unsized group stays as it is
-            stats[id(g)] = [sum(v.count for v in vms), sum(v.ram_mib * v.count for v in vms) / 1024,
+            stats[id(g)] = [sum(v.count for v in vms), sum(r * k for _c, r, k in sizes) / 1024,
                             sum((v.disk_gb or 0) * v.count for v in vms), sum(v.count for v in vms if v.disk_gb),
                             (vms[0].vcpus, vms[0].container)]
 
@@ -347,13 +353,13 @@ class Inventory:
     # --- figures -------------------------------------------------------------------------------
     def profile(self, g: Group) -> Profile:
         vms = [self.vms[i] for i in g.members]
-        sized = [v for v in vms if v.vcpus is not None and v.ram_mib is not None]
+        sizes = _sizes(vms)
         n = sum(v.count for v in vms)
-        ns = sum(v.count for v in sized)
-        cpu_total = sum(v.vcpus * v.count for v in sized)
-        ram_total = sum(v.ram_mib * v.count for v in sized) / 1024
-        disks = [(v.disk_gb, v.count) for v in vms if v.disk_gb]
-        used = [(v.used_gb, v.count) for v in vms if v.used_gb]
+        ns = sum(k for _c, _r, k in sizes)
+        cpu_total = sum(c * k for c, _r, k in sizes)
+        ram_total = sum(r * k for _c, r, k in sizes) / 1024
+        disks = [(v.disk_gb, v.count) for v in vms if v.disk_gb is not None and v.disk_gb > 0]
+        used = [(v.used_gb, v.count) for v in vms if v.used_gb is not None and v.used_gb > 0]
         caches = Counter(m if m != "default" else DEFAULT_CACHE for v in vms for m in v.cache_modes)
         cache = None
         if caches:
@@ -367,9 +373,9 @@ class Inventory:
             disk_gb=sum(d * c for d, c in disks) / sum(c for _, c in disks) if disks else None,
             used_gb=sum(d * c for d, c in used) / sum(c for _, c in used) if used else None,
             vcpu_total_today=cpu_total, ram_total_gib=ram_total,
-            vcpu_range=(min((v.vcpus for v in sized), default=1), max((v.vcpus for v in sized), default=1)),
-            ram_range_gib=(min((v.ram_mib / 1024 for v in sized), default=0.0),
-                           max((v.ram_mib / 1024 for v in sized), default=0.0)),
+            vcpu_range=(min((c for c, _r, _k in sizes), default=1), max((c for c, _r, _k in sizes), default=1)),
+            ram_range_gib=(min((r / 1024 for _c, r, _k in sizes), default=0.0),
+                           max((r / 1024 for _c, r, _k in sizes), default=0.0)),
             powered_off=sum(v.count for v in vms if v.powered_on is False),
             containers=sum(v.count for v in vms if v.container), unsized=n - ns,
             cache_today=cache, pinned=sum(v.count for v in vms if v.pinned),
@@ -379,9 +385,9 @@ class Inventory:
 
     def source_totals(self) -> dict[str, float]:
         """VMs, vCPUs and RAM (GiB) of the VMs imported, summed from the estate."""
-        sized = [v for v in self.vms if v.vcpus is not None and v.ram_mib is not None]
-        return {"vms": sum(v.count for v in self.vms), "vcpus": sum(v.vcpus * v.count for v in sized),
-                "ram_gib": sum(v.ram_mib * v.count for v in sized) / 1024,
+        sizes = _sizes(self.vms)
+        return {"vms": sum(v.count for v in self.vms), "vcpus": sum(c * k for c, _r, k in sizes),
+                "ram_gib": sum(r * k for _c, r, k in sizes) / 1024,
                 "disk_gb": sum((v.disk_gb or 0) * v.count for v in self.vms)}
 
     def scenario_totals(self) -> dict[str, float]:
@@ -412,9 +418,10 @@ class Inventory:
         if self.estate.hosts:
             out["hosts"] = len(self.estate.hosts)
         on = [v for v in self.vms if v.powered_on is not False]
-        sized = bool(on) and all(v.vcpus and v.ram_mib for v in on)
-        vcpus_on = sum((v.vcpus or 0) * v.count for v in on)
-        cores = [h.cores for h in self.estate.hosts]
+        on_sizes = _sizes(on)
+        sized = bool(on) and len(on_sizes) == len(on)
+        vcpus_on = sum(c * k for c, _r, k in on_sizes)
+        cores = [h.cores or 0 for h in self.estate.hosts]
         if not sized:
             pass
         elif self.estate.hosts and all(cores):
@@ -423,9 +430,9 @@ class Inventory:
             threads = [h.logical_cpus or ((h.cores or 0) * (h.threads_per_core or 1)) for h in self.estate.hosts]
             if self.estate.hosts and all(threads):
                 out["vcpus_per_thread"] = round(vcpus_on / sum(threads), 2)
-        rams = [h.ram_mib for h in self.estate.hosts]
+        rams = [h.ram_mib or 0.0 for h in self.estate.hosts]
         if sized and self.estate.hosts and all(rams):
-            out["ram_allocated_per_host_ram"] = round(sum((v.ram_mib or 0) * v.count for v in on) / sum(rams), 2)
+            out["ram_allocated_per_host_ram"] = round(sum(r * k for _c, r, k in on_sizes) / sum(rams), 2)
         usage = [h.cpu_usage_pct for h in self.estate.hosts if h.cpu_usage_pct is not None]
         if usage:
             out["host_cpu_usage_pct"] = round(sum(usage) / len(usage), 1)

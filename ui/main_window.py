@@ -244,6 +244,9 @@ class MainWindow(QMainWindow):
             "Start from today's estate: RVTools, libvirt, Proxmox VE, OpenStack or CSV inventory into a scenario")
         self.act_export = self._action("&Export report…", self.export_report, "Ctrl+E",
                                        "Export the report as PDF or HTML")
+        self.act_export_config = self._action(
+            "Export &configuration…", self.export_configuration, None,
+            "The advice as libvirt, Xen, Proxmox VE or OpenStack configuration files")
         self.act_quit = self._action("&Quit", self.close, K.Quit)
         self.act_undo = doc.undo_stack.createUndoAction(self, "&Undo")
         self.act_undo.setShortcuts(K.Undo)
@@ -283,6 +286,7 @@ class MainWindow(QMainWindow):
         m_file.addAction(self.act_import)
         m_file.addAction(self.act_import_inventory)
         m_file.addAction(self.act_export)
+        m_file.addAction(self.act_export_config)
         m_file.addSeparator()
         m_file.addAction(self.act_quit)
         m_edit = mb.addMenu("&Edit")
@@ -625,6 +629,14 @@ class MainWindow(QMainWindow):
 
     def export_report(self) -> None:
         self.show_view("report").export_dialog()
+
+    def export_configuration(self):
+        """File ▸ Export configuration… (the current advice as a platform's files)."""
+        from ui.dialogs.export_config import ExportConfigDialog
+
+        dialog = ExportConfigDialog(self.session, self)
+        dialog.open()
+        return dialog
 
     # --- drag and drop -------------------------------------------------------------------
     def dragEnterEvent(self, event) -> None:  # noqa: N802 - Qt override

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from knowledge.infra.errors import InputError
 from knowledge.inventory.common import ProgressFn, check_cancel, read_text, report
@@ -41,7 +42,7 @@ def _unknown(path: Path, what: str) -> InputError:
     return InputError(f"{path}: {what}; supported: " + "; ".join(FORMATS.values()))
 
 
-def detect(path: Path) -> tuple[str, object]:
+def detect(path: Path) -> tuple[str, Any]:
     """``(format, parsed content)`` of one file; InputError when it is none of :data:`FORMATS`."""
     from knowledge.inventory import libvirt, openstack, proxmox, rvtools, template
 
@@ -89,14 +90,14 @@ def read_inventory(paths: Sequence[Path | str], progress: ProgressFn | None = No
     joined across files; the same libvirt domain described twice is counted once)."""
     from knowledge.inventory import libvirt, openstack, proxmox, rvtools, template
 
-    paths = [Path(p) for p in paths]
-    if not paths:
+    files: list[Path] = [Path(p) for p in paths]
+    if not files:
         raise InputError("no inventory file given")
     estate = Estate()
-    detected = []
-    for i, path in enumerate(paths):
+    detected: list[tuple[Path, str, Any]] = []
+    for i, path in enumerate(files):
         check_cancel(cancel)
-        report(progress, 0.02 + 0.08 * i / len(paths), f"looking at {path.name}")
+        report(progress, 0.02 + 0.08 * i / len(files), f"looking at {path.name}")
         fmt, content = detect(path)
         detected.append((path, fmt, content))
     n = len(detected)
@@ -135,6 +136,6 @@ def read_inventory(paths: Sequence[Path | str], progress: ProgressFn | None = No
     if csv_tabs:
         rvtools.read_csv_tabs(csv_tabs, estate, lambda f, m: report(progress, 0.9 + 0.08 * f, m), cancel)
     if not estate.vms and not estate.hosts:
-        raise InputError(f"{', '.join(str(p) for p in paths)}: no VMs and no hosts found")
+        raise InputError(f"{', '.join(str(p) for p in files)}: no VMs and no hosts found")
     report(progress, 1.0, f"read {len(estate.vms)} VMs and {len(estate.hosts)} hosts")
     return estate

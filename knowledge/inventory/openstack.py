@@ -64,7 +64,7 @@ def read_servers(path: Path, data, estate: Estate, flavor_table: dict[str, dict]
         name = str(s.get("name") or s.get("id") or f"server{i}")
         here = f"{where}: server {i} ({name})"
         flavor = s.get("flavor")
-        spec = None
+        spec: dict | None = None
         if isinstance(flavor, dict) and _FLAVOR_KEYS <= set(_lower(flavor)):  # embedded (API >= 2.47)
             fl = _lower(flavor)
             spec = {"vcpus": _int(fl.get("vcpus"), here, "flavor.vcpus"), "ram_mib": _float(fl.get("ram"), here, "flavor.ram"),

@@ -12,7 +12,7 @@ import subprocess
 
 import pytest
 
-from advisor.benchplan import MEASURES, SITE_FIGURES, make_plan, probe_figures
+from advisor.benchplan import DATABASES, MEASURES, SITE_FIGURES, make_plan, probe_figures, small_files
 from advisor.calibration import Calibration, device_class
 from advisor.engine import advise
 from advisor.export.check import bash_syntax
@@ -33,7 +33,17 @@ def plans(advice_of, session_kb):
 
 def test_probe_figures_are_of_the_kind_they_stand_for():
     for kind in ("hdd", "ssd", "nvme"):
-        assert device_class(probe_figures(kind)) == kind
+        assert device_class(probe_figures(kind)) == kind == device_class(probe_figures(kind, reads_faster=False))
+
+
+def test_databases_are_no_small_file_workloads():
+    from advisor.scenario import IOProfile, Workload
+
+    io = IOProfile(pattern="random", block_size_kib=8, intensity="high")
+    assert small_files(Workload("mail", io=io))
+    assert not small_files(Workload("orders", application="PostgreSQL", io=io))
+    assert not small_files(Workload("orders-db", io=io))
+    assert not small_files(Workload("mail", io=IOProfile(pattern="random", block_size_kib=8, intensity="low")))
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS, ids=lambda p: p.name)
@@ -96,7 +106,7 @@ def test_the_runs_are_the_smallest_set_that_measures_what_is_needed(plans, advic
             assert profile and set(r.measures) == set(MEASURES[(r.pattern, r.direction)]) & plan.deps.needed()
     assert sum(r.tool == "sysbench-cpu" for r in plan.runs) == 1
     small = [w.name for w in sc.workloads if w.io.pattern == "random" and w.io.block_size_kib <= 16
-             and w.io.intensity != "low"]
+             and w.io.intensity != "low" and not DATABASES.search(f"{w.application} {w.name}")]
     assert sorted(w for r in plan.runs if r.tool == "postmark" for w in r.workloads) == sorted(small)
 
 

@@ -472,3 +472,28 @@ def test_the_cli_probe_result_dict_fills_the_disk_figures():
     page_cache = run.to_dict()
     page_cache["measurements"][0]["value"] = 9000.0  # no disk reads 9 GB/s: the page cache
     assert bench_disk_figures(page_cache) is None
+
+
+def test_load_balancing_peak_cpu_moves_with_the_cores(kb):
+    def peak(cores):
+        sc = example("scenario.yaml")
+        sc["hosts"]["cpu"]["cores_per_socket"] = cores
+        rec = advise(sc, kb=kb).find("load_balancing")
+        return rec.expected["peak_host_cpu"]
+
+    few, many = peak(12), peak(32)
+    assert many["value"] <= few["value"] and few["high"] <= 100.0 + 1e-9
+    assert many["basis"] == DECLARED and any("cores" in h for h in many["hardware"])
+
+
+def test_real_time_budget_moves_with_the_clock(kb):
+    """The WCETs were measured at design_speed_ghz: a faster core needs a smaller budget for the
+    same period share, a slower one a larger one; the figures rest on the declared clock."""
+    def budget(ghz):
+        sc = example("scenario.yaml")
+        sc["hosts"]["cpu"]["ghz"] = ghz
+        return advise(sc, kb=kb).find("vm_period_budget", "workload:rtfunc").expected["utilization"]
+
+    slow, fast = budget(1.6), budget(3.2)
+    assert fast["value"] < slow["value"]
+    assert fast["basis"] == DECLARED and fast["hardware"] == ["CPU clock: 3.2 GHz (declared)"]

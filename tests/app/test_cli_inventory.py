@@ -123,3 +123,15 @@ def test_group_by_choices_are_the_interface(capsys):
     with pytest.raises(SystemExit):
         main(["inventory", "x.xlsx", "--group-by", "colour"])
     assert "choose from 'auto', 'size', 'name-prefix', 'cluster'" in capsys.readouterr().err
+
+
+def test_advise_markdown_of_an_imported_estate_has_today_vs_advised(tmp_path, capsys, kb_path):
+    out = tmp_path / "estate.yaml"
+    assert main(["inventory", str(C.EXAMPLES / "inventory-vms.csv"), str(C.EXAMPLES / "inventory-hosts.csv"),
+                 "--no-advise", "-o", str(out)]) == 0
+    capsys.readouterr()
+    assert main(["advise", "--kb", str(kb_path), str(out), "--format", "md"]) == 0
+    md = capsys.readouterr().out
+    section = md.split("## Today vs advised", 1)[1]
+    assert "- cache mode (web): today writeback; advised " in section
+    assert "- vcpu overallocation: today " in section and "2 VM(s) with pinned vCPUs" in section

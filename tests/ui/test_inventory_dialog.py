@@ -144,3 +144,13 @@ def test_regroup_keeps_totals(qtbot, window, group_by):
     dialog.powered_off.setChecked(False)
     assert "powered-off VMs left out" in dialog.totals.text()
     dialog.reject()
+
+
+def test_stop_reading(qtbot, window):
+    dialog = window.import_inventory([C.RVTOOLS / "SizingWorkshop-RVTools.xlsx"])
+    assert dialog.progress_row.isVisibleTo(dialog) and dialog.cancel_read.isEnabled()
+    qtbot.mouseClick(dialog.cancel_read, Qt.MouseButton.LeftButton)  # before the worker's result arrives
+    qtbot.wait(500)
+    assert dialog.inventory is None and "Reading stopped." in dialog.message.text()
+    assert not dialog.use_button.isEnabled()
+    dialog.reject()

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from html import escape
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QItemSelectionModel, QModelIndex, Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence
@@ -170,8 +171,9 @@ class InventoryDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle("Import inventory")
         self.setObjectName("inventoryDialog")
-        self.inventory = None
-        self.model: GroupsModel | None = None
+        self.inventory: Any = None  # advisor.inventory.Inventory once read
+        self.model: Any = None  # GroupsModel over it
+        self.task: Any = None  # the ui.workers.TaskSlot reading the files
         self.files = [Path(f) for f in files or []]
         lay = QVBoxLayout(self)
         self.found = QLabel("Reading " + ", ".join(f.name for f in self.files) + "…" if self.files else "")
@@ -179,6 +181,13 @@ class InventoryDialog(QDialog):
         self.found.setWordWrap(True)
         self.found.setTextFormat(Qt.TextFormat.RichText)
         lay.addWidget(self.found)
+        self.message = QLabel()
+        self.message.setObjectName("warning")
+        self.message.setWordWrap(True)
+        self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.message.setStyleSheet("color: #b00020;")
+        self.message.hide()
+        lay.addWidget(self.message)
         self.progress = QProgressBar()
         self.progress.setRange(0, 100)
         self.cancel_read = QPushButton("&Stop reading")
@@ -191,11 +200,12 @@ class InventoryDialog(QDialog):
         lay.addWidget(self.progress_row)
 
         tools = QHBoxLayout()
-        tools.addWidget(QLabel("&Group by:"))
+        group_label = QLabel("&Group by:")
+        tools.addWidget(group_label)
         self.group_by = QComboBox()
         for key, label in GROUP_BY_LABELS.items():
             self.group_by.addItem(label, key)
-        tools.itemAt(0).widget().setBuddy(self.group_by)
+        group_label.setBuddy(self.group_by)
         self.group_by.setToolTip("How VMs are put into workload groups (each group shares one vCPU count)")
         self.group_by.currentIndexChanged.connect(self._regroup)
         tools.addWidget(self.group_by)
@@ -209,7 +219,7 @@ class InventoryDialog(QDialog):
         self.merge_button = QPushButton("&Merge")
         self.merge_button.setToolTip("Merge the selected groups into one")
         self.merge_button.clicked.connect(self.merge_selected)
-        self.split_button = QPushButton("S&plit")
+        self.split_button = QPushButton("Sp&lit")
         self.split_button.setToolTip("Split the selected group")
         menu = QMenu(self.split_button)
         self.split_actions: dict[str, QAction] = {}
@@ -259,11 +269,6 @@ class InventoryDialog(QDialog):
         self.totals.setTextFormat(Qt.TextFormat.RichText)
         self.totals.setWordWrap(True)
         lay.addWidget(self.totals)
-        self.message = QLabel()
-        self.message.setObjectName("warning")
-        self.message.setWordWrap(True)
-        self.message.hide()
-        lay.addWidget(self.message)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
         self.use_button = self.buttons.addButton("&Use as scenario", QDialogButtonBox.ButtonRole.AcceptRole)
         self.use_button.setDefault(True)

@@ -67,6 +67,9 @@ class QtSitesPanel(QWidget):
         imp.clicked.connect(self.import_dialog)
         delete = QPushButton("Delete site")
         delete.clicked.connect(self.delete_site)
+        plan = QPushButton("Benchmark &plan…")
+        plan.setToolTip("The fio, sysbench and PostMark runs that would calibrate the advice to this site")
+        plan.clicked.connect(self.bench_plan_dialog)
         self.calibrate = QComboBox()
         self.calibrate.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.calibrate.setMinimumContentsLength(24)
@@ -81,6 +84,7 @@ class QtSitesPanel(QWidget):
         row.addWidget(imp)
         row.addWidget(delete)
         ll.addLayout(row)
+        ll.addWidget(plan)
         ll.addWidget(QLabel("Calibrate the advice to:"))
         ll.addWidget(self.calibrate)
         hint = QLabel("Drag benchmark output files anywhere onto this window to import them.")
@@ -209,6 +213,16 @@ class QtSitesPanel(QWidget):
 
     def site_name(self) -> str:
         return self.new_site.text().strip() or "my-site"
+
+    def bench_plan_dialog(self):
+        """The benchmark plan for the current advice and the selected (or new) site."""
+        from ui.dialogs.bench_plan import BenchPlanDialog
+
+        item = self.site_list.currentItem()
+        selected = item.data(Qt.ItemDataRole.UserRole) if item is not None else ""
+        dialog = BenchPlanDialog(self.session, selected or self.new_site.text().strip(), self)
+        dialog.open()
+        return dialog
 
     def import_dialog(self) -> None:
         paths, _ = QFileDialog.getOpenFileNames(self, "Import benchmark files", self.session.settings.last_dir)
