@@ -68,7 +68,9 @@ class FigureRef:
     figure: str
 
     def __str__(self) -> str:
-        where = "cluster" if self.scope == "cluster" else self.scope.split(":", 1)[-1]
+        from advisor.export.plan import one_line
+
+        where = "cluster" if self.scope == "cluster" else one_line(self.scope.split(":", 1)[-1])
         return f"{self.decision} ({where}): {self.figure}"
 
     def to_dict(self) -> dict:
@@ -245,6 +247,8 @@ def _refs_for(deps: Dependencies, figures: set[str], scope: str | None = None) -
 
 def make_plan(advice, kb=None, site: str = "site", progress=None, cancel=None) -> BenchPlan:
     """The benchmark plan for ``advice`` (an :class:`advisor.engine.Advice`)."""
+    from advisor.export.plan import one_line
+
     sc = advice.scenario
     deps = dependencies(sc, kb=kb, progress=progress, cancel=cancel)
     needed = deps.needed()
@@ -258,12 +262,12 @@ def make_plan(advice, kb=None, site: str = "site", progress=None, cancel=None) -
                     continue
                 key = (pattern, direction, float(w.io.block_size_kib))
                 if key in covered:
-                    covered[key].workloads.append(w.name)
+                    covered[key].workloads.append(one_line(w.name))
                     continue
                 name = f"fio-{pattern}-{direction}-{_kib_text(w.io.block_size_kib)}"
-                run = Run(name, "fio", f"results/{name}.json", measures, [w.name],
+                run = Run(name, "fio", f"results/{name}.json", measures, [one_line(w.name)],
                           _refs_for(deps, set(measures)),
-                          f"{pattern} {direction}s of {_size_text(w.io.block_size_kib)}, as {w.name} does "
+                          f"{pattern} {direction}s of {_size_text(w.io.block_size_kib)}, as {one_line(w.name)} does "
                           f"({w.io.pattern} I/O, {w.io.read_share:.0%} reads)", f"jobs/{name}.fio", pattern,
                           direction, float(w.io.block_size_kib))
                 covered[key] = run
@@ -283,12 +287,14 @@ def make_plan(advice, kb=None, site: str = "site", progress=None, cancel=None) -
     for w in sc.workloads:
         if small_files(w):
             name = f"postmark-{_slug(w.name)}"
-            runs.append(Run(name, "postmark", f"results/{name}.txt", [], [w.name], [],
-                            f"{w.name} works on many small files ({_size_text(w.io.block_size_kib)} random requests): "
+            while any(r.name == name for r in runs):
+                name += "-2"
+            runs.append(Run(name, "postmark", f"results/{name}.txt", [], [one_line(w.name)], [],
+                            f"{one_line(w.name)} works on many small files ({_size_text(w.io.block_size_kib)} random requests): "
                             "PostMark's file-system transaction rate, recorded with the site (no figure of this "
                             "advice is calibrated by it yet)", f"postmark/{name}.pmrc", None, None,
                             float(w.io.block_size_kib)))
-    plan = BenchPlan(sc.name, site, deps, runs)
+    plan = BenchPlan(one_line(sc.name), one_line(site) or "site", deps, runs)
     plan.files = _files(plan, sc)
     return plan
 

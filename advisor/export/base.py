@@ -106,11 +106,12 @@ def readme(export: Export, title: str, how_to: list[str], files: list[tuple[str,
     out += ["", "## Workload groups", "", "| group | VMs | vCPUs | RAM (MiB) | disk | cache | real time |",
             "|---|---|---|---|---|---|---|"]
     for g in p.groups:
+        name = g.name.replace("|", "\\|")
         if g.containers:
-            out.append(f"| {g.name} | {g.vms} | - | - | - | - | runs as containers (not exported) |")
+            out.append(f"| {name} | {g.vms} | - | - | - | - | runs as containers (not exported) |")
             continue
         rt = realtime_text(g) if g.realtime and g.realtime.period_us else "-"
-        out.append(f"| {g.name} | {g.vms} | {g.vcpus} | {g.ram_mib} | {g.disk_gb:g} GB ({g.disk_gib} GiB) | "
+        out.append(f"| {name} | {g.vms} | {g.vcpus} | {g.ram_mib} | {g.disk_gb:g} GB ({g.disk_gib} GiB) | "
                    f"{g.cache or '-'} | {rt} |")
     if export.notes or p.notes:
         out += ["", "## Notes", ""] + [f"- {n}" for n in [*p.notes, *export.notes]]

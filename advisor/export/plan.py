@@ -109,6 +109,15 @@ def decimal_text(d: Decimal | float | int) -> str:
     return text if "." in text else text + ".0"
 
 
+def one_line(text: str) -> str:
+    """Free text (scenario and workload names) as it may appear in a comment of any target: one
+    line, no control characters (a newline in a name must never start a command or a setting)."""
+    import unicodedata
+
+    cleaned = "".join(" " if unicodedata.category(ch)[0] == "C" else ch for ch in str(text))
+    return " ".join(cleaned.split())
+
+
 def slug(name: str) -> str:
     """A name every target accepts as a host name and a file name: lower-case letters, digits and
     dashes, starting and ending with a letter or digit."""
@@ -143,8 +152,8 @@ class Source:
 
     @property
     def label(self) -> str:
-        where = "cluster" if self.scope == "cluster" else self.scope.split(":", 1)[-1]
-        return f"{self.decision} ({where}): {self.choice}"
+        where = "cluster" if self.scope == "cluster" else one_line(self.scope.split(":", 1)[-1])
+        return f"{self.decision} ({where}): {one_line(self.choice)}"
 
     def lines(self, max_citations: int = 3) -> list[str]:
         """Comment lines: the recommendation, its confidence, and its first citations."""
@@ -355,7 +364,7 @@ def plan_from_advice(advice) -> ClusterPlan:
     sb = advice.find("storage_backend")
     threads = int((oa.details.get("threads_per_core") if oa else None) or sc.hosts.cpu.threads_per_core or 1)
     plan = ClusterPlan(
-        scenario=sc.name, basis=advice.calibration.basis,
+        scenario=one_line(sc.name), basis=advice.calibration.basis,
         hypervisor=hv.choice if hv else "KVM", hypervisor_src=Source.of(hv) if hv else None,
         cores=sc.hosts.cpu.cores, threads_per_core=threads, host_ram_gib=sc.hosts.ram_gib,
         overalloc_per_core=float(oa.value) if oa and oa.value is not None else None,
@@ -367,9 +376,16 @@ def plan_from_advice(advice) -> ClusterPlan:
     if (gov := advice.find("cpu_governor")) is not None:
         plan.governor, plan.governor_src = gov.choice, Source.of(gov)
     next_cpu = HOUSEKEEPING_CPU + 1
+    slugs: set[str] = set()
     for w in sc.workloads:
         scope = f"workload:{w.name}"
-        g = GroupPlan(name=w.name, slug=slug(w.name), vms=w.vms, vcpus=w.vcpus, ram_gib=w.ram_gib,
+        base, n = slug(w.name), 1
+        group_slug = base
+        while group_slug in slugs:  # "Web" and "web!" need files of their own
+            n += 1
+            group_slug = f"{base}-{n}"
+        slugs.add(group_slug)
+        g = GroupPlan(name=one_line(w.name), slug=group_slug, vms=w.vms, vcpus=w.vcpus, ram_gib=w.ram_gib,
                       disk_gb=w.disk_size_gb, live_migration=w.live_migration)
         if (r := advice.find("cache_mode", scope)) is not None:
             g.cache, g.cache_src = r.choice, Source.of(r)
@@ -386,12 +402,12 @@ def plan_from_advice(advice) -> ClusterPlan:
                 g.rt_first_cpu = next_cpu
                 next_cpu += w.vcpus * w.vms
                 if g.realtime.problem:
-                    plan.notes.append(f"{w.name}: {g.realtime.problem}; no period or budget exported")
+                    plan.notes.append(f"{g.name}: {g.realtime.problem}; no period or budget exported")
             elif g.realtime is None:
-                plan.notes.append(f"{w.name}: the advice found no feasible VM period and budget; "
+                plan.notes.append(f"{g.name}: the advice found no feasible VM period and budget; "
                                   "no real-time settings exported")
         if g.containers:
-            plan.notes.append(f"{w.name}: the advice runs it as {r.choice if r else 'containers'}; "
+            plan.notes.append(f"{g.name}: the advice runs it as {r.choice if r else 'containers'}; "
                               "no VM configuration exported")
         plan.groups.append(g)
     if next_cpu > sc.hosts.cpu.cores:

@@ -44,7 +44,7 @@ __all__ = ["FAMILIES", "MISSING", "MODEL_VERSION", "FamilyInfo", "ModelFamily", 
            "TrainingPoint", "cache_dir", "clear_memory_cache", "get_family", "train_all"]
 
 #: bump when a family's features, model or pickled layout changes (invalidates disk caches)
-MODEL_VERSION = 6
+MODEL_VERSION = 7
 
 _CLASSES = [CacheModeThroughput, BootTime, ImageTransferTime, CpuUtilization, OverallocationOverhead,
             MigrationDowntime, MigrationTotalTime, ContainerOverhead, ContainerCpu, ContainerLatency,

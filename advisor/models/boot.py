@@ -62,6 +62,8 @@ LOADS = ("io", "cpu", "idle")
 MAX_TESTED_VMS = 16.0  # Section 4.4, rows S4.4-04..11: 0, 1, 2, 3, 4, 8, 12, 16 load VMs
 SKIPPED = {"A-01", "A-02", "I-02", "I-03", "F6-09", "S5.3-01"}
 RATIO_BASE = "F3-01"   # idle local-disk boot time the Figure 6 factors multiply
+#: scale of the common-level column: the ridge penalty on it is 1 / LEVEL_SCALE**2 of the others'
+LEVEL_SCALE = 100.0
 LINK_ROW = "S4.1-08"   # the blades' (and storage server's) 1 Gb/s NICs
 #: I/O-heavy VMs each backend's device or link takes before it saturates, and the rows saying so
 KNEE_ROWS = {"nfs_root": "F8-01", "nfs_file": "F8-02", "iscsi": "F6-05"}
@@ -125,34 +127,45 @@ class BootTime(Family):
         return backend, load, vms, vms / capacity
 
     def _design(self, backend, load, n_eff, relative=None):
-        """Columns: intercept per backend, excess load over the knee (log) on a disk, on a network.
-        ``relative`` (1 for a slowdown ratio) leaves the intercepts out: a ratio is the load term."""
+        """(design, the load term's fixed part) for the log-linear fit.
+
+        Columns: a common level (scaled by :data:`LEVEL_SCALE`, so the ridge leaves it alone), each
+        backend's deviation from it (the ridge pulls a backend without points to the common
+        level, not to 1 s), and the excess load over the knee (log) on a disk and on a network,
+        whose slopes are ``1 + s`` with ``s >= 0``: a boot behind a saturated device or link gets
+        at most its fair share of it, so its time grows at least in proportion to the loaded
+        neighbours (slope 1; seeks and the link's overhead make it steeper, which ``s`` fits).
+        ``relative`` (1 for a slowdown ratio) leaves the level out: a ratio is the load term."""
         io = (load == "io").astype(float)
         knee = _lookup(self._knee, backend)
         excess = io * np.log(np.maximum(1.0, (1.0 + n_eff) / (1.0 + knee)))
         disk = ~np.isin(backend, NETWORK)
-        level = one_hot(backend, BACKENDS)
+        level = np.column_stack([np.full(len(backend), LEVEL_SCALE), one_hot(backend, BACKENDS)])
         if relative is not None:
             level = level * (1.0 - relative)[:, None]
-        return np.column_stack([level, excess * disk, excess * ~disk])
+        return np.column_stack([level, excess * disk, excess * ~disk]), excess
 
     def _fit_core(self, points):
         cols, n = self._point_columns(points)
         backend, load, vms, n_eff = self._features(cols, n)
         y = np.array([p.target for p in points])
         relative = column(cols, "relative", n, 0.0, family=self.name)
-        model = LogLinearLearner([FREE] * len(BACKENDS) + [POSITIVE, POSITIVE])(
-            self._design(backend, load, n_eff, relative), y)
+        X, fixed = self._design(backend, load, n_eff, relative)
+        model = LogLinearLearner([FREE] * (1 + len(BACKENDS)) + [POSITIVE, POSITIVE])(X, y / np.exp(fixed))
         io = load == "io"
         # the largest effective load measured per backend under I/O (a backend without one: no curve)
         measured = {b: float(n_eff[io & (backend == b)].max()) for b in BACKENDS
                     if np.any(io & (backend == b) & (n_eff > 0))}
         return {"model": model, "measured": measured, "backends": tuple(sorted(set(backend)))}
 
+    def _n_params(self) -> int:
+        return len(BACKENDS) + 2  # the common level and the deviations are one level per backend
+
     def _predict_core(self, core, cols, n):
         backend, load, vms, n_eff = self._features(cols, n)
         relative = column(cols, "relative", n, 0.0, family=self.name)  # 1: the slowdown ratio
-        mean = core["model"].predict(self._design(backend, load, n_eff, relative))
+        X, fixed = self._design(backend, load, n_eff, relative)
+        mean = core["model"].predict(X) * np.exp(fixed)
         io = load == "io"
         limit = _lookup(core["measured"], backend)
         no_curve = io & (n_eff > 0) & ~np.isin(backend, list(core["measured"]))

@@ -209,3 +209,33 @@ def final_results(ctx, recs) -> list[TargetResult]:
                 continue
             hc.warnings.append(f"target missed: {r.text()}" + ("" if r.hard else " (a soft target)"))
     return results
+
+
+#: the decision whose card shows a target next to its own figure (the host count's shows them all)
+TARGET_DECISION = {"max_host_cpu_pct": "host_count", "max_boot_time_s": "storage_backend",
+                   "min_throughput_mb_s": "cache_mode", "max_response_time_ms": "hypervisor",
+                   "max_migration_downtime_ms": "vcpu_overallocation"}
+#: readable names for cards and reports
+TARGET_LABELS = {"max_host_cpu_pct": "host CPU", "max_boot_time_s": "VM boot time",
+                 "min_throughput_mb_s": "throughput per VM", "max_response_time_ms": "response time",
+                 "max_migration_downtime_ms": "migration downtime"}
+
+
+def for_card(results, decision: str, scope: str) -> list[TargetResult]:
+    """The target results a card of ``decision`` at ``scope`` shows: every one on the host count's
+    card; on the others, those of their figure, at their scope (cluster targets on cluster cards)."""
+    if decision == "host_count":
+        return list(results)
+    return [r for r in results if TARGET_DECISION.get(r.name) == decision and r.scope == scope]
+
+
+def card_line(r: TargetResult) -> tuple[str, str]:
+    """(state, text) for a card: state ``met``, ``missed`` or ``unknown``; text like ``VM boot time
+    <= 60 s: expected 30.5 s (workload:web; hard)``."""
+    sign = "<=" if TARGETS[r.name][1] == "max" else ">="
+    got = "no model" if r.expected is None else f"{r.expected:.3g} {r.unit}"
+    scope = "" if r.scope == "cluster" else f"{r.scope.replace('workload:', '')}; "
+    state = "unknown" if r.met is None else "met" if r.met else "missed"
+    word = {"met": "met", "missed": "not met", "unknown": "no model"}[state]
+    return state, (f"{TARGET_LABELS[r.name]} {sign} {r.target:g} {r.unit}: expected {got} — {word} "
+                   f"({scope}{'hard' if r.hard else 'soft'})")

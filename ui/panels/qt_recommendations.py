@@ -26,6 +26,7 @@ from advisor.figures.text import figure_text as plain_figure_text
 from advisor.hardware import basis_groups
 from advisor.recommend import catalog
 from advisor.recommend.base import Alternative, Recommendation
+from advisor.recommend.targets import card_line, for_card
 from ui.tablemodels import fmt_value
 
 if TYPE_CHECKING:
@@ -89,9 +90,10 @@ class RecommendationCard(QFrame):
 
     sig_citations = Signal(list, str)
 
-    def __init__(self, rec: Recommendation, parent=None, today: dict | None = None):
+    def __init__(self, rec: Recommendation, parent=None, today: dict | None = None, targets: list | None = None):
         super().__init__(parent)
         self.rec = rec
+        self.target_labels: list[QLabel] = []
         self.setObjectName("card")
         self.setProperty("extrapolated", bool(rec.extrapolated))
         lay = QVBoxLayout(self)
@@ -127,6 +129,16 @@ class RecommendationCard(QFrame):
             f.setObjectName("figure")
             f.setWordWrap(True)
             lay.addWidget(f)
+        for result in targets or []:  # the scenario's targets this card's figures answer, met or not
+            state, line = card_line(result)
+            mark = {"met": "✓", "missed": "✗", "unknown": "?"}[state]
+            tl = QLabel(f"{mark} Target: {_esc(line)}")
+            tl.setObjectName("target")
+            tl.setProperty("state", state)
+            tl.setWordWrap(True)
+            tl.setToolTip("A target of the scenario (preferences.targets) against the plan's expected value")
+            lay.addWidget(tl)
+            self.target_labels.append(tl)
         basis = basis_text(rec.expected)
         if basis:
             self.basis_label = QLabel(basis)
@@ -295,7 +307,8 @@ class QtRecommendationsPanel(QWidget):
 
             today = {(r["decision"], r["scope"]): r for r in today_vs_advised(advice.scenario, recs)}
         for i, rec in enumerate(shown):
-            card = RecommendationCard(rec, today=today.get((rec.decision, rec.scope)))
+            card = RecommendationCard(rec, today=today.get((rec.decision, rec.scope)),
+                                      targets=for_card(advice.targets, rec.decision, rec.scope) if advice else [])
             card.sig_citations.connect(self.show_citations)
             self.grid.addWidget(card, i // columns, i % columns)
             self.cards.append(card)

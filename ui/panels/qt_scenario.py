@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 from ui.document import ScenarioDocument
 from ui.panels.fields import BoundForm, FieldSpec
 from ui.panels.record_table import RecordTable
+from ui.panels.targets_form import TargetsForm
 from ui.workers import TaskSlot
 
 LEVELS = ("low", "medium", "high")
@@ -274,6 +275,11 @@ class QtScenarioPanel(QWidget):
         prefs_box = QGroupBox("Preferences")
         self.prefs_form = BoundForm(document, PREF_SPECS, ("preferences",))
         QVBoxLayout(prefs_box).addWidget(self.prefs_form)
+        targets_box = QGroupBox("Targets the plan must meet")
+        targets_box.setToolTip("preferences.targets: the host count is the smallest that meets them; per-workload "
+                               "targets are kept in the scenario file")
+        self.targets_form = TargetsForm(document)
+        QVBoxLayout(targets_box).addWidget(self.targets_form)
 
         left = QWidget()
         ll = QVBoxLayout(left)
@@ -281,6 +287,7 @@ class QtScenarioPanel(QWidget):
         ll.addWidget(hosts_box)
         ll.addWidget(storage_box)
         ll.addWidget(prefs_box)
+        ll.addWidget(targets_box)
         ll.addStretch(1)
 
         # workloads list
