@@ -303,14 +303,14 @@ def make_plan(advice, kb=None, site: str = "site", progress=None, cancel=None) -
                             float(w.io.block_size_kib)))
     profiles: set[tuple] = set()
     for w in sc.workloads:
-        key = (w.io.pattern, float(w.io.block_size_kib), round(w.io.read_share * 100))
-        if not 0 < w.io.read_share < 1 or key in profiles or not any(r.tool == "fio" for r in runs):
+        profile = (w.io.pattern, float(w.io.block_size_kib), round(w.io.read_share * 100))
+        if not 0 < w.io.read_share < 1 or profile in profiles or not any(r.tool == "fio" for r in runs):
             continue
-        profiles.add(key)
-        name = f"profile-{w.io.pattern}-{_kib_text(w.io.block_size_kib)}-r{key[2]}"
+        profiles.add(profile)
+        name = f"profile-{w.io.pattern}-{_kib_text(w.io.block_size_kib)}-r{profile[2]}"
         runs.append(Run(name, "fio-profile", f"results/{name}.json", [], [one_line(w.name)], [],
                         f"the mix of {one_line(w.name)} ({w.io.pattern} I/O, {_size_text(w.io.block_size_kib)}, "
-                        f"{key[2]} % reads): what it gets on this disk; optional (PROFILES=1), the advice "
+                        f"{profile[2]} % reads): what it gets on this disk; optional (PROFILES=1), the advice "
                         "calibrates from the pure runs", f"jobs/{name}.fio", w.io.pattern, None,
                         float(w.io.block_size_kib), w.io.read_share, optional=True))
     plan = BenchPlan(one_line(sc.name), one_line(site) or "site", deps, runs)
@@ -344,7 +344,7 @@ def fio_job(run: Run) -> str:
 def _rw_lines(run: Run) -> list[str]:
     """fio's rw= (and the read share of a workload's own mix)."""
     if run.read_share is None:
-        return [f"rw={FIO_RW[(run.pattern, run.direction)]}"]
+        return [f"rw={FIO_RW[(str(run.pattern), str(run.direction))]}"]
     mix = [f"rwmixread={round(run.read_share * 100)}"]
     if run.pattern == "sequential":
         return ["rw=rw", *mix]

@@ -295,7 +295,8 @@ def match_host(cat: Catalogue, hosts) -> HostModel | None:
         return sorted((d.kind, d.count, float(d.size_gb)) for d in x.disks)
 
     exact = [h for h in same if disks(h) == disks(hosts) and abs(h.nic_gbps - hosts.nic_gbps) < 1e-6]
-    return (exact or same or [None])[0]
+    found = exact or same
+    return found[0] if found else None
 
 
 def match_storage(cat: Catalogue, scenario, backend: str | None) -> StorageProduct | None:

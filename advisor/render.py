@@ -155,7 +155,17 @@ def report_data(advice, title: str | None = None, documents: dict[str, str] | No
         for c in r.citations:
             cited.setdefault(str(c.get("document", "")), set()).add(str(c.get("locator", "")))
     docs = documents or {}
+    today, today_lines = [], []
+    if getattr(sc, "estate", None):  # an imported estate: what runs today next to the advice
+        from advisor.inventory import format_today, today_vs_advised
+
+        rows = today_vs_advised(sc, advice.recommendations)
+        today_lines = format_today(rows)
+        today = [{"title": catalog.title(t["decision"]), "scope": t["scope"].replace("workload:", "workload "),
+                  "today": t["today"], "advised": t["advised"], "differs": "yes" if t["differs"] else "no",
+                  "because": t["because"]} for t in rows]
     return {
+        "today": today, "today_lines": today_lines,
         "title": title or f"Capacity advice: {sc.name}",
         "date": date or _dt.date.today().isoformat(),
         "scenario": sc.name, "knowledge_base": advice.kb_digest[:16],
@@ -236,6 +246,11 @@ the knowledge-base rows it rests on (document and table, section or figure).</p>
 {% for c in cost.lines %}<tr><td>{{ c.category }}</td><td>{{ c.name }}</td><td>{{ c.quantity }}</td><td>{{ c.capex }}</td><td>{{ c.opex }}</td><td>{{ c.note }}</td></tr>
 {% endfor %}<tr><th colspan="3">total</th><th>{{ cost.capex }}</th><th>{{ cost.opex }}</th><th>{{ cost.total }} over {{ cost.years }} years</th></tr></table>
 {% for n in cost.notes %}<p class="warn">{{ n }}</p>{% endfor %}{% endif %}
+{% if today %}<h2>Today vs advised</h2>
+<table><tr><th>decision</th><th>scope</th><th>today</th><th>advised</th><th>changes</th><th>because</th></tr>
+{% for t in today %}<tr><td>{{ t.title }}</td><td>{{ t.scope }}</td><td>{{ t.today }}</td><td class="choice">{{ t.advised }}</td>
+<td>{{ t.differs }}</td><td>{{ t.because }}</td></tr>
+{% endfor %}</table>{% endif %}
 {% for r in recommendations %}<section>
 <h3>{{ r.title }} — {{ r.scope_text }}: <span class="choice">{{ r.choice }}</span></h3>
 {% if r.figures %}<table><tr><th>expected</th><th>value</th><th>interval</th><th>unit</th><th>note</th>
@@ -299,6 +314,14 @@ Workload groups:
 {% for r in recommendations %}
 | {{ r.title }} | {{ r.scope_text }} | **{{ r.choice }}** | {{ r.confidence }} {{ r.confidence_label }} | {{ "yes" if r.extrapolated else "no" }} |
 {% endfor %}
+{% if today_lines %}
+
+## Today vs advised
+
+{% for line in today_lines %}
+- {{ line }}
+{% endfor %}
+{% endif %}
 {% if targets %}
 
 ## Targets

@@ -27,6 +27,35 @@ NO_DISPLAY_HELP = (
     "  - The command line works everywhere: capadvisor --help")
 
 
+class AppSettingsStore:
+    """The application's preferences as the GUI sees them (:class:`ui.session.SettingsStore`):
+    the launcher injects it, so ui/ never imports app/."""
+
+    def __init__(self):
+        from app import __version__
+        from app import settings as app_settings
+
+        self._settings = app_settings
+        self.themes = app_settings.THEMES
+        self.limits = app_settings.LIMITS
+        self.env_prefix = app_settings.ENV_PREFIX
+        self.version = __version__
+
+    def defaults(self):
+        return self._settings.Settings()
+
+    def load(self):
+        return self._settings.load()
+
+    def save(self, settings) -> Path:
+        return self._settings.save(settings)
+
+
+def settings_store() -> AppSettingsStore:
+    """The settings store the GUI is given."""
+    return AppSettingsStore()
+
+
 def native_message(title: str, text: str) -> bool:
     """Show ``text`` in a message box of the platform without Qt; True if one was shown."""
     try:
@@ -139,7 +168,7 @@ def create_window(kb_path: Path | None = None):
         app.setWindowIcon(QIcon(str(ICON)))
     prefs = app_settings.load()
     theme.apply(app, prefs.theme, prefs.font_pt)
-    session = Session(settings=prefs, kb_path=kb_path)
+    session = Session(settings_store(), settings=prefs, kb_path=kb_path)
     return MainWindow(session)
 
 

@@ -195,8 +195,9 @@ class Catalogue:
         """How many entries are examples with placeholder prices."""
         return sum(1 for sec in (self.hosts, self.storage, self.licences) for e in sec if e.example)
 
-    def entries(self, section: str) -> list:
-        return {"hosts": self.hosts, "storage": self.storage, "licences": self.licences}[section]
+    def entries(self, section: str) -> list[Any]:
+        by_section: dict[str, list[Any]] = {"hosts": self.hosts, "storage": self.storage, "licences": self.licences}
+        return by_section[section]
 
     def settings(self) -> dict:
         """The catalogue's settings (everything but the named entries), in the file format."""

@@ -25,7 +25,7 @@ import pickle
 import threading
 from pathlib import Path
 
-from advisor.models.base import FamilyInfo, ModelFamily, Prediction, TrainingPoint
+from advisor.models.base import FamilyInfo, FamilyUnavailable, ModelFamily, Prediction, TrainingPoint
 from advisor.models.block_size import BlockSizeThroughput
 from advisor.models.boot import BootTime
 from advisor.models.cache_mode import CacheModeThroughput
@@ -33,22 +33,25 @@ from advisor.models.containers import ContainerOverhead
 from advisor.models.cpu import ContainerCpu, ContainerLatency, CpuUtilization
 from advisor.models.distributed import DistributedRecoveryTime, DistributedThroughput
 from advisor.models.drs import DrsMigrations, DrsPeakCpu
+from advisor.models.family import Family
 from advisor.models.migration import MigrationDowntime, MigrationTotalTime, OverallocationOverhead
 from advisor.models.transfer import ImageTransferTime
 from advisor.progress import CancelToken, ProgressCallback, check, report
 from knowledge.infra.atomic import write_bytes_atomic
-from knowledge.infra.errors import InputError
 from knowledge.infra.paths import user_cache_dir
 
-__all__ = ["FAMILIES", "MISSING", "MODEL_VERSION", "FamilyInfo", "ModelFamily", "Prediction",
+__all__ = ["FAMILIES", "MISSING", "MODEL_VERSION", "FamilyInfo", "FamilyUnavailable", "ModelFamily", "Prediction",
            "TrainingPoint", "cache_dir", "clear_memory_cache", "get_family", "train_all"]
 
 #: bump when a family's features, model or pickled layout changes (invalidates disk caches)
 MODEL_VERSION = 7
 
-_CLASSES = [CacheModeThroughput, BootTime, ImageTransferTime, CpuUtilization, OverallocationOverhead,
+_CLASSES: list[type[Family]] = [CacheModeThroughput, BootTime, ImageTransferTime, CpuUtilization, OverallocationOverhead,
             MigrationDowntime, MigrationTotalTime, ContainerOverhead, ContainerCpu, ContainerLatency,
             DistributedThroughput, DistributedRecoveryTime, DrsPeakCpu, DrsMigrations, BlockSizeThroughput]
+
+#: every family class as the ModelFamily protocol: mypy checks that each one satisfies it
+_CONTRACT: tuple[type[ModelFamily], ...] = tuple(_CLASSES)
 
 FAMILIES: dict[str, FamilyInfo] = {
     c.name: FamilyInfo(name=c.name, description=c.description, factory=c, tags=(c.unit,))
@@ -81,7 +84,7 @@ def get_family(name: str, kb) -> ModelFamily:
     """The trained family ``name`` for knowledge base ``kb`` (memory, then disk cache, then fit)."""
     if name not in FAMILIES:
         why = f" ({MISSING[name]})" if name in MISSING else ""
-        raise InputError(f"no model family {name!r}{why}; known: {', '.join(FAMILIES)}")
+        raise FamilyUnavailable(f"no model family {name!r}{why}; known: {', '.join(FAMILIES)}")
     key = (kb.digest, name)
     with _lock:
         fam = _memory.get(key)

@@ -88,8 +88,8 @@ class LogLinearLearner:
         est = LinearRegression(positive=True, fit_intercept=False)
         est.fit(Xe, target)
         coef = np.zeros(X.shape[1])
-        for c, (j, s) in zip(est.coef_, back, strict=True):
-            coef[j] += s * c
+        for fitted, (j, sign) in zip(est.coef_, back, strict=True):
+            coef[j] += sign * fitted
         return LogLinearModel(coef=coef, learner=self.name, params=dict(self.params))
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -196,8 +197,8 @@ def _intervals(prep: _Prepared, points, share: float, overhead: float, progress=
         res = edf.intervals(prep.periods, prep.wcets, prep.deadlines, share, overhead, progress, cancel)
         full = res.exact_range[0] <= 0 and math.isinf(res.exact_range[1])
         return res.intervals, None, not res.truncated, None if full else res.exact_range
-    res = fp_intervals(points, share, overhead)
-    return res.intervals, res.per_task, not res.truncated, None
+    fp = fp_intervals(points, share, overhead)
+    return fp.intervals, fp.per_task, not fp.truncated, None
 
 
 def min_share(prep: _Prepared, points, overhead: float, progress: ProgressCallback | None = None,
@@ -288,7 +289,7 @@ def analyze(taskset: TaskSet, share: float | None = None, period: float | None =
         s = kw.get("share")
         bounds = None if s is None else prediction_bounds(s, x, u, first.name, first.relative_deadline,
                                                           first.wcet)
-        base = dict(unit=ts.unit, policy=policy, priority_order=order_name, overhead=x, utilization=u,
+        base: dict[str, Any] = dict(unit=ts.unit, policy=policy, priority_order=order_name, overhead=x, utilization=u,
                     speed_scale=speed_scale, feasible=False, reason=None, share=None, max_period=None,
                     max_period_robust=None, budget=None, critical_task=None, feasible_intervals=[],
                     period=period, chosen_budget=None, min_budget=None, min_share=None,
@@ -311,6 +312,7 @@ def analyze(taskset: TaskSet, share: float | None = None, period: float | None =
             if not exact_b:
                 notes.append("EDF checkpoint cap reached: min_budget is sufficient, not minimal")
         else:
+            assert points is not None  # fixed priority: the checkpoints exist
             need, per_task_budget = fp_min_budget(points, period, x)
         if not math.isfinite(need) or need > period * (1 + REL_TOL):
             return result(min_budget=None,
@@ -365,6 +367,7 @@ def analyze(taskset: TaskSet, share: float | None = None, period: float | None =
 
     # per-task figures
     if policy == "rm":
+        assert points is not None and budget is not None  # a feasible fixed-priority result
         rts = response_times(prep.periods, prep.wcets, chosen_period, budget, x)
         if period is None:
             per_task_budget = fp_min_budget(points, chosen_period, x)[1]
@@ -391,7 +394,7 @@ def analyze(taskset: TaskSet, share: float | None = None, period: float | None =
 
     critical = None
     if policy == "edf":  # the task with a job due at the deadline that fails first beyond the optimum
-        if period is not None:
+        if period is not None and budget is not None:
             probe = (period, x + (budget - x) * (1 - 1e-6))
         elif max_period is not None and math.isfinite(max_period):
             probe = (max_period * (1 + 1e-6), share * max_period * (1 + 1e-6))

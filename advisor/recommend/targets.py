@@ -75,7 +75,7 @@ def _with_hosts(ctx, active: int):
 
 def host_cpu_pct(ctx, active: int, points: float = 0.0) -> float:
     """Host CPU (%) on the busiest of ``active`` hosts (see the module doc)."""
-    from advisor.recommend.host_count import busy_cores
+    from advisor.recommend.load import busy_cores
 
     cores = max(ctx.scenario.hosts.cpu.cores, 1)
     total = sum(busy_cores(w) * w.vms for w in ctx.scenario.workloads)
@@ -162,6 +162,7 @@ def evaluate(ctx, active: int, *, names: tuple[str, ...] | None = None, cpu_poin
         if names is not None and t.name not in names:
             continue
         unit = TARGETS[t.name][0]
+        v: float | None
         if t.name == "max_host_cpu_pct":
             v = host_cpu_pct(ctx, active, cpu_points)
             out.append(TargetResult(t.name, "cluster", t.value, v, unit, t.met_by(v), t.hard))
@@ -239,3 +240,23 @@ def card_line(r: TargetResult) -> tuple[str, str]:
     word = {"met": "met", "missed": "not met", "unknown": "no model"}[state]
     return state, (f"{TARGET_LABELS[r.name]} {sign} {r.target:g} {r.unit}: expected {got} — {word} "
                    f"({scope}{'hard' if r.hard else 'soft'})")
+
+
+def implicit_targets(recs) -> list:
+    """(From the cache-mode recommendations.) Per workload that states ``io.iops``: its request as two implicit soft targets (the IOPS
+    against the VM's share of the device at its request size, and IOPS x request size against the
+    chosen mode's throughput per VM), as :class:`TargetResult`s for the
+    advice's top-level ``targets``: a request the device share cannot serve is a target not met."""
+    from advisor.recommend.cache_mode import DECISION, IMPLICIT_TARGETS
+
+    out = []
+    for rec in recs:
+        asked = rec.details.get("requested_io") if rec.decision == DECISION else None
+        if not asked:
+            continue
+        for name, (unit, want, got) in IMPLICIT_TARGETS.items():
+            expected = asked.get(got)
+            met = None if expected is None else expected >= asked[want] * (1 - 1e-9)
+            out.append(TargetResult(name, rec.scope, asked[want], expected, unit, met, False,
+                                    f"implicit: the workload's io.iops with cache={rec.choice}"))
+    return out

@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from knowledge.importers import bonnie, fio, fio_terse, fio_text, iozone, postmark, sysbench
 from knowledge.importers.base import Importer, ImporterError, ParsedFile, decode_text
@@ -89,16 +90,17 @@ class ImporterRegistry:
                 raise ImporterRegistryError(f"importer factory {plugin!r} failed: {type(exc).__name__}: {exc}"
                                             ) from exc
         if not isinstance(imp, Importer):
+            plain: Any = imp  # a duck-typed plug-in object
             missing = [a for a in ("name", "identify", "parse") if not hasattr(imp, a)]
             if missing:
                 raise ImporterRegistryError(f"{plugin!r} is not an importer (missing {', '.join(missing)})")
-            if not callable(imp.identify) or not callable(imp.parse):
+            if not callable(plain.identify) or not callable(plain.parse):
                 raise ImporterRegistryError(f"{plugin!r} is not an importer (identify/parse not callable)")
             try:
                 priority = int(getattr(imp, "priority", 0))
             except (TypeError, ValueError):
-                raise ImporterRegistryError(f"importer {imp.name!r}: priority must be an integer") from None
-            imp = Importer(str(imp.name), str(getattr(imp, "label", imp.name)), imp.identify, imp.parse,
+                raise ImporterRegistryError(f"importer {plain.name!r}: priority must be an integer") from None
+            imp = Importer(str(plain.name), str(getattr(plain, "label", plain.name)), plain.identify, plain.parse,
                            priority)
         if not imp.name or not imp.name.strip():
             raise ImporterRegistryError(f"{plugin!r}: an importer needs a non-empty name")

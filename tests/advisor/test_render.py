@@ -164,3 +164,19 @@ def test_the_scenarios_targets_are_in_both_formats(kb):
     row = next(line for line in md.splitlines() if line.startswith("| max\\_boot\\_time\\_s"))
     assert f"≤ 5 | {fmt_value(t.expected)} | s | {'yes' if t.met else 'NO'} |" in row
     assert "<h2>Targets</h2>" in page and fmt_value(t.expected) in page
+
+
+def test_an_imported_estate_gets_today_vs_advised_in_both_formats_escaped(kb):
+    """What runs today comes from files the user imported: it goes through the one renderer too."""
+    from advisor.inventory import today_vs_advised
+    from advisor.scenario import load_scenario
+
+    data = load_scenario(EXAMPLE).to_dict()
+    data["estate"] = {"today": {"hypervisor": "Xen <b>4.1</b> | old", "host_count": 9}}
+    advice = advise(data, kb=kb)
+    rows = today_vs_advised(advice.scenario, advice.recommendations)
+    assert rows and rows[0]["today"] == "Xen <b>4.1</b> | old"
+    md, page = to_markdown(advice), to_html(advice)
+    assert "## Today vs advised" in md and "today Xen &lt;b&gt;4.1&lt;/b&gt; \\| old; advised" in md
+    assert "<h2>Today vs advised</h2>" in page and "Xen &lt;b&gt;4.1&lt;/b&gt; | old" in page
+    assert "Today vs advised" not in to_markdown(advise(EXAMPLE, kb=kb))
