@@ -192,7 +192,7 @@ def save(settings: Settings, path: Path | None = None) -> Path:
         saved = load(path, environ={})
         for name in overridden:
             data[name] = getattr(saved, name)
-    write_text_atomic(path, json.dumps(data, indent=2, sort_keys=True) + "\n")
+    write_text_atomic(path, json.dumps(data, indent=2, sort_keys=True) + "\n", private=True)
     return path
 
 

@@ -130,6 +130,6 @@ def _load(kb, name: str):
 
 def _store(kb, name: str, fam) -> None:
     try:
-        write_bytes_atomic(_path(kb, name), pickle.dumps((MODEL_VERSION, kb.digest, fam)))
+        write_bytes_atomic(_path(kb, name), pickle.dumps((MODEL_VERSION, kb.digest, fam)), private=True)
     except Exception:  # noqa: BLE001 - a cache that cannot be written only costs a refit
         pass
