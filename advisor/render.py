@@ -27,7 +27,7 @@ from markupsafe import Markup
 from advisor.figures.summary import scenario_inputs
 from advisor.figures.text import figure_parts, fmt_value
 from advisor.recommend import catalog
-from advisor.recommend.targets import TARGETS
+from advisor.recommend.targets import is_max
 
 CSS = """
 body{font-family:'DejaVu Sans',system-ui,-apple-system,'Segoe UI',Arial,sans-serif;margin:2em auto;max-width:60em;
@@ -177,7 +177,7 @@ def report_data(advice, title: str | None = None, documents: dict[str, str] | No
         "charts": [{"key": k, "title": k.replace("_", " "), "url": url} for k, url in (charts or {}).items()],
         "model_problems": list(advice.model_problems.items()),
         "targets": [{"name": t.name, "scope": t.scope.replace("workload:", "workload "),
-                     "target": f"{'≤' if TARGETS[t.name][1] == 'max' else '≥'} {fmt_value(t.target)}" if t.name in TARGETS else fmt_value(t.target),
+                     "target": f"{'≤' if is_max(t.name) else '≥'} {fmt_value(t.target)}",
                      "expected": "no model" if t.expected is None else fmt_value(t.expected), "unit": t.unit,
                      "met": "—" if t.met is None else ("yes" if t.met else "NO"),
                      "kind": "hard" if t.hard else "soft", "note": t.note}

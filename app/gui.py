@@ -143,6 +143,7 @@ def run(scenario: Path | None = None, screenshots: Path | None = None, size: tup
     window = launch(scenario, kb_path)
     if not quit_after_show:
         QTimer.singleShot(0, lambda: warn_unwritable_dirs(window))
+        QTimer.singleShot(0, lambda: warn_settings_kept(window, window.settings))
     if quit_after_show:  # used by the start-up benchmark: the first event-loop turn after show
         def done() -> None:
             print(f"interactive {time.perf_counter() - started:.4f}", flush=True)
@@ -198,6 +199,27 @@ def warn_unwritable_dirs(window):
         return None
     box = QMessageBox(QMessageBox.Icon.Warning, "Capacity Advisor cannot save its files",
                       user_dirs_message(problems), QMessageBox.StandardButton.Ok, window)
+    box.setModal(False)
+    box.show()
+    return box
+
+
+def warn_settings_kept(window, prefs):
+    """Tell the user, in a window, when the settings file could not be used (damaged, or from a
+    newer version): it is kept as it is, the defaults apply and nothing is saved over it. Returns
+    the (non-modal) message box, or None when the file was read."""
+    from PySide6.QtWidgets import QMessageBox
+
+    from app import settings as app_settings
+
+    problem = app_settings.load_problem(prefs)
+    if not problem:
+        return None
+    box = QMessageBox(QMessageBox.Icon.Warning, "Preferences not read",
+                      f"The saved preferences could not be used:\n{problem}.\n\nThe file was kept as it is "
+                      "and Capacity Advisor runs with the default preferences; they will not be saved over "
+                      "it. Move the file away (or repair it) to save preferences again.",
+                      QMessageBox.StandardButton.Ok, window)
     box.setModal(False)
     box.show()
     return box

@@ -1,7 +1,7 @@
 """Shared machinery of the regression families: columns, intervals, extrapolation, citations.
 
 A family is built from a knowledge base (it reads its training rows once, then never needs the
-knowledge base again, so a trained family pickles into the model cache), fitted, and asked for
+knowledge base again, so a trained family is stored in the model cache), fitted, and asked for
 predictions either row-wise (:meth:`Family.predict`, a list of query dicts, the
 :class:`~advisor.models.base.ModelFamily` contract) or column-wise
 (:meth:`Family.predict_columns`, one array per feature; what the vectorised what-if API uses).

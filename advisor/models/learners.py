@@ -103,7 +103,7 @@ def one_hot(values: np.ndarray, levels: Sequence[str]) -> np.ndarray:
 class NonlinearModel:
     """``exp(fn(coef, data))``: a fitted model whose log prediction is the family's ``fn``.
 
-    ``fn`` must be a module-level function (so that the model pickles into the model cache);
+    ``fn`` must be a module-level function (the model cache stores it by name);
     ``data`` is whatever the family passes it (a dict of arrays).
     """
 

@@ -220,6 +220,15 @@ TARGET_DECISION = {"max_host_cpu_pct": "host_count", "max_boot_time_s": "storage
 TARGET_LABELS = {"max_host_cpu_pct": "host CPU", "max_boot_time_s": "VM boot time",
                  "min_throughput_mb_s": "throughput per VM", "max_response_time_ms": "response time",
                  "max_migration_downtime_ms": "migration downtime"}
+#: the implicit targets of a workload's io.iops (see :func:`implicit_targets`): decision, label
+IMPLICIT = {"requested_iops": ("cache_mode", "IOPS per VM asked"),
+            "requested_throughput_mb_s": ("cache_mode", "I/O per VM asked")}
+
+
+def is_max(name: str) -> bool:
+    """Whether target ``name`` is an upper limit (the scenario's ``max_*``); the implicit targets
+    of a workload's io.iops are what it asks for: lower limits."""
+    return name in TARGETS and TARGETS[name][1] == "max"
 
 
 def for_card(results, decision: str, scope: str) -> list[TargetResult]:
@@ -227,18 +236,22 @@ def for_card(results, decision: str, scope: str) -> list[TargetResult]:
     card; on the others, those of their figure, at their scope (cluster targets on cluster cards)."""
     if decision == "host_count":
         return list(results)
-    return [r for r in results if TARGET_DECISION.get(r.name) == decision and r.scope == scope]
+    def owner(name: str) -> str | None:
+        return TARGET_DECISION.get(name) or IMPLICIT.get(name, (None, ""))[0]
+
+    return [r for r in results if owner(r.name) == decision and r.scope == scope]
 
 
 def card_line(r: TargetResult) -> tuple[str, str]:
     """(state, text) for a card: state ``met``, ``missed`` or ``unknown``; text like ``VM boot time
     <= 60 s: expected 30.5 s (workload:web; hard)``."""
-    sign = "<=" if TARGETS[r.name][1] == "max" else ">="
+    sign = "<=" if is_max(r.name) else ">="
     got = "no model" if r.expected is None else f"{r.expected:.3g} {r.unit}"
     scope = "" if r.scope == "cluster" else f"{r.scope.replace('workload:', '')}; "
     state = "unknown" if r.met is None else "met" if r.met else "missed"
     word = {"met": "met", "missed": "not met", "unknown": "no model"}[state]
-    return state, (f"{TARGET_LABELS[r.name]} {sign} {r.target:g} {r.unit}: expected {got} — {word} "
+    label = TARGET_LABELS.get(r.name) or IMPLICIT.get(r.name, ("", r.name.replace("_", " ")))[1]
+    return state, (f"{label} {sign} {r.target:g} {r.unit}: expected {got} — {word} "
                    f"({scope}{'hard' if r.hard else 'soft'})")
 
 

@@ -21,12 +21,14 @@ from typing import Any
 from knowledge.importers import bonnie, fio, fio_terse, fio_text, iozone, postmark, sysbench
 from knowledge.importers.base import Importer, ImporterError, ParsedFile, decode_text
 from knowledge.importers.validate import validate
-from knowledge.infra.errors import RegistryError
+from knowledge.infra.errors import InputError, RegistryError
 from knowledge.infra.plugins import PluginFailure, load_entry_points
 
 ENTRY_POINT_GROUP = "capadvisor.importers"
 #: how much of a file ``identify`` looks at (characters)
 HEAD_CHARS = 65536
+#: the largest benchmark result file read (regular files only: see knowledge.infra.files)
+MAX_IMPORT_BYTES = 256 * 1024 * 1024
 #: below this confidence a file is "unknown format"
 MIN_CONFIDENCE = 0.25
 
@@ -180,11 +182,13 @@ class ImporterRegistry:
 
     def parse_file(self, path: str | Path, tool: str | None = None) -> ParsedFile:
         """Read, decode, detect and parse one file; ``content_hash`` is the SHA-256 of its bytes."""
+        from knowledge.infra.files import read_regular_bytes
+
         p = Path(path)
-        try:
-            data = p.read_bytes()
-        except OSError as exc:
-            raise ImporterError(str(p), f"cannot read: {exc.strerror or exc}") from exc
+        try:  # regular files only (a FIFO or /dev/zero would block or never end), bounded size
+            data = read_regular_bytes(p, "benchmark result", MAX_IMPORT_BYTES)
+        except InputError as exc:
+            raise ImporterError(str(p), str(exc).removeprefix(f"{p}: ")) from None
         if not data.strip():
             raise ImporterError(str(p), "the file is empty")
         text = decode_text(data, str(p))
@@ -195,10 +199,11 @@ class ImporterRegistry:
 
 def _head(path_or_text: str | Path) -> str:
     if isinstance(path_or_text, Path):
+        from knowledge.infra.files import read_regular_head
+
         try:
-            with open(path_or_text, "rb") as fh:
-                data = fh.read(HEAD_CHARS)
-        except OSError:
+            data = read_regular_head(path_or_text, HEAD_CHARS)
+        except (OSError, InputError):
             return ""
         try:
             return decode_text(data, str(path_or_text))

@@ -1,6 +1,6 @@
 """`capadvisor inventory` after review 1 (items 13 and 15): the JSON document has the keys its
 help names; merge notes are printed with their file, not under "hosts:"; counts say what they
-count; scenario files are written with the user's umask, settings stay private."""
+count; a rewritten scenario keeps its mode, settings stay private."""
 
 from __future__ import annotations
 
@@ -51,18 +51,34 @@ def test_merge_notes_stay_with_their_file_and_counts_say_what_they_count(tmp_pat
     assert re.search(r"cache [a-z]+ \(\d+ disks?\), ", out) or re.search(r"cache [a-z]+ \(\d+ disks?\)", out)
 
 
-@pytest.mark.parametrize("umask, mode", [(0o022, 0o644), (0o077, 0o600)])
-def test_scenario_files_follow_the_umask(tmp_path, umask, mode):
-    old = os.umask(umask)
+def test_a_rewritten_scenario_keeps_the_mode_its_owner_gave_it(tmp_path):
+    """New files the CLI writes are owner-only (issue 19 point 11: app/cli.py sets umask 077); a
+    scenario its owner made readable to hand it over stays so when the import rewrites it (the
+    atomic write used to replace it with a fresh 0600 file)."""
+    old = os.umask(0o022)
     try:
         out = tmp_path / "estate.yaml"
         assert main(["inventory", str(EXAMPLES / "inventory-vms.csv"), "--no-advise", "-o", str(out)]) == 0
-        assert stat.S_IMODE(out.stat().st_mode) == mode
-        os.chmod(out, 0o640)  # a file that exists keeps the mode its owner gave it
+        assert stat.S_IMODE(out.stat().st_mode) & 0o077 == 0
+        os.chmod(out, 0o644)
         assert main(["inventory", str(EXAMPLES / "inventory-vms.csv"), "--no-advise", "-o", str(out)]) == 0
-        assert stat.S_IMODE(out.stat().st_mode) == 0o640
+        assert stat.S_IMODE(out.stat().st_mode) == 0o644
     finally:
         os.umask(old)
+
+
+@pytest.mark.parametrize("umask, mode", [(0o022, 0o644), (0o077, 0o600)])
+def test_atomic_writes_follow_the_umask_unless_private(tmp_path, umask, mode):
+    from knowledge.infra.atomic import write_text_atomic
+
+    old = os.umask(umask)
+    try:
+        write_text_atomic(tmp_path / "a.txt", "x")
+        write_text_atomic(tmp_path / "b.txt", "x", private=True)
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE((tmp_path / "a.txt").stat().st_mode) == mode
+    assert stat.S_IMODE((tmp_path / "b.txt").stat().st_mode) == 0o600
 
 
 def test_settings_stay_private(tmp_path):
