@@ -924,6 +924,30 @@ def _clean(reason: str) -> str:
     return _SCORE.sub("", reason or "").strip().rstrip(";").strip()
 
 
+_TAGS = re.compile(r"(\s*\[[^\]]+\])+\s*$")
+
+
+def _focus(reason: str, *choices: str) -> str:
+    """The clauses of ``reason`` (split at ``; ``) that name one of ``choices`` (their first
+    word, e.g. ``none``, ``writeback``, ``KVM``, ``VMware``), with its rule tags; the whole reason
+    when no clause or every clause names one. A rule's statement often weighs several modes
+    ("writethrough ... is the slowest; none is the middle ground ..."): the line about today's
+    setting keeps the part that argues between the two it compares."""
+    m = _TAGS.search(reason)
+    tags = m.group(0).strip() if m else ""
+    body = reason[:m.start()] if m else reason
+    clauses = [c for c in body.split("; ") if c.strip()]
+    words = {str(c).split()[0].lower() for c in choices if str(c).strip()}
+    if not words or len(clauses) < 2:
+        return reason
+    keep = [c for c in clauses if any(re.search(rf"(?<![\w-]){re.escape(w)}(?![\w-])", c, re.I) for w in words)]
+    if not keep or len(keep) == len(clauses):
+        return reason
+    text = "; ".join(keep).strip()
+    return (text[0].lower() + text[1:] if text[:1].isupper() and text[1:2].islower() else text) + \
+        (f" {tags}" if tags else "")
+
+
 def _alternative(r: dict, choice: str) -> dict | None:
     c = choice.strip().lower()
     return next((a for a in r.get("alternatives", []) if str(a.get("choice", "")).strip().lower() == c), None)
@@ -937,8 +961,8 @@ def _why_changed(r: dict, today: str) -> str:
         return ""
     why = str(alt.get("why_not", ""))
     if why.startswith("excluded: "):
-        return why[len("excluded: "):].strip()
-    reason = _clean(why)
+        return f"{alt.get('choice')} is ruled out: {why[len('excluded: '):].strip()}"
+    reason = _focus(_clean(why), str(r.get("choice", "")), str(alt.get("choice", "")))
     m = re.search(r"scored (-?[\d.]+) against (-?[\d.]+)", why)
     if reason:
         return f"{reason}" + (f" ({r.get('choice')} scores {m.group(2)}, {alt.get('choice')} {m.group(1)})" if m else "")
@@ -953,7 +977,8 @@ def _why_kept(r: dict) -> str:
     """Why the advice keeps today's setting: the strongest reason it beat the runner-up."""
     alts = [a for a in r.get("alternatives", []) if not a.get("excluded")]
     if alts:
-        reason = _clean(str(alts[0].get("why_not", "")))
+        reason = _focus(_clean(str(alts[0].get("why_not", ""))), str(r.get("choice", "")),
+                        str(alts[0].get("choice", "")))
         if reason:
             return f"it stays ahead of {alts[0].get('choice')}: {reason}"
     return ""

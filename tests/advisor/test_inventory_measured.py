@@ -12,6 +12,7 @@ where they are present (tests/fixtures/inventory, or its local/ folder)."""
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 
 import pytest
@@ -219,7 +220,7 @@ def test_each_cache_line_gives_the_reason_its_own_mode_lost(tmp_path):
             for name in today]
     rows = {r["scope"]: r for r in today_vs_advised(sc, recs)}
     assert rows["workload:web"]["because"].startswith("about 20 MB/s per VM against 60 [cache.many-vms-none]")
-    assert rows["workload:ci"]["because"] == "ignores guest flushes [cache.unsafe-only-if-any-loss]"
+    assert rows["workload:ci"]["because"] == "unsafe is ruled out: ignores guest flushes [cache.unsafe-only-if-any-loss]"
     assert rows["workload:postgres"]["status"] == "unchanged"
     assert rows["workload:postgres"]["because"].startswith("it stays ahead of writeback")  # kept: the runner-up
     assert len({r["because"] for r in rows.values()}) == len({r["today"] for r in rows.values()})  # one per mode
@@ -253,7 +254,28 @@ def test_real_libvirt_cache_reasons_come_from_the_recommendation(advice_of):
                 continue
             alt = next(a for a in rec.alternatives if a.choice == mode)
             reason = alt.why_not.removeprefix("excluded: ").split("; scored")[0]
-            assert reason in row["because"], (mode, row["because"])
+            tags = re.findall(r"\[[^\]]+\]", reason)
+            assert tags and all(t in row["because"] for t in tags), (mode, row["because"])
+            part = row["because"].split(f"{mode}: ", 1)[-1].removeprefix(f"{mode} is ruled out: ").split(" [")[0]
+            assert part.lower() in reason.lower(), (mode, part, reason)
+
+
+def test_cache_reason_keeps_the_clause_about_the_two_modes(advice_of):
+    """The deciding rule's statement weighs writethrough too ('writethrough keeps guest data safe but is
+    the slowest mode; none is the middle ground ...'): the writeback -> none line keeps the clause
+    about none, not the one about a third mode (review 1 item 8)."""
+    data = Inventory(read_inventory([ROOT / "resources" / "examples" / "inventory-vms.csv",
+                                     ROOT / "resources" / "examples" / "inventory-hosts.csv"])).to_scenario()
+    advice = advice_of(data)
+    rows = {r["scope"]: r for r in today_vs_advised(parse_scenario(data), advice.recommendations)}
+    web, ci = rows["workload:web"], rows["workload:ci"]
+    assert (web["today"], web["status"]) == ("writeback", "changed")
+    alt = next(a for a in advice.find("cache_mode", "workload:web").alternatives if a.choice == "writeback")
+    tag = re.search(r"\[[^\]]+\]", alt.why_not).group(0)
+    assert tag in web["because"] and "writethrough" not in web["because"].lower(), web["because"]
+    assert web["because"].startswith(web["advised"]), web["because"]
+    assert ci["because"].startswith("unsafe is ruled out: "), ci["because"]
+    assert web["because"] != ci["because"]
 
 
 # --- item 15: grouping names ----------------------------------------------------------------------
