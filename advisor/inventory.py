@@ -1195,6 +1195,52 @@ def format_today(rows: list[dict[str, Any]]) -> list[str]:
     return lines
 
 
+#: the fields a coarse ``hosts.cpu`` mark stands for (a user declaring one of them declares only that one)
+_CPU_FIELDS = ("sockets", "cores_per_socket", "threads_per_core", "ghz")
+
+
+def marks_after_edit(data: dict[str, Any], path: tuple[str | int, ...]) -> dict[tuple[str | int, ...], list[str]]:
+    """The ``assumed`` lists that change when a user sets the value at ``path`` (a scenario data
+    path such as ``("hosts", "nic_gbps")`` or ``("workloads", 0, "io", "pattern")``): the value is
+    declared now, so its mark goes (and any mark below it). A coarse mark above it stays, since the
+    rest is still assumed (``hosts.disks`` when one disk field is edited), except ``hosts.cpu``,
+    which splits into its other fields. A workload field the import derived from the estate's
+    measurements (its ``measured`` list, e.g. ``cpu_intensity``) loses that mark likewise.
+    Returns ``{path of the list: new list}`` (empty: no change)."""
+    if len(path) >= 2 and path[0] == "hosts" and isinstance(path[1], str):
+        where: tuple[str | int, ...] = ("estate", "assumed")
+        marks = (data.get("estate") or {}).get("assumed")
+        field_ = ".".join([p for p in path if isinstance(p, str)][:3])
+    elif len(path) >= 3 and path[0] == "workloads" and isinstance(path[1], int) and isinstance(path[2], str):
+        workloads = data.get("workloads") or []
+        where = ("workloads", path[1], "assumed")
+        marks = workloads[path[1]].get("assumed") if path[1] < len(workloads) and isinstance(
+            workloads[path[1]], dict) else None
+        field_ = ".".join(p for p in path[2:4] if isinstance(p, str))
+    else:
+        return {}
+    out: dict[tuple[str | int, ...], list[str]] = {}
+    if where[0] == "workloads":  # a measured value the user sets is the user's now (its 'measured' mark goes)
+        w = (data.get("workloads") or [])[path[1]] if isinstance(path[1], int) and path[1] < len(
+            data.get("workloads") or []) else None
+        measured = w.get("measured") if isinstance(w, dict) else None
+        if isinstance(measured, list) and field_ in measured:
+            out[("workloads", path[1], "measured")] = [m for m in measured if m != field_]
+    if not isinstance(marks, list) or not marks:
+        return out
+    kept: list[str] = []
+    for m in marks:
+        if m == field_ or m.startswith(field_ + "."):
+            continue  # declared now
+        if m == "hosts.cpu" and field_.startswith("hosts.cpu."):
+            kept += [f"hosts.cpu.{f}" for f in _CPU_FIELDS if f"hosts.cpu.{f}" != field_ and f"hosts.cpu.{f}" not in marks]
+            continue
+        kept.append(m)
+    if kept != marks:
+        out[where] = kept
+    return out
+
+
 # --- the scenario file -----------------------------------------------------------------------
 def scenario_yaml(data: dict[str, Any]) -> str:
     """The scenario as YAML with a header and an ``# assumed`` comment on every line whose value
