@@ -36,6 +36,14 @@ def test_opened_import_marks_assumed_and_measured_fields(qtbot, window, tmp_path
         window.resize(w, h)
         settle(qtbot)
         grab(window, out / f"scenario-imported-marks-{w}x{h}.png")
+    # the user sets the CPU intensity: the value is the user's now, its 'measured' mark goes (one undo step)
+    form.editors[("cpu_intensity",)].setCurrentText("high")
+    settle(qtbot)
+    assert "measured" not in form.labels[("cpu_intensity",)].text()
+    assert "cpu_intensity" not in (window.session.document.data["workloads"][row].get("measured") or [])
+    window.session.document.undo_stack.undo()
+    settle(qtbot)
+    assert "● measured" in form.labels[("cpu_intensity",)].text()
     # another scenario without marks: the labels are plain again
     window.session.document.load_data({**window.session.document.data, "estate": None,
                                        "workloads": [{k: v for k, v in x.items() if k not in ("assumed", "measured")}
