@@ -92,6 +92,14 @@ def test_optimize_tab_searches_draws_the_front_and_a_click_loads_the_design(wind
     res = panel.result
     assert res.best is not None and res.size == 3 * 4 * 5 * 5 * 5 ** 4
     assert "designs searched" in panel.info.text() and panel.front.rowCount() == len(res.pareto)
+    # the chart is labelled with units on both axes
+    spec = panel.chart.spec
+    assert (spec.x_label, spec.x_unit, spec.y_label, spec.y_unit) == ("total cost over 5 years", "EUR", "headroom",
+                                                                      "% more VMs")
+    # with its results the tab still fits a 1024 x 700 window
+    window.resize(1024, 700)
+    qtbot.wait(50)
+    assert (window.grab().width(), window.grab().height()) == (1024, 700)
     names = [p.name for p in panel.chart.spec.points]
     scatter = panel.chart._items["points"][names.index(FRONT)]
     point = scatter.points()[0]
