@@ -99,6 +99,8 @@ class OptimizeResult:
     space: dict
     notes: list[str] = field(default_factory=list)
     table: Table | None = None
+    #: the cheapest design that meets every target (capex + years x opex), whatever the objective
+    cheapest: Candidate | None = None
 
     def to_dict(self) -> dict:
         sc = self.scenario
@@ -107,6 +109,7 @@ class OptimizeResult:
                 "space": self.space, "designs": self.size, "configurations": self.rows, "feasible": self.feasible,
                 "discarded": dict(self.discarded),
                 "best": self.best.to_dict(sc) if self.best is not None else None,
+                "cheapest": self.cheapest.to_dict(sc) if self.cheapest is not None else None,
                 "pareto": [c.to_dict(sc) for c in self.pareto],
                 "elapsed_s": round(self.elapsed_s, 3),
                 "designs_per_s": round(self.size / self.elapsed_s) if self.elapsed_s > 0 else None,
@@ -337,7 +340,7 @@ def select(table: Table, scenario: Scenario, catalogue: Catalogue, objective: st
     feasible_rows, picks, values = representatives(table)
     n_feasible, lost = discarded(table)
     idx = np.flatnonzero(feasible_rows)
-    best = None
+    best = cheapest = None
     pareto: list[Candidate] = []
     notes = list(table.notes)
     if idx.size:
@@ -345,6 +348,8 @@ def select(table: Table, scenario: Scenario, catalogue: Catalogue, objective: st
         obj = objective_values(table, objective)
         pick = idx[order(obj[idx], [k[idx] for k in keys])[0]]
         best = _candidate(table, int(pick), picks, values)
+        cheap = idx[order(table.total[idx], [k[idx] for k in keys])[0]]
+        cheapest = best if int(cheap) == int(pick) else _candidate(table, int(cheap), picks, values)
         fig = figure_values(table, figure, values)
         front = pareto_front(table.total[idx], fig[idx], FIGURES[figure][2], [k[idx] for k in keys])
         pareto = [_candidate(table, int(idx[j]), picks, values) for j in front]
@@ -361,7 +366,7 @@ def select(table: Table, scenario: Scenario, catalogue: Catalogue, objective: st
             notes.append(f"{h}: only the largest host count searched ({max(counts)}) meets the targets: more hosts "
                          "may be cheaper per unit of headroom (--host-counts)")
     return OptimizeResult(scenario, catalogue.name, catalogue.currency, catalogue.years, objective, figure,
-                          table.size, len(table), n_feasible, lost, best, pareto, 0.0, 1, {}, notes, table)
+                          table.size, len(table), n_feasible, lost, best, pareto, 0.0, 1, {}, notes, table, cheapest)
 
 
 def best_of(candidates: Sequence[Candidate], objective: str) -> Candidate | None:

@@ -123,6 +123,10 @@ def text_report(result) -> str:
                   f"  {money(b.total, cur)} over {result.years:g} years (capex {money(b.capex)}, opex "
                   f"{money(b.opex_per_year)} per year); {b.kwh_per_year:,.0f} kWh per year; headroom "
                   f"{b.headroom_pct:.0f} %; busiest host CPU {b.host_cpu_pct:.0f} %"]
+    c = result.cheapest
+    if c is not None and b is not None and c is not b and c.design != b.design:
+        lines.append(f"Cheapest: {c.design.host_model} x {c.hosts} hosts, {c.design.hypervisor}, {c.design.level} "
+                     f"over-allocation, {c.design.storage.label()}: {money(c.total, cur)} over {result.years:g} years")
     label, unit, _ = FIGURES[result.figure]
     if result.pareto:
         rows = []

@@ -91,6 +91,7 @@ def test_every_design_of_a_small_space_is_judged_as_advise_judges_it(session_kb,
         brute = best_of(feasible, objective)
         assert r.best.design == brute.design
         assert r.best.total == brute.total
+        assert r.cheapest.design == best_of(feasible, "cost").design  # whatever the objective
     # and so is the Pareto front of cost against headroom
     x = np.array([c.total for c in feasible])
     y = np.array([c.headroom_pct for c in feasible])
@@ -118,7 +119,7 @@ def test_a_design_that_misses_a_target_is_never_returned(session_kb, cat):
     impossible = load_scenario(EXAMPLE).to_dict()
     impossible["preferences"]["targets"] = {"max_host_cpu_pct": 1}  # one cassandra VM alone is 18 % of a host
     res = optimize(parse_scenario(impossible), cat, session_kb, options=SpaceOptions(host_counts=2), workers=1)
-    assert res.best is None and res.pareto == [] and res.feasible == 0
+    assert res.best is None and res.cheapest is None and res.pareto == [] and res.feasible == 0
     assert "no design meets every target" in res.notes[0]
 
 

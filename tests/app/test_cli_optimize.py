@@ -36,6 +36,7 @@ def test_json_answer_and_front(run):
     assert data["designs"] == 3 * 4 * 5 * 5 * 5 ** 4 * 2  # host models x hypervisors x levels x storage x modes x counts
     best = data["best"]
     assert best["cost"]["total"] == min(p["cost"]["total"] for p in data["pareto"])
+    assert data["cheapest"] == best  # objective cost: the best is the cheapest
     assert set(best["cache_modes"]) == {"web", "cassandra", "batch", "rtfunc"}
     assert f"searched {data['designs']:,} designs" in err
 
@@ -47,6 +48,7 @@ def test_objectives_text_and_best_as_a_scenario(run, tmp_path, kb_path, capsys):
                          "--figure", "host_cpu")
     assert code == 0, err
     assert "Best by hosts:" in out and "Pareto front: cost against busiest host's CPU (%)" in out
+    assert "Cheapest: " in out  # fewest hosts is not the cheapest design here
     from advisor.scenario import load_scenario
 
     fixed = load_scenario(out_file).preferences.fixed
