@@ -1,8 +1,8 @@
 """Replay the documents: every experiment of the knowledge base as a scenario, checked against
 the advice's expected figures.
 
-The suite (``tests/replay/experiments/<document>.yaml``, one file per document, written once as
-data) holds, per document, the testbeds as the document states their hardware (a scenario's
+The suite (``resources/replay/<document>.yaml``, one file per document, written once as data,
+shipped with the app) holds, per document, the testbeds as the document states their hardware (a scenario's
 ``hosts`` block each) and the experiments: each table, figure series and worked example the
 knowledge base holds, with
 
@@ -52,9 +52,10 @@ KINDS = ("table", "figure", "worked_example", "section", "setup")
 
 
 def default_suite_dir() -> Path:
-    """``tests/replay/experiments`` of the source tree (or of a build that bundles it)."""
-    here = Path(__file__).resolve().parent.parent
-    return here / "tests" / "replay" / "experiments"
+    """``resources/replay`` of the installed program (the source tree, or the frozen bundle)."""
+    from knowledge.infra.paths import bundle_root
+
+    return bundle_root() / "resources" / "replay"
 
 
 # --- the suite as data -----------------------------------------------------------------------
@@ -219,8 +220,8 @@ def _files(directory: Path | str | None) -> list[tuple[Path, Mapping]]:
 
     d = Path(directory) if directory is not None else default_suite_dir()
     if not d.is_dir():
-        raise InputError(f"{d}: no replay suite there (the experiments are tests/replay/experiments/*.yaml "
-                         "of the source tree; pass --suite DIR)")
+        raise InputError(f"{d}: no replay suite there (the experiments are resources/replay/*.yaml "
+                         "of the program; pass --suite DIR)")
     out = []
     for path in sorted(d.glob("*.yaml")):
         try:

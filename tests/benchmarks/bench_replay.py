@@ -3,7 +3,7 @@ not a test; always exits 0).
 
     timeout 900 .venv/bin/python tests/benchmarks/bench_replay.py
 
-For every experiment of the replay suite (tests/replay/experiments/*.yaml) every model family
+For every experiment of the replay suite (resources/replay/*.yaml) every model family
 is refitted without the training points that rest on that experiment's rows — the whole table,
 figure series or worked example is held out, not one point — and then:
 

@@ -1,4 +1,4 @@
-"""The documents' experiments replayed as scenarios (tests/replay/experiments/*.yaml).
+"""The documents' experiments replayed as scenarios (resources/replay/*.yaml).
 
 Every experiment must pass — its measured values within the advice's stated intervals — or be
 marked ``xfail`` with the reason it still fails (counted and reported by ``capadvisor replay``);
