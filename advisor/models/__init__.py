@@ -34,6 +34,7 @@ from advisor.models.cpu import ContainerCpu, ContainerLatency, CpuUtilization
 from advisor.models.distributed import DistributedRecoveryTime, DistributedThroughput
 from advisor.models.drs import DrsMigrations, DrsPeakCpu
 from advisor.models.migration import MigrationDowntime, MigrationTotalTime, OverallocationOverhead
+from advisor.models.response import RequestResponseTime
 from advisor.models.transfer import ImageTransferTime
 from advisor.progress import CancelToken, ProgressCallback, check, report
 from knowledge.infra.atomic import write_bytes_atomic
@@ -44,11 +45,12 @@ __all__ = ["FAMILIES", "MISSING", "MODEL_VERSION", "FamilyInfo", "ModelFamily", 
            "TrainingPoint", "cache_dir", "clear_memory_cache", "get_family", "train_all"]
 
 #: bump when a family's features, model or pickled layout changes (invalidates disk caches)
-MODEL_VERSION = 7
+MODEL_VERSION = 9
 
 _CLASSES = [CacheModeThroughput, BootTime, ImageTransferTime, CpuUtilization, OverallocationOverhead,
             MigrationDowntime, MigrationTotalTime, ContainerOverhead, ContainerCpu, ContainerLatency,
-            DistributedThroughput, DistributedRecoveryTime, DrsPeakCpu, DrsMigrations, BlockSizeThroughput]
+            DistributedThroughput, DistributedRecoveryTime, DrsPeakCpu, DrsMigrations, BlockSizeThroughput,
+            RequestResponseTime]
 
 FAMILIES: dict[str, FamilyInfo] = {
     c.name: FamilyInfo(name=c.name, description=c.description, factory=c, tags=(c.unit,))
