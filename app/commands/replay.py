@@ -35,8 +35,10 @@ def cmd_replay(args) -> int:
 
     experiments = replay.load_suite(args.suite)
     setups = replay.load_setups(args.suite)
+    not_experiments = replay.load_not_experiments(args.suite)
     with KnowledgeBase.open(args.kb) as kb:
-        result = replay.run(experiments, kb, documents=args.document, held_out=args.held_out, setups=setups)
+        result = replay.run(experiments, kb, documents=args.document, held_out=args.held_out, setups=setups,
+                            not_experiments=not_experiments)
     if args.format == "json":
         text = jsonout.dumps(result.to_dict(), indent=2) + "\n"
     elif args.format == "md":
