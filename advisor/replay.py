@@ -330,8 +330,8 @@ def coverage(kb, experiments: Iterable[Experiment], setups: Iterable[Setup] = ()
             if n.locator not in by_loc:
                 problems.append(f"not_experiments: no locator {n.locator!r} in {did}")
                 continue
-            keys = n.rows or tuple(k for k in by_loc[n.locator] if k not in replayed and k not in on_setup)
-            for k in keys:
+            picked = n.rows or tuple(k for k in by_loc[n.locator] if k not in replayed and k not in on_setup)
+            for k in picked:
                 if k not in by_loc[n.locator]:
                     problems.append(f"not_experiments {n.locator}: row {k!r} is not of that locator")
                 elif n.rows and k in replayed:
@@ -349,7 +349,7 @@ def coverage(kb, experiments: Iterable[Experiment], setups: Iterable[Setup] = ()
                          "unaccounted": [k for k in keys if k not in replayed and k not in on_setup
                                          and k not in reason_of]}
         not_locs: dict[str, int] = {}
-        for loc, c in locs.items():
+        for c in locs.values():
             if not c["replayed"] and c["reasons"]:
                 for reason in c["reasons"]:
                     not_locs[reason] = not_locs.get(reason, 0) + 1
@@ -696,7 +696,7 @@ def run(experiments: Iterable[Experiment], kb=None, *, documents: Iterable[str] 
             extra = [x for x in extra if kb.resolve_document(x.document) in wanted]
             cov = {d: c for d, c in cov.items() if d in wanted}
         results = []
-        setups: dict[str, str] = {}
+        host_counts: dict[str, str] = {}
         shared = _Advisor(kb)
         for i, exp in enumerate(exps):
             if progress:
@@ -707,12 +707,12 @@ def run(experiments: Iterable[Experiment], kb=None, *, documents: Iterable[str] 
             else:
                 res = replay_experiment(exp, kb, shared)
             for c in res.cases:
-                setups[c.case.scenario.get("name", exp.id) + f" [{c.case.id}]"] = c.host_count
+                host_counts[c.case.scenario.get("name", exp.id) + f" [{c.case.id}]"] = c.host_count
             results.append(res)
         for x in extra:
             hc = shared(x.scenario).find("host_count")
-            setups[f"{x.id} [setup, {x.locator}]"] = hc.choice if hc else "missing"
-        return ReplayResult(results, held_out, setups, cov)
+            host_counts[f"{x.id} [setup, {x.locator}]"] = hc.choice if hc else "missing"
+        return ReplayResult(results, held_out, host_counts, cov)
     finally:
         if own:
             kb.close()

@@ -31,12 +31,14 @@ from PySide6.QtWidgets import (
 from knowledge.infra.errors import InputError, UserFacingError
 from knowledge.infra.paths import user_config_dir
 from ui import theme
+from ui.filedialogs import filter_suffix, safe_file_name, start_dir, with_suffix
+from ui.labels import strip_mnemonic
 from ui.session import Session
 from ui.workers import Failure
 
 log = logging.getLogger(__name__)
 
-ICON = Path(__file__).resolve().parent.parent / "resources" / "icons" / "capadvisor.png"
+ICON = theme.ICON  # the application icon (also used by the launcher)
 
 #: (view name, tab title, module in ui.panels, class, tooltip); the name is also the screenshot name
 VIEWS = (
@@ -59,28 +61,10 @@ SAVE_FILTERS = ("YAML scenario (*.yaml *.yml)", "TOML scenario (*.toml)", "JSON 
 SCENARIO_SUFFIXES = (".yaml", ".yml", ".toml", ".json")
 
 
-def filter_suffix(name_filter: str) -> str:
-    """``"TOML scenario (*.toml)"`` -> ``"toml"`` (``yaml`` when the filter names none)."""
-    import re
-
-    m = re.search(r"\*\.(\w+)", name_filter or "")
-    return m.group(1) if m else "yaml"
-
-
 def with_scenario_suffix(path: Path, name_filter: str) -> Path:
     """``path`` with the extension of the chosen format when the name typed has none of the
     scenario extensions (``lab`` -> ``lab.yaml``; ``lab.v2`` -> ``lab.v2.yaml``)."""
-    if path.suffix.lower() in SCENARIO_SUFFIXES:
-        return path
-    return path.with_name(f"{path.name}.{filter_suffix(name_filter)}")
-
-
-def safe_file_name(title: str) -> str:
-    """A scenario name as a file name (no path separators or characters file systems refuse)."""
-    import re
-
-    name = re.sub(r'[\\/:*?"<>|\x00-\x1f]+', " ", title).strip(" .")
-    return name[:80] or "scenario"
+    return with_suffix(path, name_filter, SCENARIO_SUFFIXES, "yaml")
 
 
 def _short_paths(message: str, path: Path) -> str:
@@ -88,9 +72,6 @@ def _short_paths(message: str, path: Path) -> str:
     return message.replace(str(path), path.name)
 
 
-def strip_mnemonic(text: str) -> str:
-    """``"Save &as…"`` -> ``"Save as…"``, ``"Sites && imports"`` -> ``"Sites & imports"``."""
-    return text.replace("&&", "\0").replace("&", "").replace("\0", "&")
 
 
 def window_settings() -> QSettings:
@@ -145,9 +126,9 @@ class MainWindow(QMainWindow):
 
     sig_view_created = Signal(str)
 
-    def __init__(self, session: Session | None = None, parent=None):
+    def __init__(self, session: Session, parent=None):
         super().__init__(parent)
-        self.session = session or Session(parent=self)
+        self.session = session
         if self.session.parent() is None:
             self.session.setParent(self)
         self.settings = self.session.settings
@@ -172,6 +153,7 @@ class MainWindow(QMainWindow):
             idx = self.tabs.addTab(holder, title)
             self.tabs.setTabToolTip(idx, f"{strip_mnemonic(title)}: {tip}")
         self.tabs.currentChanged.connect(self._on_tab_changed)
+        self.tabs.installEventFilter(self)  # titles fit the width the tabs get
 
         self.error_bar = ErrorBar()
         self.session.notifier.sig_failure.connect(self.on_failure)
@@ -252,6 +234,9 @@ class MainWindow(QMainWindow):
         self.act_undo.setShortcuts(K.Undo)
         self.act_redo = doc.undo_stack.createRedoAction(self, "&Redo")
         self.act_redo.setShortcuts(K.Redo)
+        self.act_undo.setIconText("Undo")  # the tool bar keeps short texts; the menu says what is undone
+        self.act_redo.setIconText("Redo")
+        self.addActions([self.act_undo, self.act_redo])  # also while menus and tool bars are hidden (workshop)
         self.act_advise = self._action("&Advise now", self.session.advise_now, "F5",
                                        "Recompute the recommendations")
         self.act_workshop = self._action("&Workshop mode", self.toggle_workshop, "F11",
@@ -371,9 +356,12 @@ class MainWindow(QMainWindow):
             if sum(bar.tabSizeHint(i).width() for i in range(bar.count())) <= available:
                 break
 
-    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt override
-        super().resizeEvent(event)
-        self.fit_tab_titles()
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt override
+        from PySide6.QtCore import QEvent
+
+        if obj is self.tabs and event.type() == QEvent.Type.Resize:
+            self.fit_tab_titles()
+        return super().eventFilter(obj, event)
 
     def changeEvent(self, event) -> None:  # noqa: N802 - Qt override
         super().changeEvent(event)
@@ -504,18 +492,8 @@ class MainWindow(QMainWindow):
         return self._save_to(self.session.document.path)
 
     def _start_dir(self) -> str:
-        """Where file dialogs start: the folder last used, else the user's documents folder;
-        never the application's own folder of bundled examples."""
-        from PySide6.QtCore import QStandardPaths
-
-        from knowledge.infra.paths import bundle_root
-
-        last = Path(self.settings.last_dir) if self.settings.last_dir else None
-        bundled = bundle_root().resolve()
-        if last is not None and last.is_dir() and not last.resolve().is_relative_to(bundled):
-            return str(last)
-        docs = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
-        return docs if docs and Path(docs).is_dir() else str(Path.home())
+        """Where file dialogs start (:func:`ui.filedialogs.start_dir`)."""
+        return start_dir(self.settings.last_dir)
 
     def save_dialog(self) -> QFileDialog:
         """The Save As dialog: in the last folder (or documents), the scenario's name proposed,
@@ -795,7 +773,7 @@ class MainWindow(QMainWindow):
             return old
         if old is not None:
             old.deleteLater()
-        dlg = PreferencesDialog(self.settings, self)
+        dlg = PreferencesDialog(self.settings, self.session.store, self)
         dlg.accepted.connect(lambda: self.apply_preferences(dlg.result_settings()))
         self.preferences_dialog = dlg
         dlg.open()
@@ -805,13 +783,12 @@ class MainWindow(QMainWindow):
         """Take the preferences edited in the dialog: save them at once (atomically) and apply them
         now. In workshop mode the workshop font size applies at once, the window's theme and font
         size on leaving it."""
-        from app import settings as app_settings
         from ui.dialogs.preferences import FIELDS
 
         for name in FIELDS:
             setattr(self.settings, name, getattr(new, name))
         try:
-            app_settings.save(self.settings)
+            self.session.store.save(self.settings)
         except UserFacingError as exc:
             self.session.notifier.failure("saving the preferences", exc)
         if not self.in_workshop:
@@ -872,9 +849,7 @@ class MainWindow(QMainWindow):
         qs.setValue("tab", VIEWS[self.tabs.currentIndex()][0])
         qs.sync()
         try:
-            from app import settings as app_settings
-
-            app_settings.save(self.settings)
+            self.session.store.save(self.settings)
         except UserFacingError as exc:
             log.warning("settings not saved: %s", exc)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import html
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -70,8 +71,10 @@ def write_pdf(path: Path, title: str, advice: Advice | None, images: dict[str, Q
     writer.setPageLayout(QPageLayout(QPageSize(QPageSize.PageSizeId.A4), QPageLayout.Orientation.Portrait,
                                      QMarginsF(15, 15, 15, 15), QPageLayout.Unit.Millimeter))
     html_text = report_html(title, advice, {k: f"chart:{k}" for k in images}, documents)
-    doc = build_document(html_text, images)
     rect = writer.pageLayout().paintRectPixels(writer.resolution())
+    # charts across the whole text width, so that their labels and legends stay legible on paper
+    html_text = re.sub(r'(<img\b[^>]*?\bwidth=")\d+(")', rf"\g<1>{int(rect.width())}\2", html_text)
+    doc = build_document(html_text, images)
     doc.setPageSize(QSizeF(rect.width(), rect.height()))
     doc.print_(writer)
     del writer  # finishes the file

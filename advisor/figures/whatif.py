@@ -1,9 +1,14 @@
 """What-if inputs: which inputs a workshop moves, where they start (the advice's own numbers), how
 they change a scenario for a new advice, and what the charts read at them.
 
-A front end keeps a dict ``inputs`` (name -> value, names of :data:`INPUTS`); it draws the charts
-of an input with :func:`advisor.figures.charts.build_charts` (fast: model sweeps only) and asks
-for a new advice with :func:`apply_inputs` (the scenario data the engine then advises on).
+An input is of one of three kinds: a *scenario* input changes the scenario (VMs, planned hosts,
+image size, real-time share): the advice is recomputed for it and it can be applied to the
+scenario; a *chart* input only moves the charts' readings (over-allocation, request load); a
+*derived* input follows the what-if advice (the VMs per host of its hosts) and has no slider.
+
+A front end keeps one :class:`WhatIf` per open scenario (every view of it shares it): it draws
+the charts of an input with :func:`advisor.figures.charts.build_charts` (fast: model sweeps
+only) and asks for a new advice on :meth:`WhatIf.scenario_data`.
 """
 
 from __future__ import annotations
@@ -26,17 +31,34 @@ class Input:
     maximum: float
     step: float
     charts: tuple[str, ...]
+    #: ``scenario`` (changes the scenario), ``chart`` (moves readings only) or ``derived``
+    kind: str = "chart"
+    tip: str = ""
 
 
 #: the inputs, in the order a front end lists them
 INPUTS: dict[str, Input] = {i.name: i for i in (
-    Input("vms_per_host", "VMs per host", "VMs", 1.0, 16.0, 1.0, ("cache_mode",)),
+    Input("vms", "VMs (all groups)", "VMs", 1.0, 200.0, 1.0, (), "scenario",
+          "Every workload group grows or shrinks in proportion; the host count follows"),
+    Input("hosts", "Hosts planned", "hosts", 1.0, 32.0, 1.0, (), "scenario",
+          "The hosts the cluster has (the advice says whether they suffice)"),
+    Input("image_gb", "Image size", "GB", 0.5, 50.0, 0.5, ("image_transfer",), "scenario",
+          "The size of every VM image to propagate"),
+    Input("share", "Real-time VM share", "of a core", 0.05, 1.0, 0.01, ("realtime",), "scenario",
+          "The share of a core each real-time VM gets (never below its tasks' utilization)"),
     Input("overallocation", "Over-allocation", "vCPUs/core", 1.0, 6.0, 0.25,
-          ("overallocation_overhead", "migration_downtime")),
-    Input("share", "Real-time VM share", "of a core", 0.05, 1.0, 0.01, ("realtime",)),
-    Input("image_gb", "Image size", "GB", 0.5, 50.0, 0.5, ("image_transfer",)),
-    Input("load_total", "Request load", "req/s", 5000.0, 100000.0, 1000.0, ("cpu_utilization",)),
+          ("overallocation_overhead", "migration_downtime"), "chart",
+          "Read the CPU overhead and migration downtime at another ratio"),
+    Input("load_total", "Request load", "req/s", 5000.0, 100000.0, 1000.0, ("cpu_utilization",), "chart",
+          "Read the host CPU at another request rate"),
+    Input("vms_per_host", "VMs per host", "VMs", 1.0, 64.0, 1.0, ("cache_mode",), "derived",
+          "The VMs per host of the what-if advice's hosts"),
 )}
+
+
+def inputs_of(kind: str) -> tuple[str, ...]:
+    """The names of the inputs of ``kind`` (``scenario``, ``chart`` or ``derived``), in order."""
+    return tuple(n for n, i in INPUTS.items() if i.kind == kind)
 
 #: what each chart reads at its input: chart key -> (input, text before the readings)
 READINGS = (("cache_mode", "vms_per_host", "per VM at {x:g} VMs/host"),
@@ -52,6 +74,8 @@ def default_inputs(advice, scenario=None) -> dict[str, float]:
     out: dict[str, float] = {"load_total": 40000.0}
     if scenario is None:
         return out
+    out["vms"] = float(scenario.total_vms)
+    out["hosts"] = float(scenario.hosts.count)
     if advice is not None and advice.facts is not None:
         out["vms_per_host"] = float(advice.facts.vms_per_host)
     else:
@@ -72,12 +96,18 @@ def default_inputs(advice, scenario=None) -> dict[str, float]:
 
 
 def apply_inputs(data: dict, inputs: dict) -> dict:
-    """The scenario data with the what-if inputs applied: hosts to carry ``vms_per_host``, every
-    image at ``image_gb``, every real-time VM at ``share`` (never below its task utilization)."""
+    """The scenario data with the what-if inputs applied: every workload group scaled so that all
+    groups together have ``vms`` VMs (each at least one), ``hosts`` planned hosts (or hosts to
+    carry ``vms_per_host``), every image at ``image_gb``, every real-time VM at ``share`` (never
+    below its task utilization)."""
     out = copy.deepcopy(data)
+    if inputs.get("vms"):
+        scale_vms(out, int(round(float(inputs["vms"]))))
     total = sum(int(w.get("vms", 1)) for w in out.get("workloads", []))
     hosts = out.setdefault("hosts", {})
-    if inputs.get("vms_per_host"):
+    if inputs.get("hosts"):
+        hosts["count"] = max(1, int(round(float(inputs["hosts"]))))
+    elif inputs.get("vms_per_host"):
         hosts["count"] = max(1, math.ceil(total / float(inputs["vms_per_host"]))) + int(hosts.get("reserve", 0))
     for w in out.get("workloads", []):
         if inputs.get("image_gb"):
@@ -86,6 +116,127 @@ def apply_inputs(data: dict, inputs: dict) -> dict:
             u = sum(t["wcet"] / t["period"] for t in w["realtime"]["tasks"])
             w["realtime"]["share"] = max(float(inputs["share"]), round(u + 0.005, 3))
     return out
+
+
+def scale_vms(data: dict, total: int) -> None:
+    """Scale the VM counts of the workload groups of ``data`` (in place) to ``total`` VMs in all,
+    in proportion, each group keeping at least one VM (largest remainders get the rounding)."""
+    groups = [w for w in data.get("workloads", []) if isinstance(w, dict)]
+    now = [max(1, int(w.get("vms", 1))) for w in groups]
+    if not groups or sum(now) == total:
+        return
+    total = max(total, len(groups))
+    exact = [n * total / sum(now) for n in now]
+    counts = [max(1, math.floor(x)) for x in exact]
+    order = sorted(range(len(groups)), key=lambda i: exact[i] - math.floor(exact[i]), reverse=True)
+    i = 0
+    while sum(counts) < total:
+        counts[order[i % len(order)]] += 1
+        i += 1
+    while sum(counts) > total:
+        j = max((k for k in range(len(counts)) if counts[k] > 1), key=lambda k: counts[k] - exact[k])
+        counts[j] -= 1
+    for w, n in zip(groups, counts, strict=True):
+        w["vms"] = n
+
+
+class WhatIf:
+    """The what-if state of one scenario: where the inputs start (:attr:`defaults`, from the
+    scenario and its advice), where the user moved them (:attr:`inputs`), the scenario they make
+    (:meth:`scenario_data`) and its advice (:meth:`follow`). Every view of the scenario (a tab, the
+    workshop) reads and moves this one object."""
+
+    def __init__(self) -> None:
+        self.base: dict = {}
+        self.defaults: dict[str, float] = {}
+        self.inputs: dict[str, float] = {}
+        self.advice = None  # the advice of scenario_data(), once computed
+
+    def start(self, data: dict, advice=None, scenario=None) -> None:
+        """Start over from scenario ``data`` and its advice: every input at its default."""
+        self.base = copy.deepcopy(data)
+        self.defaults = default_inputs(advice, scenario)
+        self.inputs = dict(self.defaults)
+        self.advice = advice
+
+    def rebase(self, data: dict, advice=None, scenario=None) -> None:
+        """The scenario changed (an edit, undo): new defaults; inputs the user moved stay moved."""
+        moved = self.moved()
+        self.start(data, advice, scenario)
+        for name, value in moved.items():
+            if name in self.inputs:
+                self.inputs[name] = value
+        if moved:
+            self.advice = None
+
+    def bounds(self, name: str) -> tuple[float, float]:
+        """The range input ``name`` may take for this scenario: at least one active host above
+        the reserve, at least one VM per group, and room to grow to a few times the scenario."""
+        spec = INPUTS[name]
+        lo, hi = spec.minimum, spec.maximum
+        raw_hosts = self.base.get("hosts")
+        hosts: dict = raw_hosts if isinstance(raw_hosts, dict) else {}
+        groups = [w for w in self.base.get("workloads", []) if isinstance(w, dict)]
+        if name == "hosts":
+            lo = float(_int(hosts.get("reserve"), 0) + 1)
+            hi = max(hi, 3.0 * _int(hosts.get("count"), 1))
+        elif name == "vms":
+            lo = float(max(1, len(groups)))
+            hi = max(hi, 4.0 * sum(_int(w.get("vms"), 1) for w in groups))
+        default = self.defaults.get(name)
+        if default is not None:
+            hi = max(hi, default * 1.5)
+        return lo, hi
+
+    def set(self, name: str, value: float) -> None:
+        """Move input ``name`` (a scenario input invalidates the what-if advice); the value is
+        kept within :meth:`bounds`."""
+        if name not in INPUTS:
+            raise KeyError(f"no what-if input {name!r}")
+        lo, hi = self.bounds(name)
+        value = min(max(float(value), lo), hi)
+        self.inputs[name] = float(value)
+        if INPUTS[name].kind == "scenario":
+            self.advice = None
+
+    def reset(self) -> None:
+        """Every input back at its default (the scenario and its advice)."""
+        self.inputs = dict(self.defaults)
+
+    def moved(self, kind: str | None = "scenario") -> dict[str, float]:
+        """The inputs (of ``kind``; every kind with None) away from their defaults."""
+        return {n: v for n, v in self.inputs.items()
+                if (kind is None or INPUTS[n].kind == kind) and not _same(v, self.defaults.get(n))}
+
+    def scenario_data(self) -> dict:
+        """The scenario with the moved scenario inputs applied (the base when none moved)."""
+        return apply_inputs(self.base, self.moved())
+
+    def follow(self, advice) -> None:
+        """Take the advice of :meth:`scenario_data`: derived inputs follow its hosts."""
+        self.advice = advice
+        if advice is not None and advice.facts is not None:
+            self.inputs["vms_per_host"] = float(advice.facts.vms_per_host)
+
+    def describe(self) -> str:
+        """What moved, for an undo step: ``VMs 56 -> 80, Hosts planned 6 -> 8``."""
+        return ", ".join(f"{INPUTS[n].label} {_num(self.defaults.get(n))} -> {_num(v)}"
+                         for n, v in self.moved().items())
+
+
+def _int(v, default: int) -> int:
+    try:
+        return int(v)
+    except (TypeError, ValueError):
+        return default
+
+
+def _same(a, b) -> bool:
+    return b is not None and abs(float(a) - float(b)) <= 1e-9 * max(1.0, abs(float(b)))
+
+
+def _num(v) -> str:
+    return "?" if v is None else f"{float(v):g}"
 
 
 def read_at(spec, x: float) -> list[tuple[str, float, str, bool]]:
@@ -103,5 +254,5 @@ def readings(specs: dict, inputs: dict) -> list[tuple[str, list[tuple[str, float
         x = inputs.get(name) or 0.0
         values = read_at(specs.get(key), x)
         if values:
-            out.append((heading.format(x=x), values))
+            out.append((heading.format(x=float(f"{x:.3g}")), values))
     return out

@@ -17,8 +17,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from types import ModuleType
 
-from advisor.figures.text import fmt_value
-
 # imported statically so that frozen builds carry every recommender
 from advisor.recommend import (
     cache_mode,
@@ -33,6 +31,7 @@ from advisor.recommend import (
     vcpu_overallocation,
     vm_period_budget,
 )
+from advisor.text import fmt_value
 
 
 @dataclass(frozen=True)
@@ -48,6 +47,8 @@ class Decision:
     headline: bool = False
     #: unit of the recommendation's ``value`` when the card shows it next to the choice
     value_unit: str = ""
+    #: how the choices read for people, where the engine's names are identifiers: (choice, label)
+    labels: tuple[tuple[str, str], ...] = ()
 
     @property
     def rules(self) -> list:
@@ -64,9 +65,12 @@ CATALOG: tuple[Decision, ...] = (
              charts=("overallocation_overhead", "migration_downtime"), headline=True,
              value_unit="vCPUs per core"),
     Decision("storage_backend", "Storage backend for VM images", storage_backend, after=("hypervisor",),
-             charts=("boot_time",), headline=True),
+             charts=("boot_time",), headline=True,
+             labels=(("local_disk", "local disk"), ("nfs_file", "NFS, image files"),
+                     ("nfs_root", "NFS root file system"), ("iscsi", "iSCSI"),
+                     ("distributed", "distributed storage"))),
     Decision("host_count", "Number of hosts", host_count, after=("vcpu_overallocation", "storage_backend"),
-             headline=True),
+             headline=True, value_unit="hosts"),
     Decision("cache_mode", "KVM disk cache mode", cache_mode,
              after=("hypervisor", "storage_backend", "host_count"), charts=("cache_mode",), headline=True),
     Decision("vm_period_budget", "Real-time VM period and budget", vm_period_budget, after=("hypervisor",),
@@ -124,10 +128,20 @@ def order(catalog: tuple[Decision, ...] | None = None) -> tuple[str, ...]:
     return tuple(done)
 
 
+def choice_label(decision: str, choice: str) -> str:
+    """A choice of ``decision`` as people read it (``nfs_file`` -> ``NFS, image files``); a choice
+    without a label is already readable and comes back as it is."""
+    d = get(decision)
+    return dict(d.labels).get(choice, choice) if d is not None else choice
+
+
 def choice_text(decision: str, choice: str, value: float | None) -> str:
     """The choice as a card, the what-if summary and the report show it (with its value when the
-    catalogue gives the value a unit, e.g. ``"4:1 · 4 vCPUs per core"``)."""
+    catalogue gives the value a unit, e.g. ``"little · 2.5 vCPUs per core"``, ``"8 hosts"``)."""
     d = get(decision)
+    label = choice_label(decision, choice)
     if d is not None and d.value_unit and isinstance(value, int | float):
-        return f"{choice} · {fmt_value(value)} {d.value_unit}"
-    return choice
+        if choice == fmt_value(value):
+            return f"{label} {d.value_unit}"
+        return f"{label} · {fmt_value(value)} {d.value_unit}"
+    return label

@@ -9,6 +9,8 @@ CPU ran at (``testbed_block_rate``, ``testbed_cpu_utilization``, ``testbed_cpu_c
 
 from __future__ import annotations
 
+from typing import Any
+
 from advisor.hardware import TESTBEDS, stamp
 from advisor.recommend.base import EngineContext, Recommendation, decide, figure
 from advisor.rules import evaluate
@@ -25,7 +27,7 @@ OTHER_METRICS = {"block_rate": "testbed_block_rate", "cpu_utilization": "testbed
                  "cpu_frequency": "testbed_cpu_clock"}
 
 
-def _same_run(ctx: EngineContext, row) -> dict[str, object]:
+def _same_run(ctx: EngineContext, row) -> dict[str, Any]:
     """Table I's other rows of ``row``'s run (same governor and neighbour load), by metric."""
     kb = ctx.kb
     want = {k: row.factors.get(k) for k in ("cpu_governor", "neighbour_load")}

@@ -67,17 +67,20 @@ fit into the per-host leftovers of the active hosts after the placement.
 
 from __future__ import annotations
 
+import functools
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from advisor.hardware import SHARED_KIND
 from advisor.recommend.base import Alternative, EngineContext, Recommendation, figure
-from advisor.recommend.disks import SHARED_KIND, disk_iops
+from advisor.recommend.disks import disk_iops
+from advisor.recommend.load import busy_cores_at, load_driven
 from advisor.rules import evaluate
 from advisor.scenario import TARGETS as TARGET_NAMES
 from advisor.statements import statement
 
 DECISION = "host_count"
-BUSY = {"low": 0.2, "medium": 0.5, "high": 0.9}
 IOPS_PER_VM = {"low": 50.0, "medium": 200.0, "high": 1000.0}
 VM_RAM_OVERHEAD = 0.02
 NIC_USABLE = 0.7
@@ -169,70 +172,6 @@ def _iops(w) -> float:
 
 def _disk_gb(w) -> float:
     return w.disk_size_gb
-
-
-def busy_cores(w) -> float:
-    """Cores one VM of ``w`` keeps busy: vCPUs x the busy share of its CPU intensity (real-time
-    vCPUs are pinned: wholly)."""
-    return w.vcpus * (1.0 if w.realtime is not None else BUSY[w.cpu_intensity])
-
-
-#: VMs per host behind the telecom CPU rows of doc 004 Table 7.2 (test case 1's start)
-TELECOM_VMS_ROW = ("004", "c7-S7.3.2-03")
-#: the scenario's hypervisor -> the cpu_utilization family's level
-HV_LEVEL = {"VMware ESXi": "vmware esxi", "KVM": "kvm", "XenServer": "xenserver", "Xen": "xen"}
-
-
-def load_driven(w) -> bool:
-    """Whether ``w``'s CPU comes from its request load: the thesis' telecom application with a
-    stated ``request_load_rps`` (the only application the documents measured CPU against load for)."""
-    return w.realtime is None and bool(w.request_load_rps) and w.application.strip().lower() == "telecom"
-
-
-def busy_cores_at(ctx: EngineContext, w, idle_share: bool = True, bound: str = "value") -> float:
-    """Cores one VM of ``w`` keeps busy in ``ctx``: for a load-driven workload (:func:`load_driven`)
-    the CPU its request load costs on the chosen hypervisor (``cpu_utilization``, telecom: a host of
-    the testbed's cores at the load of four such VMs, row c7-S7.3.2-03; CPU time is work done) and,
-    with ``idle_share``, its quarter of that host's idle floor (:func:`telecom_idle_pct` without),
-    else :func:`busy_cores`. ``bound`` ``low``/``high``: at the ends of the model's interval."""
-    if not load_driven(w):
-        return busy_cores(w)
-    hv = HV_LEVEL.get(ctx.facts.hypervisor or "VMware ESXi", "vmware esxi")
-    key = ("busy_cores_at", hv, float(w.request_load_rps), idle_share)
-    memo = ctx.chosen.setdefault("_memo", {})
-    if key not in memo:
-        doc, row = TELECOM_VMS_ROW
-        per_host = float(ctx.kb.get(ctx.kb.resolve_document(doc), row).value)
-        # one VM at L costs what a testbed host of four VMs at L/4 costs above its idle floor, plus
-        # its quarter of that floor: the host-level ceiling of the model stays out of one VM's share
-        load = float(w.request_load_rps)
-        pred = ctx.models.predict("cpu_utilization", [{"hypervisor": hv, "workload": "telecom", "load": q}
-                                                      for q in (load / per_host, 0.0)], calibrate=False)
-        if pred is None:
-            memo[key] = None
-        else:
-            from advisor.models.cpu import TESTBED_CORES
-
-            idle = float(pred.mean[1])
-            share = idle / per_host if idle_share else 0.0
-            memo[key] = {b: (float(getattr(pred, a)[0]) * float(pred.mean[0] - idle) / max(float(pred.mean[0]), 1e-9)
-                             + share) / 100.0 * TESTBED_CORES["telecom"]
-                         for b, a in (("value", "mean"), ("low", "low"), ("high", "high"))}
-            memo[("telecom_idle", hv)] = idle
-    value = memo[key]
-    return busy_cores(w) if value is None else min(float(value[bound]), float(w.vcpus))
-
-
-def telecom_idle_pct(ctx: EngineContext) -> float:
-    """Host CPU (%) of a testbed host whose telecom VMs serve no request (the idle floor of
-    ``cpu_utilization``, telecom, on the chosen hypervisor); 0 without the model."""
-    hv = HV_LEVEL.get(ctx.facts.hypervisor or "VMware ESXi", "vmware esxi")
-    memo = ctx.chosen.setdefault("_memo", {})
-    if ("telecom_idle", hv) not in memo:
-        pred = ctx.models.predict("cpu_utilization", [{"hypervisor": hv, "workload": "telecom", "load": 0.0}],
-                                  calibrate=False)
-        memo[("telecom_idle", hv)] = 0.0 if pred is None else float(pred.mean[0])
-    return float(memo[("telecom_idle", hv)])
 
 
 def vm_demand(ctx: EngineContext, w, budgets: Budgets = NO_BUDGETS) -> dict[str, float]:
@@ -336,6 +275,11 @@ def _fits(free: list[float], d: list[float]) -> int:
 ORDERS = ("dominant", "sum", "cpu_allocation", "cpu_load", "ram", "disk_capacity", "disk_iops", "network")
 
 
+def _by_resource(j: int, t: tuple) -> tuple:
+    """Packing order by resource ``j`` (largest first), then the dominant one, then the name."""
+    return (-t[0][j], -max(t[0], default=0.0), t[1])
+
+
 def pack(capacity: dict[str, float], profiles: list[tuple[str, dict[str, float], int]],
          orders: tuple[str, ...] = ORDERS) -> Packing:
     """First-fit decreasing of whole VMs onto identical hosts of ``capacity``.
@@ -368,6 +312,7 @@ def pack(capacity: dict[str, float], profiles: list[tuple[str, dict[str, float],
     bound = max(1, max((math.ceil(t - 1e-9) for t in total), default=1)) if items else 0
     best: list[HostGroup] | None = None
     best_order, tried = "", set()
+    key: Callable[[tuple], tuple]
     for order in orders:
         if order == "dominant":
             key = lambda t: (-max(t[0], default=0.0), t[1])  # noqa: E731
@@ -377,7 +322,7 @@ def pack(capacity: dict[str, float], profiles: list[tuple[str, dict[str, float],
             j = keys.index(order)
             if not any(t[0][j] for t in items):
                 continue
-            key = lambda t, j=j: (-t[0][j], -max(t[0], default=0.0), t[1])  # noqa: E731
+            key = functools.partial(_by_resource, j)
         else:  # a resource these hosts do not describe
             continue
         sequence = tuple(t[1] for t in sorted(items, key=key))
@@ -651,6 +596,7 @@ def _search_targets(ctx: EngineContext, start: int, cpu_points: float) -> tuple[
             best = (hard, gap, n, res)
         if n >= start + 1 and n > ctx.scenario.total_vms:  # beyond one VM per host nothing changes
             break
+    assert best is not None  # the loop ran at least once (limit >= start)
     _, _, n, res = best
     problems = [f"no host count meets the hard target {r.text()}" for r in tg.missed(res, hard=True)]
     return n, res, problems

@@ -107,9 +107,9 @@ RESPONSE_LEVEL = {"KVM": "kvm", "VMware ESXi": "vmware esxi", "XenServer": "xens
 def request_load_per_vcpu(ctx: EngineContext) -> float | None:
     """The highest request load per vCPU of the workloads that serve the thesis' telecom requests
     (``application: telecom`` with ``request_load_rps``), or None without such a workload."""
-    from advisor.recommend.host_count import load_driven
+    from advisor.recommend.load import load_driven
 
-    loads = [float(w.request_load_rps) / max(w.vcpus, 1) for w in ctx.scenario.workloads if load_driven(w)]
+    loads = [float(w.request_load_rps or 0.0) / max(w.vcpus, 1) for w in ctx.scenario.workloads if load_driven(w)]
     return max(loads) if loads else None
 
 

@@ -33,7 +33,7 @@ import numpy as np
 from advisor.hardware import stamp
 from advisor.recommend.base import EngineContext, Recommendation, decide, prediction_figure
 from advisor.recommend.disks import hardware_of
-from advisor.recommend.host_count import busy_cores_at, load_driven, telecom_idle_pct
+from advisor.recommend.load import busy_cores_at, load_driven, telecom_idle_pct
 from advisor.rules import evaluate
 
 DECISION = "load_balancing"
@@ -82,7 +82,7 @@ def smt_knee(linear_pct: float, threads_per_core: int) -> float:
 
 def mean_host_cpu(ctx: EngineContext, hosts: int | None = None, bound: str = "value") -> float:
     """The cluster's mean host CPU, % over ``hosts`` (default the active hosts): the busy cores of
-    every VM (a telecom VM's from its request load, :func:`~advisor.recommend.host_count.busy_cores_at`)
+    every VM (a telecom VM's from its request load, :func:`~advisor.recommend.load.busy_cores_at`)
     over those hosts' cores; with load-driven VMs on hyperthreaded hosts, through :func:`smt_knee`
     (the chapter 7 hosts above half their threads). ``bound`` ``low``/``high``: with the load
     model's interval (the figures' intervals carry it)."""

@@ -78,7 +78,7 @@ def _with_hosts(ctx, active: int):
 def host_cpu_pct(ctx, active: int, points: float = 0.0, bound: str = "value") -> float:
     """Host CPU (%) on the busiest of ``active`` hosts (see the module doc); ``bound`` low/high:
     with the load model's interval for load-driven workloads."""
-    from advisor.recommend.host_count import busy_cores_at
+    from advisor.recommend.load import busy_cores_at
 
     cores = max(ctx.scenario.hosts.cpu.cores, 1)
     total = sum(busy_cores_at(ctx, w, bound=bound) * w.vms for w in ctx.scenario.workloads)
@@ -123,7 +123,7 @@ def response_time_ms(ctx, w) -> tuple[float | None, str]:
     workload's client latency (``container_latency``, doc 004 Table 9.2, at its replication factor,
     in containers or VMs as chosen), a telecom workload's response time at its load per vCPU on the
     chosen hypervisor (``request_response_time``, doc 004 chapter 5)."""
-    from advisor.recommend.host_count import load_driven
+    from advisor.recommend.load import load_driven
 
     app = w.application.strip().lower()
     if app in DATABASES:
@@ -165,7 +165,7 @@ def _scopes(ctx, t: Target, name: str) -> list:
     if name == "max_migration_downtime_ms":
         return [w for w in wls if w.live_migration]
     if name == "max_response_time_ms":
-        from advisor.recommend.host_count import load_driven
+        from advisor.recommend.load import load_driven
 
         judged = [w for w in wls if w.application.lower() in DATABASES or load_driven(w)]
         return judged or wls
@@ -185,6 +185,7 @@ def evaluate(ctx, active: int, *, names: tuple[str, ...] | None = None, cpu_poin
         if names is not None and t.name not in names:
             continue
         unit = TARGETS[t.name][0]
+        v: float | None
         if t.name == "max_host_cpu_pct":
             v = host_cpu_pct(ctx, active, cpu_points)
             out.append(TargetResult(t.name, "cluster", t.value, v, unit, t.met_by(v), t.hard))
@@ -242,6 +243,15 @@ TARGET_DECISION = {"max_host_cpu_pct": "host_count", "max_boot_time_s": "storage
 TARGET_LABELS = {"max_host_cpu_pct": "host CPU", "max_boot_time_s": "VM boot time",
                  "min_throughput_mb_s": "throughput per VM", "max_response_time_ms": "response time",
                  "max_migration_downtime_ms": "migration downtime"}
+#: the implicit targets of a workload's io.iops (see :func:`implicit_targets`): decision, label
+IMPLICIT = {"requested_iops": ("cache_mode", "IOPS per VM asked"),
+            "requested_throughput_mb_s": ("cache_mode", "I/O per VM asked")}
+
+
+def is_max(name: str) -> bool:
+    """Whether target ``name`` is an upper limit (the scenario's ``max_*``); the implicit targets
+    of a workload's io.iops are what it asks for: lower limits."""
+    return name in TARGETS and TARGETS[name][1] == "max"
 
 
 def for_card(results, decision: str, scope: str) -> list[TargetResult]:
@@ -249,18 +259,42 @@ def for_card(results, decision: str, scope: str) -> list[TargetResult]:
     card; on the others, those of their figure, at their scope (cluster targets on cluster cards)."""
     if decision == "host_count":
         return list(results)
-    return [r for r in results if TARGET_DECISION.get(r.name) == decision and r.scope == scope]
+    def owner(name: str) -> str | None:
+        return TARGET_DECISION.get(name) or IMPLICIT.get(name, (None, ""))[0]
+
+    return [r for r in results if owner(r.name) == decision and r.scope == scope]
 
 
 def card_line(r: TargetResult) -> tuple[str, str]:
     """(state, text) for a card: state ``met``, ``missed`` or ``unknown``; text like ``VM boot time
     <= 60 s: expected 30.5 s (workload:web; hard)``."""
-    sign = "<=" if TARGETS[r.name][1] == "max" else ">="
+    sign = "<=" if is_max(r.name) else ">="
     scope = "" if r.scope == "cluster" else f"{r.scope.replace('workload:', '')}; "
     state = "unknown" if r.met is None else "met" if r.met else "missed"
     kind = f"({scope}{'hard' if r.hard else 'soft'})"
+    label = TARGET_LABELS.get(r.name) or IMPLICIT.get(r.name, ("", r.name.replace("_", " ")))[1]
     if r.expected is None:  # say why it cannot be judged, never a bare "no model"
         why = r.note or "cannot be judged: no model for it"
-        return state, f"{TARGET_LABELS[r.name]} {sign} {r.target:g} {r.unit}: {why} {kind}"
+        return state, f"{label} {sign} {r.target:g} {r.unit}: {why} {kind}"
     word = {"met": "met", "missed": "not met", "unknown": "not judged"}[state]
-    return state, f"{TARGET_LABELS[r.name]} {sign} {r.target:g} {r.unit}: expected {r.expected:.3g} {r.unit} — {word} {kind}"
+    return state, f"{label} {sign} {r.target:g} {r.unit}: expected {r.expected:.3g} {r.unit} — {word} {kind}"
+
+
+def implicit_targets(recs) -> list:
+    """(From the cache-mode recommendations.) Per workload that states ``io.iops``: its request as two implicit soft targets (the IOPS
+    against the VM's share of the device at its request size, and IOPS x request size against the
+    chosen mode's throughput per VM), as :class:`TargetResult`s for the
+    advice's top-level ``targets``: a request the device share cannot serve is a target not met."""
+    from advisor.recommend.cache_mode import DECISION, IMPLICIT_TARGETS
+
+    out = []
+    for rec in recs:
+        asked = rec.details.get("requested_io") if rec.decision == DECISION else None
+        if not asked:
+            continue
+        for name, (unit, want, got) in IMPLICIT_TARGETS.items():
+            expected = asked.get(got)
+            met = None if expected is None else expected >= asked[want] * (1 - 1e-9)
+            out.append(TargetResult(name, rec.scope, asked[want], expected, unit, met, False,
+                                    f"implicit: the workload's io.iops with cache={rec.choice}"))
+    return out

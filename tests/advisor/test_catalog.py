@@ -100,6 +100,8 @@ def test_a_new_decision_is_one_module_and_one_entry(kb, monkeypatch):
 
 def test_choice_text_shows_the_value_only_where_the_catalogue_gives_it_a_unit():
     assert catalog.choice_text("vcpu_overallocation", "4:1", 4.0) == "4:1 · 4 vCPUs per core"
-    assert catalog.choice_text("host_count", "5", 5.0) == "5"
+    assert catalog.choice_text("host_count", "5", 5.0) == "5 hosts"  # the count with its unit, once
+    assert catalog.choice_text("storage_backend", "nfs_file", None) == "NFS, image files"  # a label, not an id
+    assert catalog.choice_text("cache_mode", "none", None) == "none"
     assert catalog.title("no_such_decision") == "No such decision"
     assert dataclasses.is_dataclass(catalog.CATALOG[0])

@@ -12,6 +12,7 @@ from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QApplication, QDialogButtonBox
 
 from app import settings as app_settings
+from app.gui import settings_store
 from app.settings import Settings
 from ui import theme
 from ui.dialogs.preferences import FIELDS, PreferencesDialog
@@ -34,7 +35,7 @@ def restore_look(qapp):
 
 
 def _dialog(qtbot, settings: Settings | None = None) -> PreferencesDialog:
-    dlg = PreferencesDialog(settings or Settings())
+    dlg = PreferencesDialog(settings or Settings(), settings_store())
     qtbot.addWidget(dlg)
     dlg.show()
     return dlg
@@ -191,7 +192,7 @@ def test_ok_saves_the_file_at_once_and_applies_everything(window, qtbot):
     assert QApplication.instance().font().pointSizeF() == 13.5
     assert theme.current_name() == "dark"
     assert window.theme_actions["dark"].isChecked() and not window.theme_actions["system"].isChecked()
-    assert whatif._rt_timer.interval() == 240 and whatif._advice_timer.interval() == 960
+    assert whatif._rt_timer.interval() == 240 and whatif.state._timer.interval() == 960
     assert window.recent_files() == ["/tmp/s0.yaml", "/tmp/s1.yaml"]
     assert [a.text() for a in window.recent_menu.actions()] == ["/tmp/s0.yaml", "/tmp/s1.yaml"]
 

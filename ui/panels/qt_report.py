@@ -18,14 +18,19 @@ from PySide6.QtWidgets import (
 from knowledge.infra.errors import UserFacingError
 from ui.workers import TaskSlot
 
-REPORT_CHARTS = ("cache_mode", "boot_time", "cpu_utilization", "image_transfer", "realtime")
+#: the report holds every chart of the Plots view (an empty one is left out)
+REPORT_CHARTS = ("cache_mode", "boot_time", "cpu_utilization", "image_transfer", "overallocation_overhead",
+                 "migration_downtime", "realtime", "site")
+#: point size of the chart text in report images (900 px wide, a full text width of A4 in the PDF:
+#: tick labels about 8 pt and legend text about 7 pt on paper)
+REPORT_FONT_PT = 11.0
 
 
-def report_charts(kb, scenario, advice, progress=None, cancel=None):
-    """Worker: the chart data of the report."""
+def report_charts(kb, scenario, advice, userdb_path=None, site: str = "", progress=None, cancel=None):
+    """Worker: the chart data of the report (the site chart with the calibration site's data)."""
     from advisor.figures.charts import build_charts
 
-    return build_charts(kb, scenario, advice, {}, REPORT_CHARTS, None, "", progress, cancel)
+    return build_charts(kb, scenario, advice, {}, REPORT_CHARTS, userdb_path, site, progress, cancel)
 
 
 class QtReportPanel(QWidget):
@@ -72,7 +77,9 @@ class QtReportPanel(QWidget):
         s = self.session
         self.render_preview()
         if s.kb is not None and s.document.scenario is not None:
-            self.task.start(report_charts, s.kb, s.document.scenario, s.advice)
+            from knowledge.infra.paths import user_db_path
+
+            self.task.start(report_charts, s.kb, s.document.scenario, s.advice, user_db_path(), s.site)
 
     def on_charts(self, specs: dict) -> None:
         from ui import theme
@@ -85,6 +92,10 @@ class QtReportPanel(QWidget):
                     continue
                 w = ChartWidget()
                 w.setStyleSheet("background: white; color: #1c2430;")
+                font = w.font()
+                font.setPointSizeF(REPORT_FONT_PT)
+                w.setFont(font)
+                w.on_theme_changed()  # axes and legend take the font
                 w.set_spec(spec)
                 images[key] = w.to_image(900, 520)
                 w.deleteLater()
@@ -111,11 +122,27 @@ class QtReportPanel(QWidget):
         return out
 
     def export_dialog(self, kind: str = "pdf") -> None:
-        start = Path(self.session.settings.last_dir or ".") / f"{self.session.document.title}.{kind}"
-        flt = "PDF (*.pdf)" if kind == "pdf" else "HTML (*.html)"
-        path, _ = QFileDialog.getSaveFileName(self, "Export report", str(start), flt)
-        if path:
-            try:
-                self.export(Path(path))
-            except UserFacingError as exc:
-                self.session.notifier.failure("exporting the report", exc)
+        """Ask where to export (PDF or HTML; the extension of the chosen format is added to a name
+        typed without one), then export."""
+        from ui.filedialogs import safe_file_name, start_dir, with_suffix
+
+        filters = ["PDF document (*.pdf)", "HTML page (*.html *.htm)"]
+        if kind != "pdf":
+            filters.reverse()
+        name = f"{safe_file_name(self.session.document.title)}.{kind}"
+        dlg = QFileDialog(self, "Export report", start_dir(self.session.settings.last_dir))
+        dlg.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
+        dlg.setNameFilters(filters)
+        dlg.setDefaultSuffix(kind)
+        dlg.filterSelected.connect(lambda f: dlg.setDefaultSuffix("pdf" if "pdf" in f else "html"))
+        dlg.selectFile(name)
+        if dlg.exec() != QFileDialog.DialogCode.Accepted or not dlg.selectedFiles():
+            return
+        path = with_suffix(Path(dlg.selectedFiles()[0]), dlg.selectedNameFilter(), (".pdf", ".html", ".htm"), kind)
+        try:
+            self.export(path)
+        except UserFacingError as exc:
+            self.session.notifier.failure("exporting the report", exc)
+            return
+        self.session.settings.last_dir = str(path.parent)
+        self.session.notifier.success("exporting the report")

@@ -1,8 +1,11 @@
-"""What-if: sliders for the inputs that matter most; charts and readings follow at once, and the
-recommendations for the changed scenario are recomputed in a worker (debounced).
+"""What-if: sliders for the inputs that matter most. Scenario inputs (VMs, planned hosts, image
+size, real-time share) re-advise the changed scenario: the summary shows the new choices and host
+count next to the old ones; Reset puts every slider back, Apply to scenario makes the changes one
+undoable edit. Chart inputs (over-allocation, request load) move the charts' readings only.
 
-The fast path (model sweeps of one chart, about a millisecond each) runs on the GUI thread; the
-real-time analysis and the advice run in workers, one task each, a new move cancelling the old.
+The state lives in :mod:`ui.whatif_state` (one per session: the tab and workshop mode show the
+same sliders). The fast path (model sweeps of one chart, about a millisecond each) runs on the GUI
+thread; the real-time analysis and the advice run in workers, a new move cancelling the old.
 """
 
 from __future__ import annotations
@@ -18,27 +21,21 @@ from PySide6.QtWidgets import (
     QGroupBox,
     QHBoxLayout,
     QLabel,
+    QPushButton,
+    QScrollArea,
     QSlider,
     QVBoxLayout,
     QWidget,
 )
 
-from advisor.figures.whatif import INPUTS, Input, apply_inputs, default_inputs, readings
+from advisor.figures.whatif import INPUTS, Input, inputs_of, readings
 from ui.tablemodels import fmt_value
+from ui.whatif_state import state_for
 from ui.workers import TaskSlot
 
 #: the charts of the panel, in reading order (the large workshop layout shows the first four)
 CHART_KEYS = ("cache_mode", "overallocation_overhead", "image_transfer", "realtime", "cpu_utilization",
               "migration_downtime")
-
-
-def advise_data(data: dict, kb, site, userdb_path, progress=None, cancel=None):
-    """Worker: the Advice for scenario data (what-if variant)."""
-    from advisor.engine import advise
-    from knowledge.userdb import UserDatabase
-
-    with UserDatabase(userdb_path) as db:
-        return advise(data, kb=kb, site=site or None, userdb=db, progress=progress, cancel=cancel)
 
 
 def realtime_data(kb, scenario, advice, inputs, progress=None, cancel=None):
@@ -57,14 +54,18 @@ class _Slider(QWidget):
         label, self.unit, self.lo, self.hi, self.step = spec.label, spec.unit, spec.minimum, spec.maximum, spec.step
         self.slider = QSlider(Qt.Orientation.Horizontal)
         self.slider.setRange(0, int(round((self.hi - self.lo) / self.step)))
-        self.slider.setToolTip(f"{label} ({self.unit}); arrow keys step, Page Up/Down jump")
+        self.slider.setObjectName(f"slider_{name}")
+        self.slider.setToolTip(f"{spec.tip}. {label} ({self.unit}); drag, or arrow keys step, Page Up/Down jump"
+                               if spec.tip else f"{label} ({self.unit}); arrow keys step, Page Up/Down jump")
         self.slider.setPageStep(max(1, self.slider.maximum() // 10))
         self.title = QLabel(label)
+        self.title.setWordWrap(True)
+        self.title.setToolTip(spec.tip)
         self.value_label = QLabel()
         self.value_label.setObjectName("figure")
         self.value_label.setAlignment(Qt.AlignmentFlag.AlignRight)
         top = QHBoxLayout()
-        top.addWidget(self.title)
+        top.addWidget(self.title, 1)
         top.addWidget(self.value_label)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 4, 0, 4)
@@ -74,6 +75,18 @@ class _Slider(QWidget):
 
     def value(self) -> float:
         return self.lo + self.slider.value() * self.step
+
+    def set_range(self, lo: float, hi: float) -> None:
+        """The values the slider offers (keeps its value where it can)."""
+        if (lo, hi) == (self.lo, self.hi):
+            return
+        v = self.value()
+        self.lo, self.hi = lo, hi
+        self.slider.blockSignals(True)
+        self.slider.setRange(0, int(round((self.hi - self.lo) / self.step)))
+        self.slider.setPageStep(max(1, self.slider.maximum() // 10))
+        self.slider.blockSignals(False)
+        self.set_value(v)
 
     def set_value(self, v: float, emit: bool = False) -> None:
         if v > self.hi:  # the scenario is beyond the usual range: the slider reaches it
@@ -95,7 +108,7 @@ class _Slider(QWidget):
 
 
 class QtWhatIfPanel(QWidget):
-    """Sliders on the left, live readings and decisions on top, charts in a grid."""
+    """Sliders, Reset and Apply on the left; the what-if advice's summary on top; charts in a grid."""
 
     def __init__(self, session, parent=None, large: bool = False):
         super().__init__(parent)
@@ -103,34 +116,53 @@ class QtWhatIfPanel(QWidget):
 
         self.session = session
         self.large = large
-        self.inputs: dict[str, float] = {}
+        self.state = state_for(session)
         self.latencies_ms: list[float] = []
         self.rt_task = TaskSlot("what-if real-time", session.notifier, parent=self)
         self.rt_task.sig_done.connect(lambda spec: self.charts["realtime"].set_spec(spec))
-        self.advice_task = TaskSlot("what-if advice", session.notifier, parent=self)
-        self.advice_task.sig_done.connect(self.show_decisions)
-        self._advice_timer = QTimer(self, singleShot=True)
-        self._advice_timer.timeout.connect(self.run_advice)
         self._rt_timer = QTimer(self, singleShot=True)
         self._rt_timer.timeout.connect(self.run_realtime)
         self.on_settings_changed()
 
         self.sliders: dict[str, _Slider] = {}
-        box = QGroupBox("Move the inputs")
+        box = QGroupBox("What if…")
         bl = QVBoxLayout(box)
-        for name, spec in INPUTS.items():
-            s = _Slider(name, spec)
-            s.sig_moved.connect(self.on_moved)
-            self.sliders[name] = s
-            bl.addWidget(s)
+        for kind, heading in (("scenario", "Change the scenario (re-advised)"), ("chart", "Read the charts at")):
+            label = QLabel(heading)
+            label.setObjectName("subheading")
+            label.setWordWrap(True)
+            bl.addWidget(label)
+            for name in inputs_of(kind):
+                s = _Slider(name, INPUTS[name])
+                s.sig_moved.connect(self.on_moved)
+                self.sliders[name] = s
+                bl.addWidget(s)
+        self.reset_button = QPushButton("&Reset")
+        self.reset_button.setObjectName("whatifReset")
+        self.reset_button.setToolTip("Every slider back to the scenario and its advice")
+        self.reset_button.clicked.connect(self.state.reset)
+        self.apply_button = QPushButton("&Apply to scenario")
+        self.apply_button.setObjectName("whatifApply")
+        self.apply_button.setToolTip("Make the changed VMs, hosts, image size and real-time share part of the "
+                                     "scenario (one step, Ctrl+Z undoes it)")
+        self.apply_button.clicked.connect(self.state.apply)
+        bl.addWidget(self.apply_button)
+        bl.addWidget(self.reset_button)
         self.readings = QLabel()
         self.readings.setWordWrap(True)
         self.readings.setTextFormat(Qt.TextFormat.RichText)
         bl.addWidget(_rule())
         bl.addWidget(self.readings)
         bl.addStretch(1)
-        box.setMinimumWidth(260 if not large else 300)
-        box.setMaximumWidth(360 if not large else 460)
+        box.setMinimumWidth(240 if not large else 280)
+        box.setMaximumWidth(360 if not large else 440)
+        left = QScrollArea()
+        left.setWidget(box)
+        left.setWidgetResizable(True)
+        left.setFrameShape(QScrollArea.Shape.NoFrame)
+        left.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        left.setMaximumWidth(box.maximumWidth() + 20)
+        left.setMinimumWidth(box.minimumWidth() + 12)
 
         self.decisions = QLabel("Recommendations follow the sliders.")
         self.decisions.setObjectName("banner")
@@ -152,50 +184,73 @@ class QtWhatIfPanel(QWidget):
         right.addWidget(self.decisions)
         right.addWidget(grid_host, 1)
         root = QHBoxLayout(self)
-        root.addWidget(box)
+        root.addWidget(left)
         root.addLayout(right, 1)
-        session.sig_ready.connect(self.reset_from_scenario)
-        session.sig_advice.connect(self._on_session_advice)
-        self.reset_from_scenario()
+        self.state.sig_inputs.connect(self.on_inputs)
+        self.state.sig_advice.connect(self.show_decisions)
+        session.sig_ready.connect(lambda: self.on_inputs(""))
+        self.on_inputs("")
+        self.show_decisions(self.state.advice)
 
     def on_settings_changed(self) -> None:
-        """Follow the preferences: the what-if delay (the advice waits four times as long)."""
+        """Follow the preferences: the what-if delay."""
         delay = self.session.settings.whatif_debounce_ms
         self._rt_timer.setInterval(max(1, delay))
-        self._advice_timer.setInterval(max(1, delay * 4))
+        self.state.on_settings_changed()
 
     def busy(self) -> bool:
-        return (self.rt_task.running or self.advice_task.running or self._advice_timer.isActive()
-                or self._rt_timer.isActive())
+        return self.rt_task.running or self._rt_timer.isActive() or self.state.busy()
+
+    @property
+    def inputs(self) -> dict[str, float]:
+        return self.state.inputs
+
+    @property
+    def advice_task(self):
+        """The worker that re-advises the what-if scenario (shared with the other views)."""
+        return self.state.task
 
     # --- inputs --------------------------------------------------------------------------
-    def reset_from_scenario(self) -> None:
-        """Put the sliders where the advice is (its own numbers: the charts then mark the cards'
-        figures), and draw everything."""
-        s = self.session.document.scenario
-        if s is None:
-            return
-        for name, v in default_inputs(self.session.advice, s).items():
-            self.sliders[name].set_value(v)
-            self.inputs[name] = v  # exact, not the slider's step: the marks stay on the cards' figures
-        if self.session.kb is not None:
-            for key in self.charts:
-                self.update_chart(key)
-            self.update_readings()
-            self._advice_timer.start()
-
     def on_moved(self, name: str, value: float) -> None:
-        """A slider moved: redraw its charts now (fast path), debounce the slow parts."""
+        """A slider moved: the shared state moves (every view follows)."""
+        self.state.set(name, value)
+
+    def on_inputs(self, name: str) -> None:
+        """The state moved (``""``: every input): sliders, charts and readings follow."""
         t0 = time.perf_counter()
-        self.inputs[name] = value
+        names = [name] if name else list(INPUTS)
+        for n in names:
+            if n in self.sliders:
+                self.sliders[n].set_range(*self.state.model.bounds(n))
+                self.sliders[n].set_value(self.state.inputs.get(n, self.sliders[n].value()))
+        self._update_buttons()
         if self.session.kb is None:
             return
-        for key in INPUTS[name].charts:
+        keys = set()
+        for n in names:
+            keys.update(INPUTS[n].charts if n in INPUTS else ())
+        for key in (self.charts if not name else keys):
             if key in self.charts:
                 self.update_chart(key)
         self.update_readings()
-        self._advice_timer.start()
-        self.latencies_ms.append((time.perf_counter() - t0) * 1000)
+        if name:
+            self.latencies_ms.append((time.perf_counter() - t0) * 1000)
+
+    def _update_buttons(self) -> None:
+        moved = self.state.moved()
+        self.apply_button.setEnabled(bool(moved))
+        self.reset_button.setEnabled(bool(self.state.model.moved(None)))
+        changed = self.state.model.moved(None)
+        for n, s in self.sliders.items():
+            if bool(s.title.property("moved")) != (n in changed):
+                s.title.setProperty("moved", n in changed)
+                s.title.style().unpolish(s.title)
+                s.title.style().polish(s.title)
+
+    def _scenario_and_advice(self):
+        advice = self.state.advice or self.session.advice
+        scenario = advice.scenario if advice is not None else self.session.document.scenario
+        return scenario, advice
 
     def update_chart(self, key: str) -> None:
         if key == "realtime":
@@ -203,54 +258,51 @@ class QtWhatIfPanel(QWidget):
             return
         from advisor.figures.charts import safe_chart
 
-        spec = safe_chart(key, self.session.kb, self.session.document.scenario, self.session.advice, self.inputs)
+        scenario, advice = self._scenario_and_advice()
+        spec = safe_chart(key, self.session.kb, scenario, advice, dict(self.state.inputs))
         self.charts[key].set_spec(spec)
 
     def run_realtime(self) -> None:
-        self.rt_task.start(realtime_data, self.session.kb, self.session.document.scenario, self.session.advice,
-                           dict(self.inputs))
-
-    def run_advice(self) -> None:
-        from knowledge.infra.paths import user_db_path
-
-        if self.session.kb is None or self.session.document.problems:
-            return
-        data = apply_inputs(self.session.document.data, self.inputs)
-        self.advice_task.start(advise_data, data, self.session.kb, self.session.site, user_db_path())
+        scenario, advice = self._scenario_and_advice()
+        self.rt_task.start(realtime_data, self.session.kb, scenario, advice, dict(self.state.inputs))
 
     # --- readings ------------------------------------------------------------------------
     def update_readings(self) -> None:
         specs = {k: c.spec for k, c in self.charts.items()}
         lines = []
-        for heading, values in readings(specs, self.inputs):
+        for heading, values in readings(specs, self.state.inputs):
             parts = ", ".join(f"{'<b>' if hi else ''}{_esc(n)}: {fmt_value(v)} {_esc(u)}{'</b>' if hi else ''}"
                               for n, v, u, hi in values[:3])
             lines.append(f"<u>{_esc(heading)}</u><br>{parts}")
         self.readings.setText("<br>".join(lines))
 
-    def _on_session_advice(self, _advice) -> None:
-        if not self.inputs:
-            self.reset_from_scenario()
-
     def show_decisions(self, advice) -> None:
-        from advisor.recommend import catalog
-        from ui.panels.qt_recommendations import choice_text, decision_title
-        base = self.session.advice
+        """The headline decisions of the what-if advice; what differs from the scenario's advice
+        is highlighted with its value before."""
+        from advisor.figures.summary import summary
+
+        self._update_buttons()
+        moved = self.state.model.describe()
+        if advice is None:
+            self.decisions.setText(f"<i>Re-advising: {_esc(moved)}…</i>" if moved else
+                                   "Recommendations follow the sliders.")
+            return
+        base = {(i.decision, i.scope): i for i in summary(self.session.advice)} if self.session.advice else {}
         parts = []
-        for d in catalog.headline():
-            rec = advice.first(d)
-            if rec is None:
-                continue
-            was = base.first(d, rec.scope) if base is not None else None
-            changed = was is not None and choice_text(was) != choice_text(rec)
-            if changed and rec.value is not None and was.value is not None:
-                changed = abs(rec.value - was.value) > 0.01 * max(abs(was.value), 1e-9)
-            txt = f"{_esc(decision_title(d))}: <b>{_esc(choice_text(rec))}</b>"
+        for item in summary(advice):
+            was = base.get((item.decision, item.scope))
+            changed = was is not None and was.choice != item.choice
+            txt = f"{_esc(item.title)}: <b>{_esc(item.choice)}</b>"
             if changed:
-                txt = f"<span style='color:{_accent()}'>{txt} (was {_esc(choice_text(was))})</span>"
+                txt = f"<span style='color:{_accent()}'>{txt} (was {_esc(was.choice)})</span>"
             parts.append(txt)
-        self.decisions.setText(" &nbsp;·&nbsp; ".join(parts))
+        head = (f"<b>What if</b> {_esc(moved)}:<br>" if moved and advice is not self.session.advice else "")
+        self.decisions.setText(head + " &nbsp;·&nbsp; ".join(parts))
         self.last_whatif_advice = advice
+        if self.session.kb is not None:
+            for key in self.charts:  # the marks follow the what-if advice
+                self.update_chart(key)
+            self.update_readings()
 
     def on_theme_changed(self) -> None:
         for c in self.charts.values():

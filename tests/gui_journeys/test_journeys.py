@@ -1,0 +1,23 @@
+"""The journeys of issue #17, each on its own Xvfb with real X input (see conftest.py): a child
+pytest runs ``journey_<name>.py`` with Qt's xcb platform; its screenshots are written to
+``tests/gui_journeys/screenshots/<name>/`` to be looked at."""
+
+from __future__ import annotations
+
+import pytest
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+def test_architect_builds_a_scenario_from_scratch(journey):
+    """(a) hosts, disks and shared storage typed into the tables, three workloads (one real-time),
+    advice, save, reopen, PDF and HTML export with every chart."""
+    journey("architect", "1920x1080")
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+def test_consultant_runs_a_workshop_on_a_projector(journey):
+    """(b) example at 1280x720, workshop mode, sliders dragged, advice and host count change,
+    apply, undo, guide, leave."""
+    journey("consultant", "1280x720")
