@@ -88,10 +88,12 @@ def _figures(ctx: EngineContext, workloads) -> tuple[list[dict], list[dict]]:
                 stamp(expected[c][f"throughput_{p}"], disk[3], TESTBEDS["block_size_throughput"], disk[4])
                 if p == "sequential" and native is not None and float(native.mean[i]) > 0:
                     n = float(native.mean[i])
-                    expected[c]["sequential_vs_native"] = figure(
+                    # a ratio of the same family on the same device: the testbed's, carried over as it is
+                    expected[c]["sequential_vs_native"] = stamp(figure(
                         float(pred.mean[i]) / n, "ratio", float(pred.low[i]) / n, min(float(pred.high[i]) / n, 1.0),
-                        basis=pred.basis, extrapolated=bool(pred.extrapolated[i]),
-                        note="VM against the same machine without virtualization, same request size")
+                        extrapolated=bool(pred.extrapolated[i]),
+                        note="VM against the same machine without virtualization, same request size"),
+                        [], TESTBEDS["block_size_throughput"])
                 i += 1
         out.append(expected)
     return out, ctx.model_citations("block_size_throughput", pred)
