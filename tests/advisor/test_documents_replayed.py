@@ -120,7 +120,24 @@ def test_response_time_target_is_judged_or_explained(kb):
     res = next(t for t in advise(sc, kb=kb).targets if t.name == "max_response_time_ms")
     assert res.expected is None and res.met is None
     state, text = card_line(res)
-    assert state == "unknown" and "cannot be judged" in text and "'web'" in text and "telecom" in text
+    assert state == "unknown" and "cannot be judged" in text and "'web'" in text and "request_load_rps" in text
+    # a web front end that states its request load: the telecom VM's figure at the same requests per
+    # vCPU, judged and marked extrapolated on the card and in the JSON
+    sc["workloads"][0]["request_load_rps"] = 150
+    web = advise(sc, kb=kb)
+    res = next(t for t in web.targets if t.name == "max_response_time_ms")
+    assert res.expected is not None and res.met is not None and res.extrapolated
+    assert res.to_dict()["extrapolated"] is True and res.note.startswith("extrapolated")
+    state, text = card_line(res)
+    assert state in ("met", "missed") and "expected" in text and "extrapolated" in text and "'web'" in text
+    tel = advise({**sc, "workloads": [telecom(150 * 2 / 2, vms=2, vcpus=2, name="tel", live_migration=False)]},
+                 kb=kb)
+    same = next(t for t in tel.targets if t.name == "max_response_time_ms")
+    assert same.expected == pytest.approx(res.expected) and not same.extrapolated
+    # heavier load per vCPU: the estimate can only grow (requests queue for the vCPUs)
+    sc["workloads"][0]["request_load_rps"] = 1500
+    heavier = next(t for t in advise(sc, kb=kb).targets if t.name == "max_response_time_ms")
+    assert heavier.expected > res.expected
 
 
 def test_fixed_realtime_period_gives_section_11_4s_response_times(kb):
