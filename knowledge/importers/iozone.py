@@ -4,7 +4,9 @@ and the ``-R`` Excel-style report ("Excel output is below:").
 Units: IOzone's kBytes are 1024 bytes, so "kBytes/sec" (and the older "KB/sec") is KiB/s; with
 ``-O`` the results are operations per second (``iops``). Record length is ``block_size`` (KiB), the
 file size ``file_size`` (KiB). When a ``-R`` report is present it is used and the table (same
-numbers) skipped.
+numbers) skipped. A 0 in a ``-R`` report is what IOzone prints for a test it did not finish
+(an interrupted run prints its report with zeros): never a result, it is skipped with a warning, and a
+file that holds nothing else is refused saying so.
 
 Throughput mode (``-t N`` or ``-l/-u``): every "Children see throughput for N <test>" line is one
 run, the aggregate of its N processes or threads (``statistic`` total). Each is labelled with the
@@ -71,7 +73,9 @@ def parse(text: str, path: str = "") -> ParsedFile:
     # the settings of the invocation being read (reset by each banner)
     run: dict = {"unit": ("KiB/s", "throughput"), "direct": None, "rec": None, "size": None}
     table: list[tuple[int, float, float, list[tuple[int, float]], dict]] = []
-    excel: list[tuple[int, float, float, float]] = []
+    excel: list[tuple[int, float, float, float, int]] = []
+    titles: dict[int, str] = {}
+    interrupted: int | None = None
     children: list[tuple[int, int, str, float, str, dict]] = []
     ends: list[int] | None = None
     report: int | None = None
@@ -79,7 +83,9 @@ def parse(text: str, path: str = "") -> ParsedFile:
     in_excel = False
     for n, line in enumerate(text.splitlines(), 1):
         s = line.strip()
-        if s.startswith("Iozone: Performance Test of File I/O"):
+        if s.startswith("iozone: interrupted"):
+            interrupted = n
+        elif s.startswith("Iozone: Performance Test of File I/O"):
             run = {"unit": ("KiB/s", "throughput"), "direct": None, "rec": None, "size": None}
         elif m := re.search(r"Version \$Revision: (\S+) \$", s):
             version = version or m.group(1)
@@ -106,6 +112,8 @@ def parse(text: str, path: str = "") -> ParsedFile:
             if not in_excel:  # a -R report saved without its "Excel output is below" line
                 in_excel, ends = True, None
             report = REPORTS.get(m.group(1).lower())
+            if report is not None:
+                titles[report] = m.group(1)
             if report is None:
                 skipped.append(f"line {n}: unknown -R report {m.group(1)!r}: skipped")
             recs = []
@@ -117,7 +125,7 @@ def parse(text: str, path: str = "") -> ParsedFile:
             if len(vals) > len(recs):
                 raise ImporterError(path, f"{len(vals)} values for {len(recs)} record sizes", line=n)
             for rec, v in zip(recs, vals, strict=False):
-                excel.append((report, size, rec, number(v, path, line=n)))
+                excel.append((report, size, rec, number(v, path, line=n), n))
         elif re.match(r"^kB\s+reclen\s", s, re.I):  # "KB  reclen" in IOzone 3.3xx
             tokens = s.split()[2:]
             if tuple(tokens) != HEADER_TOKENS[:len(tokens)]:
@@ -142,17 +150,45 @@ def parse(text: str, path: str = "") -> ParsedFile:
         params["command_line"] = commands[0]
         if len(commands) > 1:
             params["command_lines"] = commands
+    # a run: one (file size, record length) row of the table or of a -R report, one throughput-mode test
+    runs = len({(k, size) for k, size, *_ in excel}) if excel else len(table)
+    runs += len(children) + len(skipped)
+    excel = _drop_unfinished(excel, titles, interrupted, skipped, warnings)
     out = _measurements(table, excel, children, run["unit"], params, warnings)
+    if not out and interrupted is not None:
+        raise ImporterError(path, "IOzone was interrupted here, before any test finished: its -R report holds "
+                                  "only the zeros IOzone prints for unfinished tests, no result", line=interrupted)
     if not out:
         raise ImporterError(path, "no IOzone results (no 'kB reclen' table rows, 'Children see throughput' "
                                   "lines or -R report)", line=1)
     if not version:
         warnings.append("no 'Version $Revision: ...' line: version unknown")
-    # a run: one (file size, record length) row of the table or of a -R report, one throughput-mode test
-    runs = len({(k, size) for k, size, _rec, _ in excel}) if excel else len(table)
-    runs += len(children)
     return ParsedFile(NAME, version, params, out, warnings, path=path, format="iozone",
-                      runs_found=runs + len(skipped), skipped=skipped)
+                      runs_found=runs, skipped=skipped)
+
+
+def _drop_unfinished(excel, titles, interrupted, skipped, warnings):
+    """The -R values without the zeros IOzone prints for tests it did not finish: a (report, file size)
+    row of zeros only is a skipped run, single zeros in a row are dropped with a warning."""
+    if not any(e[3] == 0 for e in excel):
+        return excel
+    why = (f"IOzone was interrupted (line {interrupted}) and" if interrupted is not None else "IOzone") + \
+        " prints 0 for a test it did not finish"
+    rows: dict[tuple[int, float], list] = {}
+    for e in excel:
+        rows.setdefault((e[0], e[1]), []).append(e)
+    kept = []
+    for (k, size), row in rows.items():
+        zeros = [e for e in row if e[3] == 0]
+        where = f"line {row[0][4]}: {titles.get(k, 'report')!r} report, file {fmt_level(size)} KiB"
+        if len(zeros) == len(row):
+            skipped.append(f"{where}: only 0 ({why}): skipped")
+            continue
+        if zeros:
+            recs = ", ".join(fmt_level(e[2]) for e in zeros)
+            warnings.append(f"{where}: 0 for record {recs} KiB ({why}): not imported")
+        kept += [e for e in row if e[3] != 0]
+    return kept
 
 
 def _measurements(table, excel, children, unit_metric, params, warnings) -> list[SiteMeasurement]:
@@ -162,7 +198,7 @@ def _measurements(table, excel, children, unit_metric, params, warnings) -> list
             warnings.append("the table and the -R report hold the same results: the -R report was used")
         unit, metric = unit_metric
         direct = "yes" if params.get("direct_io") else None
-        for k, size, rec, value in excel:
+        for k, size, rec, value, _n in excel:
             op, pattern = COLUMNS[k]
             out.append(measurement(metric, value, unit, _f(op, pattern, rec, size, None, direct),
                                    f"IOzone {op} ({pattern or 'other'}), file {fmt_level(size)} KiB, record {fmt_level(rec)} KiB"))

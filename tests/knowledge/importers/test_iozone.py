@@ -118,3 +118,24 @@ def test_throughput_mode_in_ops_and_in_old_kb_units():
     assert (ops.metric, ops.unit, ops.value) == ("iops", "ops/s", 4000.45)
     assert (ops.factors["block_size"], ops.factors["file_size"], ops.factors["threads"], ops.factors["direct_io"]
             ) == ("4", "262144", "2", "yes")
+
+
+def test_zeros_of_an_interrupted_run_are_not_results(fixture_text):
+    # IOzone prints its -R report when interrupted, with 0 for every test it did not finish
+    text = (fixture_text("iozone3_excel_R_sample.txt")
+            .replace('"1024"   1516148  1516592  1518368  1525472  1553888 ', '"1024"   1516148  1516592  0  0  0 ')
+            .replace('"64"   2401148  2401592  2403368 ', '"64"   0  0  0 ')
+            .replace("Excel output is below:", "iozone: interrupted\n\nExcel output is below:"))
+    r = iozone.parse(text, "cut.txt")
+    assert r.runs_found == 6 * 2 and r.runs_imported == 11
+    assert len(r.skipped) == 1 and "'Re-writer' report, file 64 KiB: only 0" in r.skipped[0]
+    assert "interrupted (line 20)" in r.skipped[0]
+    assert any("'Writer' report, file 1024 KiB: 0 for record 64, 256, 1024 KiB" in w for w in r.warnings)
+    assert len(r.measurements) == 6 * 8 - 3 - 3 and all(m.value > 0 for m in r.measurements)
+
+
+def test_a_run_interrupted_before_any_result_is_refused():
+    # published: a run on BeeGFS interrupted in its first row; the -R report then holds only zeros
+    name = "parsa_iozone3489_interrupted_R_zeros.log"
+    with pytest.raises(ImporterError, match=r"line 35: IOzone was interrupted here, before any test finished"):
+        iozone.parse((PUBLISHED / name).read_text(), name)
