@@ -87,9 +87,16 @@ def test_optimize_tab_searches_draws_the_front_and_a_click_loads_the_design(wind
     panel = window.show_view("optimize")
     panel.counts.setValue(1)
     before = s.document.data
+    seen: list[tuple[float, str, str]] = []
+    panel.task.sig_progress.connect(lambda f, m: seen.append((f, m, panel.bar.format())))
     with qtbot.waitSignal(panel.task.sig_done, timeout=240000):
         qtbot.mouseClick(panel.run_button, Qt.MouseButton.LeftButton)
+        assert not panel.run_button.isEnabled() and panel.cancel_button.isEnabled()
     res = panel.result
+    # the worker reported its progress, and the bar showed it with the step it was at
+    assert any(0 < f < 1 for f, _m, _fmt in seen) and any("checking every configuration" in fmt for *_x, fmt in seen)
+    wait_idle(qtbot, panel, timeout=60000)
+    assert not panel.bar.isVisible() and panel.run_button.isEnabled() and not panel.cancel_button.isEnabled()
     assert res.best is not None and res.size == 3 * 4 * 5 * 5 * 5 ** 4
     assert "designs searched" in panel.info.text() and panel.front.rowCount() == len(res.pareto)
     # the chart is labelled with units on both axes
