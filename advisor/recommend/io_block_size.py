@@ -13,6 +13,10 @@ Random reads fetch the workload's own request size (``io.block_size_kib``, its `
 useful data each: larger requests waste the rest, smaller ones need one positioning per request.
 Each figure says the device (``device``), the VMs sharing it (``vms_sharing``) and the useful
 part of a request (``useful_kib``). No figure without any device.
+For sequential reads also ``sequential_vs_native``: what the VM reads per second against the
+same machine without virtualization at that request size (the same family, ``platform`` vm over
+native: each request pays a fixed virtualization cost that large requests amortize, doc 003
+Figure 4(b)/(c)).
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from __future__ import annotations
 import math
 
 from advisor.hardware import TESTBEDS, same_disks, stamp
-from advisor.recommend.base import EngineContext, Recommendation, decide, prediction_figure
+from advisor.recommend.base import EngineContext, Recommendation, decide, figure, prediction_figure
 from advisor.recommend.disks import hardware_of
 from advisor.rules import evaluate
 
@@ -56,6 +60,8 @@ def _figures(ctx: EngineContext, workloads) -> tuple[list[dict], list[dict]]:
     pred = ctx.models.predict("block_size_throughput", queries, calibrate=False)
     if pred is None:
         return [{} for _ in workloads], []
+    native_q = [{**q, "platform": "native"} for q in queries]
+    native = ctx.models.predict("block_size_throughput", native_q, calibrate=False)
     out, i = [], 0
     for w in workloads:
         expected: dict[str, dict] = {c: {} for c in CHOICES}
@@ -67,6 +73,14 @@ def _figures(ctx: EngineContext, workloads) -> tuple[list[dict], list[dict]]:
                            note=f"per VM: its share of the device (1/{disk[5]:.3g})"
                            + (f"; {useful:g} KiB of each request useful" if p == "random" else ""))
                 expected[c][f"throughput_{p}"] = stamp(fig, disk[3], TESTBEDS["block_size_throughput"], disk[4])
+                if p == "sequential" and native is not None and float(native.mean[i]) > 0:
+                    n = float(native.mean[i])
+                    # a ratio of the same family on the same device: the testbed's, carried over as it is
+                    expected[c]["sequential_vs_native"] = stamp(figure(
+                        float(pred.mean[i]) / n, "ratio", float(pred.low[i]) / n, min(float(pred.high[i]) / n, 1.0),
+                        extrapolated=bool(pred.extrapolated[i]),
+                        note="VM against the same machine without virtualization, same request size"),
+                        [], TESTBEDS["block_size_throughput"])
                 i += 1
         out.append(expected)
     return out, ctx.model_citations("block_size_throughput", pred)

@@ -13,16 +13,17 @@ same boot with idle neighbours), and when the chosen option's exceeds 3x a warni
 the row) and names the way out: shared storage, whose boot stayed near idle up to sixteen such
 VMs (F6-04), or a faster array.
 A distributed store has no boot-time measurement; it gets the read and write throughput per VM
-of the thesis' best design (``distributed_throughput``: Compuverde Structured, multicast lookup
-with an NFS interface, doc 004 chapter 4) with every VM of the cluster as a client, and the
-time to rebuild a lost node's copies (``distributed_recovery_time``, Table 4.2). The storage
-entry's ``network_gbps`` is the store's network rate as a whole, as for every shared store (the
-cache-mode and block-size cards read it so too): the store is taken to have the thesis' number of
-storage nodes (:data:`ASSUMED_NODES`, the scenario does not state it), each with an equal part of
-that rate as its link; each VM's share of its host's NIC caps its throughput. So the cluster's
-VMs together never get more than the declared rate. The recovery time moves the lost copies over
-the nodes' links: the thesis' time times its node link over the scenario's (the same data per node
-assumed: the thesis does not state it), extrapolated unless the links are the thesis' 1 Gb/s.
+of the system the scenario names (``shared_storage[].system``), else of the thesis' best design
+(``distributed_throughput``: Compuverde Structured, multicast lookup with an NFS interface, doc 004
+chapter 4) with every VM of the cluster as a client, and the time to rebuild a lost node's copies
+(``distributed_recovery_time``, Table 4.2). The storage entry's ``network_gbps`` is the store's
+network rate as a whole, as for every shared store (the cache-mode and block-size cards read it so
+too): the store is taken to have the thesis' number of storage nodes (:data:`ASSUMED_NODES`, the
+scenario does not state it), each with an equal part of that rate as its link; each VM's share of
+its host's NIC caps its throughput. So the cluster's VMs together never get more than the declared
+rate. The recovery time moves the lost copies over the nodes' links: the thesis' time times its
+node link over the scenario's (the same data per node assumed: the thesis does not state it),
+extrapolated unless the links are the thesis' 1 Gb/s.
 """
 
 from __future__ import annotations
@@ -48,6 +49,16 @@ BACKENDS = ("local_disk", "nfs_file", "nfs_root", "iscsi", "distributed")
 DISTRIBUTED_SYSTEM = "compuverde_structured"
 #: storage nodes a distributed store is taken to have: the thesis' (doc 004 row c4-S4.3.1-03)
 ASSUMED_NODES = 24.0
+#: how the card names each distributed system the thesis measured (doc 004 chapter 4)
+SYSTEM_NOTES = {"compuverde_structured": "Compuverde Structured (multicast lookup), the thesis' best distributed design",
+                "compuverde_unstructured": "Compuverde Unstructured (multicast lookup, object interface)",
+                "swift": "OpenStack Swift (DHT lookup, proxies)", "gluster": "GlusterFS (DHT lookup, proxies)"}
+
+
+def distributed_system(ctx: EngineContext) -> str:
+    """The distributed store the scenario offers (``shared_storage[].system``), else the thesis' best."""
+    return next((s.system for s in ctx.scenario.hosts.shared_storage if s.kind == "distributed" and s.system),
+                DISTRIBUTED_SYSTEM)
 
 
 #: IOPS of the doc 002 testbed's local disk (one SCSI disk per blade, Section 4.1), taken as an HDD's
@@ -80,16 +91,16 @@ def _distributed(ctx: EngineContext) -> tuple[dict, list[dict], bool]:
     sc = ctx.scenario
     link = max((s.network_gbps for s in sc.hosts.shared_storage if s.kind == "distributed"), default=1.0)
     node_link = link / ASSUMED_NODES  # the store's rate shared by its nodes (see the module doc)
-    base = {"storage_system": DISTRIBUTED_SYSTEM, "node_link_gbps": node_link, "node_count": ASSUMED_NODES,
+    system = distributed_system(ctx)
+    base = {"storage_system": system, "node_link_gbps": node_link, "node_count": ASSUMED_NODES,
             "concurrent_vms": float(max(sc.total_vms, 1)),
             # each VM's share of its host's NIC, which the VMs of a host share
             "host_link_gbps": sc.hosts.nic_gbps / max(ctx.facts.vms_per_host, 1.0)}
     tp = ctx.models.predict("distributed_throughput", [{**base, "operation": op} for op in ("read", "write")],
                             calibrate=False)
-    rt = ctx.models.predict("distributed_recovery_time", [{"storage_system": DISTRIBUTED_SYSTEM}], calibrate=False)
+    rt = ctx.models.predict("distributed_recovery_time", [{"storage_system": system}], calibrate=False)
     figs, cites, extrap = {}, [], False
-    note = (f"Compuverde Structured (multicast lookup), the thesis' best distributed design; "
-            f"{ASSUMED_NODES:g} storage nodes assumed, {node_link:.3g} Gb/s each")
+    note = f"{SYSTEM_NOTES[system]}; {ASSUMED_NODES:g} storage nodes assumed, {node_link:.3g} Gb/s each"
     hw = hardware_of(ctx)
     testbed = TESTBEDS["distributed_throughput"]
     store_link = hw.store_link("distributed")
