@@ -9,6 +9,14 @@ from pathlib import Path
 from advisor.export.plan import ClusterPlan, ExportedValue, GroupPlan, Source, decimal_text
 
 
+class Notes(list):
+    """Notes, each once (a VM-level problem met in several files of a target is one note)."""
+
+    def append(self, note: str) -> None:
+        if note not in self:
+            super().append(note)
+
+
 @dataclass
 class Export:
     """The files of one target (relative path -> text) and the values written into them."""
@@ -17,7 +25,7 @@ class Export:
     plan: ClusterPlan
     files: dict[str, str] = field(default_factory=dict)
     values: list[ExportedValue] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=Notes)
 
     def add(self, path: str, text: str) -> None:
         if path in self.files:
