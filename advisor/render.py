@@ -160,8 +160,10 @@ def report_data(advice, title: str | None = None, documents: dict[str, str] | No
         rows = today_vs_advised(sc, advice.recommendations)
         today_lines = format_today(rows)
         today = [{"title": catalog.title(t["decision"]), "scope": t["scope"].replace("workload:", "workload "),
-                  "today": t["today"], "advised": t["advised"], "differs": "yes" if t["differs"] else "no",
-                  "because": t["because"]} for t in rows]
+                  "today": t["today"], "advised": t["advised"],
+                  "differs": {"unchanged": "no", "within": "no (within the advice)", "unknown": "unknown"}.get(
+                      t.get("status", ""), "yes" if t["differs"] else "no"),
+                  "because": t["because"] + "".join(f" Warning: {w}" for w in t.get("warnings", []))} for t in rows]
     return {
         "today": today, "today_lines": today_lines,
         "title": title or f"Capacity advice: {sc.name}",

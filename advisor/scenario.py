@@ -160,6 +160,10 @@ class Workload:
     realtime: Realtime | None = None
     assumed: list[str] | None = None  # fields filled with defaults, not known (an imported estate)
     today: dict[str, Any] | None = None  # what these VMs run with today (an imported estate)
+    #: share of each vCPU kept busy, 0-1, as measured (an imported estate's CPU usage); it sets the
+    #: CPU load while ``cpu_intensity`` is the level it falls in (see advisor.recommend.load)
+    cpu_busy_share: float | None = None
+    measured: list[str] | None = None  # fields derived from the estate's measurements, not assumed
 
     @property
     def disk_size_gb(self) -> float:
@@ -550,6 +554,8 @@ def _check_analysable(tasks: list[RtTask], path: str, pr: _Problems) -> None:
 ASSUMABLE = ("vms", "vcpus", "ram_gib", "cpu_intensity", "request_load_rps", "live_migration", "data_loss_tolerance",
              "containerizable", "application", "image_gb", "io.pattern", "io.read_share", "io.intensity",
              "io.block_size_kib", "io.footprint_gb", "io.disk_gb", "io.iops")
+#: workload fields an imported estate may mark as measured (``measured: [cpu_intensity, ...]``)
+MEASURABLE = ("cpu_intensity", "cpu_busy_share", "ram_gib", "io.iops", "io.read_share", "request_load_rps")
 
 
 def _assumed(r: _Reader, key: str, path: str, pr: _Problems, known: tuple[str, ...]) -> list[str] | None:
@@ -561,7 +567,7 @@ def _assumed(r: _Reader, key: str, path: str, pr: _Problems, known: tuple[str, .
         return None
     for x in value:
         if x not in known:
-            pr.add(f"{path}.{key}" if path else key, f"{x!r} is not a field that can be assumed")
+            pr.add(f"{path}.{key}" if path else key, f"{x!r} is not a field that can be {key}")
     return list(value)
 
 
@@ -579,7 +585,8 @@ def _workload(data: Any, i: int, pr: _Problems) -> Workload:
     path = f"workloads[{i}]"
     r = _Reader(data, path, pr, ("name", "vms", "vcpus", "ram_gib", "cpu_intensity", "io",
                                  "request_load_rps", "live_migration", "data_loss_tolerance",
-                                 "containerizable", "application", "image_gb", "realtime", "assumed", "today"))
+                                 "containerizable", "application", "image_gb", "realtime", "assumed", "today",
+                                 "cpu_busy_share", "measured"))
     io_r = _Reader(r.raw("io", {}), f"{path}.io", pr, ("pattern", "read_share", "intensity", "block_size_kib",
                                                        "footprint_gb", "disk_gb", "iops"))
     io = IOProfile(pattern=io_r.string("pattern", "mixed", IO_PATTERNS),
@@ -604,7 +611,9 @@ def _workload(data: Any, i: int, pr: _Problems) -> Workload:
         containerizable=r.boolean("containerizable", False), application=r.string("application", ""),
         image_gb=r.number("image_gb", None, minimum=0, exclusive_min=True),
         realtime=_realtime(rt_data, f"{path}.realtime", pr) if rt_data is not None else None,
-        assumed=_assumed(r, "assumed", path, pr, ASSUMABLE), today=_mapping(r, "today", path, pr))
+        assumed=_assumed(r, "assumed", path, pr, ASSUMABLE), today=_mapping(r, "today", path, pr),
+        cpu_busy_share=r.number("cpu_busy_share", None, minimum=0, maximum=1),
+        measured=_assumed(r, "measured", path, pr, MEASURABLE))
 
 
 def _target(name: str, raw: Any, path: str, workload: str | None, pr: _Problems) -> Target | None:

@@ -78,8 +78,9 @@ def test_name_prefix_and_cluster_grouping():
 def test_assumptions_are_listed_and_defaults_explicit(rvtools, facts):
     data = Inventory(rvtools).to_scenario()
     for w in data["workloads"]:
-        assert set(ASSUMED_WORKLOAD) <= set(w["assumed"]) and "live_migration" in w["assumed"]
-        assert w["cpu_intensity"] == "medium" and w["io"]["pattern"] == "mixed"
+        assert set(ASSUMED_WORKLOAD) - {"cpu_intensity"} <= set(w["assumed"]) and "live_migration" in w["assumed"]
+        assert "cpu_intensity" in w["measured"] and "cpu_intensity" not in w["assumed"]  # the vCPU tab measured it
+        assert w["io"]["pattern"] == "mixed"
         assert "vcpus" not in w["assumed"] and "io.disk_gb" not in w["assumed"]  # known from vInfo
     assert {"hosts.disks", "hosts.nic_gbps"} <= set(data["estate"]["assumed"])
     assert "hosts.cpu" not in data["estate"]["assumed"]  # vHost describes the hosts
@@ -110,7 +111,7 @@ def test_today_settings_in_the_scenario():
     assert today["cache_modes"] == {"writeback": 1, "unsafe": 1, "none": 1, "writethrough": 1, "directsync": 1}
     assert today["hypervisor"] == "KVM (libvirt)"
     tuned = Inventory(read_inventory([C.LIBVIRT / "cputune.xml"])).to_scenario()
-    assert tuned["workloads"][0]["today"] == {"cache": "writeback", "pinned_vms": 1}
+    assert tuned["workloads"][0]["today"] == {"cache": "writeback", "cache_disks": 1, "pinned_vms": 1}
     assert tuned["estate"]["today"]["pinned_vms"] == 1
 
 
@@ -169,7 +170,7 @@ def test_excluding_powered_off(rvtools, facts):
 def test_yaml_marks_assumptions_and_round_trips(tmp_path, rvtools, facts):
     data = Inventory(rvtools).to_scenario()
     text = scenario_yaml(data)
-    assert "  cpu_intensity: medium  # assumed" in text and "    pattern: mixed  # assumed" in text
+    assert "  cpu_intensity: low  # measured" in text and "    pattern: mixed  # assumed" in text
     assert "  nic_gbps: 10.0  # assumed" in text and f"  count: {facts['hosts']}\n" in text  # known host count
     assert "vms: " in text and not any(ln.strip().startswith("vms:") and "# assumed" in ln for ln in text.splitlines())
     for suffix in ("yaml", "json", "toml"):
@@ -197,19 +198,21 @@ def test_today_vs_advised_rows():
     est = read_inventory([C.EXAMPLES / "inventory-vms.csv", C.EXAMPLES / "inventory-hosts.csv"])
     sc = parse_scenario(Inventory(est).to_scenario())
     recs = [{"decision": "cache_mode", "scope": "workload:web", "choice": "none",
-             "rationale": "web: cache=none (12 VMs per host). VMs that live-migrate bypass the host cache."},
+             "rationale": "web: cache=none (12 VMs per host). Something about writethrough.",
+             "alternatives": [{"choice": "writeback", "why_not": "VMs that live-migrate bypass the host cache "
+                                                                 "[cache.migration]; scored -1.00 against 2.00"}]},
             {"decision": "cache_mode", "scope": "workload:postgres", "choice": "none", "rationale": "x. y."},
             {"decision": "vcpu_overallocation", "scope": "cluster", "choice": "moderate", "value": 4.0,
              "rationale": "Allocate up to 4 vCPUs per core."},
-            {"decision": "host_count", "scope": "cluster", "choice": "4", "rationale": "4 hosts."}]
+            {"decision": "host_count", "scope": "cluster", "choice": "4", "value": 4.0, "rationale": "4 hosts."}]
     rows = {(r["decision"], r["scope"]): r for r in today_vs_advised(sc, recs)}
     web = rows[("cache_mode", "workload:web")]
     assert (web["today"], web["advised"], web["differs"]) == ("writeback", "none", True)
-    assert web["because"] == "VMs that live-migrate bypass the host cache"
+    assert web["because"].startswith("VMs that live-migrate bypass the host cache [cache.migration]")
     assert rows[("cache_mode", "workload:postgres")]["differs"] is False
     over = rows[("vcpu_overallocation", "cluster")]
     assert "vCPUs per core" in over["today"] and "2 VM(s) with pinned vCPUs" in over["today"]
-    assert over["advised"] == "moderate (up to 4 vCPUs per core)" and over["differs"] is True
+    assert over["advised"] == "moderate (up to 4 vCPUs per core)" and over["status"] == "within"
     assert rows[("host_count", "cluster")]["differs"] is False
 
 
@@ -232,3 +235,7 @@ def test_an_edit_declares_the_value_and_drops_its_assumed_mark():
     assert marks_after_edit(data, ("workloads", 0, "io", "pattern")) == {("workloads", 0, "assumed"): ["live_migration"]}
     assert marks_after_edit(data, ("workloads", 0, "vcpus")) == {}
     assert marks_after_edit(data, ("hosts", "count")) == {} and marks_after_edit({}, ("hosts", "nic_gbps")) == {}
+    # a measured value the user sets is the user's: its 'measured' mark goes, the measurement stays
+    measured = {"workloads": [{"name": "a", "assumed": ["io.pattern"], "measured": ["cpu_busy_share", "cpu_intensity"]}]}
+    assert marks_after_edit(measured, ("workloads", 0, "cpu_intensity")) == {("workloads", 0, "measured"): ["cpu_busy_share"]}
+    assert marks_after_edit(measured, ("workloads", 0, "vcpus")) == {}

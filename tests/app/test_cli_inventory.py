@@ -91,7 +91,8 @@ def test_text_summary_with_today_vs_advised(tmp_path, capsys, kb_path):
     assert "Found: 2 VMs, 0 powered off, 0 templates, 1 hosts" in out
     assert "Assumed (not in the export; check them):" in out and "io.pattern" in out
     line = next(x for x in out.splitlines() if x.strip().startswith("cache mode ("))
-    assert "today writeback (1), unsafe (1), none (1), writethrough (1), directsync (1); advised " in line
+    assert ("today writeback (1 disk), unsafe (1 disk), none (1 disk), writethrough (1 disk), directsync (1 disk); "
+            "advised ") in line
     assert ", because " in line
 
 

@@ -58,7 +58,7 @@ def test_import_adjust_and_advise(qtbot, window, tmp_path, workbook):
     assert (f"Found <b>{facts['vms']}</b> VMs, <b>{facts['powered_off']}</b> powered off, "
             f"<b>{facts['templates']}</b> templates, <b>{facts['hosts']}</b> hosts") in dialog.found.text()
     assert "Assumed" in dialog.assumed.text() and "I/O pattern" in dialog.assumed.text()
-    assert "vCPUs per core" in dialog.today.text() and "VMware ESXi" in dialog.today.text()
+    assert "vCPUs per physical core" in dialog.today.text() and "VMware ESXi" in dialog.today.text()
     model = dialog.model
     groups = len(dialog.inventory.groups)
     assert model.rowCount() == groups <= 12
@@ -132,14 +132,14 @@ def test_libvirt_cache_modes_in_the_dialog_and_on_cards(qtbot, window, tmp_path)
     dialog = open_import(qtbot, window, [C.LIBVIRT / "disk-cache.xml", C.LIBVIRT / "virsh-info-default.out"])
     model = dialog.model
     texts = [model.data(model.index(r, 5)) for r in range(model.rowCount())]
-    assert any("cache writeback (1), unsafe (1)" in t for t in texts)
+    assert any("cache writeback (1 disk), unsafe (1 disk)" in t for t in texts)
     assert any("without size (assumed)" in t for t in texts)  # 'test' from virsh list has no size
     with qtbot.waitSignal(window.session.sig_advice, timeout=120000):
         dialog.accept()
     panel = window.show_view("recommendations")
     qtbot.waitUntil(lambda: bool(getattr(panel, "cards", None)), timeout=30000)
     cache = [c for c in panel.cards if c.rec.decision == "cache_mode" and c.today_label is not None]
-    assert cache and "Today: <b>writeback (1), unsafe (1)" in cache[0].today_label.text()
+    assert cache and "Today: <b>writeback (1 disk), unsafe (1 disk)" in cache[0].today_label.text()
 
 
 @pytest.mark.parametrize("workbook", ["rvtools-3x.xlsx", "SizingWorkshop-RVTools.xlsx"])
