@@ -80,6 +80,7 @@ class SharedStorage:
     network_gbps: float = 1.0
     capacity_tb: float | None = None
     iops: float | None = None
+    model: str | None = None  # the cost catalogue's storage product (capadvisor costs)
 
 
 @dataclass
@@ -93,6 +94,7 @@ class Hosts:
     disks: list[Disk] = field(default_factory=list)
     nic_gbps: float = 1.0
     shared_storage: list[SharedStorage] = field(default_factory=list)
+    model: str | None = None  # the cost catalogue's host model these hosts are (capadvisor costs)
 
 
 @dataclass
@@ -470,7 +472,7 @@ def _cpu(data: Any, path: str, pr: _Problems) -> Cpu:
 
 def _hosts(data: Any, pr: _Problems) -> Hosts:
     r = _Reader(data, "hosts", pr, ("count", "reserve", "cpu", "ram_gib", "disks", "nic_gbps",
-                                    "shared_storage"))
+                                    "shared_storage", "model"))
     disks = []
     for i, d in enumerate(r.items("disks", [])):
         dr = _Reader(d, f"hosts.disks[{i}]", pr, ("kind", "count", "size_gb", "iops", "mb_s", "source"))
@@ -482,18 +484,20 @@ def _hosts(data: Any, pr: _Problems) -> Hosts:
                           source=dr.string("source", None, DISK_SOURCES)))
     shared = []
     for i, s in enumerate(r.items("shared_storage", [])):
-        sr = _Reader(s, f"hosts.shared_storage[{i}]", pr, ("kind", "network_gbps", "capacity_tb", "iops"))
+        sr = _Reader(s, f"hosts.shared_storage[{i}]", pr, ("kind", "network_gbps", "capacity_tb", "iops", "model"))
         shared.append(SharedStorage(kind=sr.string("kind", choices=SHARED_KINDS) or "nfs",
                                     network_gbps=sr.number("network_gbps", 1.0, minimum=0, exclusive_min=True),
                                     capacity_tb=sr.number("capacity_tb", None, minimum=0, exclusive_min=True),
-                                    iops=sr.number("iops", None, minimum=0, exclusive_min=True)))
+                                    iops=sr.number("iops", None, minimum=0, exclusive_min=True),
+                                    model=sr.string("model", None)))
     count = r.number("count", 1, minimum=1, integer=True) or 1
     reserve = r.number("reserve", 0, minimum=0, integer=True)
     if reserve is not None and reserve >= count:
         pr.add("hosts.reserve", f"must be smaller than hosts.count ({count})")
     return Hosts(count=count, reserve=reserve or 0, cpu=_cpu(r.raw("cpu", {}), "hosts.cpu", pr),
                  ram_gib=r.number("ram_gib", minimum=0, exclusive_min=True) or 1.0, disks=disks,
-                 nic_gbps=r.number("nic_gbps", 1.0, minimum=0, exclusive_min=True), shared_storage=shared)
+                 nic_gbps=r.number("nic_gbps", 1.0, minimum=0, exclusive_min=True), shared_storage=shared,
+                 model=r.string("model", None))
 
 
 def _realtime(data: Any, path: str, pr: _Problems) -> Realtime:
