@@ -83,3 +83,29 @@ def test_the_plan_dialog_says_what_the_site_calibrates_now(window, qtbot):
     else:
         assert text.startswith("Site lab now:") and "site  " in text
     dialog.reject()
+
+
+def test_the_plan_dialog_starts_from_the_advice_site_and_follows_the_field(window, qtbot):
+    """Review 2, 15-D: with another site selected in the list, the dialog still opens on the site
+    the advice is calibrated to, with its status; editing the site field updates the status."""
+    from tests.ui.conftest import fio_fixture
+
+    panel = window.show_view("sites")
+    for site in ("aaa-first", "lab"):
+        with qtbot.waitSignal(panel.task.sig_done, timeout=30000):
+            panel.import_files([fio_fixture()], site=site)
+    with qtbot.waitSignal(window.session.sig_advice, timeout=60000):
+        window.session.set_site("lab")
+    panel.refresh()
+    panel.site_list.setCurrentRow(0)
+    selected = panel.site_list.currentItem()
+    assert selected is not None and selected.text().startswith("aaa-first")
+    dialog = panel.bench_plan_dialog()
+    qtbot.addWidget(dialog)
+    assert dialog.site.text() == "lab"
+    assert dialog.log.toPlainText().startswith("Site lab")
+    dialog.site.setText("elsewhere")
+    assert dialog.log.toPlainText() == ""  # the advice is not calibrated to that site
+    dialog.site.setText("lab")
+    assert dialog.log.toPlainText().startswith("Site lab")
+    dialog.reject()

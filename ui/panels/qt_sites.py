@@ -215,7 +215,8 @@ class QtSitesPanel(QWidget):
         return self.new_site.text().strip() or "my-site"
 
     def bench_plan_dialog(self):
-        """The benchmark plan for the current advice and the selected (or new) site."""
+        """The benchmark plan for the current advice and the site it is calibrated to (else the
+        selected or new site)."""
         from ui.dialogs.bench_plan import BenchPlanDialog
 
         item = self.site_list.currentItem()
