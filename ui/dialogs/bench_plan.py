@@ -26,8 +26,7 @@ class BenchPlanDialog(FolderTaskDialog):
                          Path.home() / "capadvisor-bench-plan", intro, parent)
         self.plan = None
         self.scenario = session.advice.scenario if session.advice is not None else session.document.scenario
-        # the site the advice is calibrated to comes first: its status is what the dialog shows
-        self.site = QLineEdit(session.site or site or "site")
+        self.site = QLineEdit(site or session.site or "site")
         self.site.setToolTip("The site the results are imported under (run-all.sh imports them when capadvisor is "
                              "on the PATH)")
         self.form.addRow("&Site:", self.site)
@@ -37,12 +36,8 @@ class BenchPlanDialog(FolderTaskDialog):
         self.plan_button.setEnabled(self.ready)
         self.resize(820, 520)
         self.log.setPlainText(self.status_text())
-        self.site.textChanged.connect(self.site_edited)
-
-    def site_edited(self) -> None:
-        """Until a plan is written, the log says what the site now in the field calibrates."""
-        if self.plan is None and self.progress.isHidden():  # not while planning
-            self.log.setPlainText(self.status_text())
+        # the status follows the site typed (before a plan is written: then the log is the plan's)
+        self.site.textChanged.connect(lambda _t: self.plan is None and self.log.setPlainText(self.status_text()))
 
     @property
     def ready(self) -> bool:

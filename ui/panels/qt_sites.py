@@ -177,7 +177,9 @@ class QtSitesPanel(QWidget):
         self.site_list.blockSignals(False)
         names = [s.name for s in sites]
         if names:
-            self.site_list.setCurrentRow(names.index(current) if current in names else 0)
+            # keep the user's selection; else the site the advice is calibrated to; else the first
+            first = current if current in names else (self.session.site if self.session.site in names else names[0])
+            self.site_list.setCurrentRow(names.index(first))
         self.calibrate.clear()
         self.calibrate.addItem("documents only (no site)")
         self.calibrate.addItems(names)
@@ -215,8 +217,7 @@ class QtSitesPanel(QWidget):
         return self.new_site.text().strip() or "my-site"
 
     def bench_plan_dialog(self):
-        """The benchmark plan for the current advice and the site it is calibrated to (else the
-        selected or new site)."""
+        """The benchmark plan for the current advice and the selected (or new) site."""
         from ui.dialogs.bench_plan import BenchPlanDialog
 
         item = self.site_list.currentItem()
