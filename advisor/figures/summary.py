@@ -55,3 +55,14 @@ def scenario_inputs(scenario) -> dict[str, str]:
         "vCPUs in total": str(sum(w.vms * w.vcpus for w in wls)),
         "Open source only": "yes" if scenario.preferences.open_source_only else "no",
     }
+
+
+def cost_summary(advice) -> str | None:
+    """The design's cost at one glance (``150,384 EUR over 5 years (capex ..., opex ... per year)``),
+    or None when the advice was not priced (no cost catalogue)."""
+    cost = getattr(advice, "cost", None)
+    if cost is None:
+        return None
+    if not cost.lines:
+        return "Cost: " + ("; ".join(cost.notes) or "not priced")
+    return "Cost: " + cost.headline() + ("" if cost.complete else " (incomplete: see the cost notes)")
