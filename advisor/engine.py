@@ -25,6 +25,7 @@ from advisor.recommend.disks import hardware_of
 from advisor.recommend.targets import TargetResult, final_results, implicit_targets
 from advisor.rules import Facts
 from advisor.scenario import Scenario, load_scenario, parse_scenario
+from knowledge.infra.gcpause import paused_gc
 
 #: citation indexes by knowledge-base digest (the knowledge base is read-only)
 _CITES: dict[str, CitationIndex] = {}
@@ -136,6 +137,11 @@ def advise(scenario: Scenario | dict | str | Path, kb=None, site: str | None = N
     ``catalogue`` (:class:`knowledge.costs.Catalogue`) the advice carries its ``cost``
     (:func:`advisor.cost.advice_cost`).
     """
+    with paused_gc():  # millions of objects that stay alive: no collector walks over them meanwhile
+        return _advise(scenario, kb, site, userdb, progress, cancel, calibration, catalogue)
+
+
+def _advise(scenario, kb, site, userdb, progress, cancel, calibration, catalogue) -> Advice:
     start = time.perf_counter()
     sc = _scenario(scenario)
     own_kb = kb is None
