@@ -83,3 +83,16 @@ def test_whatever_is_stored_never_breaks_a_later_command(tmp_path, name):
     assert code == 0, err
     assert json.loads(out)["recommendations"]
     assert_whole(user_db_path())
+
+
+def test_a_report_cut_short_before_its_figures_is_refused_and_leaves_no_site(tmp_path):
+    """fio's text output cut after a job's header line (found by the import fuzz): it used to be
+    imported as an import of nothing, leaving a site without figures."""
+    text = (FIO.parent / "fio3_two_invocations.txt").read_text()
+    cut = tmp_path / "cut.txt"
+    cut.write_text(text[: text.index("err= 0") + len("err= 0")])
+    code, _, err = run("import", str(cut), "--site", "cut")
+    assert code == 2 and str(cut) in err and "no benchmark figures" in err, err
+    assert run("sites", "show", "cut")[0] == 2
+    if user_db_path().exists():
+        assert_whole(user_db_path())
