@@ -141,6 +141,9 @@ class QtRealtimePanel(QWidget):
         for w in (self.unit, self.policy):
             w.currentIndexChanged.connect(lambda _i: self._debounce.start())
         self.by_share.toggled.connect(lambda _c: self._debounce.start())
+        from ui.panels.editors import guard_wheel
+
+        guard_wheel(self.share, self.period, self.overhead, self.unit, self.policy, self.workload)
         form = QFormLayout()
         form.addRow("Time unit", self.unit)
         form.addRow(self.by_share, self.share)
