@@ -38,3 +38,27 @@ def figure_text(name: str, fig) -> str:
     """``"throughput per VM: 52.3 MB/s (45.1–60.2)"``: an expected figure on one line."""
     label, value, unit, interval = figure_parts(name, fig)
     return f"{label}: {value} {unit}".rstrip() + (f" ({interval})" if interval else "")
+
+
+_RULE_ID = None
+
+
+def prose(text: str) -> str:
+    """A rationale or warning as people read it: rule ids in brackets (``[hc.migration-headroom]``)
+    and the sentence listing the rules that conflicted left out, the engine's identifiers of
+    choices (``nfs_file``) in their words."""
+    import re
+
+    from advisor.recommend import catalog
+
+    global _RULE_ID
+    if _RULE_ID is None:
+        _RULE_ID = re.compile(r"\s*\[(?:[a-z][a-z0-9_]*\.[a-z0-9_.\-]+)(?:,\s*[a-z][a-z0-9_]*\.[a-z0-9_.\-]+)*\]")
+    out = _RULE_ID.sub("", str(text))
+    # the engine's account of rules that disagreed names them by id: that is for the JSON, not prose
+    out = re.sub(r"\s*Conflicts resolved:.*?(?:\.(?=\s+[A-Z])|\.?$)", "", out, flags=re.DOTALL)
+    for d in catalog.CATALOG:
+        for ident, label in d.labels:
+            if "_" in ident:
+                out = re.sub(rf"\b{re.escape(ident)}\b", label, out)
+    return out

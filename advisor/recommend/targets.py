@@ -232,10 +232,11 @@ def for_card(results, decision: str, scope: str) -> list[TargetResult]:
 def card_line(r: TargetResult) -> tuple[str, str]:
     """(state, text) for a card: state ``met``, ``missed`` or ``unknown``; text like ``VM boot time
     <= 60 s: expected 30.5 s (workload:web; hard)``."""
-    sign = "<=" if TARGETS[r.name][1] == "max" else ">="
+    sign = "<=" if TARGETS.get(r.name, ("", "min"))[1] == "max" else ">="  # implicit targets are minimums
     got = "no model" if r.expected is None else f"{r.expected:.3g} {r.unit}"
     scope = "" if r.scope == "cluster" else f"{r.scope.replace('workload:', '')}; "
     state = "unknown" if r.met is None else "met" if r.met else "missed"
     word = {"met": "met", "missed": "not met", "unknown": "no model"}[state]
-    return state, (f"{TARGET_LABELS[r.name]} {sign} {r.target:g} {r.unit}: expected {got} — {word} "
+    label = TARGET_LABELS.get(r.name, r.name.replace("requested_", "requested ").replace("_mb_s", "").replace("_", " "))
+    return state, (f"{label} {sign} {r.target:g} {r.unit}: expected {got} — {word} "
                    f"({scope}{'hard' if r.hard else 'soft'})")
