@@ -4,6 +4,7 @@ shaded regions and the recommended option emphasised."""
 
 from __future__ import annotations
 
+import html
 import math
 import os
 
@@ -88,9 +89,18 @@ class ChartWidget(QWidget):
             self.plot.getAxis(name).enableAutoSIPrefix(False)
         self.plot.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self.plot.setMenuEnabled(False)
+        self.legend_label = QLabel()  # the legend, under the plot: it never covers a point or a label
+        self.legend_label.setObjectName("legend")
+        self.legend_label.setWordWrap(True)
+        self.legend_label.setTextFormat(Qt.TextFormat.RichText)
+        self.legend_label.hide()
         self.caption = QLabel()
         self.caption.setWordWrap(True)
         self.caption.setObjectName("hint")
+        for label in (self.legend_label, self.caption):  # the plot gives way, the text stays whole
+            policy = label.sizePolicy()
+            policy.setVerticalPolicy(QSizePolicy.Policy.Minimum)
+            label.setSizePolicy(policy)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
         lay.setSpacing(2)
@@ -100,6 +110,7 @@ class ChartWidget(QWidget):
         head.addWidget(self.reset_button, 0, Qt.AlignmentFlag.AlignTop)
         lay.addLayout(head)
         lay.addWidget(self.plot, 1)
+        lay.addWidget(self.legend_label)
         lay.addWidget(self.caption)
         self.legend = None
         self._items: dict | None = None
@@ -240,7 +251,10 @@ class ChartWidget(QWidget):
             base = QApplication.font().pointSizeF()
             style["font-size"] = f"{max(min(base, 10.0), base * 0.75):.1f}pt"
         item.setLabel("bottom", axis_label(spec.x_label, spec.x_unit), **style)
-        item.setLabel("left", axis_label(spec.y_label, spec.y_unit), **style)
+        left = axis_label(spec.y_label, spec.y_unit)
+        if self.compact and len(left) > 16 and spec.y_unit:
+            left = spec.y_unit  # a small chart: the unit on the axis, the quantity in the title (never cut)
+        item.setLabel("left", left, **style)
         bottom = self.plot.getAxis("bottom")
         bottom.setTicks([spec.x_ticks] if spec.x_ticks else None)
         if spec.empty:
@@ -251,11 +265,6 @@ class ChartWidget(QWidget):
             item.setYRange(0, 1)
             return
         items: dict[str, list] = {"curves": [], "points": [], "lines": [], "regions": []}
-        corner = {"tr": (-8, 8), "tl": (8, 8), "br": (-8, -8), "bl": (8, -8)}.get(spec.legend, (-8, 8))
-        self.legend = item.addLegend(offset=corner, labelTextColor=pc["foreground"],
-                                     labelTextSize=f"{max(self.font().pointSizeF(), 7.0) * 0.85:.1f}pt",
-                                     brush=pg.mkBrush(_color(pc["background"], 215)),
-                                     pen=pg.mkPen(pc["grid"]))
         colors = self._series_colors(spec)
         self.series_color = colors
         any_highlight = any(c.highlight for c in spec.curves)
@@ -281,8 +290,8 @@ class ChartWidget(QWidget):
             name = c.name + ("  ★ recommended" if c.highlight and any_highlight and len(spec.curves) > 1 else "")
             if not c.in_legend:
                 name = None
-            main = item.plot(x, mean, pen=pg.mkPen(_color(col, alpha), width=width, style=_STYLES.get(c.style)),
-                             name=name)
+            main = item.plot(x, mean, pen=pg.mkPen(_color(col, alpha), width=width, style=_STYLES.get(c.style)))
+            main.opts["name"] = name  # named for the legend under the plot (not drawn in the plot area)
             items["curves"].append((main, lo, hi))
         for p in spec.points:
             col = colors.get(p.color_key or p.name, pc["accent"])
@@ -291,14 +300,50 @@ class ChartWidget(QWidget):
                 x=px, y=py, symbol=p.symbol,
                 size=12 if p.highlight else 9, brush=pg.mkBrush(_color(col, 230)),
                 pen=pg.mkPen(pc["foreground"] if p.highlight else pc["background"], width=1.2),
-                data=list(p.tips) or None, hoverable=True, tip=_tip_text,
-                name=None if self.compact else p.name)
+                data=list(p.tips) or None, hoverable=True, tip=_tip_text)
             item.addItem(scatter)
             items["points"].append(scatter)
         x0, x1 = self._x_span(spec)
         for line in spec.lines:
             items["lines"].append(self._add_line(item, line, pc, x0, x1, spec))
         self._items = items
+        self._show_legend(spec, colors, pc)
+
+    def legend_entries(self, spec: ChartSpec, colors: dict | None = None) -> list[tuple[str, str, str, bool]]:
+        """(name, colour, sample, chosen) of each series the legend names, the recommended option
+        marked (curves, measured points, sloped lines and the advice's marks)."""
+        pc = theme.plot_colors()
+        colors = colors if colors is not None else self._series_colors(spec)
+        out = []
+        several = len([c for c in spec.curves if c.in_legend]) > 1
+        for c in spec.curves:
+            if c.in_legend:
+                sample = {"dash": "╌╌", "dot": "┈┈"}.get(c.style, "━━")
+                out.append((c.name + (" ★ recommended" if c.highlight and several else ""),
+                            colors.get(c.color_key or c.name, pc["accent"]), sample, c.highlight))
+        if not self.compact:
+            for pts in spec.points:
+                out.append((pts.name, colors.get(pts.color_key or pts.name, pc["accent"]), "●", pts.highlight))
+        for line in spec.lines:
+            if line.slope is not None:
+                out.append((line.label, pc["bad"], "━━", False))
+        for mark in spec.marks:
+            if mark.label and not any(mark.label == e[0] for e in out):
+                out.append((mark.label, pc["accent"], "┃", True))
+        return out
+
+    def _show_legend(self, spec: ChartSpec, colors: dict, pc: dict) -> None:
+        entries = self.legend_entries(spec, colors)
+        if not entries:
+            self.legend_label.hide()
+            return
+        size = max(self.font().pointSizeF(), 7.0) * 0.9
+        parts = [f"<span style='white-space:nowrap'><span style='color:{col}'>{sample}</span>&nbsp;"
+                 + (f"<b>{html.escape(name)}</b>" if chosen else html.escape(name)) + "</span>"
+                 for name, col, sample, chosen in entries]
+        self.legend_label.setText(f"<span style='font-size:{size:.1f}pt; color:{pc['foreground']}'>"
+                                  + " &nbsp; ".join(parts) + "</span>")
+        self.legend_label.show()
 
     def _add_line(self, item, line, pc, x0: float, x1: float, spec: ChartSpec):
         """Draw one line; returns its item (None when it cannot be drawn, e.g. <= 0 on a log axis)."""
@@ -308,7 +353,7 @@ class ChartWidget(QWidget):
         pen = pg.mkPen(color, width=2 if line.kind != "bound" else 1.5, style=style)
         if line.slope is not None:
             x = np.linspace(x0, x1, 50)
-            return item.plot(x, line.slope * x + line.pos, pen=pen, name=line.label)
+            return item.plot(x, line.slope * x + line.pos, pen=pen)
         pos = line.pos
         log = spec.log_y if line.axis == "y" else spec.log_x
         if log:
