@@ -20,7 +20,11 @@ The runs (:func:`make_plan`):
 - **sysbench cpu**: the site's CPU rate (events per second), short; the plan says whether any
   figure of this advice uses it (today none: it is recorded with the site);
 - **PostMark** for small-file workloads (random requests of at most 16 KiB at medium or high I/O
-  intensity, not a database): recorded with the site; the plan says whether it calibrates anything.
+  intensity, not a database): recorded with the site; the plan says whether it calibrates anything;
+- optional **fio profiles** (``PROFILES=1``): each reading-and-writing workload's own mix (its read
+  share, pattern and request size): what it gets on the site's disk. They calibrate nothing: a
+  mix measures each direction below what the device does alone, and the advice takes the best of
+  each figure, so the pure runs decide.
 
 ``run-all.sh`` runs everything in bounded time (``SIZE`` per data file, ``RUNTIME`` seconds per
 run, every run under ``timeout``), writes outputs that ``capadvisor import`` reads (fio JSON,
@@ -165,7 +169,7 @@ class Run:
     """One benchmark run of the plan."""
 
     name: str
-    tool: str  # fio | sysbench-fileio | sysbench-cpu | postmark
+    tool: str  # fio | fio-profile | sysbench-fileio | sysbench-cpu | postmark
     output: str  # results/<file>, what capadvisor import reads
     measures: list[str] = field(default_factory=list)  # site figures
     workloads: list[str] = field(default_factory=list)
@@ -175,9 +179,12 @@ class Run:
     pattern: str | None = None
     direction: str | None = None
     block_kib: float | None = None
+    read_share: float | None = None  # a workload's own mix (fio-profile)
+    optional: bool = False  # run only with PROFILES=1
 
     def to_dict(self) -> dict:
         return {"name": self.name, "tool": self.tool, "output": self.output, "job_file": self.job_file,
+                "optional": self.optional,
                 "measures": list(self.measures), "workloads": list(self.workloads), "why": self.why,
                 "calibrates": [c.to_dict() for c in self.calibrates]}
 
@@ -294,6 +301,18 @@ def make_plan(advice, kb=None, site: str = "site", progress=None, cancel=None) -
                             "PostMark's file-system transaction rate, recorded with the site (no figure of this "
                             "advice is calibrated by it yet)", f"postmark/{name}.pmrc", None, None,
                             float(w.io.block_size_kib)))
+    profiles: set[tuple] = set()
+    for w in sc.workloads:
+        profile = (w.io.pattern, float(w.io.block_size_kib), round(w.io.read_share * 100))
+        if not 0 < w.io.read_share < 1 or profile in profiles or not any(r.tool == "fio" for r in runs):
+            continue
+        profiles.add(profile)
+        name = f"profile-{w.io.pattern}-{_kib_text(w.io.block_size_kib)}-r{profile[2]}"
+        runs.append(Run(name, "fio-profile", f"results/{name}.json", [], [one_line(w.name)], [],
+                        f"the mix of {one_line(w.name)} ({w.io.pattern} I/O, {_size_text(w.io.block_size_kib)}, "
+                        f"{profile[2]} % reads): what it gets on this disk; optional (PROFILES=1), the advice "
+                        "calibrates from the pure runs", f"jobs/{name}.fio", w.io.pattern, None,
+                        float(w.io.block_size_kib), w.io.read_share, optional=True))
     plan = BenchPlan(one_line(sc.name), one_line(site) or "site", deps, runs)
     plan.files = _files(plan, sc)
     return plan
@@ -310,15 +329,28 @@ def fio_job(run: Run) -> str:
     """A fio job file (one job) whose directory, size and runtime come from the environment."""
     bs = _kib_text(run.block_kib or 4)
     lines = [f"; capadvisor bench plan: {run.why}",
-             f"; measures the site's {', '.join(run.measures)}",
+             f"; measures the site's {', '.join(run.measures)}" if run.measures else
+             "; measures a workload's own mix; calibrates nothing (the advice reads the pure runs)",
              *[f"; feeds {ref}" for ref in run.calibrates[:12]],
              *([f"; ... and {len(run.calibrates) - 12} more figures (plan.json)"] if len(run.calibrates) > 12 else []),
              "; TARGET_DIR, SIZE and RUNTIME come from run-all.sh", "",
              "[global]", "ioengine=libaio", "direct=1", "directory=${TARGET_DIR}", "size=${SIZE}",
              "runtime=${RUNTIME}", "time_based=1", "ramp_time=1", "numjobs=1", "",
-             f"[{run.name}]", f"rw={FIO_RW[(run.pattern, run.direction)]}", f"bs={bs}",
-             f"iodepth={IODEPTH[run.pattern or 'random']}", ""]
+             f"[{run.name}]", *_rw_lines(run), f"bs={bs}",
+             f"iodepth={IODEPTH['sequential' if run.pattern == 'sequential' else 'random']}", ""]
     return "\n".join(lines)
+
+
+def _rw_lines(run: Run) -> list[str]:
+    """fio's rw= (and the read share of a workload's own mix)."""
+    if run.read_share is None:
+        return [f"rw={FIO_RW[(str(run.pattern), str(run.direction))]}"]
+    mix = [f"rwmixread={round(run.read_share * 100)}"]
+    if run.pattern == "sequential":
+        return ["rw=rw", *mix]
+    if run.pattern == "mixed":  # half the requests random, half sequential
+        return ["rw=randrw", *mix, "percentage_random=50"]
+    return ["rw=randrw", *mix]
 
 
 def postmark_config(run: Run) -> str:
@@ -332,7 +364,7 @@ def postmark_config(run: Run) -> str:
 
 def run_all(plan: BenchPlan) -> str:
     """The script that runs every run in bounded time and imports the outputs."""
-    n_timed = sum(r.tool in ("fio", "sysbench-fileio", "postmark") for r in plan.runs)
+    n_timed = sum(r.tool in ("fio", "sysbench-fileio", "postmark") for r in plan.runs)  # profiles: PROFILES=1
     q = shlex.quote
     out = [
         "#!/bin/bash",
@@ -341,7 +373,7 @@ def run_all(plan: BenchPlan) -> str:
         "# Environment: SIZE (data per run, default " + DEFAULT_SIZE + "), RUNTIME (seconds per run, default "
         + str(DEFAULT_RUNTIME_S) + "),",
         "#   CPU_TIME (sysbench cpu seconds, default " + str(CPU_TIME_S) + "), SITE (default "
-        + plan.site + "), IMPORT=0 to skip the import",
+        + plan.site + "), IMPORT=0 to skip the import, PROFILES=1 to run the workloads' own mixes too",
         "set -u",
         'HERE=$(cd "$(dirname "$0")" && pwd)',
         'TARGET_DIR=$(realpath -m "${1:-${TARGET_DIR:-$HERE/data}}")',
@@ -384,10 +416,10 @@ def run_all(plan: BenchPlan) -> str:
     for r in plan.runs:
         out.append(f"# {r.name}: {r.why}")
         res = f'"$HERE/{r.output}"'
-        if r.tool == "fio":
-            out += [f'bounded $((RUNTIME + LAYOUT)) {res} env TARGET_DIR="$WORK" fio --output-format=json '
-                    f'"$HERE/{r.job_file}"',
-                    f'rm -f "$WORK"/{r.name}.*']
+        if r.tool in ("fio", "fio-profile"):
+            run = [f'bounded $((RUNTIME + LAYOUT)) {res} env TARGET_DIR="$WORK" fio --output-format=json '
+                   f'"$HERE/{r.job_file}"', f'rm -f "$WORK"/{r.name}.*']
+            out += run if not r.optional else ['if [ "${PROFILES:-0}" = "1" ]; then', *[f"  {x}" for x in run], "fi"]
         elif r.tool == "sysbench-fileio":
             mode = SYSBENCH_MODE[(r.pattern, r.direction)]  # type: ignore[index]
             opts = (f'--file-total-size="$SIZE" --file-test-mode={mode} --file-extra-flags=direct --file-num=4 '
@@ -410,6 +442,7 @@ def run_all(plan: BenchPlan) -> str:
     out += [
         'echo "results in $RESULTS"',
         'if [ "${IMPORT:-1}" != "0" ] && command -v capadvisor > /dev/null; then',
+        '  shopt -s nullglob',
         '  capadvisor import --site "$SITE" "$RESULTS"/*.json "$RESULTS"/*.txt || failed=1',
         "else",
         '  echo "import them with: capadvisor import --site $SITE $RESULTS/*.json $RESULTS/*.txt"',
@@ -441,7 +474,8 @@ def readme(plan: BenchPlan, sc) -> str:
             "Ctrl-C). Needs fio, sysbench and postmark (Debian: `apt-get install fio sysbench postmark`).", "",
             "## Runs", "", "| run | measures | for | why |", "|---|---|---|---|"]
     for r in plan.runs:
-        out.append(f"| `{r.name}` | {', '.join(r.measures) or '-'} | {', '.join(r.workloads) or 'cluster'} | {r.why} |")
+        out.append(f"| `{r.name}`{' (optional)' if r.optional else ''} | {', '.join(r.measures) or '-'} | "
+                   f"{', '.join(r.workloads) or 'cluster'} | {r.why} |")
     out += ["", "## What the runs calibrate", ""]
     if d.calibrated:
         out += [f"- {ref}: from {', '.join(fields) or 'the site figures'}" for ref, fields in d.calibrated.items()]
@@ -459,7 +493,7 @@ def readme(plan: BenchPlan, sc) -> str:
 def _files(plan: BenchPlan, sc) -> dict[str, str]:
     files: dict[str, str] = {}
     for r in plan.runs:
-        if r.tool == "fio" and r.job_file:
+        if r.tool in ("fio", "fio-profile") and r.job_file:
             files[r.job_file] = fio_job(r)
         elif r.tool == "postmark" and r.job_file:
             files[r.job_file] = postmark_config(r)

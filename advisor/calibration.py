@@ -101,7 +101,7 @@ class Calibration:
         if not self.figures:
             why = (self.rejected or f"site {self.site!r} has no disk benchmark figures") if self.site \
                 else "no site was given"
-            out = {"basis": "documents", "site": self.site,
+            out: dict[str, object] = {"basis": "documents", "site": self.site,
                    "note": f"no site figures were used ({why}): the documents' ratios were transferred onto the "
                            "scenario's hardware (its declared figures, else per-kind defaults)"}
             if self.site:
@@ -146,7 +146,7 @@ def for_scenario(cal: Calibration, scenario) -> Calibration:
         why = (f"the disk figures of site {cal.site!r} cannot come from one kind of disk: {spread} (synchronous "
                "writes, or reads from the page cache, measure something else; import runs with direct I/O)")
     elif kinds and device not in kinds:
-        why = (f"site {cal.site!r} measured {device.upper()}-class disks but the scenario's hosts have "
+        why = (f"site {cal.site!r} measured {str(device).upper()}-class disks but the scenario's hosts have "
                f"{', '.join(k.upper() for k in kinds)}")
     # with several kinds of disk on the hosts, the figures stand for the matching disks only
     # (Calibration.disk_iops / disk_mb_s by kind)

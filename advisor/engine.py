@@ -18,10 +18,10 @@ from pathlib import Path
 from advisor.calibration import Calibration, calibrate, documents_only, for_scenario
 from advisor.hardware import finish, summary_basis
 from advisor.progress import CancelToken, ProgressCallback, check, report
-from advisor.recommend import cache_mode, catalog
+from advisor.recommend import catalog
 from advisor.recommend.base import CitationIndex, EngineContext, ModelAccess, Recommendation
 from advisor.recommend.disks import hardware_of
-from advisor.recommend.targets import TargetResult, final_results
+from advisor.recommend.targets import TargetResult, final_results, implicit_targets
 from advisor.rules import Facts
 from advisor.scenario import Scenario, load_scenario, parse_scenario
 from knowledge.infra.errors import InputError
@@ -143,8 +143,8 @@ def advise(scenario: Scenario | dict | str | Path, kb=None, site: str | None = N
     own_db = False
     try:
         cal = documents_only() if calibration is None else for_scenario(calibration, sc)
-        named = site is None and calibration is None and sc.calibration is not None and sc.calibration.site
-        if named:
+        named = site is None and calibration is None and sc.calibration is not None and bool(sc.calibration.site)
+        if named and sc.calibration is not None:
             site = sc.calibration.site
         if site and calibration is None:
             if userdb is None:
@@ -169,7 +169,7 @@ def advise(scenario: Scenario | dict | str | Path, kb=None, site: str | None = N
             for rec in decision.recommender.recommend(ctx):
                 finish(rec, hardware_of(ctx), ctx.facts.storage_backend)  # every figure says its basis
                 recs.append(rec)
-        results = final_results(ctx, recs) + cache_mode.implicit_targets(recs)  # + each workload's io.iops
+        results = final_results(ctx, recs) + implicit_targets(recs)  # + each workload's io.iops
         report(progress, 1.0, "done")
         return Advice(sc, recs, cal, dict(ctx.models.problems), kb.digest, time.perf_counter() - start,
                       facts=ctx.facts, targets=results)

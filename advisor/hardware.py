@@ -48,6 +48,10 @@ class KindDefaults:
     source: str  # where the numbers come from
 
 
+#: shared-storage kind behind each image backend (local_disk has none); here, below the
+#: recommenders, so that the hardware model needs nothing of advisor.recommend
+SHARED_KIND = {"nfs_file": "nfs", "nfs_root": "nfs", "iscsi": "iscsi", "distributed": "distributed"}
+
 #: per-kind defaults (an assumption: typical datasheet figures of current enterprise devices,
 #: overridable per disk group with ``iops`` and ``mb_s``); README "Per-kind disk defaults"
 PER_KIND = {
@@ -77,6 +81,14 @@ class Testbed:
     ghz: float | None = None
     cores: float | None = None
     vm_ram_gib: float | None = None
+
+    def need(self, name: str) -> float:
+        """A figure a transfer needs (``cores``, ``ghz``, ``link_gbps``, ``vm_ram_gib``): a testbed
+        entry without it is a data error, named here."""
+        value = getattr(self, name)
+        if value is None:
+            raise ValueError(f"testbed {self.testbed} of document {self.document} states no {name}")
+        return float(value)
 
     @property
     def disk_iops(self) -> float:
@@ -177,7 +189,7 @@ _ORDER = (PROBE, DEFAULTS, DECLARED, DOCUMENTS)
 def summary_basis(bases: Iterable[str | None]) -> str:
     """One basis for several figures: a site's if any, else the weakest of the others
     (probe, per-kind defaults, declared, documents); ``documents`` for none."""
-    found = [b for b in bases if valid_basis(b)]
+    found = [b for b in bases if b is not None and valid_basis(b)]
     site = sorted(b for b in found if b.startswith("site:"))
     if site:
         return site[0]
@@ -302,6 +314,8 @@ class Hardware:
             return None
         s = max(offers, key=lambda o: o.network_gbps)
         link = self.store_link(kind)
+        if link is None:  # (there is an offer of this kind, so there is its link)
+            return None
         link_mb_s = link.value * MB_S_PER_GBPS
         if s.iops:
             iops_fig = HwFigure(f"{store_name(kind)}", float(s.iops), "IOPS", "declared")
@@ -327,8 +341,6 @@ class Hardware:
         """What the VMs of one host share for their images with ``backend``: the local disks,
         or the host's share of the shared store (its VMs' share of the cluster's), through the
         host's NIC."""
-        from advisor.recommend.disks import SHARED_KIND
-
         kind = SHARED_KIND.get(backend or "local_disk")
         if kind is None:
             return self.local(reads_only)
@@ -356,9 +368,9 @@ def cpu_capacity(hw: Hardware, testbed: Testbed) -> tuple[float, list[HwFigure],
     A CPU utilization for the same work transfers by this factor."""
     cores, ghz = hw.cores(), hw.ghz()
     if testbed.ghz:
-        factor = (testbed.cores * testbed.ghz) / max(cores.value * ghz.value, 1e-9)
+        factor = (testbed.need("cores") * testbed.ghz) / max(cores.value * ghz.value, 1e-9)
         return factor, [cores, ghz], close(factor, 1.0)
-    factor = testbed.cores / max(cores.value, 1e-9)
+    factor = testbed.need("cores") / max(cores.value, 1e-9)
     return factor, [cores], close(factor, 1.0)
 
 
@@ -368,7 +380,7 @@ def migration_scale(hw: Hardware, testbed: Testbed, vm_ram_gib: float) -> tuple[
     RAM / link rate (the rest of the migration time, set-up and the hypervisor's work, does not)."""
     nic = hw.nic()
     ram = HwFigure("RAM of the migrating VM", float(vm_ram_gib), "GiB", "declared")
-    k = (vm_ram_gib / testbed.vm_ram_gib) * (testbed.link_gbps / max(nic.value, 1e-9))
+    k = (vm_ram_gib / testbed.need("vm_ram_gib")) * (testbed.need("link_gbps") / max(nic.value, 1e-9))
     return k, [nic, ram], close(k, 1.0)
 
 
@@ -379,7 +391,8 @@ def transfer_migration_time(seconds, testbed: Testbed, k: float):
     import numpy as np
 
     seconds = np.asarray(seconds, dtype=float)
-    copy = np.minimum(testbed.vm_ram_gib * 2**30 * 8 / 1e9 / testbed.link_gbps, seconds)  # never beyond the time
+    copy = np.minimum(testbed.need("vm_ram_gib") * 2**30 * 8 / 1e9 / testbed.need("link_gbps"),
+                      seconds)  # never beyond the time
     out = seconds - copy + copy * k
     return float(out) if out.ndim == 0 else out
 
@@ -394,8 +407,6 @@ def _computed_inputs(hw: Hardware, decision: str, key: str, backend: str | None)
     disks = local.figures if local is not None else []
     sizes = [HwFigure(f"{d.count} x {kind_name(d.kind)} disk per host", float(d.size_gb), "GB each", "declared")
              for d in h.disks]
-    from advisor.recommend.disks import SHARED_KIND
-
     kind = SHARED_KIND.get(backend or "local_disk")
     link = hw.store_link(kind) if kind else None
     shared = [f for f in (link,) if f is not None]

@@ -29,7 +29,7 @@ from advisor.figures.calibration import summary_text as calibration_summary
 from advisor.figures.summary import design, scenario_inputs
 from advisor.figures.text import figure_parts, fmt_value, prose
 from advisor.recommend import catalog
-from advisor.recommend.targets import TARGETS
+from advisor.recommend.targets import is_max
 
 CSS = """
 body{font-family:'DejaVu Sans',system-ui,-apple-system,'Segoe UI',Arial,sans-serif;margin:2em auto;max-width:60em;
@@ -155,7 +155,17 @@ def report_data(advice, title: str | None = None, documents: dict[str, str] | No
         for c in r.citations:
             cited.setdefault(str(c.get("document", "")), set()).add(str(c.get("locator", "")))
     docs = documents or {}
+    today, today_lines = [], []
+    if getattr(sc, "estate", None):  # an imported estate: what runs today next to the advice
+        from advisor.inventory import format_today, today_vs_advised
+
+        rows = today_vs_advised(sc, advice.recommendations)
+        today_lines = format_today(rows)
+        today = [{"title": catalog.title(t["decision"]), "scope": t["scope"].replace("workload:", "workload "),
+                  "today": t["today"], "advised": t["advised"], "differs": "yes" if t["differs"] else "no",
+                  "because": t["because"]} for t in rows]
     return {
+        "today": today, "today_lines": today_lines,
         "title": title or f"Capacity advice: {sc.name}",
         "date": date or _dt.date.today().isoformat(),
         "scenario": sc.name, "knowledge_base": advice.kb_digest[:16],
@@ -169,7 +179,7 @@ def report_data(advice, title: str | None = None, documents: dict[str, str] | No
         "charts": [{"key": k, "title": k.replace("_", " "), "url": url} for k, url in (charts or {}).items()],
         "model_problems": list(advice.model_problems.items()),
         "targets": [{"name": t.name, "scope": t.scope.replace("workload:", "workload "),
-                     "target": f"{'≤' if TARGETS[t.name][1] == 'max' else '≥'} {fmt_value(t.target)}" if t.name in TARGETS else fmt_value(t.target),
+                     "target": f"{'≤' if is_max(t.name) else '≥'} {fmt_value(t.target)}",
                      "expected": "no model" if t.expected is None else fmt_value(t.expected), "unit": t.unit,
                      "met": "—" if t.met is None else ("yes" if t.met else "NO"),
                      "kind": "hard" if t.hard else "soft", "note": t.note}
@@ -213,6 +223,11 @@ the knowledge-base rows it rests on (document and table, section or figure).</p>
 <table><tr><th>target</th><th>scope</th><th>limit</th><th>expected</th><th>unit</th><th>met</th><th>kind</th><th>note</th></tr>
 {% for t in targets %}<tr><td>{{ t.name }}</td><td>{{ t.scope }}</td><td>{{ t.target }}</td><td>{{ t.expected }}</td>
 <td>{{ t.unit }}</td><td{% if t.met == "NO" %} class="warn"{% endif %}>{{ t.met }}</td><td>{{ t.kind }}</td><td>{{ t.note }}</td></tr>
+{% endfor %}</table>{% endif %}
+{% if today %}<h2>Today vs advised</h2>
+<table><tr><th>decision</th><th>scope</th><th>today</th><th>advised</th><th>changes</th><th>because</th></tr>
+{% for t in today %}<tr><td>{{ t.title }}</td><td>{{ t.scope }}</td><td>{{ t.today }}</td><td class="choice">{{ t.advised }}</td>
+<td>{{ t.differs }}</td><td>{{ t.because }}</td></tr>
 {% endfor %}</table>{% endif %}
 {% for r in recommendations %}<section>
 <h3>{{ r.title }} — {{ r.scope_text }}: <span class="choice">{{ r.choice }}</span></h3>
@@ -284,6 +299,14 @@ Workload groups:
 {% for r in recommendations %}
 | {{ r.title }} | {{ r.scope_text }} | **{{ r.choice }}** | {{ r.confidence }} {{ r.confidence_label }} | {{ "yes" if r.extrapolated else "no" }} |
 {% endfor %}
+{% if today_lines %}
+
+## Today vs advised
+
+{% for line in today_lines %}
+- {{ line }}
+{% endfor %}
+{% endif %}
 {% if targets %}
 
 ## Targets

@@ -524,7 +524,7 @@ def run(experiments: Iterable[Experiment], kb=None, *, documents: Iterable[str] 
             exps = [e for e in exps if kb.resolve_document(e.document) in wanted]
             extra = [x for x in extra if kb.resolve_document(x.document) in wanted]
         results = []
-        setups: dict[str, str] = {}
+        host_counts: dict[str, str] = {}
         shared = _Advisor(kb)
         for i, exp in enumerate(exps):
             if progress:
@@ -535,12 +535,12 @@ def run(experiments: Iterable[Experiment], kb=None, *, documents: Iterable[str] 
             else:
                 res = replay_experiment(exp, kb, shared)
             for c in res.cases:
-                setups[c.case.scenario.get("name", exp.id) + f" [{c.case.id}]"] = c.host_count
+                host_counts[c.case.scenario.get("name", exp.id) + f" [{c.case.id}]"] = c.host_count
             results.append(res)
         for x in extra:
             hc = shared(x.scenario).find("host_count")
-            setups[f"{x.id} [setup, {x.locator}]"] = hc.choice if hc else "missing"
-        return ReplayResult(results, held_out, setups)
+            host_counts[f"{x.id} [setup, {x.locator}]"] = hc.choice if hc else "missing"
+        return ReplayResult(results, held_out, host_counts)
     finally:
         if own:
             kb.close()

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -272,6 +273,58 @@ class Scenario:
 
 
 # --- parsing with every problem collected -------------------------------------------------
+#: no number of a scenario may exceed this in size (beyond it sums and products of figures overflow
+#: or lose all precision); fields with a tighter physical bound are in :data:`FIELD_MAX`
+MAX_NUMBER = 1e12
+#: upper bounds per field (paths without list indices); a value above is an error naming the field
+FIELD_MAX: dict[str, float] = {
+    "hosts.count": 100_000, "hosts.reserve": 100_000, "hosts.ram_gib": 1_048_576, "hosts.nic_gbps": 10_000,
+    "hosts.cpu.sockets": 64, "hosts.cpu.cores_per_socket": 1024, "hosts.cpu.ghz": 100,
+    "hosts.disks.count": 1000, "hosts.disks.size_gb": 1e6, "hosts.disks.iops": 1e8, "hosts.disks.mb_s": 1e6,
+    "hosts.shared_storage.network_gbps": 10_000, "hosts.shared_storage.capacity_tb": 1e6,
+    "hosts.shared_storage.iops": 1e9,
+    "workloads.vms": 1_000_000, "workloads.vcpus": 4096, "workloads.ram_gib": 1_048_576,
+    "workloads.request_load_rps": 1e9, "workloads.image_gb": 1e6, "workloads.io.footprint_gb": 1e6,
+    "workloads.io.disk_gb": 1e6, "workloads.io.iops": 1e9,
+    "workloads.realtime.design_speed_ghz": 100, "workloads.realtime.overhead": 1e9,
+    "workloads.realtime.tasks.period": 1e9, "workloads.realtime.tasks.wcet": 1e9,
+    "workloads.realtime.tasks.deadline": 1e9,
+}
+#: at most this many workloads in one scenario, and this many problems listed in one message
+MAX_WORKLOADS = 100_000
+MAX_PROBLEMS_LISTED = 50
+#: the longest name (scenario, workload, task) or other text value, in characters
+MAX_TEXT = 200
+#: the largest scenario file read
+MAX_SCENARIO_BYTES = 64 * 1024 * 1024
+#: at most this many real-time tasks per workload (as for ``capadvisor rt``)
+MAX_TASKS = 10_000
+
+
+def _field(path: str) -> str:
+    """``workloads[3].io.iops`` -> ``workloads.io.iops`` (the key of :data:`FIELD_MAX`)."""
+    return re.sub(r"\[\d+\]", "", path)
+
+
+def _shown(value: Any) -> str:
+    """A short representation of a rejected value for messages."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**15:
+        return f"a {len(str(abs(value)))}-digit number"
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def text_problem(value: str) -> str | None:
+    """Why ``value`` cannot be a name or text of a scenario (None: it can)."""
+    if len(value) > MAX_TEXT:
+        return f"is {len(value)} characters long; at most {MAX_TEXT}"
+    if any(0xD800 <= ord(c) <= 0xDFFF for c in value):
+        return "is not valid Unicode text (a lone surrogate)"
+    if any((ord(c) < 32 and c not in "\t\n\r") or ord(c) == 127 for c in value):
+        return "must not contain control characters (NUL, escape, ...; line breaks and tabs are allowed)"
+    return None
+
+
 class _Problems:
     """Collects validation problems by path."""
 
@@ -280,6 +333,11 @@ class _Problems:
 
     def add(self, path: str, message: str) -> None:
         self.items.append(f"{path}: {message}" if path else message)
+
+    def listing(self) -> str:
+        shown = self.items[:MAX_PROBLEMS_LISTED]
+        more = len(self.items) - len(shown)
+        return "\n  ".join(shown + ([f"... and {more} more"] if more else []))
 
 
 _MISSING = object()
@@ -297,6 +355,9 @@ class _Reader:
         for key in data:
             if key not in known:
                 problems.add(self._p(str(key)), f"unknown key (known: {', '.join(known)})")
+        for key, line in getattr(data, "duplicates", ()):
+            where = f" (line {line})" if line else ""
+            problems.add(self._p(str(key)), f"duplicate key{where}: a key may appear once in a mapping")
 
     def _p(self, key: str) -> str:
         return f"{self.path}.{key}" if self.path else key
@@ -310,14 +371,23 @@ class _Reader:
             return default
         return value
 
-    def string(self, key: str, default: Any = _MISSING, choices: tuple[str, ...] | None = None) -> Any:
+    def string(self, key: str, default: Any = _MISSING, choices: tuple[str, ...] | None = None,
+               *, empty: bool = True) -> Any:
         value = self.raw(key, default)
         if value is None or value is default:
             return value
+        fallback = default if default is not _MISSING else None
         if isinstance(value, bool) or not isinstance(value, (str, int, float)):
-            self.problems.add(self._p(key), "must be a string")
-            return default if default is not _MISSING else None
+            self.problems.add(self._p(key), f"must be a string, not a {_kind(value)}")
+            return fallback
         value = str(value)
+        if not empty and not value.strip():
+            self.problems.add(self._p(key), "must not be empty")
+            return fallback
+        why = text_problem(value)
+        if why:
+            self.problems.add(self._p(key), why)
+            return fallback
         if choices and value not in choices:
             self.problems.add(self._p(key), f"must be one of {'|'.join(choices)}, not {value!r}")
             return default if default is not _MISSING else choices[0]
@@ -328,16 +398,25 @@ class _Reader:
         value = self.raw(key, default)
         if value is None or value is default:
             return value
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-            self.problems.add(self._p(key), "must be an integer" if integer else "must be a number")
-            return default if default is not _MISSING else None
+        fallback = default if default is not _MISSING else None
+        kind = "an integer" if integer else "a number"
+        if not is_number(value):
+            if isinstance(value, int) and not isinstance(value, bool):  # an integer too large for a float
+                self.problems.add(self._p(key), f"must be <= {_num(MAX_NUMBER)}, not {_shown(value)}")
+            else:
+                self.problems.add(self._p(key), f"must be {kind}, not {_shown(value)}")
+            return fallback
         if integer and value != int(value):
-            self.problems.add(self._p(key), "must be an integer")
-            return default if default is not _MISSING else None
+            self.problems.add(self._p(key), f"must be an integer, not {_shown(value)}")
+            return fallback
+        bound = min(MAX_NUMBER, FIELD_MAX.get(_field(self._p(key)), MAX_NUMBER),
+                    maximum if maximum is not None else MAX_NUMBER)
+        if abs(value) > bound:
+            absurd = f", not {_shown(value)}" if abs(value) > MAX_NUMBER else ""  # say what was read
+            self.problems.add(self._p(key), f"must be <= {_num(bound)}{absurd}")
+            value = math.copysign(bound, value)
         if minimum is not None and (value <= minimum if exclusive_min else value < minimum):
             self.problems.add(self._p(key), f"must be {'>' if exclusive_min else '>='} {_num(minimum)}")
-        if maximum is not None and value > maximum:
-            self.problems.add(self._p(key), f"must be <= {_num(maximum)}")
         return int(value) if integer else float(value)
 
     def boolean(self, key: str, default: Any = _MISSING) -> Any:
@@ -345,18 +424,38 @@ class _Reader:
         if value is None or value is default:
             return value
         if not isinstance(value, bool):
-            self.problems.add(self._p(key), "must be true or false")
+            self.problems.add(self._p(key), f"must be true or false, not {_shown(value)}")
             return default if default is not _MISSING else False
         return value
 
-    def items(self, key: str, default: Any = _MISSING) -> list:
+    def items(self, key: str, default: Any = _MISSING, limit: int | None = None) -> list:
         value = self.raw(key, default)
         if value is None:
             return []
         if not isinstance(value, list):
-            self.problems.add(self._p(key), "must be a list")
+            self.problems.add(self._p(key), f"must be a list, not a {_kind(value)}")
             return []
+        if limit is not None and len(value) > limit:
+            self.problems.add(self._p(key), f"has {len(value):,} entries; at most {limit:,}")
+            return value[:limit]
         return value
+
+
+def is_number(value: Any) -> bool:
+    """True for a finite int or float (not a bool, not an int too large for a float)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    try:
+        return math.isfinite(value)
+    except OverflowError:
+        return False
+
+
+def _kind(value: Any) -> str:
+    for kind, name in ((bool, "boolean"), (dict, "mapping"), (list, "list"), (str, "string")):
+        if isinstance(value, kind):
+            return name
+    return type(value).__name__
 
 
 def _num(x: float) -> str:
@@ -405,7 +504,7 @@ def _hosts(data: Any, pr: _Problems) -> Hosts:
 def _realtime(data: Any, path: str, pr: _Problems) -> Realtime:
     r = _Reader(data, path, pr, ("time_unit", "design_speed_ghz", "overhead", "share", "tasks"))
     tasks = []
-    for i, t in enumerate(r.items("tasks")):
+    for i, t in enumerate(r.items("tasks", limit=MAX_TASKS)):
         p = f"{path}.tasks[{i}]"
         tr = _Reader(t, p, pr, ("name", "period", "wcet", "deadline"))
         period = tr.number("period", minimum=0, exclusive_min=True)
@@ -417,7 +516,8 @@ def _realtime(data: Any, path: str, pr: _Problems) -> Realtime:
             pr.add(f"{p}.deadline", f"must be <= period ({_num(period)})")
         if wcet and deadline and wcet > deadline:
             pr.add(f"{p}.wcet", f"must be <= deadline ({_num(deadline)})")
-        tasks.append(RtTask(name=tr.string("name", f"t{i + 1}"), period=period or 1.0, wcet=wcet or 0.0,
+        tasks.append(RtTask(name=tr.string("name", f"t{i + 1}", empty=False) or f"t{i + 1}",
+                            period=period or 1.0, wcet=wcet or 0.0,
                             deadline=deadline))
     names: dict[str, int] = {}
     for i, t in enumerate(tasks):
@@ -434,7 +534,25 @@ def _realtime(data: Any, path: str, pr: _Problems) -> Realtime:
         pr.add(f"{path}.tasks", f"utilization {rt.utilization:.3g} exceeds 1: no VM can schedule them")
     elif tasks and rt.share is not None and rt.share <= rt.utilization:
         pr.add(f"{path}.share", f"must exceed the task utilization ({rt.utilization:.3g})")
+    elif tasks:
+        _check_analysable(tasks, f"{path}.tasks", pr)
     return rt
+
+
+def _check_analysable(tasks: list[RtTask], path: str, pr: _Problems) -> None:
+    """A problem at ``path`` when the exact real-time analysis would refuse the task set (too many
+    checkpoints), so that the scenario says so up front, naming the field."""
+    import numpy as np
+
+    from advisor.realtime.intervals import MAX_CHECKPOINTS, count_points
+
+    order = sorted(range(len(tasks)), key=lambda k: (tasks[k].deadline or tasks[k].period, tasks[k].period, k))
+    periods = np.array([tasks[k].period for k in order], dtype=float)
+    deadlines = np.array([tasks[k].deadline or tasks[k].period for k in order], dtype=float)
+    if count_points(periods, deadlines, MAX_CHECKPOINTS) > MAX_CHECKPOINTS:
+        pr.add(path, f"the exact analysis of these {len(tasks):,} tasks needs more than {MAX_CHECKPOINTS:,} "
+                     "checkpoints (releases of higher-priority tasks before each deadline): the periods span "
+                     "too large a ratio, or there are too many distinct periods")
 
 
 #: workload fields an imported estate may mark as assumed (``assumed: [io.pattern, ...]``)
@@ -484,7 +602,7 @@ def _workload(data: Any, i: int, pr: _Problems) -> Workload:
         pr.add(f"{path}.io.footprint_gb", f"must be <= io.disk_gb ({_num(io.disk_gb)})")
     rt_data = r.raw("realtime", None)
     return Workload(
-        name=r.string("name") or f"workload{i + 1}",
+        name=r.string("name", empty=False) or f"workload{i + 1}",
         vms=r.number("vms", minimum=1, integer=True) or 1,
         vcpus=r.number("vcpus", minimum=1, integer=True) or 1,
         ram_gib=r.number("ram_gib", minimum=0, exclusive_min=True) or 1.0,
@@ -511,8 +629,9 @@ def _target(name: str, raw: Any, path: str, workload: str | None, pr: _Problems)
         hard = r.boolean("hard", True)
         if value is None:
             return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
-        pr.add(where, f"must be a number > 0 ({unit})")
+    if not is_number(value) or value <= 0 or value > MAX_NUMBER:
+        pr.add(where, f"must be a number > 0 ({unit})" + ("" if not is_number(value) or value <= 0
+                                                             else f", at most {_num(MAX_NUMBER)}"))
         return None
     if name == "max_host_cpu_pct" and value > 100:
         pr.add(where, "must be <= 100 (%)")
@@ -574,7 +693,7 @@ def parse_scenario(data: Any, source: str = "scenario") -> Scenario:
     else:
         pr.add("hosts", "is required")
         hosts = Hosts()
-    workloads = [_workload(w, i, pr) for i, w in enumerate(r.items("workloads"))]
+    workloads = [_workload(w, i, pr) for i, w in enumerate(r.items("workloads", limit=MAX_WORKLOADS))]
     if isinstance(r.data.get("workloads"), list) and not workloads:
         pr.add("workloads", "must list at least one workload")
     seen: dict[str, int] = {}
@@ -602,58 +721,155 @@ def parse_scenario(data: Any, source: str = "scenario") -> Scenario:
     calibration = None
     if r.raw("calibration", None) is not None:
         c = _Reader(r.raw("calibration", {}), "calibration", pr, ("site",))
-        site = c.string("site", None)
-        if site is not None and not site.strip():
-            pr.add("calibration.site", "must name a site (or leave calibration out)")
+        site = c.string("site", None, empty=False)
         calibration = CalibrationChoice(site=site.strip() if site else None)
+    name = r.string("name", "scenario", empty=False)
     if pr.items:
-        listing = "\n  ".join(pr.items)
-        raise InputError(f"{source}: {len(pr.items)} problem(s) in the scenario:\n  {listing}")
-    return Scenario(name=r.string("name", "scenario"), version=SCENARIO_VERSION, hosts=hosts,
+        raise InputError(f"{source}: {len(pr.items)} problem(s) in the scenario:\n  {pr.listing()}")
+    return Scenario(name=name, version=SCENARIO_VERSION, hosts=hosts,
                     workloads=workloads, preferences=prefs, estate=estate,
                     calibration=calibration if calibration is not None and calibration.site else None)
 
 
 # --- files ---------------------------------------------------------------------------------
 def load_scenario(path: Path | str) -> Scenario:
-    """Read and validate a scenario file (.yaml/.yml, .toml or .json, chosen by suffix)."""
-    return parse_scenario(read_scenario_data(path), str(Path(path)))
+    """Read and validate a scenario file (.yaml/.yml, .toml or .json, chosen by suffix).
+
+    Only a regular file of at most :data:`MAX_SCENARIO_BYTES` is read (a FIFO, a device or a
+    folder is refused at once); every problem is an InputError naming the file, line or field."""
+    return parse_scenario(_read_data(path), str(Path(path)))
 
 
 def read_scenario_data(path: Path | str) -> Any:
     """The plain data of a scenario file (.yaml/.yml, .toml or .json, chosen by suffix), not yet
-    validated: an editor opens a file with a wrong value to show and fix it. Raises InputError
-    when the file cannot be read or parsed."""
+    validated: an editor opens a file with a wrong value to show and fix it (a key given twice keeps
+    its last value here; :func:`load_scenario` refuses it). Raises InputError when the file cannot
+    be read (not a regular file, larger than :data:`MAX_SCENARIO_BYTES`, not UTF-8) or parsed."""
+    return _plain(_read_data(path))
+
+
+def _read_data(path: Path | str) -> Any:
+    from knowledge.infra.files import read_regular_text
+
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InputError(f"cannot read scenario {path}: {exc.strerror or exc}") from exc
-    except UnicodeDecodeError as exc:
-        raise InputError(f"{path}: not UTF-8 text ({exc.reason})") from exc
-    return loads(text, _format_of(path), str(path))
+    fmt = _format_of(path)
+    text = read_regular_text(path, "scenario", MAX_SCENARIO_BYTES)
+    return loads(text.removeprefix("\ufeff"), fmt, str(path))
+
+
+def _plain(data: Any) -> Any:
+    """``data`` with every :class:`_Mapping` turned into a plain dict (iteratively: any depth)."""
+    def convert(x: Any) -> Any:
+        return dict(x) if isinstance(x, _Mapping) else x
+
+    root = convert(data)
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+        for key, value in list(items):
+            if isinstance(value, (dict, list)):
+                node[key] = convert(value)
+                stack.append(node[key])
+    return root
+
+
+class _Mapping(dict):
+    """A mapping read from a file that remembers the keys it had more than once (key, line or None)."""
+
+    duplicates: list[tuple[Any, int | None]]
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self.duplicates = []
+
+
+def _json_pairs(pairs: list[tuple[str, Any]]) -> _Mapping:
+    out = _Mapping(pairs)
+    if len(out) < len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                out.duplicates.append((key, None))
+            seen.add(key)
+    return out
+
+
+def _yaml_loader() -> type:
+    """A safe YAML loader (libyaml's when present) whose mappings remember duplicate keys."""
+    import yaml
+
+    base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+    class Loader(base):  # type: ignore[misc, valid-type]
+        def construct_yaml_map(self, node):  # noqa: ANN001 - PyYAML's constructor protocol
+            data = _Mapping()
+            yield data
+            seen: set[Any] = set()
+            for key_node, _ in node.value:
+                if key_node.tag == "tag:yaml.org,2002:merge":
+                    continue  # keys merged in with << may be overridden
+                key = self.construct_object(key_node)
+                try:
+                    if key in seen:
+                        data.duplicates.append((key, key_node.start_mark.line + 1))
+                    seen.add(key)
+                except TypeError:  # unhashable: construct_mapping says so
+                    pass
+            data.update(self.construct_mapping(node))
+
+    Loader.add_constructor("tag:yaml.org,2002:map", Loader.construct_yaml_map)
+    return Loader
 
 
 def loads(text: str, fmt: str, source: str = "scenario") -> Any:
-    """Parse scenario text of format ``yaml``, ``toml`` or ``json`` into plain data."""
-    try:
-        if fmt == "json":
-            return json.loads(text)
-        if fmt == "toml":
-            import tomllib
+    """Parse scenario text of format ``yaml``, ``toml`` or ``json`` into plain data.
 
+    Syntax errors, nesting too deep for the parser and (YAML, JSON) duplicate keys are reported as
+    errors of that format naming the file and line; duplicate keys become problems of
+    :func:`parse_scenario` at the field's path (TOML refuses them itself)."""
+    if fmt == "json":
+        try:
+            return json.loads(text, object_pairs_hook=_json_pairs)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"{source}: invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}") from None
+        except RecursionError:
+            raise InputError(f"{source}: invalid JSON: nested too deeply") from None
+        except ValueError as exc:  # e.g. an integer of more than 4300 digits
+            raise InputError(f"{source}: invalid JSON: {exc}") from None
+    if fmt == "toml":
+        import tomllib
+
+        try:
             return tomllib.loads(text)
-        import yaml
+        except tomllib.TOMLDecodeError as exc:
+            raise InputError(f"{source}: invalid TOML: {_toml_detail(exc, text)}") from None
+        except RecursionError:
+            raise InputError(f"{source}: invalid TOML: nested too deeply") from None
+        except ValueError as exc:
+            raise InputError(f"{source}: invalid TOML: {exc}") from None
+    import yaml
 
-        return yaml.safe_load(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{source}: invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}") from exc
-    except ValueError as exc:  # tomllib.TOMLDecodeError is a ValueError
-        raise InputError(f"{source}: invalid TOML: {exc}") from exc
-    except Exception as exc:  # yaml.YAMLError and friends
+    try:
+        return yaml.load(text, Loader=_yaml_loader())  # noqa: S506 - a SafeLoader subclass
+    except RecursionError:
+        raise InputError(f"{source}: invalid YAML: nested too deeply") from None
+    except (yaml.YAMLError, ValueError) as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        raise InputError(f"{source}: invalid YAML{where}: {getattr(exc, 'problem', None) or exc}") from exc
+        raise InputError(f"{source}: invalid YAML{where}: {getattr(exc, 'problem', None) or exc}") from None
+
+
+def _toml_detail(exc: Exception, text: str) -> str:
+    """tomllib's message, with the offending line quoted when it names one (duplicate keys)."""
+    msg = str(exc)
+    found = re.search(r"at line (\d+)", msg)
+    lines = text.splitlines()
+    if found and 0 < int(found.group(1)) <= len(lines):
+        line = lines[int(found.group(1)) - 1].strip()
+        if line:
+            msg += f": {line[:80]!r}"
+    return msg
 
 
 def _format_of(path: Path) -> str:

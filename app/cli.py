@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 from app import __version__
@@ -57,10 +58,13 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_USAGE
     from app.startup import check_user_dirs, user_dirs_message
 
-    problems = check_user_dirs()
-    if problems:  # say it first; commands that only read still work
-        print(user_dirs_message(problems), file=sys.stderr)
+    # files and folders the program creates (user database, caches, settings, exports) are the
+    # user's own: owner-only permissions, whatever the shell's umask; restored for in-process callers
+    old_umask = os.umask(0o077) if hasattr(os, "umask") else None
     try:
+        problems = check_user_dirs()
+        if problems:  # say it first; commands that only read still work
+            print(user_dirs_message(problems), file=sys.stderr)
         return int(args.func(args) or 0)
     except UserFacingError as exc:
         print(f"capadvisor: error: {exc}", file=sys.stderr)
@@ -70,3 +74,6 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return EXIT_OK
+    finally:
+        if old_umask is not None:
+            os.umask(old_umask)

@@ -27,6 +27,35 @@ NO_DISPLAY_HELP = (
     "  - The command line works everywhere: capadvisor --help")
 
 
+class AppSettingsStore:
+    """The application's preferences as the GUI sees them (:class:`ui.session.SettingsStore`):
+    the launcher injects it, so ui/ never imports app/."""
+
+    def __init__(self):
+        from app import __version__
+        from app import settings as app_settings
+
+        self._settings = app_settings
+        self.themes = app_settings.THEMES
+        self.limits = app_settings.LIMITS
+        self.env_prefix = app_settings.ENV_PREFIX
+        self.version = __version__
+
+    def defaults(self):
+        return self._settings.Settings()
+
+    def load(self):
+        return self._settings.load()
+
+    def save(self, settings) -> Path:
+        return self._settings.save(settings)
+
+
+def settings_store() -> AppSettingsStore:
+    """The settings store the GUI is given."""
+    return AppSettingsStore()
+
+
 def native_message(title: str, text: str) -> bool:
     """Show ``text`` in a message box of the platform without Qt; True if one was shown."""
     try:
@@ -114,6 +143,7 @@ def run(scenario: Path | None = None, screenshots: Path | None = None, size: tup
     window = launch(scenario, kb_path, font_pt)
     if not quit_after_show:
         QTimer.singleShot(0, lambda: warn_unwritable_dirs(window))
+        QTimer.singleShot(0, lambda: warn_settings_kept(window, window.settings))
     if quit_after_show:  # used by the start-up benchmark: the first event-loop turn after show
         def done() -> None:
             print(f"interactive {time.perf_counter() - started:.4f}", flush=True)
@@ -140,7 +170,7 @@ def create_window(kb_path: Path | None = None, font_pt: float | None = None):
         app.setWindowIcon(QIcon(str(ICON)))
     prefs = app_settings.load()
     theme.apply(app, prefs.theme, prefs.font_pt if font_pt is None else font_pt)  # the override is not saved
-    session = Session(settings=prefs, kb_path=kb_path)
+    session = Session(settings_store(), settings=prefs, kb_path=kb_path)
     return MainWindow(session)
 
 
@@ -170,6 +200,27 @@ def warn_unwritable_dirs(window):
         return None
     box = QMessageBox(QMessageBox.Icon.Warning, "Capacity Advisor cannot save its files",
                       user_dirs_message(problems), QMessageBox.StandardButton.Ok, window)
+    box.setModal(False)
+    box.show()
+    return box
+
+
+def warn_settings_kept(window, prefs):
+    """Tell the user, in a window, when the settings file could not be used (damaged, or from a
+    newer version): it is kept as it is, the defaults apply and nothing is saved over it. Returns
+    the (non-modal) message box, or None when the file was read."""
+    from PySide6.QtWidgets import QMessageBox
+
+    from app import settings as app_settings
+
+    problem = app_settings.load_problem(prefs)
+    if not problem:
+        return None
+    box = QMessageBox(QMessageBox.Icon.Warning, "Preferences not read",
+                      f"The saved preferences could not be used:\n{problem}.\n\nThe file was kept as it is "
+                      "and Capacity Advisor runs with the default preferences; they will not be saved over "
+                      "it. Move the file away (or repair it) to save preferences again.",
+                      QMessageBox.StandardButton.Ok, window)
     box.setModal(False)
     box.show()
     return box

@@ -4,7 +4,9 @@ Stored as JSON in ``knowledge.infra.paths.user_config_dir() / "settings.json"`` 
 Any field can be overridden for one run by an environment variable ``CAPADVISOR_<FIELD>`` in
 upper case (e.g. ``CAPADVISOR_THEME=dark``); overrides are never written back. A file from an
 older version is migrated forward by :data:`MIGRATIONS`; a damaged file or one from a newer
-version is left untouched and the defaults are used. Window geometry and recent files live in
+version is left untouched, the defaults are used (:func:`load_problem` says why) and :func:`save`
+refuses to overwrite it (:class:`SettingsKept`); a single unusable value (null, NaN, Infinity, a
+wrong type) takes its field's default. Window geometry and recent files live in
 QSettings (see ui/main_window.py), not here: this module does not import Qt.
 """
 
@@ -12,12 +14,14 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import os
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
 from knowledge.infra.atomic import write_text_atomic
+from knowledge.infra.errors import UserFacingError
 from knowledge.infra.paths import user_config_dir
 
 log = logging.getLogger(__name__)
@@ -60,12 +64,25 @@ class Settings:
     extra: dict = field(default_factory=dict)
 
     def validate(self) -> Settings:
-        """Clamp or reset out-of-range values in place; returns self."""
+        """Clamp or reset out-of-range values in place; returns self. A value of the wrong type,
+        NaN or an infinity takes the field's default."""
+        defaults = Settings()
         if self.theme not in THEMES:
             self.theme = "system"
         for name, (lo, hi) in LIMITS.items():
             kind = type(lo)
-            setattr(self, name, kind(min(max(kind(getattr(self, name)), lo), hi)))
+            try:
+                value = _coerce(getattr(self, name), kind)
+            except (TypeError, ValueError):
+                value = getattr(defaults, name)
+            setattr(self, name, kind(min(max(value, lo), hi)))
+        for name in ("site", "last_dir"):
+            if not isinstance(getattr(self, name), str) or _text_problem(getattr(self, name)):
+                setattr(self, name, getattr(defaults, name))
+        if not isinstance(self.auto_advise, bool):
+            self.auto_advise = defaults.auto_advise
+        if not isinstance(self.extra, dict):
+            self.extra = {}
         return self
 
 
@@ -80,8 +97,11 @@ def _m1_to_2(data: dict) -> dict:
 def _m2_to_3(data: dict) -> dict:
     # version 2 stored the what-if debounce in seconds as "whatif_delay"
     delay = data.pop("whatif_delay", None)
-    if delay is not None:
-        data["whatif_debounce_ms"] = int(round(float(delay) * 1000))
+    try:
+        seconds = _coerce(delay, float)
+    except (TypeError, ValueError):
+        return data  # no usable delay: the default applies
+    data["whatif_debounce_ms"] = int(round(min(seconds, 1e6) * 1000))
     return data
 
 
@@ -95,9 +115,19 @@ def settings_path() -> Path:
     return user_config_dir() / "settings.json"
 
 
+def _version(data: dict) -> int:
+    """The file's schema version: a missing or unusable one (null, text, a fraction) counts as 1."""
+    value = data.get("version", 1)
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
+            or value != int(value) or value < 1:
+        log.warning("settings: ignoring version=%r (treated as 1)", value)
+        return 1
+    return int(value)
+
+
 def migrate(data: dict) -> dict:
     """Upgrade a settings dict of any known older version to :data:`CURRENT_VERSION`."""
-    version = int(data.get("version", 1))
+    version = _version(data)
     while version < CURRENT_VERSION:
         data = MIGRATIONS[version](dict(data))
         version += 1
@@ -106,12 +136,15 @@ def migrate(data: dict) -> dict:
 
 
 def from_dict(data: dict) -> Settings:
-    """A :class:`Settings` from a (migrated) dict; unknown keys go to ``extra``, bad types to defaults."""
+    """A :class:`Settings` from a (migrated) dict; unknown keys go to ``extra``; a value of the wrong
+    type, NaN, an infinity or an unusable text takes its field's default (each field on its own)."""
     names = {f.name: f for f in fields(Settings)}
     defaults = Settings()
-    kwargs, extra = {}, dict(data.get("extra") or {})
+    kwargs: dict = {}
+    extra = data.get("extra")
+    extra = dict(extra) if isinstance(extra, dict) else {}
     for key, value in data.items():
-        if key == "extra":
+        if key in ("extra", "version"):
             continue
         if key not in names:
             extra[key] = value
@@ -120,24 +153,43 @@ def from_dict(data: dict) -> Settings:
         try:
             kwargs[key] = _coerce(value, want)
         except (TypeError, ValueError):
-            log.warning("settings: ignoring %s=%r (expected %s)", key, value, want.__name__)
+            log.warning("settings: ignoring %s=%.80r (expected %s)", key, value, want.__name__)
     kwargs["version"] = CURRENT_VERSION
     return Settings(**kwargs, extra=extra).validate()
 
 
+def _text_problem(value: str) -> str | None:
+    if len(value) > 4096:
+        return "too long"
+    if any(c == "\x00" or 0xD800 <= ord(c) <= 0xDFFF for c in value):
+        return "not text"
+    return None
+
+
 def _coerce(value, want: type):
+    """``value`` as a ``want`` (bool, int, float or str); TypeError/ValueError when it is not one:
+    NaN and infinities are not numbers here, nor are booleans, and text must be text."""
     if want is bool:
+        if isinstance(value, bool):
+            return value
         if isinstance(value, str):
             if value.lower() in ("1", "true", "yes", "on"):
                 return True
             if value.lower() in ("0", "false", "no", "off"):
                 return False
-            raise ValueError(value)
-        return bool(value)
+        raise ValueError(value)
     if want in (int, float):
-        return want(value)
+        if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+            raise TypeError(value)
+        try:
+            number = float(value)  # ValueError for text that is no number
+        except OverflowError:  # an integer beyond any float
+            raise ValueError("too large") from None
+        if not math.isfinite(number):
+            raise ValueError(value)
+        return want(round(number)) if want is int else number
     if want is str:
-        if not isinstance(value, str):
+        if not isinstance(value, str) or _text_problem(value):
             raise TypeError(value)
         return value
     return value
@@ -156,42 +208,82 @@ def env_overrides(environ: dict | None = None) -> dict:
     return out
 
 
-def load(path: Path | None = None, environ: dict | None = None) -> Settings:
-    """The saved settings (migrated), with environment overrides applied; defaults if none saved."""
-    path = settings_path() if path is None else Path(path)
-    data: dict = {}
+#: the largest settings file read (a real one is well under 1 KiB)
+MAX_SETTINGS_BYTES = 1024 * 1024
+
+
+class SettingsKept(UserFacingError):
+    """The settings file on disk was not read (damaged, or from a newer version), so it is not
+    overwritten: the preferences of this session are not saved."""
+
+
+def _read(path: Path) -> tuple[dict | None, str | None]:
+    """``(data, problem)``: the file's dict (migrated) and None; ``(None, None)`` when there is no
+    file; ``(None, why)`` when it cannot be used (damaged, not a file, or from a newer version)."""
+    from knowledge.infra.files import read_regular_text
+
+    if not path.exists() and not path.is_symlink():
+        return None, None
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        if not isinstance(data, dict):
-            raise ValueError("not an object")
-        if int(data.get("version", 1)) > CURRENT_VERSION:
-            log.warning("settings %s are from a newer version; using defaults", path)
-            data = {}
-        else:
-            data = migrate(data)
-    except FileNotFoundError:
-        data = {}
-    except (OSError, ValueError) as exc:
-        log.warning("settings %s unreadable (%s); using defaults", path, exc)
-        data = {}
-    settings = from_dict(data)
+        data = json.loads(read_regular_text(path, "settings file", MAX_SETTINGS_BYTES))
+    except UserFacingError as exc:
+        return None, str(exc)
+    except RecursionError:
+        return None, f"{path}: damaged (nested too deeply)"
+    except ValueError as exc:  # JSONDecodeError, or an integer of more than 4300 digits
+        return None, f"{path}: damaged (not JSON: {exc})"
+    if not isinstance(data, dict):
+        return None, f"{path}: damaged (not a JSON object)"
+    if _version(data) > CURRENT_VERSION:
+        return None, (f"{path}: written by a newer Capacity Advisor (settings version {_version(data)}, "
+                      f"this one reads {CURRENT_VERSION})")
+    try:
+        return migrate(data), None
+    except (TypeError, ValueError, KeyError) as exc:
+        return None, f"{path}: damaged (cannot migrate: {exc})"
+
+
+def load_problem(settings: Settings) -> str | None:
+    """Why :func:`load` used the defaults instead of the saved file (None: the file was read, or
+    there was none); the file is then kept as it is and :func:`save` refuses to overwrite it."""
+    return getattr(settings, "_load_problem", None)
+
+
+def load(path: Path | None = None, environ: dict | None = None) -> Settings:
+    """The saved settings (migrated), with environment overrides applied; defaults if none saved.
+
+    A damaged file (not JSON, not an object, not a regular file, too large) or one from a newer
+    version is left untouched and the defaults are used (:func:`load_problem` says why); a field
+    with an unusable value (null, NaN, Infinity, a wrong type) takes its default on its own."""
+    path = settings_path() if path is None else Path(path)
+    data, problem = _read(path)
+    if problem:
+        log.warning("settings %s; using the defaults and keeping the file", problem)
+    settings = from_dict(data or {})
     overrides = env_overrides(environ)
     if overrides:
-        merged = from_dict({**asdict(settings), **overrides})
-        merged._overridden = set(overrides)  # type: ignore[attr-defined]
-        return merged
+        settings = from_dict({**asdict(settings), **overrides})
+        settings._overridden = set(overrides)  # type: ignore[attr-defined]
+    settings._load_problem = problem  # type: ignore[attr-defined]
     return settings
 
 
 def save(settings: Settings, path: Path | None = None) -> Path:
-    """Write ``settings`` atomically (environment overrides are not persisted); returns the path."""
+    """Write ``settings`` atomically (environment overrides are not persisted); returns the path.
+
+    A file on disk that cannot be read now (damaged, or from a newer version) is never overwritten:
+    :class:`SettingsKept` says so, and nothing is written."""
     path = settings_path() if path is None else Path(path)
+    saved, problem = _read(path)
+    if problem:
+        raise SettingsKept(f"the preferences were not saved: {problem}. The file was kept as it is; "
+                           "move it away (or repair it) to save preferences again")
     data = asdict(settings.validate())
     overridden = getattr(settings, "_overridden", set())
     if overridden:
-        saved = load(path, environ={})
+        on_disk = from_dict(saved or {})
         for name in overridden:
-            data[name] = getattr(saved, name)
+            data[name] = getattr(on_disk, name)
     write_text_atomic(path, json.dumps(data, indent=2, sort_keys=True) + "\n")
     return path
 

@@ -363,7 +363,7 @@ def _measurement(doc: str, row: dict, where: str, vocab: Vocabulary, testbeds: s
         elif fdef.levels and level not in fdef.levels:
             problems.append(f"{where}: factor {name} level {level!r} is not one of {list(fdef.levels)}")
         factors[name] = level
-    if len(problems) > before:
+    if len(problems) > before or value is None:
         return None
     return Measurement(doc, row["id"], row["locator"], row["metric"], value, row["unit"],
                        row["kind"], row["subject"], row["baseline"], qualifier, low, high,

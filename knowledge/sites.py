@@ -112,11 +112,12 @@ def summarize_site(db: UserDatabase, site: str) -> SiteSummary:
     summary = SiteSummary(site)
     measurements = db.site_measurements(site)
     for name, rule in FIGURES.items():
-        best = max((m for m in measurements if _fits(m, rule)), key=lambda m: m.value_si, default=None)
-        if best is None:
+        best = max((m for m in measurements if _fits(m, rule) and m.value_si is not None),
+                   key=lambda m: m.value_si or 0.0, default=None)
+        if best is None or best.value_si is None:
             continue
         setattr(summary, name, best.value_si / rule.scale)
-        summary.sources[name] = FigureSource(best.tool, paths.get(best.import_id, ""), best.import_id, best.id,
+        summary.sources[name] = FigureSource(best.tool, paths.get(best.import_id or 0, ""), best.import_id, best.id,
                                              best.metric, best.value, best.unit, best.subject,
                                              dict(best.factors))
     return summary

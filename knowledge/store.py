@@ -242,17 +242,17 @@ class KnowledgeBase:
                     f"SELECT mid, factor, level FROM factors WHERE mid IN ({marks}) ORDER BY rowid",
                     chunk):
                 factors[mid][name] = level
-        return [MeasurementRow(*r[1:], factors=factors[r[0]]) for r in rows]
+        return [MeasurementRow(*r[1:], factors=factors[r[0]]) for r in rows]  # type: ignore[misc]
 
     # --- testbeds and conclusions ----------------------------------------------------------
     def testbeds(self, document: str | None = None) -> list[TestbedRow]:
-        sql, args = "SELECT * FROM testbeds", ()
+        sql, args = "SELECT * FROM testbeds", ()  # type: tuple[str, tuple[str, ...]]
         if document:
             sql, args = sql + " WHERE document=?", (self.resolve_document(document),)
         return [TestbedRow(*r) for r in self._con.execute(sql + " ORDER BY document, rowid", args)]
 
     def conclusions(self, decision: str | None = None) -> list[ConclusionRow]:
-        sql, args = "SELECT * FROM conclusions", ()
+        sql, args = "SELECT * FROM conclusions", ()  # type: tuple[str, tuple[str, ...]]
         if decision:
             sql, args = sql + " WHERE decision=?", (decision,)
         out = []
@@ -260,7 +260,7 @@ class KnowledgeBase:
             ev = tuple(x[0] for x in self._con.execute(
                 "SELECT measurement FROM conclusion_evidence WHERE document=? AND conclusion=?",
                 (r[0], r[1])))
-            out.append(ConclusionRow(*r, evidence=ev))
+            out.append(ConclusionRow(*r, evidence=ev))  # type: ignore[misc]
         return out
 
     # --- statistics ------------------------------------------------------------------------

@@ -317,7 +317,8 @@ class UserDatabase:
             if not isinstance(params, dict) or not isinstance(warnings, list):
                 raise DatabaseError(f"user database {self.path} is damaged: imports row {r[0]} has "
                                     "parameters or warnings of the wrong kind; it was left untouched")
-            out.append(ImportRecord(*r[:7], parameters=params, warnings=[str(w) for w in warnings]))
+            out.append(ImportRecord(r[0], r[1], r[2], r[3], r[4], r[5], r[6], parameters=params,
+                                    warnings=[str(w) for w in warnings]))
         return out
 
     def add_import(self, site: str, *, path: str, tool: str, tool_version: str, content_hash: str,
@@ -352,6 +353,7 @@ class UserDatabase:
                 raise InputError(f"{path}: the same content is already imported into site "
                                  f"{site!r}") from exc
             raise explain(exc, self.path, WHAT, f"storing {path}") from exc
+        assert import_id is not None  # the row just inserted has an id
         return import_id
 
     def site_measurements(self, site: str | None = None, metric: str | None = None

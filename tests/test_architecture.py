@@ -1,43 +1,133 @@
-"""The layering contract: advisor/ and knowledge/ never import Qt, pyqtgraph, ui or app.
+"""The guard rails, run with the suite (so ``./run tests`` and CI run them): import-linter's
+contracts (layers app > ui > advisor > knowledge, no Qt in the core, knowledge.infra on its own,
+no import cycles between siblings), ruff, and mypy on advisor/ and knowledge/.
 
-import-linter checks the real tree with the contracts in pyproject.toml; a second test
-proves the contract bites by running it on a small tree that breaks it.
+Each contract is also run on a small tree that breaks it, to prove it bites; the infra rule is
+checked a second way with the import graph, so a new knowledge module cannot slip past the
+contract's explicit list.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
+BIN = Path(sys.executable).parent
+
+
+def _tool(name: str) -> str:
+    path = BIN / name
+    return str(path) if path.exists() else (shutil.which(name) or name)
 
 
 def _lint(cwd: Path, extra_path: Path | None = None) -> subprocess.CompletedProcess:
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(str(p) for p in (extra_path or cwd, ROOT) if p)
-    lint = Path(sys.executable).with_name("lint-imports")
-    return subprocess.run([str(lint), "--no-cache"], cwd=cwd, env=env, capture_output=True, text=True)
+    return subprocess.run([_tool("lint-imports"), "--no-cache"], cwd=cwd, env=env, capture_output=True, text=True,
+                          timeout=300)
 
 
+@pytest.mark.timeout(300)
 def test_import_contracts_hold():
     result = _lint(ROOT)
     assert result.returncode == 0, result.stdout + result.stderr
-    assert "Contracts: 2 kept, 0 broken" in result.stdout
+    assert "Contracts: 4 kept, 0 broken" in result.stdout
 
 
-def test_contract_catches_a_forbidden_import(tmp_path):
+@pytest.mark.timeout(300)
+def test_the_contracts_catch_a_wrong_import_and_a_cycle(tmp_path):
+    files = {
+        "advisor/bad.py": "import ui\n",
+        "knowledge/worse.py": "from PySide6 import QtCore\n",
+        "ui/view.py": "import app.settings\n",  # ui must not import app
+        "app/settings.py": "",
+        "ui/main_window.py": "from ui.dialogs import about\n",
+        "ui/dialogs/__init__.py": "",
+        "ui/dialogs/about.py": "from ui import main_window\n",  # the old about <-> main_window cycle
+        **{f"knowledge/{m}.py": "" for m in ("store", "userdb", "sites", "curated", "build")},
+        "knowledge/importers/__init__.py": "",
+        "knowledge/inventory/__init__.py": "",
+        "knowledge/infra/__init__.py": "",
+        "knowledge/infra/paths.py": "import knowledge.store\n",  # infra imports nothing else
+    }
     for pkg in ("advisor", "knowledge", "ui", "app"):
         (tmp_path / pkg).mkdir()
         (tmp_path / pkg / "__init__.py").write_text("")
-    (tmp_path / "advisor" / "bad.py").write_text("import ui\n")
-    (tmp_path / "knowledge" / "worse.py").write_text("from PySide6 import QtCore\n")
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
     config = (ROOT / "pyproject.toml").read_text()
     start = config.index("[tool.importlinter]")
-    (tmp_path / "pyproject.toml").write_text(textwrap.dedent(config[start:]))
+    end = config.find("\n[tool.", start + 1)
+    (tmp_path / "pyproject.toml").write_text(textwrap.dedent(config[start:end if end > 0 else None]))
     result = _lint(tmp_path)
     assert result.returncode != 0
-    assert "advisor.bad -> ui" in result.stdout
-    assert "knowledge.worse -> PySide6" in result.stdout
+    out = result.stdout
+    assert "advisor.bad -> ui" in out
+    assert "knowledge.worse -> PySide6" in out
+    assert "ui.view -> app.settings" in out
+    assert "knowledge.infra.paths -> knowledge.store" in out
+    assert "No cycles are allowed in ui" in out
+    assert "Contracts: 0 kept, 4 broken" in out
+
+
+def test_knowledge_infra_imports_nothing_else_of_the_project():
+    """The same rule as the contract, from the import graph itself (new modules included)."""
+    import grimp
+
+    graph = grimp.build_graph("knowledge", "advisor", "ui", "app", cache_dir=None)
+    infra = {m for m in graph.modules if m == "knowledge.infra" or m.startswith("knowledge.infra.")}
+    outside = {(m, i) for m in infra for i in graph.find_modules_directly_imported_by(m)
+               if i.split(".")[0] in ("knowledge", "advisor", "ui", "app") and i not in infra}
+    assert not outside, sorted(outside)
+
+
+@pytest.mark.timeout(300)
+def test_ruff_passes():
+    result = subprocess.run([_tool("ruff"), "check", "--no-cache", "."], cwd=ROOT, capture_output=True, text=True,
+                            timeout=300)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+@pytest.mark.timeout(600)
+def test_mypy_passes_on_the_core(tmp_path):
+    """mypy on advisor/ and knowledge/ (config in pyproject.toml), which also checks that every
+    regression family satisfies the ModelFamily protocol (calibration, batch prediction)."""
+    result = subprocess.run([_tool("mypy"), "--cache-dir", str(tmp_path / "mypy-cache")], cwd=ROOT,
+                            capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stdout[-6000:] + result.stderr
+
+
+@pytest.mark.timeout(300)
+def test_mypy_catches_a_family_that_breaks_the_protocol(tmp_path):
+    """A family whose predict takes no calibration does not satisfy ModelFamily."""
+    bad = tmp_path / "bad_family.py"
+    bad.write_text(textwrap.dedent("""
+        from collections.abc import Mapping, Sequence
+
+        from advisor.models.base import ModelFamily, Prediction, TrainingPoint
+        from advisor.models.family import Family
+
+
+        class NoCalibration(Family):
+            name = "no_calibration"
+
+            def predict(self, queries: Sequence[Mapping[str, float | str]]) -> Prediction:  # type: ignore[override]
+                return super().predict(queries)
+
+
+        FAMILIES: list[type[ModelFamily]] = [NoCalibration]
+    """))
+    env = dict(os.environ, MYPYPATH=str(ROOT))
+    result = subprocess.run([_tool("mypy"), "--cache-dir", str(tmp_path / "mypy-cache"), "--follow-imports=silent",
+                             "--ignore-missing-imports", str(bad)], cwd=tmp_path, capture_output=True, text=True,
+                            env=env, timeout=300)
+    assert result.returncode != 0
+    assert "NoCalibration" in result.stdout and "ModelFamily" in result.stdout

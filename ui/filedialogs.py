@@ -37,6 +37,8 @@ def with_suffix(path: Path, name_filter: str, allowed: tuple[str, ...], default:
 
 
 def safe_file_name(title: str) -> str:
-    """A title as a file name (no path separators or characters file systems refuse)."""
-    name = re.sub(r'[\\/:*?"<>|\x00-\x1f]+', " ", title).strip(" .")
-    return name[:80] or "scenario"
+    """A title as a file name that stays in the folder it is joined to (no path separators, ``..``,
+    characters file systems refuse or device names: :func:`knowledge.infra.paths.safe_filename`)."""
+    from knowledge.infra.paths import safe_filename
+
+    return safe_filename(title, "scenario", 80)

@@ -32,12 +32,13 @@ from knowledge.infra.errors import InputError, UserFacingError
 from knowledge.infra.paths import user_config_dir
 from ui import theme
 from ui.filedialogs import filter_suffix, safe_file_name, start_dir, with_suffix
+from ui.labels import strip_mnemonic
 from ui.session import Session
 from ui.workers import Failure
 
 log = logging.getLogger(__name__)
 
-ICON = Path(__file__).resolve().parent.parent / "resources" / "icons" / "capadvisor.png"
+ICON = theme.ICON  # the application icon (also used by the launcher)
 
 #: (view name, tab title, module in ui.panels, class, tooltip); the name is also the screenshot name
 VIEWS = (
@@ -71,9 +72,6 @@ def _short_paths(message: str, path: Path) -> str:
     return message.replace(str(path), path.name)
 
 
-def strip_mnemonic(text: str) -> str:
-    """``"Save &as…"`` -> ``"Save as…"``, ``"Sites && imports"`` -> ``"Sites & imports"``."""
-    return text.replace("&&", "\0").replace("&", "").replace("\0", "&")
 
 
 def window_settings() -> QSettings:
@@ -128,9 +126,9 @@ class MainWindow(QMainWindow):
 
     sig_view_created = Signal(str)
 
-    def __init__(self, session: Session | None = None, parent=None):
+    def __init__(self, session: Session, parent=None):
         super().__init__(parent)
-        self.session = session or Session(parent=self)
+        self.session = session
         if self.session.parent() is None:
             self.session.setParent(self)
         self.settings = self.session.settings
@@ -779,7 +777,7 @@ class MainWindow(QMainWindow):
             return old
         if old is not None:
             old.deleteLater()
-        dlg = PreferencesDialog(self.settings, self)
+        dlg = PreferencesDialog(self.settings, self.session.store, self)
         dlg.accepted.connect(lambda: self.apply_preferences(dlg.result_settings()))
         self.preferences_dialog = dlg
         dlg.open()
@@ -789,13 +787,12 @@ class MainWindow(QMainWindow):
         """Take the preferences edited in the dialog: save them at once (atomically) and apply them
         now. In workshop mode the workshop font size applies at once, the window's theme and font
         size on leaving it."""
-        from app import settings as app_settings
         from ui.dialogs.preferences import FIELDS
 
         for name in FIELDS:
             setattr(self.settings, name, getattr(new, name))
         try:
-            app_settings.save(self.settings)
+            self.session.store.save(self.settings)
         except UserFacingError as exc:
             self.session.notifier.failure("saving the preferences", exc)
         if not self.in_workshop:
@@ -856,9 +853,7 @@ class MainWindow(QMainWindow):
         qs.setValue("tab", VIEWS[self.tabs.currentIndex()][0])
         qs.sync()
         try:
-            from app import settings as app_settings
-
-            app_settings.save(self.settings)
+            self.session.store.save(self.settings)
         except UserFacingError as exc:
             log.warning("settings not saved: %s", exc)
 

@@ -57,10 +57,13 @@ def settle(window, panel=None, timeout_s: float = 60.0) -> None:
 
 
 def render_all(window, scenario: Path | None, outdir: Path, size: tuple[int, int]) -> int:
-    """Open ``scenario`` (or the demo), render each view to ``outdir/<view>.png``; exit code."""
+    """Open ``scenario`` (or the demo), render each view to ``outdir/<view>.png``; the exit code is 1
+    when any task reported a failure meanwhile (each is printed), else 0."""
     from ui.demo import demo_data
 
     outdir.mkdir(parents=True, exist_ok=True)
+    failures = []  # every failure a task reports while the views render: said, and the exit code
+    window.session.notifier.sig_failure.connect(failures.append)
     window.resize(*size)
     window.show()
     if scenario is not None:
@@ -99,4 +102,7 @@ def render_all(window, scenario: Path | None, outdir: Path, size: tuple[int, int
     window.session.document.undo_stack.setClean()
     window.close()
     QApplication.processEvents()
-    return 0
+    for f in failures:
+        kind = "error" if f.user_facing else "unexpected error (a bug)"
+        print(f"capadvisor: {kind} in {f.task}: {f.message}", file=sys.stderr)
+    return 1 if failures else 0

@@ -9,8 +9,9 @@ each valid edit (debounced), one request at a time: a new edit cancels the runni
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
@@ -21,6 +22,29 @@ if TYPE_CHECKING:
     from advisor.engine import Advice
 
 log = logging.getLogger(__name__)
+
+
+class SettingsStore(Protocol):
+    """What the GUI needs of the application's preferences, injected by the application layer
+    (``app.gui.SETTINGS_STORE``): ui/ never imports app/. The settings object itself is the
+    application's (``app.settings.Settings``): the GUI reads and sets its fields."""
+
+    #: the theme names the Preferences offer
+    themes: tuple[str, ...]
+    #: field -> (lowest, highest) the Preferences' editors allow
+    limits: Mapping[str, tuple[float, float]]
+    #: prefix of the environment variables that override a field for one run
+    env_prefix: str
+    #: the application's version (About)
+    version: str
+
+    def defaults(self) -> Any:
+        """A settings object with the default values."""
+        ...
+
+    def save(self, settings: Any) -> Path:
+        """Write ``settings`` (atomically); raises UserFacingError when it cannot."""
+        ...
 
 
 def _open_and_train(kb_path: Path | None, progress=None, cancel=None):
@@ -65,12 +89,11 @@ class Session(QObject):
     sig_baseline = Signal(object)   # the advice without the site (what the calibration changed)
     sig_sites_changed = Signal()    # imports or sites were added or removed
 
-    def __init__(self, settings=None, kb_path: Path | None = None, notifier: Notifier | None = None,
-                 parent: QObject | None = None):
+    def __init__(self, store: SettingsStore, settings=None, kb_path: Path | None = None,
+                 notifier: Notifier | None = None, parent: QObject | None = None):
         super().__init__(parent)
-        from app.settings import Settings
-
-        self.settings = settings or Settings()
+        self.store = store
+        self.settings = settings if settings is not None else store.defaults()
         self.notifier = notifier or Notifier(self)
         self.kb_path = kb_path
         self.kb = None

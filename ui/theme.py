@@ -15,6 +15,8 @@ from PySide6.QtGui import QColor, QFontDatabase, QGuiApplication, QPalette
 from PySide6.QtWidgets import QApplication
 
 STYLES_DIR = Path(__file__).resolve().parent.parent / "resources" / "styles"
+#: the application icon
+ICON = Path(__file__).resolve().parent.parent / "resources" / "icons" / "capadvisor.png"
 
 LIGHT = dict(window="#f6f7f9", panel="#ffffff", field="#ffffff", text="#1c2430", muted="#5b6675",
              border="#d5dae1", accent="#1f6feb", on_accent="#ffffff", good="#1a7f37", good_bg="#e7f5ea",

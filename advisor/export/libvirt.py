@@ -120,6 +120,7 @@ class _Gen:
     def vcpu(self, g: GroupPlan, file: str, indent: str) -> str:
         p = self.plan
         lines = [f"{g.vcpus} vCPU{'s' if g.vcpus != 1 else ''} per VM"]
+        src: Source | None
         if g.realtime is not None and g.rt_cpus:
             lines.append("real-time VM: its vCPUs are pinned, not over-allocated")
             src = g.realtime.source

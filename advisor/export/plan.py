@@ -103,8 +103,10 @@ def per_thread(ratio_per_core: float, threads_per_core: int) -> Decimal:
     return exact(ratio_per_core) / threads_per_core
 
 
-def decimal_text(d: Decimal | float | int) -> str:
-    """A plain decimal string without exponent: 2 -> "2.0", 0.625 -> "0.625"."""
+def decimal_text(d: Decimal | float | int | None) -> str:
+    """A plain decimal string without exponent: 2 -> "2.0", 0.625 -> "0.625" (None: "")."""
+    if d is None:
+        return ""
     text = format((d if isinstance(d, Decimal) else exact(d)).normalize(), "f")
     return text if "." in text else text + ".0"
 

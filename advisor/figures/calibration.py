@@ -109,7 +109,7 @@ def changes(advice, baseline) -> dict[tuple[str, str], list[FigureChange]]:
 
 def choice_changes(advice, baseline) -> dict[tuple[str, str], str]:
     """(decision, scope) -> the choice the documents' ratios alone led to, where the site changed it."""
-    out = {}
+    out: dict[tuple[str, str], str] = {}
     if advice is None or baseline is None or not calibrated(advice):
         return out
     for rec in advice.recommendations:

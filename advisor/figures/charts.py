@@ -266,8 +266,9 @@ def _overalloc(kb, family: str, title: str, y_label: str, scenario, advice, inpu
                                       np.array([p.target for p in pts]), [_tip(p) for p in pts], color_key=name))
     if ratio:
         fig = rec.expected.get(figure) if rec is not None and figure else None
-        on_card = fig is not None and rec.value == float(ratio) and marked in cases
-        spec.mark(Mark(f"{float(ratio):g} vCPUs/core", float(ratio), fig["value"] if on_card else None,
+        on_card = fig is not None and rec is not None and rec.value == float(ratio) and marked in cases
+        spec.mark(Mark(f"{float(ratio):g} vCPUs/core", float(ratio), fig["value"] if fig is not None and on_card
+                       else None,
                        "vcpu_overallocation", "cluster", figure if on_card else ""))
     return spec
 

@@ -122,7 +122,8 @@ class ChartSpec:
     def color_keys(self) -> list[str]:
         """Series names in a stable order, so one option keeps its colour in every chart."""
         keys: list[str] = []
-        for item in (*self.curves, *self.points):
+        items: list[Curve | Points] = [*self.curves, *self.points]
+        for item in items:
             k = item.color_key or item.name
             if k not in keys:
                 keys.append(k)

@@ -1,62 +1,27 @@
-"""How numbers and expected figures read, the same on a card, a chart, the what-if summary and
-the report (plain text; front ends add their own markup around it)."""
+"""Figure text for front ends: :mod:`advisor.text` (kept there, below the decision catalogue,
+which formats choices with it), and :func:`prose` (above the catalogue: it words its choices)."""
 
 from __future__ import annotations
 
-import math
+import re
 
+from advisor.text import figure_parts, figure_text, fmt_value
 
-def fmt_value(value: float | None, digits: int = 4) -> str:
-    """A number as people read it: 4 significant digits, no exponent for ordinary magnitudes."""
-    if value is None:
-        return ""
-    if isinstance(value, float) and not math.isfinite(value):
-        return str(value)
-    if value == 0:
-        return "0"
-    if 1e-3 <= abs(value) < 1e7:
-        return f"{value:.{digits}g}" if abs(value) < 10 ** digits else f"{value:,.0f}"
-    return f"{value:.3g}"
+__all__ = ["figure_parts", "figure_text", "fmt_value", "prose"]
 
-
-def figure_parts(name: str, fig) -> tuple[str, str, str, str]:
-    """(label, value, unit, interval) of an expected figure, as every front end shows them:
-    ``("throughput per VM", "52.3", "MB/s", "45.1–60.2")``; the interval is empty when the figure
-    has none."""
-    label = name.replace("_", " ")
-    if not isinstance(fig, dict):
-        return label, str(fig), "", ""
-    value, low, high = fig.get("value"), fig.get("low"), fig.get("high")
-    shown = fmt_value(value) if isinstance(value, int | float) else str(value)
-    interval = ""
-    if isinstance(low, int | float) and isinstance(high, int | float) and (low != value or high != value):
-        interval = f"{fmt_value(low)}–{fmt_value(high)}"
-    return label, shown, str(fig.get("unit", "")), interval
-
-
-def figure_text(name: str, fig) -> str:
-    """``"throughput per VM: 52.3 MB/s (45.1–60.2)"``: an expected figure on one line."""
-    label, value, unit, interval = figure_parts(name, fig)
-    return f"{label}: {value} {unit}".rstrip() + (f" ({interval})" if interval else "")
-
-
-_RULE_ID = None
+_RULE_ID = re.compile(r"\s*\[(?:[a-z][a-z0-9_]*\.[a-z0-9_.\-]+)(?:,\s*[a-z][a-z0-9_]*\.[a-z0-9_.\-]+)*\]")
+_CONFLICTS = re.compile(r"\s*Conflicts resolved:.*?(?:\.(?=\s+[A-Z])|\.?$)", flags=re.DOTALL)
 
 
 def prose(text: str) -> str:
     """A rationale or warning as people read it: rule ids in brackets (``[hc.migration-headroom]``)
     and the sentence listing the rules that conflicted left out, the engine's identifiers of
     choices (``nfs_file``) in their words."""
-    import re
-
     from advisor.recommend import catalog
 
-    global _RULE_ID
-    if _RULE_ID is None:
-        _RULE_ID = re.compile(r"\s*\[(?:[a-z][a-z0-9_]*\.[a-z0-9_.\-]+)(?:,\s*[a-z][a-z0-9_]*\.[a-z0-9_.\-]+)*\]")
     out = _RULE_ID.sub("", str(text))
     # the engine's account of rules that disagreed names them by id: that is for the JSON, not prose
-    out = re.sub(r"\s*Conflicts resolved:.*?(?:\.(?=\s+[A-Z])|\.?$)", "", out, flags=re.DOTALL)
+    out = _CONFLICTS.sub("", out)
     for d in catalog.CATALOG:
         for ident, label in d.labels:
             if "_" in ident:

@@ -174,7 +174,8 @@ class WhatIf:
         the reserve, at least one VM per group, and room to grow to a few times the scenario."""
         spec = INPUTS[name]
         lo, hi = spec.minimum, spec.maximum
-        hosts = self.base.get("hosts") if isinstance(self.base.get("hosts"), dict) else {}
+        raw_hosts = self.base.get("hosts")
+        hosts: dict = raw_hosts if isinstance(raw_hosts, dict) else {}
         groups = [w for w in self.base.get("workloads", []) if isinstance(w, dict)]
         if name == "hosts":
             lo = float(_int(hosts.get("reserve"), 0) + 1)

@@ -14,18 +14,21 @@ Families also offer ``predict_columns(columns, n, calibration=None)`` (one array
 
 ``FAMILIES`` maps each name to a :class:`~advisor.models.base.FamilyInfo` (what it predicts, in
 which unit, from which rows). Trained families are cached in memory per knowledge-base digest
-and on disk under ``user_cache_dir()/models-<digest[:16]>/<name>.pkl`` (written atomically,
-stamped with :data:`MODEL_VERSION`); a changed knowledge base has a new digest, so its models are
-rebuilt, and a stale or unreadable cache file is silently rebuilt too.
+and on disk under ``user_cache_dir()/models-<digest[:16]>/<name>.npz`` (written atomically, in a
+data-only format that is never unpickled: :mod:`advisor.models.cache`, checked against the
+knowledge base's digest, :data:`MODEL_VERSION` and the family code); a changed knowledge base has
+a new digest, so its models are rebuilt, and a stale, damaged or foreign cache file is refused and
+rebuilt.
 """
 
 from __future__ import annotations
 
-import pickle
+import logging
 import threading
 from pathlib import Path
 
-from advisor.models.base import FamilyInfo, ModelFamily, Prediction, TrainingPoint
+from advisor.models import cache as model_cache
+from advisor.models.base import FamilyInfo, FamilyUnavailable, ModelFamily, Prediction, TrainingPoint
 from advisor.models.block_size import BlockSizeThroughput
 from advisor.models.boot import BootTime
 from advisor.models.cache_mode import CacheModeThroughput
@@ -33,22 +36,26 @@ from advisor.models.containers import ContainerOverhead
 from advisor.models.cpu import ContainerCpu, ContainerLatency, CpuUtilization
 from advisor.models.distributed import DistributedRecoveryTime, DistributedThroughput
 from advisor.models.drs import DrsMigrations, DrsPeakCpu
+from advisor.models.family import Family
 from advisor.models.migration import MigrationDowntime, MigrationTotalTime, OverallocationOverhead
 from advisor.models.transfer import ImageTransferTime
 from advisor.progress import CancelToken, ProgressCallback, check, report
 from knowledge.infra.atomic import write_bytes_atomic
-from knowledge.infra.errors import InputError
 from knowledge.infra.paths import user_cache_dir
 
-__all__ = ["FAMILIES", "MISSING", "MODEL_VERSION", "FamilyInfo", "ModelFamily", "Prediction",
+__all__ = ["FAMILIES", "MISSING", "MODEL_VERSION", "FamilyInfo", "FamilyUnavailable", "ModelFamily", "Prediction",
            "TrainingPoint", "cache_dir", "clear_memory_cache", "get_family", "train_all"]
 
-#: bump when a family's features, model or pickled layout changes (invalidates disk caches)
+#: bump when a family's features, model or stored state changes (invalidates disk caches)
 MODEL_VERSION = 7
 
-_CLASSES = [CacheModeThroughput, BootTime, ImageTransferTime, CpuUtilization, OverallocationOverhead,
+_CLASSES: list[type[Family]] = [CacheModeThroughput, BootTime, ImageTransferTime, CpuUtilization, OverallocationOverhead,
             MigrationDowntime, MigrationTotalTime, ContainerOverhead, ContainerCpu, ContainerLatency,
             DistributedThroughput, DistributedRecoveryTime, DrsPeakCpu, DrsMigrations, BlockSizeThroughput]
+
+_CLASS_OF = {c.name: c for c in _CLASSES}
+#: every family class as the ModelFamily protocol: mypy checks that each one satisfies it
+_CONTRACT: tuple[type[ModelFamily], ...] = tuple(_CLASSES)
 
 FAMILIES: dict[str, FamilyInfo] = {
     c.name: FamilyInfo(name=c.name, description=c.description, factory=c, tags=(c.unit,))
@@ -62,6 +69,7 @@ MISSING: dict[str, str] = {
                                     "utilization and migration times only)",
 }
 
+log = logging.getLogger(__name__)
 _memory: dict[tuple[str, str], ModelFamily] = {}
 _lock = threading.Lock()
 
@@ -81,7 +89,7 @@ def get_family(name: str, kb) -> ModelFamily:
     """The trained family ``name`` for knowledge base ``kb`` (memory, then disk cache, then fit)."""
     if name not in FAMILIES:
         why = f" ({MISSING[name]})" if name in MISSING else ""
-        raise InputError(f"no model family {name!r}{why}; known: {', '.join(FAMILIES)}")
+        raise FamilyUnavailable(f"no model family {name!r}{why}; known: {', '.join(FAMILIES)}")
     key = (kb.digest, name)
     with _lock:
         fam = _memory.get(key)
@@ -108,25 +116,29 @@ def train_all(kb, progress: ProgressCallback | None = None,
     return out
 
 
-def _path(kb, name: str):
-    return cache_dir(kb) / f"{name}.pkl"
+def _path(kb, name: str) -> Path:
+    return cache_dir(kb) / f"{name}{model_cache.SUFFIX}"
 
 
 def _load(kb, name: str):
+    """The cached family, or None (no file, or a file refused: see :mod:`advisor.models.cache`)."""
     path = _path(kb, name)
+    if not path.exists() and not path.is_symlink():
+        return None
     try:
-        with open(path, "rb") as fh:
-            stamp, digest, fam = pickle.load(fh)
-    except (OSError, pickle.UnpicklingError, EOFError, ValueError, TypeError, AttributeError,
-            ImportError, IndexError):
+        return model_cache.load(path, name, _CLASS_OF[name], kb.digest, MODEL_VERSION)
+    except model_cache.CacheRefused as exc:
+        log.info("model cache %s refused (%s); rebuilding it", path, exc)
         return None
-    if stamp != MODEL_VERSION or digest != kb.digest or getattr(fam, "name", None) != name:
-        return None
-    return fam
 
 
 def _store(kb, name: str, fam) -> None:
     try:
-        write_bytes_atomic(_path(kb, name), pickle.dumps((MODEL_VERSION, kb.digest, fam)))
+        data = model_cache.dumps(fam, name, kb.digest, MODEL_VERSION)
+    except model_cache.NotCacheable as exc:
+        log.warning("family %s is not cached: its state holds %s", name, exc)
+        return
+    try:
+        write_bytes_atomic(_path(kb, name), data)
     except Exception:  # noqa: BLE001 - a cache that cannot be written only costs a refit
         pass

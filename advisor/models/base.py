@@ -8,11 +8,13 @@ lazily inside the families, never at module import time.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
 import numpy as np
+
+from knowledge.infra.errors import InputError
 
 
 @dataclass(frozen=True)
@@ -50,21 +52,48 @@ class TrainingPoint:
     key: str
 
 
-class ModelFamily(Protocol):
-    """What every regression family provides."""
+class FamilyUnavailable(InputError):
+    """A model family cannot be had for this knowledge base: no such family, no training rows,
+    or an optional dependency missing. A known condition, not a bug: the engine decides from the
+    rules alone and reports it (``Advice.model_problems``)."""
 
-    name: str
-    unit: str
-    feature_names: Sequence[str]
+
+class ModelFamily(Protocol):
+    """What every regression family provides (checked by mypy against every class of
+    :data:`advisor.models.FAMILIES`): training rows, fitting, and batch prediction of a list of
+    queries or of feature columns, optionally calibrated to a site's native figures."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def unit(self) -> str: ...
+
+    @property
+    def feature_names(self) -> Sequence[str]: ...
 
     def training_points(self) -> list[TrainingPoint]:
         """The knowledge-base rows this family learns from, as features and target."""
+        ...
 
     def fit(self, points: Sequence[TrainingPoint] | None = None) -> ModelFamily:
         """Train on ``points`` (default: all of :meth:`training_points`); returns self."""
+        ...
 
-    def predict(self, queries: Sequence[Mapping[str, float | str]]) -> Prediction:
-        """Predict for each query (a mapping of feature name to value)."""
+    def predict(self, queries: Sequence[Mapping[str, float | str]],
+                calibration: dict | None = None) -> Prediction:
+        """Predict for each query (a mapping of feature name to value); ``calibration`` holds a
+        site's native figures (``Prediction.basis`` then names the site)."""
+        ...
+
+    def predict_columns(self, columns: Mapping[str, object], n: int,
+                        calibration: dict | None = None) -> Prediction:
+        """Vectorised :meth:`predict`: one array (or scalar) per feature, ``n`` queries."""
+        ...
+
+    def citations(self) -> tuple[tuple[str, str], ...]:
+        """(document, locator) of the training rows."""
+        ...
 
 
 @dataclass
@@ -73,5 +102,5 @@ class FamilyInfo:
 
     name: str
     description: str
-    factory: object  # callable(kb) -> ModelFamily
+    factory: Callable[..., ModelFamily]  # factory(kb) -> an unfitted family
     tags: tuple[str, ...] = field(default_factory=tuple)

@@ -141,7 +141,7 @@ class _Chapter9(Family):
     """Common part: the platform vocabulary and the workload and replication-factor features."""
 
     vocabulary = "hypervisor"  # query feature naming the platform: hypervisor or platform
-    workloads = WORKLOADS
+    workloads: tuple[str, ...] = WORKLOADS
 
     def _platform(self, cols, n):
         """(Table 9.2 platform level, hypervisor level for the chapter 5 factor, True where analog)."""

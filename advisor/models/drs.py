@@ -174,7 +174,7 @@ class DrsPeakCpu(_Chapter7):
             for lvl in LEVELS:
                 rows = cpu.get((tc, load, "after_drs_migration", str(int(lvl)))) or \
                     cpu.get((tc, load, "after_drs_migration", None))
-                also = ()
+                also: tuple = ()
                 if rows is None:
                     count = zero[(tc, load, lvl)]
                     if count.value != 0:

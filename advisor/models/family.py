@@ -1,7 +1,7 @@
 """Shared machinery of the regression families: columns, intervals, extrapolation, citations.
 
 A family is built from a knowledge base (it reads its training rows once, then never needs the
-knowledge base again, so a trained family pickles into the model cache), fitted, and asked for
+knowledge base again, so a trained family is stored in the model cache), fitted, and asked for
 predictions either row-wise (:meth:`Family.predict`, a list of query dicts, the
 :class:`~advisor.models.base.ModelFamily` contract) or column-wise
 (:meth:`Family.predict_columns`, one array per feature; what the vectorised what-if API uses).
@@ -26,10 +26,11 @@ Query features: :func:`column` reads them; a NaN default marks an optional featu
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
-from advisor.models.base import Prediction, TrainingPoint
+from advisor.models.base import FamilyUnavailable, Prediction, TrainingPoint
 from knowledge.infra.errors import InputError
 
 MIN_HALF_WIDTH = 0.05   # log units, about +-5 %
@@ -134,7 +135,7 @@ class Family:
         self._points: list[TrainingPoint] = list(points) if points is not None else []
         if kb is not None and points is None:
             self._points = self._collect(kb)
-        self._core = None
+        self._core: Any = None  # the fitted model, whatever each family keeps
         self._fit_points: list[TrainingPoint] = []
         self._log_lo = -SMALL_HALF_WIDTH
         self._log_hi = SMALL_HALF_WIDTH
@@ -144,11 +145,11 @@ class Family:
         """The knowledge-base rows this family learns from, as features and target."""
         return list(self._points)
 
-    def fit(self, points: Sequence[TrainingPoint] | None = None):
+    def fit(self, points: Sequence[TrainingPoint] | None = None) -> Family:
         """Train on ``points`` (default: all training points); returns self."""
         pts = list(self._points if points is None else points)
         if not pts:
-            raise InputError(f"{self.name}: no training points")
+            raise FamilyUnavailable(f"{self.name}: the knowledge base has no rows to learn it from")
         self._core = self._fit_core(pts)
         self._fit_points = pts
         self._log_lo, self._log_hi = self._interval_from(pts)

@@ -88,8 +88,8 @@ class LogLinearLearner:
         est = LinearRegression(positive=True, fit_intercept=False)
         est.fit(Xe, target)
         coef = np.zeros(X.shape[1])
-        for c, (j, s) in zip(est.coef_, back, strict=True):
-            coef[j] += s * c
+        for fitted, (j, sign) in zip(est.coef_, back, strict=True):
+            coef[j] += sign * fitted
         return LogLinearModel(coef=coef, learner=self.name, params=dict(self.params))
 
 
@@ -103,7 +103,7 @@ def one_hot(values: np.ndarray, levels: Sequence[str]) -> np.ndarray:
 class NonlinearModel:
     """``exp(fn(coef, data))``: a fitted model whose log prediction is the family's ``fn``.
 
-    ``fn`` must be a module-level function (so that the model pickles into the model cache);
+    ``fn`` must be a module-level function (the model cache stores it by name);
     ``data`` is whatever the family passes it (a dict of arrays).
     """
 

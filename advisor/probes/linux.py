@@ -141,8 +141,8 @@ def _read_topology(fs: FsRoot, log: FactLog, cpu: CpuFacts, blocks: list[dict[st
     if not cores:  # fall back to /proc/cpuinfo
         pairs = {(b.get("physical id"), b.get("core id")) for b in blocks if "processor" in b}
         if pairs and all(p is not None and c is not None for p, c in pairs):
-            packages = {int(p) for p, _ in pairs}
-            cores = {(int(p), int(c)) for p, c in pairs}
+            packages = {int(p or 0) for p, _ in pairs}
+            cores = {(int(p or 0), int(c or 0)) for p, c in pairs}
             source = "/proc/cpuinfo: physical id, core id"
     if cores:
         cpu.sockets = log.found("cpu.sockets", source, len(packages))

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 
 from advisor.probes.facts import UNKNOWN, HostFacts
@@ -56,15 +57,15 @@ def bench_disk_figures(bench) -> tuple[float, float, str] | None:
         m = m if isinstance(m, dict) else m.__dict__
         op = (m.get("factors") or {}).get("operation", "")
         values[(m.get("metric", ""), op)] = float(m.get("value") or 0.0)
-    iops = [values.get(("iops", op)) for op in ("random_read", "random_write")]
-    seq = [values.get(("throughput", op)) for op in ("sequential_read", "sequential_write")]
+    iops = [values.get(("iops", op)) or 0.0 for op in ("random_read", "random_write")]
+    seq = [values.get(("throughput", op)) or 0.0 for op in ("sequential_read", "sequential_write")]
     if not all(iops) or not all(seq):
         return None
     from advisor.calibration import device_class
 
     kind = device_class({"seq_read_mib_s": seq[0], "seq_write_mib_s": seq[1], "rand_read_iops": iops[0],
                          "rand_write_iops": iops[1]})
-    if kind in (None, "cache"):
+    if kind is None or kind == "cache":
         return None
     return min(iops), min(seq) * MB_PER_MIB, kind
 
@@ -131,10 +132,10 @@ def hosts_section(facts: HostFacts, bench=None) -> tuple[dict, list[str]]:
         notes.append("nic_gbps unknown: no physical interface that is up reports a link speed")
     shared = []
     for m in facts.mounts:
-        kind = SHARED_FS.get(m.fstype)
-        if kind is None:
+        shared_kind = SHARED_FS.get(m.fstype)
+        if shared_kind is None:
             continue
-        entry: dict = {"kind": kind}
+        entry: dict = {"kind": shared_kind}
         if "nic_gbps" in hosts:
             entry["network_gbps"] = hosts["nic_gbps"]
         if _known(m.size_bytes):
@@ -163,7 +164,7 @@ def skeleton(facts: HostFacts, name: str | None = None, bench=None) -> tuple[dic
              "preferences": {"open_source_only": False, "container_friendly": False}}, notes)
 
 
-def render(data: dict, path: str | os.PathLike, notes: list[str] = ()) -> str:
+def render(data: dict, path: str | os.PathLike, notes: Sequence[str] = ()) -> str:
     """The text of ``data`` in the format the extension of ``path`` names (.yaml/.yml, .toml,
     else JSON), with ``notes`` as a header comment where the format allows."""
     suffix = Path(path).suffix.lower()

@@ -17,15 +17,16 @@ All times are in the task set's unit. Pure functions; long loops take ``progress
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
+from typing import Any
 
 import numpy as np
 
 from advisor.progress import CancelToken, ProgressCallback, check, report
 from advisor.realtime import edf
 from advisor.realtime.bounds import PredictionBounds, prediction_bounds
-from advisor.realtime.intervals import fp_intervals, fp_min_budget, fp_points
-from advisor.realtime.response import max_ratio_curve, response_times
+from advisor.realtime.intervals import TooManyCheckpoints, fp_intervals, fp_min_budget, fp_points
+from advisor.realtime.response import max_ratio_curve, min_budget_by_iteration, response_times
 from advisor.realtime.supply import REL_TOL
 from advisor.realtime.tasks import TaskSet
 from knowledge.infra.errors import InputError
@@ -33,6 +34,12 @@ from knowledge.infra.errors import InputError
 POLICIES = ("rm", "edf")
 #: relative precision of the smallest-share search
 SHARE_TOL = 1e-7
+#: :func:`ratio_curve` (fixed priorities) refuses curves needing more (task, distinct higher-priority
+#: period, curve point) evaluations per iteration than this (about a second of numpy work per iteration)
+MAX_CURVE_WORK = 20_000_000
+#: beyond the checkpoint cap, a given VM period is still answered by response-time iteration when the
+#: tasks have at most this many (task, distinct higher-priority period) pairs in all
+MAX_ITERATION_PAIRS = 1_000_000
 
 
 def _json(value):
@@ -101,6 +108,7 @@ class RealtimeResult:
     exact_range: tuple[float, float] | None = None
     notes: list[str] = field(default_factory=list)
     curve: dict | None = None
+    intervals_computed: bool = True
 
     @property
     def response_times(self) -> dict[str, float | None]:
@@ -124,6 +132,7 @@ class RealtimeResult:
             "exact": self.exact,
             "exact_range": list(self.exact_range) if self.exact_range else None,
             "notes": list(self.notes),
+            "intervals_computed": self.intervals_computed,
         }
         if self.min_budget is not None:
             out["min_budget"] = self.min_budget
@@ -191,13 +200,25 @@ def _check_numbers(share, period, overhead) -> None:
 
 
 def _intervals(prep: _Prepared, points, share: float, overhead: float, progress=None, cancel=None):
-    """``(set intervals, per-task intervals or None, exact, exact_range)`` for one share."""
+    """``(set intervals, per-task intervals or None, exact, exact_range, windowed)`` for one share;
+    ``windowed`` is None, or (when the per-task lists were truncated) the per-task intervals within
+    the prediction bounds, exact there."""
     if prep.policy == "edf":
-        res = edf.intervals(prep.periods, prep.wcets, prep.deadlines, share, overhead, progress, cancel)
-        full = res.exact_range[0] <= 0 and math.isinf(res.exact_range[1])
-        return res.intervals, None, not res.truncated, None if full else res.exact_range
+        ed = edf.intervals(prep.periods, prep.wcets, prep.deadlines, share, overhead, progress, cancel)
+        full = ed.exact_range[0] <= 0 and math.isinf(ed.exact_range[1])
+        return ed.intervals, None, not ed.truncated, None if full else ed.exact_range, None
     res = fp_intervals(points, share, overhead)
-    return res.intervals, res.per_task, not res.truncated, None
+    if not res.truncated:
+        return res.intervals, res.per_task, True, None, None
+    # too many pieces: the per-task lists lost some at the smallest periods; the set's intervals are
+    # recomputed where they can lie (the prediction bounds), which needs far fewer pieces
+    u = float(np.sum(prep.wcets / prep.periods))
+    window = prediction_bounds(share, overhead, u, "", float(prep.deadlines[0]),
+                               float(prep.wcets[0])).predicted_interval
+    if window is None:
+        return [], res.per_task, True, None, []
+    inner = fp_intervals(points, share, overhead, window)
+    return inner.intervals, res.per_task, not inner.truncated, None, inner.per_task
 
 
 def min_share(prep: _Prepared, points, overhead: float, progress: ProgressCallback | None = None,
@@ -205,8 +226,15 @@ def min_share(prep: _Prepared, points, overhead: float, progress: ProgressCallba
     """Smallest ``C_VM / T_VM`` for which some ``T_VM`` is schedulable, to ``SHARE_TOL`` relative
     (bisection: schedulability at a fixed ``T_VM`` only improves with the budget); ``None`` if even
     share 1 fails."""
+    u = float(np.sum(prep.wcets / prep.periods))
+
     def ok(s: float) -> bool:
-        return bool(_intervals(prep, points, s, overhead)[0])
+        if prep.policy == "edf":
+            return bool(_intervals(prep, points, s, overhead)[0])
+        # only periods within the prediction bounds can work (necessary conditions): look there only
+        window = prediction_bounds(s, overhead, u, "", float(prep.deadlines[0]),
+                                   float(prep.wcets[0])).predicted_interval
+        return window is not None and bool(fp_intervals(points, s, overhead, window).intervals)
 
     if not ok(1.0):
         return None
@@ -279,25 +307,30 @@ def analyze(taskset: TaskSet, share: float | None = None, period: float | None =
     ts, x = prep.ts, float(overhead)
     u = ts.utilization
     notes: list[str] = []
-    points = prep.points() if policy == "rm" else None
+    try:
+        points = prep.points() if policy == "rm" else None
+    except TooManyCheckpoints as exc:
+        if period is not None and _distinct_hp_pairs(prep.periods) <= MAX_ITERATION_PAIRS:
+            # one VM period: response-time iteration needs no checkpoints
+            return _period_by_iteration(prep, period, x, speed_scale, exc)
+        where = f"{ts.source}: " if ts.source else ""
+        if period is not None:
+            raise InputError(f"{where}{exc}; the check by response-time iteration at one VM period is "
+                             f"limited to {MAX_ITERATION_PAIRS:,} (task, distinct higher-priority period) "
+                             "pairs too. EDF has its own bounded analysis (--policy edf)") from None
+        raise InputError(f"{where}{exc}. At one VM period the exact check by response-time iteration "
+                         "still works (give a period, e.g. rt --period T), and EDF has its own bounded "
+                         "analysis (--policy edf)") from None
     order_name = "edf" if policy == "edf" else ("dm" if ts.has_constrained_deadlines else "rm")
     first = ts.tasks[prep.order[0]]
     report(progress, 0.0, "analysing")
 
-    def result(**kw) -> RealtimeResult:
+    def result(**kw: Any) -> RealtimeResult:
         s = kw.get("share")
         bounds = None if s is None else prediction_bounds(s, x, u, first.name, first.relative_deadline,
                                                           first.wcet)
-        base = dict(unit=ts.unit, policy=policy, priority_order=order_name, overhead=x, utilization=u,
-                    speed_scale=speed_scale, feasible=False, reason=None, share=None, max_period=None,
-                    max_period_robust=None, budget=None, critical_task=None, feasible_intervals=[],
-                    period=period, chosen_budget=None, min_budget=None, min_share=None,
-                    tasks=[], bounds=bounds, notes=notes)
-        base.update(kw)
-        if not base["tasks"]:
-            base["tasks"] = [TaskResult(t.name, r + 1, t.period, t.wcet, t.relative_deadline, t.utilization)
-                             for r, t in enumerate(ts.tasks[i] for i in prep.order)]
-        return RealtimeResult(**base)
+        return _make_result(prep, policy, order_name, x, speed_scale, notes,
+                            **({"bounds": bounds, "period": period} | kw))
 
     chosen_budget = None
     per_task_budget = None
@@ -311,6 +344,7 @@ def analyze(taskset: TaskSet, share: float | None = None, period: float | None =
             if not exact_b:
                 notes.append("EDF checkpoint cap reached: min_budget is sufficient, not minimal")
         else:
+            assert points is not None  # fixed priority: the checkpoints exist
             need, per_task_budget = fp_min_budget(points, period, x)
         if not math.isfinite(need) or need > period * (1 + REL_TOL):
             return result(min_budget=None,
@@ -336,9 +370,12 @@ def analyze(taskset: TaskSet, share: float | None = None, period: float | None =
 
     check(cancel)
     report(progress, 0.3, "schedulable periods")
-    ivals, per_task, exact, exact_range = _intervals(prep, points, share, x, progress, cancel)
+    ivals, per_task, exact, exact_range, windowed = _intervals(prep, points, share, x, progress, cancel)
     if not exact:
         notes.append("some result ranges were truncated (very many breakpoints); see exact/exact_range")
+    elif windowed is not None:
+        notes.append("per-task intervals at the smallest periods were truncated (very many breakpoints); "
+                     "the task set's intervals are exact")
     if exact_range is not None:
         notes.append(f"EDF intervals are exact for T_VM in [{exact_range[0]:.6g}, {exact_range[1]:.6g}]")
     bounds = prediction_bounds(share, x, u, first.name, first.relative_deadline, first.wcet)
@@ -365,7 +402,9 @@ def analyze(taskset: TaskSet, share: float | None = None, period: float | None =
 
     # per-task figures
     if policy == "rm":
-        rts = response_times(prep.periods, prep.wcets, chosen_period, budget, x)
+        assert points is not None and budget is not None  # a feasible fixed-priority result
+        rts = response_times(prep.periods, prep.wcets, chosen_period, budget, x,
+                             limits=100 * prep.deadlines)  # R/D > 100: inf, not a long iteration
         if period is None:
             per_task_budget = fp_min_budget(points, chosen_period, x)[1]
     else:
@@ -387,11 +426,12 @@ def analyze(taskset: TaskSet, share: float | None = None, period: float | None =
             cumulative_max_period=cumulative[-1][1] if cumulative else None,
             min_budget=None if per_task_budget is None else float(per_task_budget[r]),
             intervals=own))
-        ends.append(_containing_end(own, max_period) if max_period is not None else None)
+        near = own if not windowed else windowed[r]  # exact around max_period
+        ends.append(_containing_end(near, max_period) if max_period is not None else None)
 
     critical = None
     if policy == "edf":  # the task with a job due at the deadline that fails first beyond the optimum
-        if period is not None:
+        if period is not None and budget is not None:
             probe = (period, x + (budget - x) * (1 - 1e-6))
         elif max_period is not None and math.isfinite(max_period):
             probe = (max_period * (1 + 1e-6), share * max_period * (1 + 1e-6))
@@ -430,6 +470,64 @@ def analyze(taskset: TaskSet, share: float | None = None, period: float | None =
                   exact_range=exact_range, curve=curve)
 
 
+def _make_result(prep: _Prepared, policy: str, order_name: str, x: float, speed_scale: float | None,
+                 notes: list[str], **kw: Any) -> RealtimeResult:
+    """A RealtimeResult with the common fields filled in, ``kw`` on top; every task listed."""
+    ts = prep.ts
+    res = RealtimeResult(unit=ts.unit, policy=policy, priority_order=order_name, overhead=x,
+                         utilization=ts.utilization, speed_scale=speed_scale, feasible=False, reason=None,
+                         share=None, max_period=None, max_period_robust=None, budget=None,
+                         critical_task=None, feasible_intervals=[], period=None, chosen_budget=None,
+                         min_budget=None, min_share=None, tasks=[], bounds=None, notes=notes)
+    res = replace(res, **kw)
+    if not res.tasks:
+        res = replace(res, tasks=[TaskResult(t.name, r + 1, t.period, t.wcet, t.relative_deadline,
+                                             t.utilization)
+                                  for r, t in enumerate(ts.tasks[i] for i in prep.order)])
+    return res
+
+
+def _period_by_iteration(prep: _Prepared, period: float, x: float, speed_scale: float | None,
+                         why: TooManyCheckpoints) -> RealtimeResult:
+    """``analyze`` with a ``period`` for a task set with too many checkpoints: the least budget by
+    bisection on ``C_VM`` with exact response-time iteration (schedulability at a fixed ``T_VM`` only
+    improves with the budget), to ``SHARE_TOL`` relative; no interval of periods, no per-task budgets."""
+    ts = prep.ts
+    u = ts.utilization
+    first = ts.tasks[prep.order[0]]
+    order_name = "dm" if ts.has_constrained_deadlines else "rm"
+    notes = [f"more than {why.limit:,} checkpoints: the least budget at T_VM = {period:g} was "
+             "found by response-time iteration and bisection on C_VM; schedulable period intervals and "
+             "per-task budgets are not computed"]
+
+    def result(**kw: Any) -> RealtimeResult:
+        return _make_result(prep, "rm", order_name, x, speed_scale, notes,
+                            **({"intervals_computed": False, "period": period} | kw))
+
+    if x >= period:
+        return result(reason=f"overhead {x:g} is not below the period {period:g}: no budget can leave "
+                             f"useful time (C_VM must exceed X)")
+    budget, crit = (math.inf, None) if u > 1 + REL_TOL else min_budget_by_iteration(
+        prep.periods, prep.wcets, prep.deadlines, period, x, SHARE_TOL)
+    if not math.isfinite(budget):
+        return result(reason=f"no budget C_VM <= T_VM = {period:g} makes the task set schedulable "
+                             f"with overhead {x:g}" + (f" (utilization {u:.6g})" if u >= 1 else ""))
+    share = budget / period
+    rts = response_times(prep.periods, prep.wcets, period, budget, x, limits=100 * prep.deadlines)
+    tasks = []
+    for r, i in enumerate(prep.order):
+        t = ts.tasks[i]
+        rt = float(rts[r])
+        tasks.append(TaskResult(t.name, r + 1, t.period, t.wcet, t.relative_deadline, t.utilization,
+                                response_time=rt if math.isfinite(rt) else None,
+                                ratio=rt / t.relative_deadline if math.isfinite(rt) else None,
+                                meets_deadline=rt <= t.relative_deadline * (1 + REL_TOL)))
+    bounds = prediction_bounds(share, x, u, first.name, first.relative_deadline, first.wcet)
+    return result(feasible=True, share=share, budget=budget, chosen_budget=budget, min_budget=budget,
+                  critical_task=None if crit is None else tasks[crit].name, tasks=tasks,
+                  bounds=bounds)
+
+
 def ratio_curve(taskset: TaskSet, vm_periods, share: float, overhead: float = 0.0, policy: str = "rm",
                 speed_scale: float | None = None, cap: float | None = 100.0,
                 progress: ProgressCallback | None = None, cancel: CancelToken | None = None) -> np.ndarray:
@@ -443,8 +541,23 @@ def ratio_curve(taskset: TaskSet, vm_periods, share: float, overhead: float = 0.
     if policy == "edf":
         return edf.ratio_curve(prep.periods, prep.wcets, prep.deadlines, grid, share, overhead,
                                progress, cancel)
+    work = _distinct_hp_pairs(prep.periods) * max(1, grid.size)
+    if work > MAX_CURVE_WORK:
+        where = f"{taskset.source}: " if taskset.source else ""
+        raise InputError(f"{where}the curve of max R_i/D_i would need {work:,} task-period evaluations per "
+                         f"iteration (limit {MAX_CURVE_WORK:,}): use fewer points, or fewer distinct periods")
     return max_ratio_curve(prep.periods, prep.wcets, prep.deadlines, grid, share, overhead, cap, progress,
                            cancel)
+
+
+def _distinct_hp_pairs(periods: np.ndarray) -> int:
+    """Sum over tasks (priority order) of the number of distinct higher-priority periods."""
+    seen: set[float] = set()
+    total = 0
+    for t in periods.tolist():
+        total += len(seen)
+        seen.add(t)
+    return total
 
 
 def min_budget(taskset: TaskSet, period: float, overhead: float = 0.0, policy: str = "rm",

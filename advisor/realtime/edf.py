@@ -26,6 +26,8 @@ from advisor.realtime.supply import REL_TOL, supply_inverse
 
 #: at most this many absolute deadlines are checked
 MAX_CHECKPOINTS = 200_000
+#: hyperperiods longer than this (in time units, or denominators above it) are treated as unknown
+_LCM_LIMIT = 10**15
 
 
 def _k_term(periods, wcets, deadlines) -> float:
@@ -51,8 +53,16 @@ def hyperperiod(values) -> float | None:
         if f <= 0 or abs(float(f) - float(v)) > 1e-12 * abs(float(v)):
             return None
         fracs.append(f)
-    den = math.lcm(*(f.denominator for f in fracs))
-    num = math.lcm(*(f.numerator * (den // f.denominator) for f in fracs))
+    den = 1
+    for f in fracs:
+        den = math.lcm(den, f.denominator)
+        if den > _LCM_LIMIT:
+            return None
+    num = 1
+    for f in fracs:
+        num = math.lcm(num, f.numerator * (den // f.denominator))
+        if num > _LCM_LIMIT * den:  # longer than any horizon worth enumerating (and than a float)
+            return None
     return num / den
 
 
@@ -71,7 +81,7 @@ def checkpoints(periods, wcets, deadlines, until: float,
     ``covered`` is the horizon actually reached (smaller than ``until`` when the cap bit)."""
     rate = float(np.sum(1.0 / periods))
     if not math.isfinite(until) or until * rate > cap:
-        until = max(float(deadlines.max()), cap / rate)
+        until = cap / rate  # (not extended to the largest deadline: that may need far more than cap)
     counts = np.maximum(np.floor((until - deadlines) / periods + REL_TOL) + 1, 0).astype(np.int64)
     total = int(counts.sum())
     idx = np.repeat(np.arange(len(periods)), counts)
@@ -202,7 +212,9 @@ def intervals(periods, wcets, deadlines, share: float, overhead: float = 0.0,
         return horizon(periods, wcets, deadlines, tv, s * tv, x)
 
     need = t_max(t_up) if (x == 0 and s < 1) else math.inf
-    h = min(need, max(h_cap, float(deadlines.max())))
+    # deadlines beyond t_max(T_VM) are settled by the linear bounds, so checking up to h is exact
+    # wherever t_max <= h, even when some task's first deadline lies beyond h
+    h = min(need, h_cap if float(deadlines.max()) * rate > MAX_CHECKPOINTS else max(h_cap, float(deadlines.max())))
     if x == 0 and s < 1 and need <= h:
         lo, hi = 0.0, math.inf
     else:  # where t_max(T_VM) <= h: a T^2 + b T + c <= 0

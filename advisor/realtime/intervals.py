@@ -28,10 +28,17 @@ from dataclasses import dataclass
 import numpy as np
 
 from advisor.realtime.supply import REL_TOL, floor_tol
+from knowledge.infra.errors import InputError
 
 #: at most this many isolated (non-touching) pieces are generated per point; beyond it, the pieces
 #: at the smallest periods are dropped and the result is flagged ``truncated``
 MAX_ISOLATED_PIECES = 20_000
+#: at most this many fixed-priority checkpoints (about 24 bytes each, plus the pieces made from them);
+#: a task set that needs more is refused with :class:`TooManyCheckpoints`
+MAX_CHECKPOINTS = 1_000_000
+#: at most this many isolated pieces over all points of one call (tens of bytes each); beyond it every
+#: point keeps fewer (those at the largest periods) and the result is flagged ``truncated``
+MAX_TOTAL_PIECES = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -48,32 +55,80 @@ class Points:
     n_owners: int
 
 
-def fp_points(periods: np.ndarray, wcets: np.ndarray, deadlines: np.ndarray) -> Points:
+class TooManyCheckpoints(InputError):
+    """The exact fixed-priority analysis of a task set needs more than :data:`MAX_CHECKPOINTS`
+    checkpoints (a message says how many, and what still works)."""
+
+    def __init__(self, needed: int, limit: int, task: int):
+        self.needed, self.limit, self.task = needed, limit, task
+        super().__init__(
+            f"the exact fixed-priority analysis of this task set needs more than {limit:,} checkpoints "
+            f"(releases of higher-priority tasks before each deadline: the periods span too large a "
+            f"ratio, or there are too many distinct periods)")
+
+
+def count_points(periods: np.ndarray, deadlines: np.ndarray, limit: int | None = None) -> int:
+    """Checkpoints :func:`fp_points` would generate before merging (arrays in priority order): per
+    task, one per release ``k T`` of each distinct higher-priority period ``T`` before ``D_i``, plus
+    ``D_i``. O(n x distinct periods) time, O(n) memory; stops counting once it exceeds ``limit``."""
+    uniq, inverse = np.unique(np.asarray(periods, float), return_inverse=True)
+    seen = np.zeros(len(uniq), dtype=bool)
+    total = 0.0  # a float: a deadline 1e300 times a period counts as inf, not as an overflowed int
+    for i in range(len(periods)):
+        hp = uniq[seen]
+        if len(hp):
+            total += float(np.maximum(np.ceil(deadlines[i] / hp * (1 - REL_TOL)) - 1, 0).sum())
+        total += 1
+        if limit is not None and total > limit:
+            return limit + 1
+        seen[inverse[i]] = True
+    return int(total) if math.isfinite(total) else 2**63 - 1
+
+
+def fp_points(periods: np.ndarray, wcets: np.ndarray, deadlines: np.ndarray,
+              limit: int | None = None) -> Points:
     """The checkpoints of every task (arrays in priority order, time units): the releases ``k T_j`` of
     higher-priority tasks before ``D_i``, and ``D_i``. Points that differ by rounding only are merged;
     points whose demand exceeds the point itself (``w > p``) can never be met and are left out.
+
+    Tasks of equal period contribute one release sequence (their wcets summed), so the work grows
+    with the number of *distinct* periods. More than ``limit`` (default :data:`MAX_CHECKPOINTS`)
+    checkpoints raise :class:`TooManyCheckpoints` before anything large is allocated.
     """
+    periods = np.asarray(periods, float)
+    wcets = np.asarray(wcets, float)
+    deadlines = np.asarray(deadlines, float)
     n = len(periods)
-    ii, jj = np.tril_indices(n, -1)  # every (task, higher-priority task) pair
-    counts = np.maximum(np.ceil(deadlines[ii] / periods[jj] * (1 - REL_TOL)) - 1, 0).astype(np.int64)
-    total = int(counts.sum())
-    pair = np.repeat(np.arange(len(ii)), counts)
-    k = np.arange(total) - np.repeat(np.cumsum(counts) - counts, counts) + 1
-    p = np.concatenate([k * periods[jj[pair]], deadlines])
-    owner = np.concatenate([ii[pair], np.arange(n)])
-    order = np.lexsort((p, owner))
-    p, owner = p[order], owner[order]
-    keep = np.ones(len(p), dtype=bool)
-    keep[:-1] = (owner[1:] != owner[:-1]) | (p[1:] - p[:-1] > REL_TOL * p[1:])
-    p, owner = p[keep], owner[keep]
-    # demand C_i + sum_{j<i} ceil(p / T_j) C_j, one block of points per task
-    starts = np.searchsorted(owner, np.arange(n + 1))
-    w = wcets[owner].astype(float)
-    for i in range(1, n):
-        a, b = starts[i], starts[i + 1]
-        w[a:b] += np.ceil(p[a:b, None] / periods[None, :i] * (1 - REL_TOL)) @ wcets[:i]
-    ok = w <= p * (1 + REL_TOL)
-    return Points(owner[ok].astype(np.int64), p[ok], w[ok], n)
+    limit = MAX_CHECKPOINTS if limit is None else limit
+    needed = count_points(periods, deadlines, limit)
+    if needed > limit:
+        raise TooManyCheckpoints(needed, limit, n)
+    uniq, inverse = np.unique(periods, return_inverse=True)
+    load = np.zeros(len(uniq))  # wcets of the higher-priority tasks, summed per distinct period
+    owners, ps, ws = [], [], []
+    for i in range(n):
+        present = np.flatnonzero(load > 0)
+        hp_t, hp_c = uniq[present], load[present]
+        counts = np.maximum(np.ceil(deadlines[i] / hp_t * (1 - REL_TOL)) - 1, 0).astype(np.int64)
+        total = int(counts.sum())
+        which = np.repeat(np.arange(len(hp_t)), counts)
+        k = np.arange(total) - np.repeat(np.cumsum(counts) - counts, counts) + 1
+        p = np.sort(np.append(k * hp_t[which], deadlines[i]))
+        keep = np.ones(len(p), dtype=bool)
+        keep[:-1] = p[1:] - p[:-1] > REL_TOL * p[1:]
+        p = p[keep]
+        # demand C_i + sum_{j<i} ceil(p / T_j) C_j, in row blocks (bounded temporaries)
+        w = np.full(len(p), wcets[i])
+        if len(hp_t):
+            step = max(1, 4_000_000 // len(hp_t))
+            for a in range(0, len(p), step):
+                w[a:a + step] += np.ceil(p[a:a + step, None] / hp_t[None, :] * (1 - REL_TOL)) @ hp_c
+        ok = w <= p * (1 + REL_TOL)
+        owners.append(np.full(int(ok.sum()), i, dtype=np.int64))
+        ps.append(p[ok])
+        ws.append(w[ok])
+        load[inverse[i]] += wcets[i]
+    return Points(np.concatenate(owners), np.concatenate(ps), np.concatenate(ws), n)
 
 
 # ------------------------------------------------------------------------------------ pieces in T_VM
@@ -121,12 +176,14 @@ def _roots(b, c, x):
 
 
 def pieces(owner: np.ndarray, p: np.ndarray, w: np.ndarray, share: float, overhead: float,
-           max_isolated: int = MAX_ISOLATED_PIECES) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
+           max_isolated: int = MAX_ISOLATED_PIECES,
+           window: tuple[float, float] | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
     """For each checkpoint ``(p, w)``, the closed intervals of ``T_VM`` where ``f^-1(w) <= p``.
 
     Returns ``(owner, start, end, truncated)`` with one row per interval (a start of 0 means the open
     end ``T_VM -> 0``; an end of ``inf`` means unbounded). ``share`` is ``C_VM / T_VM`` in (0, 1],
-    ``overhead`` is ``X`` in time units.
+    ``overhead`` is ``X`` in time units. With ``window = (lo, hi)`` only the pieces that may meet
+    ``[lo, hi]`` are made (the others are left out, so intervals outside the window are missing).
     """
     s, x = float(share), float(overhead)
     if s >= 1.0 - 1e-12:  # (1 - s) is divided by below: treat a share this close to 1 as 1
@@ -162,6 +219,15 @@ def pieces(owner: np.ndarray, p: np.ndarray, w: np.ndarray, share: float, overhe
         k_hi = np.where(shrink, k_hi - 1, k_hi)
     ok = (k_lo <= k_hi) & _nonempty(k_lo, p, w, s, x)
     owner, p, w, k_lo, k_hi = owner[ok], p[ok], w[ok], k_lo[ok], k_hi[ok]
+    if window is not None:  # piece k lies in [a_k, a_{k-1}]; a_k = (w / k + X) / s falls with k
+        w_lo, w_hi = window[0] * (1 - 1e-6), window[1] * (1 + 1e-6)
+        if math.isfinite(w_hi) and s * w_hi > x:
+            k_lo = np.maximum(k_lo, np.floor(w / (s * w_hi - x)) - 1)
+        if s * w_lo > x:
+            k_hi = np.minimum(k_hi, np.ceil(w / (s * w_lo - x)) + 2)
+        # non-empty pieces form one range of k, so every k between the new ends is non-empty
+        ok = k_lo <= k_hi
+        owner, p, w, k_lo, k_hi = owner[ok], p[ok], w[ok], k_lo[ok], k_hi[ok]
 
     # runs of touching pieces: -X k^2 + (s p - w + s X) k - (s p - 2 s w + w - (1 - s) X) >= 0
     c_lo, c_hi = _roots(s * p - w + s * x, s * p - 2 * s * w + w - (1 - s) * x, x)
@@ -193,11 +259,22 @@ def pieces(owner: np.ndarray, p: np.ndarray, w: np.ndarray, share: float, overhe
     first_n = np.where(run, m_lo_f - 1 - k_lo, np.where(fin_hi, k_hi_f - k_lo + 1, 0))
     second_lo = np.where(run & fin_hi, m_hi_f + 1, 0)
     second_n = np.where(run & fin_hi, k_hi_f - m_hi_f, 0)
-    for base, count in ((first_lo, first_n), (second_lo, second_n)):
-        count = np.maximum(count, 0)
-        if (count > max_isolated).any():
-            truncated = True
-            count = np.minimum(count, max_isolated)
+    counts = [np.maximum(first_n, 0), np.maximum(second_n, 0)]
+    if (counts[0] > max_isolated).any() or (counts[1] > max_isolated).any():
+        truncated = True
+        counts = [np.minimum(c, max_isolated) for c in counts]
+    if float(counts[0].sum() + counts[1].sum()) > MAX_TOTAL_PIECES:  # bound the memory of all points
+        truncated = True
+        both = np.concatenate(counts)
+        lo_c, hi_c = 0.0, float(both.max())
+        while hi_c - lo_c > 1:  # the largest per-point cap that keeps the total within bounds
+            mid = np.floor(0.5 * (lo_c + hi_c))
+            if float(np.minimum(both, mid).sum()) <= MAX_TOTAL_PIECES:
+                lo_c = mid
+            else:
+                hi_c = mid
+        counts = [np.minimum(c, lo_c) for c in counts]
+    for base, count in zip((first_lo, second_lo), counts, strict=True):
         count = count.astype(np.int64)
         total = int(count.sum())
         if not total:
@@ -301,9 +378,11 @@ class IntervalResult:
     truncated: bool
 
 
-def fp_intervals(points: Points, share: float, overhead: float) -> IntervalResult:
-    """Exact schedulable ``T_VM`` intervals under fixed priorities for ``C_VM = share * T_VM``."""
-    o, a, b, truncated = pieces(points.owner, points.p, points.w, share, overhead)
+def fp_intervals(points: Points, share: float, overhead: float,
+                 window: tuple[float, float] | None = None) -> IntervalResult:
+    """Exact schedulable ``T_VM`` intervals under fixed priorities for ``C_VM = share * T_VM``
+    (with ``window``, only those within it: see :func:`pieces`)."""
+    o, a, b, truncated = pieces(points.owner, points.p, points.w, share, overhead, window=window)
     o, a, b = merge_by_owner(o, a, b)
     return IntervalResult(intersect_owners(o, a, b, points.n_owners),
                           per_owner_lists(o, a, b, points.n_owners), truncated)

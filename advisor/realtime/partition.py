@@ -12,6 +12,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from advisor.progress import CancelToken, ProgressCallback, check, report
 from advisor.realtime.analysis import RealtimeResult, analyze, min_budget
 from advisor.realtime.tasks import TaskSet
@@ -65,6 +67,30 @@ def _interface(index: int, sub: TaskSet | None, share, period, overhead, policy)
                          res.feasible_intervals)
 
 
+#: partitioning analyses up to (tasks x vCPUs) subsets; it is refused when that many analyses of the
+#: whole set's checkpoints (an upper bound for any subset's) would exceed this
+MAX_PARTITION_WORK = 20_000_000
+
+
+def _check_work(ts: TaskSet, vcpus: int, policy: str) -> None:
+    from advisor.realtime import edf
+    from advisor.realtime.intervals import count_points
+
+    if policy == "edf":
+        per_call = edf.MAX_CHECKPOINTS
+    else:
+        order = ts.priority_order()
+        per_call = count_points(np.array([ts.tasks[i].period for i in order]),
+                                np.array([ts.tasks[i].relative_deadline for i in order]), MAX_PARTITION_WORK)
+    attempts = len(ts.tasks) * vcpus
+    if attempts * per_call > MAX_PARTITION_WORK:
+        where = f"{ts.source}: " if ts.source else ""
+        raise InputError(f"{where}partitioning {len(ts.tasks):,} tasks onto {vcpus} vCPUs analyses up to "
+                         f"{attempts:,} subsets of up to {per_call:,} checkpoints each (limit "
+                         f"{MAX_PARTITION_WORK:,} in all): partition fewer tasks, or analyse each vCPU's "
+                         f"tasks as a set of its own")
+
+
 def partition(taskset: TaskSet, vcpus: int, share: float | None = None, period: float | None = None,
               overhead: float = 0.0, policy: str = "rm", speed_scale: float | None = None,
               progress: ProgressCallback | None = None, cancel: CancelToken | None = None) -> PartitionResult:
@@ -79,6 +105,7 @@ def partition(taskset: TaskSet, vcpus: int, share: float | None = None, period: 
     if (share is None) == (period is None):
         raise InputError("partition needs exactly one of share or period")
     ts = taskset.scaled(speed_scale)
+    _check_work(ts, vcpus, policy)
     bins: list[list] = [[] for _ in range(vcpus)]
     loads = [0.0] * vcpus
     order = sorted(ts.tasks, key=lambda t: (-t.utilization, t.period, t.name))

@@ -29,6 +29,14 @@ from pathlib import Path
 
 from knowledge.infra.errors import InputError
 
+#: largest task set analysed (the exact analysis also bounds its checkpoints: see
+#: :data:`advisor.realtime.intervals.MAX_CHECKPOINTS`)
+MAX_TASKS = 10_000
+#: no time (period, wcet, deadline, overhead) may exceed this, in any unit
+MAX_TIME = 1e12
+#: the largest task file read (far more than 10,000 tasks need)
+MAX_TASK_FILE_BYTES = 16 * 1024 * 1024
+
 #: seconds per unit
 UNITS: dict[str, float] = {"s": 1.0, "ms": 1e-3, "us": 1e-6}
 _EXPONENT = {"s": 0, "ms": 3, "us": 6}  # unit = 10^-exponent s; conversions multiply or divide by 10^k
@@ -59,7 +67,10 @@ def parse_time(text: object, unit: str, where: str) -> float:
     if isinstance(text, bool):
         raise InputError(f"{where}: expected a time, got {text!r}")
     if isinstance(text, int | float):
-        value = float(text)
+        try:
+            value = float(text)
+        except OverflowError:  # an integer beyond any float
+            raise InputError(f"{where}: a {len(str(text))}-digit number is not a usable time") from None
     else:
         match = _VALUE_RE.match(str(text))
         if not match:
@@ -72,7 +83,9 @@ def parse_time(text: object, unit: str, where: str) -> float:
                 raise InputError(f"{where}: unknown time unit {match.group(2)!r} in {text!r}; "
                                  f"use s, ms or us") from None
     if not math.isfinite(value):
-        raise InputError(f"{where}: {text!r} is not a finite time")
+        raise InputError(f"{where}: {str(text)[:40]!r} is not a finite time")
+    if abs(value) > MAX_TIME:
+        raise InputError(f"{where}: {value:g} is too large a time (at most {MAX_TIME:g})")
     return value
 
 
@@ -135,6 +148,8 @@ class TaskSet:
         where = self.source or "task set"
         if not self.tasks:
             raise InputError(f"{where}: no tasks")
+        if len(self.tasks) > MAX_TASKS:
+            raise InputError(f"{where}: {len(self.tasks):,} tasks; at most {MAX_TASKS:,} are analysed")
         seen: set[str] = set()
         for i, task in enumerate(self.tasks):
             validate_task(task, f"{where}: task {i + 1}")
@@ -208,13 +223,10 @@ def load_taskset(path: str | Path, unit: str | None = None) -> TaskSet:
 
     ``unit`` is the unit of bare numbers (default: the JSON ``unit`` key, else ms).
     """
+    from knowledge.infra.files import read_regular_text
+
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
-        raise InputError(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"{path}: cannot read: {exc}") from None
+    text = read_regular_text(path, "task set", MAX_TASK_FILE_BYTES).removeprefix("\ufeff")
     is_json = path.suffix.lower() == ".json" or (path.suffix.lower() != ".csv"
                                                  and text.lstrip()[:1] in ("{", "["))
     return parse_json(text, str(path), unit) if is_json else parse_csv(text, str(path), unit)
@@ -268,6 +280,10 @@ def parse_json(text: str, source: str = "<json>", unit: str | None = None) -> Ta
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise InputError(f"{source}, line {exc.lineno}: invalid JSON: {exc.msg}") from None
+    except RecursionError:
+        raise InputError(f"{source}: invalid JSON: nested too deeply") from None
+    except ValueError as exc:  # an integer of more than 4300 digits
+        raise InputError(f"{source}: invalid JSON: {exc}") from None
     if isinstance(data, dict):
         if "tasks" not in data:
             raise InputError(f"{source}: expected a key 'tasks' (a list of tasks)")

@@ -9,13 +9,15 @@ strong measured finding), a recommender adds model-based terms of at most a few 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from advisor.hardware import summary_basis
+from advisor.models.base import FamilyUnavailable, ModelFamily, Prediction
 from advisor.rules import Facts, Outcome, Rule, RuleContext
 from advisor.scenario import Scenario, Workload
+from knowledge.infra.errors import UserFacingError
 
 #: confidence labels: lower bound -> label
 CONFIDENCE_LABELS = ((0.75, "high"), (0.5, "medium"), (0.0, "low"))
@@ -96,44 +98,44 @@ class Recommendation:
 class ModelAccess:
     """The regression families of :mod:`advisor.models`, trained once per knowledge base.
 
-    :meth:`predict` returns ``None`` (and remembers why) when a family is missing or fails, so
-    a recommender can still decide from the rules alone.
+    :meth:`predict` returns ``None`` (and remembers why in :attr:`problems`) when a family is not
+    available for this knowledge base (:class:`~advisor.models.base.FamilyUnavailable`) or
+    refuses the inputs with a user-facing message, so a recommender can still decide from the
+    rules alone. Anything else is a bug and propagates: a failing calibration never quietly
+    turns calibrated advice into document-based advice.
     """
 
     def __init__(self, kb, calibration: dict | None = None):
         self.kb = kb
         self.calibration = calibration or None
         self.problems: dict[str, str] = {}
-        self._families: dict[str, Any] = {}
+        self._families: dict[str, ModelFamily | None] = {}
         self._keys: dict[str, dict[tuple[str, str], list[str]]] = {}
 
-    def family(self, name: str):
+    def family(self, name: str) -> ModelFamily | None:
+        """The trained family ``name``, or None when it is not available (see :attr:`problems`)."""
         if name in self._families:
             return self._families[name]
-        fam = None
-        try:
-            from advisor.models import get_family
+        from advisor.models import get_family
 
+        fam: ModelFamily | None = None
+        try:
             fam = get_family(name, self.kb)
-        except Exception as exc:  # a missing or broken family must not stop the advice
-            self.problems[name] = f"{type(exc).__name__}: {exc}"
+        except FamilyUnavailable as exc:
+            self.problems[name] = str(exc)
         self._families[name] = fam
         return fam
 
-    def predict(self, name: str, queries: list[Mapping[str, Any]], calibrate: bool = True):
-        """A :class:`~advisor.models.base.Prediction` for ``queries``, or None."""
+    def predict(self, name: str, queries: Sequence[Mapping[str, Any]], calibrate: bool = True) -> Prediction | None:
+        """A :class:`~advisor.models.base.Prediction` for ``queries`` (calibrated to the site unless
+        ``calibrate`` is False), or None when the family is unavailable or refuses the inputs."""
         fam = self.family(name)
         if fam is None:
             return None
         try:
-            if calibrate and self.calibration:
-                try:
-                    return fam.predict(queries, calibration=self.calibration)
-                except TypeError:
-                    pass
-            return fam.predict(queries)
-        except Exception as exc:
-            self.problems[name] = f"{type(exc).__name__}: {exc}"
+            return fam.predict(queries, calibration=self.calibration if calibrate else None)
+        except UserFacingError as exc:  # a named condition (e.g. an input outside the family's domain)
+            self.problems[name] = str(exc)
             return None
 
     def keys_by_locator(self, name: str) -> dict[tuple[str, str], list[str]]:
@@ -284,8 +286,8 @@ def decide(decision: str, scope: str, outcome: Outcome, ctx: EngineContext, *,
         alternatives.append(Alternative(c, total[c], dict(expected.get(c, {})), "; ".join(reasons)))
     for c in names:
         if c in outcome.excluded and c != best:
-            reasons = "; ".join(f"{reason} [{rule.id}]" for rule, reason in outcome.excluded[c])
-            alternatives.append(Alternative(c, total[c], dict(expected.get(c, {})), f"excluded: {reasons}", True))
+            excluded = "; ".join(f"{reason} [{rule.id}]" for rule, reason in outcome.excluded[c])
+            alternatives.append(Alternative(c, total[c], dict(expected.get(c, {})), f"excluded: {excluded}", True))
     figs = [f for f in expected.get(best, {}).values() if isinstance(f, dict) and "extrapolated" in f]
     if figs:
         extrapolated = any(f["extrapolated"] for f in figs)

@@ -17,6 +17,7 @@ import math
 import numpy as np
 
 from advisor.hardware import TESTBEDS, same_disks, stamp
+from advisor.models.base import Prediction
 from advisor.recommend.base import EngineContext, Recommendation, decide, figure
 from advisor.recommend.disks import DISK_MB_S, hardware_of
 from advisor.rules import CACHE, Effect, Rule, evaluate
@@ -115,7 +116,7 @@ def _stamp(ctx: EngineContext, fig: dict, dev) -> dict:
     return stamp(fig, dev.figures, testbed, same)
 
 
-def per_vm_throughput(ctx: EngineContext, workloads, vms_per_host=None) -> tuple[list[dict[str, dict]], object] | None:
+def per_vm_throughput(ctx: EngineContext, workloads, vms_per_host=None) -> tuple[list[dict[str, dict]], Prediction] | None:
     """For each workload, mode -> expected per-VM throughput figure (MB/s), and the Prediction
     (one vectorised call for all workloads); None without the model. ``vms_per_host`` gives one
     value per workload (default: the facts' for all), so the charts sweep this very function. The
@@ -151,8 +152,9 @@ def per_vm_throughput(ctx: EngineContext, workloads, vms_per_host=None) -> tuple
                 extrap[m] = extrap.get(m, False) or bool(pred.extrapolated[i])
                 i += 1
         for mode, sources in UNMEASURED.items():
-            values[mode] = {op: tuple(float(v) for v in estimate_mode(mode, {m: values[m][op] for m in sources}))
-                            for op, _ in ops}
+            for op, _ in ops:
+                est = estimate_mode(mode, {m: values[m][op] for m in sources})
+                values.setdefault(mode, {})[op] = (float(est[0]), float(est[1]), float(est[2]))
             extrap[mode] = mode == "directsync" or any(extrap[m] for m in sources)  # never measured itself
         figs = {}
         for m, per_op in values.items():
@@ -206,26 +208,6 @@ def requested_io(w, rec: Recommendation) -> dict | None:
 #: implicit targets of a workload that states ``io.iops``: name -> (unit, what ``requested_io`` holds)
 IMPLICIT_TARGETS = {"requested_iops": ("IOPS", "requested_iops", "iops_share"),
                     "requested_throughput_mb_s": ("MB/s", "requested_mb_s", "throughput_mb_s")}
-
-
-def implicit_targets(recs) -> list:
-    """Per workload that states ``io.iops``: its request as two implicit soft targets (the IOPS
-    against the VM's share of the device at its request size, and IOPS x request size against the
-    chosen mode's throughput per VM), as :class:`advisor.recommend.targets.TargetResult`s for the
-    advice's top-level ``targets``: a request the device share cannot serve is a target not met."""
-    from advisor.recommend.targets import TargetResult
-
-    out = []
-    for rec in recs:
-        asked = rec.details.get("requested_io") if rec.decision == DECISION else None
-        if not asked:
-            continue
-        for name, (unit, want, got) in IMPLICIT_TARGETS.items():
-            expected = asked.get(got)
-            met = None if expected is None else expected >= asked[want] * (1 - 1e-9)
-            out.append(TargetResult(name, rec.scope, asked[want], expected, unit, met, False,
-                                    f"implicit: the workload's io.iops with cache={rec.choice}"))
-    return out
 
 
 def recommend(ctx: EngineContext) -> list[Recommendation]:

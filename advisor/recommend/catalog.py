@@ -17,8 +17,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from types import ModuleType
 
-from advisor.figures.text import fmt_value
-
 # imported statically so that frozen builds carry every recommender
 from advisor.recommend import (
     cache_mode,
@@ -33,6 +31,7 @@ from advisor.recommend import (
     vcpu_overallocation,
     vm_period_budget,
 )
+from advisor.text import fmt_value
 
 
 @dataclass(frozen=True)

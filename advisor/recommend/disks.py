@@ -11,8 +11,6 @@ from advisor.hardware import PER_KIND, Hardware
 #: per-disk defaults when the scenario gives none and no site measured that kind of disk
 DISK_IOPS = {kind: d.iops for kind, d in PER_KIND.items()}
 DISK_MB_S = {kind: d.mb_s for kind, d in PER_KIND.items()}  # MB/s (10^6 B/s)
-#: shared-storage kind behind each image backend (local_disk has none)
-SHARED_KIND = {"nfs_file": "nfs", "nfs_root": "nfs", "iscsi": "iscsi", "distributed": "distributed"}
 #: HwFigure sources as the older (figure, where) pairs name them
 _WHERE = {"declared": "given", "probe": "given", "defaults": "default"}
 

@@ -67,17 +67,20 @@ fit into the per-host leftovers of the active hosts after the placement.
 
 from __future__ import annotations
 
+import functools
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from advisor.hardware import SHARED_KIND
 from advisor.recommend.base import Alternative, EngineContext, Recommendation, figure
-from advisor.recommend.disks import SHARED_KIND, disk_iops
+from advisor.recommend.disks import disk_iops
+from advisor.recommend.load import busy_cores
 from advisor.rules import evaluate
 from advisor.scenario import TARGETS as TARGET_NAMES
 from advisor.statements import statement
 
 DECISION = "host_count"
-BUSY = {"low": 0.2, "medium": 0.5, "high": 0.9}
 IOPS_PER_VM = {"low": 50.0, "medium": 200.0, "high": 1000.0}
 VM_RAM_OVERHEAD = 0.02
 NIC_USABLE = 0.7
@@ -169,12 +172,6 @@ def _iops(w) -> float:
 
 def _disk_gb(w) -> float:
     return w.disk_size_gb
-
-
-def busy_cores(w) -> float:
-    """Cores one VM of ``w`` keeps busy: vCPUs x the busy share of its CPU intensity (real-time
-    vCPUs are pinned: wholly)."""
-    return w.vcpus * (1.0 if w.realtime is not None else BUSY[w.cpu_intensity])
 
 
 def vm_demand(ctx: EngineContext, w, budgets: Budgets = NO_BUDGETS) -> dict[str, float]:
@@ -278,6 +275,11 @@ def _fits(free: list[float], d: list[float]) -> int:
 ORDERS = ("dominant", "sum", "cpu_allocation", "cpu_load", "ram", "disk_capacity", "disk_iops", "network")
 
 
+def _by_resource(j: int, t: tuple) -> tuple:
+    """Packing order by resource ``j`` (largest first), then the dominant one, then the name."""
+    return (-t[0][j], -max(t[0], default=0.0), t[1])
+
+
 def pack(capacity: dict[str, float], profiles: list[tuple[str, dict[str, float], int]],
          orders: tuple[str, ...] = ORDERS) -> Packing:
     """First-fit decreasing of whole VMs onto identical hosts of ``capacity``.
@@ -310,6 +312,7 @@ def pack(capacity: dict[str, float], profiles: list[tuple[str, dict[str, float],
     bound = max(1, max((math.ceil(t - 1e-9) for t in total), default=1)) if items else 0
     best: list[HostGroup] | None = None
     best_order, tried = "", set()
+    key: Callable[[tuple], tuple]
     for order in orders:
         if order == "dominant":
             key = lambda t: (-max(t[0], default=0.0), t[1])  # noqa: E731
@@ -319,7 +322,7 @@ def pack(capacity: dict[str, float], profiles: list[tuple[str, dict[str, float],
             j = keys.index(order)
             if not any(t[0][j] for t in items):
                 continue
-            key = lambda t, j=j: (-t[0][j], -max(t[0], default=0.0), t[1])  # noqa: E731
+            key = functools.partial(_by_resource, j)
         else:  # a resource these hosts do not describe
             continue
         sequence = tuple(t[1] for t in sorted(items, key=key))
@@ -589,6 +592,7 @@ def _search_targets(ctx: EngineContext, start: int, cpu_points: float) -> tuple[
             best = (hard, gap, n, res)
         if n >= start + 1 and n > ctx.scenario.total_vms:  # beyond one VM per host nothing changes
             break
+    assert best is not None  # the loop ran at least once (limit >= start)
     _, _, n, res = best
     problems = [f"no host count meets the hard target {r.text()}" for r in tg.missed(res, hard=True)]
     return n, res, problems

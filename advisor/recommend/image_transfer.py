@@ -38,8 +38,8 @@ def path_gbps(ctx: EngineContext) -> tuple[float, list, bool]:
     testbed = TESTBEDS["image_transfer_time"]
     if local is not None and local.mb_s / MB_S_PER_GBPS < nic.value:
         rate = local.mb_s / MB_S_PER_GBPS
-        return rate, [nic, *local.figures], close(rate, testbed.link_gbps)
-    return nic.value, [nic], close(nic.value, testbed.link_gbps)
+        return rate, [nic, *local.figures], close(rate, testbed.need("link_gbps"))
+    return nic.value, [nic], close(nic.value, testbed.need("link_gbps"))
 
 
 def recommend(ctx: EngineContext) -> list[Recommendation]:
@@ -52,7 +52,7 @@ def recommend(ctx: EngineContext) -> list[Recommendation]:
     floor = floor_seconds(size, link)
     pred = ctx.models.predict("image_transfer_time", [{"image_size_gb": size, "protocol": p, "link_gbps": link}
                                                       for p in ("gridftp", "scp")], calibrate=False)
-    expected = {c: {} for c in CHOICES}
+    expected: dict[str, dict] = {c: {} for c in CHOICES}
     cites = []
     if pred is not None:
         cites = ctx.model_citations("image_transfer_time", pred)

@@ -14,9 +14,9 @@ own request size (``io.block_size_kib``) of useful data each. No figure without 
 
 from __future__ import annotations
 
-from advisor.hardware import MB_S_PER_GBPS, TESTBEDS, HwFigure, close, stamp, store_name
+from advisor.hardware import MB_S_PER_GBPS, SHARED_KIND, TESTBEDS, HwFigure, close, stamp, store_name
 from advisor.recommend.base import EngineContext, Recommendation, decide, prediction_figure
-from advisor.recommend.disks import SHARED_KIND, hardware_of
+from advisor.recommend.disks import hardware_of
 from advisor.rules import evaluate
 
 DECISION = "io_block_size"
@@ -41,7 +41,7 @@ def disk_figures(ctx: EngineContext) -> tuple[float, float, str, list, bool] | N
             local = (fi.value, fm.value, f"local {d.kind.upper()} ({how})", [fi, fm])
     kind = SHARED_KIND.get(ctx.facts.storage_backend or "local_disk")
     offers = [s for s in sc.hosts.shared_storage if s.kind == kind] if kind else []
-    if not offers:
+    if not offers or kind is None:
         if local is None:
             return None
         return (*local, close(local[0], testbed.disk_iops) and close(local[1], testbed.disk_mb_s))

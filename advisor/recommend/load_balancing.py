@@ -14,7 +14,7 @@ from __future__ import annotations
 from advisor.hardware import stamp
 from advisor.recommend.base import EngineContext, Recommendation, decide, prediction_figure
 from advisor.recommend.disks import hardware_of
-from advisor.recommend.host_count import busy_cores
+from advisor.recommend.load import busy_cores
 from advisor.rules import evaluate
 
 DECISION = "load_balancing"

@@ -64,7 +64,7 @@ def _stamp_boot(ctx: EngineContext, fig: dict, backend: str, neighbour: str, que
         figs = dev.figures if dev is not None else []
         return stamp(fig, figs, testbed, close(query.get("disk_speedup", 1.0), 1.0))
     link = hw.store_link("iscsi" if backend == "iscsi" else "nfs")
-    return stamp(fig, [link] if link else [], testbed, close(query["server_link_gbps"], testbed.link_gbps))
+    return stamp(fig, [link] if link else [], testbed, close(query["server_link_gbps"], testbed.need("link_gbps")))
 
 
 def _distributed(ctx: EngineContext) -> tuple[dict, list[dict], bool]:
@@ -87,7 +87,7 @@ def _distributed(ctx: EngineContext) -> tuple[dict, list[dict], bool]:
         for i, op in enumerate(("read", "write")):
             figs[f"throughput_per_vm_{op}"] = prediction_figure(tp, i)
             figs[f"throughput_per_vm_{op}"]["system"] = note
-            stamp(figs[f"throughput_per_vm_{op}"], links, testbed, close(link, testbed.link_gbps))
+            stamp(figs[f"throughput_per_vm_{op}"], links, testbed, close(link, testbed.need("link_gbps")))
         cites += ctx.model_citations("distributed_throughput", tp)
         extrap = bool(tp.extrapolated.any())
     if rt is not None:
@@ -130,7 +130,7 @@ def boot_query(ctx: EngineContext, backend: str, neighbour: str | None = None) -
     if backend not in MODELLED:
         return None
     facts = ctx.facts
-    q = {"storage_backend": backend, "neighbour_load": neighbour or _neighbour(ctx)}
+    q: dict[str, object] = {"storage_backend": backend, "neighbour_load": neighbour or _neighbour(ctx)}
     if backend == "local_disk":
         q.update(concurrent_vms=float(round(facts.io_heavy_vms_per_host, 3)), disk_speedup=_disk_speedup(ctx))
     else:
@@ -177,7 +177,8 @@ def recommend(ctx: EngineContext) -> list[Recommendation]:
     # the same boots with idle neighbours: what the slowdown under I/O load is relative to
     idle_q = [{**q, "neighbour_load": "idle", "concurrent_vms": 0.0} for q in queries] if loaded else []
     pred = ctx.models.predict("boot_time", queries + idle_q, calibrate=False)
-    expected, why, extra, cites = {b: {} for b in BACKENDS}, {}, {}, []
+    expected: dict[str, dict] = {b: {} for b in BACKENDS}
+    why, extra, cites = {}, {}, []
     slowdown, times, idle = {}, {}, {}
     if pred is not None:
         cites = ctx.model_citations("boot_time", pred)

@@ -75,7 +75,7 @@ def _with_hosts(ctx, active: int):
 
 def host_cpu_pct(ctx, active: int, points: float = 0.0) -> float:
     """Host CPU (%) on the busiest of ``active`` hosts (see the module doc)."""
-    from advisor.recommend.host_count import busy_cores
+    from advisor.recommend.load import busy_cores
 
     cores = max(ctx.scenario.hosts.cpu.cores, 1)
     total = sum(busy_cores(w) * w.vms for w in ctx.scenario.workloads)
@@ -162,6 +162,7 @@ def evaluate(ctx, active: int, *, names: tuple[str, ...] | None = None, cpu_poin
         if names is not None and t.name not in names:
             continue
         unit = TARGETS[t.name][0]
+        v: float | None
         if t.name == "max_host_cpu_pct":
             v = host_cpu_pct(ctx, active, cpu_points)
             out.append(TargetResult(t.name, "cluster", t.value, v, unit, t.met_by(v), t.hard))
@@ -219,6 +220,15 @@ TARGET_DECISION = {"max_host_cpu_pct": "host_count", "max_boot_time_s": "storage
 TARGET_LABELS = {"max_host_cpu_pct": "host CPU", "max_boot_time_s": "VM boot time",
                  "min_throughput_mb_s": "throughput per VM", "max_response_time_ms": "response time",
                  "max_migration_downtime_ms": "migration downtime"}
+#: the implicit targets of a workload's io.iops (see :func:`implicit_targets`): decision, label
+IMPLICIT = {"requested_iops": ("cache_mode", "IOPS per VM asked"),
+            "requested_throughput_mb_s": ("cache_mode", "I/O per VM asked")}
+
+
+def is_max(name: str) -> bool:
+    """Whether target ``name`` is an upper limit (the scenario's ``max_*``); the implicit targets
+    of a workload's io.iops are what it asks for: lower limits."""
+    return name in TARGETS and TARGETS[name][1] == "max"
 
 
 def for_card(results, decision: str, scope: str) -> list[TargetResult]:
@@ -226,17 +236,40 @@ def for_card(results, decision: str, scope: str) -> list[TargetResult]:
     card; on the others, those of their figure, at their scope (cluster targets on cluster cards)."""
     if decision == "host_count":
         return list(results)
-    return [r for r in results if TARGET_DECISION.get(r.name) == decision and r.scope == scope]
+    def owner(name: str) -> str | None:
+        return TARGET_DECISION.get(name) or IMPLICIT.get(name, (None, ""))[0]
+
+    return [r for r in results if owner(r.name) == decision and r.scope == scope]
 
 
 def card_line(r: TargetResult) -> tuple[str, str]:
     """(state, text) for a card: state ``met``, ``missed`` or ``unknown``; text like ``VM boot time
     <= 60 s: expected 30.5 s (workload:web; hard)``."""
-    sign = "<=" if TARGETS.get(r.name, ("", "min"))[1] == "max" else ">="  # implicit targets are minimums
+    sign = "<=" if is_max(r.name) else ">="
     got = "no model" if r.expected is None else f"{r.expected:.3g} {r.unit}"
     scope = "" if r.scope == "cluster" else f"{r.scope.replace('workload:', '')}; "
     state = "unknown" if r.met is None else "met" if r.met else "missed"
     word = {"met": "met", "missed": "not met", "unknown": "no model"}[state]
-    label = TARGET_LABELS.get(r.name, r.name.replace("requested_", "requested ").replace("_mb_s", "").replace("_", " "))
+    label = TARGET_LABELS.get(r.name) or IMPLICIT.get(r.name, ("", r.name.replace("_", " ")))[1]
     return state, (f"{label} {sign} {r.target:g} {r.unit}: expected {got} — {word} "
                    f"({scope}{'hard' if r.hard else 'soft'})")
+
+
+def implicit_targets(recs) -> list:
+    """(From the cache-mode recommendations.) Per workload that states ``io.iops``: its request as two implicit soft targets (the IOPS
+    against the VM's share of the device at its request size, and IOPS x request size against the
+    chosen mode's throughput per VM), as :class:`TargetResult`s for the
+    advice's top-level ``targets``: a request the device share cannot serve is a target not met."""
+    from advisor.recommend.cache_mode import DECISION, IMPLICIT_TARGETS
+
+    out = []
+    for rec in recs:
+        asked = rec.details.get("requested_io") if rec.decision == DECISION else None
+        if not asked:
+            continue
+        for name, (unit, want, got) in IMPLICIT_TARGETS.items():
+            expected = asked.get(got)
+            met = None if expected is None else expected >= asked[want] * (1 - 1e-9)
+            out.append(TargetResult(name, rec.scope, asked[want], expected, unit, met, False,
+                                    f"implicit: the workload's io.iops with cache={rec.choice}"))
+    return out

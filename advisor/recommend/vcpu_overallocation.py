@@ -36,7 +36,7 @@ HEAVY_TESTS = {"migrated_vm_load": 100.0, "others_load": 1900.0}
 LIGHT_TESTS = {"migrated_vm_load": 1900.0, "others_load": 1000.0}
 
 
-def model_ratio(vcpus_per_core: float, threads_per_core: int) -> float:
+def model_ratio(vcpus_per_core, threads_per_core: int):
     """The thesis' over-allocation ratio (vCPUs per hardware thread) for ``vcpus_per_core``."""
     return vcpus_per_core / max(int(threads_per_core), 1)  # a number or a numpy array
 
@@ -58,7 +58,7 @@ def host_request_load(ctx: EngineContext) -> float | None:
     wls = [w for w in ctx.scenario.workloads if w.request_load_rps]
     if not wls:
         return None
-    return sum(w.vms * float(w.request_load_rps) for w in wls) / max(ctx.facts.active_hosts, 1)
+    return sum(w.vms * float(w.request_load_rps or 0.0) for w in wls) / max(ctx.facts.active_hosts, 1)
 
 
 def _migration_figures(ctx: EngineContext, fam: str, queries: list[dict], hv: str, heavy: bool):
@@ -97,7 +97,7 @@ def to_scenario(hw, migrating, label: str, values, totals=None):
         factor, figs, same = cpu_capacity(hw, bed)
         return np.minimum(100.0, np.asarray(values, dtype=float) * factor), figs, bed, same
     bed = TESTBEDS["migration"]
-    ram = max((w.ram_gib for w in migrating), default=bed.vm_ram_gib)
+    ram = max((w.ram_gib for w in migrating), default=bed.need("vm_ram_gib"))
     k, figs, same = migration_scale(hw, bed, ram)
     if label == "migration_total_time":
         return transfer_migration_time(np.asarray(values, dtype=float), bed, k), figs, bed, same
@@ -131,7 +131,7 @@ def recommend(ctx: EngineContext) -> list[Recommendation]:
     migrating = [w for w in sc.workloads if w.live_migration]
     heavy = any(w.heavily_loaded or (w.request_load_rps or 0.0) >= HEAVY_RPS for w in migrating)
     hv = ctx.facts.hypervisor or "VMware ESXi"
-    base = {"hypervisor": hv}
+    base: dict[str, object] = {"hypervisor": hv}
     # the host's request load when the scenario states one (CPU time is work done: the figure
     # moves with it); else the chapter 8 test load the levels were measured at
     load = host_request_load(ctx)
@@ -140,8 +140,9 @@ def recommend(ctx: EngineContext) -> list[Recommendation]:
     threads = sc.hosts.cpu.threads_per_core
     queries = [{**base, "overallocation_ratio": OVERALLOCATION[k]} for k in levels]
     mig_q = [{"overallocation_ratio": OVERALLOCATION[k], **(HEAVY_TESTS if heavy else LIGHT_TESTS)} for k in levels]
-    expected = {k: {} for k in levels}
-    cites, extrap, extra, why, has_model = [], False, {}, {}, False
+    expected: dict[str, dict] = {k: {} for k in levels}
+    extra: dict[str, float] = {}
+    cites, extrap, why, has_model = [], False, {}, False
     pred = ctx.models.predict("overallocation_overhead", queries, calibrate=False)
     if pred is not None:
         has_model = True

@@ -72,7 +72,7 @@ def cmd_advise(args) -> int:
     advice = advice_for(args)
     today = None
     if advice.scenario.estate:  # an imported estate: today's settings next to the advice
-        from advisor.inventory import format_today, today_vs_advised
+        from advisor.inventory import today_vs_advised
 
         today = today_vs_advised(advice.scenario, advice.recommendations)
     if args.format == "json":
@@ -81,9 +81,7 @@ def cmd_advise(args) -> int:
             data["today"] = today
         text = jsonout.dumps(data, indent=2) + "\n"
     elif args.format == "md":
-        text = to_markdown(advice)
-        if today:
-            text = text.rstrip("\n") + "\n\n## Today vs advised\n\n" + "".join(f"- {x}\n" for x in format_today(today))
+        text = to_markdown(advice)  # with "Today vs advised" for an imported estate
     else:
         text = to_html(advice)
     if args.output:

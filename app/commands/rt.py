@@ -104,7 +104,7 @@ def render_text(res, source: str) -> str:
                      f"critical task {res.critical_task}")
     elif res.feasible and res.min_budget is None and res.share is not None and res.max_period is None:
         lines.append("Largest T_VM: unbounded")
-    if res.share is not None:
+    if res.share is not None and res.intervals_computed:
         lines.append(f"Schedulable T_VM intervals ({u}): {_intervals(res.feasible_intervals)}")
     b = res.bounds
     if b is not None:

@@ -10,6 +10,7 @@ yield no measurement; the first is reported as a warning.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from knowledge.importers.base import ImporterError, ParsedFile, is_number, measurement, number, size_kib
 from knowledge.userdb import SiteMeasurement
@@ -173,7 +174,7 @@ def parse_csv_line(s: str, path: str, n: int) -> dict:
         if len(f) < need:
             raise ImporterError(path, f"bonnie++ {fmt} CSV line has {len(f)} fields, expected at least {need}",
                                 line=n)
-        run = {"format_version": fmt, "version": f[1], "name": f[2], "seed": f[4], "size": f[5],
+        run: dict[str, Any] = {"format_version": fmt, "version": f[1], "name": f[2], "seed": f[4], "size": f[5],
                "chunk": f[6]}
         conc = f[3].strip()
         run["concurrency"] = int(number(conc, path, line=n, key="concurrency")) if conc else None
@@ -230,7 +231,7 @@ def _split_row(line: str, ends: list[int], lead: int) -> tuple[list[str], list[s
     if len(toks) == lead + 12:
         return [t for t, _ in toks[:lead]], [t for t, _ in toks[lead:]]
     values = [""] * 12
-    head = []
+    head: list[str] = []
     first_start = ends[0] - 5 if ends else 0
     for tok, end in toks:
         if end <= first_start and len(head) < lead:

@@ -68,7 +68,7 @@ def parse(text: str, path: str = "") -> ParsedFile:
     # a file may hold several fio invocations (a session log): each starts with its parameter
     # lines; group ids restart at 0 in each, so results and group totals belong to their invocation
     segments: list[dict] = []
-    seg = {"headers": [], "results": [], "totals": []}
+    seg: dict[str, list] = {"headers": [], "results": [], "totals": []}
     segments.append(seg)
     current: dict | None = None
     direction: dict | None = None
@@ -197,9 +197,9 @@ def _measurements(sg: dict, warnings: list[str], path: str, label: str) -> list[
                 out.append(measurement("throughput", d["bw"], d["unit"], f, subject))
                 out.append(measurement("iops", d["iops"], "ops/s", f, subject))
                 if "lat" in d:
-                    out.append(measurement("latency", *d["lat"], dict(f, statistic="mean"), subject))
+                    out.append(measurement("latency", d["lat"][0], d["lat"][1], dict(f, statistic="mean"), subject))
                 if "p99" in d:
-                    out.append(measurement("latency", *d["p99"], dict(f, statistic="p99"), subject))
+                    out.append(measurement("latency", d["p99"][0], d["p99"][1], dict(f, statistic="p99"), subject))
         if per_job:
             threads = sum(r["jobs"] for r, _ in rs)
             same = all(sh == shapes[0] for sh in shapes)

@@ -16,16 +16,19 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from knowledge.importers import bonnie, fio, fio_terse, fio_text, iozone, postmark, sysbench
 from knowledge.importers.base import Importer, ImporterError, ParsedFile, decode_text
 from knowledge.importers.validate import validate
-from knowledge.infra.errors import RegistryError
+from knowledge.infra.errors import InputError, RegistryError
 from knowledge.infra.plugins import PluginFailure, load_entry_points
 
 ENTRY_POINT_GROUP = "capadvisor.importers"
 #: how much of a file ``identify`` looks at (characters)
 HEAD_CHARS = 65536
+#: the largest benchmark result file read (regular files only: see knowledge.infra.files)
+MAX_IMPORT_BYTES = 256 * 1024 * 1024
 #: below this confidence a file is "unknown format"
 MIN_CONFIDENCE = 0.25
 
@@ -89,16 +92,17 @@ class ImporterRegistry:
                 raise ImporterRegistryError(f"importer factory {plugin!r} failed: {type(exc).__name__}: {exc}"
                                             ) from exc
         if not isinstance(imp, Importer):
+            plain: Any = imp  # a duck-typed plug-in object
             missing = [a for a in ("name", "identify", "parse") if not hasattr(imp, a)]
             if missing:
                 raise ImporterRegistryError(f"{plugin!r} is not an importer (missing {', '.join(missing)})")
-            if not callable(imp.identify) or not callable(imp.parse):
+            if not callable(plain.identify) or not callable(plain.parse):
                 raise ImporterRegistryError(f"{plugin!r} is not an importer (identify/parse not callable)")
             try:
                 priority = int(getattr(imp, "priority", 0))
             except (TypeError, ValueError):
-                raise ImporterRegistryError(f"importer {imp.name!r}: priority must be an integer") from None
-            imp = Importer(str(imp.name), str(getattr(imp, "label", imp.name)), imp.identify, imp.parse,
+                raise ImporterRegistryError(f"importer {plain.name!r}: priority must be an integer") from None
+            imp = Importer(str(plain.name), str(getattr(plain, "label", plain.name)), plain.identify, plain.parse,
                            priority)
         if not imp.name or not imp.name.strip():
             raise ImporterRegistryError(f"{plugin!r}: an importer needs a non-empty name")
@@ -178,11 +182,13 @@ class ImporterRegistry:
 
     def parse_file(self, path: str | Path, tool: str | None = None) -> ParsedFile:
         """Read, decode, detect and parse one file; ``content_hash`` is the SHA-256 of its bytes."""
+        from knowledge.infra.files import read_regular_bytes
+
         p = Path(path)
-        try:
-            data = p.read_bytes()
-        except OSError as exc:
-            raise ImporterError(str(p), f"cannot read: {exc.strerror or exc}") from exc
+        try:  # regular files only (a FIFO or /dev/zero would block or never end), bounded size
+            data = read_regular_bytes(p, "benchmark result", MAX_IMPORT_BYTES)
+        except InputError as exc:
+            raise ImporterError(str(p), str(exc).removeprefix(f"{p}: ")) from None
         if not data.strip():
             raise ImporterError(str(p), "the file is empty")
         text = decode_text(data, str(p))
@@ -193,10 +199,11 @@ class ImporterRegistry:
 
 def _head(path_or_text: str | Path) -> str:
     if isinstance(path_or_text, Path):
+        from knowledge.infra.files import read_regular_head
+
         try:
-            with open(path_or_text, "rb") as fh:
-                data = fh.read(HEAD_CHARS)
-        except OSError:
+            data = read_regular_head(path_or_text, HEAD_CHARS)
+        except (OSError, InputError):
             return ""
         try:
             return decode_text(data, str(path_or_text))

@@ -99,8 +99,8 @@ def validate(result: ParsedFile, path: str) -> ParsedFile:
         if vsi is not None and not (type(vsi) is float and 0 <= vsi < math.inf):
             m.value_si = _finite(vsi, path, str(where), "value in SI units")
         factors = {}
-        for k, v in m.factors.items():
-            key, level = _clean(k, fixed, where), _clean(v, fixed, where)
+        for k, raw in m.factors.items():
+            key, level = _clean(k, fixed, where), _clean(raw, fixed, where)
             if key in NUMERIC_FACTORS and _NUMERIC.match(level):
                 x = _finite(level, path, f"{where}.{key}", key.replace("_", " "))
                 if key == "read_share" and x > 100:

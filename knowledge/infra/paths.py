@@ -9,6 +9,7 @@ overridden by an environment variable (tests use this to stay in tmp_path):
 from __future__ import annotations
 
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -60,3 +61,20 @@ def bundled_kb_path() -> Path:
 def user_db_path() -> Path:
     """The writable user database (sites, imports, projects)."""
     return user_data_dir() / "user.sqlite"
+
+
+_RESERVED = {"CON", "PRN", "AUX", "NUL", *(f"COM{i}" for i in range(1, 10)), *(f"LPT{i}" for i in range(1, 10))}
+
+
+def safe_filename(name: str, fallback: str = "untitled", max_chars: int = 120) -> str:
+    """``name`` (a scenario or workload name) as one file name that stays inside the folder it is
+    joined to: path separators, ``..``, control characters, lone surrogates and the characters
+    Windows forbids become ``_``; no leading dot, dash or space; not a device name; at most
+    ``max_chars`` characters; ``fallback`` when nothing usable is left."""
+    text = "".join("_" if 0xD800 <= ord(c) <= 0xDFFF else c for c in str(name))
+    text = re.sub(r'[\x00-\x1f\x7f<>:"/\\|?*]', "_", text)
+    text = re.sub(r"\.{2,}", "_", text).strip().lstrip(".-_ ").rstrip(". ")
+    text = text[:max_chars].rstrip(". ")
+    if not text or text.split(".")[0].upper() in _RESERVED:
+        return fallback
+    return text

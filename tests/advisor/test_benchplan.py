@@ -52,7 +52,7 @@ def test_every_job_file_parses_and_run_all_is_valid_shell(plans, scenario, tmp_p
     plan = plans[scenario.name]
     plan.write(tmp_path)
     jobs = sorted((tmp_path / "jobs").glob("*.fio"))
-    assert jobs and len(jobs) == sum(r.tool == "fio" for r in plan.runs)
+    assert jobs and len(jobs) == sum(r.tool in ("fio", "fio-profile") for r in plan.runs)
     for job in jobs:
         proc = fio_parse(job)
         assert proc.returncode == 0, proc.stderr
@@ -105,6 +105,16 @@ def test_the_runs_are_the_smallest_set_that_measures_what_is_needed(plans, advic
         if r.tool == "fio":
             assert profile and set(r.measures) == set(MEASURES[(r.pattern, r.direction)]) & plan.deps.needed()
     assert sum(r.tool == "sysbench-cpu" for r in plan.runs) == 1
+    # the workloads' own mixes (read share, pattern, request size): optional, calibrating nothing
+    mixes = {(w.io.pattern, w.io.block_size_kib, round(w.io.read_share * 100)) for w in sc.workloads
+             if 0 < w.io.read_share < 1}
+    profiles = [r for r in plan.runs if r.tool == "fio-profile"]
+    assert all(r.optional and not r.measures and not r.calibrates for r in profiles)
+    assert {(r.pattern, r.block_kib, round(r.read_share * 100)) for r in profiles} == mixes
+    for r in profiles:
+        assert f"rwmixread={round(r.read_share * 100)}" in plan.files[r.job_file]
+        assert 'if [ "${PROFILES:-0}" = "1" ]; then' in plan.files["run-all.sh"]
+    assert not [r for r in plan.runs if r.optional and r.tool != "fio-profile"]
     small = [w.name for w in sc.workloads if w.io.pattern == "random" and w.io.block_size_kib <= 16
              and w.io.intensity != "low" and not DATABASES.search(f"{w.application} {w.name}")]
     assert sorted(w for r in plan.runs if r.tool == "postmark" for w in r.workloads) == sorted(small)
@@ -129,3 +139,24 @@ def test_no_local_disks_means_nothing_to_calibrate(session_kb):
     assert plan.deps.reason and not plan.deps.calibrated
     assert not [r for r in plan.runs if r.tool in ("fio", "sysbench-fileio")]
     assert "no local disks" in plan.files["README.md"]
+
+
+@pytest.mark.timeout(120)
+def test_a_profile_job_runs_and_imports_with_its_read_share(plans, tmp_path):
+    """The optional mix of a workload (small-lab's ci-runners: random 4 KiB, 40 % reads), run for
+    real with fio on this machine's disk (8 MB, 1 s) and read by the fio importer."""
+    from knowledge.importers import fio as fio_importer
+
+    plan = plans["small-lab.json"]
+    run = next(r for r in plan.runs if r.tool == "fio-profile" and r.read_share == 0.4)
+    job = tmp_path / "job.fio"
+    job.write_text(plan.files[run.job_file])
+    env = {**os.environ, "TARGET_DIR": str(tmp_path), "SIZE": "8M", "RUNTIME": "1"}
+    proc = subprocess.run([FIO, "--output-format=json", str(job)], capture_output=True, text=True, env=env,
+                          timeout=100)
+    assert proc.returncode == 0, proc.stderr
+    parsed = fio_importer.parse(proc.stdout, "profile.json")
+    shares = {float(m.factors["read_share"]) for m in parsed.measurements if "read_share" in m.factors}
+    assert shares == {40.0}
+    assert {m.factors.get("access_pattern") for m in parsed.measurements if m.metric == "iops"} == {"random"}
+    assert {m.factors.get("operation") for m in parsed.measurements if m.metric == "iops"} == {"read", "write"}

@@ -88,7 +88,9 @@ def bench_in_process(home: Path) -> None:
     from ui.session import Session
 
     theme.apply(app, "light")
-    session = Session()
+    from app.gui import settings_store
+
+    session = Session(settings_store())
     window = MainWindow(session)
     window.resize(1280, 800)
     window.show()

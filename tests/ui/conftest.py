@@ -39,10 +39,11 @@ def kb_file(tmp_path_factory) -> Path:
 @pytest.fixture()
 def session(qtbot, kb_file):
     """A ready Session (knowledge base open, models trained) on the demo scenario, advice computed."""
+    from app.gui import settings_store
     from ui.demo import demo_data
     from ui.session import Session
 
-    s = Session(kb_path=kb_file)
+    s = Session(settings_store(), kb_path=kb_file)
     s.document.load_data(demo_data())
     with qtbot.waitSignal(s.sig_advice, timeout=60000):
         s.start()
@@ -54,11 +55,12 @@ def session(qtbot, kb_file):
 @pytest.fixture()
 def window(qtbot, kb_file):
     """A shown MainWindow on the demo scenario, with knowledge base, models and advice ready."""
+    from app.gui import settings_store
     from ui.demo import demo_data
     from ui.main_window import MainWindow
     from ui.session import Session
 
-    s = Session(kb_path=kb_file)
+    s = Session(settings_store(), kb_path=kb_file)
     w = MainWindow(s)
     w.resize(1280, 800)
     w.show()

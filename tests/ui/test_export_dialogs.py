@@ -35,10 +35,11 @@ def test_export_configuration_from_the_file_menu(window, qtbot, tmp_path):
 
 
 def test_export_without_advice_says_so(qtbot, kb_file):
+    from app.gui import settings_store
     from ui.dialogs.export_config import ExportConfigDialog
     from ui.session import Session
 
-    s = Session(kb_path=kb_file)
+    s = Session(settings_store(), kb_path=kb_file)
     dialog = ExportConfigDialog(s)
     qtbot.addWidget(dialog)
     assert not dialog.export_button.isEnabled()

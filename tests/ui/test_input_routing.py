@@ -9,6 +9,7 @@ import numpy as np
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
+from app.gui import settings_store
 from tests.ui.userinput import click, focus, key, type_text, wheel
 from ui.demo import demo_data
 
@@ -18,7 +19,7 @@ def _window(qtbot, size=(1280, 800)):
     from ui.main_window import MainWindow
     from ui.session import Session
 
-    w = MainWindow(Session())
+    w = MainWindow(Session(settings_store()))
     qtbot.addWidget(w, before_close_func=lambda win: win.session.document.undo_stack.setClean())
     w.session.document.load_data(demo_data())
     w.resize(*size)

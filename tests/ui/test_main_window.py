@@ -202,3 +202,16 @@ def test_unwritable_user_directory_is_said_in_a_window(window, qtbot, tmp_path, 
     assert box is not None and box.isVisible()
     assert "settings directory" in box.text() and "CAPADVISOR_CONFIG_DIR" in box.text()
     box.close()
+
+
+def test_the_example_scenario_shows_every_card_with_its_targets(window, qtbot):
+    """resources/examples/scenario.yaml (a workload with io.iops: implicit targets) opens and every
+    recommendation gets its card, the cache-mode card with the workload's requested I/O."""
+    example = Path(__file__).resolve().parents[2] / "resources" / "examples" / "scenario.yaml"
+    s = window.session
+    with qtbot.waitSignal(s.sig_advice, timeout=60000):
+        assert window.open_scenario(example)
+    cards = window.show_view("recommendations")
+    assert len(cards.cards) == len(s.advice.recommendations)
+    web = next(c for c in cards.cards if c.rec.decision == "cache_mode" and c.rec.scope == "workload:web")
+    assert any("IOPS per VM asked" in label.text() for label in web.target_labels)

@@ -12,6 +12,7 @@ from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QApplication, QDialogButtonBox
 
 from app import settings as app_settings
+from app.gui import settings_store
 from app.settings import Settings
 from ui import theme
 from ui.dialogs.preferences import FIELDS, PreferencesDialog
@@ -34,7 +35,7 @@ def restore_look(qapp):
 
 
 def _dialog(qtbot, settings: Settings | None = None) -> PreferencesDialog:
-    dlg = PreferencesDialog(settings or Settings())
+    dlg = PreferencesDialog(settings or Settings(), settings_store())
     qtbot.addWidget(dlg)
     dlg.show()
     return dlg

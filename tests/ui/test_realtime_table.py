@@ -8,6 +8,7 @@ import copy
 
 from PySide6.QtCore import Qt
 
+from app.gui import settings_store
 from tests.ui.conftest import wait_idle
 from ui.demo import demo_data
 
@@ -16,7 +17,7 @@ def _panel(qtbot, data=None):
     from ui.panels.qt_realtime import QtRealtimePanel
     from ui.session import Session
 
-    session = Session()
+    session = Session(settings_store())
     session.document.load_data(data or demo_data())
     panel = QtRealtimePanel(session)
     qtbot.addWidget(panel)

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtWidgets import QApplication, QMessageBox
 
+from app.gui import settings_store
 from tests.ui.cutcheck import cut_widgets
 from tests.ui.userinput import click, type_text
 from ui.demo import demo_data
@@ -23,7 +24,7 @@ def make_window(qtbot):
     from ui.session import Session
 
     def make(size=(1280, 800), data=None):
-        w = MainWindow(Session())
+        w = MainWindow(Session(settings_store()))
         qtbot.addWidget(w, before_close_func=lambda win: win.session.document.undo_stack.setClean())
         w.session.document.load_data(data or demo_data())
         w.resize(*size)
@@ -63,7 +64,7 @@ def test_saved_geometry_larger_than_the_screen_is_brought_back_onto_it(make_wind
     w.setGeometry(avail.x() + 500, avail.y() + 300, avail.width() + 900, avail.height() + 400)
     w.save_state()
     assert window_settings().value("geometry") is not None
-    again = MainWindow(Session())
+    again = MainWindow(Session(settings_store()))
     qtbot.addWidget(again)
     frame = again.frameGeometry()
     assert again.width() <= avail.width() and again.height() <= avail.height()
@@ -73,7 +74,7 @@ def test_saved_geometry_larger_than_the_screen_is_brought_back_onto_it(make_wind
     again.toggle_workshop(True, full_screen=False)
     again.resize(1280, 720)
     again.save_state()
-    third = MainWindow(Session())
+    third = MainWindow(Session(settings_store()))
     qtbot.addWidget(third)
     assert (third.width(), third.height()) == (700, 500)
 

@@ -8,8 +8,6 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QPixmap
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QHBoxLayout, QLabel, QTextBrowser, QVBoxLayout
 
-from app import __version__
-
 
 def documents_html(kb) -> str:
     """An HTML list of the knowledge base's documents with their measurement counts."""
@@ -36,7 +34,7 @@ class AboutDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle("About Capacity Advisor")
         self.resize(720, 560)
-        from ui.main_window import ICON
+        from ui.theme import ICON
 
         lay = QVBoxLayout(self)
         top = QHBoxLayout()
@@ -45,7 +43,7 @@ class AboutDialog(QDialog):
             icon.setPixmap(QPixmap(str(ICON)).scaled(72, 72, Qt.AspectRatioMode.KeepAspectRatio,
                                                      Qt.TransformationMode.SmoothTransformation))
         top.addWidget(icon)
-        title = QLabel(f"<div style='font-size:18pt;font-weight:700'>Capacity Advisor {__version__}</div>"
+        title = QLabel(f"<div style='font-size:18pt;font-weight:700'>Capacity Advisor {html.escape(session.store.version)}</div>"
                        "<div>How to build a virtualized cluster — hypervisor, KVM cache mode, vCPU "
                        "over-allocation, storage backend, real-time VM period and budget, host count — "
                        "with the measurements behind every recommendation. Works offline.</div>")

@@ -24,7 +24,7 @@ FIXED_KEYS = (
 
 def shortcut_rows(window) -> list[tuple[str, str]]:
     """(keys, what) for every action of ``window`` that has a shortcut, then the fixed keys."""
-    from ui.main_window import strip_mnemonic
+    from ui.labels import strip_mnemonic
 
     rows = []
     seen = set()

@@ -1,15 +1,17 @@
-"""The Preferences dialog: edits a copy of the user's :class:`app.settings.Settings`.
+"""The Preferences dialog: edits a copy of the user's settings (``app.settings.Settings``, reached
+through the injected :class:`ui.session.SettingsStore`: ui/ never imports app/).
 
 The dialog only shows and edits values; the main window saves and applies what
 :meth:`PreferencesDialog.result_settings` returns (``MainWindow.apply_preferences``). The ranges
-of the editors are :data:`app.settings.LIMITS`, the ones :meth:`Settings.validate` clamps to, so
-an out-of-range value cannot be typed. A field set by a ``CAPADVISOR_<FIELD>`` environment
+of the editors are the store's ``limits``, the ones ``Settings.validate`` clamps to, so an
+out-of-range value cannot be typed. A field set by a ``CAPADVISOR_<FIELD>`` environment
 variable for this run is shown but not editable (the variable wins and is never saved).
 """
 
 from __future__ import annotations
 
 import copy
+from typing import Any
 
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -24,7 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.settings import ENV_PREFIX, LIMITS, THEMES, Settings
+from ui.session import SettingsStore
 
 #: the fields of Settings this dialog edits (the main window copies back exactly these)
 FIELDS = ("theme", "font_pt", "workshop_font_pt", "whatif_debounce_ms", "auto_advise", "max_recent")
@@ -35,15 +37,16 @@ THEME_LABELS = {"system": "Follow the desktop", "light": "Light", "dark": "Dark"
 class PreferencesDialog(QDialog):
     """Theme, font sizes, what-if delay, automatic advice and recent-files length."""
 
-    def __init__(self, settings: Settings, parent: QWidget | None = None):
+    def __init__(self, settings: Any, store: SettingsStore, parent: QWidget | None = None):
         super().__init__(parent)
+        self.store = store
         self.setWindowTitle("Preferences")
         self.setObjectName("preferencesDialog")
         self._settings = copy.deepcopy(settings)  # keeps the environment overrides it was loaded with
         self._overridden: set[str] = set(getattr(settings, "_overridden", set()))
 
         self.theme = QComboBox()
-        for mode in THEMES:
+        for mode in store.themes:
             self.theme.addItem(THEME_LABELS.get(mode, mode.capitalize()), mode)
         self.theme.setToolTip("Colours of the window: the desktop's light or dark scheme, or always "
                               "light or dark. Workshop mode has its own high-contrast look.")
@@ -98,7 +101,7 @@ class PreferencesDialog(QDialog):
         for name in self._overridden & set(FIELDS):
             editor = self.editor(name)
             editor.setEnabled(False)
-            editor.setToolTip(f"Set by the environment variable {ENV_PREFIX}{name.upper()} for this run.")
+            editor.setToolTip(f"Set by the environment variable {store.env_prefix}{name.upper()} for this run.")
 
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
                                         | QDialogButtonBox.StandardButton.RestoreDefaults)
@@ -118,9 +121,8 @@ class PreferencesDialog(QDialog):
         self.setMinimumWidth(max(420, self.sizeHint().width()))
 
     # --- editors -------------------------------------------------------------------------
-    @staticmethod
-    def _double_spin(name: str, suffix: str, step: float) -> QDoubleSpinBox:
-        lo, hi = LIMITS[name]
+    def _double_spin(self, name: str, suffix: str, step: float) -> QDoubleSpinBox:
+        lo, hi = self.store.limits[name]
         spin = QDoubleSpinBox()
         spin.setDecimals(1)
         spin.setRange(lo, hi)
@@ -129,9 +131,8 @@ class PreferencesDialog(QDialog):
         spin.setAccelerated(True)
         return spin
 
-    @staticmethod
-    def _int_spin(name: str, suffix: str, step: int) -> QSpinBox:
-        lo, hi = LIMITS[name]
+    def _int_spin(self, name: str, suffix: str, step: int) -> QSpinBox:
+        lo, hi = self.store.limits[name]
         spin = QSpinBox()
         spin.setRange(int(lo), int(hi))
         spin.setSingleStep(step)
@@ -143,7 +144,7 @@ class PreferencesDialog(QDialog):
         """The editor of field ``name`` (one of :data:`FIELDS`)."""
         return getattr(self, name)
 
-    def show_settings(self, settings: Settings, only_editable: bool = False) -> None:
+    def show_settings(self, settings: Any, only_editable: bool = False) -> None:
         """Put the values of ``settings`` in the editors (skipping the fixed ones if ``only_editable``)."""
         for name in FIELDS:
             if only_editable and name in self._overridden:
@@ -159,9 +160,9 @@ class PreferencesDialog(QDialog):
 
     def restore_defaults(self) -> None:
         """The default values into the editors (those fixed by the environment stay)."""
-        self.show_settings(Settings(), only_editable=True)
+        self.show_settings(self.store.defaults(), only_editable=True)
 
-    def result_settings(self) -> Settings:
+    def result_settings(self) -> Any:
         """The edited copy of the settings (the object given to the dialog is never changed)."""
         s = self._settings
         s.theme = self.theme.currentData()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import pickle
+import json
 
 import numpy as np
 import pytest
@@ -58,7 +58,7 @@ def test_memory_then_disk_cache(kb, monkeypatch):
     first = get_family("boot_time", kb)
     assert get_family("boot_time", kb) is first
     assert len(calls) == 1
-    path = cache_dir(kb) / "boot_time.pkl"
+    path = cache_dir(kb) / "boot_time.npz"
     assert path.is_file() and path.parent.name == f"models-{kb.digest[:16]}"
     clear_memory_cache()
     again = get_family("boot_time", kb)  # from disk, no refit
@@ -73,22 +73,22 @@ def test_changed_digest_rebuilds(kb, monkeypatch):
     other = _OtherDigest(kb, "f" * 64)
     get_family("boot_time", other)
     assert calls == [kb.digest, "f" * 64]
-    assert (cache_dir(other) / "boot_time.pkl").is_file()
+    assert (cache_dir(other) / "boot_time.npz").is_file()
     assert cache_dir(other) != cache_dir(kb)
 
 
 def test_stale_version_or_corrupt_file_rebuilds(kb, monkeypatch):
     calls = _count_fits(monkeypatch, "image_transfer_time")
     get_family("image_transfer_time", kb)
-    path = cache_dir(kb) / "image_transfer_time.pkl"
+    path = cache_dir(kb) / "image_transfer_time.npz"
     clear_memory_cache()
     monkeypatch.setattr(models, "MODEL_VERSION", models.MODEL_VERSION + 1)
     get_family("image_transfer_time", kb)
     assert len(calls) == 2
-    with open(path, "rb") as fh:
-        assert pickle.load(fh)[0] == models.MODEL_VERSION  # rewritten with the new stamp
+    with np.load(path, allow_pickle=False) as npz:  # rewritten with the new stamp
+        assert json.loads(npz["__meta__"].tobytes())["model_version"] == models.MODEL_VERSION
     clear_memory_cache()
-    path.write_bytes(b"not a pickle")
+    path.write_bytes(b"not a cache file")
     get_family("image_transfer_time", kb)
     assert len(calls) == 3
 

@@ -134,3 +134,20 @@ def test_a_whole_core_writes_an_unbounded_period_as_null(run):
 
     data = json.loads(out, parse_constant=refuse)
     assert data["share"] == 1.0 and data["max_period"] is None
+
+
+@pytest.mark.parametrize("rows", [
+    ["a,1,0.1", "b,1000,10", "c,1000000000,1000"],                          # periods 1 .. 1e9
+    ["a,1,0.05", "b,7,0.3", "c,130,3", "d,9999,50", "e,10000000,20000"],   # ratio 1e7
+], ids=["span-1e9", "ratio-1e7"])
+def test_sets_beyond_the_checkpoint_cap(run, tmp_path, rows):
+    """Issue 19 point 5: refused at once with the file named, answered at a given period."""
+    path = tmp_path / "hostile.csv"
+    path.write_text("name,period,wcet\n" + "\n".join(rows) + "\n")
+    code, out, err = run(path, "--share", "0.5")
+    assert code == 2 and out == ""
+    assert f"{path}: the exact fixed-priority analysis" in err and "Traceback" not in err
+    code, out, err = run(path, "--period", "0.5", "--format", "json")
+    assert code == 0
+    data = json.loads(out)
+    assert data["intervals_computed"] is False and data["min_budget"] > 0
