@@ -156,7 +156,7 @@ def test_wheel_over_the_real_time_inputs_does_not_change_them(qtbot):
     from ui.panels.qt_realtime import QtRealtimePanel
     from ui.session import Session
 
-    session = Session()
+    session = Session(settings_store())
     session.document.load_data(demo_data())
     panel = QtRealtimePanel(session)
     qtbot.addWidget(panel)

@@ -65,18 +65,3 @@ def test_no_sideways_scrolling_on_a_small_screen(window, qtbot):
     assert not area.horizontalScrollBar().isVisible()
     assert panel._columns == 1 or area.widget().minimumSizeHint().width() <= area.viewport().width()
 
-
-def test_cards_show_the_implicit_targets_of_a_workloads_iops(kb_file):
-    """A workload with io.iops adds implicit targets to the advice; the host-count card lists
-    every target: it must read them (it raised KeyError: 'requested_iops')."""
-    from advisor.engine import advise
-    from advisor.recommend.targets import card_line, for_card
-    from knowledge.store import KnowledgeBase
-    from ui.demo import demo_data
-
-    data = demo_data()
-    data["workloads"][0]["io"]["iops"] = 150.0
-    with KnowledgeBase.open(kb_file) as kb:
-        advice = advise(data, kb=kb)
-    lines = [card_line(r)[1] for r in for_card(advice.targets, "host_count", "cluster")]
-    assert any(line.startswith("requested iops >=") for line in lines), lines
