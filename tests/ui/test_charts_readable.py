@@ -74,3 +74,39 @@ def test_the_pdf_holds_every_chart_with_legible_text(window, qtbot, tmp_path):
     dpi = report.logicalDpiX()
     legend_px = REPORT_FONT_PT * 0.9 * dpi / 72
     assert legend_px / ppi * 72 >= 6.5  # legend text of at least 6.5 pt on paper (was about 4)
+
+
+def test_log_axis_labels_never_overlap_at_large_fonts(qtbot):
+    """A log axis over one and a half decades in a short chart at 16 pt: pyqtgraph labelled every
+    minor tick (2·10¹ … 9·10¹ on top of each other); the labels kept lie a text line apart."""
+    from PySide6.QtGui import QFont, QFontMetrics
+
+    from advisor.figures.spec import ChartSpec, Curve
+    from ui.plots.charts import ChartWidget
+
+    x = np.linspace(1, 10, 5)
+    spec = ChartSpec("t", "boot time", "x", "", "boot time", "s", log_y=True,
+                     curves=[Curve("a", x, np.full(5, 6.0)), Curve("b", x, np.full(5, 200.0))])
+    chart = ChartWidget()
+    qtbot.addWidget(chart)
+    font = QFont(chart.font())
+    font.setPointSizeF(16.0)
+    axis = chart.plot.getAxis("left")
+    axis.setStyle(tickFont=font)
+    chart.resize(420, 330)
+    chart.show()
+    chart.set_spec(spec)
+    chart.plot.getPlotItem().enableAutoRange()
+    QApplication.processEvents()
+    lo, hi = axis.range
+    height = axis.size().height()
+    assert 1.0 <= hi - lo <= 3.0 and height > 50
+    line = QFontMetrics(font).height()
+    labelled = []
+    for _spacing, values in axis.tickValues(lo, hi, height):
+        strings = axis.tickStrings(values, axis.autoSIPrefixScale, _spacing or 1.0)
+        labelled += [float(v) for v, s in zip(values, strings, strict=False) if s]
+    pixels = sorted(v * height / (hi - lo) for v in set(labelled))
+    assert len(pixels) >= 2
+    gaps = [b - a for a, b in zip(pixels, pixels[1:], strict=False)]
+    assert min(gaps) >= line, (gaps, line)

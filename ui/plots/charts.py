@@ -13,7 +13,7 @@ import numpy as np  # noqa: E402
 import pyqtgraph as pg  # noqa: E402
 import PySide6  # noqa: E402,F401 - pin the binding before pyqtgraph picks one
 from PySide6.QtCore import Qt, Signal  # noqa: E402
-from PySide6.QtGui import QColor, QFont, QImage  # noqa: E402
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QImage  # noqa: E402
 from PySide6.QtWidgets import (  # noqa: E402
     QApplication,
     QHBoxLayout,
@@ -64,6 +64,36 @@ class _ChartViewBox(pg.ViewBox):
 
 
 
+class _ReadableAxis(pg.AxisItem):
+    """An axis whose log-scale minor labels (2·10¹, 3·10¹, …) never overlap: a minor tick is
+    labelled only where a line of text fits between it and the labels next to it (decades are
+    always labelled); the tick marks stay."""
+
+    def logTickStrings(self, values, scale, spacing):  # noqa: N802 - pyqtgraph override
+        strings = super().logTickStrings(values, scale, spacing)
+        vals = [float(v) for v in values]
+        if not vals or all(abs(v - round(v)) < 1e-9 for v in vals):
+            return strings  # the decades
+        lo, hi = self.range
+        length = self.size().height() if self.orientation in ("left", "right") else self.size().width()
+        if hi <= lo or length <= 0:
+            return ["" for _ in vals]
+        per_unit = length / (hi - lo)
+        fm = QFontMetrics(self.style.get("tickFont") or self.font())
+        need = 1.4 * (fm.height() if self.orientation in ("left", "right") else fm.horizontalAdvance("5·10⁰0"))
+        taken = [float(d) for d in range(int(np.floor(lo)), int(np.ceil(hi)) + 1)]  # decade labels
+        out = []
+        for v, text in zip(vals, strings, strict=False):
+            if abs(v - round(v)) < 1e-9:
+                out.append(text)  # a decade (drawn in the same place when the major level has it too)
+            elif all(abs(v - t) * per_unit >= need for t in taken):
+                taken.append(v)
+                out.append(text)
+            else:
+                out.append("")
+        return out
+
+
 class ChartWidget(QWidget):
     """A titled chart with a caption; call :meth:`set_spec` to draw."""
 
@@ -75,7 +105,8 @@ class ChartWidget(QWidget):
         self.title.setObjectName("chartTitle")
         self.title.setWordWrap(True)
         self.viewbox = _ChartViewBox()
-        self.plot = pg.PlotWidget(viewBox=self.viewbox)
+        self.plot = pg.PlotWidget(viewBox=self.viewbox, axisItems={"left": _ReadableAxis("left"),
+                                                                   "bottom": _ReadableAxis("bottom")})
         self.plot.setMinimumSize(150, 140)
         self.reset_button = QPushButton("Reset view")
         self.reset_button.setObjectName("resetView")
