@@ -188,7 +188,9 @@ class Session(QObject):
         if not scenario.workloads:
             return
         self._stale = False
-        self.advice_task.start(advise_scenario, scenario, self.kb, self.site, self.userdb)
+        # the site is the scenario's (calibration.site): the engine reads it there, and says so when this
+        # computer's user database lacks it instead of refusing the advice
+        self.advice_task.start(advise_scenario, scenario, self.kb, None, self.userdb)
 
     def _on_advice(self, advice: Advice) -> None:
         self.advice = advice

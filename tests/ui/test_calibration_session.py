@@ -87,3 +87,21 @@ def test_a_scenario_naming_a_site_this_computer_lacks_is_advised_and_says_so(kb_
         advice = advise(data, kb=kb)
     assert advice.calibration.site == "colleague-lab" and not advice.calibration.figures
     assert any("colleague-lab" in w and "does not hold" in w for w in advice.warnings)
+
+
+def test_the_app_opens_a_file_naming_a_site_it_lacks_and_says_so(window, qtbot, tmp_path):
+    """A colleague's scenario calibrated to their site: the app advises it (it refused the advice
+    with 'unknown site' when the session passed the site itself) and the Sites view says why the
+    site is not used."""
+    s = window.session
+    data = s.document.data
+    data = {**data, "calibration": {"site": "colleague-lab"}}
+    path = tmp_path / "colleague.yaml"
+    path.write_text(yaml.safe_dump(data), encoding="utf-8")
+    with qtbot.waitSignal(s.sig_advice, timeout=60000):
+        window.open_scenario(path)
+    qtbot.waitUntil(lambda: not s.advice_task.running and not s._debounce.isActive(), timeout=60000)
+    assert s.site == "colleague-lab" and s.advice.calibration.site == "colleague-lab"
+    assert not s.advice.calibration.figures and not window.error_bar.isVisible()
+    sites = window.show_view("sites")
+    assert "Site colleague-lab chosen but not used" in sites.calibration_label.text()

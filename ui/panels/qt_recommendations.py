@@ -429,6 +429,8 @@ class QtRecommendationsPanel(QWidget):
             text += (f"<br><span style='color:#b35900'>⚠ Decided from the rules alone where these models were not "
                      f"available: {_esc(problems)}</span>")
         self.summary.setText(text)
+        if self.session.document.problems:  # a re-render (a resize, the baseline) keeps saying why it is old
+            self._on_validated(self.session.document.problems)
 
     def show_citations(self, cites: list, title: str) -> None:
         if self.session.kb is None:
