@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from advisor.calibration import Calibration, calibrate, documents_only, for_scenario
+from advisor.cost import DesignCost, advice_cost
 from advisor.hardware import finish, summary_basis
 from advisor.progress import CancelToken, ProgressCallback, check, report
 from advisor.recommend import catalog
@@ -44,6 +45,8 @@ class Advice:
     facts: Facts | None = None
     #: the scenario's targets checked on the final plan (:mod:`advisor.recommend.targets`)
     targets: list[TargetResult] = field(default_factory=list)
+    #: what the design costs with the user's cost catalogue (:mod:`advisor.cost`); None without one
+    cost: DesignCost | None = None
 
     def scopes(self) -> list[str]:
         """The scopes of the recommendations: ``cluster`` first, then the workloads by name."""
@@ -97,6 +100,7 @@ class Advice:
             "basis": self.basis, "calibration": self.calibration.to_dict(),
             "recommendations": [r.to_dict() for r in self.recommendations],
             "targets": [t.to_dict() for t in self.targets],
+            "cost": self.cost.to_dict() if self.cost is not None else None,
             "warnings": self.warnings, "model_problems": dict(self.model_problems),
         }
 
@@ -121,7 +125,7 @@ def citation_index(kb) -> CitationIndex:
 
 def advise(scenario: Scenario | dict | str | Path, kb=None, site: str | None = None, userdb=None,
            progress: ProgressCallback | None = None, cancel: CancelToken | None = None,
-           calibration: Calibration | None = None) -> Advice:
+           calibration: Calibration | None = None, catalogue=None) -> Advice:
     """Recommendations for ``scenario`` (a Scenario, a mapping or a scenario file path).
 
     ``kb`` defaults to the shipped knowledge base; with ``site`` the predictions are calibrated
@@ -131,7 +135,9 @@ def advise(scenario: Scenario | dict | str | Path, kb=None, site: str | None = N
     :class:`~knowledge.infra.errors.InputError` for invalid scenarios or unknown sites and
     :class:`~advisor.progress.Cancelled` when ``cancel`` is set. ``calibration`` (instead of a
     site) gives the site figures directly (as :func:`advisor.calibration.for_scenario` would keep
-    them): the bench plan asks which figures a site measurement would calibrate.
+    them): the bench plan asks which figures a site measurement would calibrate. With a cost
+    ``catalogue`` (:class:`knowledge.costs.Catalogue`) the advice carries its ``cost``
+    (:func:`advisor.cost.advice_cost`).
     """
     start = time.perf_counter()
     sc = _scenario(scenario)
@@ -170,9 +176,13 @@ def advise(scenario: Scenario | dict | str | Path, kb=None, site: str | None = N
                 finish(rec, hardware_of(ctx), ctx.facts.storage_backend)  # every figure says its basis
                 recs.append(rec)
         results = final_results(ctx, recs) + implicit_targets(recs)  # + each workload's io.iops
+        advice = Advice(sc, recs, cal, dict(ctx.models.problems), kb.digest, 0.0, facts=ctx.facts, targets=results)
+        if catalogue is not None:
+            report(progress, 0.97, "pricing the design")
+            advice.cost = advice_cost(advice, catalogue, kb)
         report(progress, 1.0, "done")
-        return Advice(sc, recs, cal, dict(ctx.models.problems), kb.digest, time.perf_counter() - start,
-                      facts=ctx.facts, targets=results)
+        advice.elapsed_s = time.perf_counter() - start
+        return advice
     finally:
         if own_db and userdb is not None:
             userdb.close()

@@ -1,7 +1,9 @@
-"""What a file the user opens is: a scenario, a benchmark tool's output (to import), or neither.
+"""What a file the user opens is: a scenario, an estate export (an inventory to import), a
+benchmark tool's output (to import), or neither.
 
-Used by the desktop app's Open and drag and drop: a benchmark result opened as if it were a
-scenario is offered for import instead of failing with a list of unknown keys."""
+Used by the desktop app's Open and drag and drop: an RVTools workbook, a libvirt domain or a
+Proxmox/OpenStack listing goes to the inventory import, a benchmark result to the benchmark
+import, instead of failing as a scenario with a list of unknown keys."""
 
 from __future__ import annotations
 
@@ -15,8 +17,9 @@ SCENARIO_KEYS = ("hosts", "workloads", "preferences")
 
 @dataclass(frozen=True)
 class FileKind:
-    """``kind`` is ``scenario``, ``benchmark`` or ``unknown``; for a benchmark, the importer's
-    name and label (e.g. ``fio``, ``fio JSON output``)."""
+    """``kind`` is ``scenario``, ``inventory``, ``benchmark`` or ``unknown``; for a benchmark, the
+    importer's name and label (e.g. ``fio``, ``fio JSON output``); for an inventory, the export's
+    format id and what produces it (e.g. ``rvtools-xlsx``, ``RVTools export (.xlsx ...)``)."""
 
     kind: str
     tool: str = ""
@@ -25,7 +28,9 @@ class FileKind:
 
 def classify_file(path: Path | str, min_confidence: float = 0.5) -> FileKind:
     """The kind of the file at ``path``: YAML and TOML files and JSON objects with a scenario key
-    are scenarios; anything else that an importer recognises (confidence at least
+    are scenarios; an estate export the inventory readers recognise by its content (RVTools
+    workbook or CSV tabs, libvirt domain XML, virsh text, Proxmox or OpenStack JSON, the inventory
+    template) is an inventory; anything else that an importer recognises (confidence at least
     ``min_confidence``) is benchmark output; the rest is unknown."""
     path = Path(path)
     suffix = path.suffix.lower()
@@ -33,6 +38,11 @@ def classify_file(path: Path | str, min_confidence: float = 0.5) -> FileKind:
         return FileKind("scenario")
     if suffix == ".json" and _json_scenario(path):
         return FileKind("scenario")
+    inventory = _inventory_format(path)
+    if inventory:
+        from knowledge.inventory import FORMATS
+
+        return FileKind("inventory", inventory, FORMATS.get(inventory.split(":")[0], inventory))
     try:
         from knowledge.importers.registry import identify
 
@@ -43,6 +53,16 @@ def classify_file(path: Path | str, min_confidence: float = 0.5) -> FileKind:
         imp = matches[0].importer
         return FileKind("benchmark", imp.name, getattr(imp, "label", imp.name))
     return FileKind("scenario" if suffix == ".json" else "unknown")
+
+
+def _inventory_format(path: Path) -> str:
+    """The estate export format of ``path`` (``rvtools-xlsx``, ``libvirt-xml``, ...), or ``""``."""
+    from knowledge.inventory import detect
+
+    try:
+        return detect(path)[0]
+    except Exception:  # noqa: BLE001 - not an export the inventory readers know (or unreadable)
+        return ""
 
 
 def _json_scenario(path: Path) -> bool:

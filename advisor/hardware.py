@@ -7,7 +7,10 @@ documents' figure times ``target / testbed`` for the hardware figure it depends 
 streaming MB/s, link rate, CPU capacity), where the target is, per figure:
 
 * the scenario's declared figure (a disk group's ``iops`` / ``mb_s``, ``nic_gbps``, a shared
-  store's ``network_gbps`` and ``iops``, the CPU's cores and ``ghz``);
+  store's ``network_gbps`` and ``iops``, the CPU's cores and ``ghz``); a host figure that an
+  imported estate only assumed (listed under ``estate.assumed``: no export carried it, the
+  import filled in a default) counts as a default, not as declared (source ``assumed``,
+  basis "scenario hardware (per-kind defaults)");
 * else a site's measured figure for that kind of disk (``--site``; see advisor/calibration.py);
 * else the per-kind defaults below (datasheet-typical figures, an assumption, overridable per disk);
 * or the probe's measurement when "Use this machine" filled the host (a disk with ``source: probe``).
@@ -32,6 +35,14 @@ DEFAULTS = "scenario hardware (per-kind defaults)"
 DECLARED = "scenario hardware (declared)"
 PROBE = "probe"
 BASES = (DOCUMENTS, DEFAULTS, DECLARED, PROBE)
+
+
+def assumed_host_fields(scenario) -> frozenset[str]:
+    """The host fields an imported estate only assumed (``estate.assumed``: ``hosts.nic_gbps``,
+    ``hosts.disks``, ``hosts.cpu.ghz`` ...): no export carried them, the import filled in defaults."""
+    estate = getattr(scenario, "estate", None)
+    marks = estate.get("assumed") if isinstance(estate, dict) else None
+    return frozenset(m for m in marks or () if isinstance(m, str) and m.startswith("hosts."))
 
 
 def valid_basis(basis: object) -> bool:
@@ -140,7 +151,8 @@ TESTBEDS = {
 @dataclass(frozen=True)
 class HwFigure:
     """One hardware figure a number rests on: what, how much, and where it comes from
-    (``declared``, ``defaults``, ``probe`` or ``site:<name>``)."""
+    (``declared``, ``assumed`` (an imported estate's default), ``defaults``, ``probe`` or
+    ``site:<name>``)."""
 
     what: str
     value: float
@@ -148,7 +160,8 @@ class HwFigure:
     source: str
 
     def label(self) -> str:
-        src = {"declared": "declared", "defaults": "per-kind default", "probe": "probe"}.get(self.source, self.source)
+        src = {"declared": "declared", "defaults": "per-kind default", "probe": "probe",
+               "assumed": "assumed by the import"}.get(self.source, self.source)
         return f"{self.what}: {_num(self.value)} {self.unit} ({src})"
 
 
@@ -177,7 +190,7 @@ def basis_of(figures: Iterable[HwFigure], same_as_testbed: bool = False) -> str:
         return site[0]
     if "probe" in sources:
         return PROBE
-    if "defaults" in sources:
+    if "defaults" in sources or "assumed" in sources:
         return DEFAULTS
     return DECLARED
 
@@ -249,10 +262,17 @@ class Hardware:
     def __init__(self, scenario, calibration=None):
         self.scenario = scenario
         self.calibration = calibration
+        self.assumed = assumed_host_fields(scenario)
+
+    def source(self, *fields: str) -> str:
+        """``assumed`` when an imported estate only assumed one of the host ``fields`` (or a field
+        above it: ``hosts.cpu`` covers ``hosts.cpu.ghz``), else ``declared``."""
+        hit = any(f == a or f.startswith(a + ".") for f in fields for a in self.assumed)
+        return "assumed" if hit else "declared"
 
     # --- disks ---------------------------------------------------------------------------------
     def _declared_source(self, d) -> str:
-        return "probe" if getattr(d, "source", None) == "probe" else "declared"
+        return "probe" if getattr(d, "source", None) == "probe" else self.source("hosts.disks")
 
     def disk_iops(self, d, reads_only: bool = False) -> HwFigure:
         """Random IOPS of one disk of group ``d``."""
@@ -290,19 +310,21 @@ class Hardware:
 
     # --- links and CPU ----------------------------------------------------------------------
     def nic(self) -> HwFigure:
-        return HwFigure("host NIC", float(self.scenario.hosts.nic_gbps), "Gb/s", "declared")
+        return HwFigure("host NIC", float(self.scenario.hosts.nic_gbps), "Gb/s", self.source("hosts.nic_gbps"))
 
     def store_link(self, kind: str) -> HwFigure | None:
         offers = [s for s in self.scenario.hosts.shared_storage if s.kind == kind]
         if not offers:
             return None
-        return HwFigure(f"{store_name(kind)} link", max(float(s.network_gbps) for s in offers), "Gb/s", "declared")
+        return HwFigure(f"{store_name(kind)} link", max(float(s.network_gbps) for s in offers), "Gb/s",
+                        self.source("hosts.shared_storage.network_gbps"))
 
     def cores(self) -> HwFigure:
-        return HwFigure("physical cores per host", float(self.scenario.hosts.cpu.cores), "cores", "declared")
+        return HwFigure("physical cores per host", float(self.scenario.hosts.cpu.cores), "cores",
+                        self.source("hosts.cpu.sockets", "hosts.cpu.cores_per_socket"))
 
     def ghz(self) -> HwFigure:
-        return HwFigure("CPU clock", float(self.scenario.hosts.cpu.ghz), "GHz", "declared")
+        return HwFigure("CPU clock", float(self.scenario.hosts.cpu.ghz), "GHz", self.source("hosts.cpu.ghz"))
 
     # --- the device behind the VMs ----------------------------------------------------------
     def store(self, kind: str, reads_only: bool = False) -> Device | None:
@@ -318,7 +340,7 @@ class Hardware:
             return None
         link_mb_s = link.value * MB_S_PER_GBPS
         if s.iops:
-            iops_fig = HwFigure(f"{store_name(kind)}", float(s.iops), "IOPS", "declared")
+            iops_fig = HwFigure(f"{store_name(kind)}", float(s.iops), "IOPS", self.source("hosts.shared_storage.iops"))
             return Device(iops_fig.value, link_mb_s, [iops_fig, link],
                           f"{kind} storage ({s.iops:,.0f} IOPS, {link.value:g} Gb/s)", link_mb_s)
         disks = self.scenario.hosts.disks
@@ -328,8 +350,8 @@ class Hardware:
         count = max(1, round(s.capacity_tb * 1000.0 / like.size_gb)) if s.capacity_tb and like.size_gb else like.count
         fi, fm = self.disk_iops(like, reads_only), self.disk_mb_s(like, reads_only)
         # assumed, not declared: the store is built of disks like the hosts' (per-kind figures unless given)
-        src_i = fi.source if fi.source != "declared" else "defaults"
-        src_m = fm.source if fm.source != "declared" else "defaults"
+        src_i = fi.source if fi.source not in ("declared", "assumed") else "defaults"
+        src_m = fm.source if fm.source not in ("declared", "assumed") else "defaults"
         what = f"{store_name(kind)}, {count} x {fi.what} like the hosts' (assumed)"
         figs = [HwFigure(what, fi.value, "IOPS each", src_i), HwFigure(what, fm.value, "MB/s each", src_m), link]
         return Device(fi.value * count, min(fm.value * count, link_mb_s), figs,
@@ -402,15 +424,15 @@ def _computed_inputs(hw: Hardware, decision: str, key: str, backend: str | None)
     """The hardware figures a figure computed from the scenario (no family) rests on."""
     h = hw.scenario.hosts
     cpu = [hw.cores()]
-    ram = [HwFigure("host RAM", float(h.ram_gib), "GiB", "declared")]
+    ram = [HwFigure("host RAM", float(h.ram_gib), "GiB", hw.source("hosts.ram_gib"))]
     local = hw.local()
     disks = local.figures if local is not None else []
-    sizes = [HwFigure(f"{d.count} x {kind_name(d.kind)} disk per host", float(d.size_gb), "GB each", "declared")
-             for d in h.disks]
+    sizes = [HwFigure(f"{d.count} x {kind_name(d.kind)} disk per host", float(d.size_gb), "GB each",
+                      hw.source("hosts.disks")) for d in h.disks]
     kind = SHARED_KIND.get(backend or "local_disk")
     link = hw.store_link(kind) if kind else None
     shared = [f for f in (link,) if f is not None]
-    shared += [HwFigure(store_name(s.kind), float(s.iops), "IOPS", "declared")
+    shared += [HwFigure(store_name(s.kind), float(s.iops), "IOPS", hw.source("hosts.shared_storage.iops"))
                for s in h.shared_storage if s.kind == kind and s.iops]
     if decision == "vm_period_budget":
         return [hw.ghz()]

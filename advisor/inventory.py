@@ -53,6 +53,7 @@ ASSUMED_DISK_GB = 20.0
 #: host hardware assumed when the estate has no host description
 ASSUMED_HOST = {"sockets": 2, "cores_per_socket": 16, "threads_per_core": 2, "ghz": 2.4, "ram_gib": 512.0}
 ASSUMED_NIC_GBPS = 10.0
+#: (when the sources say nothing of the disks, as many as hold today's VMs on today's hosts)
 ASSUMED_DISKS = [{"kind": "ssd", "count": 2, "size_gb": 1920.0}]
 
 #: QEMU's cache mode when a disk names none (libvirt leaves it to the hypervisor)
@@ -66,6 +67,22 @@ class Group:
     name: str
     members: list[int]
     note: str = ""
+
+
+@dataclass
+class Measured:
+    """A CPU busy share (0-1 of each vCPU) and where it comes from."""
+
+    share: float
+    vms: int            # VMs measured (0: the estate-wide figure of the hosts)
+    of: int             # powered-on VMs it stands for
+    source: str         # what was read, for the scenario and the summary
+
+    @property
+    def level(self) -> str:
+        from advisor.recommend.load import level_of
+
+        return level_of(self.share)
 
 
 @dataclass
@@ -90,6 +107,11 @@ class Profile:
     examples: list[str] = field(default_factory=list)
     platform: str = ""
     os: str = ""
+    application: str = ""
+    cache_disks: int = 0                 # virtual disks whose cache mode is known
+    cpu: Measured | None = None          # the CPU usage measured for these VMs (or the estate's)
+    ram_consumed_gib: float | None = None  # mean per measured VM (vMemory Consumed)
+    ram_measured_vms: int = 0
 
     @property
     def vcpu_total(self) -> int:
@@ -99,6 +121,26 @@ class Profile:
     @property
     def mixed_vcpus(self) -> bool:
         return self.vcpu_range[0] != self.vcpu_range[1]
+
+    def today_text(self) -> str:
+        """What these VMs run with today, each count saying what it counts (disks or VMs); the
+        CLI's group table and the GUI's import dialog show this text."""
+        parts = []
+        if self.cache_today:
+            single = "(" not in self.cache_today
+            n = self.cache_disks
+            parts.append(f"cache {self.cache_today}" + (f" ({n} disk{'s' if n != 1 else ''})" if single else ""))
+        if self.pinned:
+            parts.append(f"{self.pinned} VM{'s' if self.pinned != 1 else ''} pinned")
+        if self.powered_off:
+            parts.append(f"{self.powered_off} VM{'s' if self.powered_off != 1 else ''} off")
+        if self.mixed_vcpus:
+            parts.append(f"vCPUs {self.vcpu_range[0]}-{self.vcpu_range[1]}")
+        if self.unsized:
+            parts.append(f"{self.unsized} VM{'s' if self.unsized != 1 else ''} without size (assumed)")
+        if self.cpu is not None:
+            parts.append(f"CPU {100.0 * self.cpu.share:.1f} % busy (measured)")
+        return "; ".join(parts)
 
 
 def _sizes(vms: list[VM]) -> list[tuple[int, float, int]]:
@@ -161,6 +203,7 @@ class Inventory:
     def set_include_powered_off(self, include: bool) -> None:
         """Take powered-off VMs in or leave them out, and group again the same way."""
         self.include_powered_off = include
+        self.__dict__.pop("_estate_cpu_cache", None)
         self.vms = [v for v in self.estate.vms if not v.template and (include or v.powered_on is not False)]
         self.regroup(self.group_by)
 
@@ -206,17 +249,6 @@ class Inventory:
             key, label = self._key_label(i, mode)
             buckets.setdefault(key, []).append(i)
             labels.setdefault(key, label)
-        if mode == "name-prefix":  # prefixes of one VM go to 'other', per vCPU count
-            merged: dict[tuple, list[int]] = {}
-            for key, idx in buckets.items():
-                if key != ("unsized",) and sum(self.vms[i].count for i in idx) == 1:
-                    vm = self.vms[idx[0]]
-                    k2 = (vm.container, "~other", vm.vcpus)
-                    merged.setdefault(k2, []).extend(idx)
-                    labels[k2] = ("ct-" if vm.container else "") + "other"
-                else:
-                    merged.setdefault(key, []).extend(idx)
-            buckets = merged
         groups = []
         for key, idx in buckets.items():
             label = labels[key]
@@ -228,6 +260,10 @@ class Inventory:
             groups.append(Group(label, sorted(idx)))
         if mode == "auto":
             groups = self._merge_small(groups)
+        if mode in ("auto", "size"):
+            for g in groups:  # named by what the group holds, not by the bounds it was bucketed in
+                if not (mode == "auto" and self.vms[g.members[0]].group) and g.name != "unsized":
+                    g.name = self._size_label(g)
         groups.sort(key=lambda g: (-self.profile(g).vms, g.name))
         return groups
 
@@ -266,17 +302,23 @@ class Inventory:
                 break
             else:
                 break
-        for g in groups:
-            if id(g) in changed:
-                g.name = self._size_label(g)
         return groups
 
     def _size_label(self, g: Group) -> str:
+        """``4vcpu-8g-120gb``, ``4vcpu-12-24g-75-540gb``: vCPUs, the RAM and the disk sizes the
+        group's VMs actually have (a range where they differ)."""
         p = self.profile(g)
+        vms = [self.vms[i] for i in g.members]
         ct = "ct-" if p.containers == p.vms and p.vms else ""
         lo, hi = p.ram_range_gib
         ram = f"{_num(lo)}g" if abs(hi - lo) < 1e-9 else f"{_num(lo)}-{_num(hi)}g"
-        return f"{ct}{p.vcpus}vcpu-{ram}"
+        disks = [round(v.disk_gb) for v in vms if v.disk_gb]
+        disk = ""
+        if disks:
+            dlo, dhi = min(disks), max(disks)
+            disk = f"-{dlo}gb" if dlo == dhi else f"-{dlo}-{dhi}gb"
+        cpu = f"{p.vcpu_range[0]}-{p.vcpu_range[1]}" if p.mixed_vcpus else f"{p.vcpus}"
+        return f"{ct}{cpu}vcpu-{ram}{disk}"
 
     def _unique_names(self) -> None:
         seen: Counter = Counter()
@@ -360,11 +402,16 @@ class Inventory:
         ram_total = sum(r * k for _c, r, k in sizes) / 1024
         disks = [(v.disk_gb, v.count) for v in vms if v.disk_gb is not None and v.disk_gb > 0]
         used = [(v.used_gb, v.count) for v in vms if v.used_gb is not None and v.used_gb > 0]
-        caches = Counter(m if m != "default" else DEFAULT_CACHE for v in vms for m in v.cache_modes)
+        caches: Counter = Counter()
+        for v in vms:
+            for m in v.cache_modes:
+                caches[m if m != "default" else DEFAULT_CACHE] += v.count
         cache = None
         if caches:
             cache = caches.most_common(1)[0][0] if len(caches) == 1 else \
-                ", ".join(f"{m} ({c})" for m, c in caches.most_common())
+                ", ".join(f"{m} ({c} disk{'s' if c != 1 else ''})" for m, c in caches.most_common())
+        apps = Counter(v.application for v in vms if v.application)
+        consumed = [(v.mem_consumed_mib, v.count) for v in vms if v.mem_consumed_mib and v.powered_on is not False]
         vcpus = max(1, round(cpu_total / ns)) if ns else 1
         ram = ram_total / ns if ns else 1.0
         oses = Counter(v.os for v in vms if v.os)
@@ -381,7 +428,11 @@ class Inventory:
             cache_today=cache, pinned=sum(v.count for v in vms if v.pinned),
             clusters=sorted({v.cluster or v.host for v in vms if v.cluster or v.host})[:8],
             examples=[v.name for v in vms[:4]], platform=Counter(v.platform for v in vms).most_common(1)[0][0]
-            if vms else "", os=oses.most_common(1)[0][0] if oses else "")
+            if vms else "", os=oses.most_common(1)[0][0] if oses else "",
+            application=apps.most_common(1)[0][0] if apps else "", cache_disks=sum(caches.values()),
+            cpu=self.measured_cpu(vms),
+            ram_consumed_gib=sum(c * k for c, k in consumed) / 1024 / sum(k for _c, k in consumed) if consumed else None,
+            ram_measured_vms=sum(k for _c, k in consumed))
 
     def source_totals(self) -> dict[str, float]:
         """VMs, vCPUs and RAM (GiB) of the VMs imported, summed from the estate."""
@@ -397,6 +448,87 @@ class Inventory:
                 "ram_gib": sum(p.vms * p.ram_gib for p in ps),
                 "disk_gb": sum(p.vms * (p.disk_gb or 0) for p in ps)}
 
+    # --- measured load -------------------------------------------------------------------------
+    def _host_index(self) -> dict[str, Host]:
+        out: dict[str, Host] = {}
+        for h in self.estate.hosts:
+            out[h.name] = h
+            for a in h.aliases:
+                out.setdefault(a, h)
+        return out
+
+    def _mean_mhz(self) -> float | None:
+        """The hosts' clock, MHz, weighted by their cores (None when no host gives it)."""
+        pairs = [(h.ghz * 1000.0, h.cores or h.logical_cpus or 1) for h in self.estate.hosts if h.ghz]
+        return sum(m * c for m, c in pairs) / sum(c for _m, c in pairs) if pairs else None
+
+    def vm_busy_share(self, vm: VM, hosts: dict[str, Host] | None = None, mean_mhz: float | None = None
+                      ) -> float | None:
+        """Share (0-1) of each vCPU ``vm`` kept busy when the export was taken: a per-VM CPU
+        usage %, else its CPU use in MHz (RVTools vCPU 'Overall') over its vCPUs at its host's
+        clock (or the hosts' mean clock, else the VM's 'Max' MHz). None: not measured or off."""
+        if vm.powered_on is False or vm.template or not vm.vcpus:
+            return None
+        if vm.cpu_usage_pct is not None:
+            return min(1.0, max(0.0, vm.cpu_usage_pct / 100.0))
+        if vm.cpu_usage_mhz is None:
+            return None
+        host = (hosts if hosts is not None else self._host_index()).get(vm.host)
+        mhz = host.ghz * 1000.0 if host is not None and host.ghz else mean_mhz
+        denominator = vm.vcpus * mhz if mhz else vm.cpu_max_mhz
+        return min(1.0, max(0.0, vm.cpu_usage_mhz / denominator)) if denominator else None
+
+    def hosts_busy_share(self) -> Measured | None:
+        """The estate-wide busy share from the hosts' CPU usage %: the busy MHz of the hosts that
+        report it over the MHz of the powered-on vCPUs that run on them (all powered-on VMs when
+        the VMs do not name those hosts)."""
+        hosts = [h for h in self.estate.hosts if h.cpu_usage_pct is not None and h.cores and h.ghz]
+        if not hosts:
+            return None
+        busy_mhz = sum((h.cpu_usage_pct or 0.0) / 100.0 * (h.cores or 0) * (h.ghz or 0.0) * 1000.0 for h in hosts)
+        names = {n for h in hosts for n in (h.name, *h.aliases)}
+        by_name = self._host_index()
+        mean = self._mean_mhz() or 1.0
+        on = [v for v in self.vms if v.powered_on is not False and v.vcpus]
+        placed = [v for v in on if v.host in names]
+        if sum((v.vcpus or 0) * v.count for v in placed) < 0.5 * sum((v.vcpus or 0) * v.count for v in on):
+            placed, busy_mhz = on, busy_mhz * len(self.estate.hosts) / len(hosts)
+        vcpu_mhz = sum((v.vcpus or 0) * v.count * ((by_name[v.host].ghz or 0.0) * 1000.0 if v.host in by_name and
+                                                   by_name[v.host].ghz else mean) for v in placed)
+        if vcpu_mhz <= 0:
+            return None
+        return Measured(min(1.0, busy_mhz / vcpu_mhz), 0, sum(v.count for v in placed),
+                        f"the hosts' CPU usage % (vHost) over the vCPUs of the {sum(v.count for v in placed)} "
+                        "powered-on VMs on them")
+
+    def measured_cpu(self, vms: list[VM]) -> Measured | None:
+        """The busy share of ``vms``: their own measurements (vCPU-weighted) when the export has
+        them, else the estate's (its measured VMs, else the hosts' CPU usage %)."""
+        hosts, mean = self._host_index(), self._mean_mhz()
+        on = [v for v in vms if v.powered_on is not False and v.vcpus and not v.template]
+        pairs = [(v, self.vm_busy_share(v, hosts, mean)) for v in on]
+        measured = [(v, x) for v, x in pairs if x is not None]
+        if measured:
+            vcpus = sum((v.vcpus or 0) * v.count for v, _x in measured)
+            share = sum((v.vcpus or 0) * v.count * x for v, x in measured) / vcpus
+            n = sum(v.count for v, _x in measured)
+            what = ("its per-VM CPU usage %" if any(v.cpu_usage_pct is not None for v, _x in measured)
+                    else "vCPU tab 'Overall' MHz over its vCPUs at the host's clock")
+            return Measured(share, n, sum(v.count for v in on), f"{what} ({n} of {sum(v.count for v in on)} powered-on "
+                                                                 "VMs measured)")
+        if vms is not self.vms:
+            whole = self._estate_cpu()
+            if whole is not None:
+                return Measured(whole.share, 0, sum(v.count for v in on),
+                                f"the estate's measured CPU usage ({whole.source}); none of these VMs was measured"
+                                + (" (powered off)" if not on else ""))
+        return self.hosts_busy_share() if vms is self.vms else None
+
+    def _estate_cpu(self) -> Measured | None:
+        if not hasattr(self, "_estate_cpu_cache"):
+            self._estate_cpu_cache = self.measured_cpu(self.vms)
+        return self._estate_cpu_cache
+
     # --- today ---------------------------------------------------------------------------------
     def hypervisor_today(self) -> str:
         hv = Counter(h.hypervisor for h in self.estate.hosts if h.hypervisor)
@@ -407,7 +539,8 @@ class Inventory:
             return name
         plat = Counter(v.platform for v in self.vms).most_common(1)
         return {"vmware": "VMware ESXi", "libvirt": "KVM (libvirt)", "proxmox": "Proxmox VE (KVM)",
-                "openstack": "OpenStack (Nova)"}.get(plat[0][0], "") if plat else ""
+                "openstack": "unknown (OpenStack Nova; the export does not name the hypervisor: add `openstack "
+                             "hypervisor list --long -f json`)"}.get(plat[0][0], "") if plat else ""
 
     def today(self) -> dict[str, Any]:
         """What the estate runs today, as far as the sources say."""
@@ -433,12 +566,13 @@ class Inventory:
         rams = [h.ram_mib or 0.0 for h in self.estate.hosts]
         if sized and self.estate.hosts and all(rams):
             out["ram_allocated_per_host_ram"] = round(sum(r * k for _c, r, k in on_sizes) / sum(rams), 2)
-        usage = [h.cpu_usage_pct for h in self.estate.hosts if h.cpu_usage_pct is not None]
-        if usage:
-            out["host_cpu_usage_pct"] = round(sum(usage) / len(usage), 1)
-        caches = Counter(m if m != "default" else DEFAULT_CACHE for v in self.vms for m in v.cache_modes)
+        out.update(self.measured_today())
+        caches: Counter = Counter()
+        for v in self.vms:
+            for m in v.cache_modes:
+                caches[m if m != "default" else DEFAULT_CACHE] += v.count
         if caches:
-            out["cache_modes"] = dict(caches.most_common())
+            out["cache_modes"] = dict(caches.most_common())  # per virtual disk
         pinned = [v for v in self.vms if v.pinned is not None]
         if pinned:
             out["pinned_vms"] = sum(v.count for v in pinned if v.pinned)
@@ -447,6 +581,41 @@ class Inventory:
             out["disk_backing"] = dict(backing.most_common())
         if self.estate.shared_storage:
             out["shared_storage"] = list(self.estate.shared_storage)
+        return out
+
+    def measured_today(self) -> dict[str, Any]:
+        """What the estate measured at export time: the hosts' CPU and memory usage (weighted by
+        their capacity), the cores and GiB that makes busy, and the VMs' own CPU measurements."""
+        out: dict[str, Any] = {}
+        cpu = [h for h in self.estate.hosts if h.cpu_usage_pct is not None]
+        if cpu:
+            weights = [(h.cores or h.logical_cpus or 1) * (h.ghz or 1.0) for h in cpu]
+            out["host_cpu_usage_pct"] = round(sum((h.cpu_usage_pct or 0.0) * w for h, w in zip(cpu, weights, strict=True))
+                                              / sum(weights), 1)
+            if all(h.cores for h in cpu):
+                out["busy_cores"] = round(sum((h.cpu_usage_pct or 0.0) / 100.0 * (h.cores or 0) for h in cpu), 1)
+                out["busy_ghz"] = round(sum((h.cpu_usage_pct or 0.0) / 100.0 * (h.cores or 0) * (h.ghz or 0.0) for h in cpu), 1)
+            out["cpu_usage_hosts"] = len(cpu)
+        mem = [h for h in self.estate.hosts if h.mem_usage_pct is not None and h.ram_mib]
+        if mem:
+            ram = sum(h.ram_mib or 0.0 for h in mem)
+            used = sum((h.mem_usage_pct or 0.0) / 100.0 * (h.ram_mib or 0.0) for h in mem)
+            out["host_mem_usage_pct"] = round(100.0 * used / ram, 1)
+            out["ram_in_use_gib"] = round(used / 1024.0, 1)
+            out["mem_usage_hosts"] = len(mem)
+        whole = self._estate_cpu()
+        if whole is not None:
+            out["vcpu_busy_pct"] = round(100.0 * whole.share, 1)
+            out["vcpu_busy_from"] = whole.source
+        consumed = [v for v in self.vms if v.mem_consumed_mib and v.powered_on is not False]
+        if consumed:
+            out["ram_consumed_gib"] = round(sum((v.mem_consumed_mib or 0.0) * v.count for v in consumed) / 1024.0, 1)
+            out["ram_consumed_vms"] = sum(v.count for v in consumed)
+        ready = [v.cpu_ready_pct for v in self.vms if v.cpu_ready_pct is not None and v.powered_on is not False]
+        if ready:
+            out["cpu_ready_pct_max"] = round(max(ready), 2)
+        if cpu or whole is not None:
+            out["measured_at"] = "export time (a snapshot of the current usage, not a peak)"
         return out
 
     # --- the scenario -----------------------------------------------------------------------------
@@ -489,10 +658,15 @@ class Inventory:
             cpu = {"sockets": ASSUMED_HOST["sockets"], "cores_per_socket": ASSUMED_HOST["cores_per_socket"],
                    "threads_per_core": ASSUMED_HOST["threads_per_core"], "ghz": ASSUMED_HOST["ghz"]}
             ram = ASSUMED_HOST["ram_gib"]
-            total_ram = self.scenario_totals()["ram_gib"]
-            count = max(2, math.ceil(total_ram / (ram * 0.8)))
-            assumed += ["hosts.count", "hosts.cpu", "hosts.ram_gib"]
-            note = "the sources describe no hosts: hardware and count are assumed"
+            assumed += ["hosts.cpu", "hosts.ram_gib"]
+            if hosts:  # named (e.g. OpenStack's Host column) but not described
+                count = len(hosts)
+                note = f"the sources name {len(hosts)} host(s) but not their hardware: CPU and RAM are assumed"
+            else:
+                total_ram = self.scenario_totals()["ram_gib"]
+                count = max(2, math.ceil(total_ram / (ram * 0.8)))
+                assumed.append("hosts.count")
+                note = "the sources describe no hosts: hardware and count are assumed"
         threads_total = cpu["sockets"] * cpu["cores_per_socket"] * cpu["threads_per_core"]
         if threads_total < need_threads:  # never write a scenario the parser must refuse
             cpu["cores_per_socket"] = math.ceil(need_threads / (cpu["sockets"] * cpu["threads_per_core"]))
@@ -504,9 +678,19 @@ class Inventory:
         cpu["virtualization"] = "vmx" if "intel" in model else "svm" if "amd" in model else "unknown"
         count = max(1, count)
         reserve = 1 if count > 2 else 0
-        out = {"count": count, "reserve": reserve, "cpu": cpu, "ram_gib": float(ram), "disks": ASSUMED_DISKS,
-               "nic_gbps": ASSUMED_NIC_GBPS,
-               "shared_storage": [{"kind": k, "network_gbps": ASSUMED_NIC_GBPS} for k in self.estate.shared_storage]}
+        capacity = self.estate.extra.get("shared_capacity_tb") or {}
+        shared = []
+        for k in self.estate.shared_storage:
+            store: dict[str, Any] = {"kind": k, "network_gbps": ASSUMED_NIC_GBPS}
+            if capacity.get(k):
+                store["capacity_tb"] = round(capacity[k], 3)
+            shared.append(store)
+        disks: list[dict[str, Any]] = [dict(d) for d in ASSUMED_DISKS]
+        if not shared:  # the disks are not in the export: assume enough local SSDs for today's VMs on today's hosts
+            per_host = self.scenario_totals()["disk_gb"] / max(count, 1) / 0.9
+            disks[0]["count"] = max(int(disks[0]["count"]), math.ceil(per_host / float(disks[0]["size_gb"])))
+        out = {"count": count, "reserve": reserve, "cpu": cpu, "ram_gib": float(ram), "disks": disks,
+               "nic_gbps": ASSUMED_NIC_GBPS, "shared_storage": shared}
         assumed += ["hosts.reserve", "hosts.disks", "hosts.nic_gbps"]
         if not self.estate.shared_storage:
             assumed.append("hosts.shared_storage")
@@ -535,17 +719,28 @@ class Inventory:
             "cpu_intensity": ASSUMED_WORKLOAD["cpu_intensity"], "io": io,
             "live_migration": migrating, "data_loss_tolerance": ASSUMED_WORKLOAD["data_loss_tolerance"],
             "containerizable": bool(p.containers)}
+        if p.cpu is not None:  # the estate measured it: derived, not assumed
+            w["cpu_intensity"] = p.cpu.level
+            w["cpu_busy_share"] = round(p.cpu.share, 4)
+            w["measured"] = ["cpu_busy_share", "cpu_intensity"]
+            assumed.remove("cpu_intensity")
         assumed.append("live_migration")
         if not p.containers:
             assumed.append("containerizable")
         if p.unsized:
             assumed += ["vcpus", "ram_gib"]
-        if p.os:
-            w["application"] = p.os
+        if p.application:
+            w["application"] = p.application
         w["assumed"] = sorted(assumed)
         today: dict[str, Any] = {}
+        if p.cpu is not None:
+            today["cpu_busy_pct"] = round(100.0 * p.cpu.share, 1)
+            today["cpu_measured"] = p.cpu.source
+        if p.ram_consumed_gib is not None:
+            today["ram_consumed_gib_per_vm"] = round(p.ram_consumed_gib, 2)
         if p.cache_today:
             today["cache"] = p.cache_today
+            today["cache_disks"] = p.cache_disks
         if p.pinned:
             today["pinned_vms"] = p.pinned
         if p.powered_off:
@@ -582,6 +777,10 @@ class Inventory:
         return {"version": 1, "name": name or self.name, "hosts": hosts,
                 "workloads": [self.workload(g) for g in self.groups], "estate": estate}
 
+    def host_note(self) -> str:
+        """How the scenario's hosts were chosen from today's (or why they are assumed)."""
+        return self._host_profile()[2] if self.groups else ""
+
     def assumptions(self) -> list[tuple[str, str]]:
         """``(field, value)`` for every assumed value of the scenario, for display: the workloads'
         defaults (``varies`` where groups differ) and the hosts' assumed fields."""
@@ -611,8 +810,11 @@ class Inventory:
                            "vcpus_today": f"{p.vcpu_range[0]}" if not p.mixed_vcpus else
                            f"{p.vcpu_range[0]}-{p.vcpu_range[1]}",
                            "ram_gib_today": [round(p.ram_range_gib[0], 3), round(p.ram_range_gib[1], 3)],
-                           "powered_off": p.powered_off, "cache_today": p.cache_today, "pinned": p.pinned,
-                           "examples": p.examples, "note": g.note})
+                           "powered_off": p.powered_off, "cache_today": p.cache_today, "cache_disks": p.cache_disks,
+                           "pinned": p.pinned, "examples": p.examples, "note": g.note,
+                           "cpu_busy_pct": round(100.0 * p.cpu.share, 1) if p.cpu is not None else None,
+                           "cpu_measured": p.cpu.source if p.cpu is not None else None,
+                           "today_text": p.today_text()})
         return {"found": self.estate.counts(), "group_by": self.group_by, "groups": groups,
                 "totals": {"source": self.source_totals(), "scenario": self.scenario_totals()},
                 "today": self.today(), "warnings": list(self.estate.warnings),
@@ -659,24 +861,237 @@ def import_inventory(paths, group_by: str = "auto", include_powered_off: bool = 
     return inv
 
 
+# --- today, described ---------------------------------------------------------------------------
+def today_rows(today: dict[str, Any]) -> list[tuple[str, str]]:
+    """``(label, text)`` for each fact of ``estate.today``, each saying what it counts (VMs,
+    disks, hosts) and, for measurements, when they were taken (the CLI and the GUI show these)."""
+    rows: list[tuple[str, str]] = []
+    t = today
+
+    def n(x: float) -> str:
+        return f"{x:,.1f}".rstrip("0").rstrip(".") if isinstance(x, float) else f"{x:,}"
+
+    if t.get("hypervisor"):
+        rows.append(("hypervisor", str(t["hypervisor"])))
+    if t.get("hosts"):
+        rows.append(("hosts", n(t["hosts"])))
+    if t.get("vcpus_per_core") is not None:
+        rows.append(("vCPUs per physical core", f"{n(t['vcpus_per_core'])} (vCPUs of the powered-on VMs over the "
+                                                "hosts' cores)"))
+    elif t.get("vcpus_per_thread") is not None:
+        rows.append(("vCPUs per hardware thread", n(t["vcpus_per_thread"])))
+    if t.get("ram_allocated_per_host_ram") is not None:
+        rows.append(("RAM allocated / host RAM", f"{n(t['ram_allocated_per_host_ram'])} (powered-on VMs)"))
+    measured = []
+    if t.get("host_cpu_usage_pct") is not None:
+        extra = [f"{n(t['busy_cores'])} busy cores"] if t.get("busy_cores") is not None else []
+        extra.append(f"{t.get('cpu_usage_hosts', '?')} hosts")
+        measured.append(f"hosts' CPU {n(t['host_cpu_usage_pct'])} % ({', '.join(extra)})")
+    if t.get("host_mem_usage_pct") is not None:
+        measured.append(f"hosts' memory {n(t['host_mem_usage_pct'])} % ({n(t.get('ram_in_use_gib', 0.0))} GiB in use, "
+                        f"{t.get('mem_usage_hosts', '?')} hosts)")
+    if t.get("vcpu_busy_pct") is not None:
+        measured.append(f"VMs' vCPUs {n(t['vcpu_busy_pct'])} % busy (from {t.get('vcpu_busy_from', '?')})")
+    if t.get("ram_consumed_gib") is not None:
+        measured.append(f"VMs consume {n(t['ram_consumed_gib'])} GiB of RAM ({t.get('ram_consumed_vms', '?')} VMs, "
+                        "vMemory Consumed)")
+    if t.get("cpu_ready_pct_max") is not None:
+        measured.append(f"highest CPU ready {n(t['cpu_ready_pct_max'])} %")
+    if measured:
+        rows.append(("measured at export time", "; ".join(measured) + " (a snapshot of the moment the export was "
+                                                                   "taken, not a peak)"))
+    if t.get("cache_modes"):
+        rows.append(("disk cache modes (per virtual disk)", ", ".join(f"{k} {v}" for k, v in
+                                                                       t["cache_modes"].items())))
+    if t.get("pinned_vms") is not None:
+        rows.append(("VMs with pinned vCPUs", n(t["pinned_vms"])))
+    if t.get("disk_backing"):
+        rows.append(("disk backing (per virtual disk)", ", ".join(f"{k} {v}" for k, v in t["disk_backing"].items())))
+    if t.get("shared_storage"):
+        rows.append(("shared storage", ", ".join(t["shared_storage"])))
+    return rows
+
+
 # --- today next to the advice ----------------------------------------------------------------
-def _because(rationale: str, choice: str) -> str:
-    sentences = [s.strip() for s in re.split(r"(?<=[.!?])\s+", rationale or "") if s.strip()]
-    if not sentences:
+#: a host count this many times the measured load's is flagged as far above it
+WIDE_MARGIN = 1.5
+
+_SCORE = re.compile(r";?\s*scored -?[\d.]+ against -?[\d.]+\s*$")
+
+
+def _clean(reason: str) -> str:
+    """A reason without its trailing score (``...; scored 0.91 against 3.00``)."""
+    return _SCORE.sub("", reason or "").strip().rstrip(";").strip()
+
+
+_TAGS = re.compile(r"(\s*\[[^\]]+\])+\s*$")
+
+
+def _focus(reason: str, *choices: str) -> str:
+    """The clauses of ``reason`` (split at ``; ``) that name one of ``choices`` (their first
+    word, e.g. ``none``, ``writeback``, ``KVM``, ``VMware``), with its rule tags; the whole reason
+    when no clause or every clause names one. A rule's statement often weighs several modes
+    ("writethrough ... is the slowest; none is the middle ground ..."): the line about today's
+    setting keeps the part that argues between the two it compares."""
+    m = _TAGS.search(reason)
+    tags = m.group(0).strip() if m else ""
+    body = reason[:m.start()] if m else reason
+    clauses = [c for c in body.split("; ") if c.strip()]
+    words = {str(c).split()[0].lower() for c in choices if str(c).strip()}
+    if not words or len(clauses) < 2:
+        return reason
+    keep = [c for c in clauses if any(re.search(rf"(?<![\w-]){re.escape(w)}(?![\w-])", c, re.I) for w in words)]
+    if not keep or len(keep) == len(clauses):
+        return reason
+    text = "; ".join(keep).strip()
+    return (text[0].lower() + text[1:] if text[:1].isupper() and text[1:2].islower() else text) + \
+        (f" {tags}" if tags else "")
+
+
+def _alternative(r: dict, choice: str) -> dict | None:
+    c = choice.strip().lower()
+    return next((a for a in r.get("alternatives", []) if str(a.get("choice", "")).strip().lower() == c), None)
+
+
+def _why_changed(r: dict, today: str) -> str:
+    """Why the advice moves away from ``today``: the reason today's setting lost (the deciding
+    rule or figures of this recommendation against it)."""
+    alt = _alternative(r, today)
+    if alt is None:
         return ""
-    first = sentences[0]
-    pick = sentences[1] if len(sentences) > 1 and (choice.lower() in first.lower() or ":" in first[:40]) else first
-    return pick.rstrip(".")
+    why = str(alt.get("why_not", ""))
+    if why.startswith("excluded: "):
+        return f"{alt.get('choice')} is ruled out: {why[len('excluded: '):].strip()}"
+    reason = _focus(_clean(why), str(r.get("choice", "")), str(alt.get("choice", "")))
+    m = re.search(r"scored (-?[\d.]+) against (-?[\d.]+)", why)
+    if reason:
+        return f"{reason}" + (f" ({r.get('choice')} scores {m.group(2)}, {alt.get('choice')} {m.group(1)})" if m else "")
+    if m and abs(float(m.group(1)) - float(m.group(2))) < 1e-9:
+        return (f"no rule of the documents separates {r.get('choice')} from {alt.get('choice')} (both score "
+                f"{m.group(1)}): {r.get('choice')} comes first on a tie; keeping {alt.get('choice')} is as well "
+                "supported")
+    return f"{r.get('choice')} scores higher on the documents' rules ({m.group(2)} against {m.group(1)})" if m else ""
 
 
-def _same(a: str, b: str) -> bool:
-    return a.strip().lower() == b.strip().lower()
+def _why_kept(r: dict) -> str:
+    """Why the advice keeps today's setting: the strongest reason it beat the runner-up."""
+    alts = [a for a in r.get("alternatives", []) if not a.get("excluded")]
+    if alts:
+        reason = _focus(_clean(str(alts[0].get("why_not", ""))), str(r.get("choice", "")),
+                        str(alts[0].get("choice", "")))
+        if reason:
+            return f"it stays ahead of {alts[0].get('choice')}: {reason}"
+    return ""
+
+
+def _level_of_ratio(per_thread: float) -> str:
+    """The over-allocation level (vCPUs per hardware thread) nearest to ``per_thread``."""
+    from advisor.rules.conditions import OVERALLOCATION
+
+    return min(OVERALLOCATION, key=lambda k: abs(math.log(OVERALLOCATION[k] / max(per_thread, 1e-6))))
+
+
+def _host_reasons(r: dict, scenario, today: dict) -> tuple[str, list[str]]:
+    """Why the advised host count is what it is, against today's hosts at the measured load:
+    the resource that sets it (demand against one host's usable capacity), the reserve and the
+    rules that keep capacity back; a warning when the advice is far above what the measured load
+    needs. Returns (because, warnings)."""
+    d = r.get("details") or {}
+    need = d.get("hosts_needed") or {}
+    cap = d.get("per_host_capacity") or {}
+    demand = d.get("demand") or {}
+    if not need or r.get("value") is None:
+        return "", []
+    from advisor.recommend.host_count import CPU_POINTS, LABELS, UNITS
+
+    hosts = int(r["value"])
+    reserve = int(d.get("reserve", 0))
+    active = hosts - reserve
+    bottleneck = d.get("bottleneck") or max(need, key=lambda k: need[k])
+    budgets = d.get("budgets") or {}
+    cores = scenario.hosts.cpu.cores
+    parts = []
+    res = bottleneck
+    if res == "cpu_allocation":
+        ratio = demand.get("cpu_allocation", 0.0)
+        vcpus = sum(w.vms * w.vcpus for w in scenario.workloads)
+        per_core = vcpus / ratio if ratio else 0.0
+        parts.append(f"CPU allocation sets it: {vcpus:,} vCPUs at up to {per_core:.3g} vCPUs per core (the vCPU "
+                     f"over-allocation advice) take {ratio:,.0f} cores, {need[res]:.1f} hosts of {cores} cores")
+    elif res == "cpu_load":
+        ceiling = budgets.get("cpu_ceiling_percent")
+        parts.append(f"CPU load sets it: {demand.get('cpu_load', 0):,.1f} busy cores against {cap.get('cpu_load', 0):.3g}"
+                     f" per host ({cores} cores at {ceiling:g} % planned), {need[res]:.1f} hosts" if ceiling else
+                     f"CPU load sets it: {need[res]:.1f} hosts")
+    elif res == "ram":
+        parts.append(f"RAM sets it: {demand.get('ram', 0):,.0f} GiB of guest RAM (+2 % overhead, not over-committed) "
+                     f"against {cap.get('ram', 0):,.0f} GiB usable per host, {need[res]:.1f} hosts")
+    else:
+        parts.append(f"{LABELS.get(res, res)} sets it: {demand.get(res, 0):,.0f} {UNITS.get(res, '')} against "
+                     f"{cap.get(res, 0):,.0f} per host, {need[res]:.1f} hosts")
+    host_assumed = set((getattr(scenario, "estate", None) or {}).get("assumed", []))
+    rests = {"disk_capacity": ["hosts.disks"], "disk_iops": ["hosts.disks"],
+             "network": ["hosts.nic_gbps", "hosts.shared_storage.network_gbps"],
+             "ram": ["hosts.ram_gib"], "cpu_allocation": ["hosts.cpu", "hosts.cpu.cores_per_socket"],
+             "cpu_load": ["hosts.cpu", "hosts.cpu.cores_per_socket"]}.get(res, [])
+    on_assumed = [f for f in rests if f in host_assumed]
+    if res == "cpu_load" and any("cpu_intensity" in (w.assumed or []) for w in scenario.workloads):
+        on_assumed.append("cpu_intensity (no CPU usage in the export)")
+    if on_assumed:
+        parts[-1] += f" — on assumed {', '.join(on_assumed)}: declare them to rely on this count"
+    others = [f"{LABELS.get(k, k).split(' (')[0]} {v:.1f}" for k, v in sorted(need.items(), key=lambda kv: -kv[1])
+              if k != res and v >= 0.05]
+    if others:
+        parts.append("other resources need " + ", ".join(others[:3]))
+    if d.get("hosts_by_packing") and d["hosts_by_packing"] > math.ceil(need[res] - 1e-9):
+        parts.append(f"whole VMs placed take {d['hosts_by_packing']} active hosts")
+    if d.get("hosts_by_targets"):
+        parts.append(f"the targets take {d['hosts_by_targets']} active hosts")
+    parts.append(f"plus {reserve} reserve host{'s' if reserve != 1 else ''} (N+{reserve})" if reserve else "no reserve")
+    points = budgets.get("cpu_points_reserved")
+    if points:
+        rules = [x for x in budgets.get("rules", []) if x in CPU_POINTS]
+        parts.append(f"host CPU planned at {budgets.get('cpu_ceiling_percent'):g} % ({points:g} points kept back"
+                     + (f" [{', '.join(rules)}]" if rules else "") + ")")
+    warnings: list[str] = []
+    busy = today.get("busy_cores")
+    used_ram = today.get("ram_in_use_gib")
+    load_hosts = None
+    if busy is not None or used_ram is not None:
+        by_cpu = busy / cap["cpu_load"] if busy is not None and cap.get("cpu_load") else 0.0
+        by_ram = used_ram / cap["ram"] if used_ram is not None and cap.get("ram") else 0.0
+        load_hosts = max(1, math.ceil(max(by_cpu, by_ram) - 1e-9))
+        measured = []
+        if today.get("host_cpu_usage_pct") is not None:
+            measured.append(f"{today['host_cpu_usage_pct']:g} % CPU ({busy:,.0f} busy cores)" if busy is not None
+                            else f"{today['host_cpu_usage_pct']:g} % CPU")
+        if today.get("host_mem_usage_pct") is not None:
+            measured.append(f"{today['host_mem_usage_pct']:g} % memory ({used_ram:,.0f} GiB in use)")
+        parts.append(f"at the load measured today ({', '.join(measured)} on {today.get('hosts', '?')} hosts) "
+                     f"{load_hosts} active host{'s' if load_hosts != 1 else ''} would carry it (CPU {by_cpu:.1f}, "
+                     f"RAM {by_ram:.1f} hosts' worth)")
+        if active > WIDE_MARGIN * load_hosts and active - load_hosts >= 2:
+            what = {"cpu_allocation": "the vCPU over-allocation limit (vCPUs per core), not the CPU load",
+                    "ram": "the RAM the VMs are allocated (never over-committed), not the RAM they use today",
+                    "cpu_load": "the CPU load the workloads are planned at (measured share or assumed intensity)"
+                    }.get(res, LABELS.get(res, res))
+            warnings.append(
+                f"the advice ({hosts} hosts, {active} active) is {active / load_hosts:.1f}x the {load_hosts} active "
+                f"hosts the load measured today needs: it is set by {what}"
+                + (f" (on assumed {', '.join(on_assumed)})" if on_assumed else "") + ". The measurement is a snapshot taken "
+                "at export time; check it against the estate's peak before handing the count over"
+                + ("; allowing more vCPUs per core (as today) would lower it" if res == "cpu_allocation" else ""))
+    return "; ".join(parts), warnings
 
 
 def today_vs_advised(scenario, recommendations) -> list[dict[str, Any]]:
-    """``[{decision, scope, today, advised, because, differs}]`` for each decision on which the
-    scenario records today's setting. ``scenario`` is a Scenario (or mapping); ``recommendations``
-    the engine's Recommendation objects or their dicts."""
+    """``[{decision, scope, today, advised, because, differs, status, warnings}]`` for each decision
+    on which the scenario records today's setting. ``status`` is ``unchanged`` (the advice is what
+    runs today), ``within`` (today's vCPUs per core stay within the advised limit), ``changed`` or
+    ``unknown`` (today's setting is not in the export); ``because`` is the reason for *this*
+    change (why today's setting lost, from the recommendation's deciding rule or figures), or
+    for keeping it. ``scenario`` is a Scenario (or mapping); ``recommendations`` the engine's
+    Recommendation objects or their dicts."""
     if isinstance(scenario, dict):
         from advisor.scenario import parse_scenario
 
@@ -690,56 +1105,140 @@ def today_vs_advised(scenario, recommendations) -> list[dict[str, Any]]:
 
     out: list[dict[str, Any]] = []
 
-    def add(decision: str, scope: str, now: str, compare: str | None = None) -> None:
-        r = find(decision, scope)
-        if r is None or not now:
-            return
-        advised = str(r.get("choice", ""))
-        out.append({"decision": decision, "scope": scope, "today": now, "advised": advised,
-                    "because": _because(str(r.get("rationale", "")), advised),
-                    "differs": not _same(compare if compare is not None else now, advised)})
+    def add(decision: str, scope: str, now: str, advised: str, status: str, because: str,
+            warnings: list[str] | None = None) -> None:
+        out.append({"decision": decision, "scope": scope, "today": now, "advised": advised, "because": because,
+                    "differs": status != "unchanged", "status": status, "warnings": warnings or []})
 
-    if today.get("hypervisor"):
+    r = find("hypervisor")
+    if today.get("hypervisor") and r is not None:
         hv = str(today["hypervisor"])
-        r = find("hypervisor")
-        same = r is not None and str(r.get("choice", "")).split()[0].lower() in hv.lower()
-        add("hypervisor", "cluster", hv, str(r.get("choice")) if same and r else hv)
+        choice = str(r.get("choice", ""))
+        if hv.lower().startswith("unknown"):
+            add("hypervisor", "cluster", hv, choice, "unknown", _why_kept(r))
+        else:
+            alt = next((a for a in r.get("alternatives", []) if str(a.get("choice", "")).split()[0].lower()
+                        in hv.lower()), None)
+            if choice.split()[0].lower() in hv.lower():
+                add("hypervisor", "cluster", hv, choice, "unchanged", _why_kept(r))
+            else:
+                add("hypervisor", "cluster", hv, choice, "changed",
+                    _why_changed(r, str(alt.get("choice"))) if alt else "")
     ratio = today.get("vcpus_per_core")
     per_thread = today.get("vcpus_per_thread")
-    parts = []
-    if ratio is not None or per_thread is not None:
-        parts.append(f"{ratio:g} vCPUs per core" if ratio is not None else f"{per_thread:g} vCPUs per hardware thread")
-    if today.get("pinned_vms"):
-        parts.append(f"{today['pinned_vms']} VM(s) with pinned vCPUs")
-    if parts:
-        now = "; ".join(parts)
-        r = find("vcpu_overallocation")
-        value = r.get("value") if r else None
-        differs_cmp = None
-        if r is not None and ratio is not None and value:
-            differs_cmp = str(r.get("choice")) if abs(float(ratio) - float(value)) <= 0.25 * float(value) else now
-        add("vcpu_overallocation", "cluster", now, differs_cmp)
-        if out and out[-1]["decision"] == "vcpu_overallocation" and value:
-            out[-1]["advised"] = f"{out[-1]['advised']} (up to {float(value):g} vCPUs per core)"
-    if today.get("hosts"):
-        add("host_count", "cluster", f"{today['hosts']} hosts", str(today["hosts"]))
+    r = find("vcpu_overallocation")
+    if r is not None and (ratio is not None or per_thread is not None or today.get("pinned_vms")):
+        parts = []
+        if ratio is not None or per_thread is not None:
+            parts.append(f"{ratio:g} vCPUs per core" if ratio is not None else
+                         f"{per_thread:g} vCPUs per hardware thread")
+        if today.get("pinned_vms"):
+            parts.append(f"{today['pinned_vms']} VM(s) with pinned vCPUs")
+        value = r.get("value")
+        advised = f"{r.get('choice')} (up to {float(value):g} vCPUs per core)" if value else str(r.get("choice"))
+        threads = scenario.hosts.cpu.threads_per_core
+        now_ratio = ratio if ratio is not None else (per_thread * threads if per_thread is not None else None)
+        if now_ratio is None or not value:
+            add("vcpu_overallocation", "cluster", "; ".join(parts), advised, "unknown", _why_kept(r))
+        elif abs(now_ratio - float(value)) < 0.005:
+            add("vcpu_overallocation", "cluster", "; ".join(parts), advised, "unchanged", _why_kept(r))
+        elif now_ratio < float(value):
+            add("vcpu_overallocation", "cluster", "; ".join(parts), advised, "within",
+                f"today's {now_ratio:g} vCPUs per core stay within the advised limit of {float(value):g}")
+        else:
+            level = _level_of_ratio(now_ratio / max(threads, 1))
+            why = _why_changed(r, level) if level != r.get("choice") else ""
+            add("vcpu_overallocation", "cluster", "; ".join(parts), advised, "changed",
+                f"today's {now_ratio:g} vCPUs per core exceed the advised {float(value):g}"
+                + (f" (today is about the {level} level: {why})" if why else ""))
+    r = find("host_count")
+    if today.get("hosts") and r is not None and r.get("value") is not None:
+        because, warns = _host_reasons(r, scenario, today)
+        same = int(r["value"]) == int(today["hosts"])
+        add("host_count", "cluster", f"{today['hosts']} hosts", f"{int(r['value'])} hosts",
+            "unchanged" if same else "changed", because, warns)
     for w in scenario.workloads:
         t = getattr(w, "today", None) or {}
-        if t.get("cache"):
-            add("cache_mode", f"workload:{w.name}", str(t["cache"]))
+        r = find("cache_mode", f"workload:{w.name}")
+        if not t.get("cache") or r is None:
+            continue
+        choice = str(r.get("choice", ""))
+        modes = [m.split(" (")[0].strip() for m in str(t["cache"]).split(", ")]
+        changed = [m for m in dict.fromkeys(modes) if m.lower() != choice.lower()]
+        if not changed:
+            add("cache_mode", f"workload:{w.name}", str(t["cache"]), choice, "unchanged", _why_kept(r))
+        else:
+            reasons = [f"{m}: {_why_changed(r, m)}" if len(changed) > 1 else _why_changed(r, m) for m in changed]
+            add("cache_mode", f"workload:{w.name}", str(t["cache"]), choice, "changed",
+                "; ".join(x for x in reasons if x.strip(": ")))
     return out
 
 
+#: what each status adds after the advised value
+MARKS = {"unchanged": " (unchanged)", "within": " (today is within it)", "unknown": " (today's setting unknown)",
+         "changed": ""}
+
+
 def format_today(rows: list[dict[str, Any]]) -> list[str]:
-    """One line per decision: ``cache_mode (web): today writeback; advised none, because ...``."""
+    """One line per decision: ``cache mode (web): today writeback; advised none, because ...``;
+    a row's warnings follow it as ``warning: ...`` lines."""
     lines = []
     for r in rows:
         scope = "" if r["scope"] == "cluster" else f" ({r['scope'].split(':', 1)[1]})"
-        mark = "" if r["differs"] else " (unchanged)"
-        because = f", because {r['because'][0].lower()}{r['because'][1:]}" if r["because"] else ""
+        mark = MARKS.get(r.get("status", ""), "" if r.get("differs") else " (unchanged)")
+        b = r["because"]
+        lower = len(b) > 1 and b[1].islower() and not b.startswith("KVM")
+        because = f", because {b[0].lower() if lower else b[0]}{b[1:]}" if b else ""
         lines.append(f"{r['decision'].replace('_', ' ')}{scope}: today {r['today']}; advised {r['advised']}"
                      f"{mark}{because}")
+        lines += [f"  warning: {w}" for w in r.get("warnings", [])]
     return lines
+
+
+#: the fields a coarse ``hosts.cpu`` mark stands for (a user declaring one of them declares only that one)
+_CPU_FIELDS = ("sockets", "cores_per_socket", "threads_per_core", "ghz")
+
+
+def marks_after_edit(data: dict[str, Any], path: tuple[str | int, ...]) -> dict[tuple[str | int, ...], list[str]]:
+    """The ``assumed`` lists that change when a user sets the value at ``path`` (a scenario data
+    path such as ``("hosts", "nic_gbps")`` or ``("workloads", 0, "io", "pattern")``): the value is
+    declared now, so its mark goes (and any mark below it). A coarse mark above it stays, since the
+    rest is still assumed (``hosts.disks`` when one disk field is edited), except ``hosts.cpu``,
+    which splits into its other fields. A workload field the import derived from the estate's
+    measurements (its ``measured`` list, e.g. ``cpu_intensity``) loses that mark likewise.
+    Returns ``{path of the list: new list}`` (empty: no change)."""
+    if len(path) >= 2 and path[0] == "hosts" and isinstance(path[1], str):
+        where: tuple[str | int, ...] = ("estate", "assumed")
+        marks = (data.get("estate") or {}).get("assumed")
+        field_ = ".".join([p for p in path if isinstance(p, str)][:3])
+    elif len(path) >= 3 and path[0] == "workloads" and isinstance(path[1], int) and isinstance(path[2], str):
+        workloads = data.get("workloads") or []
+        where = ("workloads", path[1], "assumed")
+        marks = workloads[path[1]].get("assumed") if path[1] < len(workloads) and isinstance(
+            workloads[path[1]], dict) else None
+        field_ = ".".join(p for p in path[2:4] if isinstance(p, str))
+    else:
+        return {}
+    out: dict[tuple[str | int, ...], list[str]] = {}
+    if where[0] == "workloads":  # a measured value the user sets is the user's now (its 'measured' mark goes)
+        w = (data.get("workloads") or [])[path[1]] if isinstance(path[1], int) and path[1] < len(
+            data.get("workloads") or []) else None
+        measured = w.get("measured") if isinstance(w, dict) else None
+        if isinstance(measured, list) and field_ in measured:
+            out[("workloads", path[1], "measured")] = [m for m in measured if m != field_]
+    if not isinstance(marks, list) or not marks:
+        return out
+    kept: list[str] = []
+    for m in marks:
+        if m == field_ or m.startswith(field_ + "."):
+            continue  # declared now
+        if m == "hosts.cpu" and field_.startswith("hosts.cpu."):
+            kept += [f"hosts.cpu.{f}" for f in _CPU_FIELDS if f"hosts.cpu.{f}" != field_ and f"hosts.cpu.{f}" not in marks]
+            continue
+        kept.append(m)
+    if kept != marks:
+        out[where] = kept
+    return out
 
 
 # --- the scenario file -----------------------------------------------------------------------
@@ -774,11 +1273,14 @@ def scenario_yaml(data: dict[str, Any]) -> str:
                 w_index += 1
                 sub = ""
             assumed = set(workloads[w_index].get("assumed", [])) if 0 <= w_index < len(workloads) else set()
+            measured = set(workloads[w_index].get("measured", [])) if 0 <= w_index < len(workloads) else set()
             m = re.match(r"^(?:- |  )([a-z_]+):", line)
             if m:
                 sub = m.group(1)
                 if sub in assumed and sub != "assumed":
                     comment = "assumed"
+                elif sub in measured and sub != "measured":
+                    comment = "measured (from the estate's usage at export time)"
             m2 = re.match(r"^    ([a-z_]+):", line)
             if m2 and sub == "io" and f"io.{m2.group(1)}" in assumed:
                 comment = "assumed"
@@ -788,7 +1290,8 @@ def scenario_yaml(data: dict[str, Any]) -> str:
         "# Capacity Advisor scenario imported from today's estate"
         + (f" ({sources})" if sources else "") + " by `capadvisor inventory`.",
         "# Values marked '# assumed' (and listed under each workload's 'assumed' and estate.assumed) are",
-        "# defaults, not facts from the export: check them before trusting the advice.",
+        "# defaults, not facts from the export: check them before trusting the advice. Values marked",
+        "# '# measured' (listed under 'measured') are derived from the usage the export recorded.",
         "# 'today' and estate.today record what runs now (cache modes, pinning, vCPUs per core, hosts).",
         "# Units: RAM GiB, disk GB, links Gb/s, CPU GHz.",
     ]

@@ -151,6 +151,8 @@ def report_data(advice, title: str | None = None, documents: dict[str, str] | No
             "alternatives": [{"choice": catalog.choice_label(r.decision, a.choice), "score": f"{a.score:.2f}",
                               "expected": _short(a.expected), "why_not": prose(a.why_not)} for a in r.alternatives],
             "warnings": [prose(w) for w in r.warnings], "sources": _sources(r.citations),
+            "cost": [d.text for d in getattr(getattr(advice, "cost", None), "alternatives", [])
+                     if d.decision == r.decision and d.scope == r.scope],
         })
         for c in r.citations:
             cited.setdefault(str(c.get("document", "")), set()).add(str(c.get("locator", "")))
@@ -162,8 +164,10 @@ def report_data(advice, title: str | None = None, documents: dict[str, str] | No
         rows = today_vs_advised(sc, advice.recommendations)
         today_lines = format_today(rows)
         today = [{"title": catalog.title(t["decision"]), "scope": t["scope"].replace("workload:", "workload "),
-                  "today": t["today"], "advised": t["advised"], "differs": "yes" if t["differs"] else "no",
-                  "because": t["because"]} for t in rows]
+                  "today": t["today"], "advised": t["advised"],
+                  "differs": {"unchanged": "no", "within": "no (within the advice)", "unknown": "unknown"}.get(
+                      t.get("status", ""), "yes" if t["differs"] else "no"),
+                  "because": t["because"] + "".join(f" Warning: {w}" for w in t.get("warnings", []))} for t in rows]
     return {
         "today": today, "today_lines": today_lines,
         "title": title or f"Capacity advice: {sc.name}",
@@ -186,7 +190,26 @@ def report_data(advice, title: str | None = None, documents: dict[str, str] | No
                     for t in getattr(advice, "targets", [])],
         "citations": [{"document": doc, "title": docs.get(doc, doc), "locators": ", ".join(sorted(locs))}
                       for doc, locs in sorted(cited.items())],
+        "cost": cost_data(getattr(advice, "cost", None)),
     }
+
+
+def cost_data(cost) -> dict | None:
+    """The bill of an advice (:class:`advisor.cost.DesignCost`) as plain values for the templates
+    and the GUI's cost table."""
+    if cost is None:
+        return None
+    from advisor.cost import money
+
+    cur = cost.currency
+    return {"headline": cost.headline(), "catalogue": cost.catalogue, "currency": cur, "years": fmt_value(cost.years),
+            "capex": money(cost.capex), "opex": money(cost.opex_per_year), "total": money(cost.total, cur),
+            "examples": cost.examples, "complete": cost.complete, "notes": list(cost.notes),
+            "lines": [{"category": line.category, "name": line.name + (" (example price)" if line.example else ""),
+                       "quantity": f"{fmt_value(line.quantity)} {line.unit}",
+                       "capex": money(line.capex) if line.capex else "",
+                       "opex": money(line.opex_per_year) if line.opex_per_year else "", "note": line.note}
+                      for line in cost.lines]}
 
 
 def _workload_line(w) -> dict:
@@ -224,6 +247,13 @@ the knowledge-base rows it rests on (document and table, section or figure).</p>
 {% for t in targets %}<tr><td>{{ t.name }}</td><td>{{ t.scope }}</td><td>{{ t.target }}</td><td>{{ t.expected }}</td>
 <td>{{ t.unit }}</td><td{% if t.met == "NO" %} class="warn"{% endif %}>{{ t.met }}</td><td>{{ t.kind }}</td><td>{{ t.note }}</td></tr>
 {% endfor %}</table>{% endif %}
+{% if cost %}<h2>Cost</h2>
+<p><b>{{ cost.headline }}</b>. Prices from the cost catalogue <i>{{ cost.catalogue }}</i>.</p>
+{% if cost.examples %}<p class="warn">Some prices are the example catalogue's placeholders, not quotes.</p>{% endif %}
+<table><tr><th>item</th><th>what</th><th>quantity</th><th>capex ({{ cost.currency }})</th><th>opex per year ({{ cost.currency }})</th><th>how counted</th></tr>
+{% for c in cost.lines %}<tr><td>{{ c.category }}</td><td>{{ c.name }}</td><td>{{ c.quantity }}</td><td>{{ c.capex }}</td><td>{{ c.opex }}</td><td>{{ c.note }}</td></tr>
+{% endfor %}<tr><th colspan="3">total</th><th>{{ cost.capex }}</th><th>{{ cost.opex }}</th><th>{{ cost.total }} over {{ cost.years }} years</th></tr></table>
+{% for n in cost.notes %}<p class="warn">{{ n }}</p>{% endfor %}{% endif %}
 {% if today %}<h2>Today vs advised</h2>
 <table><tr><th>decision</th><th>scope</th><th>today</th><th>advised</th><th>changes</th><th>because</th></tr>
 {% for t in today %}<tr><td>{{ t.title }}</td><td>{{ t.scope }}</td><td>{{ t.today }}</td><td class="choice">{{ t.advised }}</td>
@@ -242,6 +272,7 @@ the knowledge-base rows it rests on (document and table, section or figure).</p>
 {% if r.alternatives %}<table><tr><th>alternative</th><th>score</th><th>expected</th><th>why not</th></tr>
 {% for a in r.alternatives %}<tr><td>{{ a.choice }}</td><td>{{ a.score }}</td><td>{{ a.expected }}</td><td>{{ a.why_not }}</td></tr>
 {% endfor %}</table>{% endif %}
+{% if r.cost %}<p class="muted">Cost of the alternatives:</p><ul>{% for c in r.cost %}<li>{{ c }}</li>{% endfor %}</ul>{% endif %}
 {% if r.warnings %}<ul>{% for w in r.warnings %}<li class="warn">{{ w }}</li>{% endfor %}</ul>{% endif %}
 {% if r.sources %}<p class="muted">Sources: {{ r.sources | join("; ") }}</p>{% endif %}
 </section>
@@ -317,6 +348,27 @@ Workload groups:
 | {{ t.name }} | {{ t.scope }} | {{ t.target }} | {{ t.expected }} | {{ t.unit }} | {{ t.met }} | {{ t.kind }} | {{ t.note }} |
 {% endfor %}
 {% endif %}
+{% if cost %}
+
+## Cost
+
+**{{ cost.headline }}**. Prices from the cost catalogue *{{ cost.catalogue }}*.
+{% if cost.examples %}
+
+⚠ Some prices are the example catalogue's placeholders, not quotes.
+{% endif %}
+
+| item | what | quantity | capex ({{ cost.currency }}) | opex per year ({{ cost.currency }}) | how counted |
+|---|---|---|---|---|---|
+{% for c in cost.lines %}
+| {{ c.category }} | {{ c.name }} | {{ c.quantity }} | {{ c.capex }} | {{ c.opex }} | {{ c.note }} |
+{% endfor %}
+| **total** | | | {{ cost.capex }} | {{ cost.opex }} | {{ cost.total }} over {{ cost.years }} years |
+{% for n in cost.notes %}
+
+⚠ {{ n }}
+{% endfor %}
+{% endif %}
 {% for r in recommendations %}
 
 ### {{ r.title }} — {{ r.scope_text }}: {{ r.choice }}
@@ -340,6 +392,14 @@ Confidence: {{ r.confidence_text }}{% if r.extrapolated %}. ⚠ Extrapolated: th
 |---|---|---|---|
 {% for a in r.alternatives %}
 | {{ a.choice }} | {{ a.score }} | {{ a.expected }} | {{ a.why_not }} |
+{% endfor %}
+{% endif %}
+{% if r.cost %}
+
+Cost of the alternatives:
+
+{% for c in r.cost %}
+- {{ c }}
 {% endfor %}
 {% endif %}
 {% if r.warnings %}

@@ -80,6 +80,7 @@ class SharedStorage:
     network_gbps: float = 1.0
     capacity_tb: float | None = None
     iops: float | None = None
+    model: str | None = None  # the cost catalogue's storage product (capadvisor costs)
 
 
 @dataclass
@@ -93,6 +94,7 @@ class Hosts:
     disks: list[Disk] = field(default_factory=list)
     nic_gbps: float = 1.0
     shared_storage: list[SharedStorage] = field(default_factory=list)
+    model: str | None = None  # the cost catalogue's host model these hosts are (capadvisor costs)
 
 
 @dataclass
@@ -160,6 +162,10 @@ class Workload:
     realtime: Realtime | None = None
     assumed: list[str] | None = None  # fields filled with defaults, not known (an imported estate)
     today: dict[str, Any] | None = None  # what these VMs run with today (an imported estate)
+    #: share of each vCPU kept busy, 0-1, as measured (an imported estate's CPU usage); it sets the
+    #: CPU load while ``cpu_intensity`` is the level it falls in (see advisor.recommend.load)
+    cpu_busy_share: float | None = None
+    measured: list[str] | None = None  # fields derived from the estate's measurements, not assumed
 
     @property
     def disk_size_gb(self) -> float:
@@ -475,7 +481,7 @@ def _cpu(data: Any, path: str, pr: _Problems) -> Cpu:
 
 def _hosts(data: Any, pr: _Problems) -> Hosts:
     r = _Reader(data, "hosts", pr, ("count", "reserve", "cpu", "ram_gib", "disks", "nic_gbps",
-                                    "shared_storage"))
+                                    "shared_storage", "model"))
     disks = []
     for i, d in enumerate(r.items("disks", [])):
         dr = _Reader(d, f"hosts.disks[{i}]", pr, ("kind", "count", "size_gb", "iops", "mb_s", "source"))
@@ -487,18 +493,20 @@ def _hosts(data: Any, pr: _Problems) -> Hosts:
                           source=dr.string("source", None, DISK_SOURCES)))
     shared = []
     for i, s in enumerate(r.items("shared_storage", [])):
-        sr = _Reader(s, f"hosts.shared_storage[{i}]", pr, ("kind", "network_gbps", "capacity_tb", "iops"))
+        sr = _Reader(s, f"hosts.shared_storage[{i}]", pr, ("kind", "network_gbps", "capacity_tb", "iops", "model"))
         shared.append(SharedStorage(kind=sr.string("kind", choices=SHARED_KINDS) or "nfs",
                                     network_gbps=sr.number("network_gbps", 1.0, minimum=0, exclusive_min=True),
                                     capacity_tb=sr.number("capacity_tb", None, minimum=0, exclusive_min=True),
-                                    iops=sr.number("iops", None, minimum=0, exclusive_min=True)))
+                                    iops=sr.number("iops", None, minimum=0, exclusive_min=True),
+                                    model=sr.string("model", None)))
     count = r.number("count", 1, minimum=1, integer=True) or 1
     reserve = r.number("reserve", 0, minimum=0, integer=True)
     if reserve is not None and reserve >= count:
         pr.add("hosts.reserve", f"must be smaller than hosts.count ({count})")
     return Hosts(count=count, reserve=reserve or 0, cpu=_cpu(r.raw("cpu", {}), "hosts.cpu", pr),
                  ram_gib=r.number("ram_gib", minimum=0, exclusive_min=True) or 1.0, disks=disks,
-                 nic_gbps=r.number("nic_gbps", 1.0, minimum=0, exclusive_min=True), shared_storage=shared)
+                 nic_gbps=r.number("nic_gbps", 1.0, minimum=0, exclusive_min=True), shared_storage=shared,
+                 model=r.string("model", None))
 
 
 def _realtime(data: Any, path: str, pr: _Problems) -> Realtime:
@@ -559,6 +567,8 @@ def _check_analysable(tasks: list[RtTask], path: str, pr: _Problems) -> None:
 ASSUMABLE = ("vms", "vcpus", "ram_gib", "cpu_intensity", "request_load_rps", "live_migration", "data_loss_tolerance",
              "containerizable", "application", "image_gb", "io.pattern", "io.read_share", "io.intensity",
              "io.block_size_kib", "io.footprint_gb", "io.disk_gb", "io.iops")
+#: workload fields an imported estate may mark as measured (``measured: [cpu_intensity, ...]``)
+MEASURABLE = ("cpu_intensity", "cpu_busy_share", "ram_gib", "io.iops", "io.read_share", "request_load_rps")
 
 
 def _assumed(r: _Reader, key: str, path: str, pr: _Problems, known: tuple[str, ...]) -> list[str] | None:
@@ -570,7 +580,7 @@ def _assumed(r: _Reader, key: str, path: str, pr: _Problems, known: tuple[str, .
         return None
     for x in value:
         if x not in known:
-            pr.add(f"{path}.{key}" if path else key, f"{x!r} is not a field that can be assumed")
+            pr.add(f"{path}.{key}" if path else key, f"{x!r} is not a field that can be {key}")
     return list(value)
 
 
@@ -588,7 +598,8 @@ def _workload(data: Any, i: int, pr: _Problems) -> Workload:
     path = f"workloads[{i}]"
     r = _Reader(data, path, pr, ("name", "vms", "vcpus", "ram_gib", "cpu_intensity", "io",
                                  "request_load_rps", "live_migration", "data_loss_tolerance",
-                                 "containerizable", "application", "image_gb", "realtime", "assumed", "today"))
+                                 "containerizable", "application", "image_gb", "realtime", "assumed", "today",
+                                 "cpu_busy_share", "measured"))
     io_r = _Reader(r.raw("io", {}), f"{path}.io", pr, ("pattern", "read_share", "intensity", "block_size_kib",
                                                        "footprint_gb", "disk_gb", "iops"))
     io = IOProfile(pattern=io_r.string("pattern", "mixed", IO_PATTERNS),
@@ -613,7 +624,9 @@ def _workload(data: Any, i: int, pr: _Problems) -> Workload:
         containerizable=r.boolean("containerizable", False), application=r.string("application", ""),
         image_gb=r.number("image_gb", None, minimum=0, exclusive_min=True),
         realtime=_realtime(rt_data, f"{path}.realtime", pr) if rt_data is not None else None,
-        assumed=_assumed(r, "assumed", path, pr, ASSUMABLE), today=_mapping(r, "today", path, pr))
+        assumed=_assumed(r, "assumed", path, pr, ASSUMABLE), today=_mapping(r, "today", path, pr),
+        cpu_busy_share=r.number("cpu_busy_share", None, minimum=0, maximum=1),
+        measured=_assumed(r, "measured", path, pr, MEASURABLE))
 
 
 def _target(name: str, raw: Any, path: str, workload: str | None, pr: _Problems) -> Target | None:

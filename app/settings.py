@@ -284,7 +284,7 @@ def save(settings: Settings, path: Path | None = None) -> Path:
         on_disk = from_dict(saved or {})
         for name in overridden:
             data[name] = getattr(on_disk, name)
-    write_text_atomic(path, json.dumps(data, indent=2, sort_keys=True) + "\n")
+    write_text_atomic(path, json.dumps(data, indent=2, sort_keys=True) + "\n", private=True)
     return path
 
 

@@ -1,5 +1,5 @@
 """The writable user database: sites, imported benchmark files and their measurements,
-and saved projects (scenarios).
+saved projects (scenarios) and the cost catalogue (:mod:`knowledge.costs`).
 
 Schema versioned by ``PRAGMA user_version`` with forward migrations (:data:`MIGRATIONS`);
 every write runs in one transaction; a newer or foreign file is refused, never rewritten.
@@ -18,6 +18,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from knowledge import costs
+from knowledge.costs import Catalogue
 from knowledge.infra import jsonout
 from knowledge.infra.errors import DatabaseError, InputError
 from knowledge.infra.paths import user_db_path
@@ -65,8 +67,20 @@ def _v3(con: sqlite3.Connection) -> None:
     """)
 
 
+def _v4(con: sqlite3.Connection) -> None:
+    # version 4: the cost catalogue (knowledge.costs): its settings (name, currency, years, power,
+    # rack) as one JSON document and its named entries (host models, storage, licences) one a row.
+    con.executescript("""
+        CREATE TABLE cost_settings (
+            id INTEGER PRIMARY KEY CHECK (id = 1), data TEXT NOT NULL, saved_at REAL NOT NULL);
+        CREATE TABLE cost_entries (
+            id INTEGER PRIMARY KEY, section TEXT NOT NULL, name TEXT NOT NULL, data TEXT NOT NULL,
+            position INTEGER NOT NULL DEFAULT 0, saved_at REAL NOT NULL, UNIQUE (section, name));
+    """)
+
+
 #: MIGRATIONS[i] upgrades a database from version i to i + 1
-MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_v1, _v2, _v3)
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_v1, _v2, _v3, _v4)
 USER_SCHEMA_VERSION = len(MIGRATIONS)
 #: the tables and columns of the current schema (what damage detection checks)
 USER_SCHEMA = {
@@ -76,6 +90,8 @@ USER_SCHEMA = {
     "site_measurements": ("id", "import_id", "metric", "value", "unit", "subject", "value_si"),
     "site_factors": ("measurement_id", "factor", "level"),
     "projects": ("id", "name", "scenario", "recommendations", "saved_at"),
+    "cost_settings": ("id", "data", "saved_at"),
+    "cost_entries": ("id", "section", "name", "data", "position", "saved_at"),
 }
 WHAT = "user database"
 
@@ -412,6 +428,81 @@ class UserDatabase:
         if not isinstance(doc, dict):
             raise DatabaseError(f"user database {self.path} is damaged: project {name!r} is not a scenario")
         return doc
+
+
+    # --- cost catalogue (knowledge.costs) ------------------------------------------------------
+    def cost_catalogue(self) -> Catalogue | None:
+        """The stored cost catalogue, or None when none was imported. Stored entries are checked
+        again as they are read: a damaged one is reported, never priced."""
+        with self._errors("reading the cost catalogue"):
+            settings = self._con.execute("SELECT data FROM cost_settings WHERE id = 1").fetchone()
+            rows = self._con.execute("SELECT id, section, name, data FROM cost_entries"
+                                     " ORDER BY section, position, id").fetchall()
+        if settings is None and not rows:
+            return None
+        doc = self._json(settings[0], "cost_settings", 1, "data") if settings is not None else {}
+        if not isinstance(doc, dict):
+            raise DatabaseError(f"user database {self.path} is damaged: the cost catalogue's settings are not a "
+                                "mapping; it was left untouched. Import the catalogue again")
+        doc = {k: v for k, v in doc.items() if k not in costs.SECTIONS}
+        for section in costs.SECTIONS:
+            doc[section] = []
+        for row_id, section, _name, data in rows:
+            if section not in costs.SECTIONS:
+                raise DatabaseError(f"user database {self.path} is damaged: cost_entries row {row_id} is in the "
+                                    f"unknown section {section!r}; it was left untouched")
+            doc[section].append(self._json(data, "cost_entries", row_id, "data"))
+        try:
+            return costs.parse_catalogue(doc, f"the cost catalogue in {self.path}")
+        except InputError as exc:
+            raise DatabaseError(f"user database {self.path} holds a cost catalogue that no longer validates "
+                                f"({exc}); import it again") from exc
+
+    def save_cost_catalogue(self, catalogue: Catalogue, *, merge: bool = False) -> None:
+        """Store ``catalogue`` in one transaction: replacing the stored one, or with ``merge`` adding
+        its entries (an entry of the same section and name is replaced) and taking its settings."""
+        now = time.time()
+        with self._errors("storing the cost catalogue"), self._con:
+            if not merge:
+                self._con.execute("DELETE FROM cost_entries")
+            self._con.execute("INSERT INTO cost_settings (id, data, saved_at) VALUES (1, ?, ?)"
+                              " ON CONFLICT(id) DO UPDATE SET data=excluded.data, saved_at=excluded.saved_at",
+                              (jsonout.dumps(catalogue.settings()), now))
+            for section in costs.SECTIONS:
+                start = self._con.execute("SELECT coalesce(max(position), -1) + 1 FROM cost_entries"
+                                          " WHERE section=?", (section,)).fetchone()[0]
+                for i, entry in enumerate(catalogue.entries(section)):
+                    self._con.execute(
+                        "INSERT INTO cost_entries (section, name, data, position, saved_at) VALUES (?, ?, ?, ?, ?)"
+                        " ON CONFLICT(section, name) DO UPDATE SET data=excluded.data, saved_at=excluded.saved_at",
+                        (section, entry.name, jsonout.dumps(costs.entry_to_dict(entry)), start + i, now))
+
+    def save_cost_entry(self, section: str, entry) -> None:
+        """Add ``entry`` to section ``section`` of the stored catalogue, or replace the entry of
+        the same name (one transaction; the whole catalogue must stay valid)."""
+        if section not in costs.SECTIONS:
+            raise InputError(f"unknown cost catalogue section {section!r} (known: {', '.join(costs.SECTIONS)})")
+        catalogue = self.cost_catalogue() or costs.Catalogue()
+        entries = catalogue.entries(section)
+        if any(e.name == entry.name for e in entries):
+            entries[:] = [entry if e.name == entry.name else e for e in entries]
+        else:
+            entries.append(entry)
+        costs.parse_catalogue(catalogue.to_dict(), "the cost catalogue")
+        self.save_cost_catalogue(catalogue)
+
+    def remove_cost_entry(self, section: str, name: str) -> None:
+        """Remove one entry of the stored catalogue; InputError when there is none of that name."""
+        with self._errors(f"removing {name!r} from the cost catalogue"), self._con:
+            gone = self._con.execute("DELETE FROM cost_entries WHERE section=? AND name=?", (section, name)).rowcount
+        if not gone:
+            raise InputError(f"the cost catalogue has no {section} entry named {name!r}")
+
+    def clear_cost_catalogue(self) -> None:
+        """Forget the stored cost catalogue (settings and entries, one transaction)."""
+        with self._errors("clearing the cost catalogue"), self._con:
+            self._con.execute("DELETE FROM cost_entries")
+            self._con.execute("DELETE FROM cost_settings")
 
 
 def _site_name(name: str) -> str:

@@ -158,12 +158,24 @@ class ScenarioDocument(QObject):
 
     # --- editing -------------------------------------------------------------------------
     def set(self, path: Path_, value: Any, text: str | None = None) -> None:
-        """Change one value (undoable; consecutive edits of the same field merge)."""
+        """Change one value (undoable; consecutive edits of the same field merge). A value an
+        imported estate only assumed is declared once edited: its ``assumed`` mark goes in the same
+        undo step (advisor.inventory.marks_after_edit)."""
+        from advisor.inventory import marks_after_edit
+
         old = copy.deepcopy(self.get(path))
         if old == value:
             return
-        self.undo_stack.push(_SetValue(self, tuple(path), old, copy.deepcopy(value),
-                                       text or f"Edit {path_text(path)}"))
+        text = text or f"Edit {path_text(path)}"
+        marks = marks_after_edit(self._data, tuple(path))
+        if not marks:
+            self.undo_stack.push(_SetValue(self, tuple(path), old, copy.deepcopy(value), text))
+            return
+        self.undo_stack.beginMacro(text)
+        self.undo_stack.push(_SetValue(self, tuple(path), old, copy.deepcopy(value), text))
+        for where, kept in marks.items():
+            self.undo_stack.push(_SetValue(self, where, copy.deepcopy(self.get(where)), kept or None, text))
+        self.undo_stack.endMacro()
 
     def replace(self, data: dict, text: str) -> None:
         """Replace the whole data (undoable), e.g. adding or removing a workload."""

@@ -458,6 +458,9 @@ class MainWindow(QMainWindow):
         if kind.kind == "benchmark":
             self.offer_import(path, kind.label)
             return False
+        if kind.kind == "inventory":  # an estate export: File > Import inventory
+            self.import_inventory([path])
+            return False
         try:
             self.session.document.open(path)
         except UserFacingError as exc:
@@ -630,16 +633,24 @@ class MainWindow(QMainWindow):
         self.handle_dropped(paths)
         event.acceptProposedAction()
 
-    def handle_dropped(self, paths: list[Path]) -> None:
-        """Scenario files open; everything else is imported as benchmark output."""
+    def handle_dropped(self, paths: list[Path]):
+        """A scenario file opens; estate exports (RVTools, libvirt, Proxmox, OpenStack, the inventory
+        template) go to File > Import inventory (returned: its dialog); everything else is imported
+        as benchmark output."""
         from advisor.files import classify_file
 
-        scenarios = [p for p in paths if classify_file(p).kind == "scenario"]
-        others = [p for p in paths if p not in scenarios]
+        kinds = {p: classify_file(p).kind for p in paths}
+        scenarios = [p for p in paths if kinds[p] == "scenario"]
+        inventories = [p for p in paths if kinds[p] == "inventory"]
+        others = [p for p in paths if kinds[p] not in ("scenario", "inventory")]
+        dialog = None
         if scenarios and self.maybe_discard():
             self.open_scenario(scenarios[0])
+        elif inventories:
+            dialog = self.import_inventory(inventories)
         if others:
             self.import_files(others)
+        return dialog
 
     # --- look ----------------------------------------------------------------------------
     def set_theme(self, mode: str) -> None:

@@ -57,6 +57,17 @@ def scenario_inputs(scenario) -> dict[str, str]:
     }
 
 
+def cost_summary(advice) -> str | None:
+    """The design's cost at one glance (``150,384 EUR over 5 years (capex ..., opex ... per year)``),
+    or None when the advice was not priced (no cost catalogue)."""
+    cost = getattr(advice, "cost", None)
+    if cost is None:
+        return None
+    if not cost.lines:
+        return "Cost: " + ("; ".join(cost.notes) or "not priced")
+    return "Cost: " + cost.headline() + ("" if cost.complete else " (incomplete: see the cost notes)")
+
+
 @dataclass(frozen=True)
 class DesignLine:
     """One line of the design at a glance: what (``Hosts``), the design (``8 hosts …``), and
@@ -115,4 +126,7 @@ def design(advice) -> list[DesignLine]:
                                            f"{fmt_value(t.expected)} {t.unit} against {fmt_value(t.target)})"
                                            for t in missed) if missed else ""))
         out.append(DesignLine("Targets", text, "missed" if missed else "ok"))
+    cost = cost_summary(advice)
+    if cost is not None:
+        out.append(DesignLine("Cost", cost.removeprefix("Cost: ")))
     return out

@@ -139,6 +139,6 @@ def _store(kb, name: str, fam) -> None:
         log.warning("family %s is not cached: its state holds %s", name, exc)
         return
     try:
-        write_bytes_atomic(_path(kb, name), data)
+        write_bytes_atomic(_path(kb, name), data, private=True)
     except Exception:  # noqa: BLE001 - a cache that cannot be written only costs a refit
         pass

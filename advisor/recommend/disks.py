@@ -12,7 +12,7 @@ from advisor.hardware import PER_KIND, Hardware
 DISK_IOPS = {kind: d.iops for kind, d in PER_KIND.items()}
 DISK_MB_S = {kind: d.mb_s for kind, d in PER_KIND.items()}  # MB/s (10^6 B/s)
 #: HwFigure sources as the older (figure, where) pairs name them
-_WHERE = {"declared": "given", "probe": "given", "defaults": "default"}
+_WHERE = {"declared": "given", "probe": "given", "defaults": "default", "assumed": "default"}
 
 
 def hardware_of(ctx) -> Hardware:

@@ -8,7 +8,7 @@ the bottleneck) is the workloads' total over one host's usable capacity:
   (vCPUs per physical core; hardware threads are not counted as cores; real-time VMs' vCPUs
   are pinned 1:1);
 * ``cpu_load``: busy cores (vCPUs x a busy share per CPU intensity: low 0.2, medium 0.5,
-  high 0.9 — an assumption) over physical cores x the planned utilization ceiling
+  high 0.9 — an assumption — or the workload's measured ``cpu_busy_share`` from an imported estate) over physical cores x the planned utilization ceiling
   (``preferences.targets.max_host_cpu_pct`` when given, else ``preferences.max_host_cpu_percent``,
   default 80 %, near the 82 % ceiling of doc 004 ch. 6);
 * ``ram``: guest RAM (+ 2 % overhead per VM) over host RAM less the hypervisor's reserve, which
@@ -743,7 +743,8 @@ def recommend(ctx: EngineContext) -> list[Recommendation]:
                    "hypervisor_reserve_gib": round(hypervisor_reserve_gib(sc.hosts.ram_gib), 3),
                    "targets": [r.to_dict() for r in target_results],
                    "assumptions": ["vCPUs count against physical cores, not hardware threads",
-                                   "busy share per vCPU: low 0.2, medium 0.5, high 0.9",
+                                   "busy share per vCPU: low 0.2, medium 0.5, high 0.9 (or the workload's measured "
+                                   "cpu_busy_share)",
                                    "IOPS per VM when not given: low 50, medium 200, high 1000",
                                    "per-disk IOPS when not given or calibrated: HDD 150, SSD 50000, NVMe 300000",
                                    "hypervisor keeps 0.5 GiB + 3 % of host RAM; 2 % RAM overhead per VM",

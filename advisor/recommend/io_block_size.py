@@ -36,7 +36,8 @@ def disk_figures(ctx: EngineContext) -> tuple[float, float, str, list, bool] | N
     local = None
     for d in sc.hosts.disks:  # reads: the site's read figures for disks of the kind it measured
         fi, fm = hw.disk_iops(d, True), hw.disk_mb_s(d, True)
-        how = {"declared": "given", "probe": "probe", "defaults": "defaults"}.get(fi.source, fi.source.replace(":", " "))
+        how = {"declared": "given", "probe": "probe", "defaults": "defaults",
+               "assumed": "assumed"}.get(fi.source, fi.source.replace(":", " "))
         if local is None or fm.value > local[1]:
             local = (fi.value, fm.value, f"local {d.kind.upper()} ({how})", [fi, fm])
     kind = SHARED_KIND.get(ctx.facts.storage_backend or "local_disk")
@@ -50,11 +51,12 @@ def disk_figures(ctx: EngineContext) -> tuple[float, float, str, list, bool] | N
     link_mb_s = s.network_gbps * MB_S_PER_GBPS
     if s.iops:
         return (float(s.iops), link_mb_s, f"{kind} storage ({s.iops:g} IOPS, {s.network_gbps:g} Gb/s link)",
-                [HwFigure(store_name(kind), float(s.iops), "IOPS", "declared"), link], False)
+                [HwFigure(store_name(kind), float(s.iops), "IOPS", hw.source("hosts.shared_storage.iops")), link],
+                False)
     if local is None:
         return None
     assumed = [HwFigure(f"{store_name(kind)}, {f.what} like the hosts' (assumed)", f.value, f"{f.unit} each",
-                        "defaults" if f.source == "declared" else f.source) for f in local[3]]
+                        "defaults" if f.source in ("declared", "assumed") else f.source) for f in local[3]]
     return (local[0], min(local[1], link_mb_s),
             f"{kind} storage over {s.network_gbps:g} Gb/s, with disks like the hosts' {local[2][6:]} assumed",
             [*assumed, link], False)

@@ -23,6 +23,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--format", choices=("json", "md", "html"), default="json", help="output format (default json)")
     p.add_argument("-o", "--output", type=Path, metavar="FILE", help="write here (atomically) instead of stdout")
     p.add_argument("--kb", type=Path, help="use this compiled knowledge base file instead of the shipped one")
+    p.add_argument("--catalogue", type=Path, metavar="FILE",
+                   help="price the design with this cost catalogue (YAML; default: the one stored with "
+                        "'capadvisor costs import'); the JSON gains 'cost'")
+    p.add_argument("--no-catalogue", action="store_true", help="do not price the design")
     p.set_defaults(func=cmd_advise)
 
 
@@ -59,8 +63,13 @@ def advice_for(args):
                 raise InputError(f"--site-db {args.site_db}: no such file")
             db = UserDatabase(args.site_db)
         site = _site_name(args, db) if db is not None else None
+        catalogue = None
+        if hasattr(args, "no_catalogue"):  # advise prices its design; export-config and bench-plan do not
+            from app.commands.costs import catalogue_for
+
+            catalogue = catalogue_for(args)
         with KnowledgeBase.open(args.kb) as kb:
-            return advise(scenario, kb=kb, site=site, userdb=db)
+            return advise(scenario, kb=kb, site=site, userdb=db, catalogue=catalogue)
     finally:
         if db is not None:
             db.close()

@@ -15,10 +15,10 @@ def register(sub: argparse._SubParsersAction) -> None:
         "inventory", help="import today's VM inventory (RVTools, libvirt, Proxmox, OpenStack, CSV) into a scenario",
         description="Read estate exports, show what was found (VMs, powered off, templates, hosts), group the VMs "
                     "into workload groups and write a scenario. Formats are recognised from the content: RVTools "
-                    ".xlsx (tabs vInfo, vHost, vDisk, vPartition) or those tabs as CSV; virsh dumpxml domain XML "
+                    ".xlsx (tabs vInfo, vHost, vCPU, vMemory, vDatastore, vDisk, vPartition) or those tabs as CSV; virsh dumpxml domain XML "
                     "and virsh list --all / dominfo / nodeinfo text; pvesh get /cluster/resources "
                     "--output-format json; openstack server list --long -f json with openstack flavor list -f "
-                    "json; Capacity Advisor's inventory CSV template (see README). Fields no export carries (I/O "
+                    "json (and openstack hypervisor list --long -f json for the hosts); Capacity Advisor's inventory CSV template (see README). Fields no export carries (I/O "
                     "pattern, loss tolerance, live migration ...) get defaults marked as assumed. Unless "
                     "--no-advise, the advice is computed and set next to today's settings (cache modes, "
                     "pinning, vCPUs per core). Without -o the scenario goes to stdout and the summary to stderr.")
@@ -33,14 +33,20 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--exclude-powered-off", action="store_true", help="leave powered-off VMs out of the scenario")
     p.add_argument("--no-advise", action="store_true", help="do not compute the advice (no today-vs-advised lines)")
     p.add_argument("--format", choices=("text", "json"), default="text",
-                   help="summary as text, or one JSON document (summary, scenario, today_vs_advised) on stdout")
+                   help="summary as text, or one JSON document on stdout with the keys " + ", ".join(JSON_KEYS[:-1])
+                        + " and, with -o, written")
     p.add_argument("--kb", type=Path, help="use this compiled knowledge base file instead of the shipped one")
     p.set_defaults(func=cmd_inventory)
 
 
-def summary_lines(inv, today_rows: list[dict] | None) -> list[str]:
+#: the keys of the ``--format json`` document (its help names them; a test holds the two together)
+JSON_KEYS = ("found", "group_by", "groups", "totals", "today", "warnings", "sources", "scenario", "today_vs_advised",
+             "written")
+
+
+def summary_lines(inv, advised_rows: list[dict] | None) -> list[str]:
     """The human summary: found, groups, totals, assumptions, today vs advised."""
-    from advisor.inventory import format_today
+    from advisor.inventory import format_today, today_rows
 
     s = inv.summary()
     f = s["found"]
@@ -59,31 +65,27 @@ def summary_lines(inv, today_rows: list[dict] | None) -> list[str]:
     width = max((len(g["name"]) for g in s["groups"]), default=4)
     lines.append(f"  {'group':<{width}}  {'VMs':>5}  {'vCPU':>4}  {'RAM GiB':>8}  {'disk GB':>8}  today")
     for g in s["groups"]:
-        today = []
-        if g["cache_today"]:
-            today.append(f"cache {g['cache_today']}")
-        if g["pinned"]:
-            today.append(f"{g['pinned']} pinned")
-        if g["powered_off"]:
-            today.append(f"{g['powered_off']} off")
-        if g["vcpus_today"] != str(g["vcpus"]):
-            today.append(f"vCPUs {g['vcpus_today']}")
         disk = f"{g['disk_gb']:.0f}" if g["disk_gb"] else "-"
         lines.append(f"  {g['name']:<{width}}  {g['vms']:>5}  {g['vcpus']:>4}  {g['ram_gib']:>8.1f}  {disk:>8}  "
-                     + "; ".join(today))
+                     + g["today_text"])
     scenario = inv.to_scenario()
     host_assumed = scenario["estate"]["assumed"]
     w_assumed = sorted({a for w in scenario["workloads"] for a in w.get("assumed", [])})
     lines.append("Assumed (not in the export; check them): " + ", ".join(w_assumed))
     lines.append("  hosts: " + ", ".join(host_assumed))
-    for n in scenario["estate"].get("notes", [])[:1]:
-        lines.append(f"  hosts: {n}")
+    if inv.host_note():
+        lines.append(f"  hosts: {inv.host_note()}")
+    measured = sorted({a for w in scenario["workloads"] for a in w.get("measured", [])})
+    if measured:
+        lines.append("Measured (derived from the estate's usage, not assumed): " + ", ".join(measured)
+                     + " (each group's 'CPU ... % busy'; a snapshot at export time)")
     t = s["today"]
     if t:
-        lines.append("Today: " + "; ".join(f"{k.replace('_', ' ')} {v}" for k, v in t.items()))
-    if today_rows:
+        lines.append("Today:")
+        lines += [f"  {label}: {text}" for label, text in today_rows(t)]
+    if advised_rows:
         lines.append("Today vs advised:")
-        lines += [f"  {x}" for x in format_today(today_rows)]
+        lines += [f"  {x}" for x in format_today(advised_rows)]
     return lines
 
 

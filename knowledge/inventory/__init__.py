@@ -33,7 +33,8 @@ FORMATS = {
     "libvirt-xml": "virsh dumpxml DOMAIN",
     "virsh-text": "virsh list --all / virsh dominfo DOMAIN / virsh nodeinfo",
     "proxmox-json": "pvesh get /cluster/resources --output-format json",
-    "openstack-json": "openstack server list --long -f json, openstack flavor list -f json",
+    "openstack-json": "openstack server list --long -f json, openstack flavor list -f json, openstack hypervisor "
+                      "list --long -f json",
     "template-csv": "Capacity Advisor inventory template (CSV)",
 }
 
@@ -73,14 +74,18 @@ def detect(path: Path) -> tuple[str, Any]:
         kind = openstack.kind(data)
         if kind:
             return f"openstack-json:{kind}", data
-        raise _unknown(path, "JSON, but neither a Proxmox resource list nor OpenStack servers or flavors")
+        raise _unknown(path, "JSON, but neither a Proxmox resource list nor OpenStack servers, flavors or "
+                             "hypervisors")
     if libvirt.looks_like_virsh_text(text[:65536]):
         return "virsh-text", text
-    kind = template.template_kind(text)
-    if kind:
-        return "template-csv", text
+    # a CSV: our template or an RVTools tab, told apart by the family of its headers (so that a
+    # file lacking a required column is still recognised, and the column named by its reader)
+    kind, t_score = template.template_family(text)
     rows = rvtools.sniff_rows(text[: text.find("\n") + 1 if "\n" in text else len(text)])
-    if rows and rvtools.csv_tab(path, [h.strip() for h in rows[0]]):
+    tab, r_score = rvtools.csv_family(path, [h.strip() for h in rows[0]]) if rows else (None, 0)
+    if kind and t_score >= r_score:
+        return "template-csv", text
+    if tab:
         return "rvtools-csv", None
     raise _unknown(path, "format not recognised")
 
@@ -131,6 +136,8 @@ def read_inventory(paths: Sequence[Path | str], progress: ProgressFn | None = No
             estate.sources.append(proxmox.read_pvesh(path, content, estate))
         elif fmt == "openstack-json:servers":
             estate.sources.append(openstack.read_servers(path, content, estate, table, bool(flavor_docs)))
+        elif fmt == "openstack-json:hypervisors":
+            estate.sources.append(openstack.read_hypervisors(path, content, estate))
         elif fmt == "template-csv":
             estate.sources.append(template.read_template(path, content, estate))
     if csv_tabs:

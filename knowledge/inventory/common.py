@@ -67,9 +67,16 @@ def parse_bool(value: object) -> bool | None:
 
 
 def read_text(path: Path) -> str:
-    """A text export (CSV, JSON, virsh output): UTF-8 (with or without BOM), else Windows-1252
-    as Windows tools write it. Binary junk is refused with the file's name."""
+    """A text export (CSV, JSON, virsh output): UTF-16 (with a byte-order mark, or text whose every
+    other byte is NUL, as Excel's "Unicode text" and PowerShell write it), UTF-8 (with or without
+    BOM), else Windows-1252 as Windows tools write it. Binary junk is refused with the file's name."""
     data = read_bytes(path)
+    utf16 = _utf16(data)
+    if utf16:
+        try:
+            return data.decode(utf16)
+        except UnicodeDecodeError as exc:
+            raise InputError(f"{path}: not valid UTF-16 text ({exc.reason} at byte {exc.start})") from exc
     if b"\x00" in data[:4096]:
         raise InputError(f"{path}: binary data, not a text export (a NUL byte in the first 4 KiB)")
     try:
@@ -84,6 +91,21 @@ def read_text(path: Path) -> str:
     if sum(1 for ch in text[:4096] if ord(ch) < 32 and ch not in "\r\n\t") > 8:
         raise InputError(f"{path}: binary data, not a text export")
     return text
+
+
+def _utf16(data: bytes) -> str | None:
+    """The UTF-16 codec ``data`` is written in, or None: by its byte-order mark, else by NUL bytes
+    at every odd (little-endian) or even (big-endian) position of a text start."""
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        return "utf-16"
+    head = data[:256]
+    if len(head) >= 8 and len(head) % 2 == 0:
+        even, odd = head[0::2], head[1::2]
+        if odd.count(0) == len(odd) and 0 not in even:
+            return "utf-16-le"
+        if even.count(0) == len(even) and 0 not in odd:
+            return "utf-16-be"
+    return None
 
 
 def read_bytes(path: Path) -> bytes:

@@ -84,18 +84,22 @@ def read_domain_xml(path: Path, text: str, estate: Estate) -> VM:
         raise InputError(f"{where}: domain {name}: element <vcpu>: {vcpus} vCPUs")
     tune = root.find("cputune")
     pinned = bool(vcpu_el.get("cpuset")) or (tune is not None and tune.find("vcpupin") is not None)
-    caches, storage = [], []
+    caches: list[str] = []
+    storage: list[str] = []
+    ids: list[str] = []
     for disk in root.iterfind("devices/disk"):
         if disk.get("device", "disk") not in ("disk", "lun"):
             continue  # cdrom, floppy
         driver = disk.find("driver")
         caches.append((driver.get("cache") if driver is not None else None) or "default")
         storage.append(_backing(disk))
+        target = disk.find("target")
+        ids.append((target.get("dev") if target is not None else None) or f"disk{len(ids) + 1}")
     dom_id = root.get("id")
     hv = {"kvm": "KVM", "qemu": "QEMU (TCG)", "xen": "Xen", "lxc": "LXC", "test": "libvirt test driver"}
     return VM(name=name, source=where, platform="libvirt", uid=(root.findtext("uuid") or "").strip(), vcpus=vcpus,
               ram_mib=ram, powered_on=True if dom_id not in (None, "-1") else None, cache_modes=caches,
-              pinned=pinned, storage=storage, container=root.get("type") == "lxc",
+              disk_ids=ids, pinned=pinned, storage=storage, container=root.get("type") == "lxc",
               os=hv.get(root.get("type", ""), root.get("type", "")))
 
 
@@ -229,7 +233,10 @@ def _node(b: dict[str, str], where: str, path: Path, n: int, total: int) -> Host
 
 def merge_libvirt(estate: Estate, vms: list[VM], source: Source) -> None:
     """Add libvirt VMs, merging the ones another file already described (same UUID, else same
-    name): the domain XML's details win, the state comes from whichever file says it."""
+    name) into one VM that keeps the union of their facts: every disk (by target device) with its
+    cache mode and backing, pinning when any description pins, the state from whichever file
+    says it. Where the descriptions disagree (vCPUs, RAM, one disk's cache mode) the merge
+    keeps the larger size (or the first file's cache mode) and a note says so."""
     index: dict[str, VM] = {}
     for v in estate.vms:
         if v.platform == "libvirt":
@@ -248,17 +255,45 @@ def merge_libvirt(estate: Estate, vms: list[VM], source: Source) -> None:
             index.setdefault(f"name:{vm.name}", vm)
             source.vms += 1
             continue
-        source.notes.append(f"{vm.name}: also described by {old.source}; merged")
-        xml_first = sorted((old, vm), key=lambda v: 0 if v.cache_modes or v.pinned is not None else 1)
-        best, other = xml_first
-        for attr in ("vcpus", "ram_mib", "uid", "host", "pinned"):
-            if getattr(best, attr) in (None, ""):
-                setattr(best, attr, getattr(other, attr))
-        if best.powered_on is None:
-            best.powered_on = other.powered_on
-        if not best.cache_modes:
-            best.cache_modes, best.storage = other.cache_modes, other.storage
-        if best is not old:
-            estate.vms[estate.vms.index(old)] = best
-            index[key or f"name:{vm.name}"] = best
-            index[f"name:{vm.name}"] = best
+        source.notes.append(f"{vm.name}: also described by {Path(old.source).name}; merged into one VM"
+                            + "".join(f"; {c}" for c in _merge_into(old, vm)))
+
+
+def _merge_into(old: VM, new: VM) -> list[str]:
+    """Merge ``new`` (a later description of the same domain) into ``old``; the conflicts found
+    (a disk whose cache mode one file does not state is no conflict: the stated mode is kept)."""
+    conflicts = []
+    there = Path(new.source).name
+    for attr, label, fmt in (("vcpus", "vCPUs", lambda x: f"{x:g}"), ("ram_mib", "RAM", lambda x: f"{x:.6g} MiB")):
+        a, b = getattr(old, attr), getattr(new, attr)
+        if a is None:
+            setattr(old, attr, b)
+        elif b is not None and a != b:
+            setattr(old, attr, max(a, b))
+            conflicts.append(f"{label} differ: {fmt(a)} in the earlier file(s), {fmt(b)} in {there}; planned at "
+                             f"{fmt(max(a, b))} (the larger)")
+    for attr in ("uid", "host"):
+        if not getattr(old, attr):
+            setattr(old, attr, getattr(new, attr))
+    if old.powered_on is None:
+        old.powered_on = new.powered_on
+    if new.pinned is not None:
+        old.pinned = bool(old.pinned) or new.pinned
+    if old.os in ("", "libvirt test driver") and new.os:
+        old.os = new.os
+    disks = {dev: i for i, dev in enumerate(old.disk_ids)}
+    for dev, mode, backing in zip(new.disk_ids, new.cache_modes, new.storage, strict=True):
+        i = disks.get(dev)
+        if i is None:
+            disks[dev] = len(old.disk_ids)
+            old.disk_ids.append(dev)
+            old.cache_modes.append(mode)
+            old.storage.append(backing)
+        elif old.cache_modes[i] == "default" and mode != "default":
+            old.cache_modes[i] = mode
+        elif mode not in ("default", old.cache_modes[i]):
+            conflicts.append(f"disk {dev}: cache {old.cache_modes[i]} in the earlier file(s), {mode} in {there}; "
+                             f"{old.cache_modes[i]} kept")
+    if not new.disk_ids and new.cache_modes and not old.cache_modes:  # a source without disk names
+        old.cache_modes, old.storage = list(new.cache_modes), list(new.storage)
+    return conflicts

@@ -42,11 +42,20 @@ class VM:
     host: str = ""
     cluster: str = ""
     os: str = ""
+    application: str = ""            # what runs in it, when the source has such a column (our CSV template)
     cache_modes: list[str] = field(default_factory=list)  # per disk (libvirt driver cache=)
+    disk_ids: list[str] = field(default_factory=list)     # per disk, parallel to cache_modes (libvirt target dev)
     pinned: bool | None = None       # vCPUs pinned to host CPUs (libvirt vcpupin)
     storage: list[str] = field(default_factory=list)      # per disk: local | nfs | iscsi | distributed | file | block
     group: str = ""                  # a group the source names (our CSV template)
     count: int = 1                   # identical VMs this row stands for (our CSV template)
+    # measured at export time (RVTools quick statistics; None: not in the export)
+    cpu_usage_mhz: float | None = None   # vCPU tab 'Overall'
+    cpu_max_mhz: float | None = None     # vCPU tab 'Max' (vCPUs x host clock, or the VM's limit)
+    cpu_usage_pct: float | None = None   # a per-VM 'CPU usage %' column, where an export has one
+    cpu_ready_pct: float | None = None   # vInfo 'Overall Cpu Readiness' / vCPU 'CPU ready %'
+    mem_consumed_mib: float | None = None  # vMemory 'Consumed'
+    mem_active_mib: float | None = None    # vMemory 'Active' / vInfo 'Active Memory'
 
     @property
     def ram_gib(self) -> float | None:
@@ -70,6 +79,7 @@ class Host:
     cpu_usage_pct: float | None = None
     mem_usage_pct: float | None = None
     hypervisor: str = ""              # e.g. "VMware ESXi 8.0.3", "KVM"
+    aliases: list[str] = field(default_factory=list)  # other names of this host in the sources
 
     @property
     def cores(self) -> int | None:
@@ -106,7 +116,8 @@ class Estate:
         return sorted({v.platform for v in self.vms if v.platform})
 
     def counts(self) -> dict[str, int]:
-        """VMs, powered off, templates, containers and hosts found."""
+        """VMs, powered off, templates, containers and hosts found (each a number of VMs or
+        hosts; a template CSV row with ``count`` counts that many VMs)."""
         vms = [v for v in self.vms if not v.template]
         return {"vms": sum(v.count for v in vms if not v.container),
                 "containers": sum(v.count for v in vms if v.container),
@@ -115,4 +126,10 @@ class Estate:
                 "hosts": len(self.hosts)}
 
     def cache_mode_counts(self) -> Counter:
-        return Counter(m for v in self.vms if not v.template for m in v.cache_modes)
+        """Virtual disks per cache mode (not VMs: a VM with two disks counts twice)."""
+        out: Counter = Counter()
+        for v in self.vms:
+            if not v.template:
+                for m in v.cache_modes:
+                    out[m] += v.count
+        return out

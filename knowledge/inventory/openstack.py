@@ -1,6 +1,12 @@
 """OpenStack: ``openstack server list --long -f json`` with ``openstack flavor list -f json``;
 also the Compute API's ``GET /servers/detail`` (``{"servers": [...]}``) and ``GET
-/flavors/detail`` (``{"flavors": [...]}``) responses.
+/flavors/detail`` (``{"flavors": [...]}``) responses; and, for the hosts, ``openstack hypervisor
+list --long -f json`` or ``GET /os-hypervisors/detail`` (``{"hypervisors": [...]}``: each compute
+node's vCPUs, RAM, CPU topology and hypervisor type).
+
+Hosts: the servers' ``Host`` column (``OS-EXT-SRV-ATTR:host`` in the API) names the compute
+hosts the VMs run on; the hypervisor list describes them. A host only the servers name is
+listed without hardware (the scenario assumes it and says so).
 
 A server's vCPUs, RAM and disk come from its flavor: embedded in the server (Compute API 2.47
 and later, or an expanded ``Flavor`` column) or looked up by flavor ID or name in the flavor
@@ -12,7 +18,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from knowledge.infra.errors import InputError
-from knowledge.inventory.model import VM, Estate, Source
+from knowledge.inventory.model import VM, Estate, Host, Source
 
 _FLAVOR_KEYS = {"vcpus", "ram"}
 
@@ -28,12 +34,16 @@ def kind(data) -> str | None:
             return "servers"
         if isinstance(data.get("flavors"), list):
             return "flavors"
+        if isinstance(data.get("hypervisors"), list):
+            return "hypervisors"
         return None
     if not isinstance(data, list) or not data or not all(isinstance(x, dict) for x in data):
         return None
     keys = set(_lower(data[0]))
     if {"vcpus", "ram"} <= keys and "name" in keys:
         return "flavors"
+    if "hypervisor hostname" in keys or "hypervisor_hostname" in keys:
+        return "hypervisors"
     if "id" in keys and "name" in keys and ("status" in keys or "flavor" in keys or "flavor name" in keys):
         return "servers"
     return None
@@ -59,6 +69,7 @@ def read_servers(path: Path, data, estate: Estate, flavor_table: dict[str, dict]
     rows = data["servers"] if isinstance(data, dict) else data
     source = Source(where, "openstack-servers")
     missing: list[str] = []
+    seen_hosts: list[str] = []
     for i, s in enumerate(rows):
         s = _lower(s)
         name = str(s.get("name") or s.get("id") or f"server{i}")
@@ -94,16 +105,82 @@ def read_servers(path: Path, data, estate: Estate, flavor_table: dict[str, dict]
         elif power:
             on = power in ("running", "1")
         host = s.get("host") or s.get("os-ext-srv-attr:host") or s.get("os-ext-srv-attr:hypervisor_hostname") or ""
+        if host and str(host) not in seen_hosts:
+            seen_hosts.append(str(host))
         estate.vms.append(VM(
             name=name, source=where, platform="openstack", uid=str(s.get("id", "")),
             vcpus=spec["vcpus"] if spec else None, ram_mib=spec["ram_mib"] if spec else None,
             disk_gb=spec["disk_gb"] if spec else None, powered_on=on, host=str(host),
             cluster=str(s.get("availability zone") or s.get("os-ext-az:availability_zone") or "")))
         source.vms += 1
+    known = {h.name for h in estate.hosts} | {a for h in estate.hosts for a in h.aliases}
+    for name in seen_hosts:
+        if name not in known:
+            estate.hosts.append(Host(name=name, source=where))
+            source.hosts += 1
+    if seen_hosts and source.hosts:
+        source.notes.append(f"{source.hosts} compute host(s) named by the servers' Host column; their hardware is "
+                            "not in this file (add `openstack hypervisor list --long -f json` to describe them)")
     if missing:
         estate.warnings.append(f"{where}: flavor not found in the flavor list for {len(missing)} server(s): "
                                f"{', '.join(missing[:5])}{' ...' if len(missing) > 5 else ''}; their vCPUs and RAM "
                                "are left to you")
+    return source
+
+
+#: Nova's hypervisor_type as the hypervisor it is (QEMU is what Nova's libvirt driver reports for KVM)
+HYPERVISOR_TYPES = {"qemu": "KVM/QEMU (libvirt)", "kvm": "KVM (libvirt)", "vmware vcenter server": "VMware ESXi (vCenter)",
+                    "xen": "Xen", "hyperv": "Hyper-V", "ironic": "bare metal (Ironic)", "lxc": "LXC containers"}
+
+
+def hypervisor_name(kind: str) -> str:
+    """A Nova hypervisor_type as the hypervisor it names (the type as given when unknown here)."""
+    return HYPERVISOR_TYPES.get(kind.strip().lower(), kind.strip())
+
+
+def read_hypervisors(path: Path, data, estate: Estate) -> Source:
+    """Compute hosts from ``openstack hypervisor list --long -f json`` or ``os-hypervisors/detail``;
+    a host the servers already listed (by its service host or hypervisor hostname) is described."""
+    where = str(path)
+    rows = data["hypervisors"] if isinstance(data, dict) else data
+    source = Source(where, "openstack-hypervisors")
+    by_name = {h.name: h for h in estate.hosts}
+    for i, raw in enumerate(rows):
+        if not isinstance(raw, dict):
+            raise InputError(f"{where}: hypervisor {i}: not a JSON object")
+        h = _lower(raw)
+        name = str(h.get("hypervisor hostname") or h.get("hypervisor_hostname") or h.get("id") or f"hypervisor{i}")
+        here = f"{where}: hypervisor {i} ({name})"
+        service = h["service"] if isinstance(h.get("service"), dict) else {}
+        service_host = str(service.get("host") or h.get("host") or h.get("service host") or "")
+        topo = (h.get("cpu_info") or {}).get("topology") if isinstance(h.get("cpu_info"), dict) else None
+        topo = topo if isinstance(topo, dict) else {}
+        vcpus = _float(h.get("vcpus"), here, "vcpus")
+        ram = _float(h.get("memory_mb", h.get("memory mb")), here, "memory_mb")
+        kind = str(h.get("hypervisor_type") or h.get("hypervisor type") or "")
+        host = by_name.get(service_host) or by_name.get(name)
+        if host is None:
+            host = Host(name=service_host or name, source=where)
+            estate.hosts.append(host)
+            by_name[host.name] = host
+            source.hosts += 1
+        host.aliases = sorted({*host.aliases, name, service_host} - {"", host.name})
+        sockets, cores, threads = (_float(topo.get(k), here, f"cpu_info.topology.{k}") for k in
+                                   ("sockets", "cores", "threads"))
+        if sockets and cores:
+            host.sockets, host.cores_per_socket = int(sockets), int(cores)
+            host.threads_per_core = int(threads) if threads else None
+        if vcpus:
+            host.logical_cpus = int(vcpus)
+        if ram:
+            host.ram_mib = ram
+        model = (h.get("cpu_info") or {}).get("model") if isinstance(h.get("cpu_info"), dict) else None
+        if model:
+            host.cpu_model = str(model)
+        if kind:
+            host.hypervisor = f"{hypervisor_name(kind)} (OpenStack Nova hypervisor type {kind})"
+        if not host.source or host.source != where:
+            host.source = where
     return source
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -44,6 +45,9 @@ TABS: dict[str, dict[str, tuple[tuple[str, ...], bool]]] = {
         "os": (("osaccordingtotheconfigurationfile", "os", "guestos"), False),
         "os_tools": (("osaccordingtothevmwaretools", "ostools"), False),
         "uuid": (("vmuuid", "uuid", "smbiosuuid", "vmid"), False),
+        "cpu_ready": (("overallcpureadiness", "cpureadiness", "cpureadypct", "cpuready"), False),
+        "cpu_usage_pct": (("cpuusagepct", "cpuusage"), False),
+        "mem_active": (("activememory",), False),
     },
     "vHost": {
         "host": (("host", "name", "hostname"), True),
@@ -59,6 +63,23 @@ TABS: dict[str, dict[str, tuple[tuple[str, ...], bool]]] = {
         "mem_usage": (("memoryusage",), False),
         "esx_version": (("esxversion", "version"), False),
     },
+    "vCPU": {
+        "vm": (("vm", "vmname", "name"), True),
+        "overall": (("overall", "overallmhz", "overallcpuusage"), True),
+        "max": (("max", "maxmhz"), False),
+        "ready": (("cpureadypct", "cpuready", "overallcpureadiness"), False),
+    },
+    "vMemory": {
+        "vm": (("vm", "vmname", "name"), True),
+        "consumed": (("consumed", "consumedmib", "consumedmb"), False),
+        "active": (("active", "activemib", "activemb"), False),
+    },
+    "vDatastore": {
+        "name": (("name", "datastore"), True),
+        "type": (("type",), True),
+        "capacity": (("capacitymib", "capacitymb", "capacity"), False),
+        "hosts": (("hosts", "numhosts"), False),
+    },
     "vDisk": {
         "vm": (("vm", "vmname", "name"), True),
         "capacity": (("capacitymib", "capacitymb", "capacity"), True),
@@ -72,7 +93,13 @@ TABS: dict[str, dict[str, tuple[tuple[str, ...], bool]]] = {
 
 #: headers (as RVTools prints them) named in messages
 SHOWN = {"name": "VM", "cpus": "CPUs", "memory": "Memory", "host": "Host", "vm": "VM", "capacity": "Capacity MiB",
-         "consumed": "Consumed MiB"}
+         "consumed": "Consumed MiB", "overall": "Overall"}
+#: the tabs of an export, in reading order (vCPU and vMemory carry the VMs' measured CPU and memory)
+ORDER = ("vInfo", "vHost", "vCPU", "vMemory", "vDatastore", "vDisk", "vPartition")
+#: optional tabs: without their columns the export is still read (a note says what is missing)
+OPTIONAL = ("vCPU", "vMemory", "vDatastore")
+#: datastore types as the scenario's shared storage kinds (VMFS on a LUN several hosts see: a SAN)
+DATASTORE_KINDS = {"vmfs": "iscsi", "nfs": "nfs", "nfs41": "nfs", "vsan": "distributed", "vvol": "iscsi"}
 
 
 @dataclass
@@ -166,7 +193,9 @@ def _vm(r: _Rows, cells, row: int, source: str) -> VM | None:
               disk_gb=disk * GB_PER_MIB if disk else None, used_gb=used * GB_PER_MIB if used else None,
               powered_on=None if not power else power == "poweredon", template=template,
               host=r.text(cells, "host"), cluster=r.text(cells, "cluster") or r.text(cells, "datacenter"),
-              os=r.text(cells, "os_tools") or r.text(cells, "os"))
+              os=r.text(cells, "os_tools") or r.text(cells, "os"),
+              cpu_ready_pct=r.number(cells, "cpu_ready", row), cpu_usage_pct=r.number(cells, "cpu_usage_pct", row),
+              mem_active_mib=r.number(cells, "mem_active", row))
 
 
 def _host(r: _Rows, cells, row: int, source: str) -> Host | None:
@@ -198,6 +227,9 @@ class _Collector:
         self.estate = estate
         self.disk: dict[str, float] = {}
         self.consumed: dict[str, float] = {}
+        self.cpu: dict[str, tuple] = {}      # vCPU tab: name -> (overall MHz, max MHz, ready %)
+        self.memory: dict[str, tuple] = {}   # vMemory tab: name -> (consumed MiB, active MiB)
+        self.datastores: list[tuple[str, float]] = []  # vDatastore: shared ones (kind, capacity MiB)
         self.vms: list[VM] = []
 
     def add(self, tab: str, r: _Rows, rows, source: Source, cancel=None) -> None:
@@ -214,6 +246,20 @@ class _Collector:
                 if h:
                     self.estate.hosts.append(h)
                     source.hosts += 1
+            elif tab == "vCPU":
+                name = r.text(cells, "vm")
+                if name:
+                    self.cpu[name] = (r.number(cells, "overall", row), r.number(cells, "max", row),
+                                      r.number(cells, "ready", row))
+            elif tab == "vMemory":
+                name = r.text(cells, "vm")
+                if name:
+                    self.memory[name] = (r.number(cells, "consumed", row), r.number(cells, "active", row))
+            elif tab == "vDatastore":
+                kind = DATASTORE_KINDS.get(r.text(cells, "type").lower().replace(" ", "").replace(".", ""))
+                shared = (r.number(cells, "hosts", row) or 0) > 1 or kind in ("nfs", "distributed")
+                if r.text(cells, "name") and kind and shared:
+                    self.datastores.append((kind, r.number(cells, "capacity", row) or 0.0))
             elif tab == "vDisk":
                 name = r.text(cells, "vm")
                 cap = r.number(cells, "capacity", row)
@@ -231,7 +277,22 @@ class _Collector:
                 vm.disk_gb = self.disk[vm.name] * GB_PER_MIB
             if vm.used_gb is None and vm.name in self.consumed:
                 vm.used_gb = self.consumed[vm.name] * GB_PER_MIB
+            if vm.name in self.cpu:
+                overall, peak, ready = self.cpu[vm.name]
+                vm.cpu_usage_mhz, vm.cpu_max_mhz = overall, peak or None
+                if vm.cpu_ready_pct is None:
+                    vm.cpu_ready_pct = ready
+            if vm.name in self.memory:
+                consumed, active = self.memory[vm.name]
+                vm.mem_consumed_mib = consumed
+                if active is not None:
+                    vm.mem_active_mib = active
         self.estate.vms += self.vms
+        capacity = self.estate.extra.setdefault("shared_capacity_tb", {})
+        for kind, mib in self.datastores:
+            if kind not in self.estate.shared_storage:
+                self.estate.shared_storage.append(kind)
+            capacity[kind] = capacity.get(kind, 0.0) + mib * GB_PER_MIB / 1000.0
 
 
 def read_xlsx(path: Path, estate: Estate, progress=None, cancel=None) -> None:
@@ -247,7 +308,7 @@ def read_xlsx(path: Path, estate: Estate, progress=None, cancel=None) -> None:
         source = Source(where, "rvtools-xlsx")
         col = _Collector(estate)
         need_disk = need_used = False
-        order = ["vInfo", "vHost", "vDisk", "vPartition"]
+        order = list(ORDER)
         for k, tab in enumerate(order):
             sheet = tabs[tab]
             if sheet is None or (tab == "vDisk" and not need_disk) or (tab == "vPartition" and not need_used):
@@ -258,7 +319,15 @@ def read_xlsx(path: Path, estate: Estate, progress=None, cancel=None) -> None:
                 if tab == "vInfo":
                     raise InputError(f"{where}: tab vInfo is empty")
                 continue
-            cols = map_columns(header, tab, where)
+            if tab in OPTIONAL:
+                try:  # optional tabs: without their columns the VMs are just not measured
+                    cols = map_columns(header, tab, where)
+                except InputError as exc:
+                    source.notes.append(f"{str(exc).split(': ', 1)[-1].split('; its columns')[0]}: not read from "
+                                        "that tab")
+                    continue
+            else:
+                cols = map_columns(header, tab, where)
             if tab == "vHost" and host_gaps(cols):
                 source.notes.append(f"tab vHost has no column {' nor '.join(host_gaps(cols))}: "
                                     "those host figures are left for you")
@@ -274,27 +343,56 @@ def read_xlsx(path: Path, estate: Estate, progress=None, cancel=None) -> None:
 
 
 # --- CSV ------------------------------------------------------------------------------------
-def csv_tab(path: Path, header: list[str]) -> str | None:
-    """Which RVTools tab a CSV file holds: from its name (``RVTools_tabvInfo.csv``) or headers."""
+#: headers (normalised, tab prefix removed) that mark each tab's CSV export; a file is taken for
+#: the tab whose markers it shares most (at least two), so that a tab lacking a required column
+#: is still recognised and the missing column named
+MARKERS: dict[str, frozenset[str]] = {
+    "vInfo": frozenset({"vm", "vmname", "powerstate", "template", "cpus", "memory", "provisionedmib", "provisionedmb",
+                        "inusemib", "inusemb", "osaccordingtotheconfigurationfile", "osaccordingtothevmwaretools",
+                        "dnsname", "vmuuid", "overallcpureadiness", "activememory", "nics", "disks",
+                        "totaldiskcapacitymib", "hwversion", "annotation", "connectionstate", "guestate"}),
+    "vHost": frozenset({"host", "cpumodel", "speed", "htactive", "cpu", "corespercpu", "cores", "cpuusage",
+                        "memoryusage", "esxversion", "vmspercore", "vcpuspercore", "vcpus", "vms",
+                        "currentevc", "maxevc", "bootime", "serialnumber"}),
+    "vCPU": frozenset({"vm", "overall", "max", "cpus", "sockets", "coresps", "level", "shares", "reservation",
+                       "entitlement", "drsentitlement", "limit", "hotadd", "hotremove", "cpureadypct"}),
+    "vMemory": frozenset({"vm", "sizemib", "sizemb", "consumed", "consumedoverhead", "private", "shared", "swapped",
+                          "ballooned", "active", "overhead", "memoryreservationlockedtomax", "hotadd"}),
+    "vDisk": frozenset({"vm", "disk", "capacitymib", "capacitymb", "raw", "diskmode", "thin", "controller",
+                        "unitnumber", "diskpath", "eagerlyscrub", "split", "writethrough"}),
+    "vPartition": frozenset({"vm", "disk", "capacitymib", "capacitymb", "consumedmib", "consumedmb", "freemib",
+                             "freemb", "free"}),
+    "vDatastore": frozenset({"name", "type", "capacitymib", "provisionedmib", "inusemib", "freemib", "freepct",
+                             "hosts", "siocenabled", "clustername", "url", "accessible", "configstatus"}),
+}
+
+
+def csv_family(path: Path, header: list[str]) -> tuple[str | None, int]:
+    """``(tab, score)``: the RVTools tab a CSV file holds and how sure that is: its file name
+    (``RVTools_tabvInfo.csv``: score 100), its headers' tab prefix (``vInfoVMName``), or the
+    headers that mark each tab (the score is the number shared). ``(None, 0)`` for none."""
     stem = path.stem.lower()
-    for tab in ("vInfo", "vHost", "vDisk", "vPartition"):
-        if stem.endswith(tab.lower()) or f"tab{tab.lower()}" in stem:
-            return tab
-    keys = {norm_header(h) for h in header}
-    prefixed = {k[:5] for k in keys}
-    if "vpart" in prefixed:
-        return "vPartition"
-    if "vdisk" in prefixed:
-        return "vDisk"
-    if "vinfo" in prefixed or ({"vm", "cpus", "memory"} <= keys and "powerstate" in keys):
-        return "vInfo"
-    if "vhost" in prefixed or ("host" in keys and ("cores" in keys or "corespercpu" in keys) and "speed" in keys):
-        return "vHost"
-    if "vm" in keys and ("consumedmib" in keys or "consumedmb" in keys):
-        return "vPartition"
-    if "vm" in keys and ("capacitymib" in keys or "capacitymb" in keys) and "disk" in keys:
-        return "vDisk"
-    return None
+    for tab in ORDER:
+        if f"tab{tab.lower()}" in stem or stem.endswith(tab.lower()):
+            return tab, 100
+    raw = [re.sub(r"[^0-9a-z]", "", str(h).lower()) for h in header if str(h).strip()]
+    if raw:
+        for tab in ORDER:
+            p = tab.lower()
+            if sum(1 for k in raw if k.startswith(p) and len(k) > len(p)) * 2 >= len(raw) and len(raw) >= 2:
+                return tab, 50
+    best: tuple[str | None, int] = (None, 0)
+    for tab in ORDER:
+        keys = {norm_header(h, tab) for h in header}
+        score = len(keys & MARKERS[tab])
+        if score > best[1]:
+            best = (tab, score)
+    return best if best[1] >= 2 else (None, 0)
+
+
+def csv_tab(path: Path, header: list[str]) -> str | None:
+    """Which RVTools tab a CSV file holds (see :func:`csv_family`)."""
+    return csv_family(path, header)[0]
 
 
 def sniff_rows(text: str) -> list[list[str]]:
@@ -317,7 +415,7 @@ def read_csv_tabs(paths: list[Path], estate: Estate, progress=None, cancel=None)
             raise InputError(f"{path}: not an RVTools tab export (no vInfo, vHost, vDisk or vPartition columns "
                              f"found; columns: {listing(header, 20) or 'none'})")
         parsed.append((tab, path, header, rows))
-    order = {"vInfo": 0, "vHost": 1, "vDisk": 2, "vPartition": 3}
+    order = {t: i for i, t in enumerate(ORDER)}
     parsed.sort(key=lambda t: order[t[0]])
     if parsed and parsed[0][0] != "vInfo":
         raise InputError(f"{parsed[0][1]}: an RVTools {parsed[0][0]} tab without the vInfo tab; add the vInfo "
@@ -325,8 +423,16 @@ def read_csv_tabs(paths: list[Path], estate: Estate, progress=None, cancel=None)
     for k, (tab, path, header, rows) in enumerate(parsed):
         report(progress, 0.05 + 0.9 * k / max(1, len(parsed)), f"reading {path.name}")
         where = str(path)
-        cols = map_columns(header, tab, where)
         src = sources.setdefault(where, Source(where, f"rvtools-csv ({tab})"))
+        if tab in OPTIONAL:
+            try:  # optional tabs: without their columns the VMs are just not measured
+                cols = map_columns(header, tab, where)
+            except InputError as exc:
+                src.notes.append(f"{str(exc).split(': ', 1)[-1].split('; its columns')[0]}: not read from that "
+                                 "tab")
+                continue
+        else:
+            cols = map_columns(header, tab, where)
         if tab == "vHost" and host_gaps(cols):
             src.notes.append(f"tab vHost has no column {' nor '.join(host_gaps(cols))}: those host figures are "
                              "left for you")

@@ -4,12 +4,14 @@ Two kinds of file, told apart by their header (lines starting with ``#`` are com
 
 VMs (``name,vcpus,ram_gib`` required)::
 
-    name,vcpus,ram_gib,disk_gb,used_gb,count,powered_on,template,host,cluster,group,os,cache,pinned
+    name,vcpus,ram_gib,disk_gb,used_gb,count,powered_on,template,host,cluster,group,os,application,cache,pinned
 
 ``count`` lets one row stand for several identical VMs; ``group`` puts VMs in a named workload
-group (otherwise they are grouped like any other estate); ``cache`` is today's disk cache mode
-(none, writeback, writethrough, directsync, unsafe); ``powered_on``, ``template`` and ``pinned``
-are yes/no. Hosts (``host,sockets,cores_per_socket,ram_gib`` required)::
+group (otherwise they are grouped like any other estate); ``os`` is the guest operating system
+(kept as a fact, it says nothing about the workload); ``application`` is what runs in the VMs
+(e.g. cassandra, database, telecom, web: the advice's application rules read it); ``cache`` is
+today's disk cache mode (none, writeback, writethrough, directsync, unsafe); ``powered_on``,
+``template`` and ``pinned`` are yes/no. Hosts (``host,sockets,cores_per_socket,ram_gib`` required)::
 
     host,sockets,cores_per_socket,threads_per_core,ghz,ram_gib,cluster,cpu_model,hypervisor
 
@@ -28,7 +30,7 @@ from knowledge.inventory.common import listing, norm_header, parse_bool, parse_n
 from knowledge.inventory.model import VM, Estate, Host, Source
 
 VM_COLUMNS = ("name", "vcpus", "ram_gib", "disk_gb", "used_gb", "count", "powered_on", "template", "host",
-              "cluster", "group", "os", "cache", "pinned")
+              "cluster", "group", "os", "application", "cache", "pinned")
 HOST_COLUMNS = ("host", "sockets", "cores_per_socket", "threads_per_core", "ghz", "ram_gib", "cluster", "cpu_model",
                 "hypervisor")
 VM_REQUIRED = ("name", "vcpus", "ram_gib")
@@ -45,17 +47,31 @@ def _rows(text: str) -> list[tuple[int, list[str]]]:
     return out
 
 
-def template_kind(text: str) -> str | None:
-    """``vms`` or ``hosts`` when ``text`` is one of our templates, else None."""
+def _key(h: str) -> str:
+    return norm_header(h).replace("_", "")
+
+
+#: headers (normalised) that only our templates use: a file sharing two of them is a template,
+#: even when a required column is missing (the reader then names it)
+_MARKERS = {"vms": {_key(c) for c in VM_COLUMNS} - {"template", "host", "cluster", "os"},
+            "hosts": {_key(c) for c in HOST_COLUMNS} - {"cluster", "cpumodel"}}
+
+
+def template_family(text: str) -> tuple[str | None, int]:
+    """``(kind, score)``: ``vms`` or ``hosts`` and the number of the template's own headers the
+    first row shares (``(None, 0)`` when it is no template)."""
     rows = _rows(text[:65536])
     if not rows:
-        return None
-    keys = {norm_header(h).replace("_", "") for h in rows[0][1]}
-    if {"name", "vcpus", "ramgib"} <= keys:
-        return "vms"
-    if {"host", "corespersocket", "ramgib"} <= keys:
-        return "hosts"
-    return None
+        return None, 0
+    keys = {_key(h) for h in rows[0][1]}
+    scores = {k: len(keys & m) for k, m in _MARKERS.items()}
+    kind = max(scores, key=lambda k: scores[k])
+    return (kind, scores[kind]) if scores[kind] >= 2 else (None, 0)
+
+
+def template_kind(text: str) -> str | None:
+    """``vms`` or ``hosts`` when ``text`` is one of our templates (complete or not), else None."""
+    return template_family(text)[0]
 
 
 def read_template(path: Path, text: str, estate: Estate) -> Source:
@@ -68,6 +84,12 @@ def read_template(path: Path, text: str, estate: Estate) -> Source:
     line0, header = rows[0]
     cols = {h.strip().lower(): i for i, h in enumerate(header)}
     known = VM_COLUMNS if kind == "vms" else HOST_COLUMNS
+    required = VM_REQUIRED if kind == "vms" else HOST_REQUIRED
+    missing = [c for c in required if c not in cols]
+    if missing:
+        raise InputError(f"{where}: line {line0}: the inventory template for {'VMs' if kind == 'vms' else 'hosts'} "
+                         f"has no column {', '.join(repr(m) for m in missing)} (required: {', '.join(required)}; "
+                         f"the header is: {listing(header, 20)})")
     unknown = [h for h in cols if h not in known]
     source = Source(where, f"template-{kind}")
     if unknown:
@@ -118,6 +140,7 @@ def read_template(path: Path, text: str, estate: Estate) -> Source:
                 disk_gb=disk, used_gb=used, count=int(count) if count is not None else 1,
                 powered_on=flag(row, n, "powered_on"), template=flag(row, n, "template") or False,
                 host=cell(row, "host"), cluster=cell(row, "cluster"), group=cell(row, "group"), os=cell(row, "os"),
+                application=cell(row, "application"),
                 cache_modes=[cache] if cache else [], pinned=flag(row, n, "pinned")))
             source.vms += estate.vms[-1].count
         else:

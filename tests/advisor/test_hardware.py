@@ -23,7 +23,7 @@ from advisor.hardware import (
     Hardware,
     valid_basis,
 )
-from advisor.scenario import load_scenario
+from advisor.scenario import load_scenario, parse_scenario
 from tests.knowledge import conftest as _kb_fixtures
 
 kb_path, kb = _kb_fixtures.kb_path, _kb_fixtures.kb  # fixtures: the knowledge base compiled from the data
@@ -497,3 +497,38 @@ def test_real_time_budget_moves_with_the_clock(kb):
     slow, fast = budget(1.6), budget(3.2)
     assert fast["value"] < slow["value"]
     assert fast["basis"] == DECLARED and fast["hardware"] == ["CPU clock: 3.2 GHz (declared)"]
+
+
+def test_host_figures_an_import_assumed_are_defaults_not_declared(kb):
+    """Issue #20's follow-up: an RVTools export says nothing of the hosts' NICs or local disks;
+    the import fills in defaults and lists them under ``estate.assumed``. Figures resting on those
+    fields have the per-kind-defaults basis and say "assumed by the import", never "declared";
+    the same scenario without the marks (a user's own declaration) is declared again."""
+    from advisor.inventory import Inventory
+    from knowledge.inventory import read_inventory
+    from tests.knowledge import inventory_cases as C
+
+    sc = Inventory(read_inventory([C.rvtools("rvtools-4x.xlsx")])).to_scenario()
+    assert {"hosts.disks", "hosts.nic_gbps"} <= set(sc["estate"]["assumed"])
+    assert "hosts.cpu" not in sc["estate"]["assumed"]  # vHost gave the CPUs
+    hw = Hardware(parse_scenario(sc))
+    assert hw.nic().source == "assumed" and hw.nic().label().endswith("(assumed by the import)")
+    assert hw.cores().source == "declared" and hw.ghz().source == "declared"
+
+    def nic_figures(data):
+        return [(d, s, c, k, f) for d, s, c, k, f in every_figure(data)
+                if any(h.startswith("host NIC:") for h in f.get("hardware", []))]
+
+    assumed = nic_figures(advise(sc, kb=kb).to_dict())
+    assert assumed, "no figure rests on the host NIC"
+    for *where, fig in assumed:
+        assert fig["basis"] == DEFAULTS, where
+        assert not any("(declared)" in h for h in fig["hardware"] if h.startswith("host NIC")), where
+        assert any(h.endswith("(assumed by the import)") for h in fig["hardware"]), where
+
+    mine = copy.deepcopy(sc)
+    mine["estate"]["assumed"] = [m for m in mine["estate"]["assumed"] if not m.startswith("hosts.")]
+    declared = nic_figures(advise(mine, kb=kb).to_dict())
+    assert [w[:4] for w in declared] == [w[:4] for w in assumed]
+    assert all("host NIC: 10 Gb/s (declared)" in f["hardware"] for *_, f in declared)
+    assert any(f["basis"] == DECLARED for *_, f in declared)

@@ -1,4 +1,5 @@
-"""`capadvisor inventory ...` on every published fixture: the scenario it writes is accepted by
+"""`capadvisor inventory ...` on every fixture (the generated RVTools workbooks, the public exports,
+and the real RVTools exports where they are present): the scenario it writes is accepted by
 `capadvisor advise` and carries the source's VM, vCPU and RAM totals (computed independently
 from the source files in tests/knowledge/inventory_cases.py)."""
 
@@ -32,15 +33,15 @@ def _proxmox_api(tmp: Path) -> list[Path]:
 L, OS = C.LIBVIRT, C.OPENSTACK
 #: id -> (input files, independent totals)
 CASES = {
-    "rvtools-4.7-xlsx": (lambda t: [C.RVTOOLS / "RVTOOLEX.xlsx"],
-                         lambda: C.rvtools_xlsx_totals(C.RVTOOLS / "RVTOOLEX.xlsx")),
-    "rvtools-3-sizing-xlsx": (lambda t: [C.RVTOOLS / "SizingWorkshop-RVTools.xlsx"],
-                              lambda: C.rvtools_xlsx_totals(C.RVTOOLS / "SizingWorkshop-RVTools.xlsx")),
-    "rvtools-small-xlsx": (lambda t: [C.RVTOOLS / "rvtools-small-complete.xlsx"],
-                           lambda: C.rvtools_xlsx_totals(C.RVTOOLS / "rvtools-small-complete.xlsx")),
-    "rvtools-csv": (lambda t: C.rvtools_csv_tabs(t), lambda: C.rvtools_xlsx_totals(C.RVTOOLS / "RVTOOLEX.xlsx")),
-    "rvtools-csv-prefixed": (lambda t: C.rvtools_csv_tabs(t, prefixed=True, delimiter=";", thousands=True),
-                             lambda: C.rvtools_xlsx_totals(C.RVTOOLS / "RVTOOLEX.xlsx")),
+    **{f"rvtools-{n}": ((lambda t, n=n: [C.rvtools(n)]), (lambda n=n: C.rvtools_xlsx_totals(C.rvtools(n))))
+       for n in C.WORKBOOKS},
+    **{f"rvtools-csv-{w}": ((lambda t, w=w: C.rvtools_csv_tabs(t, workbook=w)),
+                            (lambda w=w: C.rvtools_xlsx_totals(C.rvtools(w))))
+       for w in ("rvtools-4x.xlsx", "RVTOOLEX.xlsx")},
+    **{f"rvtools-csv-prefixed-{w}": ((lambda t, w=w: C.rvtools_csv_tabs(t, prefixed=True, delimiter=";",
+                                                                        thousands=True, workbook=w)),
+                                     (lambda w=w: C.rvtools_xlsx_totals(C.rvtools(w))))
+       for w in ("rvtools-4x.xlsx", "RVTOOLEX.xlsx")},
     **{f"libvirt-{n}": ((lambda t, n=n: [L / n]), (lambda n=n: C.domain_totals([L / n])))
        for n in ("disk-cache.xml", "cputune.xml", "cpu-hotplug-startup.xml", "disk-network-rbd.xml",
                  "testdomfv0.xml", "testdomfc4.xml", "testdomfc5.xml")},
@@ -90,7 +91,8 @@ def test_text_summary_with_today_vs_advised(tmp_path, capsys, kb_path):
     assert "Found: 2 VMs, 0 powered off, 0 templates, 1 hosts" in out
     assert "Assumed (not in the export; check them):" in out and "io.pattern" in out
     line = next(x for x in out.splitlines() if x.strip().startswith("cache mode ("))
-    assert "today writeback (1), unsafe (1), none (1), writethrough (1), directsync (1); advised " in line
+    assert ("today writeback (1 disk), unsafe (1 disk), none (1 disk), writethrough (1 disk), directsync (1 disk); "
+            "advised ") in line
     assert ", because " in line
 
 

@@ -3,9 +3,10 @@ of the same file (load in read-only mode and iterate every row of vInfo, vHost, 
 vPartition), both measured in this run.
 
 The workbook is written the way RVTools writes one (OpenXML SDK style: ``x:``-prefixed parts,
-a ``<dimension>`` per tab, shared strings) with the 93 vInfo columns of the real RVTools 4.7
-fixture (tests/fixtures/inventory/rvtools/RVTOOLEX.xlsx), whose rows are the templates: 10,000
-VMs on 300 hosts, two vDisk and three vPartition rows per VM. It lives in a temporary folder.
+a ``<dimension>`` per tab, shared strings) with the vInfo, vHost, vDisk and vPartition columns of
+the generated RVTools 4.x workbook (tests/knowledge/rvtools_workbooks.py), whose rows are the
+templates: 10,000 VMs on 300 hosts, two vDisk and three vPartition rows per VM. It lives in a
+temporary folder.
 
 Each measurement runs in a fresh Python process (best of 3); extra memory is the process's peak
 resident size during the work minus its size before (Linux /proc). Targets: import + grouping
@@ -22,67 +23,23 @@ import subprocess
 import sys
 import tempfile
 import time
-import zipfile
 from pathlib import Path
-from xml.sax.saxutils import escape
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-FIXTURE = ROOT / "tests/fixtures/inventory/rvtools/RVTOOLEX.xlsx"
 TABS = ("vInfo", "vHost", "vDisk", "vPartition")
 TARGET_S, TARGET_MB = 5.0, 300.0
 
 
-def _col(i: int) -> str:
-    s = ""
-    i += 1
-    while i:
-        i, r = divmod(i - 1, 26)
-        s = chr(65 + r) + s
-    return s
-
-
 def write_workbook(path: Path, vms: int, hosts: int = 300, seed: int = 7) -> dict[str, int]:
     """An RVTools-like workbook; returns the rows written per tab."""
-    import openpyxl
+    from tests.knowledge import rvtools_workbooks as generated
 
-    src = openpyxl.load_workbook(FIXTURE, read_only=True, data_only=True)
-    header = {t: [str(h) for h in next(src[t].iter_rows(values_only=True))] for t in TABS}
-    samples = {t: [list(r) for r in src[t].iter_rows(min_row=2, max_row=40, values_only=True)] for t in TABS}
-    src.close()
+    src = generated.tabs("rvtools-4x.xlsx")
+    header = {t: src[t][0] for t in TABS}
+    samples = {t: src[t][1:40] for t in TABS}
     rnd = random.Random(seed)
-    strings: dict[str, int] = {}
-
-    def sref(text: str) -> int:
-        n = strings.get(text)
-        if n is None:
-            n = strings[text] = len(strings)
-        return n
-
-    def cell(ref: str, v) -> str:
-        if v is None:
-            return ""
-        if hasattr(v, "year"):
-            v = v.isoformat(sep=" ")
-        if isinstance(v, bool):
-            return f'<x:c r="{ref}" t="b"><x:v>{int(v)}</x:v></x:c>'
-        if isinstance(v, (int, float)):
-            return f'<x:c r="{ref}"><x:v>{v}</x:v></x:c>'
-        return f'<x:c r="{ref}" t="s"><x:v>{sref(str(v))}</x:v></x:c>'
-
-    def sheet(rows) -> bytes:
-        rows = list(rows)
-        width = max(len(r) for r in rows)
-        cols = [_col(i) for i in range(width)]
-        parts = ['<?xml version="1.0" encoding="utf-8"?><x:worksheet xmlns:r="http://schemas.openxmlformats.org/'
-                 'officeDocument/2006/relationships" xmlns:x="http://schemas.openxmlformats.org/spreadsheetml/'
-                 f'2006/main"><x:dimension ref="A1:{cols[-1]}{len(rows)}" /><x:sheetData>']
-        for n, r in enumerate(rows, start=1):
-            parts.append(f'<x:row r="{n}">' + "".join(cell(f"{cols[i]}{n}", v) for i, v in enumerate(r)) + "</x:row>")
-        parts.append("</x:sheetData></x:worksheet>")
-        return "".join(parts).encode()
-
     hi = {t: {h: i for i, h in enumerate(header[t])} for t in TABS}
     host_names = [f"esx{h:03d}.example.org" for h in range(hosts)]
 
@@ -112,41 +69,8 @@ def write_workbook(path: Path, vms: int, hosts: int = 300, seed: int = 7) -> dic
             r[hi[tab]["VM"]] = f"vm-{i // k:05d}"
             yield r
 
-    parts = {"vInfo": sheet(vinfo()), "vHost": sheet(vhost()), "vDisk": sheet(per_vm("vDisk", 2)),
-             "vPartition": sheet(per_vm("vPartition", 3))}
-    ns = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
-    rel = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
-    shared = "".join(f"<x:si><x:t>{escape(s)}</x:t></x:si>" for s in strings)
-    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
-        z.writestr("[Content_Types].xml",
-                   '<?xml version="1.0" encoding="utf-8"?><Types xmlns="http://schemas.openxmlformats.org/package/'
-                   '2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-'
-                   'package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/>'
-                   '<Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-'
-                   'officedocument.spreadsheetml.sheet.main+xml"/>'
-                   '<Override PartName="/xl/sharedStrings.xml" ContentType="application/vnd.openxmlformats-'
-                   'officedocument.spreadsheetml.sharedStrings+xml"/>'
-                   + "".join(f'<Override PartName="/xl/worksheets/sheet{i}.xml" ContentType="application/'
-                             'vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>'
-                             for i in range(1, 5)) + "</Types>")
-        z.writestr("_rels/.rels", '<?xml version="1.0" encoding="utf-8"?><Relationships xmlns="http://schemas.'
-                   'openxmlformats.org/package/2006/relationships"><Relationship Type="http://schemas.'
-                   'openxmlformats.org/officeDocument/2006/relationships/officeDocument" '
-                   'Target="/xl/workbook.xml" Id="R1"/></Relationships>')
-        z.writestr("xl/workbook.xml", f'<?xml version="1.0" encoding="utf-8"?><x:workbook xmlns:r="{rel}" '
-                   f'xmlns:x="{ns}"><x:sheets>' + "".join(
-                       f'<x:sheet name="{t}" sheetId="{i}" r:id="R{i}"/>' for i, t in enumerate(TABS, start=1))
-                   + "</x:sheets></x:workbook>")
-        z.writestr("xl/_rels/workbook.xml.rels", '<?xml version="1.0" encoding="utf-8"?><Relationships '
-                   'xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' + "".join(
-                       f'<Relationship Type="{rel}/worksheet" Target="/xl/worksheets/sheet{i}.xml" Id="R{i}"/>'
-                       for i in range(1, 5))
-                   + f'<Relationship Type="{rel}/sharedStrings" Target="/xl/sharedStrings.xml" Id="R9"/>'
-                   "</Relationships>")
-        z.writestr("xl/sharedStrings.xml", f'<?xml version="1.0" encoding="utf-8"?><x:sst xmlns:x="{ns}" '
-                   f'count="{len(strings)}" uniqueCount="{len(strings)}">{shared}</x:sst>')
-        for i, t in enumerate(TABS, start=1):
-            z.writestr(f"xl/worksheets/sheet{i}.xml", parts[t])
+    generated.write_sdk_style(path, {"vInfo": vinfo(), "vHost": vhost(), "vDisk": per_vm("vDisk", 2),
+                                     "vPartition": per_vm("vPartition", 3)})
     return {"vInfo": vms, "vHost": hosts, "vDisk": 2 * vms, "vPartition": 3 * vms}
 
 

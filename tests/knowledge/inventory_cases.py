@@ -1,25 +1,78 @@
-"""The published inventory fixtures (tests/fixtures/inventory, sources in SOURCES.md) as test
-cases: how to get each case's input files, and its VM/vCPU/RAM totals computed straight from
-the source with other tools than the readers under test (openpyxl's own cell reader, the
-standard library's ElementTree, json, regular expressions)."""
+"""The inventory fixtures (tests/fixtures/inventory, sources in SOURCES.md) as test cases: how to
+get each case's input files, and its VM/vCPU/RAM totals computed straight from the source with
+other tools than the readers under test (openpyxl's own cell reader, the standard library's
+ElementTree, json, regular expressions).
+
+RVTools workbooks: the generated ones (tests/knowledge/rvtools_workbooks.py) always; the real
+exports from fetched snapshots only where they are present in tests/fixtures/inventory/local/
+with the sha256 SOURCES.md records (kept out of the repository by the workplace's rule); a test
+asking for an absent one is skipped with SOURCES.md's reason."""
 
 from __future__ import annotations
 
 import ast
 import csv
+import hashlib
 import json
 import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
 
+from tests.knowledge import rvtools_workbooks as generated
+
 ROOT = Path(__file__).resolve().parents[2]
 FIX = ROOT / "tests" / "fixtures" / "inventory"
-RVTOOLS = FIX / "rvtools"
+LOCAL = FIX / "local"
 LIBVIRT = FIX / "libvirt"
 PROXMOX = FIX / "proxmox"
 OPENSTACK = FIX / "openstack"
 EXAMPLES = ROOT / "resources" / "examples"
+
+
+#: RVTools workbooks: generated (in CI) and the real exports they stand in for (run when present)
+GENERATED = ["rvtools-4x.xlsx", "rvtools-4x-sdk.xlsx", "rvtools-3x.xlsx", "rvtools-small.xlsx"]
+REAL = ["RVTOOLEX.xlsx", "SizingWorkshop-RVTools.xlsx", "rvtools-small-complete.xlsx"]
+WORKBOOKS = GENERATED + REAL
+STANDS_IN_FOR = {"rvtools-4x.xlsx": "RVTOOLEX.xlsx", "rvtools-4x-sdk.xlsx": "RVTOOLEX.xlsx",
+                 "rvtools-3x.xlsx": "SizingWorkshop-RVTools.xlsx", "rvtools-small.xlsx": "rvtools-small-complete.xlsx"}
+
+#: what each workbook holds: for the generated ones counted from the estate written into them, for
+#: the real ones read off them by hand when they were first added
+FACTS = {**{n: generated.facts(n) for n in GENERATED},
+         "RVTOOLEX.xlsx": {"vms": 133, "powered_off": 17, "templates": 0, "hosts": 9, "cores_per_socket": 18,
+                           "clusters": ["USFQ-PRODUCCION", "USFQ-SANDBOX", "USFQ-TEST"]},
+         "SizingWorkshop-RVTools.xlsx": {"vms": 795, "templates": 10},
+         "rvtools-small-complete.xlsx": {}}
+
+
+def source_rows() -> dict[str, list[str]]:
+    """SOURCES.md's table rows by file name (cells stripped)."""
+    rows = {}
+    for line in (FIX / "SOURCES.md").read_text().splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")] if line.startswith("| ") else []
+        if len(cells) >= 4 and re.fullmatch(r"[\w.-]+\.\w+", cells[0]):
+            rows[cells[0]] = cells
+    return rows
+
+
+def kept_out(name: str) -> Path:
+    """A fetched-snapshot file kept out of the repository: its path under local/ when it is there with
+    the sha256 SOURCES.md records; the calling test is skipped with SOURCES.md's reason otherwise."""
+    import pytest
+
+    row = source_rows()[name]
+    path = LOCAL / name
+    if not path.is_file():
+        pytest.skip(f"{name}: {row[4]}")
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    assert digest == row[5], f"{path}: sha256 {digest}, SOURCES.md records {row[5]} (not the published file)"
+    return path
+
+
+def rvtools(name: str) -> Path:
+    """The RVTools workbook ``name``: generated, or a real export (skips when absent)."""
+    return generated.path(name) if name in GENERATED else kept_out(name)
 
 
 @dataclass
@@ -128,13 +181,14 @@ def proxmox_api_body() -> str:
     return next(r["responses"][0]["body"] for r in mock["routes"] if r["endpoint"].endswith("cluster/resources"))
 
 
-def rvtools_csv_tabs(tmp: Path, prefixed: bool = False, delimiter: str = ",", thousands: bool = False) -> list[Path]:
-    """vInfo and vHost of the real RVTools 4.7 workbook written as RVTools' CSV tab files; with
+def rvtools_csv_tabs(tmp: Path, prefixed: bool = False, delimiter: str = ",", thousands: bool = False,
+                     workbook: str = "rvtools-4x.xlsx") -> list[Path]:
+    """vInfo and vHost of an RVTools 4.x workbook written as RVTools' CSV tab files; with
     ``prefixed`` the headers carry the tab name (vInfoVMName, vInfoCPUs ...) as some exports do;
     with ``thousands`` numbers are printed with thousands separators (16,384)."""
     import openpyxl
 
-    wb = openpyxl.load_workbook(RVTOOLS / "RVTOOLEX.xlsx", read_only=True, data_only=True)
+    wb = openpyxl.load_workbook(rvtools(workbook), read_only=True, data_only=True)
     out = []
     renames = {"vInfo": {"VM": "VMName", "In Use MiB": "InUse", "Provisioned MiB": "Provisioned",
                          "OS according to the configuration file": "OS"},

@@ -24,43 +24,87 @@ def sized(estate):
 
 
 # --- RVTools ---------------------------------------------------------------------------------
-@pytest.mark.parametrize("name", ["RVTOOLEX.xlsx", "SizingWorkshop-RVTools.xlsx", "rvtools-small-complete.xlsx"])
+@pytest.mark.parametrize("name", C.WORKBOOKS)
 def test_rvtools_workbooks_match_openpyxl_totals(name):
-    path = C.RVTOOLS / name
+    path = C.rvtools(name)
     estate = read_inventory([path])
     want = C.rvtools_xlsx_totals(path)
     vms, vcpus, ram = sized(estate)
     assert (vms, vcpus) == (want.vms, want.vcpus)
     assert ram == pytest.approx(want.ram_mib)
     assert len(estate.hosts) == C.rvtools_xlsx_hosts(path)
+    facts = C.FACTS[name]
+    assert {k: v for k, v in estate.counts().items() if k in facts} == \
+        {k: v for k, v in facts.items() if k in estate.counts()}
+    if "vcpus" in facts:  # generated: the estate written into the workbook, not read back
+        assert (vms, vcpus, ram) == (facts["vms"], facts["vcpus"], facts["ram_mib"])
 
 
-def test_rvtools_47_details():
-    estate = read_inventory([C.RVTOOLS / "RVTOOLEX.xlsx"])
+#: per workbook: (VMs, powered off, templates, hosts); a VM with its Total disk capacity MiB, In Use MiB,
+#: (vCPUs, RAM MiB, cluster, host); a host with (sockets, cores per socket, threads per core, GHz, RAM MiB)
+DETAILS = {
+    "rvtools-4x.xlsx": ((41, 6, 2, 6), "db-03", 512000, 389120, (8, 32768, "prod-b", "esx-b1.lab.example"),
+                        "esx-b2.lab.example", (2, 16, 2, 3.0, 524288)),  # the estate of rvtools_workbooks
+    "RVTOOLEX.xlsx": ((133, 17, 0, 9), "D-CUSTOM-01", 368654, 130728, (8, 12288, "USFQ-TEST", "t-esx-02.usfq.edu.ec"),
+                      "p-esx-01.usfq.edu.ec", (2, 18, 1, 2.3, 784897)),  # row 2 of vInfo, read by hand
+}
+DETAILS["rvtools-4x-sdk.xlsx"] = DETAILS["rvtools-4x.xlsx"]
+
+
+@pytest.mark.parametrize("name", list(DETAILS))
+def test_rvtools_4x_details(name):
+    counts, vm_name, disk_mib, used_mib, vm_facts, host_name, host_facts = DETAILS[name]
+    estate = read_inventory([C.rvtools(name)])
     c = estate.counts()
-    assert (c["vms"], c["powered_off"], c["templates"], c["hosts"]) == (133, 17, 0, 9)
-    vm = next(v for v in estate.vms if v.name == "D-CUSTOM-01")
-    # Total disk capacity MiB 368654, In Use MiB 130728 (row 2 of vInfo)
-    assert vm.disk_gb == pytest.approx(368654 * 2**20 / 1e9)
-    assert vm.used_gb == pytest.approx(130728 * 2**20 / 1e9)
-    assert (vm.vcpus, vm.ram_mib, vm.cluster, vm.host) == (8, 12288, "USFQ-TEST", "t-esx-02.usfq.edu.ec")
-    h = next(h for h in estate.hosts if h.name == "p-esx-01.usfq.edu.ec")
-    assert (h.sockets, h.cores_per_socket, h.threads_per_core, h.ghz, h.ram_mib) == (2, 18, 1, 2.3, 784897)
+    assert (c["vms"], c["powered_off"], c["templates"], c["hosts"]) == counts
+    vm = next(v for v in estate.vms if v.name == vm_name)
+    assert vm.disk_gb == pytest.approx(disk_mib * 2**20 / 1e9)
+    assert vm.used_gb == pytest.approx(used_mib * 2**20 / 1e9)
+    assert (vm.vcpus, vm.ram_mib, vm.cluster, vm.host) == vm_facts
+    h = next(h for h in estate.hosts if h.name == host_name)
+    assert (h.sockets, h.cores_per_socket, h.threads_per_core, h.ghz, h.ram_mib) == host_facts
+
+
+def test_rvtools_4x_power_and_templates():
+    estate = read_inventory([C.rvtools("rvtools-4x.xlsx")])
+    assert not next(v for v in estate.vms if v.name == "web-10").powered_on
+    assert {v.name for v in estate.vms if v.template} == {"tpl-rhel9", "tpl-win2022"}
+
+
+def test_old_rvtools_headers_and_templates_generated():
+    """RVTools 3.x columns (Provisioned MB, In Use MB), Template as text; templates are counted apart;
+    VMs on a host vHost does not list are still read."""
+    estate = read_inventory([C.rvtools("rvtools-3x.xlsx")])
+    c = estate.counts()
+    assert (c["templates"], c["vms"], c["powered_off"], c["hosts"]) == (4, 56, 8, 4)
+    vm = next(v for v in estate.vms if v.name == "srv005")  # profile (8 vCPUs, 32 GiB, 409600 MB) on esx01
+    assert vm.disk_gb == pytest.approx(409600 * 2**20 / 1e9) and vm.used_gb == pytest.approx(245760 * 2**20 / 1e9)
+    assert sum(1 for v in estate.vms if v.host == "esx05.corp.example") == \
+        C.FACTS["rvtools-3x.xlsx"]["vms_on_unlisted_hosts"] > 0
+    assert "esx05.corp.example" not in {h.name for h in estate.hosts}
 
 
 def test_old_rvtools_headers_and_templates():
     """RVTools 3.x columns (Provisioned MB, In Use MB), Template as text; templates are counted apart."""
-    estate = read_inventory([C.RVTOOLS / "SizingWorkshop-RVTools.xlsx"])
+    estate = read_inventory([C.rvtools("SizingWorkshop-RVTools.xlsx")])
     c = estate.counts()
     assert c["templates"] == 10 and c["vms"] == 795
     vm = next(v for v in estate.vms if v.name == "wadfs1")
     assert vm.disk_gb == pytest.approx(86201 * 2**20 / 1e9) and vm.used_gb == pytest.approx(62420 * 2**20 / 1e9)
 
 
-def test_fast_rows_equal_openpyxl_cells():
+@pytest.mark.parametrize("name", ["rvtools-small.xlsx", "rvtools-small-complete.xlsx"])
+def test_a_vhost_without_memory_is_read_and_said(name):
+    estate = read_inventory([C.rvtools(name)])
+    assert estate.hosts and all(h.ram_mib is None and h.cores for h in estate.hosts)
+    assert any("no column '# Memory'" in n for s in estate.sources for n in s.notes)
+
+
+@pytest.mark.parametrize("name", ["rvtools-4x.xlsx", "rvtools-4x-sdk.xlsx", "rvtools-3x.xlsx", "RVTOOLEX.xlsx"])
+def test_fast_rows_equal_openpyxl_cells(name):
     import openpyxl
 
-    path = C.RVTOOLS / "RVTOOLEX.xlsx"
+    path = C.rvtools(name)
     wb = openpyxl.load_workbook(path, read_only=True, data_only=True)
     with Workbook(path) as fast:
         for tab in ("vInfo", "vHost"):
@@ -81,15 +125,18 @@ def test_fast_rows_equal_openpyxl_cells():
     wb.close()
 
 
+@pytest.mark.parametrize("workbook", ["rvtools-4x.xlsx", "RVTOOLEX.xlsx"])
 @pytest.mark.parametrize("prefixed,delimiter,thousands", [(False, ",", False), (True, ",", False),
                                                            (False, ";", True)])
-def test_rvtools_csv_tabs_with_and_without_prefix(tmp_path, prefixed, delimiter, thousands):
-    files = C.rvtools_csv_tabs(tmp_path, prefixed=prefixed, delimiter=delimiter, thousands=thousands)
+def test_rvtools_csv_tabs_with_and_without_prefix(tmp_path, prefixed, delimiter, thousands, workbook):
+    files = C.rvtools_csv_tabs(tmp_path, prefixed=prefixed, delimiter=delimiter, thousands=thousands,
+                               workbook=workbook)
     estate = read_inventory(files)
-    want = C.rvtools_xlsx_totals(C.RVTOOLS / "RVTOOLEX.xlsx")
+    want = C.rvtools_xlsx_totals(C.rvtools(workbook))
     vms, vcpus, ram = sized(estate)
     assert (vms, vcpus, ram) == (want.vms, want.vcpus, pytest.approx(want.ram_mib))
-    assert len(estate.hosts) == 9 and all(h.cores == 36 or h.cores == 24 for h in estate.hosts)
+    cores = {"rvtools-4x.xlsx": {36, 32, 16}, "RVTOOLEX.xlsx": {36, 24}}[workbook]
+    assert len(estate.hosts) == C.FACTS[workbook]["hosts"] and all(h.cores in cores for h in estate.hosts)
     assert [s.format for s in estate.sources] == ["rvtools-csv (vInfo)", "rvtools-csv (vHost)"]
 
 
@@ -226,16 +273,9 @@ def test_template_example():
 
 # --- bad files ----------------------------------------------------------------------------------
 def _xlsx(path: Path, sheets: dict[str, list[list]]) -> Path:
-    import openpyxl
+    from tests.knowledge.rvtools_workbooks import write_openpyxl
 
-    wb = openpyxl.Workbook()
-    wb.remove(wb.active)
-    for name, rows in sheets.items():
-        ws = wb.create_sheet(name)
-        for r in rows:
-            ws.append(r)
-    wb.save(path)
-    return path
+    return write_openpyxl(path, sheets)
 
 
 def test_wrong_tab_names_file_and_tab(tmp_path):
@@ -257,7 +297,7 @@ def test_bad_cell_names_row_and_column(tmp_path):
 
 
 def test_truncated_workbook(tmp_path):
-    data = (C.RVTOOLS / "rvtools-small-complete.xlsx").read_bytes()
+    data = C.rvtools("rvtools-small.xlsx").read_bytes()
     p = tmp_path / "cut.xlsx"
     p.write_bytes(data[: len(data) // 2])
     with pytest.raises(InputError, match=r"cut.xlsx: not a readable .xlsx workbook"):
@@ -375,24 +415,40 @@ def test_cancel_stops_the_read():
             raise Stop()
 
     with pytest.raises(Stop):
-        read_inventory([C.RVTOOLS / "RVTOOLEX.xlsx"], cancel=Token())
+        read_inventory([C.rvtools("rvtools-4x.xlsx")], cancel=Token())
 
 
 def test_progress_reaches_one():
     seen = []
-    read_inventory([C.RVTOOLS / "rvtools-small-complete.xlsx"], progress=lambda f, m: seen.append((f, m)))
+    read_inventory([C.rvtools("rvtools-small.xlsx")], progress=lambda f, m: seen.append((f, m)))
     assert seen[-1][0] == 1.0 and all(0 <= f <= 1 for f, _ in seen)
 
 
-def test_fixtures_are_the_published_bytes():
-    """Every blob id in SOURCES.md is the git blob id of the file kept here (byte-for-byte copies)."""
+def test_fixtures_are_the_recorded_bytes():
+    """Every file in SOURCES.md has the bytes recorded there: the git blob id of a committed copy, the
+    sha256 of a file obtained via the stored index; a fetched snapshot is not committed (it is checked
+    when present in local/)."""
     import hashlib
     import re
+    import subprocess
 
-    text = (C.FIX / "SOURCES.md").read_text()
-    rows = re.findall(r"^\| ([\w.-]+) \|.*\| ([0-9a-f]{40}) \|$", text, re.M)
-    assert len(rows) >= 8
-    for name, blob in rows:
-        path = next(C.FIX.rglob(name))
+    rows = C.source_rows()
+    assert len(rows) >= 17
+    tracked = subprocess.run(["git", "-C", str(C.ROOT), "ls-files", str(C.FIX)], capture_output=True, text=True)
+    for name, cells in rows.items():
+        kept_out = any(c.startswith("fetched snapshot") for c in cells)
+        if kept_out:
+            assert tracked.returncode or name not in tracked.stdout, f"{name} is committed"
+            if (C.LOCAL / name).exists():
+                C.kept_out(name)  # asserts its sha256
+            continue
+        path = next(p for p in C.FIX.rglob(name) if "local" not in p.parts)
         data = path.read_bytes()
-        assert hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest() == blob, name
+        blob = cells[-1] if re.fullmatch(r"[0-9a-f]{40}", cells[-1]) else None  # libvirt: | file | path | commit | blob |
+        sha = cells[-1] if re.fullmatch(r"[0-9a-f]{64}", cells[-1]) else None
+        assert sha or blob, name
+        if sha:
+            assert hashlib.sha256(data).hexdigest() == sha, name
+            assert re.search(r"via the stored index, file id \d+, commit [0-9a-f]{40}", " ".join(cells)), name
+        if blob:
+            assert hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest() == blob, name

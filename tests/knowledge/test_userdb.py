@@ -30,7 +30,7 @@ def _v1_database(path):
 
 def test_new_database_is_created_at_the_latest_version(tmp_path):
     with UserDatabase(tmp_path / "u.sqlite") as db:
-        assert db.schema_version == userdb.USER_SCHEMA_VERSION == 3
+        assert db.schema_version == userdb.USER_SCHEMA_VERSION == 4
         assert db.sites() == []
 
 
@@ -44,7 +44,7 @@ def test_old_version_is_migrated_and_nothing_is_lost(tmp_path):
     path = tmp_path / "u.sqlite"
     _v1_database(path)
     with UserDatabase(path) as db:
-        assert db.schema_version == 3
+        assert db.schema_version == 4
         [site] = db.sites()
         assert (site.name, site.description, site.imports, site.measurements) == ("lab", "old lab", 1, 1)
         [rec] = db.imports("lab")

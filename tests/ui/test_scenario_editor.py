@@ -229,3 +229,24 @@ def test_typing_a_decimal_number_keeps_its_fraction(qtbot):
     assert doc.get(("workloads", 0, "ram_gib")) == 2.5
     _type_into(qtbot, panel.hosts_form.editors[("cpu", "ghz")], "2.45")
     assert doc.get(("hosts", "cpu", "ghz")) == 2.45
+
+
+def test_editing_an_assumed_value_declares_it_in_one_undo_step(qtbot):
+    """An imported estate's assumed NIC speed becomes the user's declaration once edited (the advice
+    then calls figures resting on it declared); undo brings value and mark back together."""
+    from advisor.hardware import Hardware
+
+    data = demo_data()
+    data["estate"] = {"source": "test", "assumed": ["hosts.nic_gbps", "hosts.disks"]}
+    data["workloads"][0]["assumed"] = ["io.pattern"]
+    doc = ScenarioDocument(data)
+    assert doc.problems == {} and Hardware(doc.scenario).nic().source == "assumed"
+    doc.set(("hosts", "nic_gbps"), 25)
+    assert doc.get(("estate", "assumed")) == ["hosts.disks"] and Hardware(doc.scenario).nic().source == "declared"
+    doc.set(("hosts", "nic_gbps"), 40)  # later edits of the field are plain edits
+    doc.undo_stack.undo()
+    doc.undo_stack.undo()
+    assert doc.get(("hosts", "nic_gbps")) == data["hosts"]["nic_gbps"]
+    assert doc.get(("estate", "assumed")) == ["hosts.nic_gbps", "hosts.disks"]
+    doc.set(("workloads", 0, "io", "pattern"), "sequential")
+    assert "assumed" not in doc.get(("workloads", 0)) and doc.problems == {}

@@ -97,7 +97,8 @@ class GroupsModel(QAbstractTableModel):
             return ("The workload group's name (double-click to rename)", "VMs in the group",
                     "vCPUs per VM in the scenario", "RAM per VM in the scenario (the group's mean)",
                     "Virtual disk per VM (mean of the provisioned sizes)",
-                    "What these VMs run with today: cache mode, pinning, powered off, vCPU range",
+                    "What these VMs run with today: cache modes (counted per virtual disk), VMs pinned or "
+                    "powered off, vCPU range, CPU use measured at export time",
                     "What the grouping changed")[section]
         return None
 
@@ -108,18 +109,7 @@ class GroupsModel(QAbstractTableModel):
         return base
 
     def today_text(self, p) -> str:
-        parts = []
-        if p.cache_today:
-            parts.append(f"cache {p.cache_today}")
-        if p.pinned:
-            parts.append(f"{p.pinned} pinned")
-        if p.powered_off:
-            parts.append(f"{p.powered_off} off")
-        if p.mixed_vcpus:
-            parts.append(f"vCPUs {p.vcpu_range[0]}-{p.vcpu_range[1]}")
-        if p.unsized:
-            parts.append(f"{p.unsized} without size (assumed)")
-        return "; ".join(parts)
+        return p.today_text()
 
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
         if not index.isValid():
@@ -415,27 +405,16 @@ class InventoryDialog(QDialog):
                              f"check them in the scenario editor:<br>{items}")
         self.assumed.setToolTip("Each imported workload lists these fields under 'assumed'; the scenario file "
                                 "marks them '# assumed'")
-        today = s["today"]
-        labels = {"hypervisor": "hypervisor", "hosts": "hosts", "vcpus_per_core": "vCPUs per core",
-                  "vcpus_per_thread": "vCPUs per hardware thread", "ram_allocated_per_host_ram": "RAM allocated / host RAM",
-                  "host_cpu_usage_pct": "host CPU use, %", "cache_modes": "disk cache modes",
-                  "pinned_vms": "VMs with pinned vCPUs", "disk_backing": "disks on", "shared_storage": "shared storage"}
-        trs = "".join(f"<tr><td>{escape(labels.get(k, k))}</td><td><b>{escape(_plain(v))}</b></td></tr>"
-                      for k, v in today.items())
+        from advisor.inventory import today_rows
+
+        trs = "".join(f"<tr><td>{escape(label)}</td><td><b>{escape(text)}</b></td></tr>"
+                      for label, text in today_rows(s["today"]))
         self.today.setText("<b>Today</b> (shown next to the advice once it is computed):"
                            f"<table cellspacing='0' cellpadding='1'>{trs}</table>" if trs else "")
 
     def scenario_data(self) -> dict:
         """The scenario to load (valid: advisor.inventory builds it and checks nothing is out of range)."""
         return self.inventory.to_scenario()
-
-
-def _plain(v) -> str:
-    if isinstance(v, dict):
-        return ", ".join(f"{k} {n}" for k, n in v.items())
-    if isinstance(v, list):
-        return ", ".join(str(x) for x in v)
-    return str(v)
 
 
 def start_inventory_import(parent: QWidget, paths: list[Path], notifier=None) -> InventoryDialog:

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ui.document import ScenarioDocument, path_text
+from ui.document import ScenarioDocument, get_in, path_text
 from ui.panels.editors import ChoiceBox, NumberEdit, TextEdit
 
 #: what an optional yes/no shows, and the value each entry stands for
@@ -43,6 +43,38 @@ class FieldSpec:
     default: object = None
     decimals: int = 2
     step: float = 1.0
+
+
+#: how a field an imported scenario marks is shown: (label suffix, tooltip lead)
+MARKS = {
+    "assumed": (" <span style='color:#b35900'>⚠ assumed</span>",
+                "Assumed: the imported estate's export does not carry this value; it is a default (listed under "
+                "'assumed' in the scenario). Check it before trusting the advice."),
+    "measured": (" <span style='color:#2e7d32'>● measured</span>",
+                 "Measured: derived from the usage the estate's export recorded (listed under 'measured'; a "
+                 "snapshot at export time)."),
+}
+
+
+def provenance(data: dict, full_path: tuple) -> str | None:
+    """``assumed`` or ``measured`` when the scenario (an imported estate) marks the field at
+    ``full_path`` so: a workload's own ``assumed`` / ``measured`` lists, ``estate.assumed`` for the
+    hosts (a mark on ``hosts.cpu`` covers its fields); None otherwise."""
+    if len(full_path) >= 3 and full_path[0] == "workloads" and isinstance(full_path[1], int):
+        w = get_in(data, full_path[:2])
+        name = ".".join(str(p) for p in full_path[2:])
+        if isinstance(w, dict):
+            if name in (w.get("assumed") or []):
+                return "assumed"
+            if name in (w.get("measured") or []):
+                return "measured"
+    elif full_path and full_path[0] == "hosts":
+        estate = data.get("estate") if isinstance(data, dict) else None
+        marks = (estate.get("assumed") or []) if isinstance(estate, dict) else []
+        name = ".".join(str(p) for p in full_path)
+        if any(name == m or name.startswith(m + ".") for m in marks if isinstance(m, str)):
+            return "assumed"
+    return None
 
 
 class _Row(QWidget):
@@ -111,6 +143,7 @@ class BoundForm(QWidget):
         self.specs = specs
         self.editors: dict[tuple, QWidget] = {}
         self.rows: dict[tuple, _Row] = {}
+        self.labels: dict[tuple, QLabel] = {}
         form = QFormLayout(self)
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
         form.setLabelAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
@@ -119,12 +152,13 @@ class BoundForm(QWidget):
         for spec in specs:
             editor = make_editor(spec)
             row = _Row(editor)
-            label = QLabel(spec.label + (f" ({spec.unit})" if spec.unit and spec.kind == "choice" else ""))
+            label = QLabel(self._label_text(spec))
             label.setBuddy(editor)
             label.setToolTip(editor.toolTip())
             form.addRow(label, row)
             self.editors[spec.path] = editor
             self.rows[spec.path] = row
+            self.labels[spec.path] = label
             self._connect(spec, editor)
         document.sig_changed.connect(lambda _p: self.refresh())
         document.sig_validated.connect(self.show_problems)
@@ -140,13 +174,22 @@ class BoundForm(QWidget):
     def full_path(self, spec: FieldSpec) -> tuple:
         return self.prefix + spec.path
 
+    @staticmethod
+    def _label_text(spec: FieldSpec, mark: str | None = None) -> str:
+        """The label (plain text), or with ``mark`` the label and its marker (rich text)."""
+        from html import escape
+
+        text = spec.label + (f" ({spec.unit})" if spec.unit and spec.kind == "choice" else "")
+        return escape(text) + MARKS[mark][0] if mark else text
+
     def _connect(self, spec: FieldSpec, w: QWidget) -> None:
         def write(value) -> None:
             if self._refreshing:
                 return
             if spec.kind == "text" and spec.default is not None and value == "":
                 value = None
-            self.document.set(self.full_path(spec), value, f"Edit {spec.label.lower()}")
+            path = self.full_path(spec)
+            self.document.set(path, value, f"Edit {spec.label.lower()}")
 
         connect_editor(spec, w, write)
 
@@ -158,8 +201,24 @@ class BoundForm(QWidget):
         try:
             for spec in self.specs:
                 show_value(spec, self.editors[spec.path], self.document.get(self.full_path(spec)))
+                self.show_mark(spec)
         finally:
             self._refreshing = False
+
+    def show_mark(self, spec: FieldSpec) -> None:
+        """Mark the field when the scenario says it is assumed or measured (an imported estate)."""
+        mark = provenance(self.document.data, self.full_path(spec))
+        label, editor = self.labels[spec.path], self.editors[spec.path]
+        label.setTextFormat(Qt.TextFormat.RichText if mark else Qt.TextFormat.PlainText)
+        label.setText(self._label_text(spec, mark))
+        tip = spec_tip(spec)
+        if mark:
+            tip = f"{MARKS[mark][1]}\n\n{tip}"
+        label.setToolTip(tip)
+        editor.setToolTip(tip)
+        if editor.property("provenance") != (mark or ""):
+            editor.setProperty("provenance", mark or "")
+            editor.style().polish(editor)
 
     def show_problems(self, problems: dict[str, str]) -> None:
         """Show each problem next to the field of its path; clear the others."""

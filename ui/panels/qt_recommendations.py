@@ -119,9 +119,13 @@ class RecommendationCard(QFrame):
         lay.addWidget(self.choice)
         self.today_label = None
         if today:  # an imported estate: what runs today next to the advice (advisor.inventory)
-            same = "" if today["differs"] else " (unchanged)"
+            from advisor.inventory import MARKS
+
+            same = MARKS.get(today.get("status", ""), "" if today["differs"] else " (unchanged)")
+            because = f"<br>because {_esc(today['because'])}" if today.get("because") else ""
+            warns = "".join(f"<br><span style='color:#b35900'>⚠ {_esc(w)}</span>" for w in today.get("warnings", []))
             self.today_label = QLabel(f"Today: <b>{_esc(today['today'])}</b> → advised: "
-                                      f"<b>{_esc(today['advised'])}</b>{same}")
+                                      f"<b>{_esc(today['advised'])}</b>{_esc(same)}{because}{warns}")
             self.today_label.setObjectName("today")
             self.today_label.setWordWrap(True)
             self.today_label.setToolTip("What the imported estate runs with today (estate.today in the scenario)")

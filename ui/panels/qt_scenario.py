@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from ui.document import ScenarioDocument
-from ui.panels.fields import BoundForm, FieldSpec
+from ui.panels.fields import MARKS, BoundForm, FieldSpec, provenance
 from ui.panels.record_table import RecordTable
 from ui.panels.targets_form import TargetsForm
 from ui.workers import TaskSlot
@@ -266,10 +266,13 @@ class QtScenarioPanel(QWidget):
         self.shared_table = RecordTable(document, ("hosts", "shared_storage"), SHARED_SPECS, new_shared_storage,
                                         "shared storage", "No shared storage on offer: VM images stay on the "
                                                           "hosts' local disks.")
-        for title, table in (("Local disks per host", self.disks_table),
-                             ("Shared storage on offer", self.shared_table)):
+        self.storage_labels: dict[tuple, tuple[QLabel, str]] = {}
+        for title, table, path in (("Local disks per host", self.disks_table, ("hosts", "disks")),
+                                   ("Shared storage on offer", self.shared_table, ("hosts", "shared_storage"))):
             label = QLabel(title)
             label.setObjectName("subheading")
+            label.setTextFormat(Qt.TextFormat.RichText)
+            self.storage_labels[path] = (label, title)
             sb.addWidget(label)
             sb.addWidget(table)
         prefs_box = QGroupBox("Preferences")
@@ -412,6 +415,10 @@ class QtScenarioPanel(QWidget):
                 self.workload_list.item(i).setText(self._workload_text(w))
         self.workload_box.setEnabled(bool(wls))
         self.on_workload_selected(self.workload_list.currentRow())
+        for path, (label, title) in self.storage_labels.items():  # an imported estate's assumed storage
+            mark = provenance(self.document.data, path)
+            label.setText(title + (MARKS[mark][0] if mark else ""))
+            label.setToolTip(MARKS[mark][1] if mark else "")
 
     @staticmethod
     def _workload_text(w: dict) -> str:

@@ -107,3 +107,18 @@ def test_a_free_text_line_before_the_csv_lines_is_still_recognised_as_bonnie(fix
     text = "results of the new array (run by hand)\n" + fixture_text("bonnie2_csv.txt")
     assert bonnie.identify(text) >= 0.7
     assert REGISTRY.parse_text(text, "b.csv").tool == "bonnie++"
+
+
+def test_table_and_csv_line_of_one_run_with_a_name_longer_than_the_name_column(fixture_text):
+    """Real bonnie++ 2.00a output (fixtures/bonnie2_table_and_csv_long_name.txt.cmd): the table on
+    standard error and the CSV line on standard output in one file, the machine name running into
+    the size column of the table; the CSV line (exact figures, the full name) is the run."""
+    text = fixture_text("bonnie2_table_and_csv_long_name.txt")
+    assert "azure-prem 256M:64k" in text  # the table cut the name
+    r = bonnie.parse(text, "long.txt")
+    assert (r.runs_found, r.runs_imported, r.tool_version) == (1, 1, "2.00a")
+    assert any("CSV lines were used" in w for w in r.warnings)
+    write = one(r.measurements, metric="throughput", operation="write")
+    assert (write.value, write.unit, write.subject) == (428890, "KiB/s", "bonnie++ azure-premium-lrs-benchmark-vm")
+    assert write.factors["file_size"] == "262144"
+    assert one(r.measurements, metric="throughput", operation="rewrite").value == 188890

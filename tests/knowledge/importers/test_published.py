@@ -1,7 +1,11 @@
 """The corpus of published result files (tests/fixtures/published/): every file imports with the
 figures read off it by hand (expected.json), or is refused with a message naming what is
 unsupported; every run of a multi-run file is found; every file is documented in SOURCES.md with
-its repository, path and commit.
+its repository, path, commit, how it was obtained and its sha256.
+
+Files obtained through the stored index are committed; files that only a fetched snapshot holds
+are kept out of the repository (workplace rule) in ``local/``: their tests run when the file is
+there with the sha256 that SOURCES.md records, and are skipped with SOURCES.md's reason otherwise.
 
 The number of runs in each file is known twice, independently of the importers: counted by hand
 into expected.json, and counted again here by :func:`count_runs`, a deliberately minimal reader
@@ -9,6 +13,7 @@ into expected.json, and counted again here by :func:`count_runs`, a deliberately
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from pathlib import Path
@@ -18,8 +23,28 @@ import pytest
 from knowledge.importers.registry import REGISTRY
 
 CORPUS = Path(__file__).resolve().parents[2] / "fixtures" / "published"
+LOCAL = CORPUS / "local"
 EXPECTED = json.loads((CORPUS / "expected.json").read_text())
-FILES = sorted(p.name for p in CORPUS.iterdir() if p.name not in ("SOURCES.md", "expected.json"))
+SOURCES = (CORPUS / "SOURCES.md").read_text()
+#: file -> its row of SOURCES.md (cells stripped)
+ROWS = {m.group(1): [c.strip() for c in m.group(0).strip("|").split("|")]
+        for m in re.finditer(r"(?m)^\| `([^`]+)` \|.*\|$", SOURCES)}
+COMMITTED = sorted(p.name for p in CORPUS.iterdir() if p.is_file() and p.name not in ("SOURCES.md", "expected.json"))
+KEPT_OUT = sorted(n for n, row in ROWS.items() if row[4].startswith("fetched snapshot"))
+FILES = COMMITTED + KEPT_OUT
+
+
+def corpus_file(name: str) -> Path:
+    """The file of the corpus; a fetched-snapshot file only when it is present with its recorded sha256
+    (the test is skipped with SOURCES.md's reason otherwise)."""
+    if name in COMMITTED:
+        return CORPUS / name
+    path, row = LOCAL / name, ROWS[name]
+    if not path.is_file():
+        pytest.skip(f"{name}: {row[4]}")
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    assert digest == row[5], f"{path}: sha256 {digest}, SOURCES.md records {row[5]} (not the published file)"
+    return path
 
 
 def count_runs(tool: str, text: str) -> int:
@@ -49,19 +74,36 @@ def count_runs(tool: str, text: str) -> int:
 
 
 def test_every_file_is_documented_and_expected():
-    sources = (CORPUS / "SOURCES.md").read_text()
-    assert set(FILES) == set(EXPECTED)
-    assert len(FILES) >= 40
-    for name in FILES:
-        row = next((ln for ln in sources.splitlines() if ln.startswith(f"| `{name}` |")), None)
-        assert row, f"{name} is not in SOURCES.md"
-        assert re.search(r"\| [0-9a-f]{40} \|", row), f"{name}: no commit in SOURCES.md"
+    assert set(FILES) == set(EXPECTED) == set(ROWS)
+    assert len(FILES) >= 50 and len(COMMITTED) >= 38  # every file the stored index holds is committed
+    assert not set(COMMITTED) & set(KEPT_OUT)
+    for name in COMMITTED:  # committed: the index's text, with the file id and commit it came from
+        row = ROWS[name]
+        assert re.fullmatch(r"[0-9a-f]{40}", row[3]), f"{name}: no commit in SOURCES.md"
+        assert re.match(rf"via the stored index, file id \d+, commit {row[3]}", row[4]), f"{name}: {row[4]}"
+        assert hashlib.sha256((CORPUS / name).read_bytes()).hexdigest() == row[5], f"{name}: not the recorded text"
+    for name in KEPT_OUT:  # not in the repository, with the way to restore it
+        row = ROWS[name]
+        assert "kept out of the repository (workplace rule); restore with `git show " in row[4], name
+        assert re.fullmatch(r"[0-9a-f]{64}", row[5]) and re.fullmatch(r"[0-9a-f]{40}", row[3]), name
+
+
+def test_files_kept_out_are_not_committed():
+    import subprocess
+
+    root = CORPUS.parents[2]
+    tracked = subprocess.run(["git", "-C", str(root), "ls-files", str(CORPUS)], capture_output=True, text=True)
+    if tracked.returncode != 0:
+        pytest.skip("not a git checkout")
+    names = {Path(p).name for p in tracked.stdout.split()}
+    assert names.isdisjoint(KEPT_OUT) and not any("/local/" in p for p in tracked.stdout.split())
+    assert set(COMMITTED) <= names
 
 
 @pytest.mark.parametrize("name", FILES)
 def test_the_runs_counted_by_hand_are_the_runs_in_the_file(name):
     want = EXPECTED[name]
-    text = (CORPUS / name).read_text(encoding="utf-8")
+    text = corpus_file(name).read_text(encoding="utf-8")
     assert count_runs(want["tool"], text) == want["runs"]
     if "also" in want:
         assert count_runs(want["also"]["tool"], text) == want["also"]["runs"]
@@ -83,14 +125,15 @@ def _check(name: str, want: dict, got) -> None:
 @pytest.mark.parametrize("name", FILES)
 def test_a_published_file_imports_with_the_figures_read_by_hand(name):
     want = EXPECTED[name]
+    path = corpus_file(name)
     if "refused" in want:
         with pytest.raises(Exception) as err:
-            REGISTRY.parse_file(CORPUS / name)
+            REGISTRY.parse_file(path)
         assert want["refused"] in str(err.value) and name in str(err.value)
         return
-    got = REGISTRY.parse_file(CORPUS / name)
+    got = REGISTRY.parse_file(path)
     _check(name, want, got)
     if "warning" in want:
         assert any(want["warning"] in w for w in got.warnings), got.warnings
     if "also" in want:  # a file holding a second tool's output: that part is read with --tool
-        _check(name, want["also"], REGISTRY.parse_file(CORPUS / name, tool=want["also"]["tool"]))
+        _check(name, want["also"], REGISTRY.parse_file(path, tool=want["also"]["tool"]))

@@ -126,3 +126,15 @@ def test_a_banner_with_a_prefix_is_a_run_labelled_with_it():
         "Number of threads: 1\n\nPrime numbers limit: 10000\n\nCPU speed:\n    events per second:   99.5\n"
     r = sysbench.parse(text, "p.txt")
     assert r.tool_version == "1.0.11" and r.measurements[0].subject == "sysbench CPU 3 cpu: events per second"
+
+
+def test_a_real_session_with_headings_and_a_run_sysbench_aborted(fixture_text):
+    """Real sysbench 1.0.20 output (fixtures/sysbench10_session_headings_fatal.txt.cmd): a session under
+    'CPU/FILEIO/MEMORY/MUTEX/THREADS BENCHMARKS' headings whose fileio run sysbench aborted with FATAL
+    (its files were smaller than the run asked for); prepare and cleanup are not runs."""
+    r = sysbench.parse(fixture_text("sysbench10_session_headings_fatal.txt"), "session.txt")
+    assert (r.runs_found, r.runs_imported, r.tool_version) == (5, 4, "1.0.20")
+    assert len(r.skipped) == 1 and "fileio run aborted" in r.skipped[0] and "FATAL: Size of file" in r.skipped[0]
+    assert any("prepare step" in w for w in r.warnings) and any("cleanup step" in w for w in r.warnings)
+    assert {m.factors.get("operation") for m in r.measurements} == {"cpu", "memory_write", "mutex", "threads"}
+    assert not [m for m in r.measurements if m.factors.get("operation", "").startswith("file")]
