@@ -516,11 +516,13 @@ def log_if_squashed(spec: ChartSpec) -> ChartSpec:
 
 def safe_chart(key: str, kb, scenario, advice, inputs: dict, **extra) -> ChartSpec:
     """Chart ``key`` of :data:`CHARTS`; when its data cannot be had (a missing model, an input the
-    model refuses) an empty chart saying why, so one problem never blanks the others."""
+    model refuses: the families' InputError, a UserFacingError) an empty chart saying why, so one
+    problem never blanks the others. A programming error (KeyError, ValueError, ...) in a chart
+    builder is not a reason a user can act on: it propagates and is reported as the bug it is."""
     from knowledge.infra.errors import UserFacingError
 
     try:
         return log_if_squashed(CHARTS[key](kb, scenario, advice, inputs, **extra))
-    except (UserFacingError, KeyError, ValueError, ImportError) as exc:
+    except (UserFacingError, ImportError) as exc:
         return ChartSpec(key, key.replace("_", " ").capitalize(), "", "", "", "",
                          empty_reason=f"No chart: {exc}")

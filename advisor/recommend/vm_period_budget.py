@@ -43,6 +43,21 @@ def analysis_inputs(rec: Recommendation, w):
     return ts, float(share), float(a.get("overhead", w.realtime.overhead) or 0.0), a.get("speed_scale")
 
 
+def advised_for(advice, workload: str) -> dict | None:
+    """What the advice's analysis of ``workload`` ran with and found, for views that redo it on an
+    edited task set (the Real-time tab): ``share``, ``overhead``, ``speed_scale``, ``period`` and
+    ``budget``; None when the advice has no real-time recommendation for it."""
+    if advice is None:
+        return None
+    rec = advice.find("vm_period_budget", f"workload:{workload}")
+    w = next((w for w in advice.scenario.workloads if w.name == workload), None)
+    if rec is None or w is None or w.realtime is None or not w.realtime.tasks:
+        return None
+    _ts, share, overhead, speed = analysis_inputs(rec, w)
+    budget = (rec.expected.get("budget") or {}).get("value")
+    return {"share": share, "overhead": overhead, "speed_scale": speed, "period": rec.value, "budget": budget}
+
+
 def _headroom_share(rt, min_share: float | None) -> float:
     """The share to recommend: clear headroom above the smallest schedulable share, below 1."""
     u = rt.utilization

@@ -47,6 +47,8 @@ def load_entry_points(group: str, register: Callable[[object], object]) -> list[
             register(ep.load())
         except Exception as exc:  # noqa: BLE001 - any plug-in error is reported, never fatal
             msg = f"{type(exc).__name__}: {exc}"
-            log.warning("plug-in %s (%s) of %s failed: %s", ep.name, ep.value, group, msg)
+            # returned, and the caller tells the user (CLI warning, GUI status bar): at info level
+            # here, so that Python's last-resort handler does not print it a second time
+            log.info("plug-in %s (%s) of %s failed: %s", ep.name, ep.value, group, msg)
             failures.append(PluginFailure(group, ep.name, ep.value, msg))
     return failures

@@ -150,3 +150,25 @@ def test_the_summary_shows_the_headline_decisions_with_the_cards_text(rendered):
     every = summary(advice, every_scope=True)
     assert {i.scope for i in every if i.decision == "cache_mode"} == {
         r.scope for r in advice.of("cache_mode")}
+
+
+def test_safe_chart_reports_what_a_user_can_act_on_and_lets_bugs_through(monkeypatch):
+    """An input the model refuses is an empty chart saying why; a bug in a chart builder (here a
+    KeyError) is not turned into an empty chart (issue #15: no swallowed programming errors)."""
+    import pytest
+
+    from advisor.figures import charts
+    from knowledge.infra.errors import InputError
+
+    def refused(kb, scenario, advice, inputs):
+        raise InputError("boot: concurrent_vms must be >= 1")
+
+    def buggy(kb, scenario, advice, inputs):
+        return {}["missing"]
+
+    monkeypatch.setitem(charts.CHARTS, "boot", refused)
+    spec = charts.safe_chart("boot", None, None, None, {})
+    assert spec.empty_reason == "No chart: boot: concurrent_vms must be >= 1"
+    monkeypatch.setitem(charts.CHARTS, "boot", buggy)
+    with pytest.raises(KeyError):
+        charts.safe_chart("boot", None, None, None, {})

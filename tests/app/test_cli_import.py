@@ -135,6 +135,8 @@ def test_third_party_importer_in_a_fresh_process(tmp_path):
                           capture_output=True, text=True, timeout=100)
     assert proc.returncode == 0, proc.stderr
     assert "demo-csv 1.0" in proc.stdout and "1 run found, 1 imported, 0 skipped" in proc.stdout
+    # the package's broken entry point is reported once, not a second time by a log handler
+    assert proc.stderr.count("broken-demo") == 1, proc.stderr
 
 
 def test_sites_list_show_compare_delete(run):

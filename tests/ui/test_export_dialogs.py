@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QPushButton
 
 
@@ -82,4 +83,28 @@ def test_the_plan_dialog_says_what_the_site_calibrates_now(window, qtbot):
         assert text == f"Site lab: its figures are not used: {advice.calibration.rejected}"
     else:
         assert text.startswith("Site lab now:") and "site  " in text
+    dialog.reject()
+
+
+def test_the_plan_dialog_starts_on_the_calibrated_site_and_follows_typing(window, qtbot):
+    """With two sites, the list and the plan dialog start on the site the advice is calibrated to
+    (not the first alphabetically); typing another site name updates what the dialog says."""
+    from tests.ui.conftest import fio_fixture
+
+    panel = window.show_view("sites")
+    for name in ("zlab", "alab"):
+        with qtbot.waitSignal(panel.task.sig_done, timeout=30000):
+            panel.import_files([fio_fixture()], site=name)
+    with qtbot.waitSignal(window.session.sig_advice, timeout=60000):
+        window.session.set_site("zlab")
+    panel.site_list.setCurrentRow(-1)  # as after a fresh start: no selection of the user's
+    panel.refresh()
+    assert panel.site_list.currentItem().data(Qt.ItemDataRole.UserRole) == "zlab"
+    dialog = panel.bench_plan_dialog()
+    qtbot.addWidget(dialog)
+    assert dialog.site.text() == "zlab" and dialog.log.toPlainText().startswith("Site zlab")
+    dialog.site.setText("alab")  # not the calibrated site: nothing to say about it yet
+    assert dialog.log.toPlainText() == ""
+    dialog.site.setText("zlab")
+    assert dialog.log.toPlainText().startswith("Site zlab")
     dialog.reject()

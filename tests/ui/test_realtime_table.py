@@ -97,3 +97,41 @@ def test_the_table_follows_the_open_scenario(qtbot, tmp_path):
     assert doc.get(("workloads", 0, "realtime", "tasks")) == [{"name": "x", "period": 10.0, "wcet": 1.0}]
     doc.undo_stack.undo()
     assert panel.table.rowCount() == 0
+
+
+def test_the_tab_opens_on_the_advices_share_and_core_speed(qtbot, kb_file):
+    """The Real-time tab and the Recommendations card show the same T_VM and C_VM for the example
+    scenario (issue #15: one source of truth): the advice's share, WCETs scaled by the scenario's
+    core speed; saving the table keeps the workload's design speed and does not freeze the share."""
+    from advisor.scenario import read_scenario_data
+    from ui.panels.qt_realtime import QtRealtimePanel
+    from ui.session import Session
+
+    s = Session(settings_store(), kb_path=kb_file)
+    s.document.load_data(read_scenario_data("resources/examples/scenario.yaml"))
+    panel = QtRealtimePanel(s)
+    qtbot.addWidget(panel)
+    panel.show()
+    with qtbot.waitSignal(s.sig_advice, timeout=60000):
+        s.start()
+    wait_idle(qtbot, panel)
+    rec = s.advice.find("vm_period_budget", "workload:rtfunc")
+    assert panel.workload.currentText() == "rtfunc"
+    assert abs(panel.share.value() - rec.expected["share"]["value"]) < 1e-3
+    assert panel.speed_scale() == 1.05  # 2.1 GHz cores, task set designed at 2.0 GHz
+    assert abs(panel.result.max_period - rec.value) < 0.01 * rec.value
+    assert f"{rec.value:.4g}"[:4] in panel.summary.text().replace(",", "")
+    assert "scaled by 1.05" in panel.summary.text()
+
+    panel.table.item(0, 0).setText("t1-renamed")  # edit, then save into the scenario
+    wait_idle(qtbot, panel)
+    panel.save_to_scenario()
+    rt = s.document.data["workloads"][[w["name"] for w in s.document.data["workloads"]].index("rtfunc")]["realtime"]
+    assert rt["design_speed_ghz"] == 2.0 and "share" not in rt and rt["tasks"][0]["name"] == "t1-renamed"
+
+    panel.share.setValue(0.9)  # a share the user sets is theirs: kept over later advice, and saved
+    wait_idle(qtbot, panel)
+    with qtbot.waitSignal(s.sig_advice, timeout=60000):
+        s.advise_now()
+    assert panel.share.value() == 0.9
+    s.close()

@@ -36,6 +36,8 @@ class BenchPlanDialog(FolderTaskDialog):
         self.plan_button.setEnabled(self.ready)
         self.resize(820, 520)
         self.log.setPlainText(self.status_text())
+        # the status follows the site typed (before a plan is written: then the log is the plan's)
+        self.site.textChanged.connect(lambda _t: self.plan is None and self.log.setPlainText(self.status_text()))
 
     @property
     def ready(self) -> bool:

@@ -23,12 +23,14 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDialogButtonBox,
+    QFrame,
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QMenu,
     QProgressBar,
     QPushButton,
+    QScrollArea,
     QSplitter,
     QTableView,
     QVBoxLayout,
@@ -250,9 +252,16 @@ class InventoryDialog(QDialog):
         self.today.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         ilay.addWidget(self.assumed, 3)
         ilay.addWidget(self.today, 2)
-        split.addWidget(info)
+        info_scroll = QScrollArea()  # the Today panel (with the measured load) may outgrow its pane: it scrolls
+        info_scroll.setObjectName("inventoryInfo")
+        info_scroll.setWidgetResizable(True)
+        info_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        info_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        info_scroll.setWidget(info)
+        info_scroll.setMinimumHeight(self.fontMetrics().lineSpacing() * 8)
+        split.addWidget(info_scroll)
         split.setStretchFactor(0, 3)
-        split.setStretchFactor(1, 1)
+        split.setStretchFactor(1, 2)
         lay.addWidget(split, 1)
         self.totals = QLabel()
         self.totals.setObjectName("inventoryTotals")

@@ -55,22 +55,25 @@ def parse_pasted(text: str) -> list[list[str]]:
 
 
 def analyze_tasks(rows: list[tuple], unit: str, mode: str, value: float, overhead: float, policy: str,
-                  progress=None, cancel=None):
-    """Worker: (RealtimeResult, ChartSpec) for the table's tasks at a share or a period."""
+                  speed_scale: float | None = None, progress=None, cancel=None):
+    """Worker: (RealtimeResult, ChartSpec) for the table's tasks at a share or a period;
+    ``speed_scale`` (scenario core GHz / the task set's design GHz) as the advice analyses them."""
     from advisor.figures.charts import realtime_chart
     from advisor.realtime import TaskSet, analyze
 
     ts = TaskSet.from_tuples(rows, unit=unit, source="task table")
     if mode == "share":
-        result = analyze(ts, share=value, overhead=overhead, policy=policy, progress=progress, cancel=cancel)
+        result = analyze(ts, share=value, overhead=overhead, policy=policy, speed_scale=speed_scale,
+                         progress=progress, cancel=cancel)
         share = value
     else:
-        result = analyze(ts, period=value, overhead=overhead, policy=policy, progress=progress, cancel=cancel)
+        result = analyze(ts, period=value, overhead=overhead, policy=policy, speed_scale=speed_scale,
+                         progress=progress, cancel=cancel)
         share = (result.min_budget / value) if result.min_budget and math.isfinite(result.min_budget) else None
     spec = None
     if share and 0 < share <= 1:
         spec = realtime_chart(ts, share, overhead, policy, chosen_period=result.period or result.max_period,
-                              result=result if mode == "share" else None)
+                              result=result if mode == "share" else None, speed_scale=speed_scale)
     return result, spec
 
 
@@ -96,6 +99,11 @@ class QtRealtimePanel(QWidget):
         self.table.itemChanged.connect(lambda _i: self._debounce.start())
         self.problems: dict[tuple[int, int], str] = {}
         self._loaded_rt = None  # the workload's task set as last shown (to follow undo and open)
+        # what the advice analysed the selected workload with (share, overhead, speed_scale, period),
+        # so that the tab opens on the advice's numbers; the share follows the advice until edited
+        self.advised: dict | None = None
+        self._share_edited = False
+        self._setting_share = False
         QShortcut(QKeySequence.StandardKey.Paste, self.table, activated=self.paste)
         add = QPushButton("Add task")
         add.clicked.connect(self.add_row)
@@ -139,6 +147,7 @@ class QtRealtimePanel(QWidget):
         self.policy.setToolTip("Scheduling inside the VM: rate/deadline-monotonic (rm) or EDF")
         for w in (self.share, self.period, self.overhead):
             w.valueChanged.connect(lambda _v: self._debounce.start())
+        self.share.valueChanged.connect(self._share_changed)
         for w in (self.unit, self.policy):
             w.currentIndexChanged.connect(lambda _i: self._debounce.start())
         self.by_share.toggled.connect(lambda _c: self._debounce.start())
@@ -193,6 +202,7 @@ class QtRealtimePanel(QWidget):
         session.document.sig_changed.connect(lambda _p: self.refresh_workloads())
         session.document.sig_path.connect(lambda _p: self.refresh_workloads(reload=True))
         session.sig_ready.connect(self.recompute)
+        session.sig_advice.connect(lambda _a: self._follow_advice())
         self.refresh_workloads(reload=True)
 
     def busy(self) -> bool:
@@ -298,10 +308,50 @@ class QtRealtimePanel(QWidget):
         i = self._workload_index()
         return copy.deepcopy(self.session.document.get(("workloads", i, "realtime"))) if i >= 0 else None
 
+    def _share_changed(self, _v) -> None:
+        if not self._setting_share:
+            self._share_edited = True
+
+    def _set_share(self, value: float) -> None:
+        self._setting_share = True
+        try:
+            self.share.setValue(float(value))
+        finally:
+            self._setting_share = False
+
+    def _follow_advice(self) -> None:
+        """Take the advice's share and core-speed scale for the selected workload (the share only
+        while the workload names none and the user has not changed it here)."""
+        from advisor.recommend.vm_period_budget import advised_for
+
+        self.advised = advised_for(self.session.advice, self.workload.currentText())
+        rt = self._workload_rt() or {}
+        if self.advised and not rt.get("share") and not self._share_edited:
+            self._set_share(self.advised["share"])
+        self._debounce.start()
+
+    def follows_advice(self) -> bool:
+        """The share shown is the advice's (not one the workload names or the user set here)."""
+        rt = self._workload_rt() or {}
+        return bool(self.advised) and not self._share_edited and not rt.get("share")
+
+    def share_value(self) -> float:
+        """The share to analyse at: the advice's exact share while the box shows it (the box rounds
+        to 3 decimals), else the box's."""
+        if self.follows_advice() and abs(self.share.value() - self.advised["share"]) < 5e-4:
+            return float(self.advised["share"])
+        return self.share.value()
+
+    def speed_scale(self) -> float | None:
+        return (self.advised or {}).get("speed_scale")
+
     def load_workload(self) -> None:
-        """Show the selected workload's task set (an empty table when it has none)."""
+        """Show the selected workload's task set (an empty table when it has none) at the share
+        the scenario names, else the advice's share."""
         rt = self._workload_rt()
         self._loaded_rt = copy.deepcopy(rt)
+        self._share_edited = False
+        self._follow_advice()
         if not rt:
             self.set_rows([])
             return
@@ -309,7 +359,7 @@ class QtRealtimePanel(QWidget):
         self.unit.setCurrentText(unit if unit in ("ms", "us", "s") else "ms")
         self.overhead.setValue(float(rt.get("overhead", 0.0)))
         if rt.get("share"):
-            self.share.setValue(float(rt["share"]))
+            self._set_share(float(rt["share"]))
             self.by_share.setChecked(True)
         self.set_rows([(t.get("name"), t.get("period"), t.get("wcet"), t.get("deadline"))
                        for t in rt.get("tasks", [])])
@@ -322,11 +372,13 @@ class QtRealtimePanel(QWidget):
         if i < 0 or self.problems:
             self._mark_problems()
             return
-        rt = {"time_unit": self.unit.currentText(), "overhead": self.overhead.value(),
-              "tasks": [dict(zip(COLUMNS, r, strict=False)) for r in rows]}
-        if self.by_share.isChecked():
-            rt["share"] = self.share.value()
         data = copy.deepcopy(self.session.document.data)
+        old = data["workloads"][i].get("realtime") or {}
+        # keys this tab does not edit (design_speed_ghz, ...) stay as they are
+        rt = {**old, "time_unit": self.unit.currentText(), "overhead": self.overhead.value(),
+              "tasks": [dict(zip(COLUMNS, r, strict=False)) for r in rows]}
+        if self.by_share.isChecked() and (self._share_edited or old.get("share")):
+            rt["share"] = self.share.value()  # the advice's own share stays the advice's choice
         if rows:
             data["workloads"][i]["realtime"] = rt
         else:
@@ -366,9 +418,9 @@ class QtRealtimePanel(QWidget):
             self.result = None
             return
         mode = "share" if self.by_share.isChecked() else "period"
-        value = self.share.value() if mode == "share" else self.period.value()
+        value = self.share_value() if mode == "share" else self.period.value()
         self.task.start(analyze_tasks, rows, self.unit.currentText(), mode, value, self.overhead.value(),
-                        self.policy.currentText())
+                        self.policy.currentText(), self.speed_scale())
 
     def _empty_chart(self, reason: str) -> None:
         from advisor.figures.spec import ChartSpec
@@ -398,6 +450,11 @@ class QtRealtimePanel(QWidget):
                 text = (f"<b>Least budget C_VM = {fmt_value(result.min_budget)} {u}</b> at T_VM = "
                         f"{fmt_value(result.period)} {u} (share {(result.min_budget or 0) / (result.period or 1):.3f});"
                         f" critical task: <b>{result.critical_task}</b>. Utilization {result.utilization:.3f}.")
+        if self.speed_scale():
+            text += (f"<br>WCETs scaled by {self.speed_scale():.3g} for the scenario's core speed "
+                     "against the task set's design speed, as in the advice.")
+        if self.by_share.isChecked() and self.follows_advice():
+            text += " The share is the advice's (Recommendations tab)."
         self.summary.setText(text)
         self.summary.style().polish(self.summary)
         self.responses.setRowCount(len(result.tasks))

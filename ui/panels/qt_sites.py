@@ -201,7 +201,9 @@ class QtSitesPanel(QWidget):
         self.site_list.blockSignals(False)
         names = [s.name for s in sites]
         if names:
-            self.site_list.setCurrentRow(names.index(current) if current in names else 0)
+            # keep the user's selection; else the site the advice is calibrated to; else the first
+            first = current if current in names else (self.session.site if self.session.site in names else names[0])
+            self.site_list.setCurrentRow(names.index(first))
         self.calibrate.clear()
         self.calibrate.addItem("documents only (no site)")
         self.calibrate.addItems(names)
