@@ -110,3 +110,32 @@ def test_log_axis_labels_never_overlap_at_large_fonts(qtbot):
     assert len(pixels) >= 2
     gaps = [b - a for a, b in zip(pixels, pixels[1:], strict=False)]
     assert min(gaps) >= line, (gaps, line)
+
+
+def test_the_y_axis_title_is_never_longer_than_the_plot_is_high(qtbot):
+    """Large fonts and a short chart (the Real-time tab at 1024x700, 16 pt): 'max R_i / D_i (ratio)'
+    ran past the top of the plot; the title falls back to its unit, and comes back with room."""
+    from PySide6.QtGui import QFont, QFontMetrics
+
+    from advisor.figures.spec import ChartSpec, Curve
+    from ui.plots.charts import ChartWidget
+
+    x = np.linspace(1, 10, 5)
+    spec = ChartSpec("t", "schedulability", "VM period T_VM", "ms", "max R_i / D_i", "ratio",
+                     curves=[Curve("a", x, x)])
+    chart = ChartWidget()
+    qtbot.addWidget(chart)
+    font = QFont(chart.font())
+    font.setPointSizeF(16.0)
+    chart.setFont(font)
+    chart.resize(380, 260)
+    chart.show()
+    chart.set_spec(spec)
+    QApplication.processEvents()
+    axis = chart.plot.getAxis("left")
+    room = chart.plot.height() - chart.plot.getAxis("bottom").height()
+    assert QFontMetrics(font).horizontalAdvance(axis.labelText) <= room
+    assert "ratio" in axis.labelText
+    chart.resize(380, 700)
+    QApplication.processEvents()
+    assert axis.labelText == "max R_i / D_i (ratio)"

@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ui.scrolling import FitPage
 from ui.tablemodels import fmt_value
 from ui.workers import TaskSlot
 
@@ -176,7 +177,7 @@ class QtRealtimePanel(QWidget):
         il.addWidget(self.table, 1)
         il.addLayout(buttons)
         il.addLayout(form)
-        results = QWidget()
+        results = FitPage()  # scrolls only when the minimum does not fit
         rl = QVBoxLayout(results)
         rl.setContentsMargins(0, 0, 0, 0)
         self.chart = ChartWidget()

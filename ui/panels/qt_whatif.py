@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from advisor.figures.whatif import INPUTS, Input, inputs_of, readings
+from ui.scrolling import FitPage
 from ui.tablemodels import fmt_value
 from ui.whatif_state import state_for
 from ui.workers import TaskSlot
@@ -174,7 +175,7 @@ class QtWhatIfPanel(QWidget):
         self.decisions.setTextFormat(Qt.TextFormat.RichText)
 
         self.charts: dict[str, ChartWidget] = {}
-        grid_host = QWidget()
+        grid_host = FitPage()  # scrolls only when the minimum does not fit
         self.grid = QGridLayout(grid_host)
         self.grid.setContentsMargins(0, 0, 0, 0)
         self.grid.setSpacing(8)

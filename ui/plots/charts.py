@@ -12,7 +12,7 @@ os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
 import numpy as np  # noqa: E402
 import pyqtgraph as pg  # noqa: E402
 import PySide6  # noqa: E402,F401 - pin the binding before pyqtgraph picks one
-from PySide6.QtCore import Qt, Signal  # noqa: E402
+from PySide6.QtCore import QEvent, Qt, Signal  # noqa: E402
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QImage  # noqa: E402
 from PySide6.QtWidgets import (  # noqa: E402
     QApplication,
@@ -107,7 +107,8 @@ class ChartWidget(QWidget):
         self.viewbox = _ChartViewBox()
         self.plot = pg.PlotWidget(viewBox=self.viewbox, axisItems={"left": _ReadableAxis("left"),
                                                                    "bottom": _ReadableAxis("bottom")})
-        self.plot.setMinimumSize(150, 140)
+        self.plot.setMinimumSize(150, 100 if compact else 140)  # workshop: four charts fit a small screen
+        self.plot.installEventFilter(self)
         self.reset_button = QPushButton("Reset view")
         self.reset_button.setObjectName("resetView")
         self.reset_button.setToolTip("Show the whole chart again (or double-click the chart)")
@@ -206,6 +207,27 @@ class ChartWidget(QWidget):
             self._build(spec)
         self._apply_range(spec)
 
+    def _fit_left_label(self) -> None:
+        """The y axis title whole: the unit alone when the quantity and unit are longer than the
+        plot is high (large fonts, a short chart)."""
+        full, short, style = getattr(self, "_left_label", (None, None, None))
+        if full is None or full == short:
+            return
+        axis = self.plot.getAxis("left")
+        room = self.plot.height() - self.plot.getAxis("bottom").height() - 12
+        size = style.get("font-size")
+        font = QFont(self.font())
+        if size:
+            font.setPointSizeF(float(size[:-2]))
+        wanted = full if QFontMetrics(font).horizontalAdvance(full) <= room else short
+        if axis.labelText != wanted:
+            self.plot.getPlotItem().setLabel("left", wanted, **style)
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt override
+        if obj is self.plot and event.type() == QEvent.Type.Resize:
+            self._fit_left_label()  # the plot shrinks as the legend or caption below it grows
+        return super().eventFilter(obj, event)
+
     def reset_view(self) -> None:
         """Back to the whole chart after the user moved or zoomed it."""
         if self.spec is not None:
@@ -281,11 +303,16 @@ class ChartWidget(QWidget):
         if self.compact:  # workshop mode: large fonts, small plots; keep the axis titles whole
             base = QApplication.font().pointSizeF()
             style["font-size"] = f"{max(min(base, 10.0), base * 0.75):.1f}pt"
-        item.setLabel("bottom", axis_label(spec.x_label, spec.x_unit), **style)
+        bottom_label = axis_label(spec.x_label, spec.x_unit)
+        if self.compact and len(bottom_label) > 30 and spec.x_unit:
+            bottom_label = spec.x_unit  # a small chart: the unit under the axis, the quantity in the title
+        item.setLabel("bottom", bottom_label, **style)
         left = axis_label(spec.y_label, spec.y_unit)
         if self.compact and len(left) > 16 and spec.y_unit:
             left = spec.y_unit  # a small chart: the unit on the axis, the quantity in the title (never cut)
+        self._left_label = (left, spec.y_unit or left, style)
         item.setLabel("left", left, **style)
+        self._fit_left_label()
         bottom = self.plot.getAxis("bottom")
         bottom.setTicks([spec.x_ticks] if spec.x_ticks else None)
         if spec.empty:
