@@ -64,7 +64,10 @@ def cut_widgets(top: QWidget) -> list[str]:
             if need_h > w.height() + 2:
                 problems.append(f"{_name(w)} is cut at the bottom: needs {need_h} px, has {w.height()}")
         if isinstance(w, QLabel) and not w.wordWrap() and w.text() and w.pixmap().isNull():
-            need = max(fm.horizontalAdvance(line) for line in _plain(w.text()).splitlines() or [""])
+            text = _plain(w.text())
+            if w.buddy() is not None:  # a mnemonic: the '&' is not drawn ('&&' is one)
+                text = text.replace("&&", "\0").replace("&", "").replace("\0", "&")
+            need = max(fm.horizontalAdvance(line) for line in text.splitlines() or [""])
             if need > w.contentsRect().width() + 1:
                 problems.append(f"{_name(w)} is cut: needs {need} px, has {w.contentsRect().width()}")
         elif isinstance(w, QPushButton | QToolButton | QCheckBox | QRadioButton) and w.text():

@@ -203,7 +203,7 @@ def test_open_on_a_benchmark_file_offers_import(make_window, monkeypatch):
 
 # --- point 11 --------------------------------------------------------------------------------
 VIEWS_CHECKED = ("scenario", "recommendations", "plots", "whatif", "realtime", "compare", "knowledge_base", "sites",
-                 "report")
+                 "report", "optimize")
 
 
 @pytest.mark.parametrize("size,font_pt", [((1024, 700), 0.0), ((1024, 700), 16.0), ((1280, 720), 16.0)])
