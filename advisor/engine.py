@@ -26,6 +26,7 @@ from advisor.recommend.targets import TargetResult, final_results, implicit_targ
 from advisor.rules import Facts
 from advisor.scenario import Scenario, load_scenario, parse_scenario
 from knowledge.infra.errors import InputError
+from knowledge.infra.gcpause import paused_gc
 
 #: citation indexes by knowledge-base digest (the knowledge base is read-only)
 _CITES: dict[str, CitationIndex] = {}
@@ -139,6 +140,11 @@ def advise(scenario: Scenario | dict | str | Path, kb=None, site: str | None = N
     ``catalogue`` (:class:`knowledge.costs.Catalogue`) the advice carries its ``cost``
     (:func:`advisor.cost.advice_cost`).
     """
+    with paused_gc():  # millions of objects that stay alive: no collector walks over them meanwhile
+        return _advise(scenario, kb, site, userdb, progress, cancel, calibration, catalogue)
+
+
+def _advise(scenario, kb, site, userdb, progress, cancel, calibration, catalogue) -> Advice:
     start = time.perf_counter()
     sc = _scenario(scenario)
     own_kb = kb is None

@@ -1,7 +1,8 @@
 """Value validation at the importer boundary: what any importer (built-in or plug-in) returns is
 checked before it can reach the database, so a stored site never breaks a later command.
 
-Refused (the whole file, with the file and the key named): a value that is not a finite number,
+Refused (the whole file, with the file and the key named): a file with no figures at all (a
+report cut short: stored, it would leave an import of nothing, and a site without figures), a value that is not a finite number,
 a negative value (no benchmark figure is below zero), a ``value_si`` that overflows, a numeric
 factor (threads, block size, queue depth, file size, read share) that is negative or not finite,
 a read share above 100 %, parameters nested deeper than :data:`MAX_DEPTH` or holding non-finite
@@ -86,6 +87,9 @@ def _finite(value: object, path: str, key: str, what: str) -> float:
 
 def validate(result: ParsedFile, path: str) -> ParsedFile:
     """Check and repair ``result`` in place (see the module doc); returns it."""
+    if not result.measurements:  # stored, it would be an import of nothing: a site with no figures
+        why = f"; skipped: {_SURROGATE.sub(chr(0xFFFD), str(result.skipped[0]))}" if result.skipped else ""
+        raise ImporterError(path, f"no benchmark figures in this file (a run cut short or without results){why}")
     fixed: list[str] = []
     result.tool = _clean(result.tool, fixed, "tool")
     result.tool_version = _clean(result.tool_version, fixed, "tool_version")
