@@ -53,15 +53,21 @@ def _clean_tree(obj: object, path: str, where: str, fixed: list[str], depth: int
     if depth > MAX_DEPTH:
         raise ImporterError(path, f"parameters nested deeper than {MAX_DEPTH} levels", key=where)
     if isinstance(obj, dict):
-        return {_clean(k, fixed, f"{where}.{k!r}"): _clean_tree(v, path, f"{where}.{_clean(k, [], '')}",
-                                                                fixed, depth + 1)
-                for k, v in obj.items()}
+        out = {}
+        for k, v in obj.items():
+            key = k if type(k) is str and k.isascii() else _clean(k, fixed, f"{where}.{k!r}")
+            t = type(v)
+            if (t is str and v.isascii()) or t is int or t is bool or v is None or (t is float and math.isfinite(v)):
+                out[key] = v  # a plain scalar: nothing to check or repair, no message to build
+            else:
+                out[key] = _clean_tree(v, path, f"{where}.{key}", fixed, depth + 1)
+        return out
     if isinstance(obj, list | tuple):
         return [_clean_tree(v, path, f"{where}[{i}]", fixed, depth + 1) for i, v in enumerate(obj)]
     if isinstance(obj, float) and not math.isfinite(obj):
         raise ImporterError(path, f"a non-finite number ({obj!r}) in the parameters", key=where)
-    if isinstance(obj, str):
-        return _clean(obj, fixed, where)
+    if type(obj) is str:
+        return obj if obj.isascii() else _clean(obj, fixed, where)
     if obj is None or isinstance(obj, bool | int | float):
         return obj
     return _clean(obj, fixed, where)
@@ -104,9 +110,16 @@ def validate(result: ParsedFile, path: str) -> ParsedFile:
             m.value_si = _finite(vsi, path, str(where), "value in SI units")
         factors = {}
         for k, raw in m.factors.items():
-            key, level = _clean(k, fixed, where), _clean(raw, fixed, where)
+            # the common case (ASCII text, a finite level >= 0) without building any message
+            key = k if type(k) is str and k.isascii() else _clean(k, fixed, where)
+            level = raw if type(raw) is str and raw.isascii() else _clean(raw, fixed, where)
             if key in NUMERIC_FACTORS and _NUMERIC.match(level):
-                x = _finite(level, path, f"{where}.{key}", key.replace("_", " "))
+                try:
+                    x = float(level)
+                except ValueError:
+                    x = -1.0
+                if not 0 <= x < math.inf:
+                    x = _finite(level, path, f"{where}.{key}", key.replace("_", " "))
                 if key == "read_share" and x > 100:
                     raise ImporterError(path, f"read share {level}% is above 100%", key=f"{where}.{key}")
             factors[key] = level
