@@ -202,17 +202,40 @@ class BenchPlan:
     def to_dict(self) -> dict:
         d = self.deps
         return {"format_version": 1, "scenario": self.scenario, "site": self.site, "device_class": d.device,
+                "files": sorted(self.files),
                 "runs": [r.to_dict() for r in self.runs], "reason": d.reason,
                 "calibrated": [{**k.to_dict(), "site_figures": v} for k, v in d.calibrated.items()],
                 "depends": [{**k.to_dict(), "site_figures": v} for k, v in d.depends.items()],
                 "documents_only": [k.to_dict() for k in d.documents]}
 
     def write(self, out_dir) -> list:
-        """Write every file and plan.json under ``out_dir`` atomically (scripts executable); the paths."""
-        from advisor.export.base import write_files
+        """Write every file and plan.json under ``out_dir`` atomically (scripts executable); the paths.
+        Job files of a previous plan there (its plan.json lists them) that this plan does not
+        write again are removed; results and anything else stay."""
+        from pathlib import Path
+
+        from advisor.export.base import previous_files, remove_stale, write_files
         from knowledge.infra import jsonout
 
-        return write_files(out_dir, {**self.files, "plan.json": jsonout.dumps(self.to_dict(), indent=2) + "\n"})
+        listing = Path(out_dir) / "plan.json"
+        previous = previous_files(listing, "files") or [
+            r["job_file"] for r in _previous_runs(listing) if isinstance(r, dict) and isinstance(r.get("job_file"), str)]
+        files = {**self.files, "plan.json": jsonout.dumps(self.to_dict(), indent=2) + "\n"}
+        written = write_files(out_dir, files)
+        remove_stale(out_dir, [f for f in previous if f.startswith(("jobs/", "postmark/"))], files)
+        return written
+
+
+def _previous_runs(listing) -> list:
+    """The runs of an earlier plan.json (before it listed its files)."""
+    import json
+
+    try:
+        data = json.loads(listing.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    runs = data.get("runs") if isinstance(data, dict) else None
+    return runs if isinstance(runs, list) else []
 
 
 def _kib_text(kib: float) -> str:
@@ -382,7 +405,7 @@ def run_all(plan: BenchPlan) -> str:
         f'CPU_TIME=${{CPU_TIME:-{CPU_TIME_S}}}',
         f'LAYOUT=${{LAYOUT:-{LAYOUT_ALLOWANCE_S}}}',
         f'SITE=${{SITE:-{q(plan.site)}}}',
-        'RESULTS=${RESULTS:-$HERE/results}',
+        'RESULTS=$(realpath -m "${RESULTS:-$HERE/results}")',
         "export TARGET_DIR SIZE RUNTIME",
         'mkdir -p "$TARGET_DIR" "$RESULTS" || exit 2',
         'WORK=$(mktemp -d "$TARGET_DIR/capadvisor-bench.XXXXXX") || exit 2',
@@ -403,21 +426,21 @@ def run_all(plan: BenchPlan) -> str:
         '  mv "$output.tmp" "$output"; rm -f "$output.err"',
         "}",
         "",
+        # which kind of disk this is, capadvisor decides from the measured figures when it imports
+        # them (the same bands the advice uses); the kernel's rotational flag is no guide (virtual
+        # disks report rotating), so the script guesses nothing
         "# the disk under TARGET_DIR should be of the hosts' kind: " + (plan.deps.device or "none given"),
-        'dev=$(df --output=source "$TARGET_DIR" 2>/dev/null | tail -1)',
-        'rota=$(lsblk -ndo ROTA "$dev" 2>/dev/null | head -1 | tr -d " ")',
     ]
-    if plan.deps.device == "hdd":
-        out.append('[ "$rota" = "0" ] && echo "warning: $TARGET_DIR is on flash; the hosts have HDDs" >&2')
-    elif plan.deps.device in ("ssd", "nvme"):
-        out.append(f'[ "$rota" = "1" ] && echo "warning: $TARGET_DIR may be on a rotating disk; the hosts have '
-                   f'{plan.deps.device.upper()}s (virtual disks often report rotating: check)" >&2')
+    if plan.deps.device:
+        out.append(f'echo "the hosts have {plan.deps.device.upper()} disks: capadvisor import classifies the disk under '
+                   '$TARGET_DIR from what it measures and the advice uses its figures only if it is of that kind"')
     out.append("")
     for r in plan.runs:
         out.append(f"# {r.name}: {r.why}")
-        res = f'"$HERE/{r.output}"'
+        res = f'"$RESULTS/{r.output.split("/", 1)[-1]}"'
         if r.tool in ("fio", "fio-profile"):
-            run = [f'bounded $((RUNTIME + LAYOUT)) {res} env TARGET_DIR="$WORK" fio --output-format=json '
+            # fio splits directory= at ':' (several directories): a ':' of the path is written '\\:'
+            run = [f'bounded $((RUNTIME + LAYOUT)) {res} env TARGET_DIR="${{WORK//:/\\\\:}}" fio --output-format=json '
                    f'"$HERE/{r.job_file}"', f'rm -f "$WORK"/{r.name}.*']
             out += run if not r.optional else ['if [ "${PROFILES:-0}" = "1" ]; then', *[f"  {x}" for x in run], "fi"]
         elif r.tool == "sysbench-fileio":
@@ -452,41 +475,44 @@ def run_all(plan: BenchPlan) -> str:
 
 
 def readme(plan: BenchPlan, sc) -> str:
+    from advisor.render import md_escape as esc
+
     d = plan.deps
-    out = [f"# Benchmark plan for {plan.scenario}", "",
+    site_arg = shlex.quote(plan.site)
+    out = [f"# Benchmark plan for {esc(plan.scenario)}", "",
            "Generated by `capadvisor bench-plan`. These runs measure the native figures of your hardware that "
            "the advice transfers the documents' ratios onto; once imported, the advice says which of its "
-           "figures rest on your site (`basis: site:" + plan.site + "`) and which still on the documents.", ""]
+           f"figures rest on your site (basis: site:{esc(plan.site)}) and which still on the documents.", ""]
     if d.device:
         out += [f"**Run it on a disk of the kind the hosts have ({d.device.upper()})**, in a folder with room for "
                 "`SIZE` (default " + DEFAULT_SIZE + ") of data: the runs use direct I/O, so they measure the disk, "
                 "not the page cache. Figures from another kind of disk, or faster than any one disk, are refused "
                 "by the advice (it says why).", ""]
     else:
-        out += [f"Note: {d.reason}.", ""]
+        out += [f"Note: {esc(d.reason)}.", ""]
     out += ["```sh", "./run-all.sh /path/on/the/disk            # all runs, then capadvisor import --site "
-            + plan.site, "SIZE=8G RUNTIME=120 ./run-all.sh /data      # bigger and longer runs",
+            + site_arg, "SIZE=8G RUNTIME=120 ./run-all.sh /data      # bigger and longer runs",
             "IMPORT=0 ./run-all.sh /data                # only run; import later:",
-            f"capadvisor import --site {plan.site} results/*.json results/*.txt",
-            f"capadvisor bench-plan SCENARIO --site {plan.site}   # which figures are now site-calibrated", "```",
+            f"capadvisor import --site {site_arg} results/*.json results/*.txt",
+            f"capadvisor bench-plan SCENARIO --site {site_arg}   # which figures are now site-calibrated", "```",
             "", "Every run is bounded: `RUNTIME` seconds (default " + str(DEFAULT_RUNTIME_S) + ") of measurement "
             "plus time to lay out its data, each under `timeout`; the data files are removed at the end (also on "
             "Ctrl-C). Needs fio, sysbench and postmark (Debian: `apt-get install fio sysbench postmark`).", "",
             "## Runs", "", "| run | measures | for | why |", "|---|---|---|---|"]
     for r in plan.runs:
-        out.append(f"| `{r.name}`{' (optional)' if r.optional else ''} | {', '.join(r.measures) or '-'} | "
-                   f"{', '.join(r.workloads) or 'cluster'} | {r.why} |")
+        out.append(f"| `{r.name}`{' (optional)' if r.optional else ''} | {esc(', '.join(r.measures) or '-')} | "
+                   f"{esc(', '.join(r.workloads) or 'cluster')} | {esc(r.why)} |")
     out += ["", "## What the runs calibrate", ""]
     if d.calibrated:
-        out += [f"- {ref}: from {', '.join(fields) or 'the site figures'}" for ref, fields in d.calibrated.items()]
+        out += [f"- {esc(ref)}: from {esc(', '.join(fields) or 'the site figures')}" for ref, fields in d.calibrated.items()]
     else:
         out.append("- nothing (see the note above)")
     if d.depends:
         out += ["", "Figures that also use the site's figures (the host count reads the disks' IOPS):", ""]
-        out += [f"- {ref}: {', '.join(fields)}" for ref, fields in d.depends.items()]
+        out += [f"- {esc(ref)}: {esc(', '.join(fields))}" for ref, fields in d.depends.items()]
     out += ["", "## What no site benchmark changes", "",
             "These figures rest on the documents' measurements or on the scenario's declared hardware:", ""]
-    out += [f"- {ref}" for ref in d.documents] or ["- none"]
+    out += [f"- {esc(ref)}" for ref in d.documents] or ["- none"]
     return "\n".join(out) + "\n"
 
 

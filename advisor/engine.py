@@ -25,6 +25,8 @@ from advisor.recommend.disks import hardware_of
 from advisor.recommend.targets import TargetResult, final_results, implicit_targets
 from advisor.rules import Facts
 from advisor.scenario import Scenario, load_scenario, parse_scenario
+from knowledge.infra.errors import InputError
+from knowledge.infra.gcpause import paused_gc
 
 #: citation indexes by knowledge-base digest (the knowledge base is read-only)
 _CITES: dict[str, CitationIndex] = {}
@@ -128,7 +130,9 @@ def advise(scenario: Scenario | dict | str | Path, kb=None, site: str | None = N
     """Recommendations for ``scenario`` (a Scenario, a mapping or a scenario file path).
 
     ``kb`` defaults to the shipped knowledge base; with ``site`` the predictions are calibrated
-    to that site's imported benchmarks in ``userdb`` (default: the user's database). Raises
+    to that site's imported benchmarks in ``userdb`` (default: the user's database); without it,
+    to the site the scenario names (``calibration.site``), if this user database holds it (else
+    the advice says so and stands on the documents' ratios). Raises
     :class:`~knowledge.infra.errors.InputError` for invalid scenarios or unknown sites and
     :class:`~advisor.progress.Cancelled` when ``cancel`` is set. ``calibration`` (instead of a
     site) gives the site figures directly (as :func:`advisor.calibration.for_scenario` would keep
@@ -136,6 +140,11 @@ def advise(scenario: Scenario | dict | str | Path, kb=None, site: str | None = N
     ``catalogue`` (:class:`knowledge.costs.Catalogue`) the advice carries its ``cost``
     (:func:`advisor.cost.advice_cost`).
     """
+    with paused_gc():  # millions of objects that stay alive: no collector walks over them meanwhile
+        return _advise(scenario, kb, site, userdb, progress, cancel, calibration, catalogue)
+
+
+def _advise(scenario, kb, site, userdb, progress, cancel, calibration, catalogue) -> Advice:
     start = time.perf_counter()
     sc = _scenario(scenario)
     own_kb = kb is None
@@ -146,12 +155,21 @@ def advise(scenario: Scenario | dict | str | Path, kb=None, site: str | None = N
     own_db = False
     try:
         cal = documents_only() if calibration is None else for_scenario(calibration, sc)
+        named = site is None and calibration is None and sc.calibration is not None and bool(sc.calibration.site)
+        if named and sc.calibration is not None:
+            site = sc.calibration.site
         if site and calibration is None:
             if userdb is None:
                 from knowledge.userdb import UserDatabase
 
                 userdb, own_db = UserDatabase(), True
-            cal = for_scenario(calibrate(userdb, site), sc)
+            try:
+                cal = for_scenario(calibrate(userdb, site), sc)
+            except InputError as exc:
+                if not named:
+                    raise
+                cal = Calibration(site=site, rejected=f"the scenario names site {site!r}, which this computer's "
+                                                      f"user database does not hold ({exc})")
         report(progress, 0.02, "loading models")
         ctx = EngineContext(scenario=sc, kb=kb, models=ModelAccess(kb, cal.family_dict()), cites=citation_index(kb),
                             facts=Facts.of(sc), calibration=cal)

@@ -24,8 +24,10 @@ from dataclasses import dataclass
 import jinja2
 from markupsafe import Markup
 
-from advisor.figures.summary import scenario_inputs
-from advisor.figures.text import figure_parts, fmt_value
+from advisor.figures.calibration import site_figures
+from advisor.figures.calibration import summary_text as calibration_summary
+from advisor.figures.summary import design, scenario_inputs
+from advisor.figures.text import figure_parts, fmt_value, prose
 from advisor.recommend import catalog
 from advisor.recommend.targets import is_max
 
@@ -147,10 +149,10 @@ def report_data(advice, title: str | None = None, documents: dict[str, str] | No
             "choice": catalog.choice_text(r.decision, r.choice, r.value),
             "confidence": f"{r.confidence:.2f}", "confidence_label": r.confidence_label,
             "confidence_text": f"{r.confidence_label} ({r.confidence:.0%})",
-            "extrapolated": r.extrapolated, "rationale": r.rationale, "figures": figures,
-            "alternatives": [{"choice": a.choice, "score": f"{a.score:.2f}", "expected": _short(a.expected),
-                              "why_not": a.why_not} for a in r.alternatives],
-            "warnings": list(r.warnings), "sources": _sources(r.citations),
+            "extrapolated": r.extrapolated, "rationale": prose(r.rationale), "figures": figures,
+            "alternatives": [{"choice": catalog.choice_label(r.decision, a.choice), "score": f"{a.score:.2f}",
+                              "expected": _short(a.expected), "why_not": prose(a.why_not)} for a in r.alternatives],
+            "warnings": [prose(w) for w in r.warnings], "sources": _sources(r.citations),
             "cost": [d.text for d in getattr(getattr(advice, "cost", None), "alternatives", [])
                      if d.decision == r.decision and d.scope == r.scope],
         })
@@ -174,7 +176,9 @@ def report_data(advice, title: str | None = None, documents: dict[str, str] | No
         "date": date or _dt.date.today().isoformat(),
         "scenario": sc.name, "knowledge_base": advice.kb_digest[:16],
         "basis": advice.basis, "basis_note": cal.get("note", ""),
-        "site_figures": [f"{k} = {_num(v)}" for k, v in (cal.get("figures_used") or {}).items()],
+        "site_figures": [f.text() for f in site_figures(advice) if f.used],
+        "calibration": calibration_summary(advice),
+        "design": [{"what": d.what, "design": d.design, "state": d.state} for d in design(advice)],
         "inputs": list(scenario_inputs(sc).items()),
         "workloads": [_workload_line(w) for w in sc.workloads],
         "recommendations": recs, "warnings_calibration": advice.warnings[:1] if advice.calibration.rejected else [],
@@ -224,9 +228,11 @@ HTML_TEMPLATE = """<!DOCTYPE html>
 <h1>{{ title }}</h1>
 <p class="muted">Capacity Advisor report, {{ date }}; knowledge base {{ knowledge_base }}. Every figure comes with
 the knowledge-base rows it rests on (document and table, section or figure).</p>
-<p>Basis: <b>{{ basis }}</b>. Calibration: {{ basis_note }}</p>
+<p>Basis: <b>{{ basis }}</b>. {{ calibration }}</p>
 {% if site_figures %}<p class="muted">Site figures used: {{ site_figures | join(", ") }}</p>{% endif %}
 {% for w in warnings_calibration %}<p class="warn">{{ w }}</p>{% endfor %}
+<h2>The design at a glance</h2>
+<table>{% for d in design %}<tr><th>{{ d.what }}</th><td{% if d.state == "missed" %} class="warn"{% endif %}>{{ d.design }}{% if d.state == "missed" %} ✗{% elif d.state == "ok" %} ✓{% endif %}</td></tr>{% endfor %}</table>
 <h2>Scenario: {{ scenario }}</h2>
 <table>{% for k, v in inputs %}<tr><th>{{ k }}</th><td>{{ v }}</td></tr>{% endfor %}</table>
 <h3>Workload groups</h3>
@@ -287,7 +293,7 @@ MD_TEMPLATE = """# {{ title }}
 
 Capacity Advisor report, {{ date }}; knowledge base {{ knowledge_base }}.
 
-Basis: **{{ basis }}**. Calibration: {{ basis_note }}
+Basis: **{{ basis }}**. {{ calibration }}
 {% if site_figures %}
 
 Site figures used: {{ site_figures | join(", ") }}
@@ -295,6 +301,14 @@ Site figures used: {{ site_figures | join(", ") }}
 {% for w in warnings_calibration %}
 
 ⚠ {{ w }}
+{% endfor %}
+
+## The design at a glance
+
+| | design |
+|---|---|
+{% for d in design %}
+| {{ d.what }} | {{ d.design }}{% if d.state == "missed" %} ✗{% elif d.state == "ok" %} ✓{% endif %} |
 {% endfor %}
 
 ## Scenario: {{ scenario }}

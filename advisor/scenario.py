@@ -284,6 +284,14 @@ class Preferences:
 
 
 @dataclass
+class CalibrationChoice:
+    """``calibration`` of a scenario: the site whose imported benchmarks calibrate its advice
+    (a site of the user database; None: the documents' ratios on the scenario's hardware)."""
+
+    site: str | None = None
+
+
+@dataclass
 class Scenario:
     """A whole scenario: hosts, workloads and preferences."""
 
@@ -293,6 +301,7 @@ class Scenario:
     workloads: list[Workload] = field(default_factory=list)
     preferences: Preferences = field(default_factory=Preferences)
     estate: dict[str, Any] | None = None  # where an imported scenario came from and what runs today
+    calibration: CalibrationChoice | None = None  # the site the advice is calibrated to
 
     def to_dict(self) -> dict:
         """A plain mapping in the file format (None values left out)."""
@@ -769,7 +778,7 @@ def parse_scenario(data: Any, source: str = "scenario") -> Scenario:
     """A validated :class:`Scenario` from a plain mapping; raises one :class:`InputError` that
     lists every problem by path."""
     pr = _Problems()
-    r = _Reader(data, "", pr, ("version", "name", "hosts", "workloads", "preferences", "estate"))
+    r = _Reader(data, "", pr, ("version", "name", "hosts", "workloads", "preferences", "estate", "calibration"))
     version = r.number("version", SCENARIO_VERSION, integer=True)
     if version is not None and version != SCENARIO_VERSION:
         pr.add("version", f"scenario format version {version} is not supported (this program reads "
@@ -810,11 +819,17 @@ def parse_scenario(data: Any, source: str = "scenario") -> Scenario:
                         vcpu_overallocation=p.string("vcpu_overallocation", None, OVERALLOCATION_LEVELS),
                         fixed=_fixed(p.raw("fixed", {}), {w.name for w in workloads}, hosts.reserve, pr))
     estate = _mapping(r, "estate", "", pr)
+    calibration = None
+    if r.raw("calibration", None) is not None:
+        c = _Reader(r.raw("calibration", {}), "calibration", pr, ("site",))
+        site = c.string("site", None, empty=False)
+        calibration = CalibrationChoice(site=site.strip() if site else None)
     name = r.string("name", "scenario", empty=False)
     if pr.items:
         raise InputError(f"{source}: {len(pr.items)} problem(s) in the scenario:\n  {pr.listing()}")
     return Scenario(name=name, version=SCENARIO_VERSION, hosts=hosts,
-                    workloads=workloads, preferences=prefs, estate=estate)
+                    workloads=workloads, preferences=prefs, estate=estate,
+                    calibration=calibration if calibration is not None and calibration.site else None)
 
 
 # --- files ---------------------------------------------------------------------------------

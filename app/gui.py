@@ -112,7 +112,7 @@ def parse_size(text: str) -> tuple[int, int]:
 
 
 def run(scenario: Path | None = None, screenshots: Path | None = None, size: tuple[int, int] = (1280, 800),
-        kb_path: Path | None = None, quit_after_show: bool = False) -> int:
+        kb_path: Path | None = None, quit_after_show: bool = False, font_pt: float | None = None) -> int:
     """Start the GUI (or render screenshots and exit); returns the exit code."""
     started = time.perf_counter()
     problem = display_problem(offscreen_ok=screenshots is not None)
@@ -137,10 +137,10 @@ def run(scenario: Path | None = None, screenshots: Path | None = None, size: tup
         from ui.screenshots import quiet_offscreen_warnings, render_all
 
         quiet_offscreen_warnings()
-        window = create_window(kb_path)
+        window = create_window(kb_path, font_pt)
         window.resize(*size)
         return render_all(window, Path(scenario) if scenario else None, Path(screenshots), size)
-    window = launch(scenario, kb_path)
+    window = launch(scenario, kb_path, font_pt)
     if not quit_after_show:
         QTimer.singleShot(0, lambda: warn_unwritable_dirs(window))
         QTimer.singleShot(0, lambda: warn_settings_kept(window, window.settings))
@@ -153,9 +153,10 @@ def run(scenario: Path | None = None, screenshots: Path | None = None, size: tup
     return app.exec()
 
 
-def create_window(kb_path: Path | None = None):
+def create_window(kb_path: Path | None = None, font_pt: float | None = None):
     """The session and main window as the application makes them: the preferences loaded and
-    applied (theme, font size), the window geometry of the last run kept on the screen."""
+    applied (theme, font size; ``font_pt`` overrides the size for this run), the window geometry
+    of the last run kept on the screen."""
     from PySide6.QtGui import QIcon
     from PySide6.QtWidgets import QApplication
 
@@ -168,16 +169,16 @@ def create_window(kb_path: Path | None = None):
     if ICON.exists():
         app.setWindowIcon(QIcon(str(ICON)))
     prefs = app_settings.load()
-    theme.apply(app, prefs.theme, prefs.font_pt)
+    theme.apply(app, prefs.theme, prefs.font_pt if font_pt is None else font_pt)  # the override is not saved
     session = Session(settings_store(), settings=prefs, kb_path=kb_path)
     return MainWindow(session)
 
 
-def launch(scenario: Path | None = None, kb_path: Path | None = None):
+def launch(scenario: Path | None = None, kb_path: Path | None = None, font_pt: float | None = None):
     """Start the application's window: :func:`create_window`, then ``scenario`` or the last file
     opened (on a first start, or when it is gone, a new scenario and the welcome), shown, and the
     knowledge base loading. Returns the window (the caller runs the event loop)."""
-    window = create_window(kb_path)
+    window = create_window(kb_path, font_pt)
     if scenario is not None:
         window.open_scenario(Path(scenario))
     else:

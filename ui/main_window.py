@@ -189,7 +189,11 @@ class MainWindow(QMainWindow):
         self.session.document.sig_changed.connect(lambda _p: self._update_title())
         self.session.document.sig_path.connect(lambda _p: self._update_title())
 
+        from ui.tooltips import ToolTipWrapper
         from ui.workers import MainThreadGarbageCollector
+
+        self._tooltips = ToolTipWrapper(self)  # long tooltips wrapped, in every view
+        QApplication.instance().installEventFilter(self._tooltips)
 
         self._collector = MainThreadGarbageCollector(self)
 

@@ -74,6 +74,13 @@ def advise_scenario(scenario, kb, site: str | None, userdb, progress=None, cance
                   catalogue=catalogue)
 
 
+def advise_documents_only(scenario, kb, calibration, progress=None, cancel=None) -> Advice:
+    """Worker: the advice for ``scenario`` on the documents' ratios alone (no site)."""
+    from advisor.engine import advise
+
+    return advise(scenario, kb=kb, calibration=calibration, progress=progress, cancel=cancel)
+
+
 class Session(QObject):
     """Shared state of one main window (see the module doc)."""
 
@@ -81,6 +88,7 @@ class Session(QObject):
     sig_advice = Signal(object)     # the engine's Advice for the current scenario (advisor.engine.Advice)
     sig_advice_busy = Signal(bool)
     sig_site = Signal(str)          # the calibration site changed ("" = none)
+    sig_baseline = Signal(object)   # the advice without the site (what the calibration changed)
     sig_sites_changed = Signal()    # imports or sites were added or removed
     sig_catalogue = Signal(object)  # the cost catalogue changed (knowledge.costs.Catalogue or None)
 
@@ -95,9 +103,10 @@ class Session(QObject):
         self._userdb = None
         self.document = ScenarioDocument(parent=self)
         self.advice: Advice | None = None
+        self.baseline: Advice | None = None  # the advice without the site, while one calibrates it
+        self._site_shown = ""
         #: the user's cost catalogue (Edit > Cost catalogue...); None: the advice is not priced
         self.catalogue = None
-        self.site: str = self.settings.site
         self.startup_task = TaskSlot("loading the knowledge base", self.notifier, parent=self)
         self.startup_task.sig_done.connect(self._on_ready)
         self.advice_task = TaskSlot("advice", self.notifier, parent=self)
@@ -107,6 +116,8 @@ class Session(QObject):
         self._debounce = QTimer(self, singleShot=True, interval=150)
         self._debounce.timeout.connect(self.advise_now)
         self._stale = False  # edited while automatic advice was off
+        self.baseline_task = TaskSlot("advice without the site", self.notifier, parent=self)
+        self.baseline_task.sig_done.connect(self._on_baseline)
         self.document.sig_changed.connect(self._on_document_changed)
 
     # --- start-up ------------------------------------------------------------------------
@@ -157,19 +168,30 @@ class Session(QObject):
         """Cancel running tasks and close the databases."""
         self.startup_task.cancel()
         self.advice_task.cancel()
+        self.baseline_task.cancel()
         if self._userdb is not None:
             self._userdb.close()
             self._userdb = None
 
     # --- advice --------------------------------------------------------------------------
+    @property
+    def site(self) -> str:
+        """The site the scenario is calibrated to (its ``calibration.site``; "" = none): stored in
+        the scenario, so that it is there again after a restart and in every copy of the file."""
+        value = self.document.get(("calibration", "site"))
+        return str(value) if value else ""
+
     def set_site(self, name: str) -> None:
-        """Calibrate the advice to site ``name`` ("" = the documents only)."""
+        """Calibrate the advice to site ``name`` ("" = the documents only): an undoable edit of the
+        scenario's ``calibration``."""
         if name != self.site:
-            self.site = name
-            self.sig_site.emit(name)
-            self.advise_now()
+            self.document.set(("calibration",), {"site": name} if name else None,
+                              f"Calibrate to site {name}" if name else "Calibrate to the documents only")
 
     def _on_document_changed(self, _path) -> None:
+        if self.site != self._site_shown:
+            self._site_shown = self.site
+            self.sig_site.emit(self.site)
         if self.settings.auto_advise:
             self._debounce.start()
         else:
@@ -192,8 +214,21 @@ class Session(QObject):
         if not scenario.workloads:
             return
         self._stale = False
-        self.advice_task.start(advise_scenario, scenario, self.kb, self.site, self.userdb, catalogue=self.catalogue)
+        # the site is the scenario's (calibration.site): the engine reads it there, and says so when this
+        # computer's user database lacks it instead of refusing the advice
+        self.advice_task.start(advise_scenario, scenario, self.kb, None, self.userdb, catalogue=self.catalogue)
 
     def _on_advice(self, advice: Advice) -> None:
         self.advice = advice
+        if advice.calibration.figures:  # what the site changed: the same scenario without it
+            from advisor.calibration import documents_only
+
+            self.baseline_task.start(advise_documents_only, advice.scenario, self.kb, documents_only())
+        else:
+            self.baseline_task.cancel()
+            self.baseline = None
         self.sig_advice.emit(advice)
+
+    def _on_baseline(self, baseline: Advice) -> None:
+        self.baseline = baseline
+        self.sig_baseline.emit(baseline)

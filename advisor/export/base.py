@@ -9,6 +9,14 @@ from pathlib import Path
 from advisor.export.plan import ClusterPlan, ExportedValue, GroupPlan, Source, decimal_text
 
 
+class Notes(list):
+    """Notes, each once (a VM-level problem met in several files of a target is one note)."""
+
+    def append(self, note: str) -> None:
+        if note not in self:
+            super().append(note)
+
+
 @dataclass
 class Export:
     """The files of one target (relative path -> text) and the values written into them."""
@@ -17,7 +25,7 @@ class Export:
     plan: ClusterPlan
     files: dict[str, str] = field(default_factory=dict)
     values: list[ExportedValue] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=Notes)
 
     def add(self, path: str, text: str) -> None:
         if path in self.files:
@@ -44,12 +52,17 @@ class Export:
                 "notes": list(self.notes)}
 
     def write(self, out_dir: Path) -> list[Path]:
-        """Write every file and the manifest under ``out_dir``; the paths."""
+        """Write every file and the manifest under ``out_dir``; the paths. Files a previous export
+        of this target wrote there (its manifest lists them) and this one does not write again
+        are removed; nothing else is touched."""
         from knowledge.infra import jsonout
 
+        previous = previous_files(Path(out_dir) / self.manifest_path, "files")
         files = dict(self.files)
         files[self.manifest_path] = jsonout.dumps(self.manifest(), indent=2) + "\n"
-        return write_files(out_dir, files)
+        written = write_files(out_dir, files)
+        remove_stale(out_dir, previous, files, under=f"{self.target}/")
+        return written
 
 
 def write_files(out_dir: Path, files: dict[str, str]) -> list[Path]:
@@ -64,6 +77,46 @@ def write_files(out_dir: Path, files: dict[str, str]) -> list[Path]:
         os.chmod(path, 0o755 if rel.endswith(".sh") else 0o644)
         written.append(path)
     return written
+
+
+def previous_files(listing: Path, key: str) -> list[str]:
+    """The relative paths a previous run listed under ``key`` of its JSON file ``listing`` (none
+    when there is no such file or it cannot be read: then nothing is removed)."""
+    import json
+
+    try:
+        data = json.loads(listing.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    files = data.get(key) if isinstance(data, dict) else None
+    return [f for f in files if isinstance(f, str)] if isinstance(files, list) else []
+
+
+def remove_stale(out_dir: Path, previous, current, under: str = "") -> list[Path]:
+    """Remove the files a previous run wrote (``previous``, paths relative to ``out_dir``) that this
+    run did not write again (``current``), and the folders that leaves empty. Only regular files
+    below ``out_dir/under`` that the previous run listed: a user's own files, links and folders
+    that still hold anything stay."""
+    root = Path(out_dir).resolve()
+    keep = set(current)
+    removed = []
+    for rel in sorted(set(previous) - keep):
+        parts = Path(rel).parts
+        if not rel.startswith(under) or Path(rel).is_absolute() or ".." in parts or not parts:
+            continue
+        path = root / rel
+        if path.is_symlink() or not path.is_file():
+            continue
+        path.unlink()
+        removed.append(path)
+        parent = path.parent
+        while parent != root and root in parent.parents:
+            try:
+                parent.rmdir()  # only when empty
+            except OSError:
+                break
+            parent = parent.parent
+    return removed
 
 
 def hash_comment(src: Source | None, extra: list[str] | None = None, indent: str = "") -> str:

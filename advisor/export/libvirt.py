@@ -14,6 +14,11 @@ Per group, in ``libvirt/<group>/``:
   quota, so the two are never combined);
 - ``domain.xml``: a complete domain for the group's first VM with all of the above.
 
+A real-time group gets its ``<cputune>`` and its complete domain once per VM instead
+(``<vm>.cputune.xml``, ``<vm>.domain.xml``): every real-time VM is pinned to cores of its own
+(the plan's ``vm_cpus``), as the Xen and Proxmox exports pin them, so that two VMs of a group
+never share a core their budgets were analysed for alone.
+
 The over-allocation is a host-level limit libvirt has no setting for: the README gives the
 number of vCPUs a host may carry. libvirt accepts periods of 1,000 to 1,000,000 us and quotas
 of at least 1,000 us (the kernel's CFS limits): a period above is shortened (safe), a period
@@ -25,6 +30,7 @@ from __future__ import annotations
 from xml.sax.saxutils import escape, quoteattr
 
 from advisor.export.base import Export, readme, realtime_text
+from advisor.export.hostsetup import rt_cpu_list
 from advisor.export.plan import HOUSEKEEPING_CPU, ClusterPlan, GroupPlan, Source
 
 TARGET = "libvirt"
@@ -133,14 +139,17 @@ class _Gen:
         # the vCPU count is the scenario's; what the advice adds is the limit, recorded in the README
         return out + f"{indent}<vcpu placement='static'>{g.vcpus}</vcpu>\n"
 
-    def cputune(self, g: GroupPlan, file: str, indent: str) -> str:
+    def cputune(self, g: GroupPlan, file: str, indent: str, index: int = 0) -> str:
+        """The <cputune> of VM ``index`` (0-based) of the group: its vCPUs on cores of its own."""
         rt, ex = g.realtime, self.ex
         if rt is None or not g.rt_cpus or rt.period_us is None or rt.budget_us is None:
             return ""
         i2 = indent + "  "
         src: Source = rt.source
-        body = xml_comment(src.lines() + [realtime_text(g)], i2)
-        for v, cpu in enumerate(g.rt_cpus):
+        vm = g.vm_names()[index]
+        body = xml_comment(src.lines() + [realtime_text(g), f"{vm}: host CPUs {rt_cpu_list(g.vm_cpus(index))}, "
+                                          "reserved for this VM alone"], i2)
+        for v, cpu in enumerate(g.vm_cpus(index)):
             body += f"{i2}<vcpupin vcpu='{v}' cpuset='{ex.value(file, f'cputune/vcpupin[{v}]@cpuset', cpu, src, rt.advised, 'a core reserved for real-time vCPUs')}'/>\n"
         body += (f"{i2}<emulatorpin cpuset='{ex.value(file, 'cputune/emulatorpin@cpuset', HOUSEKEEPING_CPU, src, rt.advised, 'the housekeeping core')}'/>\n")
         if rt.dedicated:
@@ -173,8 +182,8 @@ class _Gen:
             lines.append(f"note: the advice chose {p.hypervisor} for the cluster; these are the KVM equivalents")
         return xml_comment(lines)
 
-    def domain(self, g: GroupPlan, file: str) -> str:
-        vm = g.vm_names()[0]
+    def domain(self, g: GroupPlan, file: str, index: int = 0) -> str:
+        vm = g.vm_names()[index]
         p = self.plan
         os_lines = "    <type arch='x86_64' machine='q35'>hvm</type>\n"
         if p.backend == "nfs_root":
@@ -185,13 +194,15 @@ class _Gen:
         else:
             os_lines += "    <boot dev='hd'/>\n"
         ram = g.ram_kib
-        return (self.header(g, "complete example domain (its first VM)")
+        what = (f"complete domain of VM {index + 1} of {g.vms}" if self.pinned(g)
+                else "complete example domain (its first VM)")
+        return (self.header(g, what)
                 + "<domain type='kvm'>\n"
                 f"  <name>{escape(vm)}</name>\n"
-                f"  <title>{escape(f'{g.name} VM 1 of {g.vms}')}</title>\n"
+                f"  <title>{escape(f'{g.name} VM {index + 1} of {g.vms}')}</title>\n"
                 + xml_comment([f"{g.ram_gib:g} GiB = {ram} KiB"], "  ")
                 + f"  <memory unit='KiB'>{ram}</memory>\n  <currentMemory unit='KiB'>{ram}</currentMemory>\n"
-                + self.vcpu(g, file, "  ") + self.cputune(g, file, "  ")
+                + self.vcpu(g, file, "  ") + self.cputune(g, file, "  ", index)
                 + f"  <os>\n{os_lines}  </os>\n  <features>\n    <acpi/>\n    <apic/>\n  </features>\n"
                 "  <cpu mode='host-passthrough' check='none'/>\n  <clock offset='utc'/>\n"
                 "  <on_poweroff>destroy</on_poweroff>\n  <on_reboot>restart</on_reboot>\n  <on_crash>destroy</on_crash>\n"
@@ -214,10 +225,19 @@ class _Gen:
             f = f"{d}/vcpu.xml"
             ex.add(f, self.header(g, "<vcpu> element (virsh edit)") + self.vcpu(g, f, ""))
             listing.append((f, f"`<vcpu>` of {g.name}"))
-            if g.realtime is not None and g.rt_cpus and g.realtime.period_us:
-                f = f"{d}/cputune.xml"
-                ex.add(f, self.header(g, "<cputune> element (virsh edit)") + self.cputune(g, f, ""))
-                listing.append((f, f"`<cputune>` of real-time group {g.name}: {realtime_text(g)}"))
+            if self.pinned(g):  # every real-time VM on cores of its own: its own <cputune> and domain
+                for i, name in enumerate(g.vm_names()):
+                    f = f"{d}/{name}.cputune.xml"
+                    ex.add(f, self.header(g, f"<cputune> element of {name} (virsh edit {name})")
+                           + self.cputune(g, f, "", i))
+                    listing.append((f, f"`<cputune>` of {name}: host CPUs {rt_cpu_list(g.vm_cpus(i))}, "
+                                       f"{realtime_text(g)}"))
+                for i, name in enumerate(g.vm_names()):
+                    f = f"{d}/{name}.domain.xml"
+                    ex.add(f, self.domain(g, f, i))
+                    listing.append((f, f"complete domain of {name}, pinned to host CPUs {rt_cpu_list(g.vm_cpus(i))} "
+                                       f"(virsh define {f})"))
+                continue
             f = f"{d}/domain.xml"
             ex.add(f, self.domain(g, f))
             listing.append((f, f"complete domain of {vm} (virsh define {f})"))
@@ -225,13 +245,20 @@ class _Gen:
         listing.append(("libvirt/host-setup.sh", "host settings: CPU frequency governor, real-time cores"))
         how = ["1. Check the files: `virt-xml-validate libvirt/<group>/domain.xml domain`.",
                "2. New VMs: edit names, bridges and image paths, then `virsh define libvirt/<group>/domain.xml` "
-               "(once per VM, with its own name and image).",
+               "(once per VM, with its own name and image). Real-time VMs have a domain each, "
+               "`libvirt/<group>/<vm>.domain.xml`, pinned to cores of their own: define each as it is (keep its "
+               "`<cputune>`; never copy one VM's pinning to another).",
                "3. Existing VMs: `virsh attach-device VM libvirt/<group>/disk.xml --config` after detaching the old "
-               "disk, and paste `vcpu.xml` / `cputune.xml` into `virsh edit VM`.",
+               "disk, and paste `vcpu.xml` / `<vm>.cputune.xml` into `virsh edit VM`.",
                "4. Run `libvirt/host-setup.sh` on each host (as root; it prints what it changes).",
                "5. Keep each host below the vCPU limit above when you place VMs."]
         ex.add("libvirt/README.md", readme(ex, f"libvirt configuration for {p.scenario}", how, listing))
         return ex
+
+    @staticmethod
+    def pinned(g: GroupPlan) -> bool:
+        """A real-time group whose VMs are pinned (one <cputune> and domain per VM)."""
+        return g.realtime is not None and bool(g.rt_cpus) and bool(g.realtime.period_us)
 
     def host_setup(self) -> str:
         from advisor.export.hostsetup import host_setup

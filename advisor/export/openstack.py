@@ -13,10 +13,21 @@ and the compute nodes' ``nova.conf`` values.
   aggregate (``aggregates.sh``), and the flavors select it with
   ``aggregate_instance_extra_specs:capadvisor_cache`` (AggregateInstanceExtraSpecsFilter).
 - real-time groups: ``hw:cpu_policy=dedicated`` (pinned vCPUs, never over-allocated) and
-  ``hw:emulator_threads_policy=isolate``; with a budget ``quota:cpu_period``/``quota:cpu_quota``
+  ``hw:emulator_threads_policy=share``; with a budget ``quota:cpu_period``/``quota:cpu_quota``
   in microseconds (CFS bandwidth: C_VM every T_VM) and the highest ``quota:cpu_shares``; a VM
   that needs a whole core gets ``hw:cpu_realtime=yes`` (SCHED_FIFO vCPUs) instead of a quota.
-  Their compute nodes list the real-time cores in ``[compute] cpu_dedicated_set``.
+  Their compute nodes list the real-time cores in ``[compute] cpu_dedicated_set`` (one PCPU per
+  real-time vCPU) and every hardware thread of the other cores in ``cpu_shared_set``.
+
+Nova's arithmetic, which the export keeps exact: once ``cpu_dedicated_set`` is set, a node offers
+VCPU = (logical CPUs in ``cpu_shared_set``) x ``cpu_allocation_ratio`` and PCPU = (CPUs in
+``cpu_dedicated_set``). The shared set therefore lists both hardware threads of every core not
+reserved for real time, so that VCPU = (cores - real-time cores) x the advised vCPUs per
+physical core; the real-time cores' sibling threads stay in neither set (idle, so that nothing
+runs next to a real-time vCPU). ``isolate`` would take one more PCPU per VM out of the dedicated
+set for the emulator threads; ``share`` puts them on the shared set instead, where libvirt's
+export pins them too (the housekeeping core is in it), so the dedicated set holds exactly one
+real-time vCPU per CPU and the advised number of real-time VMs fits per node.
 """
 
 from __future__ import annotations
@@ -26,13 +37,28 @@ import shlex
 from advisor.export.base import Export, readme, realtime_text
 from advisor.export.hostsetup import host_setup, rt_cpu_list
 from advisor.export.libvirt import RT_SHARES, cfs_limits
-from advisor.export.plan import HOUSEKEEPING_CPU, ClusterPlan, GroupPlan, decimal_text
+from advisor.export.plan import ClusterPlan, GroupPlan, decimal_text, exact
 
 TARGET = "openstack"
 #: where images live -> [libvirt] images_type and the disk_cachemodes source type of the images
 IMAGES = {"local_disk": ("qcow2", "file"), "nfs_file": ("qcow2", "file"), "nfs_root": ("qcow2", "file"),
           "iscsi": ("default", "block"), "distributed": ("rbd", "network")}
 AGG_KEY = "capadvisor_cache"
+#: where a real-time VM's emulator threads run: on the cpu_shared_set (``isolate`` would pin them to
+#: a CPU of their own taken from cpu_dedicated_set, one per VM, which the dedicated set does not hold)
+EMULATOR_POLICY = "share"
+
+
+def exact_capacity(per_core: float, cores: int) -> str:
+    """vCPUs ``cores`` carry at ``per_core`` vCPUs per physical core, exactly (``4.0 x 38`` -> "152")."""
+    d = (exact(per_core) * cores).normalize()
+    return format(d, "f")
+
+
+def logical_cpus(cores: list[int] | range, n_cores: int, threads: int) -> list[int]:
+    """Every hardware thread of ``cores``, as Linux numbers logical CPUs on one socket: core c's
+    threads are CPUs c, c + n_cores, c + 2 n_cores, ... (``lscpu -e`` shows a host's own)."""
+    return sorted(c + t * n_cores for c in cores for t in range(threads))
 
 
 def yaml_str(s: str) -> str:
@@ -65,8 +91,10 @@ class _Gen:
         name, src, adv = self.flavor_name(g), rt.source, rt.advised
         out.append(("hw:cpu_policy", ex.value(file, f"{name} hw:cpu_policy", "dedicated", src, adv,
                                               "real-time vCPUs are pinned"), src.label))
-        out.append(("hw:emulator_threads_policy", ex.value(file, f"{name} hw:emulator_threads_policy", "isolate",
-                                                           src, adv, "emulator threads off the real-time cores"), ""))
+        out.append(("hw:emulator_threads_policy",
+                    ex.value(file, f"{name} hw:emulator_threads_policy", EMULATOR_POLICY, src, adv,
+                             "emulator threads on the cpu_shared_set (with the housekeeping core), as libvirt's "
+                             "emulatorpin: isolate would take a dedicated CPU per VM"), ""))
         if rt.dedicated:
             out.append(("hw:cpu_realtime", ex.value(file, f"{name} hw:cpu_realtime", "yes", src, adv,
                                                     "a whole core: SCHED_FIFO vCPUs"), realtime_text(g)))
@@ -148,12 +176,36 @@ class _Gen:
             all_rt = [c for g in rt_groups for c in g.all_rt_cpus]
             cpus = rt_cpu_list(all_rt)
             src = rt_groups[0].realtime.source  # type: ignore[union-attr]
-            top = max(all_rt)
-            shared = f"{HOUSEKEEPING_CPU}" if p.cores <= top + 1 else f"{HOUSEKEEPING_CPU},{top + 1}-{p.cores - 1}"
+            rt_cores = sorted({c for c in all_rt if c < p.cores})
+            shared_cores = [c for c in range(p.cores) if c not in rt_cores]
+            threads = p.threads_per_core
+            shared_cpus = logical_cpus(shared_cores, p.cores, threads)
+            idle = [c for c in logical_cpus(rt_cores, p.cores, threads) if c not in rt_cores]
             ded = ex.value(file, "compute.cpu_dedicated_set", cpus, src, rt_groups[0].realtime.advised,  # type: ignore[union-attr]
-                           "cores reserved for real-time vCPUs")
+                           "cores reserved for real-time vCPUs: one PCPU per real-time vCPU")
             out += ["", "[compute]", f"# {src.label}: real-time vCPUs are pinned to dedicated cores",
-                    f"cpu_dedicated_set = {ded}", f"cpu_shared_set = {shared}"]
+                    f"# PCPU inventory: {len(all_rt)} CPUs, one per real-time vCPU (emulator threads: "
+                    f"hw:emulator_threads_policy={EMULATOR_POLICY}, on the shared set)",
+                    f"cpu_dedicated_set = {ded}"]
+            if p.overalloc_per_core is not None:
+                vcpus = exact_capacity(p.overalloc_per_core, len(shared_cores))
+                shared = ex.value(file, "compute.cpu_shared_set", rt_cpu_list(shared_cpus),
+                                  p.overalloc_src or src,
+                                  f"{p.overalloc_per_core:g} vCPUs per physical core on the {len(shared_cores)} cores "
+                                  f"not reserved for real time = {vcpus} vCPUs",
+                                  f"every hardware thread of those cores ({len(shared_cpus)} logical CPUs); Nova: "
+                                  f"VCPU = {len(shared_cpus)} x cpu_allocation_ratio")
+                out += [f"# VCPU inventory: {len(shared_cpus)} logical CPUs ({len(shared_cores)} cores x {threads} "
+                        f"threads) x cpu_allocation_ratio {decimal_text(p.overalloc_per_thread)} = {vcpus} vCPUs "
+                        f"= {p.overalloc_per_core:g} per physical core x {len(shared_cores)} cores",
+                        "# logical CPU numbers as Linux numbers them on one socket (core c: CPUs c"
+                        + "".join(f", c+{t * p.cores}" for t in range(1, threads)) + "); check with lscpu -e"]
+                if idle:
+                    out.append(f"# CPUs {rt_cpu_list(idle)} (the real-time cores' sibling threads) stay idle: "
+                               "in neither set")
+                out.append(f"cpu_shared_set = {shared}")
+            else:
+                out.append(f"cpu_shared_set = {rt_cpu_list(shared_cpus)}")
         images_type, source_type = IMAGES.get(p.backend, ("qcow2", "file"))
         out += ["", "[libvirt]"]
         out += [f"# {line}" for line in (p.backend_src.lines() if p.backend_src else [])]

@@ -366,7 +366,7 @@ def plan_from_advice(advice) -> ClusterPlan:
     sb = advice.find("storage_backend")
     threads = int((oa.details.get("threads_per_core") if oa else None) or sc.hosts.cpu.threads_per_core or 1)
     plan = ClusterPlan(
-        scenario=one_line(sc.name), basis=advice.calibration.basis,
+        scenario=one_line(sc.name), basis=advice.basis,
         hypervisor=hv.choice if hv else "KVM", hypervisor_src=Source.of(hv) if hv else None,
         cores=sc.hosts.cpu.cores, threads_per_core=threads, host_ram_gib=sc.hosts.ram_gib,
         overalloc_per_core=float(oa.value) if oa and oa.value is not None else None,

@@ -440,8 +440,11 @@ def site_chart(kb, scenario, advice, inputs: dict, userdb=None, site: str = "") 
             cols.append((f"doc {doc.id[:3]}", [mb_s(r.value_si) for r in rows],
                          [f"{r.document[:3]} {r.locator} ({r.key}) {r.subject}" for r in rows]))
     sites = [s.name for s in userdb.sites()] if userdb is not None else []
+    byte_rate = units.get("MB/s", ("", 0))[0]
     for name in sites:
-        ms = [m for m in userdb.site_measurements(name, "throughput") if m.value_si]
+        # only byte rates: PostMark's files/s or sysbench's events/s are throughputs too, but not in MB/s
+        ms = [m for m in userdb.site_measurements(name, "throughput")
+              if m.value_si and units.get(m.unit, ("", 0))[0] == byte_rate]
         if ms:
             cols.append((f"site {name}", [mb_s(m.value_si) for m in ms],
                          [f"{name}: {m.tool} {m.subject} {'; '.join(f'{k}={v}' for k, v in m.factors.items())}"
@@ -491,6 +494,26 @@ def build_charts(kb, scenario, advice, inputs: dict | None = None, keys=None, us
     return out
 
 
+#: curves whose typical values lie further apart than this factor are drawn on a log axis (else
+#: the small ones lie flat on the zero line)
+SQUASHED = 30.0
+
+
+def log_if_squashed(spec: ChartSpec) -> ChartSpec:
+    """``spec`` with a logarithmic y axis when its curves' typical (median) values lie more than
+    :data:`SQUASHED` apart and every value is positive (and it has no fixed range): the small
+    curves then keep their shape. One curve rising from near zero is not squashed."""
+    if spec.log_y or spec.y_range is not None or len(spec.curves) < 2:
+        return spec
+    means = [np.asarray(c.mean, dtype=float) for c in spec.curves]
+    values = np.concatenate(means)
+    values = values[np.isfinite(values)]
+    medians = [float(np.nanmedian(m)) for m in means if np.isfinite(m).any()]
+    if values.size and np.all(values > 0) and min(medians) > 0 and max(medians) / min(medians) > SQUASHED:
+        spec.log_y = True
+    return spec
+
+
 def safe_chart(key: str, kb, scenario, advice, inputs: dict, **extra) -> ChartSpec:
     """Chart ``key`` of :data:`CHARTS`; when its data cannot be had (a missing model, an input the
     model refuses: the families' InputError, a UserFacingError) an empty chart saying why, so one
@@ -499,7 +522,7 @@ def safe_chart(key: str, kb, scenario, advice, inputs: dict, **extra) -> ChartSp
     from knowledge.infra.errors import UserFacingError
 
     try:
-        return CHARTS[key](kb, scenario, advice, inputs, **extra)
+        return log_if_squashed(CHARTS[key](kb, scenario, advice, inputs, **extra))
     except (UserFacingError, ImportError) as exc:
         return ChartSpec(key, key.replace("_", " ").capitalize(), "", "", "", "",
                          empty_reason=f"No chart: {exc}")

@@ -94,3 +94,67 @@ def card_cost_lines(advice, decision: str, scope: str) -> list[str]:
     if alts and not out:  # a decision with no line of its own: say what the lines below are
         out.append(f"Cost of the alternatives (whole design over {cost.years:g} years):")
     return out + alts
+
+
+@dataclass(frozen=True)
+class DesignLine:
+    """One line of the design at a glance: what (``Hosts``), the design (``8 hosts …``), and
+    ``state`` ``ok``, ``missed`` (a target or a warning) or ``""``."""
+
+    what: str
+    design: str
+    state: str = ""
+
+
+def design(advice) -> list[DesignLine]:
+    """The cluster as a bill of materials, from the advice: the hosts to buy (count, CPU, RAM,
+    disks, NIC), the hypervisor, over-allocation, storage, each workload's cache mode and real-time
+    budget, the calibration, and the scenario's targets met or missed."""
+    from advisor.figures.calibration import summary_text
+    from advisor.figures.text import fmt_value
+
+    sc = advice.scenario
+    h = sc.hosts
+    out: list[DesignLine] = []
+    hc = advice.first("host_count", "cluster")
+    parts = []
+    if hc is not None and "hosts" in hc.expected:
+        n = hc.expected["hosts"]["value"]
+        active = hc.expected.get("active_hosts", {}).get("value")
+        reserve = hc.expected.get("reserve_hosts", {}).get("value", h.reserve)
+        parts.append(f"{fmt_value(n)} hosts" + (f" ({fmt_value(active)} active + {fmt_value(reserve)} reserve)"
+                                               if active is not None and reserve else ""))
+    hw = [f"{h.cpu.sockets} x {h.cpu.cores_per_socket} cores"
+          + (f" {fmt_value(h.cpu.ghz)} GHz" if h.cpu.ghz else "")
+          + (f" ({h.cpu.model})" if h.cpu.model else ""), f"{fmt_value(h.ram_gib)} GiB RAM"]
+    hw += [f"{d.count} x {fmt_value(d.size_gb)} GB {d.kind.upper()}" for d in h.disks]
+    hw.append(f"{fmt_value(h.nic_gbps)} Gb/s NIC")
+    planned = "" if hc is None or str(h.count) == hc.choice else f"; {h.count} planned"
+    out.append(DesignLine("Hosts", (parts[0] + ", each " if parts else "Each host: ") + ", ".join(hw) + planned,
+                          "missed" if hc is not None and planned and h.count < (hc.value or 0) else ""))
+    for name, what in (("hypervisor", "Hypervisor"), ("vcpu_overallocation", "vCPU over-allocation"),
+                       ("storage_backend", "VM images on"), ("image_transfer", "Image transfer")):
+        r = advice.first(name, "cluster")
+        if r is not None:
+            out.append(DesignLine(what, catalog.choice_text(name, r.choice, r.value)))
+    for w in sc.workloads:
+        scope = f"workload:{w.name}"
+        bits = [f"{w.vms} VMs x {w.vcpus} vCPUs, {fmt_value(w.ram_gib)} GiB"]
+        for name, label in (("hypervisor", "runs as"), ("cache_mode", "cache"), ("vm_period_budget", "real time")):
+            r = advice.find(name, scope)
+            if r is not None:
+                bits.append(f"{label} {catalog.choice_text(name, r.choice, r.value)}")
+        out.append(DesignLine(f"Workload {w.name}", "; ".join(bits)))
+    out.append(DesignLine("Calibration", summary_text(advice)))
+    targets = list(getattr(advice, "targets", []) or [])
+    if targets:
+        missed = [t for t in targets if t.met is False]
+        text = (f"{len(targets) - len(missed)} of {len(targets)} met"
+                + (": missed " + "; ".join(f"{t.name.replace('_', ' ')} ({t.scope.replace('workload:', '')}: "
+                                           f"{fmt_value(t.expected)} {t.unit} against {fmt_value(t.target)})"
+                                           for t in missed) if missed else ""))
+        out.append(DesignLine("Targets", text, "missed" if missed else "ok"))
+    cost = cost_summary(advice)
+    if cost is not None:
+        out.append(DesignLine("Cost", cost.removeprefix("Cost: ")))
+    return out

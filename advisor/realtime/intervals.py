@@ -85,6 +85,27 @@ def count_points(periods: np.ndarray, deadlines: np.ndarray, limit: int | None =
     return int(total) if math.isfinite(total) else 2**63 - 1
 
 
+def _task_points(hp_t: np.ndarray, hp_c: np.ndarray, wcet: float, deadline: float) -> tuple[np.ndarray, np.ndarray]:
+    """Checkpoints of one task (the releases of the higher-priority periods ``hp_t`` before its
+    deadline, and the deadline; merged where they differ by rounding only) and its demand there:
+    ``C_i + sum_j ceil(p / T_j) C_j`` with ``hp_c`` the wcets summed per distinct period."""
+    counts = np.maximum(np.ceil(deadline / hp_t * (1 - REL_TOL)) - 1, 0).astype(np.int64)
+    total = int(counts.sum())
+    which = np.repeat(np.arange(len(hp_t)), counts)
+    k = np.arange(total) - np.repeat(np.cumsum(counts) - counts, counts) + 1
+    p = np.sort(np.append(k * hp_t[which], deadline))
+    keep = np.ones(len(p), dtype=bool)
+    keep[:-1] = p[1:] - p[:-1] > REL_TOL * p[1:]
+    p = p[keep]
+    # in row blocks (bounded temporaries)
+    w = np.full(len(p), wcet)
+    if len(hp_t):
+        step = max(1, 4_000_000 // len(hp_t))
+        for a in range(0, len(p), step):
+            w[a:a + step] += np.ceil(p[a:a + step, None] / hp_t[None, :] * (1 - REL_TOL)) @ hp_c
+    return p, w
+
+
 def fp_points(periods: np.ndarray, wcets: np.ndarray, deadlines: np.ndarray,
               limit: int | None = None) -> Points:
     """The checkpoints of every task (arrays in priority order, time units): the releases ``k T_j`` of
@@ -92,7 +113,8 @@ def fp_points(periods: np.ndarray, wcets: np.ndarray, deadlines: np.ndarray,
     points whose demand exceeds the point itself (``w > p``) can never be met and are left out.
 
     Tasks of equal period contribute one release sequence (their wcets summed), so the work grows
-    with the number of *distinct* periods. More than ``limit`` (default :data:`MAX_CHECKPOINTS`)
+    with the number of *distinct* periods; a task with the period and deadline of the task before it
+    has that task's checkpoints (3,000 automotive tasks have 9 distinct periods). More than ``limit`` (default :data:`MAX_CHECKPOINTS`)
     checkpoints raise :class:`TooManyCheckpoints` before anything large is allocated.
     """
     periods = np.asarray(periods, float)
@@ -106,27 +128,18 @@ def fp_points(periods: np.ndarray, wcets: np.ndarray, deadlines: np.ndarray,
     uniq, inverse = np.unique(periods, return_inverse=True)
     load = np.zeros(len(uniq))  # wcets of the higher-priority tasks, summed per distinct period
     owners, ps, ws = [], [], []
+    prev: tuple[np.ndarray, np.ndarray] | None = None
     for i in range(n):
-        present = np.flatnonzero(load > 0)
-        hp_t, hp_c = uniq[present], load[present]
-        counts = np.maximum(np.ceil(deadlines[i] / hp_t * (1 - REL_TOL)) - 1, 0).astype(np.int64)
-        total = int(counts.sum())
-        which = np.repeat(np.arange(len(hp_t)), counts)
-        k = np.arange(total) - np.repeat(np.cumsum(counts) - counts, counts) + 1
-        p = np.sort(np.append(k * hp_t[which], deadlines[i]))
-        keep = np.ones(len(p), dtype=bool)
-        keep[:-1] = p[1:] - p[:-1] > REL_TOL * p[1:]
-        p = p[keep]
-        # demand C_i + sum_{j<i} ceil(p / T_j) C_j, in row blocks (bounded temporaries)
-        w = np.full(len(p), wcets[i])
-        if len(hp_t):
-            step = max(1, 4_000_000 // len(hp_t))
-            for a in range(0, len(p), step):
-                w[a:a + step] += np.ceil(p[a:a + step, None] / hp_t[None, :] * (1 - REL_TOL)) @ hp_c
+        if prev is not None and periods[i] == periods[i - 1] and deadlines[i] == deadlines[i - 1]:
+            # the same checkpoints as the task before; its job counts once at each (p <= D <= T)
+            p, w = prev[0], prev[1] + wcets[i]
+        else:
+            p, w = _task_points(uniq[load > 0], load[load > 0], wcets[i], deadlines[i])
         ok = w <= p * (1 + REL_TOL)
         owners.append(np.full(int(ok.sum()), i, dtype=np.int64))
         ps.append(p[ok])
         ws.append(w[ok])
+        prev = (p, w)
         load[inverse[i]] += wcets[i]
     return Points(np.concatenate(owners), np.concatenate(ps), np.concatenate(ws), n)
 

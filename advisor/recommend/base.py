@@ -9,7 +9,7 @@ strong measured finding), a recommender adds model-based terms of at most a few 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -220,9 +220,22 @@ class EngineContext:
     calibration: Any = None  # advisor.calibration.Calibration
     hardware: Any = None  # advisor.hardware.Hardware (advisor.recommend.disks.hardware_of builds it)
     chosen: dict[str, Any] = field(default_factory=dict)
+    #: values computed once per advice (see :meth:`once`); the scenario does not change meanwhile
+    memo: dict[Any, Any] = field(default_factory=dict)
 
     def rule_ctx(self, workload: Workload | None = None) -> RuleContext:
-        return RuleContext(self.scenario, self.facts, workload)
+        return RuleContext(self.scenario, self.facts, workload, memo=self.memo)
+
+    def once(self, key: Any, compute: Callable[[], Any]) -> Any:
+        """``compute()`` the first time ``key`` is asked for during this advice, then the same value
+        (for aggregates over every workload that per-workload code would otherwise recompute: with
+        thousands of workloads that is quadratic). ``key`` must name everything the value depends
+        on besides the scenario (facts change while the host count is searched)."""
+        try:
+            return self.memo[key]
+        except KeyError:
+            value = self.memo[key] = compute()
+            return value
 
     def model_citations(self, family: str, prediction=None) -> list[dict]:
         """Citations of a family's training rows (``id`` lists the rows' keys)."""

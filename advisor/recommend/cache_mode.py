@@ -73,7 +73,9 @@ def device(ctx: EngineContext):
     local disks, or the host's share of the chosen shared storage through its NIC; None without
     either."""
     f, sc = ctx.facts, ctx.scenario
-    return hardware_of(ctx).behind_vms(f.storage_backend, f.vms_per_host, sc.total_vms)
+    total = ctx.once("total_vms", lambda: sc.total_vms)
+    return ctx.once(("cache_mode.device", f.storage_backend, f.vms_per_host),
+                    lambda: hardware_of(ctx).behind_vms(f.storage_backend, f.vms_per_host, total))
 
 
 def iops_for_block(dev, block_kib: float) -> float:
@@ -106,7 +108,8 @@ POSTMARK_SET2_KIB = 100.0
 
 def _queries(ctx: EngineContext, w, vms_per_host: float | None = None, dev=None) -> list[dict]:
     vph = ctx.facts.vms_per_host if vms_per_host is None else vms_per_host
-    guest_ram = sum(x.vms * x.ram_gib for x in ctx.scenario.workloads) / max(ctx.scenario.total_vms, 1)
+    guest_ram = ctx.once("mean_vm_ram_gib", lambda: sum(x.vms * x.ram_gib for x in ctx.scenario.workloads)
+                         / max(ctx.scenario.total_vms, 1))
     base = {"vms_per_host": vph, "host_ram_gib": ctx.scenario.hosts.ram_gib, "vm_ram_gib": guest_ram,
             "block_size_kib": w.io.block_size_kib}
     if dev is not None:  # the documents' disk path transferred onto the device the host's VMs share

@@ -336,23 +336,78 @@ def pack(capacity: dict[str, float], profiles: list[tuple[str, dict[str, float],
     return Packing(keys, cap, best or [], unplaced, best_order)
 
 
+class _Groups:
+    """The host groups of a first fit, in order, in blocks of about :attr:`SIZE` that know the
+    largest leftover of each resource among their groups: the search for the first group a VM
+    fits into skips every block where some resource is short in all groups. With thousands of
+    workloads (and groups) that keeps the placement near linear instead of quadratic."""
+
+    SIZE = 48
+
+    def __init__(self, width: int):
+        self.width = width
+        self.blocks: list[list[HostGroup]] = []
+        self.tops: list[list[float]] = []
+
+    def _refresh(self, b: int) -> None:
+        groups = self.blocks[b]
+        self.tops[b] = [max(g.free[k] for g in groups) for k in range(self.width)]
+
+    def first(self, d: list[float], b: int, i: int) -> tuple[int, int, int] | None:
+        """(block, index, VMs that fit) of the first group at or after (b, i) taking a VM of ``d``."""
+        while b < len(self.blocks):
+            if _fits(self.tops[b], d) > 0:
+                groups = self.blocks[b]
+                while i < len(groups):
+                    f = _fits(groups[i].free, d)
+                    if f > 0:
+                        return b, i, f
+                    i += 1
+            b, i = b + 1, 0
+        return None
+
+    def changed(self, b: int) -> None:
+        self._refresh(b)
+
+    def replace(self, b: int, i: int, parts: list[HostGroup]) -> None:
+        groups = self.blocks[b]
+        groups[i:i + 1] = parts
+        if len(groups) > 2 * self.SIZE:
+            half = len(groups) // 2
+            self.blocks[b:b + 1] = [groups[:half], groups[half:]]
+            self.tops[b:b + 1] = [[], []]
+            self._refresh(b + 1)
+        self._refresh(b)
+
+    def append(self, g: HostGroup) -> None:
+        if not self.blocks or len(self.blocks[-1]) >= self.SIZE:
+            self.blocks.append([])
+            self.tops.append([-math.inf] * self.width)
+        self.blocks[-1].append(g)
+        self.tops[-1] = [max(a, f) for a, f in zip(self.tops[-1], g.free, strict=True)]
+
+    def all(self) -> list[HostGroup]:
+        return [g for groups in self.blocks for g in groups]
+
+
 def _first_fit(cap: list[float], items: list[tuple[str, list[float], int]]) -> list[HostGroup]:
     """First fit of ``items`` (name, per-VM demand, VMs) in the order given, in bulk per item."""
-    groups: list[HostGroup] = []
+    groups = _Groups(len(cap))
     for name, d, n in items:
-        j = 0
-        while n > 0 and j < len(groups):
-            g = groups[j]
-            f = _fits(g.free, d)
-            if f <= 0:
-                j += 1
-                continue
+        b, i = 0, 0
+        while n > 0:
+            found = groups.first(d, b, i)
+            if found is None:
+                break
+            b, i, f = found
+            g = groups.blocks[b][i]
             full, rest = divmod(n, f)
             if full >= g.count:  # every host of the group takes f
                 g.free = [a - f * x for a, x in zip(g.free, d, strict=True)]
                 g.vms = {**g.vms, name: g.vms.get(name, 0) + f}
                 n -= f * g.count
-                j += 1
+                groups.changed(b)
+                i += 1
                 continue
             split = []
             if full:
@@ -364,7 +419,7 @@ def _first_fit(cap: list[float], items: list[tuple[str, list[float], int]]) -> l
             untouched = g.count - full - (1 if rest else 0)
             if untouched:
                 split.append(HostGroup(untouched, g.free, g.vms))
-            groups[j:j + 1] = split
+            groups.replace(b, i, split)
             n = 0
         if n > 0:
             f0 = _fits(cap, d)
@@ -373,7 +428,7 @@ def _first_fit(cap: list[float], items: list[tuple[str, list[float], int]]) -> l
                 groups.append(HostGroup(full, [a - f0 * x for a, x in zip(cap, d, strict=True)], {name: f0}))
             if rest:
                 groups.append(HostGroup(1, [a - rest * x for a, x in zip(cap, d, strict=True)], {name: rest}))
-    return groups
+    return groups.all()
 
 
 def placement_demand(demand: dict[str, float], cap: dict[str, float]) -> dict[str, float]:
@@ -404,9 +459,16 @@ def headroom(ctx: EngineContext, active: int, packing: Packing | None = None,
     cap = host_capacity(ctx, budgets)
     packing = packing or _pack(ctx, cap, budgets)
     out = {}
+    seen: dict[tuple, int] = {}  # workloads of one demand have the same headroom
     for w in ctx.scenario.workloads:
-        out[w.name] = 0 if w.name in packing.unplaced else packing.fits(
-            placement_demand(vm_demand(ctx, w, budgets), cap), active - packing.hosts)
+        if w.name in packing.unplaced:
+            out[w.name] = 0
+            continue
+        demand = placement_demand(vm_demand(ctx, w, budgets), cap)
+        key = tuple(sorted(demand.items()))
+        if key not in seen:
+            seen[key] = packing.fits(demand, active - packing.hosts)
+        out[w.name] = seen[key]
     return out
 
 

@@ -60,6 +60,7 @@ class RuleContext:
     scenario: Scenario
     facts: Facts
     workload: Workload | None = None
+    memo: dict | None = field(default=None, repr=False, compare=False)
 
     @property
     def w(self) -> Workload:
@@ -71,8 +72,31 @@ class RuleContext:
         return self.scenario.workloads
 
     def any(self, pred: Callable[[Workload], bool]) -> bool:
-        """True when some workload satisfies ``pred``."""
-        return any(pred(w) for w in self.scenario.workloads)
+        """True when some workload satisfies ``pred`` (remembered per advice in ``memo`` when the
+        predicate depends on nothing but its argument: a per-workload rule asking about every
+        workload would otherwise cost workloads squared)."""
+        key = _pred_key(pred)
+        if self.memo is None or key is None:
+            return any(pred(w) for w in self.scenario.workloads)
+        key = ("rule_ctx.any", key)
+        if key not in self.memo:
+            self.memo[key] = any(pred(w) for w in self.scenario.workloads)
+        return self.memo[key]
+
+
+def _pred_key(pred: Callable) -> tuple | None:
+    """A key for a predicate that depends only on its argument and on hashable closure values
+    (None otherwise): its code and those values."""
+    code = getattr(pred, "__code__", None)
+    if code is None:
+        return None
+    try:
+        cells = tuple(c.cell_contents for c in (pred.__closure__ or ()))
+        key = (code, cells, pred.__defaults__)
+        hash(key)
+    except (TypeError, ValueError):  # an unhashable closure value (a context, a list): not remembered
+        return None
+    return key
 
 
 @dataclass(frozen=True)

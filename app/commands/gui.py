@@ -21,6 +21,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "and exit 0")
     p.add_argument("--size", default="1280x800", metavar="WxH",
                    help="window size in pixels for --screenshots (default 1280x800)")
+    p.add_argument("--font-pt", type=float, default=None, metavar="PT",
+                   help="base font size in points for this run (e.g. 16 to check large fonts; default: the "
+                        "preferences')")
     p.add_argument("--kb", type=Path, help="use this compiled knowledge base file instead of the shipped one")
     p.set_defaults(func=cmd_gui)
 
@@ -29,4 +32,9 @@ def cmd_gui(args) -> int:
     from app.gui import parse_size, run
 
     size = parse_size(args.size)
-    return run(scenario=args.scenario, screenshots=args.screenshots, size=size, kb_path=args.kb)
+    if args.font_pt is not None and not 6.0 <= args.font_pt <= 40.0:
+        from knowledge.infra.errors import InputError
+
+        raise InputError(f"--font-pt {args.font_pt:g}: between 6 and 40 points")
+    return run(scenario=args.scenario, screenshots=args.screenshots, size=size, kb_path=args.kb,
+               font_pt=args.font_pt)

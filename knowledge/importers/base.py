@@ -105,6 +105,8 @@ def measurement(metric: str, value: float, unit: str, factors: dict[str, object]
 
 def fmt_level(value: object) -> str:
     """A factor level as text: 4.0 -> '4', 0.5 -> '0.5', True -> 'yes'."""
+    if type(value) is str:  # the common case, first
+        return value
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, float):

@@ -1,7 +1,8 @@
 """Value validation at the importer boundary: what any importer (built-in or plug-in) returns is
 checked before it can reach the database, so a stored site never breaks a later command.
 
-Refused (the whole file, with the file and the key named): a value that is not a finite number,
+Refused (the whole file, with the file and the key named): a file with no figures at all (a
+report cut short: stored, it would leave an import of nothing, and a site without figures), a value that is not a finite number,
 a negative value (no benchmark figure is below zero), a ``value_si`` that overflows, a numeric
 factor (threads, block size, queue depth, file size, read share) that is negative or not finite,
 a read share above 100 %, parameters nested deeper than :data:`MAX_DEPTH` or holding non-finite
@@ -52,15 +53,21 @@ def _clean_tree(obj: object, path: str, where: str, fixed: list[str], depth: int
     if depth > MAX_DEPTH:
         raise ImporterError(path, f"parameters nested deeper than {MAX_DEPTH} levels", key=where)
     if isinstance(obj, dict):
-        return {_clean(k, fixed, f"{where}.{k!r}"): _clean_tree(v, path, f"{where}.{_clean(k, [], '')}",
-                                                                fixed, depth + 1)
-                for k, v in obj.items()}
+        out = {}
+        for k, v in obj.items():
+            key = k if type(k) is str and k.isascii() else _clean(k, fixed, f"{where}.{k!r}")
+            t = type(v)
+            if (t is str and v.isascii()) or t is int or t is bool or v is None or (t is float and math.isfinite(v)):
+                out[key] = v  # a plain scalar: nothing to check or repair, no message to build
+            else:
+                out[key] = _clean_tree(v, path, f"{where}.{key}", fixed, depth + 1)
+        return out
     if isinstance(obj, list | tuple):
         return [_clean_tree(v, path, f"{where}[{i}]", fixed, depth + 1) for i, v in enumerate(obj)]
     if isinstance(obj, float) and not math.isfinite(obj):
         raise ImporterError(path, f"a non-finite number ({obj!r}) in the parameters", key=where)
-    if isinstance(obj, str):
-        return _clean(obj, fixed, where)
+    if type(obj) is str:
+        return obj if obj.isascii() else _clean(obj, fixed, where)
     if obj is None or isinstance(obj, bool | int | float):
         return obj
     return _clean(obj, fixed, where)
@@ -80,6 +87,9 @@ def _finite(value: object, path: str, key: str, what: str) -> float:
 
 def validate(result: ParsedFile, path: str) -> ParsedFile:
     """Check and repair ``result`` in place (see the module doc); returns it."""
+    if not result.measurements:  # stored, it would be an import of nothing: a site with no figures
+        why = f"; skipped: {_SURROGATE.sub(chr(0xFFFD), str(result.skipped[0]))}" if result.skipped else ""
+        raise ImporterError(path, f"no benchmark figures in this file (a run cut short or without results){why}")
     fixed: list[str] = []
     result.tool = _clean(result.tool, fixed, "tool")
     result.tool_version = _clean(result.tool_version, fixed, "tool_version")
@@ -100,9 +110,16 @@ def validate(result: ParsedFile, path: str) -> ParsedFile:
             m.value_si = _finite(vsi, path, str(where), "value in SI units")
         factors = {}
         for k, raw in m.factors.items():
-            key, level = _clean(k, fixed, where), _clean(raw, fixed, where)
+            # the common case (ASCII text, a finite level >= 0) without building any message
+            key = k if type(k) is str and k.isascii() else _clean(k, fixed, where)
+            level = raw if type(raw) is str and raw.isascii() else _clean(raw, fixed, where)
             if key in NUMERIC_FACTORS and _NUMERIC.match(level):
-                x = _finite(level, path, f"{where}.{key}", key.replace("_", " "))
+                try:
+                    x = float(level)
+                except ValueError:
+                    x = -1.0
+                if not 0 <= x < math.inf:
+                    x = _finite(level, path, f"{where}.{key}", key.replace("_", " "))
                 if key == "read_share" and x > 100:
                     raise ImporterError(path, f"read share {level}% is above 100%", key=f"{where}.{key}")
             factors[key] = level

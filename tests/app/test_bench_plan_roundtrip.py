@@ -37,15 +37,21 @@ def scenario(tmp_path: Path, kind: str) -> Path:
     return path
 
 
+#: time limits, generous on purpose: alone the whole test takes about 40 s, but a shared machine
+#: under load runs it ten times slower (each capadvisor process imports and trains its models, the
+#: tools share the disk); a limit hit then is the machine's load, not a defect
+COMMAND_LIMIT_S, RUN_ALL_LIMIT_S, TEST_LIMIT_S = 600, 900, 1800
+
+
 def capadvisor(*args: str, kb: Path) -> dict | str:
     env = {**os.environ, "PATH": f"{BIN}:{os.environ.get('PATH', '')}"}
     proc = subprocess.run([str(BIN / "capadvisor"), *args, "--kb", str(kb)], capture_output=True, text=True,
-                          env=env, timeout=120)
+                          env=env, timeout=COMMAND_LIMIT_S)
     assert proc.returncode == 0, proc.stderr
     return json.loads(proc.stdout) if "json" in args else proc.stdout
 
 
-@pytest.mark.timeout(300)
+@pytest.mark.timeout(TEST_LIMIT_S)
 def test_plan_run_import_and_the_basis_moves_to_the_site(tmp_path, kb_path):
     plan_dir, data = tmp_path / "plan", tmp_path / "data"
     first = capadvisor("bench-plan", str(scenario(tmp_path, "ssd")), "--site", SITE, "-o", str(plan_dir),
@@ -57,7 +63,7 @@ def test_plan_run_import_and_the_basis_moves_to_the_site(tmp_path, kb_path):
     env = {**os.environ, "PATH": f"{BIN}:{os.environ.get('PATH', '')}", "SIZE": "16M", "RUNTIME": "2",
            "LAYOUT": "60", "CPU_TIME": "1"}
     proc = subprocess.run([str(plan_dir / "run-all.sh"), str(data)], capture_output=True, text=True, env=env,
-                          timeout=280)
+                          timeout=RUN_ALL_LIMIT_S)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     for run in first["runs"]:
         assert (plan_dir / run["output"]).exists() != run["optional"], run["name"]  # profiles: PROFILES=1

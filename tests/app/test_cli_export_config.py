@@ -35,7 +35,7 @@ def test_all_targets_written_and_checked(run, tmp_path):
         manifest = json.loads((tmp_path / target / "export-manifest.json").read_text())
         assert manifest["target"] == target and manifest["values"]
         assert all((tmp_path / f).is_file() for f in manifest["files"])
-    assert "<period>13291</period>" in (tmp_path / "libvirt/rtfunc/domain.xml").read_text()
+    assert "<period>13291</period>" in (tmp_path / "libvirt/rtfunc/rtfunc-02.domain.xml").read_text()
     assert "xl sched-rtds -d rtfunc-01 -v all -p 13291 -b 9818" in (tmp_path / "xen/rtds.sh").read_text()
     script = tmp_path / "proxmox/create-vms.sh"
     assert os.stat(script).st_mode & stat.S_IXUSR
@@ -58,7 +58,7 @@ def test_the_check_fails_with_exit_status_1_on_a_broken_file(run, monkeypatch, t
     monkeypatch.setattr(libvirt, "cfs_limits", lambda p, b: (10, 5) if p > 1000 else real(p, b))  # below libvirt's
     code, _, err = run(str(EXAMPLES / "scenario.yaml"), "--target", "libvirt", "--check", "-o", str(tmp_path))
     assert code == 1
-    assert "check failed: libvirt/rtfunc/cputune.xml: virt-xml-validate" in err
+    assert "check failed: libvirt/rtfunc/rtfunc-01.cputune.xml: virt-xml-validate" in err
 
 
 def test_bad_input_names_the_problem(run, tmp_path):

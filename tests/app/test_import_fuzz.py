@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from app.cli import main
 from knowledge.infra.paths import user_db_path
+from tests.app.test_import_faults import assert_whole
 
 FIXTURES = Path(__file__).resolve().parents[1] / "knowledge" / "importers" / "fixtures"
 SAMPLES = {
@@ -73,3 +74,4 @@ def test_import_never_crashes(tool, tmp_path):
         con = sqlite3.connect(user_db_path())
         assert con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
         con.close()
+        assert_whole(user_db_path())  # no site without imports, no import without measurements

@@ -84,8 +84,8 @@ def journey(kb_file, tmp_path_factory):
                        CAPADVISOR_JOURNEY_SHOTS=str(out), QT_SCALE_FACTOR="1", QT_ENABLE_HIGHDPI_SCALING="0")
             env.pop("WAYLAND_DISPLAY", None)
             cmd = [sys.executable, "-m", "pytest", str(HERE / f"journey_{name}.py"), "-q", "-p", "no:cacheprovider",
-                   "-o", "timeout=200", "-x", "--no-header", "-rfE"]
-            proc = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=240)
+                   "-o", "timeout=260", "-x", "--no-header", "-rfE"]
+            proc = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=290)
             report = (proc.stdout + proc.stderr)[-8000:]
             assert proc.returncode == 0, f"journey {name} failed (screenshots in {out}):\n{report}"
             assert " passed" in proc.stdout, report

@@ -81,7 +81,7 @@ def answer_file_dialog(x: X, path: Path, trigger, window: QWidget | None = None)
         x.key("Return")
         done.append(True)
 
-    x.on_modal(fill_dialog)
+    x.on_modal(fill_dialog, kind=QFileDialog)
     trigger()
     wait_until(lambda: bool(done) and QApplication.activeModalWidget() is None, 30, "the file dialog")
     pump(200)

@@ -8,7 +8,7 @@ import pytest
 
 
 @pytest.mark.slow
-@pytest.mark.timeout(300)
+@pytest.mark.timeout(330)
 def test_architect_builds_a_scenario_from_scratch(journey):
     """(a) hosts, disks and shared storage typed into the tables, three workloads (one real-time),
     advice, save, reopen, PDF and HTML export with every chart."""
@@ -16,8 +16,23 @@ def test_architect_builds_a_scenario_from_scratch(journey):
 
 
 @pytest.mark.slow
-@pytest.mark.timeout(300)
+@pytest.mark.timeout(330)
 def test_consultant_runs_a_workshop_on_a_projector(journey):
     """(b) example at 1280x720, workshop mode, sliders dragged, advice and host count change,
     apply, undo, guide, leave."""
     journey("consultant", "1280x720")
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(330)
+def test_site_team_imports_calibrates_and_restarts(journey):
+    """(c) real fio, bonnie++, PostMark and sysbench outputs imported, the advice calibrated to the
+    site, saved, the app restarted: still calibrated, the cards and the report say so."""
+    journey("site_team", "1920x1080")
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(330)
+def test_bad_input_everywhere_is_explained_and_nothing_is_lost(journey):
+    """(d) wrong values in every kind of field and table, a refused save, broken files."""
+    journey("bad_input", "1920x1080")

@@ -96,7 +96,7 @@ class X:
     # --- keyboard --------------------------------------------------------------------------
     def type(self, text: str) -> None:
         """Type ``text`` into whatever has the keyboard focus."""
-        self.xdotool("type", "--delay", "15", text)
+        self.xdotool("type", "--delay", "15", "--", text)
         pump(120)
 
     def key(self, *keys: str) -> None:
@@ -105,14 +105,15 @@ class X:
         pump(150)
 
     # --- modal dialogs -----------------------------------------------------------------------
-    def on_modal(self, action, timeout_s: float = 20.0) -> None:
-        """Run ``action(dialog)`` as soon as a modal dialog is up (it runs inside the dialog's
-        own event loop, so a ``dialog.exec()`` in the application does not block the test)."""
+    def on_modal(self, action, timeout_s: float = 20.0, kind: type | None = None) -> None:
+        """Run ``action(dialog)`` as soon as a modal dialog (of ``kind``, when given) is up; it
+        runs inside the dialog's own event loop, so a ``dialog.exec()`` in the application does
+        not block the test."""
         end = time.monotonic() + timeout_s
 
         def poll() -> None:
             dialog = QApplication.activeModalWidget()
-            if dialog is not None and dialog.isVisible():
+            if dialog is not None and dialog.isVisible() and (kind is None or isinstance(dialog, kind)):
                 pump(150)
                 action(dialog)
             elif time.monotonic() < end:

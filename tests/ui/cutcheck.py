@@ -59,8 +59,15 @@ def cut_widgets(top: QWidget) -> list[str]:
                                 f"{win_rect.right()}x{win_rect.bottom()})")
                 continue
         fm = w.fontMetrics()
+        if isinstance(w, QLabel) and w.wordWrap() and w.text() and not _in_scroll_area(w):
+            need_h = w.heightForWidth(w.width())
+            if need_h > w.height() + 2:
+                problems.append(f"{_name(w)} is cut at the bottom: needs {need_h} px, has {w.height()}")
         if isinstance(w, QLabel) and not w.wordWrap() and w.text() and w.pixmap().isNull():
-            need = max(fm.horizontalAdvance(line) for line in _plain(w.text()).splitlines() or [""])
+            text = _plain(w.text())
+            if w.buddy() is not None:  # a mnemonic: the '&' is not drawn ('&&' is one)
+                text = text.replace("&&", "\0").replace("&", "").replace("\0", "&")
+            need = max(fm.horizontalAdvance(line) for line in text.splitlines() or [""])
             if need > w.contentsRect().width() + 1:
                 problems.append(f"{_name(w)} is cut: needs {need} px, has {w.contentsRect().width()}")
         elif isinstance(w, QPushButton | QToolButton | QCheckBox | QRadioButton) and w.text():
@@ -91,3 +98,6 @@ def _in_scroll_area(w: QWidget) -> bool:
             return True
         p = p.parentWidget()
     return False
+
+
+_ = QScrollArea  # (imported for the horizontal-scrolling check above)

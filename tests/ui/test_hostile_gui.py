@@ -53,14 +53,20 @@ def test_the_report_export_name_stays_in_the_chosen_folder(window, tmp_path, mon
 
 @pytest.mark.slow
 @pytest.mark.timeout(600)
-def test_screenshots_exit_non_zero_when_a_task_failed(qtbot, kb_file, tmp_path, capsys):
+def test_screenshots_exit_non_zero_when_a_task_failed(qtbot, kb_file, tmp_path, capsys, monkeypatch):
+    import ui.session
     from app.gui import settings_store
     from app.settings import Settings
+    from knowledge.infra.errors import InputError
     from ui.main_window import MainWindow
     from ui.screenshots import render_all
     from ui.session import Session
 
-    window = MainWindow(Session(settings_store(), settings=Settings(site="no-such-site"), kb_path=kb_file))
+    def refused(*_a, **_k):  # the advice task fails as an unknown --site made it fail (a scenario naming
+        raise InputError("unknown site 'no-such-site'")  # a missing site is now advised and says so)
+
+    monkeypatch.setattr(ui.session, "advise_scenario", refused)
+    window = MainWindow(Session(settings_store(), settings=Settings(), kb_path=kb_file))
     code = render_all(window, None, tmp_path / "shots", (1024, 700))
     err = capsys.readouterr().err
     assert code == 1

@@ -151,3 +151,19 @@ def test_chart_wheel_does_not_zoom_and_reset_view_is_visible(qtbot):
     after = vb.viewRange()
     assert not chart.reset_button.isVisible()
     assert after[1][1] >= 39 and after[1][0] <= 11
+
+
+def test_wheel_over_the_real_time_inputs_does_not_change_them(qtbot):
+    from ui.panels.qt_realtime import QtRealtimePanel
+    from ui.session import Session
+
+    session = Session(settings_store())
+    session.document.load_data(demo_data())
+    panel = QtRealtimePanel(session)
+    qtbot.addWidget(panel)
+    panel.show()
+    before = (panel.share.value(), panel.overhead.value(), panel.unit.currentText(), panel.policy.currentText())
+    for w in (panel.share, panel.overhead, panel.unit, panel.policy):
+        wheel(panel, w, steps=-2)
+    assert (panel.share.value(), panel.overhead.value(), panel.unit.currentText(),
+            panel.policy.currentText()) == before

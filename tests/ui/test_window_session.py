@@ -202,7 +202,8 @@ def test_open_on_a_benchmark_file_offers_import(make_window, monkeypatch):
 
 
 # --- point 11 --------------------------------------------------------------------------------
-VIEWS_CHECKED = ("scenario", "plots", "realtime", "compare", "knowledge_base", "sites", "report")
+VIEWS_CHECKED = ("scenario", "recommendations", "plots", "whatif", "realtime", "compare", "knowledge_base", "sites",
+                 "report", "optimize")
 
 
 @pytest.mark.parametrize("size,font_pt", [((1024, 700), 0.0), ((1024, 700), 16.0), ((1280, 720), 16.0)])
@@ -275,3 +276,51 @@ def test_first_start_welcomes_instead_of_opening_the_example_silently(qtbot, kb_
     assert "example" in w.statusBar().currentMessage()
     assert w.recent_files() == []  # the bundled file is not a recent file of the user
     w.session.startup_task.cancel()
+
+
+def test_nothing_is_cut_with_the_advice_shown_at_1024x700_and_16pt(window, qtbot):
+    """The views that fill with the advice (cards, what-if, plots, report) at 1024x700 and 16 pt."""
+    from ui import theme
+    from ui.screenshots import settle
+
+    theme.apply(QApplication.instance(), "light", 16.0)
+    try:
+        window.resize(1024, 700)
+        for name in ("recommendations", "whatif", "plots", "realtime", "report"):
+            panel = window.show_view(name)
+            settle(window, panel)
+            QApplication.processEvents()
+            assert (window.width(), window.height()) == (1024, 700), name
+            assert cut_widgets(window) == [], name
+    finally:
+        theme.apply(QApplication.instance(), "light", 0.0)
+
+
+def test_whatif_and_realtime_show_their_charts_whole_at_1280x720(window, qtbot):
+    """On a 1280x720 projector the what-if tab shows all its charts with their legends without
+    scrolling, and the real-time chart keeps its legend and caption in view: the scroll areas
+    sized their pages to the charts' preferred 520 px and pushed every legend out of sight."""
+    from PySide6.QtCore import QPoint
+
+    from ui.screenshots import settle
+
+    window.resize(1280, 720)
+    whatif = window.show_view("whatif")
+    settle(window, whatif)
+    QApplication.processEvents()
+    area = whatif.chart_area
+    assert area.verticalScrollBar().maximum() == 0
+    view = area.viewport()
+    for key, chart in whatif.charts.items():
+        legend = chart.legend_label
+        assert legend.isVisible(), key
+        assert legend.mapTo(view, QPoint(0, legend.height())).y() <= view.height(), key
+    rt = window.show_view("realtime")
+    settle(window, rt)
+    QApplication.processEvents()
+    caption = rt.chart.caption
+    page = rt.chart.parentWidget()
+    assert caption.isVisible()
+    area = page.parentWidget().parentWidget()  # the scroll area around the results
+    assert caption.mapTo(area.viewport(), QPoint(0, caption.height())).y() <= area.viewport().height()
+

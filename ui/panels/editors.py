@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import QEvent, QRect, Qt, Signal
+from PySide6.QtCore import QEvent, QObject, QRect, Qt, Signal
 from PySide6.QtGui import QKeySequence, QPainter, QPalette
-from PySide6.QtWidgets import QComboBox, QLineEdit, QStyle, QStyleOptionFrame
+from PySide6.QtWidgets import QComboBox, QLineEdit, QStyle, QStyleOptionFrame, QWidget
 
 _UNDO_KEYS = (QKeySequence.StandardKey.Undo, QKeySequence.StandardKey.Redo)
 
@@ -187,3 +187,22 @@ class TextEdit(QLineEdit):
             event.ignore()
             return True
         return super().event(event)
+
+
+class WheelGuard(QObject):
+    """An event filter for Qt's own spin boxes and combo boxes: the wheel changes them only while
+    they have the keyboard focus (else the view under them scrolls). :func:`guard_wheel` installs it."""
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt override
+        if event.type() == QEvent.Type.Wheel and isinstance(obj, QWidget) and not obj.hasFocus():
+            event.ignore()
+            return True
+        return False
+
+
+def guard_wheel(*widgets: QWidget) -> None:
+    """Let the wheel change ``widgets`` only while they have the focus (and not take it)."""
+    for w in widgets:
+        guard = w.findChild(WheelGuard) or WheelGuard(w)
+        w.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        w.installEventFilter(guard)

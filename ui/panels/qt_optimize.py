@@ -86,14 +86,14 @@ class QtOptimizePanel(QWidget):
         self.bar.setRange(0, 100)
         self.bar.setVisible(False)
         top = QHBoxLayout()
-        for label, w in (("&Objective:", self.objective), ("&Chart:", self.figure), ("Host &counts:", self.counts)):
+        for label, w in (("&Objective:", self.objective), ("&Chart:", self.figure)):
             lab = QLabel(label)
             lab.setBuddy(w)
             top.addWidget(lab)
             top.addWidget(w)
+        counts_label = QLabel("Host &counts:")
+        counts_label.setBuddy(self.counts)
         top.addStretch(1)
-        top.addWidget(self.run_button)
-        top.addWidget(self.cancel_button)
         self.info = QLabel()
         self.info.setObjectName("subtitle")
         self.info.setWordWrap(True)
@@ -129,8 +129,12 @@ class QtOptimizePanel(QWidget):
         split.setStretchFactor(1, 2)
         lay = QVBoxLayout(self)
         second = QHBoxLayout()  # the check box and the progress bar under the controls: fits 1024 px wide
+        second.addWidget(counts_label)
+        second.addWidget(self.counts)
         second.addWidget(self.keep_fixed)
         second.addWidget(self.bar, 1)
+        second.addWidget(self.run_button)  # on the second row: the first fits 1024 px at 16 pt
+        second.addWidget(self.cancel_button)
         lay.addLayout(top)
         lay.addLayout(second)
         lay.addWidget(self.info)

@@ -10,7 +10,7 @@ import copy
 import html
 import math
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QEvent, Qt, QTimer
 from PySide6.QtGui import QBrush, QColor, QGuiApplication, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QComboBox,
@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QPushButton,
     QRadioButton,
+    QScrollArea,
     QSplitter,
     QTableWidget,
     QTableWidgetItem,
@@ -29,6 +30,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ui.scrolling import FitPage
 from ui.tablemodels import fmt_value
 from ui.workers import TaskSlot
 
@@ -150,6 +152,9 @@ class QtRealtimePanel(QWidget):
         for w in (self.unit, self.policy):
             w.currentIndexChanged.connect(lambda _i: self._debounce.start())
         self.by_share.toggled.connect(lambda _c: self._debounce.start())
+        from ui.panels.editors import guard_wheel
+
+        guard_wheel(self.share, self.period, self.overhead, self.unit, self.policy, self.workload)
         form = QFormLayout()
         form.addRow("Time unit", self.unit)
         form.addRow(self.by_share, self.share)
@@ -172,7 +177,7 @@ class QtRealtimePanel(QWidget):
         il.addWidget(self.table, 1)
         il.addLayout(buttons)
         il.addLayout(form)
-        results = QWidget()
+        results = FitPage()  # scrolls only when the minimum does not fit
         rl = QVBoxLayout(results)
         rl.setContentsMargins(0, 0, 0, 0)
         self.chart = ChartWidget()
@@ -181,7 +186,15 @@ class QtRealtimePanel(QWidget):
         rl.addWidget(self.responses, 1)
         split = QSplitter()
         split.addWidget(inputs)
-        split.addWidget(results)
+        # the results scroll (vertically only) when a small window or large fonts leave the chart
+        # less than it needs: it never shrinks under its legend and caption
+        self._fit_minimums()
+        results_area = QScrollArea()
+        results_area.setWidget(results)
+        results_area.setWidgetResizable(True)
+        results_area.setFrameShape(QScrollArea.Shape.NoFrame)
+        results_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        split.addWidget(results_area)
         split.setStretchFactor(0, 2)
         split.setStretchFactor(1, 3)
         split.setSizes([420, 760])
@@ -195,6 +208,17 @@ class QtRealtimePanel(QWidget):
 
     def busy(self) -> bool:
         return self.task.running or self._debounce.isActive()
+
+    def _fit_minimums(self) -> None:
+        """The chart keeps room for its plot, legend and caption at the current font size."""
+        line = self.fontMetrics().height()
+        self.chart.setMinimumHeight(max(260, 16 * line))
+        self.responses.setMinimumHeight(5 * line)
+
+    def changeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:
+            self._fit_minimums()
 
     # --- table ---------------------------------------------------------------------------
     def set_rows(self, rows) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import html
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QFrame,
@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from advisor.figures.text import figure_parts
+from advisor.figures.text import figure_parts, prose
 from advisor.figures.text import figure_text as plain_figure_text
 from advisor.hardware import basis_groups
 from advisor.recommend import catalog
@@ -91,9 +91,10 @@ class RecommendationCard(QFrame):
     sig_citations = Signal(list, str)
 
     def __init__(self, rec: Recommendation, parent=None, today: dict | None = None, targets: list | None = None,
-                 cost: list[str] | None = None):
+                 calibration: str = "", cost: list[str] | None = None):
         super().__init__(parent)
         self.rec = rec
+        self.calibration_label = None
         self.target_labels: list[QLabel] = []
         self.setObjectName("card")
         self.setProperty("extrapolated", bool(rec.extrapolated))
@@ -103,6 +104,7 @@ class RecommendationCard(QFrame):
         head = QHBoxLayout()
         title = QLabel(_esc(f"{decision_title(rec.decision).upper()}  ·  {rec.scope.replace('workload:', '')}"))
         title.setObjectName("cardDecision")
+        title.setWordWrap(True)
         head.addWidget(title, 1)
         label = rec.confidence_label
         conf = QLabel(f"{label} confidence {rec.confidence:.0%}")
@@ -162,19 +164,26 @@ class RecommendationCard(QFrame):
                                         "defaults, the probe, a site's benchmarks, or the documents' testbeds"
                                         + ("<br>" + "<br>".join(_esc(b) for b in dict.fromkeys(beds)) if beds else ""))
             lay.addWidget(self.basis_label)
+        if calibration:  # what the site changed: the documents' value -> the site's, and from which file
+            self.calibration_label = QLabel(calibration)
+            self.calibration_label.setObjectName("calibration")
+            self.calibration_label.setWordWrap(True)
+            self.calibration_label.setToolTip("The same figure on the documents' ratios alone, and with the site's "
+                                              "measured figures (Sites & imports)")
+            lay.addWidget(self.calibration_label)
         if rec.extrapolated:
             wl = QLabel("⚠ Extrapolated: this scenario lies outside what the documents measured.")
             wl.setObjectName("warning")
             wl.setWordWrap(True)
             lay.addWidget(wl)
-        notes = [str(w).split(" [")[0] for w in rec.warnings]
+        notes = [prose(w) for w in rec.warnings]
         if notes:
             nl = QLabel("<br>".join(f"• {_esc(n)}" for n in notes[:3]))
             nl.setObjectName("note")
             nl.setWordWrap(True)
             lay.addWidget(nl)
         if rec.rationale:
-            r = QLabel(_esc(rec.rationale))
+            r = QLabel(_esc(prose(rec.rationale)))
             r.setWordWrap(True)
             r.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
             lay.addWidget(r)
@@ -197,7 +206,7 @@ class RecommendationCard(QFrame):
             self.alt_button = QPushButton(f"Alternatives ({len(alts)}) and why they lost")
             self.alt_button.setCheckable(True)
             self.alt_button.setToolTip("Show the other options with their scores and expected figures")
-            self.alt_table = _alternatives_table(alts)
+            self.alt_table = _alternatives_table(alts, rec)
             self.alt_table.setVisible(False)
             self.alt_button.toggled.connect(self.alt_table.setVisible)
             lay.addWidget(self.alt_button, 0, Qt.AlignmentFlag.AlignLeft)
@@ -227,14 +236,20 @@ def _unique_places(cites: list[dict]) -> list[dict]:
     return out
 
 
-def _alternatives_table(alts: list[Alternative]) -> QTableWidget:
+def _alternatives_table(alts: list[Alternative], rec: Recommendation | None = None) -> QTableWidget:
     t = QTableWidget(len(alts), 4)
-    t.setHorizontalHeaderLabels(["Option", "Score", "Expected", "Why not"])
+    chosen = f" (chosen: {fmt_value(rec.score)})" if rec is not None else ""
+    t.setHorizontalHeaderLabels(["Option", f"Score{chosen}", "Expected", "Why not"])
+    header = t.horizontalHeaderItem(1)
+    header.setToolTip("The weight of the documents' findings for each option: the rules that apply add or take "
+                      "points (see the rationale); the option with the most points is chosen. Scores compare "
+                      "the options of one decision only.")
     t.verticalHeader().hide()
     t.setWordWrap(True)
     for i, a in enumerate(alts):
         exp = "; ".join(plain_figure_text(k, v) for k, v in a.expected.items())
-        for j, text in enumerate((a.choice, fmt_value(a.score), exp, a.why_not)):
+        option = catalog.choice_label(rec.decision, a.choice) if rec is not None else a.choice
+        for j, text in enumerate((option, fmt_value(a.score), exp, prose(a.why_not))):
             item = QTableWidgetItem(str(text))
             item.setToolTip(str(text))
             t.setItem(i, j, item)
@@ -260,14 +275,31 @@ class QtRecommendationsPanel(QWidget):
         self.scope = QComboBox()
         self.scope.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.scope.setMinimumContentsLength(12)
+        from ui.panels.editors import guard_wheel
+
+        guard_wheel(self.scope)
         self.scope.setToolTip("Show the recommendations for the whole cluster or one workload group")
         self.scope.currentIndexChanged.connect(lambda _i: self.render())
         top.addWidget(self.summary, 1)
         top.addWidget(QLabel("Show:"))
         top.addWidget(self.scope)
+        self.design = QLabel()
+        self.design.setObjectName("design")
+        self.design.setWordWrap(True)
+        self.design.setTextFormat(Qt.TextFormat.RichText)
+        self.design.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.design.setToolTip("The design at one glance: what to buy and how to run it (the cards below say why)")
+        self.design.hide()
         self.grid_host = QWidget()
-        self.grid = QGridLayout(self.grid_host)
+        outer = QVBoxLayout(self.grid_host)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(self.design)
+        grid_box = QWidget()
+        self.grid = QGridLayout(grid_box)
+        self.grid.setContentsMargins(0, 0, 0, 0)
         self.grid.setSpacing(12)
+        outer.addWidget(grid_box, 1)
+        self._columns = 0
         area = QScrollArea()
         area.setWidget(self.grid_host)
         area.setWidgetResizable(True)
@@ -276,6 +308,8 @@ class QtRecommendationsPanel(QWidget):
         root.addLayout(top)
         root.addWidget(area, 1)
         session.sig_advice.connect(self.set_advice)
+        if hasattr(session, "sig_baseline"):
+            session.sig_baseline.connect(lambda _b: self.render())
         session.sig_advice_busy.connect(self._on_busy)
         session.document.sig_validated.connect(self._on_validated)
         if session.advice:
@@ -283,6 +317,66 @@ class QtRecommendationsPanel(QWidget):
 
     def busy(self) -> bool:
         return self.session.advice_task.running
+
+    def _column_count(self) -> int:
+        """Cards side by side: three on a wide window, one where two would need scrolling sideways."""
+        width = self.width()
+        em = self.fontMetrics().averageCharWidth()
+        return 3 if width > 1500 and width > 3 * 56 * em else 2 if width > 2 * 56 * em else 1
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(event)
+        if self.session.advice is not None and self._column_count() != self._columns:
+            QTimer.singleShot(0, self, self._recheck_columns)
+
+    def _recheck_columns(self) -> None:
+        if self.session.advice is not None and self._column_count() != self._columns:
+            self.render()
+
+    def show_design(self, advice) -> None:
+        """The design at one glance on top of the cards (a bill of materials)."""
+        from advisor.figures.summary import design
+
+        if advice is None:
+            self.design.hide()
+            return
+        rows = []
+        for line in design(advice):
+            mark = {"missed": " ✗", "ok": " ✓"}.get(line.state, "")
+            style = " style='color:#c62828'" if line.state == "missed" else ""
+            rows.append(f"<tr><td style='padding:1px 12px 1px 0'><b>{_esc(line.what)}</b></td>"
+                        f"<td{style}>{_esc(line.design)}{mark}</td></tr>")
+        self.design.setText(f"<b>The design at a glance</b><table>{''.join(rows)}</table>")
+        self.design.show()
+
+    def _calibration_notes(self, advice) -> dict:
+        """(decision, scope) -> the card's calibration note (html): documents' value -> site value,
+        and the site figures (with their files) behind them."""
+        from advisor.figures.calibration import calibrated, changes, choice_changes, site_figures
+
+        if not calibrated(advice):
+            return {}
+        baseline = getattr(self.session, "baseline", None)
+        used = "; ".join(f.text() for f in site_figures(advice) if f.used)
+        site = advice.calibration.site
+        out = {}
+        moved = changes(advice, baseline)
+        before = choice_changes(advice, baseline)
+        for rec in advice.recommendations:
+            key = (rec.decision, rec.scope)
+            if not any(str(f.get("basis", "")).startswith("site:") for f in rec.expected.values()
+                       if isinstance(f, dict)):
+                continue
+            lines = [f"<b>Calibrated to site {_esc(site)}</b>"]
+            lines += [f"{_esc(c.label)}: documents {_esc(fmt_value(c.documents))} → site "
+                      f"<b>{_esc(fmt_value(c.site))}</b> {_esc(c.unit)}" for c in moved.get(key, [])[:4]]
+            if key in before:
+                lines.append(f"with the documents' ratios alone: {_esc(catalog.choice_text(rec.decision, before[key], None))}")
+            if baseline is None:
+                lines.append("<i>computing the documents' values…</i>")
+            lines.append(f"from {_esc(used)}")
+            out[key] = "<br>".join(lines)
+        return out
 
     def _on_busy(self, busy: bool) -> None:
         if busy:
@@ -313,7 +407,10 @@ class QtRecommendationsPanel(QWidget):
             if item.widget():
                 item.widget().deleteLater()
         self.cards = []
-        columns = 3 if self.width() > 1500 else 2
+        columns = self._column_count()
+        self._columns = columns
+        self.show_design(advice)
+        notes = self._calibration_notes(advice)
         today = {}
         if advice is not None and getattr(advice.scenario, "estate", None):
             from advisor.inventory import today_vs_advised
@@ -324,6 +421,7 @@ class QtRecommendationsPanel(QWidget):
         for i, rec in enumerate(shown):
             card = RecommendationCard(rec, today=today.get((rec.decision, rec.scope)),
                                       targets=for_card(advice.targets, rec.decision, rec.scope) if advice else [],
+                                      calibration=notes.get((rec.decision, rec.scope), ""),
                                       cost=card_cost_lines(advice, rec.decision, rec.scope) if advice else None)
             card.sig_citations.connect(self.show_citations)
             self.grid.addWidget(card, i // columns, i % columns)
@@ -349,13 +447,8 @@ class QtRecommendationsPanel(QWidget):
             text += (f"<br><span style='color:#b35900'>⚠ Decided from the rules alone where these models were not "
                      f"available: {_esc(problems)}</span>")
         self.summary.setText(text)
-
-    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt override
-        super().resizeEvent(event)
-        want = 3 if self.width() > 1500 else 2
-        have = max((self.grid.getItemPosition(i)[1] for i in range(self.grid.count())), default=-1) + 1
-        if self.cards and have not in (want, len(self.cards)) and have < want or have > want:
-            self.render()
+        if self.session.document.problems:  # a re-render (a resize, the baseline) keeps saying why it is old
+            self._on_validated(self.session.document.problems)
 
     def show_citations(self, cites: list, title: str) -> None:
         if self.session.kb is None:

@@ -310,6 +310,8 @@ class QtScenarioPanel(QWidget):
         self.workload_list.setToolTip("Workload groups; select one to edit it")
         self.workload_list.currentRowChanged.connect(self.on_workload_selected)
         self.workload_list.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Expanding)
+        self.workload_list.setWordWrap(True)  # a long line wraps instead of scrolling sideways
+        self.workload_list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         add = QPushButton("Add")
         add.setToolTip("Add a workload group (Ctrl+Shift+N)")
         add.clicked.connect(self.add_workload)

@@ -4,6 +4,7 @@ losing the others; choose the site that calibrates the advice."""
 
 from __future__ import annotations
 
+import html
 import re
 from pathlib import Path
 
@@ -20,6 +21,7 @@ from PySide6.QtWidgets import (
     QListWidgetItem,
     QMessageBox,
     QPushButton,
+    QScrollArea,
     QSplitter,
     QStackedWidget,
     QTableView,
@@ -28,7 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from knowledge.infra.errors import UserFacingError
-from ui.tablemodels import FilterProxy, RecordTableModel
+from ui.tablemodels import FilterProxy, RecordTableModel, fmt_value
 from ui.workers import TaskSlot
 
 SITE_COLUMNS = ("metric", "value", "unit", "tool", "subject", "factors")  # factors last: it stretches
@@ -73,6 +75,9 @@ class QtSitesPanel(QWidget):
         self.calibrate = QComboBox()
         self.calibrate.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.calibrate.setMinimumContentsLength(24)
+        from ui.panels.editors import guard_wheel
+
+        guard_wheel(self.calibrate)
         self.calibrate.setToolTip("The advice scales the documents' ratios to this site's measured hardware")
         self.calibrate.activated.connect(lambda _i: session.set_site(
             "" if self.calibrate.currentIndex() == 0 else self.calibrate.currentText()))
@@ -119,9 +124,14 @@ class QtSitesPanel(QWidget):
         self.empty.setWordWrap(True)
         self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.empty.setObjectName("hint")
-        self.empty.setMargin(40)
+        self.empty.setMargin(16)
+        empty_area = QScrollArea()  # the text stays whole with large fonts in a small window
+        empty_area.setWidget(self.empty)
+        empty_area.setWidgetResizable(True)
+        empty_area.setFrameShape(QScrollArea.Shape.NoFrame)
         self.table_stack = QStackedWidget()
-        self.table_stack.addWidget(self.empty)
+        self.table_stack.addWidget(empty_area)
+        self._empty_page = empty_area
         self.table_stack.addWidget(self.table)
         self.heading = QLabel("No site selected")
         self.heading.setObjectName("subtitle")
@@ -131,13 +141,25 @@ class QtSitesPanel(QWidget):
         self.log.setWordWrap(True)
         self.status = QLabel("")
         self.status.setObjectName("hint")
+        self.figures_label = QLabel()
+        self.figures_label.setObjectName("siteFigures")
+        self.figures_label.setWordWrap(True)
+        self.figures_label.setTextFormat(Qt.TextFormat.RichText)
+        self.figures_label.setToolTip("The figures of this site that calibrate the advice: the best result of each "
+                                      "kind (sequential, random; read, write), with the tool and file it came from")
+        self.calibration_label = QLabel()
+        self.calibration_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.calibration_label.setObjectName("banner")
+        self.calibration_label.setWordWrap(True)
         right = QWidget()
         rl = QVBoxLayout(right)
         rl.setContentsMargins(0, 0, 0, 0)
+        rl.addWidget(self.calibration_label)
         top = QHBoxLayout()
         top.addWidget(self.heading, 1)
         top.addWidget(self.filter)
         rl.addLayout(top)
+        rl.addWidget(self.figures_label)
         # measurements above, the import log below; the user can move the border (the log gets
         # room for about ten files, so a refused file is not scrolled out of sight)
         self.vsplit = QSplitter(Qt.Orientation.Vertical)
@@ -156,6 +178,8 @@ class QtSitesPanel(QWidget):
         split.addWidget(right)
         split.setSizes([300, 900])
         QVBoxLayout(self).addWidget(split)
+        session.sig_site.connect(lambda _s: self._show_calibration_choice())
+        session.sig_advice.connect(lambda _a: self.show_calibration())
         self.refresh()
 
     def busy(self) -> bool:
@@ -194,7 +218,9 @@ class QtSitesPanel(QWidget):
         if item is None:
             self.model.set_rows([])
             self.heading.setText("No site yet: import benchmark files to create one.")
-            self.table_stack.setCurrentWidget(self.empty)
+            self.figures_label.clear()
+            self.show_calibration()
+            self.table_stack.setCurrentWidget(self._empty_page)
             return
         self.table_stack.setCurrentWidget(self.table)
         name = item.data(Qt.ItemDataRole.UserRole)
@@ -212,6 +238,46 @@ class QtSitesPanel(QWidget):
                 item.setToolTip("\n".join(rec.warnings) or rec.path)
                 self.log.addItem(item)
         self.heading.setText(f"Site {name}: {len(rows)} measurements")
+        self.show_site_figures(name)
+        self.show_calibration()
+
+    def show_site_figures(self, name: str) -> None:
+        """What the site measured that calibrates advice: one readable line per figure."""
+        from advisor.calibration import from_summary
+        from advisor.figures.calibration import figures_of
+        from knowledge.sites import summarize_site
+
+        try:
+            figures = figures_of(from_summary(summarize_site(self.session.userdb, name)))
+        except UserFacingError as exc:
+            self.figures_label.setText(html.escape(str(exc)))
+            return
+        if not figures:
+            self.figures_label.setText("No disk figures among these results (a CPU or memory benchmark alone "
+                                       "does not calibrate the advice).")
+            return
+        rows = "".join(f"<tr><td>{html.escape(f.label)}</td><td align='right'><b>{html.escape(fmt_value(f.value))}"
+                       f"</b> {html.escape(f.unit)}</td><td>{html.escape(f.tool)}</td><td>{html.escape(f.file)}</td>"
+                       f"<td>{'' if f.used else 'not used by the models'}</td></tr>" for f in figures)
+        self.figures_label.setText(f"<b>What site {html.escape(name)} measured</b> (the best result of each kind)"
+                                   f"<table cellspacing='0' cellpadding='2'>{rows}</table>")
+
+    def show_calibration(self) -> None:
+        """Which site calibrates the advice, and what it contributed (or why it did not)."""
+        from advisor.figures.calibration import summary_text
+
+        advice = self.session.advice
+        if advice is None:
+            self.calibration_label.setText("The advice is not computed yet.")
+            return
+        self.calibration_label.setText(summary_text(advice))
+        self.calibration_label.setProperty("state", "ok" if advice.calibration.figures else "")
+        self.calibration_label.style().polish(self.calibration_label)
+
+    def _show_calibration_choice(self) -> None:
+        site = self.session.site
+        index = self.calibrate.findText(site) if site else 0
+        self.calibrate.setCurrentIndex(max(0, index))
 
     def site_name(self) -> str:
         return self.new_site.text().strip() or "my-site"

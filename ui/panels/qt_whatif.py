@@ -23,12 +23,14 @@ from PySide6.QtWidgets import (
     QLabel,
     QPushButton,
     QScrollArea,
+    QSizePolicy,
     QSlider,
     QVBoxLayout,
     QWidget,
 )
 
 from advisor.figures.whatif import INPUTS, Input, inputs_of, readings
+from ui.scrolling import FitPage
 from ui.tablemodels import fmt_value
 from ui.whatif_state import state_for
 from ui.workers import TaskSlot
@@ -63,14 +65,17 @@ class _Slider(QWidget):
         self.title.setToolTip(spec.tip)
         self.value_label = QLabel()
         self.value_label.setObjectName("figure")
+        self.value_label.setSizePolicy(QSizePolicy.Policy.Minimum, QSizePolicy.Policy.Preferred)  # never cut
         self.value_label.setAlignment(Qt.AlignmentFlag.AlignRight)
-        top = QHBoxLayout()
-        top.addWidget(self.title, 1)
-        top.addWidget(self.value_label)
+        # the title on its own line, the value beside the slider: both stay whole in a narrow column
+        row = QHBoxLayout()
+        row.addWidget(self.slider, 1)
+        row.addWidget(self.value_label)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 4, 0, 4)
-        lay.addLayout(top)
-        lay.addWidget(self.slider)
+        lay.setSpacing(2)
+        lay.addWidget(self.title)
+        lay.addLayout(row)
         self.slider.valueChanged.connect(self._changed)
 
     def value(self) -> float:
@@ -170,19 +175,27 @@ class QtWhatIfPanel(QWidget):
         self.decisions.setTextFormat(Qt.TextFormat.RichText)
 
         self.charts: dict[str, ChartWidget] = {}
-        grid_host = QWidget()
-        grid = QGridLayout(grid_host)
-        grid.setContentsMargins(0, 0, 0, 0)
-        grid.setSpacing(8)
+        grid_host = FitPage()  # scrolls only when the minimum does not fit
+        self.grid = QGridLayout(grid_host)
+        self.grid.setContentsMargins(0, 0, 0, 0)
+        self.grid.setSpacing(8)
         keys = CHART_KEYS[:4] if large else CHART_KEYS
-        cols = 2 if large else 3
-        for i, key in enumerate(keys):
-            chart = ChartWidget(compact=True)
-            self.charts[key] = chart
-            grid.addWidget(chart, i // cols, i % cols)
+        for key in keys:
+            self.charts[key] = ChartWidget(compact=True)
+        self._grid_columns = 0
         right = QVBoxLayout()
         right.addWidget(self.decisions)
-        right.addWidget(grid_host, 1)
+        if large:  # workshop: four charts, two by two, always in view
+            right.addWidget(grid_host, 1)
+            self._arrange_charts(2)
+        else:  # the tab: as many columns as fit; more charts below, scrolled to
+            self.chart_area = QScrollArea()
+            self.chart_area.setWidget(grid_host)
+            self.chart_area.setWidgetResizable(True)
+            self.chart_area.setFrameShape(QScrollArea.Shape.NoFrame)
+            self.chart_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+            right.addWidget(self.chart_area, 1)
+            self._arrange_charts(3)
         root = QHBoxLayout(self)
         root.addWidget(left)
         root.addLayout(right, 1)
@@ -191,6 +204,30 @@ class QtWhatIfPanel(QWidget):
         session.sig_ready.connect(lambda: self.on_inputs(""))
         self.on_inputs("")
         self.show_decisions(self.state.advice)
+
+    def _arrange_charts(self, columns: int) -> None:
+        """Lay the charts out in ``columns`` columns (each at least about 26 characters wide)."""
+        if columns == self._grid_columns:
+            return
+        self._grid_columns = columns
+        for chart in self.charts.values():
+            self.grid.removeWidget(chart)
+        rows = (len(self.charts) + columns - 1) // columns
+        for i, chart in enumerate(self.charts.values()):
+            self.grid.addWidget(chart, i // columns, i % columns)
+            if not self.large:
+                chart.setMinimumHeight(max(220, 14 * self.fontMetrics().height()))
+        for c in range(3):
+            self.grid.setColumnStretch(c, 1 if c < columns else 0)
+        for r in range(rows):
+            self.grid.setRowStretch(r, 1)
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(event)
+        if not self.large:
+            width = self.chart_area.viewport().width() if self.chart_area.isVisible() else self.width() * 2 // 3
+            per_chart = 30 * self.fontMetrics().averageCharWidth()
+            self._arrange_charts(max(1, min(3, width // max(per_chart, 1))))
 
     def on_settings_changed(self) -> None:
         """Follow the preferences: the what-if delay."""

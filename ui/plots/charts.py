@@ -4,6 +4,7 @@ shaded regions and the recommended option emphasised."""
 
 from __future__ import annotations
 
+import html
 import math
 import os
 
@@ -11,8 +12,8 @@ os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
 import numpy as np  # noqa: E402
 import pyqtgraph as pg  # noqa: E402
 import PySide6  # noqa: E402,F401 - pin the binding before pyqtgraph picks one
-from PySide6.QtCore import Qt, Signal  # noqa: E402
-from PySide6.QtGui import QColor, QFont, QImage  # noqa: E402
+from PySide6.QtCore import QEvent, Qt, Signal  # noqa: E402
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QImage  # noqa: E402
 from PySide6.QtWidgets import (  # noqa: E402
     QApplication,
     QHBoxLayout,
@@ -63,6 +64,36 @@ class _ChartViewBox(pg.ViewBox):
 
 
 
+class _ReadableAxis(pg.AxisItem):
+    """An axis whose log-scale minor labels (2·10¹, 3·10¹, …) never overlap: a minor tick is
+    labelled only where a line of text fits between it and the labels next to it (decades are
+    always labelled); the tick marks stay."""
+
+    def logTickStrings(self, values, scale, spacing):  # noqa: N802 - pyqtgraph override
+        strings = super().logTickStrings(values, scale, spacing)
+        vals = [float(v) for v in values]
+        if not vals or all(abs(v - round(v)) < 1e-9 for v in vals):
+            return strings  # the decades
+        lo, hi = self.range
+        length = self.size().height() if self.orientation in ("left", "right") else self.size().width()
+        if hi <= lo or length <= 0:
+            return ["" for _ in vals]
+        per_unit = length / (hi - lo)
+        fm = QFontMetrics(self.style.get("tickFont") or self.font())
+        need = 1.4 * (fm.height() if self.orientation in ("left", "right") else fm.horizontalAdvance("5·10⁰0"))
+        taken = [float(d) for d in range(int(np.floor(lo)), int(np.ceil(hi)) + 1)]  # decade labels
+        out = []
+        for v, text in zip(vals, strings, strict=False):
+            if abs(v - round(v)) < 1e-9:
+                out.append(text)  # a decade (drawn in the same place when the major level has it too)
+            elif all(abs(v - t) * per_unit >= need for t in taken):
+                taken.append(v)
+                out.append(text)
+            else:
+                out.append("")
+        return out
+
+
 class ChartWidget(QWidget):
     """A titled chart with a caption; call :meth:`set_spec` to draw."""
 
@@ -74,8 +105,10 @@ class ChartWidget(QWidget):
         self.title.setObjectName("chartTitle")
         self.title.setWordWrap(True)
         self.viewbox = _ChartViewBox()
-        self.plot = pg.PlotWidget(viewBox=self.viewbox)
-        self.plot.setMinimumSize(150, 140)
+        self.plot = pg.PlotWidget(viewBox=self.viewbox, axisItems={"left": _ReadableAxis("left"),
+                                                                   "bottom": _ReadableAxis("bottom")})
+        self.plot.setMinimumSize(150, 100 if compact else 140)  # workshop: four charts fit a small screen
+        self.plot.installEventFilter(self)
         self.reset_button = QPushButton("Reset view")
         self.reset_button.setObjectName("resetView")
         self.reset_button.setToolTip("Show the whole chart again (or double-click the chart)")
@@ -88,9 +121,18 @@ class ChartWidget(QWidget):
             self.plot.getAxis(name).enableAutoSIPrefix(False)
         self.plot.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self.plot.setMenuEnabled(False)
+        self.legend_label = QLabel()  # the legend, under the plot: it never covers a point or a label
+        self.legend_label.setObjectName("legend")
+        self.legend_label.setWordWrap(True)
+        self.legend_label.setTextFormat(Qt.TextFormat.RichText)
+        self.legend_label.hide()
         self.caption = QLabel()
         self.caption.setWordWrap(True)
         self.caption.setObjectName("hint")
+        for label in (self.legend_label, self.caption):  # the plot gives way, the text stays whole
+            policy = label.sizePolicy()
+            policy.setVerticalPolicy(QSizePolicy.Policy.Minimum)
+            label.setSizePolicy(policy)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
         lay.setSpacing(2)
@@ -100,6 +142,7 @@ class ChartWidget(QWidget):
         head.addWidget(self.reset_button, 0, Qt.AlignmentFlag.AlignTop)
         lay.addLayout(head)
         lay.addWidget(self.plot, 1)
+        lay.addWidget(self.legend_label)
         lay.addWidget(self.caption)
         self.legend = None
         self._items: dict | None = None
@@ -163,6 +206,27 @@ class ChartWidget(QWidget):
         else:
             self._build(spec)
         self._apply_range(spec)
+
+    def _fit_left_label(self) -> None:
+        """The y axis title whole: the unit alone when the quantity and unit are longer than the
+        plot is high (large fonts, a short chart)."""
+        full, short, style = getattr(self, "_left_label", (None, None, None))
+        if full is None or full == short:
+            return
+        axis = self.plot.getAxis("left")
+        room = self.plot.height() - self.plot.getAxis("bottom").height() - 12
+        size = style.get("font-size")
+        font = QFont(self.font())
+        if size:
+            font.setPointSizeF(float(size[:-2]))
+        wanted = full if QFontMetrics(font).horizontalAdvance(full) <= room else short
+        if axis.labelText != wanted:
+            self.plot.getPlotItem().setLabel("left", wanted, **style)
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt override
+        if obj is self.plot and event.type() == QEvent.Type.Resize:
+            self._fit_left_label()  # the plot shrinks as the legend or caption below it grows
+        return super().eventFilter(obj, event)
 
     def reset_view(self) -> None:
         """Back to the whole chart after the user moved or zoomed it."""
@@ -239,8 +303,16 @@ class ChartWidget(QWidget):
         if self.compact:  # workshop mode: large fonts, small plots; keep the axis titles whole
             base = QApplication.font().pointSizeF()
             style["font-size"] = f"{max(min(base, 10.0), base * 0.75):.1f}pt"
-        item.setLabel("bottom", axis_label(spec.x_label, spec.x_unit), **style)
-        item.setLabel("left", axis_label(spec.y_label, spec.y_unit), **style)
+        bottom_label = axis_label(spec.x_label, spec.x_unit)
+        if self.compact and len(bottom_label) > 30 and spec.x_unit:
+            bottom_label = spec.x_unit  # a small chart: the unit under the axis, the quantity in the title
+        item.setLabel("bottom", bottom_label, **style)
+        left = axis_label(spec.y_label, spec.y_unit)
+        if self.compact and len(left) > 16 and spec.y_unit:
+            left = spec.y_unit  # a small chart: the unit on the axis, the quantity in the title (never cut)
+        self._left_label = (left, spec.y_unit or left, style)
+        item.setLabel("left", left, **style)
+        self._fit_left_label()
         bottom = self.plot.getAxis("bottom")
         bottom.setTicks([spec.x_ticks] if spec.x_ticks else None)
         if spec.empty:
@@ -251,11 +323,6 @@ class ChartWidget(QWidget):
             item.setYRange(0, 1)
             return
         items: dict[str, list] = {"curves": [], "points": [], "lines": [], "regions": []}
-        corner = {"tr": (-8, 8), "tl": (8, 8), "br": (-8, -8), "bl": (8, -8)}.get(spec.legend, (-8, 8))
-        self.legend = item.addLegend(offset=corner, labelTextColor=pc["foreground"],
-                                     labelTextSize=f"{max(self.font().pointSizeF(), 7.0) * 0.85:.1f}pt",
-                                     brush=pg.mkBrush(_color(pc["background"], 215)),
-                                     pen=pg.mkPen(pc["grid"]))
         colors = self._series_colors(spec)
         self.series_color = colors
         any_highlight = any(c.highlight for c in spec.curves)
@@ -281,8 +348,8 @@ class ChartWidget(QWidget):
             name = c.name + ("  ★ recommended" if c.highlight and any_highlight and len(spec.curves) > 1 else "")
             if not c.in_legend:
                 name = None
-            main = item.plot(x, mean, pen=pg.mkPen(_color(col, alpha), width=width, style=_STYLES.get(c.style)),
-                             name=name)
+            main = item.plot(x, mean, pen=pg.mkPen(_color(col, alpha), width=width, style=_STYLES.get(c.style)))
+            main.opts["name"] = name  # named for the legend under the plot (not drawn in the plot area)
             items["curves"].append((main, lo, hi))
         for p in spec.points:
             col = colors.get(p.color_key or p.name, pc["accent"])
@@ -291,14 +358,50 @@ class ChartWidget(QWidget):
                 x=px, y=py, symbol=p.symbol,
                 size=12 if p.highlight else 9, brush=pg.mkBrush(_color(col, 230)),
                 pen=pg.mkPen(pc["foreground"] if p.highlight else pc["background"], width=1.2),
-                data=list(p.tips) or None, hoverable=True, tip=_tip_text,
-                name=None if self.compact else p.name)
+                data=list(p.tips) or None, hoverable=True, tip=_tip_text)
             item.addItem(scatter)
             items["points"].append(scatter)
         x0, x1 = self._x_span(spec)
         for line in spec.lines:
             items["lines"].append(self._add_line(item, line, pc, x0, x1, spec))
         self._items = items
+        self._show_legend(spec, colors, pc)
+
+    def legend_entries(self, spec: ChartSpec, colors: dict | None = None) -> list[tuple[str, str, str, bool]]:
+        """(name, colour, sample, chosen) of each series the legend names, the recommended option
+        marked (curves, measured points, sloped lines and the advice's marks)."""
+        pc = theme.plot_colors()
+        colors = colors if colors is not None else self._series_colors(spec)
+        out = []
+        several = len([c for c in spec.curves if c.in_legend]) > 1
+        for c in spec.curves:
+            if c.in_legend:
+                sample = {"dash": "╌╌", "dot": "┈┈"}.get(c.style, "━━")
+                out.append((c.name + (" ★ recommended" if c.highlight and several else ""),
+                            colors.get(c.color_key or c.name, pc["accent"]), sample, c.highlight))
+        if not self.compact:
+            for pts in spec.points:
+                out.append((pts.name, colors.get(pts.color_key or pts.name, pc["accent"]), "●", pts.highlight))
+        for line in spec.lines:
+            if line.slope is not None:
+                out.append((line.label, pc["bad"], "━━", False))
+        for mark in spec.marks:
+            if mark.label and not any(mark.label == e[0] for e in out):
+                out.append((mark.label, pc["accent"], "┃", True))
+        return out
+
+    def _show_legend(self, spec: ChartSpec, colors: dict, pc: dict) -> None:
+        entries = self.legend_entries(spec, colors)
+        if not entries:
+            self.legend_label.hide()
+            return
+        size = max(self.font().pointSizeF(), 7.0) * 0.9
+        parts = [f"<span style='white-space:nowrap'><span style='color:{col}'>{sample}</span>&nbsp;"
+                 + (f"<b>{html.escape(name)}</b>" if chosen else html.escape(name)) + "</span>"
+                 for name, col, sample, chosen in entries]
+        self.legend_label.setText(f"<span style='font-size:{size:.1f}pt; color:{pc['foreground']}'>"
+                                  + " &nbsp; ".join(parts) + "</span>")
+        self.legend_label.show()
 
     def _add_line(self, item, line, pc, x0: float, x1: float, spec: ChartSpec):
         """Draw one line; returns its item (None when it cannot be drawn, e.g. <= 0 on a log axis)."""
@@ -308,7 +411,7 @@ class ChartWidget(QWidget):
         pen = pg.mkPen(color, width=2 if line.kind != "bound" else 1.5, style=style)
         if line.slope is not None:
             x = np.linspace(x0, x1, 50)
-            return item.plot(x, line.slope * x + line.pos, pen=pen, name=line.label)
+            return item.plot(x, line.slope * x + line.pos, pen=pen)
         pos = line.pos
         log = spec.log_y if line.axis == "y" else spec.log_x
         if log:

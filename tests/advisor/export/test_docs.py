@@ -12,7 +12,8 @@ from tests.advisor.examples import EXAMPLES, ROOT
 
 #: lines of the excerpts that carry exported values
 VALUE_LINE = re.compile(r"(<driver |<period>|<quota>|<vcpupin |xl sched-rtds -d|xl cpupool-create|qm set \d|"
-                        r"cpu_allocation_ratio =|ram_allocation_ratio =|reserved_host_memory_mb =)")
+                        r"cpu_allocation_ratio =|ram_allocation_ratio =|reserved_host_memory_mb =|"
+                        r"cpu_(?:dedicated|shared)_set =)")
 
 
 def _excerpt_lines(text: str, start: str, end: str) -> list[str]:

@@ -31,6 +31,7 @@ from advisor.export.check import (
     parse_rtds_line,
 )
 from advisor.export.plan import US_PER_UNIT
+from tests.advisor.examples import EXAMPLES as EXAMPLES_DIR
 from tests.advisor.examples import SCENARIOS, TARGETS
 
 
@@ -151,7 +152,7 @@ def read_openstack(files: dict[str, str]) -> dict:
                             src, _, mode = part.strip().partition("=")
                             found[(rel, f"libvirt.disk_cachemodes {src}")] = mode
                     elif key in ("cpu_allocation_ratio", "ram_allocation_ratio", "reserved_host_memory_mb",
-                                 "cpu_dedicated_set"):
+                                 "cpu_dedicated_set", "cpu_shared_set"):
                         found[(rel, f"{section}.{key}")] = value
         elif rel.endswith(".sh"):
             _governor(rel, text, found)
@@ -191,7 +192,13 @@ def check_back(advice, value: str, setting: str, rec, pairs: dict) -> None:
         assert value == rec.choice
     elif d == "vcpu_overallocation":
         threads = rec.details["threads_per_core"]
-        assert float(value) * threads == pytest.approx(rec.value, abs=1e-12)
+        if setting.endswith("cpu_shared_set"):  # every thread of whole cores (Nova counts logical CPUs)
+            cpus = _cpuset(value)
+            assert cpus and max(cpus) < sc.hosts.cpu.cores * threads
+            assert {c % sc.hosts.cpu.cores for c in cpus} == {c for c in cpus if c < sc.hosts.cpu.cores}
+            assert len(cpus) == threads * len({c % sc.hosts.cpu.cores for c in cpus})
+        else:
+            assert float(value) * threads == pytest.approx(rec.value, abs=1e-12)
     elif d == "host_count":
         if setting.endswith("ram_allocation_ratio"):
             assert float(value) == sc.preferences.ram_overcommit
@@ -225,7 +232,7 @@ def check_back(advice, value: str, setting: str, rec, pairs: dict) -> None:
         elif setting.endswith("hw:cpu_policy"):
             assert value == "dedicated"
         elif setting.endswith("hw:emulator_threads_policy"):
-            assert value == "isolate"
+            assert value == "share"  # on the shared set: no PCPU of the dedicated set taken per VM
         elif setting == "pool":
             assert value == "rt-pool"
         else:
@@ -302,6 +309,149 @@ def test_a_dedicated_core_maps_to_fifo_and_no_quota(advice_of):
             assert found[(v.file, v.setting)] == v.value
         settings = " ".join(v.setting for v in ex.values)
         assert "quota" not in settings.replace("quota:cpu_shares", "") or target == "xen"
-    lv = export_config(advice, "libvirt").files["libvirt/rtfunc/domain.xml"]
+    lv = export_config(advice, "libvirt").files["libvirt/rtfunc/rtfunc-01.domain.xml"]
     assert "scheduler='fifo'" in lv and "<quota>" not in lv
     assert "-p 10000 -b 10000" in export_config(advice, "xen").files["xen/rtds.sh"]
+
+
+def _nova_inventory(text: str) -> dict:
+    cp = parse_nova_conf(text)
+    return {"ratio": float(cp.get("DEFAULT", "cpu_allocation_ratio")),
+            "dedicated": _cpuset(cp.get("compute", "cpu_dedicated_set")) if cp.has_option("compute", "cpu_dedicated_set")
+            else set(),
+            "shared": _cpuset(cp.get("compute", "cpu_shared_set")) if cp.has_option("compute", "cpu_shared_set")
+            else None}
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS, ids=lambda p: p.name)
+def test_nova_offers_the_advised_vcpus_per_host(advice_of, scenario):
+    """Nova's own arithmetic on the exported nova.conf: VCPU = len(cpu_shared_set) x
+    cpu_allocation_ratio (all logical CPUs without a [compute] section) equals the advised vCPUs per
+    physical core x the cores not reserved for real time, and PCPU = len(cpu_dedicated_set) holds
+    every real-time vCPU of a node (emulator threads do not take one: policy share)."""
+    advice = advice_of(scenario)
+    oa = advice.find("vcpu_overallocation")
+    if oa is None or oa.value is None:
+        pytest.skip("no over-allocation advised")
+    sc = advice.scenario
+    cores, threads = sc.hosts.cpu.cores, oa.details["threads_per_core"]
+    ex = export_config(advice, "openstack")
+    manifest = {(v.file, v.setting): v for v in ex.values}
+    rt_vcpus = sum(g.vms * g.vcpus for g in ex.plan.realtime_groups() if g.rt_cpus and g.realtime.period_us)
+    confs = [rel for rel in ex.files if rel.endswith(".conf")]
+    assert confs
+    for rel in confs:
+        inv = _nova_inventory(ex.files[rel])
+        ded, shared = inv["dedicated"], inv["shared"]
+        if shared is None:  # no real-time VMs on these nodes: Nova uses every logical CPU
+            assert not ded
+            vcpu = cores * threads * inv["ratio"]
+            assert vcpu == pytest.approx(oa.value * cores, rel=1e-12)
+            continue
+        assert (rel, "compute.cpu_shared_set") in manifest, "the shared set maps back to the over-allocation"
+        assert not ded & shared
+        assert len(ded) == rt_vcpus  # one PCPU per real-time vCPU, none for emulator threads
+        vcpu = len(shared) * inv["ratio"]
+        assert vcpu == pytest.approx(oa.value * (cores - len(ded)), rel=1e-12), (rel, len(shared), inv["ratio"])
+        # the real-time cores' sibling threads run nothing
+        siblings = {c + t * cores for c in ded for t in range(1, threads)}
+        assert not siblings & shared
+    flavors = parse_flavor_commands(ex.files["openstack/flavors.sh"])
+    for flavor in flavors.values():
+        if flavor["extra_specs"].get("hw:cpu_policy") == "dedicated":
+            assert flavor["extra_specs"]["hw:emulator_threads_policy"] == "share"
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS, ids=lambda p: p.name)
+def test_libvirt_defines_every_real_time_vm_on_cores_of_its_own(advice_of, scenario):
+    """One complete domain per real-time VM, each with its own name and its own vcpupin cores
+    (the cores Xen's create-vms.sh and Proxmox's --affinity give the same VM)."""
+    advice = advice_of(scenario)
+    ex = export_config(advice, "libvirt")
+    rt_vms = {vm: g for g in ex.plan.realtime_groups() if g.rt_cpus and g.realtime.period_us for vm in g.vm_names()}
+    if not rt_vms:
+        pytest.skip("no real-time VMs")
+    pins: dict[str, set[int]] = {}
+    for rel, text in ex.files.items():
+        if not rel.endswith("domain.xml"):
+            continue
+        root = ET.fromstring(text)
+        cpus = {c for el in root.findall("cputune/vcpupin") for c in _cpuset(el.get("cpuset"))}
+        if cpus:
+            name = root.findtext("name")
+            assert name not in pins, f"{name} defined twice"
+            pins[name] = cpus
+    assert set(pins) == set(rt_vms)
+    flat = [c for cpus in pins.values() for c in cpus]
+    assert len(flat) == len(set(flat)), f"two real-time VMs pinned to one core: {pins}"
+    xen = export_config(advice, "xen")
+    for vm, g in rt_vms.items():
+        assert pins[vm] == set(g.vm_cpus(g.vm_names().index(vm)))
+        assert f"name=\"{vm}\"" in xen.files["xen/create-vms.sh"] or f"name='\"{vm}\"'" in xen.files["xen/create-vms.sh"]
+
+
+def test_a_period_below_one_millisecond_gets_no_cfs_limit_anywhere(advice_of):
+    """rt_control_loops.json's task set (a 500 us loop) gives T_VM < 1 ms, which CFS bandwidth
+    control cannot express: no target writes a CFS limit for it (Proxmox's --cpulimit would run over
+    a 100 ms period and throttle the VM for tens of ms), the VM keeps its pinned core, and each
+    manifest warns."""
+    import copy
+    import json
+
+    import yaml
+
+    from tests.advisor.examples import EXAMPLES
+
+    sc = copy.deepcopy(yaml.safe_load((EXAMPLES / "scenario.yaml").read_text()))
+    loops = json.loads((EXAMPLES / "rt_control_loops.json").read_text())
+    rt = sc["workloads"][3]["realtime"]
+    rt.pop("design_speed_ghz")
+    rt["overhead"] = 0.01
+    assert loops["tasks"][0]["period"] == "500us" and loops["tasks"][0]["wcet"] == "40us"
+    rt["tasks"] = [{**t, "period": 0.5, "wcet": 0.04} if t["period"] == "500us" else t for t in loops["tasks"]]
+    advice = advice_of(sc)
+    rec = advice.find("vm_period_budget", "workload:rtfunc")
+    assert rec.value * 1000 < 1000 and not rec.details.get("dedicated_core"), rec.value
+    for target in TARGETS:
+        ex = export_config(advice, target)
+        settings = [v.setting for v in ex.values if v.scope == "workload:rtfunc"]
+        if target == "xen":  # RTDS takes periods down to 10 us
+            assert any(s.endswith(" -p") for s in settings)
+            continue
+        assert not [s for s in settings if "cpulimit" in s or "period" in s or s.endswith(("quota", "cpu.max quota"))], \
+            (target, settings)
+        assert any("below the shortest CFS period" in n for n in ex.manifest()["notes"]), target
+        pinned = [s for s in settings if "affinity" in s or "vcpupin" in s or "cpu_dedicated_set" in s]
+        assert pinned, (target, settings)
+    px = export_config(advice, "proxmox")
+    script = px.files["proxmox/create-vms.sh"]
+    assert "--cpulimit" not in [w for line in script.splitlines() if "1301" in line for w in line.split()]
+    assert "qm set 1301 --affinity 1 --cpuunits 10000" in script and "--hookscript" not in script
+    assert "throttle" in " ".join(px.notes)
+    assert not [f for f in px.files if "snippets" in f]
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS, ids=lambda p: p.name)
+def test_the_export_states_the_advice_basis(advice_of, scenario):
+    """The basis each export names is the advice's own (e.g. "scenario hardware (per-kind
+    defaults)"), not the site calibration's ("documents" without a site)."""
+    advice = advice_of(scenario)
+    for target in TARGETS:
+        ex = export_config(advice, target)
+        assert ex.manifest()["basis"] == advice.basis
+        readme = next(t for f, t in ex.files.items() if f.endswith("README.md"))
+        assert f"(figures' basis: {advice.basis})" in readme
+
+
+def test_notes_are_not_repeated(advice_of):
+    """A VM-level problem met in several files of one target is noted once."""
+    from advisor.export.base import Notes
+
+    notes = Notes()
+    notes.append("a")
+    notes.append("a")
+    notes.append("b")
+    assert notes == ["a", "b"]
+    for target in TARGETS:
+        ex = export_config(advice_of(EXAMPLES_DIR / "scenario.yaml"), target)
+        assert len(ex.notes) == len(set(ex.notes))
