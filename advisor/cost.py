@@ -319,7 +319,7 @@ def image_tb(scenario) -> float:
 
 def busy_share(scenario, active: int) -> float:
     """Average CPU busy share of ``active`` hosts (busy cores as the host count counts them)."""
-    from advisor.recommend.host_count import busy_cores
+    from advisor.recommend.load import busy_cores
 
     busy = sum(busy_cores(w) * w.vms for w in scenario.workloads)
     return min(1.0, busy / max(active * scenario.hosts.cpu.cores, 1))

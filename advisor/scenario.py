@@ -199,6 +199,16 @@ TARGETS = {
 }
 
 
+#: decisions ``preferences.fixed`` may fix, and their choices (as the decisions name them): a design
+#: chosen elsewhere (``capadvisor optimize``, a point of the GUI's cost chart) loaded as a scenario
+FIXABLE = {
+    "vcpu_overallocation": ("none", "little", "moderate", "medium", "massive"),
+    "storage_backend": ("local_disk", "nfs_file", "nfs_root", "iscsi", "distributed"),
+    "cache_mode": ("writeback", "writethrough", "none", "directsync", "unsafe"),
+    "host_count": (),  # a number of hosts (reserve included)
+}
+
+
 @dataclass
 class Target:
     """A performance target the plan must meet: ``name`` (a key of :data:`TARGETS`), ``value``
@@ -237,6 +247,19 @@ class Preferences:
     frequent_provisioning: bool = False  # servers are created and started often (elastic scale-out)
     hypervisor: str | None = None
     targets: list[Target] = field(default_factory=list)
+    #: choices the advice must take: decision -> choice (``cache_mode``: one mode, or workload -> mode;
+    #: ``host_count``: hosts, reserve included); see :data:`FIXABLE`
+    fixed: dict[str, Any] = field(default_factory=dict)
+
+    def pinned(self, decision: str, workload: str | None = None) -> Any:
+        """The choice ``preferences.fixed`` (or ``preferences.hypervisor``) fixes for ``decision``
+        (for ``workload``, for per-workload decisions), or None."""
+        if decision == "hypervisor":
+            return self.hypervisor if workload is None else None
+        value = self.fixed.get(decision)
+        if isinstance(value, dict):
+            return value.get(workload) if workload is not None else None
+        return value
 
     def target(self, name: str, workload: str | None = None) -> Target | None:
         """The target ``name`` for ``workload`` (its own, else the one for every workload)."""
@@ -262,6 +285,8 @@ class Scenario:
         targets = prefs.pop("targets", [])
         if targets:
             prefs["targets"] = _targets_to_file(self.preferences.targets)
+        if not prefs.get("fixed"):
+            prefs.pop("fixed", None)
         return out
 
     @property
@@ -683,6 +708,37 @@ def _targets_to_file(targets: list[Target]) -> dict:
     return out
 
 
+def _fixed(data: Any, workloads: set[str], reserve: int, pr: _Problems) -> dict[str, Any]:
+    """``preferences.fixed``: decision -> choice (see :data:`FIXABLE`)."""
+    r = _Reader(data, "preferences.fixed", pr, tuple(FIXABLE))
+    out: dict[str, Any] = {}
+    for name, choices in FIXABLE.items():
+        if r.data.get(name) is None:
+            continue
+        path = f"preferences.fixed.{name}"
+        if name == "host_count":
+            n = r.number(name, None, minimum=1, integer=True)
+            if n is not None and n <= reserve:
+                pr.add(path, f"must be larger than hosts.reserve ({reserve})")
+            elif n is not None:
+                out[name] = n
+        elif name == "cache_mode" and isinstance(r.data[name], dict):
+            modes = {}
+            for wname, mode in r.data[name].items():
+                if wname not in workloads:
+                    pr.add(f"{path}.{wname}", f"no workload named {wname!r}")
+                elif mode not in choices:
+                    pr.add(f"{path}.{wname}", f"must be one of {'|'.join(choices)}, not {mode!r}")
+                else:
+                    modes[str(wname)] = mode
+            out[name] = modes
+        else:
+            value = r.string(name, None, choices)
+            if value is not None and value in choices:
+                out[name] = value
+    return out
+
+
 def parse_scenario(data: Any, source: str = "scenario") -> Scenario:
     """A validated :class:`Scenario` from a plain mapping; raises one :class:`InputError` that
     lists every problem by path."""
@@ -713,14 +769,15 @@ def parse_scenario(data: Any, source: str = "scenario") -> Scenario:
                                               f"({_num(hosts.ram_gib)} GiB)")
     p = _Reader(r.raw("preferences", {}), "preferences", pr,
                 ("open_source_only", "container_friendly", "ram_overcommit", "max_host_cpu_percent",
-                 "frequent_provisioning", "hypervisor", "targets"))
+                 "frequent_provisioning", "hypervisor", "targets", "fixed"))
     prefs = Preferences(open_source_only=p.boolean("open_source_only", False),
                         container_friendly=p.boolean("container_friendly", False),
                         ram_overcommit=p.number("ram_overcommit", 1.0, minimum=1.0, maximum=4.0),
                         max_host_cpu_percent=p.number("max_host_cpu_percent", 80.0, minimum=10, maximum=100),
                         frequent_provisioning=p.boolean("frequent_provisioning", False),
                         hypervisor=p.string("hypervisor", None, HYPERVISORS),
-                        targets=_targets(p.raw("targets", {}), {w.name for w in workloads}, pr))
+                        targets=_targets(p.raw("targets", {}), {w.name for w in workloads}, pr),
+                        fixed=_fixed(p.raw("fixed", {}), {w.name for w in workloads}, hosts.reserve, pr))
     estate = _mapping(r, "estate", "", pr)
     name = r.string("name", "scenario", empty=False)
     if pr.items:

@@ -16,7 +16,7 @@ from app import __version__
 
 #: sub-command modules in app.commands, in the order --help lists them
 COMMANDS = ("gui", "advise", "inventory", "kb", "rt", "probe", "importer", "sites", "replay", "export_config",
-            "bench_plan", "costs")
+            "bench_plan", "costs", "optimize")
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE = 0, 1, 2
 

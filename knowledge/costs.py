@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import stat
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -455,6 +456,47 @@ def parse_entry(section: str, data: Any, source: str = "entry"):
     entry = parse(data, section, pr)
     pr.raise_if_any()
     return entry
+
+
+_DISK_TEXT = re.compile(r"^\s*(\d+)\s*x\s*(hdd|ssd|nvme)\s+([\d.]+)\s*(?:GB)?(?:\s+([\d.]+)\s*IOPS)?"
+                        r"(?:\s+([\d.]+)\s*MB/s)?\s*$", re.IGNORECASE)
+
+
+def disks_text(disks: list) -> str:
+    """Local disk groups as one line: ``4x ssd 1920 GB, 2x hdd 4000 GB 150 IOPS 180 MB/s`` (the
+    cost catalogue editor's cell; :func:`parse_disks_text` reads it back)."""
+    out = []
+    for d in disks:
+        def get(key: str, d=d) -> Any:
+            return d.get(key) if isinstance(d, dict) else getattr(d, key)
+
+        text = f"{get('count')}x {get('kind')} {float(get('size_gb')):g} GB"
+        if get("iops"):
+            text += f" {float(get('iops')):g} IOPS"
+        if get("mb_s"):
+            text += f" {float(get('mb_s')):g} MB/s"
+        out.append(text)
+    return ", ".join(out)
+
+
+def parse_disks_text(text: str):
+    """The disk groups of :func:`disks_text`'s line as file-format mappings; text it cannot read is
+    returned as it is, so that validation names the field."""
+    text = text.strip()
+    if not text or text.lower() in ("none", "no local disks"):
+        return []
+    out = []
+    for part in text.split(","):
+        m = _DISK_TEXT.match(part)
+        if m is None:
+            return text
+        d: dict[str, Any] = {"kind": m.group(2).lower(), "count": int(m.group(1)), "size_gb": float(m.group(3))}
+        if m.group(4):
+            d["iops"] = float(m.group(4))
+        if m.group(5):
+            d["mb_s"] = float(m.group(5))
+        out.append(d)
+    return out
 
 
 # --- files -----------------------------------------------------------------------------------

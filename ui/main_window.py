@@ -53,6 +53,8 @@ VIEWS = (
      "Every measurement of the five documents"),
     ("sites", "Sites && imports", "qt_sites", "QtSitesPanel", "Your own benchmark results"),
     ("report", "Report", "qt_report", "QtReportPanel", "Preview and export for a client"),
+    ("optimize", "Optimize", "qt_optimize", "QtOptimizePanel",
+     "The cheapest design that meets the targets, and cost against headroom"),
 )
 #: shorter tab titles for a narrow window or large fonts (the full title stays the tooltip)
 SHORT_TITLES = {"recommendations": "Advice", "knowledge_base": "Knowledge", "sites": "Sites"}
@@ -253,6 +255,8 @@ class MainWindow(QMainWindow):
                                           "Every keyboard shortcut of the window")
         self.act_welcome = self._action("&Welcome…", self.show_welcome, None,
                                         "Start a new scenario, open the example or import benchmark results")
+        self.act_costs = self._action("Cost &catalogue…", self.show_cost_catalogue, None,
+                                      "Your prices of host models, storage, licences and power")
         self.act_preferences = self._action("&Preferences…", self.show_preferences, None,
                                             "Theme, font sizes, what-if delay, automatic advice, recent files")
         # the platform's shortcut (Ctrl+, on macOS, Ctrl+Shift+, on KDE); Ctrl+, where it has none
@@ -280,6 +284,7 @@ class MainWindow(QMainWindow):
         m_edit.addSeparator()
         m_edit.addAction(self.act_advise)
         m_edit.addSeparator()
+        m_edit.addAction(self.act_costs)
         m_edit.addAction(self.act_preferences)
         m_view = mb.addMenu("&View")
         for i, (name, title, *_rest) in enumerate(VIEWS):
@@ -773,6 +778,22 @@ class MainWindow(QMainWindow):
         AboutDialog(self.session, self).open()
 
     # --- preferences ---------------------------------------------------------------------
+    def show_cost_catalogue(self):
+        """Open the cost catalogue editor; Save stores it and re-prices the advice."""
+        from knowledge.infra.errors import UserFacingError
+        from ui.dialogs.costs import CostCatalogueDialog
+
+        try:
+            dlg = CostCatalogueDialog(self.session.userdb, self)
+        except UserFacingError as exc:  # a damaged or locked user database: say it, keep the window
+            self.session.notifier.failure("opening the cost catalogue", exc)
+            return None
+        dlg.sig_saved.connect(self.session.set_catalogue)
+        dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dlg.open()
+        self.cost_dialog = dlg
+        return dlg
+
     def show_preferences(self):
         """Open the Preferences dialog (window-modal); OK saves and applies, Cancel changes nothing."""
         from ui.dialogs.preferences import PreferencesDialog

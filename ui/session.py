@@ -65,11 +65,13 @@ def _open_and_train(kb_path: Path | None, progress=None, cancel=None):
     return kb
 
 
-def advise_scenario(scenario, kb, site: str | None, userdb, progress=None, cancel=None) -> Advice:
-    """Worker: the engine's advice for ``scenario`` (the typed :class:`~advisor.engine.Advice`)."""
+def advise_scenario(scenario, kb, site: str | None, userdb, progress=None, cancel=None, catalogue=None) -> Advice:
+    """Worker: the engine's advice for ``scenario`` (the typed :class:`~advisor.engine.Advice`),
+    priced with the cost ``catalogue`` when there is one."""
     from advisor.engine import advise
 
-    return advise(scenario, kb=kb, site=site or None, userdb=userdb, progress=progress, cancel=cancel)
+    return advise(scenario, kb=kb, site=site or None, userdb=userdb, progress=progress, cancel=cancel,
+                  catalogue=catalogue)
 
 
 class Session(QObject):
@@ -80,6 +82,7 @@ class Session(QObject):
     sig_advice_busy = Signal(bool)
     sig_site = Signal(str)          # the calibration site changed ("" = none)
     sig_sites_changed = Signal()    # imports or sites were added or removed
+    sig_catalogue = Signal(object)  # the cost catalogue changed (knowledge.costs.Catalogue or None)
 
     def __init__(self, store: SettingsStore, settings=None, kb_path: Path | None = None,
                  notifier: Notifier | None = None, parent: QObject | None = None):
@@ -92,6 +95,8 @@ class Session(QObject):
         self._userdb = None
         self.document = ScenarioDocument(parent=self)
         self.advice: Advice | None = None
+        #: the user's cost catalogue (Edit > Cost catalogue...); None: the advice is not priced
+        self.catalogue = None
         self.site: str = self.settings.site
         self.startup_task = TaskSlot("loading the knowledge base", self.notifier, parent=self)
         self.startup_task.sig_done.connect(self._on_ready)
@@ -115,7 +120,28 @@ class Session(QObject):
 
     def _on_ready(self, kb) -> None:
         self.kb = kb
+        self.load_catalogue()
         self.sig_ready.emit()
+        self.advise_now()
+
+    def load_catalogue(self) -> None:
+        """Read the stored cost catalogue (a user database that does not exist yet is not created)."""
+        from knowledge.infra.errors import UserFacingError
+        from knowledge.infra.paths import user_db_path
+
+        if self._userdb is None and not user_db_path().exists():
+            return
+        try:
+            self.catalogue = self.userdb.cost_catalogue()
+        except UserFacingError as exc:
+            self.notifier.failure("reading the cost catalogue", exc)
+            return
+        self.sig_catalogue.emit(self.catalogue)
+
+    def set_catalogue(self, catalogue) -> None:
+        """Price the advice with ``catalogue`` from now on (after Edit > Cost catalogue...)."""
+        self.catalogue = catalogue
+        self.sig_catalogue.emit(catalogue)
         self.advise_now()
 
     @property
@@ -166,7 +192,7 @@ class Session(QObject):
         if not scenario.workloads:
             return
         self._stale = False
-        self.advice_task.start(advise_scenario, scenario, self.kb, self.site, self.userdb)
+        self.advice_task.start(advise_scenario, scenario, self.kb, self.site, self.userdb, catalogue=self.catalogue)
 
     def _on_advice(self, advice: Advice) -> None:
         self.advice = advice

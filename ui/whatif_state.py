@@ -12,13 +12,19 @@ from advisor.figures.whatif import INPUTS, WhatIf
 from ui.workers import TaskSlot
 
 
-def advise_data(data: dict, kb, site, userdb_path, progress=None, cancel=None):
-    """Worker: the Advice for scenario data (the what-if variant)."""
+def advise_data(data: dict, kb, site, userdb_path, progress=None, cancel=None, catalogue=None):
+    """Worker: the Advice for scenario data (the what-if variant), with the design's bill when
+    there is a cost ``catalogue`` (its alternatives keep the advised host count: a what-if stays fast)."""
     from advisor.engine import advise
     from knowledge.userdb import UserDatabase
 
     with UserDatabase(userdb_path) as db:
-        return advise(data, kb=kb, site=site or None, userdb=db, progress=progress, cancel=cancel)
+        advice = advise(data, kb=kb, site=site or None, userdb=db, progress=progress, cancel=cancel)
+    if catalogue is not None:
+        from advisor.cost import advice_cost
+
+        advice.cost = advice_cost(advice, catalogue)
+    return advice
 
 
 def state_for(session) -> QtWhatIfState:
@@ -112,7 +118,8 @@ class QtWhatIfState(QObject):
             self.model.follow(s.advice)
             self.sig_advice.emit(self.advice)
             return
-        self.task.start(advise_data, self.model.scenario_data(), s.kb, s.site, user_db_path())
+        self.task.start(advise_data, self.model.scenario_data(), s.kb, s.site, user_db_path(),
+                        catalogue=getattr(s, "catalogue", None))
 
     # --- following -----------------------------------------------------------------------------
     def _on_session_advice(self, advice) -> None:

@@ -66,3 +66,31 @@ def cost_summary(advice) -> str | None:
     if not cost.lines:
         return "Cost: " + ("; ".join(cost.notes) or "not priced")
     return "Cost: " + cost.headline() + ("" if cost.complete else " (incomplete: see the cost notes)")
+
+
+def card_cost_lines(advice, decision: str, scope: str) -> list[str]:
+    """What a card says about money: its own share of the bill (licences on the hypervisor card,
+    the hosts and the total on the host-count card, the storage on the storage card) and what each
+    of its alternatives would change (:attr:`advisor.cost.DesignCost.alternatives`)."""
+    from advisor.cost import money
+
+    cost = getattr(advice, "cost", None)
+    if cost is None or not cost.lines:
+        return []
+    cur = cost.currency
+    out = []
+    if decision == "hypervisor" and scope == "cluster":
+        up, year = cost.of("licence")
+        out.append(f"Licences: {money(year, cur)} per year" + (f" and {money(up, cur)} up front" if up else ""))
+    elif decision == "host_count":
+        up, year = cost.of("hosts")
+        out.append(f"Hosts: {money(up, cur)} up front, {money(year, cur)} support per year; whole design: "
+                   f"{cost.headline()}")
+    elif decision == "storage_backend":
+        up, year = cost.of("storage")
+        out.append(f"Shared storage: {money(up, cur)} up front, {money(year, cur)} per year" if up or year
+                   else "Images on the hosts' local disks: no shared storage to buy")
+    alts = [d.text for d in cost.alternatives if d.decision == decision and d.scope == scope]
+    if alts and not out:  # a decision with no line of its own: say what the lines below are
+        out.append(f"Cost of the alternatives (whole design over {cost.years:g} years):")
+    return out + alts

@@ -271,9 +271,14 @@ def decide(decision: str, scope: str, outcome: Outcome, ctx: EngineContext, *,
     total = {c: s + (extra_scores or {}).get(c, 0.0) for c, s in outcome.scores.items()}
     names = list(order or total)
     allowed = [c for c in names if c not in outcome.excluded]
+    pin = fixed_choice(ctx, decision, scope)
+    if pin is not None and pin not in names:
+        pin = None
+    if pin is not None:  # the scenario fixes the choice (preferences.fixed / .hypervisor): it is taken
+        allowed = [pin] + [c for c in allowed if c != pin]
     if not allowed:  # every choice excluded: take the least excluded, say so
         allowed = sorted(names, key=lambda c: len(outcome.excluded[c]))[:1]
-    ranked = sorted(allowed, key=lambda c: (-total[c], names.index(c)))
+    ranked = sorted(allowed, key=lambda c: (c != pin, -total[c], names.index(c)))
     best = ranked[0]
     alternatives = []
     for c in ranked[1:]:
@@ -283,6 +288,8 @@ def decide(decision: str, scope: str, outcome: Outcome, ctx: EngineContext, *,
             reasons.insert(0, f"{lead.text.rstrip('.')} [{lead.id}]")
         if c in why:
             reasons.insert(0, why[c])
+        if pin is not None:
+            reasons.insert(0, f"the scenario fixes {pin} (preferences)")
         alternatives.append(Alternative(c, total[c], dict(expected.get(c, {})), "; ".join(reasons)))
     for c in names:
         if c in outcome.excluded and c != best:
@@ -315,4 +322,23 @@ def decide(decision: str, scope: str, outcome: Outcome, ctx: EngineContext, *,
         citations=dedupe([*ctx.cites.for_rules(outcome.fired), *model_citations]),
         rules=[r.id for r in outcome.fired], conflicts=conflicts, warnings=list(dict.fromkeys(outcome.warnings)))
     rec.basis = summary_basis(f.get("basis") for f in rec.expected.values() if isinstance(f, dict))
+    if pin is not None:
+        against = [(rule.id, reason) for rule, reason in outcome.excluded.get(pin, [])]
+        rec.details["fixed"] = {"choice": pin, "excluded_by": [rid for rid, _ in against]}
+        rec.rationale = f"Fixed by the scenario's preferences. {rec.rationale}"
+        if against:
+            rec.warnings.append(f"the scenario fixes {pin} although the rules exclude it: "
+                                + "; ".join(f"{reason} [{rid}]" for rid, reason in against))
+            rec.confidence = min(rec.confidence, 0.2)
     return rec
+
+
+def fixed_choice(ctx: EngineContext, decision: str, scope: str) -> str | None:
+    """The choice the scenario fixes for ``decision`` at ``scope`` (``preferences.fixed``, or
+    ``preferences.hypervisor`` for the cluster's hypervisor), or None."""
+    prefs = ctx.scenario.preferences
+    pinned = getattr(prefs, "pinned", None)
+    if pinned is None:
+        return None
+    value = pinned(decision, scope.split(":", 1)[1] if scope.startswith("workload:") else None)
+    return None if value is None else str(value)

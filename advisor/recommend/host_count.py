@@ -630,7 +630,14 @@ def recommend(ctx: EngineContext) -> list[Recommendation]:
     active = max(active, minimum)
     placed_active = active
     target_results: list = []
-    if not problems:
+    pinned = sc.preferences.fixed.get("host_count")  # a design chosen elsewhere: its count, if it places
+    if pinned is not None and not problems and pinned - sc.hosts.reserve < active:
+        problems.append(f"the scenario fixes {pinned} hosts ({pinned - sc.hosts.reserve} active) but placing whole "
+                        f"VMs takes {active} active hosts (preferences.fixed.host_count)")
+    elif pinned is not None and not problems:
+        active = pinned - sc.hosts.reserve
+        target_results = tg.evaluate(ctx, active, cpu_points=_migration_points(budgets))
+    elif not problems:
         active, target_results, target_problems = _search_targets(ctx, active, _migration_points(budgets))
         problems += target_problems
         # targets no host count moves (response time, migration downtime): a hard one missed is

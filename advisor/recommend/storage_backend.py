@@ -206,9 +206,9 @@ def recommend(ctx: EngineContext) -> list[Recommendation]:
                  model_citations=cites, has_model=pred is not None, order=BACKENDS)
     rec.rationale = (f"Keep VM images on {rec.choice} (neighbour load: {neighbour}; "
                      f"{facts.io_heavy_vms} I/O-heavy VMs). " + rec.rationale)
-    rec.details = {"neighbour_load": neighbour, "concurrency": {q["storage_backend"]: q["concurrent_vms"]
+    rec.details.update({"neighbour_load": neighbour, "concurrency": {q["storage_backend"]: q["concurrent_vms"]
                                                                 for q in queries},
-                   "local_disk_speedup": round(speedup, 3)}
+                   "local_disk_speedup": round(speedup, 3)})
     warning, quoted = _slowdown_warning(ctx, rec.choice, slowdown, times, idle,
                                         [b for b in BACKENDS if b not in outcome.excluded])
     if warning:

@@ -10,8 +10,8 @@ Each target's expected value comes from the same models the decisions show:
 * ``max_boot_time_s``: VM boot time on the chosen image storage with the I/O-heavy neighbours
   of the busiest host (local disks) or of the whole cluster (shared storage): ``boot_time``
   family (doc 002), as the storage decision shows it;
-* ``min_throughput_mb_s`` (per VM): the best cache mode the rules allow for the workload at the
-  active hosts' VMs per host: ``cache_mode_throughput`` (doc 001), as the cache-mode decision
+* ``min_throughput_mb_s`` (per VM): the best cache mode the rules allow for the workload (the mode
+  ``preferences.fixed`` fixes, if any) at the active hosts' VMs per host: ``cache_mode_throughput`` (doc 001), as the cache-mode decision
   shows it (capped by the disks' share per VM);
 * ``max_response_time_ms``: client mean latency of a database workload (``application``
   cassandra or database) in VMs or containers, ``container_latency`` (doc 004 Table 9.2, at
@@ -110,6 +110,9 @@ def throughput_mb_s(ctx, w, active: int) -> float | None:
     if batch is None:
         return None
     figs = batch[0][0]
+    pinned = ctx.scenario.preferences.pinned(cache_mode.DECISION, w.name)
+    if pinned in figs:  # the scenario fixes the mode (preferences.fixed): its figure
+        return figs[pinned]["throughput_per_vm"]["value"]
     excluded = evaluate(cache_mode.DECISION, sub.rule_ctx(w), CACHE).excluded
     allowed = [m for m in CACHE if m not in excluded] or list(CACHE)
     return max(figs[m]["throughput_per_vm"]["value"] for m in allowed)

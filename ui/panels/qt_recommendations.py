@@ -90,7 +90,8 @@ class RecommendationCard(QFrame):
 
     sig_citations = Signal(list, str)
 
-    def __init__(self, rec: Recommendation, parent=None, today: dict | None = None, targets: list | None = None):
+    def __init__(self, rec: Recommendation, parent=None, today: dict | None = None, targets: list | None = None,
+                 cost: list[str] | None = None):
         super().__init__(parent)
         self.rec = rec
         self.target_labels: list[QLabel] = []
@@ -127,6 +128,14 @@ class RecommendationCard(QFrame):
             self.today_label.setWordWrap(True)
             self.today_label.setToolTip("What the imported estate runs with today (estate.today in the scenario)")
             lay.addWidget(self.today_label)
+        self.cost_label = None
+        if cost:  # what the choice costs and what its alternatives would change (advisor.cost)
+            self.cost_label = QLabel("<br>".join((f"<b>{_esc(t)}</b>" if i == 0 else f"• {_esc(t)}")
+                                                 for i, t in enumerate(cost[:5])))
+            self.cost_label.setObjectName("cost")
+            self.cost_label.setWordWrap(True)
+            self.cost_label.setToolTip("From your cost catalogue (Edit ▸ Cost catalogue…)")
+            lay.addWidget(self.cost_label)
         figs = [figure_text(k, v) for k, v in rec.expected.items()]
         if figs:
             f = QLabel("<br>".join(figs[:6]))
@@ -310,9 +319,12 @@ class QtRecommendationsPanel(QWidget):
             from advisor.inventory import today_vs_advised
 
             today = {(r["decision"], r["scope"]): r for r in today_vs_advised(advice.scenario, recs)}
+        from advisor.figures.summary import card_cost_lines, cost_summary
+
         for i, rec in enumerate(shown):
             card = RecommendationCard(rec, today=today.get((rec.decision, rec.scope)),
-                                      targets=for_card(advice.targets, rec.decision, rec.scope) if advice else [])
+                                      targets=for_card(advice.targets, rec.decision, rec.scope) if advice else [],
+                                      cost=card_cost_lines(advice, rec.decision, rec.scope) if advice else None)
             card.sig_citations.connect(self.show_citations)
             self.grid.addWidget(card, i // columns, i % columns)
             self.cards.append(card)
@@ -329,6 +341,9 @@ class QtRecommendationsPanel(QWidget):
                    else f"the documents' ratios on the {basis}")
         text = (f"{len(recs)} recommendation(s) for {_esc(advice.scenario.name)}, {_esc(summary)}; "
                 f"{n_extra} extrapolated beyond the measurements. Click a citation to see its rows.")
+        priced = cost_summary(advice)
+        if priced:
+            text += f"<br><b>{_esc(priced)}</b>"
         if advice.model_problems:
             problems = "; ".join(f"{k} ({v})" for k, v in advice.model_problems.items())
             text += (f"<br><span style='color:#b35900'>⚠ Decided from the rules alone where these models were not "

@@ -296,6 +296,15 @@ class QtWhatIfPanel(QWidget):
             if changed:
                 txt = f"<span style='color:{_accent()}'>{txt} (was {_esc(was.choice)})</span>"
             parts.append(txt)
+        from advisor.cost import money, signed
+
+        cost, was_cost = getattr(advice, "cost", None), getattr(self.session.advice, "cost", None)
+        if cost is not None and cost.lines:  # the bill at one glance (advisor.cost), and how it moved
+            txt = f"Cost: <b>{_esc(money(cost.total, cost.currency))}</b> over {cost.years:g} years"
+            if was_cost is not None and advice is not self.session.advice and abs(cost.total - was_cost.total) >= 0.5:
+                txt = (f"<span style='color:{_accent()}'>{txt} ({_esc(signed(cost.total - was_cost.total))})"
+                       "</span>")
+            parts.append(txt)
         head = (f"<b>What if</b> {_esc(moved)}:<br>" if moved and advice is not self.session.advice else "")
         self.decisions.setText(head + " &nbsp;·&nbsp; ".join(parts))
         self.last_whatif_advice = advice

@@ -1,0 +1,73 @@
+"""`capadvisor optimize` through the real CLI entry point."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from app.cli import main
+from tests.app import test_cli_kb
+
+kb_path = test_cli_kb.kb_path  # fixture: the compiled knowledge base
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE = ROOT / "resources" / "examples" / "scenario.yaml"
+CATALOGUE = ROOT / "resources" / "examples" / "costs-example.yaml"
+pytestmark = pytest.mark.timeout(600)
+
+
+@pytest.fixture()
+def run(capsys, kb_path):
+    def _run(*args):
+        code = main(["optimize", "--kb", str(kb_path), *args])
+        out = capsys.readouterr()
+        return code, out.out, out.err
+    return _run
+
+
+def test_json_answer_and_front(run):
+    code, out, err = run(str(EXAMPLE), "--catalogue", str(CATALOGUE), "--host-counts", "2", "--workers", "1")
+    assert code == 0, err
+    data = json.loads(out)
+    assert {"best", "pareto", "designs", "feasible", "discarded", "space", "elapsed_s", "objective", "figure"} <= set(data)
+    assert data["objective"] == "cost" and data["figure"] == "headroom"
+    assert data["designs"] == 3 * 4 * 5 * 5 * 5 ** 4 * 2  # host models x hypervisors x levels x storage x modes x counts
+    best = data["best"]
+    assert best["cost"]["total"] == min(p["cost"]["total"] for p in data["pareto"])
+    assert data["cheapest"] == best  # objective cost: the best is the cheapest
+    assert set(best["cache_modes"]) == {"web", "cassandra", "batch", "rtfunc"}
+    assert f"searched {data['designs']:,} designs" in err
+
+
+def test_objectives_text_and_best_as_a_scenario(run, tmp_path, kb_path, capsys):
+    out_file = tmp_path / "best.yaml"
+    code, out, err = run(str(EXAMPLE), "--catalogue", str(CATALOGUE), "--objective", "hosts", "--host-counts", "2",
+                         "--format", "text", "--write-scenario", str(out_file), "--workers", "1",
+                         "--figure", "host_cpu")
+    assert code == 0, err
+    assert "Best by hosts:" in out and "Pareto front: cost against busiest host's CPU (%)" in out
+    assert "Cheapest: " in out  # fewest hosts is not the cheapest design here
+    from advisor.scenario import load_scenario
+
+    fixed = load_scenario(out_file).preferences.fixed
+    assert set(fixed) == {"vcpu_overallocation", "storage_backend", "cache_mode", "host_count"}
+    hosts = int(out.split("Best by hosts: ")[1].split(" x ")[1].split(" hosts")[0])
+    assert main(["advise", "--kb", str(kb_path), str(out_file), "--catalogue", str(CATALOGUE)]) == 0
+    advice = json.loads(capsys.readouterr().out)
+    assert advice["cost"]["design"]["hosts"] == hosts == fixed["host_count"]
+
+
+def test_no_catalogue_and_no_feasible_design(run, tmp_path):
+    code, _out, err = run(str(EXAMPLE))
+    assert code == 2 and "no cost catalogue: give --catalogue FILE" in err
+    sc = tmp_path / "strict.yaml"
+    text = EXAMPLE.read_text() + "  targets: {max_host_cpu_pct: 1}\n"
+    sc.write_text(text)
+    code, out, err = run(str(sc), "--catalogue", str(CATALOGUE), "--host-counts", "1", "--workers", "1")
+    assert code == 1
+    data = json.loads(out)
+    assert data["best"] is None and data["feasible"] == 0 and "no design meets every target" in data["notes"][0]
+    code, _out, err = run(str(EXAMPLE), "--catalogue", str(CATALOGUE), "--hypervisors", "Hyper-V")
+    assert code == 2 and "unknown hypervisor: Hyper-V" in err
