@@ -180,7 +180,7 @@ def report_data(advice, title: str | None = None, documents: dict[str, str] | No
         "model_problems": list(advice.model_problems.items()),
         "targets": [{"name": t.name, "scope": t.scope.replace("workload:", "workload "),
                      "target": f"{'≤' if is_max(t.name) else '≥'} {fmt_value(t.target)}",
-                     "expected": "no model" if t.expected is None else fmt_value(t.expected), "unit": t.unit,
+                     "expected": "not judged" if t.expected is None else fmt_value(t.expected), "unit": t.unit,
                      "met": "—" if t.met is None else ("yes" if t.met else "NO"),
                      "kind": "hard" if t.hard else "soft", "note": t.note}
                     for t in getattr(advice, "targets", [])],

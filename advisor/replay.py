@@ -1,8 +1,8 @@
 """Replay the documents: every experiment of the knowledge base as a scenario, checked against
 the advice's expected figures.
 
-The suite (``tests/replay/experiments/<document>.yaml``, one file per document, written once as
-data) holds, per document, the testbeds as the document states their hardware (a scenario's
+The suite (``resources/replay/<document>.yaml``, one file per document, written once as data,
+shipped with the app) holds, per document, the testbeds as the document states their hardware (a scenario's
 ``hosts`` block each) and the experiments: each table, figure series and worked example the
 knowledge base holds, with
 
@@ -12,17 +12,29 @@ knowledge base holds, with
   the measured number (``measure``: ``value`` of the first row, ``product`` of the rows, e.g. a
   slowdown factor times the baseline it is relative to, ``ratio`` first / second, ``sum``,
   ``difference``, ``over_rest``: a peak (first row) some points (second row) above the others,
-  as a ratio to them, ``equal``: the row states the compared platforms alike, ratio 1);
+  as a ratio to them, ``equal``: the row states the compared platforms alike, ratio 1, ``max``
+  and ``mean`` of the rows, e.g. the hottest of three hosts, ``percent_as_ratio``: a percent
+  change as the ratio it means, 1 + p / 100);
 * which expected figure of which decision must reproduce it (``decision``, ``scope``,
   ``choice``: the chosen one or an alternative, ``figure``, optionally ``key`` for a value
   inside the figure, e.g. one operation of a cache-mode figure).
 
 A case is *within* when the measured number lies in the figure's stated interval ``[low,
 high]`` (a value the document gives as approximate, ``~``, may lie 5 % outside it, one it gives
-as exact 0.5 %, for its rounding; ``<`` and ``>`` bounds must overlap the interval, as must a
+as exact 0.5 %, or, when that is wider, half a unit in the last place the document states: "=2
+s" is 1.5-2.5 s, "~200 MB/s" 150-250, "=4.013 s" 4.0125-4.0135; ``<`` and ``>`` bounds must overlap the interval, as must a
 stated range). An experiment passes when all its cases are within. The in-sample bar: at
 least :data:`BAR` of the experiments pass, and every scenario of the suite (every setup a
 document ran) gets a host count, never ``infeasible``.
+
+Coverage: every row of the five documents is accounted for. A row is *replayed* (a case of an
+experiment cites it), rests on a *setup* (a figure-less configuration that must get a host
+count), or is listed under the file's ``not_experiments`` with a reason class
+(:data:`REASONS`: a testbed description, a setting of the experiment, a count of what was
+compared, a survey figure, a step of an analysis, a restatement of a replayed row, or a result
+no decision predicts, each with its ``why``); an entry names a ``locator`` and, when it covers
+only part of it, its ``rows``. :func:`coverage` counts them per document and lists the rows no
+entry accounts for (the tests require none).
 
 Leave-the-experiment-out (``held_out=True``): before an experiment is replayed, every training
 point of every family that rests on one of its rows is removed and the family refitted, so the
@@ -47,14 +59,16 @@ from knowledge.infra.errors import InputError
 BAR = 0.95
 #: relative tolerance for the document's rounding: exact values, approximate (~) values
 TOLERANCE = {"=": 0.005, "~": 0.05}
-MEASURES = ("value", "product", "ratio", "sum", "difference", "over_rest", "equal")
+MEASURES = ("value", "product", "ratio", "sum", "difference", "over_rest", "equal", "max", "mean",
+            "percent_as_ratio")
 KINDS = ("table", "figure", "worked_example", "section", "setup")
 
 
 def default_suite_dir() -> Path:
-    """``tests/replay/experiments`` of the source tree (or of a build that bundles it)."""
-    here = Path(__file__).resolve().parent.parent
-    return here / "tests" / "replay" / "experiments"
+    """``resources/replay`` of the installed program (the source tree, or the frozen bundle)."""
+    from knowledge.infra.paths import bundle_root
+
+    return bundle_root() / "resources" / "replay"
 
 
 # --- the suite as data -----------------------------------------------------------------------
@@ -74,7 +88,7 @@ class Case:
     scale: float = 1.0         # measured x scale is in the figure's unit
     note: str = ""
     relative_to: str | None = None  # compare with the same figure of this choice ...
-    compare: str = "ratio"          # ... as a ratio or a percent_change
+    compare: str = "ratio"          # ... as a ratio, a percent_change or a difference
 
 
 @dataclass
@@ -155,8 +169,9 @@ def _parse_experiment(doc: str, testbeds: Mapping[str, dict], raw: Mapping[str, 
             _set_path(scen, str(path), copy.deepcopy(value))
         e = {**expect, **{k: rc[k] for k in ("decision", "scope", "choice", "figure", "key", "relative_to", "compare")
                           if k in rc}}
-        if e.get("compare", "ratio") not in ("ratio", "percent_change"):
-            raise InputError(f"{where}: experiment {eid} case {i + 1}: compare must be ratio or percent_change")
+        if e.get("compare", "ratio") not in ("ratio", "percent_change", "difference"):
+            raise InputError(f"{where}: experiment {eid} case {i + 1}: compare must be ratio, percent_change or "
+                             "difference")
         rows = rc.get("rows", raw.get("rows"))
         if not rows:
             raise InputError(f"{where}: experiment {eid} case {i + 1}: 'rows' (knowledge-base ids) is required")
@@ -219,8 +234,8 @@ def _files(directory: Path | str | None) -> list[tuple[Path, Mapping]]:
 
     d = Path(directory) if directory is not None else default_suite_dir()
     if not d.is_dir():
-        raise InputError(f"{d}: no replay suite there (the experiments are tests/replay/experiments/*.yaml "
-                         "of the source tree; pass --suite DIR)")
+        raise InputError(f"{d}: no replay suite there (the experiments are resources/replay/*.yaml "
+                         "of the program; pass --suite DIR)")
     out = []
     for path in sorted(d.glob("*.yaml")):
         try:
@@ -249,6 +264,116 @@ def load_suite(directory: Path | str | None = None) -> list[Experiment]:
     return out
 
 
+# --- coverage: every row of the documents accounted for --------------------------------------
+#: why a locator's rows are not an experiment the advice predicts (the class of a not_experiments entry)
+REASONS = {
+    "testbed": "describes the testbed (hosts, disks, links, software): the replay scenarios' hosts rest on it",
+    "parameter": "a setting of the experiment (data set, offered load, thread count, level tested): an input",
+    "count": "a count of what was compared or run (systems, tests, scenarios, nodes, runs)",
+    "survey": "not an experiment of the document (literature survey, history, cost, figures it cites)",
+    "analysis": "a step of an analytical derivation (formula coefficient, bound, time instant of a proof)",
+    "restated": "the result of a replayed experiment, stated again (abstract, introduction, conclusions)",
+    "no_decision": "a measured result that no decision of the advice predicts (why: in the entry)",
+}
+
+
+@dataclass
+class NotExperiment:
+    """Rows of one locator that are not an experiment the advice predicts, and why."""
+
+    document: str
+    locator: str
+    reason: str
+    why: str
+    rows: tuple[str, ...] = ()   # empty: every row of the locator no experiment or setup cites
+    see: str = ""                # for "restated": the experiment that replays the result
+
+
+def load_not_experiments(directory: Path | str | None = None) -> list[NotExperiment]:
+    """Every ``not_experiments`` entry of the replay files (see :class:`NotExperiment`)."""
+    out = []
+    for path, data in _files(directory):
+        for i, raw in enumerate(data.get("not_experiments") or []):
+            where = f"{path}: not_experiments entry {i + 1}"
+            if not isinstance(raw, Mapping) or "locator" not in raw or "reason" not in raw:
+                raise InputError(f"{where}: 'locator' and 'reason' are required")
+            reason = str(raw["reason"])
+            if reason not in REASONS:
+                raise InputError(f"{where} ({raw['locator']}): reason must be one of {', '.join(REASONS)}, "
+                                 f"not {reason!r}")
+            why = str(raw.get("why", "") or "")
+            if reason in ("no_decision", "restated") and not (why or raw.get("see")):
+                raise InputError(f"{where} ({raw['locator']}): a {reason} entry says why (or 'see')")
+            out.append(NotExperiment(str(data["document"]), str(raw["locator"]), reason, why,
+                                     tuple(str(r) for r in raw.get("rows") or ()), str(raw.get("see", "") or "")))
+    return out
+
+
+def coverage(kb, experiments: Iterable[Experiment], setups: Iterable[Setup] = (),
+             not_experiments: Iterable[NotExperiment] = ()) -> dict[str, dict]:
+    """Per document: its measurement rows and locators, which are replayed, which rest on a
+    setup, which are not experiments (by reason class), and the rows nothing accounts for."""
+    exps, sets, nots = list(experiments), list(setups), list(not_experiments)
+    out: dict[str, dict] = {}
+    for doc in kb.documents():
+        did = doc.id
+        rows = kb.measurements(document=did)
+        by_loc: dict[str, list[str]] = {}
+        for r in rows:
+            by_loc.setdefault(r.locator, []).append(r.key)
+        mine = [e for e in exps if kb.resolve_document(e.document) == did]
+        replayed = {k for e in mine for k in e.rows}
+        on_setup = {k for x in sets if kb.resolve_document(x.document) == did for k in x.rows}
+        reason_of: dict[str, str] = {}
+        problems: list[str] = []
+        for n in (n for n in nots if kb.resolve_document(n.document) == did):
+            if n.locator not in by_loc:
+                problems.append(f"not_experiments: no locator {n.locator!r} in {did}")
+                continue
+            picked = n.rows or tuple(k for k in by_loc[n.locator] if k not in replayed and k not in on_setup)
+            for k in picked:
+                if k not in by_loc[n.locator]:
+                    problems.append(f"not_experiments {n.locator}: row {k!r} is not of that locator")
+                elif n.rows and k in replayed:
+                    problems.append(f"not_experiments {n.locator}: row {k} is replayed by an experiment")
+                else:
+                    reason_of.setdefault(k, n.reason)
+        locs: dict[str, dict] = {}
+        for loc, keys in by_loc.items():
+            locs[loc] = {"rows": len(keys),
+                         "replayed": sum(k in replayed for k in keys),
+                         "setup": sum(k in on_setup and k not in replayed for k in keys),
+                         "experiments": sorted({e.id for e in mine if set(e.rows) & set(keys)}),
+                         "reasons": sorted({reason_of[k] for k in keys
+                                            if k in reason_of and k not in replayed and k not in on_setup}),
+                         "unaccounted": [k for k in keys if k not in replayed and k not in on_setup
+                                         and k not in reason_of]}
+        not_locs: dict[str, int] = {}
+        for c in locs.values():
+            if not c["replayed"] and c["reasons"]:
+                for reason in c["reasons"]:
+                    not_locs[reason] = not_locs.get(reason, 0) + 1
+        out[did] = {"rows": len(rows), "locators": len(locs),
+                    "experiments": len(mine),
+                    "replayed_locators": sum(bool(c["replayed"]) for c in locs.values()),
+                    "replayed_rows": len(replayed & {r.key for r in rows}),
+                    "setup_locators": sum(bool(c["setup"]) and not c["replayed"] for c in locs.values()),
+                    "not_experiment_locator_count": sum(not c["replayed"] and not c["setup"] for c in locs.values()),
+                    "not_experiment_locators": not_locs,
+                    "not_experiment_rows": _count(reason_of.values()),
+                    "unaccounted": [f"{loc}: {k}" for loc, c in locs.items() for k in c["unaccounted"]],
+                    "problems": problems,
+                    "by_locator": locs}
+    return out
+
+
+def _count(values: Iterable[str]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for v in values:
+        out[v] = out.get(v, 0) + 1
+    return dict(sorted(out.items()))
+
+
 # --- measured values -------------------------------------------------------------------------
 @dataclass
 class Measured:
@@ -257,6 +382,25 @@ class Measured:
     high: float | None
     qualifier: str
     unit: str
+    rounding: float = 0.0   # half a unit in the last place the document stated (in the figure's unit)
+
+
+def half_ulp(value: float, qualifier: str) -> float:
+    """Half a unit in the last place of a number as the document states it: decimals as given
+    (4.013 -> 0.0005); an integer stated exactly (``=``) to its units (2 -> 0.5); an approximate one
+    (``~``) to its last non-zero digit (~200 -> 50: "about 200" is rounded to hundreds)."""
+    v = abs(float(value))
+    if v == 0 or not math.isfinite(v):
+        return 0.0
+    text = f"{v:.10g}"
+    if "e" in text:
+        return 0.0
+    if "." in text:
+        return 0.5 * 10.0 ** -len(text.split(".")[1])
+    if qualifier == "~":
+        digits = text.rstrip("0")
+        return 0.5 * 10.0 ** (len(text) - len(digits))
+    return 0.5
 
 
 def measured(kb, document: str, case: Case) -> Measured:
@@ -276,6 +420,12 @@ def measured(kb, document: str, case: Case) -> Measured:
         v = values[0] / (values[0] - values[1])
     elif case.measure == "equal":
         v = 1.0
+    elif case.measure == "max":
+        v = max(values)
+    elif case.measure == "mean":
+        v = sum(values) / len(values)
+    elif case.measure == "percent_as_ratio":
+        v = 1.0 + values[0] / 100.0
     else:
         v = values[0] - values[1]
     quals = {r.qualifier or "=" for r in rows}
@@ -284,6 +434,8 @@ def measured(kb, document: str, case: Case) -> Measured:
         qual = "~"  # "about the same"
     elif len(rows) == 1:
         qual = first.qualifier or "="
+    elif case.measure == "max":
+        qual = next((r.qualifier or "=" for r in rows if r.value == v), "=")
     elif bounds and case.measure == "product" and len({q[0] for q in bounds}) == 1:
         qual = next(iter(bounds))[0]  # a product with a bound (all positive factors) is a bound
     else:
@@ -291,7 +443,10 @@ def measured(kb, document: str, case: Case) -> Measured:
     low = high = None
     if len(rows) == 1 and first.value_low is not None and first.value_high is not None:
         low, high = first.value_low * case.scale, first.value_high * case.scale
-    return Measured(v * case.scale, low, high, qual, first.unit)
+    rounding = 0.0
+    if case.measure == "value" and len(rows) == 1:  # a number as stated: its rounding is the document's
+        rounding = half_ulp(first.value, first.qualifier or "=") * abs(case.scale)
+    return Measured(v * case.scale, low, high, qual, first.unit, rounding)
 
 
 def within(m: Measured, low: float, high: float) -> bool:
@@ -305,6 +460,9 @@ def within(m: Measured, low: float, high: float) -> bool:
         return max(low, high) >= m.value - TOLERANCE["="] * abs(m.value)
     tol = TOLERANCE.get(m.qualifier, TOLERANCE["~"])
     lo, hi = min(low, high), max(low, high)
+    # the document's rounding: a number stated as "about 2 min" may be anything from 1.5 to 2.5
+    if m.low is None and m.rounding and (m.value - m.rounding <= hi and m.value + m.rounding >= lo):
+        return True
     return lo - tol * abs(lo) - 1e-12 <= m.value <= hi + tol * abs(hi) + 1e-12
 
 
@@ -371,6 +529,7 @@ class ReplayResult:
     experiments: list[ExperimentResult]
     held_out: bool = False
     setups: dict[str, str] = field(default_factory=dict)  # scenario name -> host_count choice
+    coverage: dict[str, dict] = field(default_factory=dict)  # document -> see :func:`coverage`
 
     @property
     def passed(self) -> int:
@@ -385,9 +544,15 @@ class ReplayResult:
         return sorted(k for k, v in self.setups.items() if not _is_count(v))
 
     @property
+    def unaccounted(self) -> list[str]:
+        """Rows of the documents that no experiment, setup or not_experiments entry accounts for."""
+        return [f"{d[:3]} {x}" for d, c in self.coverage.items() for x in c["unaccounted"] + c["problems"]]
+
+    @property
     def ok(self) -> bool:
-        """The in-sample bar: BAR of the experiments pass and every setup gets a host count."""
-        return self.share >= BAR and not self.infeasible_setups
+        """The in-sample bar: BAR of the experiments pass, every setup gets a host count and every
+        row of the documents is accounted for (when the coverage was computed)."""
+        return self.share >= BAR and not self.infeasible_setups and not self.unaccounted
 
     def by_document(self) -> dict[str, dict]:
         out: dict[str, dict] = {}
@@ -410,8 +575,10 @@ class ReplayResult:
                             "xfail": sum(bool(r.experiment.xfail) for r in self.experiments),
                             "setups": len(self.setups), "setups_with_host_count": len(self.setups)
                             - len(self.infeasible_setups), "infeasible_setups": self.infeasible_setups,
-                            "ok": self.ok},
+                            "unaccounted_rows": self.unaccounted, "ok": self.ok},
                 "documents": self.by_document(),
+                "coverage": {d: {k: v for k, v in c.items() if k != "by_locator"}
+                             | {"locators_detail": c["by_locator"]} for d, c in self.coverage.items()},
                 "experiments": [r.to_dict() for r in self.experiments]}
 
 
@@ -425,7 +592,7 @@ def _is_count(choice: str) -> bool:
 def find_figure(advice, case: Case) -> tuple[dict | None, str]:
     """The expected figure ``case`` names in ``advice`` (None and why when it is missing); with
     ``relative_to``, that figure over the same figure of another choice (a ratio or a percent
-    change, with the first figure's relative interval)."""
+    change, with the first figure's relative interval, or a difference)."""
     out, problem = _one_figure(advice, case, case.choice)
     if out is None or not case.relative_to:
         return out, problem
@@ -433,6 +600,8 @@ def find_figure(advice, case: Case) -> tuple[dict | None, str]:
     if base is None:
         return None, problem
     b = float(base["value"])
+    if case.compare == "difference":  # the first figure's interval, shifted by the other's value
+        return {k: float(out[k]) - b for k in ("value", "low", "high")} | {"unit": out.get("unit")}, ""
     if not b:
         return None, f"{case.decision} {case.relative_to}: {case.figure} is 0"
     ratio = {k: float(out[k]) / b for k in ("value", "low", "high")}
@@ -506,11 +675,12 @@ def replay_experiment(exp: Experiment, kb, advisor: Callable[[dict], Any]) -> Ex
 
 def run(experiments: Iterable[Experiment], kb=None, *, documents: Iterable[str] | None = None,
         held_out: bool = False, progress: Callable[[int, int, str], None] | None = None,
-        setups: Iterable[Setup] = ()) -> ReplayResult:
+        setups: Iterable[Setup] = (), not_experiments: Iterable[NotExperiment] | None = None) -> ReplayResult:
     """Replay ``experiments`` (optionally only those of ``documents``, ids or prefixes) against
     ``kb`` (default: the shipped knowledge base); ``held_out`` refits, per experiment, every
     family without that experiment's rows. ``setups`` (figure-less configurations the documents
-    ran) are advised too: each must get a host count."""
+    ran) are advised too: each must get a host count. With ``not_experiments`` (even empty) the
+    coverage of the documents' rows is computed too (over every experiment and setup given)."""
     own = kb is None
     if own:
         from knowledge.store import KnowledgeBase
@@ -519,10 +689,12 @@ def run(experiments: Iterable[Experiment], kb=None, *, documents: Iterable[str] 
     try:
         exps = list(experiments)
         extra = list(setups)
+        cov = {} if not_experiments is None else coverage(kb, exps, extra, not_experiments)
         if documents:
             wanted = [kb.resolve_document(d) for d in documents]
             exps = [e for e in exps if kb.resolve_document(e.document) in wanted]
             extra = [x for x in extra if kb.resolve_document(x.document) in wanted]
+            cov = {d: c for d, c in cov.items() if d in wanted}
         results = []
         host_counts: dict[str, str] = {}
         shared = _Advisor(kb)
@@ -540,7 +712,7 @@ def run(experiments: Iterable[Experiment], kb=None, *, documents: Iterable[str] 
         for x in extra:
             hc = shared(x.scenario).find("host_count")
             host_counts[f"{x.id} [setup, {x.locator}]"] = hc.choice if hc else "missing"
-        return ReplayResult(results, held_out, host_counts)
+        return ReplayResult(results, held_out, host_counts, cov)
     finally:
         if own:
             kb.close()
@@ -622,6 +794,22 @@ def to_markdown(result: ReplayResult) -> str:
                      f"{c['cases_within']} |")
     if s["infeasible_setups"]:
         lines += ["", "Setups without a host count: " + ", ".join(s["infeasible_setups"])]
+    if d["coverage"]:
+        lines += ["", "## Coverage of the documents' rows", "",
+                  "| document | rows | locators | experiments | locators replayed | locators on setups only | "
+                  "locators that are not experiments (by reason class; a locator may have two) | rows unaccounted |",
+                  "|---|---|---|---|---|---|---|---|"]
+        for doc, c in d["coverage"].items():
+            nots = ", ".join(f"{k} {v}" for k, v in sorted(c["not_experiment_locators"].items())) or "-"
+            lines.append(f"| {doc} | {c['rows']} | {c['locators']} | {c['experiments']} | {c['replayed_locators']} | "
+                         f"{c['setup_locators']} | {c['not_experiment_locator_count']}: {nots} | "
+                         f"{len(c['unaccounted']) + len(c['problems'])} |")
+        lines += ["", "| document | locator | rows | replayed by | not an experiment |", "|---|---|---|---|---|"]
+        for doc, c in d["coverage"].items():
+            for loc, x in c["locators_detail"].items():
+                left = f"; {len(x['unaccounted'])} UNACCOUNTED" if x["unaccounted"] else ""
+                lines.append(f"| {doc[:3]} | {loc} | {x['rows']} | {', '.join(x['experiments']) or '-'} | "
+                             f"{', '.join(x['reasons']) or '-'}{left} |")
     lines += ["", "| experiment | locator | decision / figure | rows | measured | expected [low, high] | "
                   "within | hosts |", "|---|---|---|---|---|---|---|---|"]
     for e in d["experiments"]:
@@ -656,6 +844,12 @@ def to_text(result: ReplayResult) -> str:
                        f"  expected {shown}  ({c['decision']}"
                        f"{' ' + c['choice'] if c['choice'] else ''} {c['figure']}{' ' + c['key'] if c['key'] else ''};"
                        f" hosts {c['host_count']})")
+    for doc, c in d["coverage"].items():
+        nots = ", ".join(f"{k} {v}" for k, v in sorted(c["not_experiment_locators"].items())) or "none"
+        out.append(f"coverage {doc[:3]}: {c['rows']} rows in {c['locators']} locators; {c['experiments']} experiments "
+                   f"replay {c['replayed_locators']} locators, {c['setup_locators']} rest on setups; "
+                   f"{c['not_experiment_locator_count']} are not experiments ({nots}); "
+                   f"{len(c['unaccounted']) + len(c['problems'])} rows unaccounted")
     s = d["summary"]
     out.append(f"{s['passed']}/{s['experiments']} experiments pass ({100 * s['share']:.1f} %, bar {100 * BAR:.0f} %),"
                f" {s['cases_within']}/{s['cases']} values within, {s['setups_with_host_count']}/{s['setups']} setups "

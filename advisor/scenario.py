@@ -30,6 +30,13 @@ VIRTUALIZATION = ("vmx", "svm", "none", "unknown")
 DISK_KINDS = ("hdd", "ssd", "nvme")
 DISK_SOURCES = ("declared", "probe")  # where a disk group's iops / mb_s come from
 SHARED_KINDS = ("nfs", "iscsi", "distributed")
+#: distributed stores the documents measured (doc 004 ch. 4): the ``system`` of a distributed shared storage
+DISTRIBUTED_SYSTEMS = ("compuverde_structured", "compuverde_unstructured", "swift", "gluster")
+#: vCPU over-allocation levels (vCPUs per hardware thread: none 1, little 1.25, moderate 2, medium 2.5,
+#: massive 5; doc 004 chapters 6 and 8): ``preferences.vcpu_overallocation``
+OVERALLOCATION_LEVELS = ("none", "little", "moderate", "medium", "massive")
+#: what the load balancer reacts to (doc 004 ch. 7 test cases): ``preferences.balancing_event``
+BALANCING_EVENTS = ("load_shift", "two_load_shifts", "host_added", "failover", "maintenance")
 IO_PATTERNS = ("random", "sequential", "mixed")
 LOSS_TOLERANCE = ("none", "seconds", "minutes", "any")
 TIME_UNITS = ("us", "ms", "s", "units")
@@ -74,12 +81,14 @@ class Disk:
 
 @dataclass
 class SharedStorage:
-    """Shared storage on offer: kind, its network (Gb/s) and capacity (TB)."""
+    """Shared storage on offer: kind, its network (Gb/s) and capacity (TB); for a distributed
+    store, which ``system`` it is (None: the thesis' best design, Compuverde Structured)."""
 
     kind: str = "nfs"
     network_gbps: float = 1.0
     capacity_tb: float | None = None
     iops: float | None = None
+    system: str | None = None
     model: str | None = None  # the cost catalogue's storage product (capadvisor costs)
 
 
@@ -100,7 +109,8 @@ class Hosts:
 @dataclass
 class IOProfile:
     """A VM's disk I/O: pattern, read share 0..1, intensity, block size (KiB), data footprint and
-    virtual disk size (GB), and I/O operations per second per VM when known."""
+    virtual disk size (GB), I/O operations per second per VM when known, and the share of the
+    written bytes that rewrite data in place (read, modify, write back; Bonnie++'s rewrite)."""
 
     pattern: str = "mixed"
     read_share: float = 0.5
@@ -109,6 +119,7 @@ class IOProfile:
     footprint_gb: float | None = None
     disk_gb: float | None = None
     iops: float | None = None
+    rewrite_share: float = 0.0
 
 
 @dataclass
@@ -125,12 +136,13 @@ class RtTask:
 @dataclass
 class Realtime:
     """A real-time VM's task set, the CPU speed it was designed for, the VM switch overhead X
-    and an optional fixed share C_VM/T_VM."""
+    and an optional fixed share C_VM/T_VM and period T_VM (a period the platform imposes)."""
 
     time_unit: str = "ms"
     design_speed_ghz: float | None = None
     overhead: float = 0.0
     share: float | None = None
+    period: float | None = None
     tasks: list[RtTask] = field(default_factory=list)
 
     @property
@@ -160,6 +172,7 @@ class Workload:
     application: str = ""  # free text, e.g. cassandra, telecom, web
     image_gb: float | None = None
     realtime: Realtime | None = None
+    replication_factor: int | None = None  # copies of each item a distributed database keeps (Cassandra RF)
     assumed: list[str] | None = None  # fields filled with defaults, not known (an imported estate)
     today: dict[str, Any] | None = None  # what these VMs run with today (an imported estate)
     #: share of each vCPU kept busy, 0-1, as measured (an imported estate's CPU usage); it sets the
@@ -247,6 +260,9 @@ class Preferences:
     frequent_provisioning: bool = False  # servers are created and started often (elastic scale-out)
     hypervisor: str | None = None
     targets: list[Target] = field(default_factory=list)
+    balancing_event: str | None = None  # the event the load-balancing figures are for (None: from the reserve)
+    balancing_mean_host_cpu_pct: float | None = None  # mean host CPU after that event, if known (monitoring)
+    vcpu_overallocation: str | None = None  # fixes the over-allocation level (None: the advice chooses)
     #: choices the advice must take: decision -> choice (``cache_mode``: one mode, or workload -> mode;
     #: ``host_count``: hosts, reserve included); see :data:`FIXABLE`
     fixed: dict[str, Any] = field(default_factory=dict)
@@ -509,12 +525,16 @@ def _hosts(data: Any, pr: _Problems) -> Hosts:
                           source=dr.string("source", None, DISK_SOURCES)))
     shared = []
     for i, s in enumerate(r.items("shared_storage", [])):
-        sr = _Reader(s, f"hosts.shared_storage[{i}]", pr, ("kind", "network_gbps", "capacity_tb", "iops", "model"))
+        sr = _Reader(s, f"hosts.shared_storage[{i}]", pr, ("kind", "network_gbps", "capacity_tb", "iops", "model",
+                                                             "system"))
         shared.append(SharedStorage(kind=sr.string("kind", choices=SHARED_KINDS) or "nfs",
                                     network_gbps=sr.number("network_gbps", 1.0, minimum=0, exclusive_min=True),
                                     capacity_tb=sr.number("capacity_tb", None, minimum=0, exclusive_min=True),
                                     iops=sr.number("iops", None, minimum=0, exclusive_min=True),
-                                    model=sr.string("model", None)))
+                                    model=sr.string("model", None),
+                                    system=sr.string("system", None, DISTRIBUTED_SYSTEMS)))
+        if shared[-1].system is not None and shared[-1].kind != "distributed":
+            pr.add(f"hosts.shared_storage[{i}].system", "is only for kind: distributed")
     count = r.number("count", 1, minimum=1, integer=True) or 1
     reserve = r.number("reserve", 0, minimum=0, integer=True)
     if reserve is not None and reserve >= count:
@@ -526,7 +546,7 @@ def _hosts(data: Any, pr: _Problems) -> Hosts:
 
 
 def _realtime(data: Any, path: str, pr: _Problems) -> Realtime:
-    r = _Reader(data, path, pr, ("time_unit", "design_speed_ghz", "overhead", "share", "tasks"))
+    r = _Reader(data, path, pr, ("time_unit", "design_speed_ghz", "overhead", "share", "period", "tasks"))
     tasks = []
     for i, t in enumerate(r.items("tasks", limit=MAX_TASKS)):
         p = f"{path}.tasks[{i}]"
@@ -553,7 +573,11 @@ def _realtime(data: Any, path: str, pr: _Problems) -> Realtime:
     rt = Realtime(time_unit=r.string("time_unit", "ms", TIME_UNITS),
                   design_speed_ghz=r.number("design_speed_ghz", None, minimum=0, exclusive_min=True),
                   overhead=r.number("overhead", 0.0, minimum=0),
-                  share=r.number("share", None, minimum=0, maximum=1, exclusive_min=True), tasks=tasks)
+                  share=r.number("share", None, minimum=0, maximum=1, exclusive_min=True),
+                  period=r.number("period", None, minimum=0, exclusive_min=True), tasks=tasks)
+    if rt.period is not None and rt.share is not None and rt.period * rt.share <= rt.overhead:
+        pr.add(f"{path}.period", f"the budget period x share ({_num(rt.period * rt.share)}) must exceed the "
+                                 f"overhead ({_num(rt.overhead)})")
     if tasks and rt.utilization > 1:
         pr.add(f"{path}.tasks", f"utilization {rt.utilization:.3g} exceeds 1: no VM can schedule them")
     elif tasks and rt.share is not None and rt.share <= rt.utilization:
@@ -615,16 +639,17 @@ def _workload(data: Any, i: int, pr: _Problems) -> Workload:
     r = _Reader(data, path, pr, ("name", "vms", "vcpus", "ram_gib", "cpu_intensity", "io",
                                  "request_load_rps", "live_migration", "data_loss_tolerance",
                                  "containerizable", "application", "image_gb", "realtime", "assumed", "today",
-                                 "cpu_busy_share", "measured"))
+                                 "cpu_busy_share", "measured", "replication_factor"))
     io_r = _Reader(r.raw("io", {}), f"{path}.io", pr, ("pattern", "read_share", "intensity", "block_size_kib",
-                                                       "footprint_gb", "disk_gb", "iops"))
+                                                       "footprint_gb", "disk_gb", "iops", "rewrite_share"))
     io = IOProfile(pattern=io_r.string("pattern", "mixed", IO_PATTERNS),
                    read_share=io_r.number("read_share", 0.5, minimum=0, maximum=1),
                    intensity=io_r.string("intensity", "low", LEVELS),
                    block_size_kib=io_r.number("block_size_kib", 4.0, minimum=0.5, maximum=65536),
                    footprint_gb=io_r.number("footprint_gb", None, minimum=0),
                    disk_gb=io_r.number("disk_gb", None, minimum=0, exclusive_min=True),
-                   iops=io_r.number("iops", None, minimum=0))
+                   iops=io_r.number("iops", None, minimum=0),
+                   rewrite_share=io_r.number("rewrite_share", 0.0, minimum=0, maximum=1))
     if io.footprint_gb is not None and io.disk_gb is not None and io.footprint_gb > io.disk_gb:
         pr.add(f"{path}.io.footprint_gb", f"must be <= io.disk_gb ({_num(io.disk_gb)})")
     rt_data = r.raw("realtime", None)
@@ -640,6 +665,7 @@ def _workload(data: Any, i: int, pr: _Problems) -> Workload:
         containerizable=r.boolean("containerizable", False), application=r.string("application", ""),
         image_gb=r.number("image_gb", None, minimum=0, exclusive_min=True),
         realtime=_realtime(rt_data, f"{path}.realtime", pr) if rt_data is not None else None,
+        replication_factor=r.number("replication_factor", None, minimum=1, maximum=100, integer=True),
         assumed=_assumed(r, "assumed", path, pr, ASSUMABLE), today=_mapping(r, "today", path, pr),
         cpu_busy_share=r.number("cpu_busy_share", None, minimum=0, maximum=1),
         measured=_assumed(r, "measured", path, pr, MEASURABLE))
@@ -769,7 +795,8 @@ def parse_scenario(data: Any, source: str = "scenario") -> Scenario:
                                               f"({_num(hosts.ram_gib)} GiB)")
     p = _Reader(r.raw("preferences", {}), "preferences", pr,
                 ("open_source_only", "container_friendly", "ram_overcommit", "max_host_cpu_percent",
-                 "frequent_provisioning", "hypervisor", "targets", "fixed"))
+                 "frequent_provisioning", "hypervisor", "targets", "balancing_event",
+                 "balancing_mean_host_cpu_pct", "vcpu_overallocation", "fixed"))
     prefs = Preferences(open_source_only=p.boolean("open_source_only", False),
                         container_friendly=p.boolean("container_friendly", False),
                         ram_overcommit=p.number("ram_overcommit", 1.0, minimum=1.0, maximum=4.0),
@@ -777,6 +804,10 @@ def parse_scenario(data: Any, source: str = "scenario") -> Scenario:
                         frequent_provisioning=p.boolean("frequent_provisioning", False),
                         hypervisor=p.string("hypervisor", None, HYPERVISORS),
                         targets=_targets(p.raw("targets", {}), {w.name for w in workloads}, pr),
+                        balancing_event=p.string("balancing_event", None, BALANCING_EVENTS),
+                        balancing_mean_host_cpu_pct=p.number("balancing_mean_host_cpu_pct", None, minimum=0,
+                                                             maximum=100, exclusive_min=True),
+                        vcpu_overallocation=p.string("vcpu_overallocation", None, OVERALLOCATION_LEVELS),
                         fixed=_fixed(p.raw("fixed", {}), {w.name for w in workloads}, hosts.reserve, pr))
     estate = _mapping(r, "estate", "", pr)
     name = r.string("name", "scenario", empty=False)

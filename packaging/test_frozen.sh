@@ -97,7 +97,7 @@ have() {  # have COMMAND: true when registered, else say it is skipped
   skip "$1" "command '$1' is not registered in this build (capadvisor --help does not list it)"
   return 1
 }
-for c in gui advise inventory kb rt probe import sites; do
+for c in gui advise inventory kb rt probe import sites replay; do
   registered "$c" || printf '  note  %s is not registered yet\n' "$c"
 done
 
@@ -141,6 +141,21 @@ if have advise; then
         && { [ -s "$TMP/work/advice.$fmt" ] && ok "advise-$fmt" || bad "advise-$fmt" "empty report"; }
     done
   fi
+fi
+
+echo "== replay"
+if have replay; then
+  # the documents' experiments ship with the app (resources/replay) and replay against the bundled
+  # knowledge base: the in-sample bar must pass (exit 0) and every document must be listed
+  if ls "$BUNDLE"/resources/replay/*.yaml >/dev/null 2>&1; then ok "bundled resources/replay"
+  else bad "bundled resources/replay" "no replay files in $BUNDLE/resources/replay"; fi
+  run replay-json 0 "$EXE" replay --format json \
+    && json_check replay-json "$TMP/out/replay-json.out" \
+      "d['summary']['ok'] and d['summary']['experiments'] > 0 and len(d['documents']) == 5"
+  run replay-doc 0 "$EXE" replay --document 001 --format text \
+    && expect_text replay-doc "$TMP/out/replay-doc.out" "experiments pass .*PASS"
+  run replay-bad nonzero "$EXE" replay --suite "$TMP/work/no-such-suite" \
+    && expect_text replay-bad "$TMP/out/replay-bad.err" "no replay suite there"
 fi
 
 INV=$ROOT/tests/fixtures/inventory

@@ -38,6 +38,7 @@ from advisor.models.distributed import DistributedRecoveryTime, DistributedThrou
 from advisor.models.drs import DrsMigrations, DrsPeakCpu
 from advisor.models.family import Family
 from advisor.models.migration import MigrationDowntime, MigrationTotalTime, OverallocationOverhead
+from advisor.models.response import RequestResponseTime
 from advisor.models.transfer import ImageTransferTime
 from advisor.progress import CancelToken, ProgressCallback, check, report
 from knowledge.infra.atomic import write_bytes_atomic
@@ -47,11 +48,12 @@ __all__ = ["FAMILIES", "MISSING", "MODEL_VERSION", "FamilyInfo", "FamilyUnavaila
            "TrainingPoint", "cache_dir", "clear_memory_cache", "get_family", "train_all"]
 
 #: bump when a family's features, model or stored state changes (invalidates disk caches)
-MODEL_VERSION = 7
+MODEL_VERSION = 9
 
 _CLASSES: list[type[Family]] = [CacheModeThroughput, BootTime, ImageTransferTime, CpuUtilization, OverallocationOverhead,
             MigrationDowntime, MigrationTotalTime, ContainerOverhead, ContainerCpu, ContainerLatency,
-            DistributedThroughput, DistributedRecoveryTime, DrsPeakCpu, DrsMigrations, BlockSizeThroughput]
+            DistributedThroughput, DistributedRecoveryTime, DrsPeakCpu, DrsMigrations, BlockSizeThroughput,
+            RequestResponseTime]
 
 _CLASS_OF = {c.name: c for c in _CLASSES}
 #: every family class as the ModelFamily protocol: mypy checks that each one satisfies it

@@ -39,13 +39,20 @@ def estimate_mode(mode: str, by_mode: dict) -> tuple:
 
 
 def operations(w) -> list[tuple[str, float]]:
-    """(operation, share of bytes) for a workload's I/O profile."""
+    """(operation, share of bytes) for a workload's I/O profile. Sequential writes that rewrite
+    data in place (``io.rewrite_share`` of them) are doc 001's Bonnie++ ``rewrite``: each block
+    read, changed and written back."""
     r = w.io.read_share
+    rw = float(getattr(w.io, "rewrite_share", 0.0) or 0.0)
     kinds = {"random": ("random",), "sequential": ("sequential",), "mixed": ("random", "sequential")}[w.io.pattern]
     out = []
     for k in kinds:
         out.append((f"{k}_read", r / len(kinds)))
-        out.append((f"{k}_write", (1 - r) / len(kinds)))
+        if k == "sequential":
+            out.append(("sequential_write", (1 - r) * (1 - rw) / len(kinds)))
+            out.append(("rewrite", (1 - r) * rw / len(kinds)))
+        else:
+            out.append((f"{k}_write", (1 - r) / len(kinds)))
     return [(op, s) for op, s in out if s > 0]
 
 

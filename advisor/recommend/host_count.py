@@ -75,7 +75,7 @@ from dataclasses import dataclass, field
 from advisor.hardware import SHARED_KIND
 from advisor.recommend.base import Alternative, EngineContext, Recommendation, figure
 from advisor.recommend.disks import disk_iops
-from advisor.recommend.load import busy_cores
+from advisor.recommend.load import busy_cores_at, load_driven
 from advisor.rules import evaluate
 from advisor.scenario import TARGETS as TARGET_NAMES
 from advisor.statements import statement
@@ -189,7 +189,7 @@ def vm_demand(ctx: EngineContext, w, budgets: Budgets = NO_BUDGETS) -> dict[str,
     # more vCPUs than the ratio allows on one host takes that host's whole allocation
     alloc = float(w.vcpus) if rt else min(w.vcpus / ratio, cores)
     return {"cpu_allocation": alloc,
-            "cpu_load": busy_cores(w),
+            "cpu_load": busy_cores_at(ctx, w),
             "ram": w.ram_gib * (1 + VM_RAM_OVERHEAD),
             "disk_capacity": disk if local else 0.0,
             "disk_iops": iops if local else 0.0,
@@ -510,8 +510,12 @@ def _soft_limits(ctx: EngineContext, packing: Packing, cap: dict[str, float], bu
     sc = ctx.scenario
     ceiling = budgets.cpu_ceiling(planned_cpu_percent(sc))
     cpu_pct = tg.host_cpu_pct(ctx, active)
-    figs["host_cpu_utilization"] = figure(cpu_pct, "% of host", note="busy cores on the busiest host, before "
-                                                                      "the live-migration reserve")
+    note = "busy cores on the busiest host, before the live-migration reserve"
+    if any(load_driven(w) for w in sc.workloads):  # the load model's interval (CPU from request loads)
+        figs["host_cpu_utilization"] = figure(cpu_pct, "% of host", tg.host_cpu_pct(ctx, active, bound="low"),
+                                              tg.host_cpu_pct(ctx, active, bound="high"), note=note)
+    else:
+        figs["host_cpu_utilization"] = figure(cpu_pct, "% of host", note=note)
     for k in SOFT:
         if cap[k] <= 0 or load[k] <= cap[k] * (1 + EPS):
             continue

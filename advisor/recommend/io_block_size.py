@@ -10,12 +10,16 @@ else the per-kind defaults of the scenario format); with images on shared storag
 IOPS and its link rate (``network_gbps`` x 125 MB/s), disks like the hosts' assumed where the
 IOPS are not stated (each figure's ``device`` says which). Random reads fetch the workload's
 own request size (``io.block_size_kib``) of useful data each. No figure without any device.
+For sequential reads also ``sequential_vs_native``: what the VM reads per second against the
+same machine without virtualization at that request size (the same family, ``platform`` vm over
+native: each request pays a fixed virtualization cost that large requests amortize, doc 003
+Figure 4(b)/(c)).
 """
 
 from __future__ import annotations
 
 from advisor.hardware import MB_S_PER_GBPS, SHARED_KIND, TESTBEDS, HwFigure, close, stamp, store_name
-from advisor.recommend.base import EngineContext, Recommendation, decide, prediction_figure
+from advisor.recommend.base import EngineContext, Recommendation, decide, figure, prediction_figure
 from advisor.recommend.disks import hardware_of
 from advisor.rules import evaluate
 
@@ -74,6 +78,8 @@ def _figures(ctx: EngineContext, workloads) -> tuple[list[dict], list[dict]]:
     pred = ctx.models.predict("block_size_throughput", queries, calibrate=False)
     if pred is None:
         return [{} for _ in workloads], []
+    native_q = [{**q, "platform": "native"} for q in queries]
+    native = ctx.models.predict("block_size_throughput", native_q, calibrate=False)
     out, i = [], 0
     for w in workloads:
         expected: dict[str, dict] = {c: {} for c in CHOICES}
@@ -82,6 +88,14 @@ def _figures(ctx: EngineContext, workloads) -> tuple[list[dict], list[dict]]:
                 expected[c][f"throughput_{p}"] = prediction_figure(pred, i)
                 expected[c][f"throughput_{p}"]["device"] = disk[2]
                 stamp(expected[c][f"throughput_{p}"], disk[3], TESTBEDS["block_size_throughput"], disk[4])
+                if p == "sequential" and native is not None and float(native.mean[i]) > 0:
+                    n = float(native.mean[i])
+                    # a ratio of the same family on the same device: the testbed's, carried over as it is
+                    expected[c]["sequential_vs_native"] = stamp(figure(
+                        float(pred.mean[i]) / n, "ratio", float(pred.low[i]) / n, min(float(pred.high[i]) / n, 1.0),
+                        extrapolated=bool(pred.extrapolated[i]),
+                        note="VM against the same machine without virtualization, same request size"),
+                        [], TESTBEDS["block_size_throughput"])
                 i += 1
         out.append(expected)
     return out, ctx.model_citations("block_size_throughput", pred)

@@ -13,7 +13,7 @@ same boot with idle neighbours), and when the chosen option's exceeds 3x a warni
 the row) and names the way out: shared storage, whose boot stayed near idle up to sixteen such
 VMs (F6-04), or a faster array.
 A distributed store has no boot-time measurement; it gets the read and write throughput per VM
-of the thesis' best design (``distributed_throughput``: Compuverde Structured, multicast lookup
+of the system the scenario names (``shared_storage[].system``), else of the thesis' best design (``distributed_throughput``: Compuverde Structured, multicast lookup
 with an NFS interface, doc 004 chapter 4) with every VM of the cluster as a client, the
 storage entry's ``network_gbps`` as each storage node's link and each VM's share of its host's
 NIC as a cap, and the time to rebuild a lost
@@ -40,6 +40,16 @@ BACKENDS = ("local_disk", "nfs_file", "nfs_root", "iscsi", "distributed")
 #: the distributed design the thesis found best (doc 004 c4-C02, c3-C01): its figures stand for
 #: the distributed option
 DISTRIBUTED_SYSTEM = "compuverde_structured"
+#: how the card names each distributed system the thesis measured (doc 004 chapter 4)
+SYSTEM_NOTES = {"compuverde_structured": "Compuverde Structured (multicast lookup), the thesis' best distributed design",
+                "compuverde_unstructured": "Compuverde Unstructured (multicast lookup, object interface)",
+                "swift": "OpenStack Swift (DHT lookup, proxies)", "gluster": "GlusterFS (DHT lookup, proxies)"}
+
+
+def distributed_system(ctx: EngineContext) -> str:
+    """The distributed store the scenario offers (``shared_storage[].system``), else the thesis' best."""
+    return next((s.system for s in ctx.scenario.hosts.shared_storage if s.kind == "distributed" and s.system),
+                DISTRIBUTED_SYSTEM)
 
 
 #: IOPS of the doc 002 testbed's local disk (one SCSI disk per blade, Section 4.1), taken as an HDD's
@@ -71,15 +81,16 @@ def _distributed(ctx: EngineContext) -> tuple[dict, list[dict], bool]:
     """Expected figures of the distributed option, their citations, and whether extrapolated."""
     sc = ctx.scenario
     link = max((s.network_gbps for s in sc.hosts.shared_storage if s.kind == "distributed"), default=1.0)
-    base = {"storage_system": DISTRIBUTED_SYSTEM, "node_link_gbps": link,
+    system = distributed_system(ctx)
+    base = {"storage_system": system, "node_link_gbps": link,
             "concurrent_vms": float(max(sc.total_vms, 1)),
             # each VM's share of its host's NIC, which the VMs of a host share
             "host_link_gbps": sc.hosts.nic_gbps / max(ctx.facts.vms_per_host, 1.0)}
     tp = ctx.models.predict("distributed_throughput", [{**base, "operation": op} for op in ("read", "write")],
                             calibrate=False)
-    rt = ctx.models.predict("distributed_recovery_time", [{"storage_system": DISTRIBUTED_SYSTEM}], calibrate=False)
+    rt = ctx.models.predict("distributed_recovery_time", [{"storage_system": system}], calibrate=False)
     figs, cites, extrap = {}, [], False
-    note = "Compuverde Structured (multicast lookup), the thesis' best distributed design"
+    note = SYSTEM_NOTES[system]
     hw = hardware_of(ctx)
     testbed = TESTBEDS["distributed_throughput"]
     links = [f for f in (hw.store_link("distributed"), hw.nic()) if f is not None]

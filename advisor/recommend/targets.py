@@ -14,8 +14,12 @@ Each target's expected value comes from the same models the decisions show:
   ``preferences.fixed`` fixes, if any) at the active hosts' VMs per host: ``cache_mode_throughput`` (doc 001), as the cache-mode decision
   shows it (capped by the disks' share per VM);
 * ``max_response_time_ms``: client mean latency of a database workload (``application``
-  cassandra or database) in VMs or containers, ``container_latency`` (doc 004 Table 9.2, at
-  replication factor 3); no model for other workloads (expected and met are null, with a note);
+  cassandra or database) in VMs or containers, ``container_latency`` (doc 004 Table 9.2, at the
+  workload's replication factor, default 3); the mean response time of a telecom workload with a
+  request load on the chosen hypervisor, ``request_response_time`` (doc 004 chapter 5); another
+  workload with a request load gets the same figure at its requests per vCPU, marked
+  ``extrapolated``; a workload without one cannot be judged (expected and met are null, and the
+  note says why);
 * ``max_migration_downtime_ms``: live-migration downtime of the chosen over-allocation level
   for the workloads that migrate (doc 004 Table 8.3, as the over-allocation decision shows it).
 
@@ -50,6 +54,8 @@ class TargetResult:
     met: bool | None
     hard: bool
     note: str = ""
+    extrapolated: bool = False  # the expected value transfers a measurement beyond what was measured
+
 
     def to_dict(self) -> dict:
         out = {"name": self.name, "scope": self.scope, "target": self.target,
@@ -57,6 +63,8 @@ class TargetResult:
                "unit": self.unit, "met": self.met, "hard": self.hard}
         if self.note:
             out["note"] = self.note
+        if self.extrapolated:
+            out["extrapolated"] = True
         return out
 
     def text(self) -> str:
@@ -73,13 +81,14 @@ def _with_hosts(ctx, active: int):
     return dataclasses.replace(ctx, facts=facts)
 
 
-def host_cpu_pct(ctx, active: int, points: float = 0.0) -> float:
-    """Host CPU (%) on the busiest of ``active`` hosts (see the module doc)."""
-    from advisor.recommend.load import busy_cores
+def host_cpu_pct(ctx, active: int, points: float = 0.0, bound: str = "value") -> float:
+    """Host CPU (%) on the busiest of ``active`` hosts (see the module doc); ``bound`` low/high:
+    with the load model's interval for load-driven workloads."""
+    from advisor.recommend.load import busy_cores_at
 
     cores = max(ctx.scenario.hosts.cpu.cores, 1)
-    total = sum(busy_cores(w) * w.vms for w in ctx.scenario.workloads)
-    largest = max((busy_cores(w) for w in ctx.scenario.workloads), default=0.0)
+    total = sum(busy_cores_at(ctx, w, bound=bound) * w.vms for w in ctx.scenario.workloads)
+    largest = max((busy_cores_at(ctx, w, bound=bound) for w in ctx.scenario.workloads), default=0.0)
     return 100.0 * max(total / (max(active, 1) * cores), largest / cores) + points
 
 
@@ -119,14 +128,51 @@ def throughput_mb_s(ctx, w, active: int) -> float | None:
 
 
 def response_time_ms(ctx, w) -> tuple[float | None, str]:
-    """Client mean latency (ms) of a database workload, or None and why there is no figure."""
-    if w.application.lower() not in DATABASES:
-        return None, "no response-time model for this workload (the documents measured latency for Cassandra)"
-    kind = "read" if w.io.read_share >= 0.7 else "write" if w.io.read_share <= 0.3 else "mix"
-    platform = "docker" if ctx.chosen.get("containers", {}).get(w.name) else "vm"
-    pred = ctx.models.predict("container_latency", [{"platform": platform, "workload": kind,
-                                                     "replication_factor": 3.0}])
-    return (None, "the latency model is not available") if pred is None else (float(pred.mean[0]), "")
+    """Expected mean response time (ms) of ``w``, or None and why it cannot be judged: a database
+    workload's client latency (``container_latency``, doc 004 Table 9.2, at its replication factor,
+    in containers or VMs as chosen), a telecom workload's response time at its load per vCPU on the
+    chosen hypervisor (``request_response_time``, doc 004 chapter 5). Any other workload that
+    states a request load (a web front end, an API) gets the same estimate, extrapolated: a note
+    starting with ``extrapolated`` says so (:data:`EXTRAPOLATED`)."""
+    from advisor.recommend.load import load_driven
+
+    app = w.application.strip().lower()
+    if app in DATABASES:
+        kind = "read" if w.io.read_share >= 0.7 else "write" if w.io.read_share <= 0.3 else "mix"
+        platform = "docker" if ctx.chosen.get("containers", {}).get(w.name) else "vm"
+        pred = ctx.models.predict("container_latency", [{"platform": platform, "workload": kind,
+                                                         "replication_factor": float(w.replication_factor or 3)}])
+        return (None, "the latency model is not available") if pred is None else (float(pred.mean[0]), "")
+    if load_driven(w):
+        from advisor.recommend.hypervisor import RESPONSE_LEVEL
+
+        hv = RESPONSE_LEVEL.get(ctx.facts.hypervisor or "VMware ESXi", "vmware esxi")
+        pred = ctx.models.predict("request_response_time", [{"hypervisor": hv, "load_per_vcpu":
+                                                            float(w.request_load_rps) / max(w.vcpus, 1)}])
+        return (None, "the response-time model is not available") if pred is None else (float(pred.mean[0]), "")
+    what = ("application " + repr(w.application)) if w.application else "a workload without an application"
+    if w.realtime is None and w.request_load_rps:  # another request-serving workload: the telecom VM's figure
+        from advisor.recommend.hypervisor import RESPONSE_LEVEL
+
+        hv = RESPONSE_LEVEL.get(ctx.facts.hypervisor or "VMware ESXi", "vmware esxi")
+        pred = ctx.models.predict("request_response_time", [{"hypervisor": hv, "load_per_vcpu":
+                                                            float(w.request_load_rps) / max(w.vcpus, 1)}])
+        if pred is None:
+            return None, "the response-time model is not available"
+        return float(pred.mean[0]), (f"{EXTRAPOLATED}: the thesis' telecom VM at the same requests per vCPU on "
+                                     f"this hypervisor (doc 004 chapter 5); {what} was not measured and its "
+                                     "work per request may differ")
+    if app == "telecom":
+        return None, ("cannot be judged: state the workload's request_load_rps (the documents' response times "
+                      "for the telecom application are measured against the load per vCPU)")
+    return None, (f"cannot be judged: the documents measured response times only for Cassandra-like databases "
+                  f"(application cassandra or database) and request-serving VMs (the thesis' telecom "
+                  f"application), against the requests per vCPU; state request_load_rps for {what} to get an "
+                  f"extrapolated estimate")
+
+
+#: how the note of an estimate transferred beyond what was measured starts
+EXTRAPOLATED = "extrapolated"
 
 
 def downtime_ms(ctx, w) -> tuple[float | None, str]:
@@ -147,8 +193,11 @@ def _scopes(ctx, t: Target, name: str) -> list:
     if name == "max_migration_downtime_ms":
         return [w for w in wls if w.live_migration]
     if name == "max_response_time_ms":
-        db = [w for w in wls if w.application.lower() in DATABASES]
-        return db or wls
+        from advisor.recommend.load import load_driven
+
+        judged = [w for w in wls if w.application.lower() in DATABASES or load_driven(w)
+                  or (w.realtime is None and w.request_load_rps)]
+        return judged or wls
     return wls
 
 
@@ -190,7 +239,8 @@ def evaluate(ctx, active: int, *, names: tuple[str, ...] | None = None, cpu_poin
             else:
                 v, note = downtime_ms(ctx, w)
             out.append(TargetResult(t.name, f"workload:{w.name}", t.value, v, unit,
-                                    None if v is None else t.met_by(v), t.hard, note))
+                                    None if v is None else t.met_by(v), t.hard, note,
+                                    extrapolated=v is not None and note.startswith(EXTRAPOLATED)))
     return out
 
 
@@ -249,13 +299,17 @@ def card_line(r: TargetResult) -> tuple[str, str]:
     """(state, text) for a card: state ``met``, ``missed`` or ``unknown``; text like ``VM boot time
     <= 60 s: expected 30.5 s (workload:web; hard)``."""
     sign = "<=" if is_max(r.name) else ">="
-    got = "no model" if r.expected is None else f"{r.expected:.3g} {r.unit}"
     scope = "" if r.scope == "cluster" else f"{r.scope.replace('workload:', '')}; "
     state = "unknown" if r.met is None else "met" if r.met else "missed"
-    word = {"met": "met", "missed": "not met", "unknown": "no model"}[state]
+    kind = f"({scope}{'hard' if r.hard else 'soft'})"
     label = TARGET_LABELS.get(r.name) or IMPLICIT.get(r.name, ("", r.name.replace("_", " ")))[1]
-    return state, (f"{label} {sign} {r.target:g} {r.unit}: expected {got} — {word} "
-                   f"({scope}{'hard' if r.hard else 'soft'})")
+    if r.expected is None:  # say why it cannot be judged, never a bare "no model"
+        why = r.note or "cannot be judged: no model for it"
+        return state, f"{label} {sign} {r.target:g} {r.unit}: {why} {kind}"
+    word = {"met": "met", "missed": "not met", "unknown": "not judged"}[state]
+    if r.extrapolated:  # the card says what the estimate rests on
+        kind = f"{kind[:-1]}; {r.note})"
+    return state, f"{label} {sign} {r.target:g} {r.unit}: expected {r.expected:.3g} {r.unit} — {word} {kind}"
 
 
 def implicit_targets(recs) -> list:

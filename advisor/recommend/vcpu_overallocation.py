@@ -173,6 +173,11 @@ def recommend(ctx: EngineContext) -> list[Recommendation]:
             if v > best + 0.5:
                 why[k] = f"about {v - best:.1f} s longer migration downtime"
         _downtime_target(ctx, outcome, downtime, migrating, extra, why)
+    fixed = sc.preferences.vcpu_overallocation
+    if fixed:  # the others stay as alternatives, with their figures, excluded by the preference
+        for k in levels:
+            if k != fixed:
+                outcome.excluded.setdefault(k, []).insert(0, (_FIXED_RULE, f"preferences.vcpu_overallocation is {fixed}"))
     rec = decide(DECISION, "cluster", outcome, ctx, extra_scores=extra, expected=expected, why=why,
                  extrapolated=extrap, model_citations=cites, has_model=has_model)
     rec.value = per_core(OVERALLOCATION[rec.choice], threads)
@@ -191,6 +196,11 @@ def recommend(ctx: EngineContext) -> list[Recommendation]:
     if rec.choice in downtime:
         ctx.chosen["migration_downtime_s"] = downtime[rec.choice]
     return [rec]
+
+
+_FIXED_RULE = Rule("oa.fixed-by-preferences", DECISION, "cluster", "safety",
+                   "The scenario fixes the over-allocation level (preferences.vcpu_overallocation).",
+                   lambda c: True, Effect())
 
 
 def _downtime_target(ctx: EngineContext, outcome, downtime: dict[str, float], migrating, extra, why) -> None:

@@ -7,7 +7,9 @@ finds the smallest share for which some T_VM works and the recommendation keeps 
 above it (doc 004 c11-C04): share = min(1, max(1.2 x smallest share, 1.5 x utilization), and
 2 x utilization when a switching overhead is charged (c11-C07)), but at most halfway between the
 smallest share and a whole core, so that a share below 1 that works is never rounded up to a
-whole core. The period is the largest one that passes the response-time test (the robust one
+whole core. ``realtime.period`` fixes T_VM (a period the platform imposes): the budget is then
+the share of it and the response times are those at that period (doc 004 Section 11.4's
+example). Otherwise the period is the largest one that passes the response-time test (the robust one
 when the analysis gives it). When only a whole core works (utilization near 1), the VM gets a
 dedicated core: any period does, and T_VM = C_VM = the shortest task period is reported (never
 an infinite period). WCETs are scaled by host GHz / design GHz when the design speed is given.
@@ -78,6 +80,26 @@ def _analyze(tasks: tuple, unit: str, share: float | None, overhead: float, spee
     return analyze(ts, share=share, overhead=overhead, speed_scale=speed)
 
 
+def _at_period(ts, rt, speed: float | None, res) -> dict:
+    """Budget, response times and feasibility at the fixed ``rt.period``: the budget is the share's
+    (``rt.share``, else the analysis' share) of the period; response times by Equation (5) in the
+    analysis' priority order (deadline-monotonic), WCETs scaled by ``speed``."""
+    import numpy as np
+
+    from advisor.realtime.response import response_times
+
+    scale = speed or 1.0
+    tasks = sorted(ts.tasks, key=lambda t: (t.deadline or t.period, t.period))
+    share = rt.share if rt.share is not None else (res.share or 1.0)
+    budget = rt.period * share
+    r = response_times(np.array([t.period for t in tasks], float), np.array([t.wcet / scale for t in tasks], float),
+                       rt.period, budget, rt.overhead)
+    times = {t.name: float(x) for t, x in zip(tasks, r, strict=True) if math.isfinite(float(x))}
+    ok = all(math.isfinite(float(x)) and float(x) <= (t.deadline or t.period) * (1 + 1e-9)
+             for t, x in zip(tasks, r, strict=True))
+    return {"budget": budget, "response_times": times, "feasible": ok}
+
+
 def _one(ctx: EngineContext, w) -> Recommendation:
     rt = w.realtime
     unit = rt.time_unit
@@ -108,6 +130,12 @@ def _one(ctx: EngineContext, w) -> Recommendation:
     period = min(t.period for t in ts.tasks) if dedicated else (res.max_period_robust or res.max_period)
     budget = period * res.share if (period and res.share) else res.budget
     feasible = bool(res.feasible and period and math.isfinite(period))
+    fixed = None
+    if rt.period is not None and not dedicated:  # a period the platform imposes: the budget and times there
+        fixed = _at_period(ts, rt, speed, res)
+        period, budget, feasible = rt.period, fixed["budget"], fixed["feasible"]
+        notes.append(f"T_VM fixed at {rt.period:g} {unit} (realtime.period): the budget and response times are "
+                     "those at that period")
     if dedicated:
         choice = f"dedicated core (T_VM=C_VM={period:.4g} {unit})"
     elif feasible:
@@ -120,7 +148,11 @@ def _one(ctx: EngineContext, w) -> Recommendation:
         low = res.feasible_intervals[0][0] if res.feasible_intervals and not dedicated else period
         expected.update({"period": figure(period, unit, min(low, period), max(top, period)),
                          "budget": figure(budget, unit), "share": figure(res.share, "1")})
-        rts = {k: v for k, v in res.response_times.items() if v is not None}
+        if fixed is not None:
+            expected.update({"period": figure(period, unit), "budget": figure(budget, unit),
+                             "share": figure(budget / period, "1")})
+        rts = fixed["response_times"] if fixed is not None else {k: v for k, v in res.response_times.items()
+                                                                  if v is not None}
         for name, r in rts.items():
             expected[f"response_time_{name}"] = figure(r, unit)
     alternatives = []

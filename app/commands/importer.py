@@ -19,7 +19,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "import", help="import benchmark result files of a site (fio, bonnie++, sysbench, PostMark, IOzone)",
         description="Read benchmark result files and store their measurements under a site. The format is "
                     "recognised from the content: fio JSON/json+/text, bonnie++ CSV/table, sysbench fileio/cpu, "
-                    "PostMark verbose/terse, IOzone table/-R report. Each file is stored in one transaction; "
+                    "PostMark verbose/terse, IOzone table/-R report/throughput mode. Each file is stored in one transaction; "
                     "a file already imported into the site (same content) is reported, not stored twice. "
                     "Exit status 2 if any file could not be read, 3 if the database could not store one "
                     "(locked, disk full, read-only, damaged).")

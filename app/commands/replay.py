@@ -13,7 +13,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "replay", help="replay the documents' experiments: measured vs the advice's expected figures",
         description="Run every experiment of the five documents that the knowledge base holds (each table, "
-                    "figure series and worked example, written once as a scenario in tests/replay/experiments/) "
+                    "figure series and worked example, written once as a scenario in resources/replay/) "
                     "through the advisor and list, per measured value, the document's number, the advice's "
                     "expected figure with its interval, and whether it lies within. Exits 1 when the in-sample "
                     "bar fails: fewer than 95 %% of the experiments pass, or a setup a document ran gets no "
@@ -23,7 +23,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--format", choices=("json", "md", "text"), default="text", help="output format (default text)")
     p.add_argument("--held-out", action="store_true",
                    help="leave each experiment out: refit the models without its rows before replaying it")
-    p.add_argument("--suite", type=Path, metavar="DIR", help="folder of replay files (default: the source tree's)")
+    p.add_argument("--suite", type=Path, metavar="DIR", help="folder of replay files (default: the program's resources/replay)")
     p.add_argument("-o", "--output", type=Path, metavar="FILE", help="write here (atomically) instead of stdout")
     p.add_argument("--kb", type=Path, help="use this compiled knowledge base file instead of the shipped one")
     p.set_defaults(func=cmd_replay)
@@ -35,8 +35,10 @@ def cmd_replay(args) -> int:
 
     experiments = replay.load_suite(args.suite)
     setups = replay.load_setups(args.suite)
+    not_experiments = replay.load_not_experiments(args.suite)
     with KnowledgeBase.open(args.kb) as kb:
-        result = replay.run(experiments, kb, documents=args.document, held_out=args.held_out, setups=setups)
+        result = replay.run(experiments, kb, documents=args.document, held_out=args.held_out, setups=setups,
+                            not_experiments=not_experiments)
     if args.format == "json":
         text = jsonout.dumps(result.to_dict(), indent=2) + "\n"
     elif args.format == "md":

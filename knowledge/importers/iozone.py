@@ -1,16 +1,28 @@
 """IOzone: the standard-output table, the throughput-mode summary ("Children see throughput"),
 and the ``-R`` Excel-style report ("Excel output is below:").
 
-Units: IOzone's kBytes are 1024 bytes, so "kBytes/sec" is KiB/s; with ``-O`` the results are
-operations per second (``iops``). Record length is ``block_size`` (KiB), the file size
-``file_size`` (KiB). When a ``-R`` report is present it is used and the table (same numbers) skipped.
+Units: IOzone's kBytes are 1024 bytes, so "kBytes/sec" (and the older "KB/sec") is KiB/s; with
+``-O`` the results are operations per second (``iops``). Record length is ``block_size`` (KiB), the
+file size ``file_size`` (KiB). When a ``-R`` report is present it is used and the table (same
+numbers) skipped. A 0 in a ``-R`` report is what IOzone prints for a test it did not finish
+(an interrupted run prints its report with zeros): never a result, it is skipped with a warning, and a
+file that holds nothing else is refused saying so.
+
+Throughput mode (``-t N`` or ``-l/-u``): every "Children see throughput for N <test>" line is one
+run, the aggregate of its N processes or threads (``statistic`` total). Each is labelled with the
+settings of its own invocation (a file may hold several IOzone runs one after another, each after
+its banner): the record size and per-process file size from "Each process writes a F kByte file in
+R kByte records" (or "Record Size" / "File size set to"), ``direct_io`` from "O_DIRECT feature
+enabled", the unit from the line itself. "Parent sees", the per-process min/max/avg lines, the CPU
+utilization lines and the ``-R`` "Throughput report" block repeat or break down these figures and
+are not imported separately.
 """
 
 from __future__ import annotations
 
 import re
 
-from knowledge.importers.base import ImporterError, ParsedFile, is_number, measurement, number
+from knowledge.importers.base import ImporterError, ParsedFile, fmt_level, is_number, measurement, number
 from knowledge.userdb import SiteMeasurement
 
 NAME = "iozone"
@@ -26,11 +38,16 @@ HEADER_TOKENS = ("write", "rewrite", "read", "reread", "read", "write", "read", 
 REPORTS = {"writer": 0, "re-writer": 1, "reader": 2, "re-reader": 3, "random read": 4, "random write": 5,
            "backward read": 6, "record rewrite": 7, "stride read": 8, "fwrite": 9, "re-fwrite": 10,
            "fread": 11, "re-fread": 12}
-#: throughput-mode phrases ("Children see throughput for 4 <phrase>") -> column index
-PHRASES = {"initial writers": 0, "rewriters": 1, "readers": 2, "re-readers": 3, "random readers": 4,
-           "random writers": 5, "reverse readers": 6, "stride readers": 8, "fwriters": 9, "freaders": 11,
-           "pwrite writers": 0, "pread readers": 2}
-CHILDREN_RE = re.compile(r"^Children see throughput for\s+(\d+)\s+(.+?)\s*=\s*(\S+)\s+(kB/sec|ops/sec)")
+#: throughput-mode phrases ("Children see throughput for 4 <phrase>") -> (operation, access_pattern)
+PHRASES = {"initial writers": COLUMNS[0], "rewriters": COLUMNS[1], "readers": COLUMNS[2], "re-readers": COLUMNS[3],
+           "random readers": COLUMNS[4], "random writers": COLUMNS[5], "reverse readers": COLUMNS[6],
+           "stride readers": COLUMNS[8], "fwriters": COLUMNS[9], "freaders": COLUMNS[11],
+           "mixed workload": ("random_mix", "random"),  # -i 8: each child reads or writes at random
+           "pwrite writers": ("pwrite", "sequential"), "pread readers": ("pread", "sequential"),
+           "re-pwrite writers": ("repwrite", "sequential"), "re-pread readers": ("repread", "sequential"),
+           "pwritev writers": ("pwritev", "sequential"), "preadv readers": ("preadv", "sequential")}
+CHILDREN_RE = re.compile(r"^Children see throughput for\s+(\d+)\s+(.+?)\s*=\s*(\S+)\s+(kB/sec|KB/sec|ops/sec)")
+EACH_RE = re.compile(r"^Each (?:process|thread) writes a (\d+) [kK]byte file in (\d+) [kK]byte records")
 
 
 def identify(text: str) -> float:
@@ -51,34 +68,52 @@ def parse(text: str, path: str = "") -> ParsedFile:
     warnings: list[str] = []
     skipped: list[str] = []
     params: dict = {}
+    commands: list[str] = []
     version = ""
-    unit, metric = "KiB/s", "throughput"
-    table: list[tuple[int, float, float, list[tuple[int, float]]]] = []
-    excel: list[tuple[int, float, float, float]] = []
-    children: list[tuple[int, int, str, float, str]] = []
+    # the settings of the invocation being read (reset by each banner)
+    run: dict = {"unit": ("KiB/s", "throughput"), "direct": None, "rec": None, "size": None}
+    table: list[tuple[int, float, float, list[tuple[int, float]], dict]] = []
+    excel: list[tuple[int, float, float, float, int]] = []
+    titles: dict[int, str] = {}
+    interrupted: int | None = None
+    children: list[tuple[int, int, str, float, str, dict]] = []
     ends: list[int] | None = None
     report: int | None = None
     recs: list[float] = []
     in_excel = False
     for n, line in enumerate(text.splitlines(), 1):
         s = line.strip()
-        if m := re.search(r"Version \$Revision: (\S+) \$", s):
+        if s.startswith("iozone: interrupted"):
+            interrupted = n
+        elif s.startswith("Iozone: Performance Test of File I/O"):
+            run = {"unit": ("KiB/s", "throughput"), "direct": None, "rec": None, "size": None}
+        elif m := re.search(r"Version \$Revision: (\S+) \$", s):
             version = version or m.group(1)
         elif m := re.match(r"^Command line used: (.*)$", s):
-            params["command_line"] = m.group(1)
-        elif s.startswith("Output is in"):
-            if "op" in s.split("Output is in", 1)[1]:
-                unit, metric = "ops/s", "iops"
+            commands.append(m.group(1))
+        elif s.startswith(("Output is in", "OPS Mode")):
+            if "op" in s.split("Output is in", 1)[-1]:
+                run["unit"] = ("ops/s", "iops")
         elif s.startswith("O_DIRECT feature enabled"):
             params["direct_io"] = True
-        elif m := re.match(r"^Throughput test with (\d+) (processes|threads)", s):
+            run["direct"] = "yes"
+        elif m := re.match(r"^Throughput test with (\d+) (processes|process|threads|thread)\b", s):
             params["threads"] = int(m.group(1))
+        elif m := EACH_RE.match(s):
+            run["size"] = number(m.group(1), path, line=n, what="file size")
+            run["rec"] = number(m.group(2), path, line=n, what="record size")
+        elif m := re.match(r"^Record Size (\d+) [kK]B?\b", s):
+            run["rec"] = number(m.group(1), path, line=n, what="record size")
+        elif m := re.match(r"^File size set to (\d+) [kK]B?\b", s):
+            run["size"] = number(m.group(1), path, line=n, what="file size")
         elif s.startswith("Excel output is below"):
             in_excel, ends = True, None
         elif m := re.match(r'^"(.+) report"$', s):
             if not in_excel:  # a -R report saved without its "Excel output is below" line
                 in_excel, ends = True, None
             report = REPORTS.get(m.group(1).lower())
+            if report is not None:
+                titles[report] = m.group(1)
             if report is None:
                 skipped.append(f"line {n}: unknown -R report {m.group(1)!r}: skipped")
             recs = []
@@ -90,7 +125,7 @@ def parse(text: str, path: str = "") -> ParsedFile:
             if len(vals) > len(recs):
                 raise ImporterError(path, f"{len(vals)} values for {len(recs)} record sizes", line=n)
             for rec, v in zip(recs, vals, strict=False):
-                excel.append((report, size, rec, number(v, path, line=n)))
+                excel.append((report, size, rec, number(v, path, line=n), n))
         elif re.match(r"^kB\s+reclen\s", s, re.I):  # "KB  reclen" in IOzone 3.3xx
             tokens = s.split()[2:]
             if tuple(tokens) != HEADER_TOKENS[:len(tokens)]:
@@ -105,50 +140,87 @@ def parse(text: str, path: str = "") -> ParsedFile:
             for tok, end in toks[2:]:
                 k = min(range(len(cols)), key=lambda i: abs(cols[i] - end))
                 row.append((k, number(tok, path, line=n)))
-            table.append((n, size, rec, row))
+            table.append((n, size, rec, row, dict(run)))
         elif m := CHILDREN_RE.match(s):
-            children.append((n, int(m.group(1)), m.group(2), number(m.group(3), path, line=n), m.group(4)))
+            children.append((n, int(m.group(1)), m.group(2), number(m.group(3), path, line=n), m.group(4),
+                             dict(run)))
         elif s.startswith("iozone test complete"):
             ends = None
-    out = _measurements(table, excel, children, unit, metric, params, warnings)
+    if commands:
+        params["command_line"] = commands[0]
+        if len(commands) > 1:
+            params["command_lines"] = commands
+    # a run: one (file size, record length) row of the table or of a -R report, one throughput-mode test
+    runs = len({(k, size) for k, size, *_ in excel}) if excel else len(table)
+    runs += len(children) + len(skipped)
+    excel = _drop_unfinished(excel, titles, interrupted, skipped, warnings)
+    out = _measurements(table, excel, children, run["unit"], params, warnings)
+    if not out and interrupted is not None:
+        raise ImporterError(path, "IOzone was interrupted here, before any test finished: its -R report holds "
+                                  "only the zeros IOzone prints for unfinished tests, no result", line=interrupted)
     if not out:
         raise ImporterError(path, "no IOzone results (no 'kB reclen' table rows, 'Children see throughput' "
                                   "lines or -R report)", line=1)
     if not version:
         warnings.append("no 'Version $Revision: ...' line: version unknown")
-    # a run: one (file size, record length) row of the table or of a -R report, one throughput-mode test
-    runs = len({(k, size) for k, size, _rec, _ in excel}) if excel else len(table)
-    runs += len(children)
     return ParsedFile(NAME, version, params, out, warnings, path=path, format="iozone",
-                      runs_found=runs + len(skipped), skipped=skipped)
+                      runs_found=runs, skipped=skipped)
 
 
-def _measurements(table, excel, children, unit, metric, params, warnings) -> list[SiteMeasurement]:
-    direct = "yes" if params.get("direct_io") else None
+def _drop_unfinished(excel, titles, interrupted, skipped, warnings):
+    """The -R values without the zeros IOzone prints for tests it did not finish: a (report, file size)
+    row of zeros only is a skipped run, single zeros in a row are dropped with a warning."""
+    if not any(e[3] == 0 for e in excel):
+        return excel
+    why = (f"IOzone was interrupted (line {interrupted}) and" if interrupted is not None else "IOzone") + \
+        " prints 0 for a test it did not finish"
+    rows: dict[tuple[int, float], list] = {}
+    for e in excel:
+        rows.setdefault((e[0], e[1]), []).append(e)
+    kept = []
+    for (k, size), row in rows.items():
+        zeros = [e for e in row if e[3] == 0]
+        where = f"line {row[0][4]}: {titles.get(k, 'report')!r} report, file {fmt_level(size)} KiB"
+        if len(zeros) == len(row):
+            skipped.append(f"{where}: only 0 ({why}): skipped")
+            continue
+        if zeros:
+            recs = ", ".join(fmt_level(e[2]) for e in zeros)
+            warnings.append(f"{where}: 0 for record {recs} KiB ({why}): not imported")
+        kept += [e for e in row if e[3] != 0]
+    return kept
+
+
+def _measurements(table, excel, children, unit_metric, params, warnings) -> list[SiteMeasurement]:
     out: list[SiteMeasurement] = []
     if excel:
         if table:
             warnings.append("the table and the -R report hold the same results: the -R report was used")
-        for k, size, rec, value in excel:
+        unit, metric = unit_metric
+        direct = "yes" if params.get("direct_io") else None
+        for k, size, rec, value, _n in excel:
             op, pattern = COLUMNS[k]
             out.append(measurement(metric, value, unit, _f(op, pattern, rec, size, None, direct),
-                                   f"IOzone {op} ({pattern or 'other'}), file {size:g} KiB, record {rec:g} KiB"))
-        return out
-    for _n, size, rec, row in table:
-        for k, value in row:
-            op, pattern = COLUMNS[k]
-            out.append(measurement(metric, value, unit, _f(op, pattern, rec, size, None, direct),
-                                   f"IOzone {op} ({pattern or 'other'}), file {size:g} KiB, record {rec:g} KiB"))
-    for n, threads, phrase, value, u in children:
-        k = PHRASES.get(phrase.lower())
-        op, pattern = COLUMNS[k] if k is not None else (phrase.lower().replace(" ", "_"), None)
-        if k is None:
+                                   f"IOzone {op} ({pattern or 'other'}), file {fmt_level(size)} KiB, record {fmt_level(rec)} KiB"))
+    else:
+        for _n, size, rec, row, run in table:
+            unit, metric = run["unit"]
+            for k, value in row:
+                op, pattern = COLUMNS[k]
+                out.append(measurement(metric, value, unit, _f(op, pattern, rec, size, None, run["direct"]),
+                                       f"IOzone {op} ({pattern or 'other'}), file {fmt_level(size)} KiB, record {fmt_level(rec)} KiB"))
+    for n, threads, phrase, value, u, run in children:
+        known = PHRASES.get(" ".join(phrase.lower().split()))
+        op, pattern = known or ("_".join(phrase.lower().split()), None)
+        if known is None:
             warnings.append(f"line {n}: unknown throughput test {phrase!r}: kept as operation {op!r}")
         this_unit, this_metric = ("ops/s", "iops") if u == "ops/sec" else ("KiB/s", "throughput")
-        f = _f(op, pattern, None, None, threads, direct)
+        f = _f(op, pattern, run["rec"], run["size"], threads, run["direct"])
         f["statistic"] = "total"
+        where = "".join(f", {what} {fmt_level(v)} KiB" for what, v in (("record", run["rec"]), ("file per child", run["size"]))
+                        if v is not None)
         out.append(measurement(this_metric, value, this_unit, f,
-                               f"IOzone throughput mode: {threads} {phrase}, all children"))
+                               f"IOzone throughput mode: {threads} {phrase}, all children{where}"))
     return out
 
 

@@ -62,6 +62,8 @@ def test_data_files_bundle_curated_data_schema_resources_and_the_compiled_kb(spe
         assert (path.name, str(path.relative_to(ROOT).parent)) in dests, path
     assert ("kb.sql", "knowledge/schema") in dests
     assert ("scenario.yaml", "resources/examples") in dests
+    replay = sorted((ROOT / "resources" / "replay").glob("*.yaml"))  # `capadvisor replay` in the build
+    assert len(replay) == 5 and all((p.name, "resources/replay") in dests for p in replay)
     assert ("knowledge.sqlite", "resources/data") in dests
     assert not any(src.endswith(".py") for src, _ in datas)
 

@@ -16,7 +16,8 @@ from tests.packaging.conftest import PACKAGING, ROOT
 
 @pytest.fixture
 def fake_dist(tmp_path) -> Path:
-    """A dist/ folder whose one-folder 'build' runs only the kb command, through this checkout."""
+    """A dist/ folder whose one-folder 'build' runs only the kb and replay commands, through this
+    checkout (the replay files copied into the fake bundle, as the spec bundles them)."""
     dist = tmp_path / "dist"
     build = dist / f"capadvisor-{app.__version__}-linux-x86_64"
     internal = build / "_internal"
@@ -24,13 +25,17 @@ def fake_dist(tmp_path) -> Path:
                 "PySide6/Qt/plugins/platforms/libqoffscreen.so", "PySide6/Qt/plugins/platforms/libqxcb.so"):
         (internal / rel).parent.mkdir(parents=True, exist_ok=True)
         (internal / rel).write_text("")
+    (internal / "resources" / "replay").mkdir(parents=True)
+    for path in (ROOT / "resources" / "replay").glob("*.yaml"):
+        (internal / "resources" / "replay" / path.name).write_bytes(path.read_bytes())
     exe = build / "capadvisor"
     exe.write_text(f"""#!/usr/bin/env bash
 case "$1" in
   --version) echo "capadvisor {app.__version__}" ;;
   --help) printf 'usage: capadvisor [-h] [--version] COMMAND ...\\n\\npositional arguments:\\n  COMMAND\\n'
-          printf '    kb        query, export and check the knowledge base\\n' ;;
-  kb)
+          printf '    kb        query, export and check the knowledge base\\n'
+          printf '    replay    replay the documents\\n' ;;
+  kb|replay)
     if [ "${{FAKE_MODE:-}}" = broken ] && [ "$2" = validate ]; then
       echo 'Traceback (most recent call last):' >&2; echo 'ModuleNotFoundError: No module named x' >&2; exit 1
     fi
@@ -54,6 +59,8 @@ def test_a_good_build_passes_and_unregistered_commands_are_skipped(fake_dist):
     result = _run(fake_dist)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "  ok    kb-export" in result.stdout and "  ok    kb-bundled" in result.stdout
+    for check in ("bundled resources/replay", "replay-json", "replay-doc", "replay-bad"):
+        assert f"  ok    {check}" in result.stdout, result.stdout
     for command in ("advise", "rt", "probe", "import", "sites", "gui"):
         assert f"skip  {command}: command '{command}' is not registered" in result.stdout
     assert ", 0 failed," in result.stdout

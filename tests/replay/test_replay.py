@@ -1,4 +1,4 @@
-"""The documents' experiments replayed as scenarios (tests/replay/experiments/*.yaml).
+"""The documents' experiments replayed as scenarios (resources/replay/*.yaml).
 
 Every experiment must pass — its measured values within the advice's stated intervals — or be
 marked ``xfail`` with the reason it still fails (counted and reported by ``capadvisor replay``);
@@ -107,3 +107,52 @@ def test_cli_replay_markdown_lists_every_experiment(capsys, suite, kb_path):
     out = capsys.readouterr().out
     for exp in suite:
         assert f"**{exp.id}**" in out
+
+
+@pytest.fixture(scope="module")
+def coverage(suite, session_kb):
+    return replay.coverage(session_kb, suite, replay.load_setups(), replay.load_not_experiments())
+
+
+def test_every_row_of_every_document_is_accounted_for(coverage, session_kb):
+    """Each measurement row is replayed, rests on a setup, or is listed as not an experiment with a
+    reason class; the entries name real locators and rows and never a replayed row."""
+    assert set(coverage) == {d.id for d in session_kb.documents()}
+    for doc, c in coverage.items():
+        assert not c["problems"], (doc, c["problems"])
+        assert not c["unaccounted"], (doc, c["unaccounted"][:20])
+        assert c["experiments"] > 0 and c["replayed_locators"] > 0
+
+
+def test_measured_locators_not_replayed_say_why(coverage, session_kb):
+    """A locator with measured rows (not only set-up values) that no experiment replays carries a
+    reason class; "no_decision" and "restated" entries say why in words."""
+    entries = replay.load_not_experiments()
+    assert all(n.reason in replay.REASONS for n in entries)
+    assert all(n.why for n in entries if n.reason in ("no_decision", "restated"))
+    for doc, c in coverage.items():
+        for loc, x in c["by_locator"].items():
+            if not x["replayed"] and not x["setup"]:
+                assert x["reasons"], (doc, loc)
+
+
+def test_not_experiment_entries_are_checked(tmp_path, session_kb):
+    """A wrong reason class or an unknown locator is reported, not ignored."""
+    bad = tmp_path / "x.yaml"
+    bad.write_text("document: '001'\nexperiments: []\nnot_experiments:\n  - {locator: Table 1, reason: because}\n")
+    with pytest.raises(replay.InputError, match="reason must be one of"):
+        replay.load_not_experiments(tmp_path)
+    bad.write_text("document: '001'\nexperiments: []\nnot_experiments:\n  - {locator: Table 99, reason: count}\n")
+    cov = replay.coverage(session_kb, [], [], replay.load_not_experiments(tmp_path))
+    assert any("Table 99" in p for p in cov["001_59d3b1dfbc4dd7d1"]["problems"])
+
+
+def test_cli_reports_coverage(capsys, kb_path):
+    from app.cli import main
+
+    code = main(["replay", "--kb", str(kb_path), "--document", "002", "--format", "json"])
+    data = json.loads(capsys.readouterr().out)
+    cov = data["coverage"]["002_c73d40531a11425b"]
+    assert cov["unaccounted"] == [] and cov["experiments"] >= 8
+    assert set(cov["not_experiment_locators"]) <= set(replay.REASONS)
+    assert code == 0 and data["summary"]["unaccounted_rows"] == []

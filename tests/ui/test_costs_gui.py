@@ -165,3 +165,12 @@ def test_the_workshop_summary_shows_the_cost_and_how_a_what_if_moves_it(window, 
 
     assert f"({signed(what.cost.total - base)})" in text  # how far the what-if moved the bill
     window.toggle_workshop(False)
+
+
+def test_f1_on_the_optimize_tab_opens_the_guide_at_its_section(window, qtbot):
+    window.show_view("optimize")
+    window.act_guide.trigger()
+    dlg = window.help_dialog
+    assert dlg.isVisible() and dlg.section_at_top() == "Optimize"
+    assert "Edit ▸ Cost catalogue…" in dlg.browser.toPlainText()
+    dlg.close()

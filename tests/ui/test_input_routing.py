@@ -42,7 +42,7 @@ def test_typing_into_a_storage_cell_edits_that_cell_and_tab_moves_on(qtbot):
     w = _window(qtbot)
     panel = w.show_view("scenario")
     doc = w.session.document
-    shared = panel.shared_table  # kind, network, capacity, IOPS
+    shared = panel.shared_table  # kind, network, capacity, IOPS, system (distributed stores)
     _click_cell(w, shared, 0, 1)
     assert shared.table.currentIndex().column() == 1
     type_text("25")
@@ -54,7 +54,8 @@ def test_typing_into_a_storage_cell_edits_that_cell_and_tab_moves_on(qtbot):
     type_text("55")
     key(Qt.Key.Key_Tab)
     assert doc.get(("hosts", "shared_storage", 0, "capacity_tb")) == 55.0
-    key(Qt.Key.Key_Tab)  # the last cell (IOPS): Tab leaves the table
+    key(Qt.Key.Key_Tab)  # IOPS
+    key(Qt.Key.Key_Tab)  # the last cell (System): Tab leaves the table
     assert not shared.table.isAncestorOf(focus()) and focus() is not shared.table
     assert doc.get(("hosts", "shared_storage", 0, "kind")) == "nfs"
 

@@ -73,9 +73,14 @@ class HelpDialog(QDialog):
                 return False
             if cursor.block().blockFormat().headingLevel() > 0 and cursor.block().text().strip() == heading:
                 break
-        self.browser.verticalScrollBar().setValue(self.browser.verticalScrollBar().maximum())
-        block_top = int(doc.documentLayout().blockBoundingRect(cursor.block()).top())
-        self.browser.verticalScrollBar().setValue(block_top)
+        layout = doc.documentLayout()
+        layout.blockBoundingRect(doc.lastBlock())  # lays the whole guide out (it is laid out lazily, and
+        # the scroll range follows only later): the range then reaches the end however long the guide is
+        bar = self.browser.verticalScrollBar()
+        bar.setMaximum(max(bar.maximum(), int(doc.size().height()) - self.browser.viewport().height()))
+        bar.setValue(bar.maximum())
+        block_top = int(layout.blockBoundingRect(cursor.block()).top())
+        bar.setValue(block_top)
         self.browser.setTextCursor(cursor)
         return True
 

@@ -29,10 +29,14 @@ from ui.panels.editors import ChoiceBox, NumberEdit, TextEdit
 OPTBOOL = (("not known", None), ("yes", True), ("no", False))
 
 
+#: what an optional choice shows when it is not set
+NOT_SET = "(not set)"
+
+
 @dataclass(frozen=True)
 class FieldSpec:
-    """One field: ``kind`` is int, float, optfloat (may be unset), choice, bool, optbool (yes, no
-    or not known) or text."""
+    """One field: ``kind`` is int, float, optfloat (may be unset), choice, optchoice (a choice or
+    not set), bool, optbool (yes, no or not known) or text."""
 
     path: tuple
     label: str
@@ -121,6 +125,11 @@ def make_editor(spec: FieldSpec, with_unit: bool = True) -> QWidget:
         w = ChoiceBox()
         for text, value in OPTBOOL:
             w.addItem(text, value)
+    elif spec.kind == "optchoice":
+        w = ChoiceBox()
+        w.addItem(NOT_SET, None)
+        for choice in spec.choices:
+            w.addItem(choice, choice)
     else:
         w = TextEdit()
         w.setClearButtonEnabled(True)
@@ -241,6 +250,8 @@ def connect_editor(spec: FieldSpec, w: QWidget, write: Callable[[object], None])
         w.sig_edited.connect(write)
     elif spec.kind == "optbool":
         w.currentIndexChanged.connect(lambda i: write(OPTBOOL[i][1]))
+    elif spec.kind == "optchoice":
+        w.currentIndexChanged.connect(lambda i: write(w.itemData(i)))
     elif isinstance(w, QComboBox):
         w.currentTextChanged.connect(write)
     elif isinstance(w, QCheckBox):
@@ -259,6 +270,10 @@ def show_value(spec: FieldSpec, w: QWidget, value) -> None:
         value = spec.default
     if spec.kind == "optbool":
         w.setCurrentIndex([v for _t, v in OPTBOOL].index(value if isinstance(value, bool) else None))
+    elif spec.kind == "optchoice":
+        if value is not None and w.findData(value) < 0:  # a value the list does not have: shown, judged by the core
+            w.addItem(str(value), value)
+        w.setCurrentIndex(max(w.findData(value), 0) if value is not None else 0)
     elif isinstance(w, QComboBox):
         text = str(value) if value is not None else spec.choices[0]
         if w.findText(text) < 0:  # a value the file has but the list does not: shown, judged by the core

@@ -20,10 +20,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from advisor.scenario import BALANCING_EVENTS, DISTRIBUTED_SYSTEMS, OVERALLOCATION_LEVELS
 from ui.document import ScenarioDocument
 from ui.panels.fields import MARKS, BoundForm, FieldSpec, provenance
 from ui.panels.record_table import RecordTable
-from ui.panels.targets_form import TargetsForm
+from ui.panels.targets_form import TargetsForm, WorkloadTargetsForm
 from ui.workers import TaskSlot
 
 LEVELS = ("low", "medium", "high")
@@ -70,6 +71,8 @@ SHARED_SPECS = [
               default=1.0),
     FieldSpec(("capacity_tb",), "Capacity", "optfloat", "TB", "Usable capacity (10^12 B), if known", step=1),
     FieldSpec(("iops",), "IOPS", "optfloat", "", "IOPS the storage sustains, if known", decimals=0, step=1000),
+    FieldSpec(("system",), "System", "optchoice", "", "For a distributed store: which one (the thesis measured "
+              "these four; not set: Compuverde Structured, its best)", choices=DISTRIBUTED_SYSTEMS),
 ]
 
 WORKLOAD_SPECS = [
@@ -94,6 +97,8 @@ WORKLOAD_SPECS = [
               "Data the VM actually reads and writes (at most the virtual disk)"),
     FieldSpec(("io", "iops"), "IOPS per VM", "optfloat", "IOPS", "Disk operations per second of one VM, if known",
               decimals=0, step=10),
+    FieldSpec(("io", "rewrite_share"), "Rewrite share", "float", "", "Fraction of the written bytes that rewrite "
+              "data in place (read, change, write back), 0 to 1", default=0.0, step=0.1),
     FieldSpec(("image_gb",), "Image size", "optfloat", "GB", "Size of the VM image to propagate"),
     FieldSpec(("request_load_rps",), "Request load", "optfloat", "req/s", "Requests per second per VM"),
     FieldSpec(("live_migration",), "Must live-migrate", "bool", "", "The VMs must move between hosts live"),
@@ -102,6 +107,8 @@ WORKLOAD_SPECS = [
               default="none"),
     FieldSpec(("containerizable",), "Could run as containers", "bool", "",
               "The application could run in containers instead of VMs"),
+    FieldSpec(("replication_factor",), "Replication factor", "optfloat", "copies",
+              "Copies of each item a distributed database keeps (Cassandra's RF; not set: 3)", decimals=0),
 ]
 
 PREF_SPECS = [
@@ -113,6 +120,11 @@ PREF_SPECS = [
               default=80.0, step=5),
     FieldSpec(("frequent_provisioning",), "Frequent provisioning", "bool", "",
               "Servers are created and started often (elastic scale-out)"),
+    FieldSpec(("vcpu_overallocation",), "Over-allocation", "optchoice", "",
+              "Fix the vCPU over-allocation level (not set: the advice chooses)", choices=OVERALLOCATION_LEVELS),
+    FieldSpec(("balancing_event",), "Balancing event", "optchoice", "",
+              "The event the load-balancing figures are for (not set: maintenance with a reserve, else a load "
+              "shift)", choices=BALANCING_EVENTS),
 ]
 
 
@@ -279,8 +291,8 @@ class QtScenarioPanel(QWidget):
         self.prefs_form = BoundForm(document, PREF_SPECS, ("preferences",))
         QVBoxLayout(prefs_box).addWidget(self.prefs_form)
         targets_box = QGroupBox("Targets the plan must meet")
-        targets_box.setToolTip("preferences.targets: the host count is the smallest that meets them; per-workload "
-                               "targets are kept in the scenario file")
+        targets_box.setToolTip("preferences.targets: the host count is the smallest that meets them; a workload's "
+                               "own targets (under the workload) replace these for it")
         self.targets_form = TargetsForm(document)
         QVBoxLayout(targets_box).addWidget(self.targets_form)
 
@@ -318,9 +330,15 @@ class QtScenarioPanel(QWidget):
         self.rt_label = QLabel()
         self.rt_label.setWordWrap(True)
         self.rt_label.setObjectName("hint")
+        self.workload_targets_box = QGroupBox("Targets for this workload")
+        self.workload_targets_box.setToolTip("preferences.targets.workloads: targets of this workload only; they "
+                                             "replace the targets for every workload (shown as 'all: ...')")
+        self.workload_targets = WorkloadTargetsForm(document)
+        QVBoxLayout(self.workload_targets_box).addWidget(self.workload_targets)
         wb = QVBoxLayout(self.workload_box)
         wb.addWidget(self.workload_form)
         wb.addWidget(self.rt_label)
+        wb.addWidget(self.workload_targets_box)
         wb.addStretch(1)
 
         middle = QWidget()
@@ -427,6 +445,7 @@ class QtScenarioPanel(QWidget):
         if row < 0:
             return
         self.workload_form.set_prefix(("workloads", row))
+        self.workload_targets.bind(row)
         w = self.workloads()[row] if row < len(self.workloads()) else {}
         self.workload_box.setTitle(f"Workload: {w.get('name', '')}")
         rt = w.get("realtime")
@@ -458,7 +477,13 @@ class QtScenarioPanel(QWidget):
         data = copy.deepcopy(self.document.data)
         if row < 0 or row >= len(data.get("workloads", [])):
             return
+        name = data["workloads"][row].get("name") if isinstance(data["workloads"][row], dict) else None
         del data["workloads"][row]
+        per = ((data.get("preferences") or {}).get("targets") or {}).get("workloads")
+        if isinstance(per, dict) and name in per:  # its own targets go with it
+            del per[name]
+            if not per:
+                del data["preferences"]["targets"]["workloads"]
         self.document.replace(data, "Remove workload")
 
     # --- validation banner ---------------------------------------------------------------

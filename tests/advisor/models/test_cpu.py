@@ -19,9 +19,11 @@ def cpu(trained):
 
 def test_table_9_2_mapping(cpu, trained):
     pts = {p.key: p for p in cpu.training_points()}
-    # Table 9.2: 3 platforms x 3 workloads x replication factor 1, 2, 3; Table 7.2: 3 hosts x 3 loads
-    assert len(pts) == 36
+    # Table 9.2: 3 platforms x 3 workloads x replication factor 1, 2, 3; chapter 7: 3 hosts x 3 loads in
+    # each of Tables 7.2, 7.4, 7.8, 7.10 (test case 3's six-VM hosts left out)
+    assert len(pts) == 63
     assert sum(p.locator == "Table 7.2" for p in pts.values()) == 9
+    assert {p.locator for p in pts.values()} == {"Table 9.2", "Table 7.2", "Table 7.4", "Table 7.8", "Table 7.10"}
     assert pts["c7-T7.2-05"].features == {"hypervisor": "vmware esxi", "workload": "telecom",
                                          "replication_factor": 1.0, "load": 500.0}
     p = pts["c9-139"]  # server CPU, VMware ESXi, mix load, RF 3

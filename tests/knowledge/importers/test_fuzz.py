@@ -25,7 +25,8 @@ SAMPLES = {
     "sysbench": ["sysbench10_fileio_rndrw.txt", "sysbench10_cpu.txt", "sysbench11_fileio_rndrw_published.txt",
                  "sysbench10_session_log.txt"],
     "postmark": ["postmark_verbose.txt", "postmark_terse.txt"],
-    "iozone": ["iozone3_auto_stdout.txt", "iozone3_excel_R_sample.txt"],
+    "iozone": ["iozone3_auto_stdout.txt", "iozone3_excel_R_sample.txt",
+               "../../../fixtures/published/tigerbsd_iozone3457_throughput_R_4proc.txt"],
 }
 TEXTS = {name: [(FIXTURES / f).read_text() for f in files] for name, files in SAMPLES.items()}
 FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
