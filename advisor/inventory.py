@@ -1148,6 +1148,8 @@ def today_vs_advised(scenario, recommendations) -> list[dict[str, Any]]:
         else:
             level = _level_of_ratio(now_ratio / max(threads, 1))
             why = _why_changed(r, level) if level != r.get("choice") else ""
+            if why[:1].isupper() and why[1:2].islower():  # a rule's sentence, now inside a sentence
+                why = why[0].lower() + why[1:]
             add("vcpu_overallocation", "cluster", "; ".join(parts), advised, "changed",
                 f"today's {now_ratio:g} vCPUs per core exceed the advised {float(value):g}"
                 + (f" (today is about the {level} level: {why})" if why else ""))

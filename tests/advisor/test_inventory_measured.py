@@ -216,6 +216,10 @@ def test_over_allocation_above_the_advised_limit_is_a_change():
         assert row["status"] == status, (ratio, row)
         line = format_today([row])[0]
         assert ("(unchanged)" in line) == (status == "unchanged")
+    row = today_vs_advised(parse_scenario({**base, "estate": {**base["estate"], "today": {
+        **base["estate"]["today"], "vcpus_per_core": 4.98}}}), [_rec("vcpu_overallocation", "cluster", "moderate", [
+            ("medium", "Some extra vCPUs keep cores usable [oa.moderate-ceiling]; scored 0.49 against 2.00")], 4.0)])[0]
+    assert "(today is about the medium level: some extra vCPUs keep cores usable" in row["because"], row["because"]
     assert "exceed the advised 4" in today_vs_advised(parse_scenario({**base, "estate": {
         **base["estate"], "today": {**base["estate"]["today"], "vcpus_per_core": 4.98}}}), [rec])[0]["because"]
 
