@@ -126,6 +126,23 @@ def map_columns(header: list[str], tab: str, where: str) -> _Columns:
     return _Columns(tab, index)
 
 
+def tab_columns(header: list[str], tab: str, where: str, notes: list[str]) -> _Columns | None:
+    """The columns of one tab (workbook or CSV export alike). A required tab without its columns
+    raises; an optional tab without them is not read (its VMs are just not measured) and None is
+    returned; a vHost tab without some host figures is read, and ``notes`` say which are left."""
+    if tab in OPTIONAL:
+        try:
+            cols = map_columns(header, tab, where)
+        except InputError as exc:
+            notes.append(f"{str(exc).split(': ', 1)[-1].split('; its columns')[0]}: not read from that tab")
+            return None
+    else:
+        cols = map_columns(header, tab, where)
+    if tab == "vHost" and host_gaps(cols):
+        notes.append(f"tab vHost has no column {' nor '.join(host_gaps(cols))}: those host figures are left for you")
+    return cols
+
+
 def host_gaps(cols: _Columns) -> list[str]:
     """What a vHost tab lacks for describing hosts (the hosts are still listed)."""
     gaps = []
@@ -319,18 +336,9 @@ def read_xlsx(path: Path, estate: Estate, progress=None, cancel=None) -> None:
                 if tab == "vInfo":
                     raise InputError(f"{where}: tab vInfo is empty")
                 continue
-            if tab in OPTIONAL:
-                try:  # optional tabs: without their columns the VMs are just not measured
-                    cols = map_columns(header, tab, where)
-                except InputError as exc:
-                    source.notes.append(f"{str(exc).split(': ', 1)[-1].split('; its columns')[0]}: not read from "
-                                        "that tab")
-                    continue
-            else:
-                cols = map_columns(header, tab, where)
-            if tab == "vHost" and host_gaps(cols):
-                source.notes.append(f"tab vHost has no column {' nor '.join(host_gaps(cols))}: "
-                                    "those host figures are left for you")
+            cols = tab_columns(header, tab, where, source.notes)
+            if cols is None:
+                continue
             if tab == "vInfo":
                 need_disk = "disk_total" not in cols.index and "provisioned" not in cols.index
                 need_used = "in_use" not in cols.index
@@ -424,18 +432,9 @@ def read_csv_tabs(paths: list[Path], estate: Estate, progress=None, cancel=None)
         report(progress, 0.05 + 0.9 * k / max(1, len(parsed)), f"reading {path.name}")
         where = str(path)
         src = sources.setdefault(where, Source(where, f"rvtools-csv ({tab})"))
-        if tab in OPTIONAL:
-            try:  # optional tabs: without their columns the VMs are just not measured
-                cols = map_columns(header, tab, where)
-            except InputError as exc:
-                src.notes.append(f"{str(exc).split(': ', 1)[-1].split('; its columns')[0]}: not read from that "
-                                 "tab")
-                continue
-        else:
-            cols = map_columns(header, tab, where)
-        if tab == "vHost" and host_gaps(cols):
-            src.notes.append(f"tab vHost has no column {' nor '.join(host_gaps(cols))}: those host figures are "
-                             "left for you")
+        cols = tab_columns(header, tab, where, src.notes)
+        if cols is None:
+            continue
         numbered = ((i + 2, r) for i, r in enumerate(rows[1:]) if any(c.strip() for c in r))
         col.add(tab, _Rows(where, cols, header), numbered, src, cancel)
     col.finish()
