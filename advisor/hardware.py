@@ -448,11 +448,13 @@ def _computed_inputs(hw: Hardware, decision: str, key: str, backend: str | None)
         return shared
     if "ram" in key:
         return ram
+    if "cpu_load" in key or key == "host_cpu_utilization":  # busy core-GHz over the hosts' clock
+        return [*cpu, hw.ghz()]
     if "cpu" in key:
         return cpu
     # the counts and the headroom rest on every resource the placement weighed
     local_images = backend in (None, "local_disk")
-    return [*cpu, *ram, hw.nic(), *(disks + sizes if local_images else shared)]
+    return [*cpu, hw.ghz(), *ram, hw.nic(), *(disks + sizes if local_images else shared)]
 
 
 def finish(rec, hw: Hardware, backend: str | None = None) -> None:
