@@ -142,8 +142,10 @@ def test_boot_over_nfs_is_no_slower_on_a_faster_link(kb):
         boots[gbps] = figure_of(advise(s, kb=kb), "storage_backend", "cluster", "nfs_file", "boot_time")
     assert boots[10]["value"] <= boots[1]["value"] and boots[40]["value"] <= boots[10]["value"]
     assert boots[10]["value"] < boots[1]["value"]  # 64 I/O-heavy VMs saturate 1 Gb/s, not 10
-    assert boots[1]["basis"] == DOCUMENTS  # the testbed's 1 Gb/s link
-    assert boots[10]["basis"] == DECLARED and "NFS store link: 10 Gb/s (declared)" in boots[10]["hardware"]
+    # the testbed's 1 Gb/s link, but the store's own disks (26 SSDs like the hosts', per-kind
+    # defaults) are not the testbed's: the figure rests on them (test_hardware_figures.py)
+    assert boots[1]["basis"] == DEFAULTS and "NFS store link: 1 Gb/s (declared)" in boots[1]["hardware"]
+    assert boots[10]["basis"] == DEFAULTS and "NFS store link: 10 Gb/s (declared)" in boots[10]["hardware"]
 
 
 @pytest.mark.parametrize("name", SCENARIOS)

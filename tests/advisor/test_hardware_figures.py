@@ -1,22 +1,24 @@
-"""Figures for the scenario's hardware (issue 23, review item 5): the host CPU of the host count and
-of the over-allocation card come from one busy-core model that moves with the CPU clock and the
-request load."""
+"""Figures for the scenario's hardware (issue 23, review items 5 and 11): the host CPU of the host
+count and of the over-allocation card come from one busy-core model that moves with the CPU clock
+and the request load; the boot time over network storage moves with the store's own disks."""
 
 from __future__ import annotations
 
 import copy
+import math
 from pathlib import Path
 
 import pytest
 
 from advisor.engine import advise
-from advisor.hardware import DECLARED
+from advisor.hardware import DECLARED, DEFAULTS, DOCUMENTS, TESTBEDS
 from advisor.scenario import load_scenario
 from tests.knowledge import conftest as _kb_fixtures
 
 kb_path, kb = _kb_fixtures.kb_path, _kb_fixtures.kb  # fixtures: the knowledge base compiled from the data
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "resources" / "examples" / "scenario.yaml"
+NETWORK = ("nfs_file", "nfs_root")  # the network backends the example offers (NFS)
 
 
 def example(**changes) -> dict:
@@ -123,3 +125,82 @@ def test_the_thesis_level_figure_has_its_own_name_and_says_what_it_counts(kb):
     advice = advise(example(), kb=kb)
     md = to_markdown(advice)
     assert "request load only" in md and "the host count's figure" in md
+
+
+# --- B: boot time over network storage on the store's disks (review item 11) ---------------------
+def boot_times(advice) -> dict[str, dict]:
+    rec = advice.find("storage_backend")
+    return {r.choice: r.expected["boot_time"] for r in (rec, *rec.alternatives) if "boot_time" in r.expected}
+
+
+def test_network_boot_time_moves_with_the_stores_disks(kb):
+    """The example's NFS store is built of disks like the hosts' (26 of them at its 50 TB): on HDDs
+    (3,900 IOPS against the 13,700 the VMs ask) the boot waits far longer than on SSDs or NVMe;
+    never shorter on slower disks; the figure names the store's disks and their source."""
+    boots = {kind: boot_times(advise(example(store_disk=kind), kb=kb)) for kind in ("hdd", "ssd", "nvme")}
+    for b in NETWORK:
+        hdd, ssd, nvme = (boots[k][b] for k in ("hdd", "ssd", "nvme"))
+        assert hdd["value"] >= ssd["value"] >= nvme["value"] > 0, b
+        assert hdd["value"] > 2 * ssd["value"], b
+        for kind, fig in (("HDD", hdd), ("SSD", ssd), ("NVMe", nvme)):
+            assert any(h.startswith(f"NFS store, 26 x {kind} disk like the hosts' (assumed)") and
+                       h.endswith("(per-kind default)") for h in fig["hardware"]), fig["hardware"]
+            assert any(h == "NFS store link: 10 Gb/s (declared)" for h in fig["hardware"])
+            assert fig["basis"] == DEFAULTS and "TB-STORE" in fig["testbed"]
+    # declared per-disk figures are the store's too, and said to be declared
+    sc = example()
+    sc["hosts"]["disks"][0].update(iops=300, mb_s=150)  # SSDs that deliver like HDDs
+    slow = boot_times(advise(sc, kb=kb))["nfs_file"]
+    assert slow["value"] > boots["ssd"]["nfs_file"]["value"]
+    assert any("300 IOPS each (declared)" in h for h in slow["hardware"]) and slow["basis"] == DECLARED
+
+
+def test_a_stores_stated_iops_is_its_capacity(kb):
+    """A store that states its IOPS boots on them: fewer IOPS, longer boot; the figure names them."""
+    times = []
+    for iops in (2_000, 20_000, 2_000_000):
+        sc = example()
+        sc["hosts"]["shared_storage"][0]["iops"] = iops
+        fig = boot_times(advise(sc, kb=kb))["nfs_root"]
+        assert f"NFS store: {iops:,} IOPS (declared)" in fig["hardware"]
+        times.append(fig["value"])
+    assert times[0] > times[1] >= times[2]
+
+
+def test_the_link_still_bounds_the_network_boot(kb):
+    """The link part holds with the store's disks counted: 40 Gb/s boots no slower than 10, 10 no
+    slower than 1, and an oversubscribed 1 Gb/s link lengthens the boot beyond the idle boot."""
+    boots = {g: boot_times(advise(example(link=g), kb=kb)) for g in (1, 10, 40)}
+    for b in NETWORK:
+        assert boots[1][b]["value"] >= boots[10][b]["value"] >= boots[40][b]["value"], b
+    idle = advise(example(link=1), kb=kb).find("storage_backend")
+    slow = next(r for r in (idle, *idle.alternatives) if r.choice == "nfs_file").expected["boot_slowdown"]
+    assert slow["value"] > 3.0 and math.isfinite(boots[1]["nfs_file"]["value"])
+
+
+def test_the_transfer_is_the_identity_on_doc_002s_store(kb):
+    """Doc 002's testbed states no disks for its store (a SAN): a scenario whose store states
+    neither its IOPS nor its capacity gets the documents' boot times back, basis documents; the
+    testbed store the ratio divides by is sixteen of the testbed's disks."""
+    from advisor.models import get_family
+
+    bed = TESTBEDS["boot_store"]
+    assert (bed.document, bed.testbed, bed.disks, bed.link_gbps) == ("002", "TB-STORE", 16, 1.0)
+    sc = {"version": 1, "name": "doc 002 blades",
+          "hosts": {"count": 5, "reserve": 0,
+                    "cpu": {"sockets": 2, "cores_per_socket": 2, "ghz": 2.4, "virtualization": "svm"},
+                    "ram_gib": 8, "disks": [{"kind": "hdd", "count": 1, "size_gb": 73}], "nic_gbps": 1,
+                    "shared_storage": [{"kind": "nfs", "network_gbps": 1}]},
+          "workloads": [{"name": "lamp", "vms": 1, "vcpus": 1, "ram_gib": 0.25, "cpu_intensity": "low",
+                         "io": {"intensity": "low"}},
+                        {"name": "iozone", "vms": 16, "vcpus": 1, "ram_gib": 0.25, "cpu_intensity": "low",
+                         "io": {"pattern": "sequential", "read_share": 0.0, "intensity": "high",
+                                "block_size_kib": 4}}]}
+    fig = boot_times(advise(sc, kb=kb))["nfs_root"]
+    fam = get_family("boot_time", kb)
+    want = fam.predict([{"storage_backend": "nfs_root", "concurrent_vms": 16.0, "neighbour_load": "io"}]).mean[0]
+    assert fig["value"] == pytest.approx(want, rel=1e-4) and fig["basis"] == DOCUMENTS
+    # the same blades with a 10 TB store of their own disks: the store's disks enter
+    sc["hosts"]["shared_storage"][0]["capacity_tb"] = 10
+    sized = boot_times(advise(sc, kb=kb))["nfs_root"]
+    assert sized["basis"] == DEFAULTS and any("137 x HDD disk" in h for h in sized["hardware"])
