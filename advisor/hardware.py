@@ -132,6 +132,12 @@ TESTBEDS = {
     "cache_mode_throughput": Testbed("001", "TB1", "one KVM host, 4 GB RAM", "hdd", 1, ghz=3.0, cores=2),
     "boot_time": Testbed("002", "TB-BOOT", "Xen blades, one SCSI disk each, shared storage over 1 Gb/s", "hdd", 1,
                          link_gbps=1.0, ghz=2.4, cores=4),
+    # doc 002's storage server: a blade on an HP EVA 8100 SAN whose disks the document does not
+    # state; it kept up with the sixteen I/O-heavy VMs that filled its 1 Gb/s link (rows F8-02,
+    # F8-03: network-bound, its CPU at 33 %), each of which alone kept a testbed disk busy (F7-01):
+    # taken at sixteen testbed disks, the least that is consistent with that
+    "boot_store": Testbed("002", "TB-STORE", "storage server on a SAN, taken at the sixteen testbed disks its "
+                          "sixteen I/O-heavy VMs kept busy", "hdd", 16, link_gbps=1.0),
     "image_transfer_time": Testbed("000", "TB-PROP", "image repository to one host over Gigabit Ethernet", "hdd", 1,
                                    link_gbps=1.0, ghz=2.83, cores=4),
     "block_size_throughput": Testbed("003", "TB1", "Xen host, guests on partitions of one SATA disk", "hdd", 1,
@@ -331,32 +337,42 @@ class Hardware:
         """A shared store of ``kind`` as a whole: its stated IOPS, else disks like the hosts'
         (as many as its capacity holds at the hosts' disk size, else as many as one host has),
         and its link (the store's devices never deliver more than the link moves)."""
+        link = self.store_link(kind)
+        if link is None:
+            return None
+        link_mb_s = link.value * MB_S_PER_GBPS
+        disks = self.store_disks(kind, reads_only)
+        if disks is None:  # nothing to go by: the link alone, as the NFS testbeds (disk-less hosts)
+            return Device(math.inf, link_mb_s, [link], f"{kind} storage over {link.value:g} Gb/s", link_mb_s)
+        what = (f"{kind} storage ({disks.description}, {link.value:g} Gb/s)" if math.isinf(disks.mb_s) else
+                f"{kind} storage over {link.value:g} Gb/s, {disks.description}")
+        return Device(disks.iops, min(disks.mb_s, link_mb_s), [*disks.figures, link], what, link_mb_s)
+
+    def store_disks(self, kind: str, reads_only: bool = False, sized_only: bool = False) -> Device | None:
+        """The devices of a shared store of ``kind`` without its link: its stated IOPS (MB/s
+        unbounded), else disks like the hosts' (as many as its capacity holds at the hosts' disk
+        size, else as many as one host has; with ``sized_only`` None then: a store that states
+        neither its IOPS nor its capacity says nothing of its disks); None without such a store
+        or when nothing tells its disks."""
         offers = [s for s in self.scenario.hosts.shared_storage if s.kind == kind]
         if not offers:
             return None
         s = max(offers, key=lambda o: o.network_gbps)
-        link = self.store_link(kind)
-        if link is None:  # (there is an offer of this kind, so there is its link)
-            return None
-        link_mb_s = link.value * MB_S_PER_GBPS
         if s.iops:
             iops_fig = HwFigure(f"{store_name(kind)}", float(s.iops), "IOPS", self.source("hosts.shared_storage.iops"))
-            return Device(iops_fig.value, link_mb_s, [iops_fig, link],
-                          f"{kind} storage ({s.iops:,.0f} IOPS, {link.value:g} Gb/s)", link_mb_s)
+            return Device(iops_fig.value, math.inf, [iops_fig], f"{s.iops:,.0f} IOPS")
         disks = self.scenario.hosts.disks
         like = max(disks, key=lambda d: PER_KIND[d.kind].iops) if disks else None
-        if like is None:  # nothing to go by: the link alone, as the NFS testbeds (disk-less hosts)
-            return Device(math.inf, link_mb_s, [link], f"{kind} storage over {link.value:g} Gb/s", link_mb_s)
-        count = max(1, round(s.capacity_tb * 1000.0 / like.size_gb)) if s.capacity_tb and like.size_gb else like.count
+        sized = bool(s.capacity_tb and like is not None and like.size_gb)
+        if like is None or (sized_only and not sized):
+            return None
+        count = max(1, round(s.capacity_tb * 1000.0 / like.size_gb)) if sized else like.count
         fi, fm = self.disk_iops(like, reads_only), self.disk_mb_s(like, reads_only)
         # the store is assumed to be built of disks like the hosts' (said in ``what``); each disk's
         # figures keep their own source: declared on the hosts' disks, a site's, the probe's or per-kind
         what = f"{store_name(kind)}, {count} x {fi.what} like the hosts' (assumed)"
-        figs = [HwFigure(what, fi.value, "IOPS each", fi.source), HwFigure(what, fm.value, "MB/s each", fm.source),
-                link]
-        return Device(fi.value * count, min(fm.value * count, link_mb_s), figs,
-                      f"{kind} storage over {link.value:g} Gb/s, {count} x {like.kind.upper()} like the hosts' assumed",
-                      link_mb_s)
+        figs = [HwFigure(what, fi.value, "IOPS each", fi.source), HwFigure(what, fm.value, "MB/s each", fm.source)]
+        return Device(fi.value * count, fm.value * count, figs, f"{count} x {like.kind.upper()} like the hosts' assumed")
 
     def behind_vms(self, backend: str | None, vms_per_host: float, total_vms: float,
                    reads_only: bool = False) -> Device | None:
@@ -448,11 +464,13 @@ def _computed_inputs(hw: Hardware, decision: str, key: str, backend: str | None)
         return shared
     if "ram" in key:
         return ram
+    if "cpu_load" in key or key == "host_cpu_utilization":  # busy core-GHz over the hosts' clock
+        return [*cpu, hw.ghz()]
     if "cpu" in key:
         return cpu
     # the counts and the headroom rest on every resource the placement weighed
     local_images = backend in (None, "local_disk")
-    return [*cpu, *ram, hw.nic(), *(disks + sizes if local_images else shared)]
+    return [*cpu, hw.ghz(), *ram, hw.nic(), *(disks + sizes if local_images else shared)]
 
 
 def finish(rec, hw: Hardware, backend: str | None = None) -> None:

@@ -15,8 +15,11 @@ Physics: a boot waits for the device or link its image sits behind, and I/O-heav
 take their share of it. The load they put there is the *effective* neighbour count::
 
     n_eff = concurrent_vms / disk_speedup          local disk (device capacity vs the testbed's disk)
-    n_eff = concurrent_vms / server_link_gbps      NFS file, NFS root, iSCSI (the storage server's
-                                                   link vs the testbed's 1 Gb/s, row S4.1-08)
+    n_eff = concurrent_vms / min(server_link_gbps, store_speedup)
+                                                   NFS file, NFS root, iSCSI (the storage server's
+                                                   link vs the testbed's 1 Gb/s, row S4.1-08, or
+                                                   the store's disks vs the testbed's store when
+                                                   they are slower)
 
 (neighbours x per-VM demand / capacity, in units of the testbed's). The storage server's link
 has room for a number of I/O-heavy VMs before it saturates (``knee``): none for the single
@@ -33,14 +36,17 @@ on NFS root (9 s at 0, 240 s at 16) and, beyond their own knee, used for NFS fil
 (network-bound the same way, Section 5.3; flagged extrapolated: no boot time of theirs under I/O
 load is in the documents, only that it "grows slowly up to 16 VMs", so below the knee they
 return the idle boot time, also flagged). The family is monotone non-decreasing in
-``concurrent_vms`` and non-increasing in ``server_link_gbps`` and ``disk_speedup``.
+``concurrent_vms`` and non-increasing in ``server_link_gbps``, ``store_speedup`` and ``disk_speedup``.
 
 Query: ``storage_backend`` (local_disk|nfs_file|nfs_root|iscsi), ``concurrent_vms`` (>= 0,
 loaded neighbouring VMs: those on the same host for local_disk, those sharing the storage
 server for the others), ``neighbour_load`` (io|cpu|idle; default io), ``server_link_gbps``
 (optional, > 0, Gb/s, the storage server's link for nfs_file/nfs_root/iscsi; default 1, the
-testbed's), ``disk_speedup`` (optional, > 0, the local device's capacity relative to the
-testbed's single SCSI disk, e.g. about 2 for a two-disk stripe; default 1). Result: boot time, s.
+testbed's), ``store_speedup`` (optional, > 0, the shared store's disks' capacity relative to the
+testbed's store for nfs_file/nfs_root/iscsi; default: not given, the store keeps up with its link
+as the testbed's SAN did), ``disk_speedup`` (optional, > 0, the local device's capacity relative
+to the testbed's single SCSI disk, e.g. about 2 for a two-disk stripe; default 1). Result: boot
+time, s.
 Extrapolated: an effective load beyond the largest measured for that backend (3 for local disk,
 16 for NFS root), I/O load on NFS file or iSCSI (no measured curve), more than 16 neighbours of
 any kind. Calibration: ``boot_time_s`` (the site's idle boot from local disk) scales every
@@ -75,7 +81,8 @@ class BootTime(Family):
 
     name = "boot_time"
     unit = "s"
-    feature_names = ("storage_backend", "concurrent_vms", "neighbour_load", "server_link_gbps", "disk_speedup")
+    feature_names = ("storage_backend", "concurrent_vms", "neighbour_load", "server_link_gbps", "disk_speedup",
+                     "store_speedup")
     description = ("VM boot time (s) vs storage backend and the load loaded neighbours put on its disk or "
                    "storage link (neighbours x demand / capacity); doc 002 Figures 3, 4, 6, 8 (11 points); "
                    "monotone non-decreasing in concurrent_vms.")
@@ -123,7 +130,10 @@ class BootTime(Family):
         link = positive(column(cols, "server_link_gbps", n, self._link, family=self.name),
                         "server_link_gbps", self.name, "Gb/s")
         speed = positive(column(cols, "disk_speedup", n, 1.0, family=self.name), "disk_speedup", self.name)
-        capacity = np.where(np.isin(backend, NETWORK), link / self._link, speed)
+        store = column(cols, "store_speedup", n, np.nan, family=self.name)  # NaN: not given (no limit)
+        positive(store[~np.isnan(store)], "store_speedup", self.name)
+        network = np.where(np.isnan(store), link / self._link, np.minimum(link / self._link, store))
+        capacity = np.where(np.isin(backend, NETWORK), network, speed)
         return backend, load, vms, vms / capacity
 
     def _design(self, backend, load, n_eff, relative=None):

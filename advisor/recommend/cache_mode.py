@@ -30,6 +30,7 @@ from advisor.hardware import TESTBEDS, same_disks, stamp
 from advisor.models.base import Prediction
 from advisor.recommend.base import EngineContext, Recommendation, decide, figure
 from advisor.recommend.disks import DISK_MB_S, hardware_of
+from advisor.recommend.profile import per_workload, whole, whole_key
 from advisor.rules import CACHE, Effect, Rule, evaluate
 
 DECISION = "cache_mode"
@@ -212,22 +213,22 @@ def per_vm_throughput(ctx: EngineContext, workloads, vms_per_host=None) -> tuple
     return out, pred
 
 
-def _throughput_target(ctx: EngineContext, w, outcome, figs: dict) -> None:
-    """Modes whose throughput per VM misses a hard ``min_throughput_mb_s`` target of ``w`` are
-    excluded when another allowed mode meets it (a soft target only lowers their score through
-    the throughput term every mode gets)."""
-    t = ctx.scenario.preferences.target("min_throughput_mb_s", w.name)
-    if t is None or not t.hard:
+def _throughput_target(ctx: EngineContext, target: tuple[float, bool] | None, outcome, figs: dict) -> None:
+    """Modes whose throughput per VM misses a hard ``min_throughput_mb_s`` target of the workload
+    (``target``: its value and whether it is hard) are excluded when another allowed mode meets it
+    (a soft target only lowers their score through the throughput term every mode gets)."""
+    if target is None or not target[1]:
         return
+    value = target[0]
     allowed = [m for m in CACHE if m not in outcome.excluded]
-    meets = [m for m in allowed if figs[m]["throughput_per_vm"]["value"] >= t.value * (1 - 1e-9)]
+    meets = [m for m in allowed if figs[m]["throughput_per_vm"]["value"] >= value * (1 - 1e-9)]
     if not meets:
         return
     for m in allowed:
         if m not in meets:
             v = figs[m]["throughput_per_vm"]["value"]
             outcome.excluded.setdefault(m, []).append(
-                (_TARGET_RULE, f"about {v:.3g} MB/s per VM, below the {t.value:g} MB/s target"))
+                (_TARGET_RULE, f"about {v:.3g} MB/s per VM, below the {value:g} MB/s target"))
 
 
 _TARGET_RULE = Rule("cache.throughput-target", DECISION, "workload", "safety",
@@ -258,18 +259,39 @@ IMPLICIT_TARGETS = {"requested_iops": ("IOPS", "requested_iops", "iops_per_vm"),
                     "requested_throughput_mb_s": ("MB/s", "requested_mb_s", "throughput_mb_s")}
 
 
+def _io_figures(ctx: EngineContext) -> dict | None:
+    """I/O profile (:func:`~advisor.recommend.profile.whole_key` of ``w.io``) -> mode -> figures
+    and the citations: :func:`per_vm_throughput` in one vectorised call for one workload of each
+    distinct I/O profile (the figures read nothing of a workload but its ``io``); None without
+    the model."""
+    reps: dict = {}
+    for w in ctx.scenario.workloads:
+        reps.setdefault(whole_key(w.io), w)
+    batch = per_vm_throughput(ctx, list(reps.values()))
+    if batch is None:
+        return None
+    return {"figures": dict(zip(reps, batch[0], strict=True)),
+            "citations": ctx.model_citations("cache_mode_throughput", batch[1])}
+
+
 def recommend(ctx: EngineContext) -> list[Recommendation]:
-    """One cache mode per workload."""
-    out = []
+    """One cache mode per workload (computed once per distinct profile, :mod:`advisor.recommend.profile`)."""
     hv = ctx.facts.hypervisor or "KVM"
-    batch = per_vm_throughput(ctx, ctx.scenario.workloads)
-    cites = ctx.model_citations("cache_mode_throughput", batch[1]) if batch else []
-    for k, w in enumerate(ctx.scenario.workloads):
+    table = _io_figures(ctx)
+    containers = ctx.chosen.get("containers", {})
+    targets = ctx.scenario.preferences
+
+    def fact(w) -> tuple:
+        t = targets.target("min_throughput_mb_s", w.name)
+        return bool(containers.get(w.name)), None if t is None else (t.value, t.hard)
+
+    def compute(w, scope: str, facts: tuple) -> Recommendation:
+        in_containers, target = facts
         outcome = evaluate(DECISION, ctx.rule_ctx(w), CACHE)
-        figs = batch[0][k] if batch else None
+        figs = table["figures"][whole_key(whole(w.io))] if table is not None else None
         extra, why = {}, {}
         if figs is not None:
-            _throughput_target(ctx, w, outcome, figs)
+            _throughput_target(ctx, target, outcome, figs)
             allowed = [m for m in CACHE if m not in outcome.excluded] or list(CACHE)
             best = max(figs[m]["throughput_per_vm"]["value"] for m in allowed)
             for m in allowed:  # excluded modes keep their rule score: the model does not rescue them
@@ -279,14 +301,23 @@ def recommend(ctx: EngineContext) -> list[Recommendation]:
                 t = figs[m]["throughput_per_vm"]["value"]
                 if t < 0.9 * best:
                     why[m] = f"about {t:.3g} MB/s per VM against {best:.3g}"
-        rec = decide(DECISION, f"workload:{w.name}", outcome, ctx, extra_scores=extra, expected=figs or {},
-                     why=why, model_citations=cites, has_model=figs is not None, order=CACHE)
-        lead = (f"{w.name}: cache={rec.choice} ({ctx.facts.vms_per_host:.3g} VMs per host, "
+        rec = decide(DECISION, scope, outcome, ctx, extra_scores=extra, expected=figs or {}, why=why,
+                     model_citations=table["citations"] if table is not None else [], has_model=figs is not None,
+                     order=CACHE)
+        lead = (f"Cache mode {rec.choice} ({ctx.facts.vms_per_host:.3g} VMs per host, "
                 f"{ctx.facts.page_cache_per_vm_gib:.3g} GiB host page cache per VM, data loss tolerance "
                 f"{w.data_loss_tolerance}{', live migration' if w.live_migration else ''}).")
         if hv not in ("KVM",):
             lead += f" Cache modes are KVM/QEMU settings; with {hv} use its equivalent write policy."
         rec.rationale = f"{lead} {rec.rationale}"
+        if in_containers:
+            rec.rationale = ("The workload is advised to run as containers (see the hypervisor advice); this applies "
+                             "if it runs in VMs instead. " + rec.rationale)
+            rec.details["applies_if"] = "the workload runs in VMs"
+        return rec
+
+    out = per_workload(ctx, DECISION, ctx.scenario.workloads, compute, fact)
+    for w, rec in zip(ctx.scenario.workloads, out, strict=True):
         asked = requested_io(w, rec)
         if asked is not None:
             rec.details["requested_io"] = asked
@@ -298,9 +329,4 @@ def recommend(ctx: EngineContext) -> list[Recommendation]:
                     + (f" on a share of {asked['iops_share']:,.0f} IOPS of the device its image is on"
                        if asked["iops_share"] is not None else "")
                     + ": target not met (faster or more disks, or fewer VMs per host)")
-        if ctx.chosen.get("containers", {}).get(w.name):
-            rec.rationale = (f"{w.name} is advised to run as containers (see the hypervisor advice); this applies "
-                             f"if it runs in VMs instead. " + rec.rationale)
-            rec.details["applies_if"] = "the workload runs in VMs"
-        out.append(rec)
     return out

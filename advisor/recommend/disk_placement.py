@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from advisor.hardware import TESTBEDS, stamp
 from advisor.recommend.base import EngineContext, Recommendation, decide, figure
+from advisor.recommend.profile import per_workload
 from advisor.rules import DP_FILE, DP_FILE_SIZED, DP_OUTER, DP_SIZED, Effect, Rule, evaluate, oversized
 
 DECISION = "disk_placement"
@@ -60,27 +61,31 @@ def _testbed(ctx: EngineContext, w) -> dict[str, dict]:
 
 
 def recommend(ctx: EngineContext) -> list[Recommendation]:
-    out = []
+    """One placement per workload (computed once per distinct profile, :mod:`advisor.recommend.profile`)."""
     blocked = _not_applicable(ctx)
-    for w in ctx.scenario.workloads:
+    rows = [ctx.cites.rows.get((ctx.cites.doc("003"), key)) for key in ("F1d-01", "F1e-01")]
+    cites = [r.citation() for r in rows if r is not None]
+    where = ctx.facts.storage_backend or "local_disk"
+    containers = ctx.chosen.get("containers", {})
+
+    def compute(w, scope: str, in_containers: bool) -> Recommendation:
         outcome = evaluate(DECISION, ctx.rule_ctx(w), CHOICES)
         for c, reason in blocked.items():
             outcome.excluded.setdefault(c, []).insert(0, (_FIT_RULE, reason))
-        rows = [ctx.cites.rows.get((ctx.cites.doc("003"), key)) for key in ("F1d-01", "F1e-01")]
-        rec = decide(DECISION, f"workload:{w.name}", outcome, ctx, expected=_testbed(ctx, w), order=CHOICES,
-                     model_citations=[r.citation() for r in rows if r is not None])
+        rec = decide(DECISION, scope, outcome, ctx, expected=_testbed(ctx, w), order=CHOICES,
+                     model_citations=[dict(c) for c in cites])
         size = w.io.footprint_gb
-        lead = f"{w.name}: {rec.choice}"
+        lead = f"Place the virtual disk as {rec.choice}"
         if size:
             lead += f" (about {max(size * 1.25, 1):.0f} GB for a {size:g} GB footprint, thin-provisioned)"
-        where = ctx.facts.storage_backend or "local_disk"
         rec.rationale = f"{lead}; images on {where}. {rec.rationale}"
-        if ctx.chosen.get("containers", {}).get(w.name):
-            rec.rationale = (f"{w.name} is advised to run as containers (see the hypervisor advice); this applies "
-                             f"if it runs in VMs instead. " + rec.rationale)
+        if in_containers:
+            rec.rationale = ("The workload is advised to run as containers (see the hypervisor advice); this applies "
+                             "if it runs in VMs instead. " + rec.rationale)
             rec.details["applies_if"] = "the workload runs in VMs"
-        out.append(rec)
-    return out
+        return rec
+
+    return per_workload(ctx, DECISION, ctx.scenario.workloads, compute, lambda w: bool(containers.get(w.name)))
 
 
 _FIT_RULE = Rule("dp.where-images-live", DECISION, "workload", "safety",

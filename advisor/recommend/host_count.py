@@ -7,8 +7,12 @@ the bottleneck) is the workloads' total over one host's usable capacity:
 * ``cpu_allocation``: vCPUs over physical cores through the chosen over-allocation ratio
   (vCPUs per physical core; hardware threads are not counted as cores; real-time VMs' vCPUs
   are pinned 1:1);
-* ``cpu_load``: busy cores (vCPUs x a busy share per CPU intensity: low 0.2, medium 0.5,
-  high 0.9 — an assumption — or the workload's measured ``cpu_busy_share`` from an imported estate) over physical cores x the planned utilization ceiling
+* ``cpu_load``: busy cores of the one busy-core model (advisor/recommend/load.py, shared with the
+  over-allocation card): core-GHz per VM from its CPU intensity (vCPUs x a busy share: low 0.2,
+  medium 0.5, high 0.9 — an assumption — or the workload's measured ``cpu_busy_share`` from an
+  imported estate, on a core of the thesis' 2.0 GHz) and its request load (the thesis' CPU per
+  request at the chosen over-allocation, doc 004 Section 8.4.1), over the hosts' clock; over
+  physical cores x the planned utilization ceiling
   (``preferences.targets.max_host_cpu_pct`` when given, else ``preferences.max_host_cpu_percent``,
   default 80 %, near the 82 % ceiling of doc 004 ch. 6);
 * ``ram``: guest RAM (+ 2 % overhead per VM) over host RAM less the hypervisor's reserve, which
@@ -73,9 +77,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from advisor.hardware import SHARED_KIND
+from advisor.recommend import vcpu_overallocation
 from advisor.recommend.base import Alternative, EngineContext, Recommendation, figure
 from advisor.recommend.disks import disk_iops
-from advisor.recommend.load import IOPS_PER_VM, busy_cores, busy_cores_at, load_driven, vm_iops  # noqa: F401 (IOPS_PER_VM: its old home)
+from advisor.recommend.load import IOPS_PER_VM, request_driven, vm_busy_cores, vm_iops  # noqa: F401 (IOPS_PER_VM: its old home)
 from advisor.rules import evaluate
 from advisor.scenario import TARGETS as TARGET_NAMES
 from advisor.statements import statement
@@ -188,7 +193,7 @@ def vm_demand(ctx: EngineContext, w, budgets: Budgets = NO_BUDGETS) -> dict[str,
     # more vCPUs than the ratio allows on one host takes that host's whole allocation
     alloc = float(w.vcpus) if rt else min(w.vcpus / ratio, cores)
     return {"cpu_allocation": alloc,
-            "cpu_load": busy_cores_at(ctx, w),
+            "cpu_load": vm_busy_cores(ctx, w),
             "ram": w.ram_gib * (1 + VM_RAM_OVERHEAD),
             "disk_capacity": disk if local else 0.0,
             "disk_iops": iops if local else 0.0,
@@ -571,8 +576,9 @@ def _soft_limits(ctx: EngineContext, packing: Packing, cap: dict[str, float], bu
     sc = ctx.scenario
     ceiling = budgets.cpu_ceiling(planned_cpu_percent(sc))
     cpu_pct = tg.host_cpu_pct(ctx, active)
-    note = "busy cores on the busiest host, before the live-migration reserve"
-    if any(load_driven(w) for w in sc.workloads):  # the load model's interval (CPU from request loads)
+    note = (f"busy cores on the busiest of {active} active hosts (CPU intensity and request load, in core-GHz "
+            f"over the hosts' {sc.hosts.cpu.ghz:g} GHz), before the live-migration reserve")
+    if request_driven(ctx):  # the per-request cost's interval (CPU from request loads)
         figs["host_cpu_utilization"] = figure(cpu_pct, "% of host", tg.host_cpu_pct(ctx, active, bound="low"),
                                               tg.host_cpu_pct(ctx, active, bound="high"), note=note)
     else:
@@ -816,7 +822,9 @@ def recommend(ctx: EngineContext) -> list[Recommendation]:
                    "targets": [r.to_dict() for r in target_results],
                    "assumptions": ["vCPUs count against physical cores, not hardware threads",
                                    "busy share per vCPU: low 0.2, medium 0.5, high 0.9 (or the workload's measured "
-                                   "cpu_busy_share)",
+                                   "cpu_busy_share), on a core of the thesis' 2.0 GHz; a request load costs the "
+                                   "thesis' CPU per request (doc 004 Section 8.4.1); busy cores = core-GHz over "
+                                   "the hosts' clock",
                                    "IOPS per VM when not given: low 50, medium 200, high 1000",
                                    "per-disk IOPS when not given or calibrated: HDD 150, SSD 50000, NVMe 300000",
                                    "hypervisor keeps 0.5 GiB + 3 % of host RAM; 2 % RAM overhead per VM",
@@ -832,6 +840,7 @@ def recommend(ctx: EngineContext) -> list[Recommendation]:
     ctx.chosen["host_count"] = None if infeasible else hosts
     ctx.chosen["cpu_points"] = _migration_points(budgets)
     ctx.facts.set_hosts(sc, active)
+    vcpu_overallocation.refresh_cpu(ctx, active)  # the over-allocation card's CPU on these hosts
     return [rec]
 
 

@@ -34,6 +34,7 @@ from __future__ import annotations
 from advisor.hardware import TESTBEDS, cpu_capacity, stamp
 from advisor.recommend.base import EngineContext, Recommendation, decide, figure, prediction_figure
 from advisor.recommend.disks import hardware_of
+from advisor.recommend.profile import per_workload
 from advisor.rules import HV, Effect, Rule, evaluate
 from advisor.statements import Statement, derive, statement
 
@@ -168,11 +169,12 @@ def _cluster(ctx: EngineContext) -> Recommendation:
 
 
 def _containers(ctx: EngineContext, hv: str) -> list[Recommendation]:
-    out = []
-    for w in ctx.scenario.workloads:
-        if not w.containerizable:
-            continue
-        vm = "VM"
+    """Docker or VMs for each containerizable workload (once per distinct profile,
+    :mod:`advisor.recommend.profile`)."""
+    vm = "VM"
+    label = {"Docker": "Docker containers", vm: f"{hv} VMs"}
+
+    def compute(w, scope: str, _fact) -> Recommendation:
         outcome = evaluate(DECISION, ctx.rule_ctx(w), ("Docker", vm))
         expected, why, cites = {}, {}, []
         kind = "read" if w.io.read_share >= 0.7 else "write" if w.io.read_share <= 0.3 else "mix"
@@ -203,16 +205,19 @@ def _containers(ctx: EngineContext, hv: str) -> list[Recommendation]:
             cites += ctx.model_citations("container_overhead", tps)
             if float(tps.mean[1]) < float(tps.mean[0]):
                 why[vm] = f"about {100 * (1 - float(tps.mean[1]) / float(tps.mean[0])):.0f} % lower peak rate"
-        rec = decide(DECISION, f"workload:{w.name}", outcome, ctx, expected=expected, why=why,
+        rec = decide(DECISION, scope, outcome, ctx, expected=expected, why=why,
                      model_citations=cites, has_model=tps is not None,
                      extrapolated=bool(tps is not None and tps.extrapolated.any()))
-        label = {"Docker": "Docker containers", vm: f"{hv} VMs"}
-        rec.rationale = f"{w.name} runs as {label[rec.choice]}. {rec.rationale}"
-        ctx.chosen.setdefault("containers", {})[w.name] = rec.choice == "Docker"
+        rec.rationale = f"The workload runs as {label[rec.choice]}. {rec.rationale}"
         rec.choice = label[rec.choice]
         for alt in rec.alternatives:
             alt.choice = label.get(alt.choice, alt.choice)
-        out.append(rec)
+        return rec
+
+    wls = [w for w in ctx.scenario.workloads if w.containerizable]
+    out = per_workload(ctx, DECISION, wls, compute)
+    for w, rec in zip(wls, out, strict=True):
+        ctx.chosen.setdefault("containers", {})[w.name] = rec.choice == label["Docker"]
     return out
 
 

@@ -26,6 +26,7 @@ import math
 from advisor.hardware import TESTBEDS, same_disks, stamp
 from advisor.recommend.base import EngineContext, Recommendation, decide, figure, prediction_figure
 from advisor.recommend.disks import hardware_of
+from advisor.recommend.profile import per_workload, whole, whole_key
 from advisor.rules import evaluate
 
 DECISION = "io_block_size"
@@ -87,13 +88,21 @@ def _figures(ctx: EngineContext, workloads) -> tuple[list[dict], list[dict]]:
 
 
 def recommend(ctx: EngineContext) -> list[Recommendation]:
-    out = []
-    figures, cites = _figures(ctx, ctx.scenario.workloads)
-    for w, expected in zip(ctx.scenario.workloads, figures, strict=True):
+    """One request size per workload: the figures in one vectorised call for one workload of each
+    I/O profile, the decision once per distinct profile (:mod:`advisor.recommend.profile`)."""
+    reps: dict = {}
+    for w in ctx.scenario.workloads:
+        reps.setdefault(whole_key(w.io), w)
+    figures, cites = _figures(ctx, list(reps.values()))
+    by_io = dict(zip(reps, figures, strict=True))
+
+    def compute(w, scope: str, _fact) -> Recommendation:
+        expected = by_io[whole_key(whole(w.io))]
         outcome = evaluate(DECISION, ctx.rule_ctx(w), CHOICES)
-        rec = decide(DECISION, f"workload:{w.name}", outcome, ctx, expected=expected, model_citations=cites,
+        rec = decide(DECISION, scope, outcome, ctx, expected=expected, model_citations=cites,
                      order=CHOICES, has_model=bool(expected))
-        rec.rationale = (f"{w.name} ({w.io.pattern} I/O, now {w.io.block_size_kib:g} KiB requests): use "
+        rec.rationale = (f"{w.io.pattern.capitalize()} I/O, now {w.io.block_size_kib:g} KiB requests: use "
                          f"{rec.choice} requests. {rec.rationale}")
-        out.append(rec)
-    return out
+        return rec
+
+    return per_workload(ctx, DECISION, ctx.scenario.workloads, compute)

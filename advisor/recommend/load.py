@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from advisor.hardware import TESTBEDS
+
 if TYPE_CHECKING:
     from advisor.recommend.base import EngineContext
 
@@ -19,16 +21,23 @@ def level_of(share: float) -> str:
     return next((name for name, top in LEVEL_BOUNDS if share < top), "high")
 
 
+def measured_share(w) -> float | None:
+    """The measured ``cpu_busy_share`` of ``w`` (an imported estate) while ``cpu_intensity`` is still
+    the level it falls in, else None (the intensity's share stands)."""
+    measured = getattr(w, "cpu_busy_share", None)
+    if measured is not None and level_of(measured) == w.cpu_intensity:
+        return float(measured)
+    return None
+
+
 def busy_share(w) -> float:
     """Share of each vCPU of ``w`` kept busy: the measured ``cpu_busy_share`` (an imported estate)
     while ``cpu_intensity`` is still the level it falls in (a user who changes the intensity
     overrides the measurement), else the intensity's share; real-time vCPUs are pinned: wholly."""
     if w.realtime is not None:
         return 1.0
-    measured = getattr(w, "cpu_busy_share", None)
-    if measured is not None and level_of(measured) == w.cpu_intensity:
-        return float(measured)
-    return BUSY[w.cpu_intensity]
+    measured = measured_share(w)
+    return measured if measured is not None else BUSY[w.cpu_intensity]
 
 
 def busy_cores(w) -> float:
@@ -92,6 +101,90 @@ def telecom_idle_pct(ctx: EngineContext) -> float:
                                   calibrate=False)
         memo[("telecom_idle", hv)] = 0.0 if pred is None else float(pred.mean[0])
     return float(memo[("telecom_idle", hv)])
+
+
+# --- the one busy-core model of the host count and the over-allocation card -----------------------
+#: the thesis' hosts (doc 004 c7-TB1 = c8-TB1: 12 cores at 2.0 GHz, VMware ESXi): the telecom CPU
+#: per request was measured on them, and the busy shares per CPU intensity are read on a core of
+#: the same clock
+CPU_TESTBED = TESTBEDS["overallocation_overhead"]
+
+
+def request_cores(ctx: EngineContext, rps: float, bound: str = "value") -> float | None:
+    """Testbed cores one VM serving ``rps`` requests per second keeps busy, without any idle floor:
+    the thesis' telecom CPU per request (``cpu_utilization``, telecom, the chosen hypervisor; the
+    only application the documents measured CPU against load for), read as :func:`busy_cores_at`
+    reads it (a testbed host of four VMs at a quarter of the load each). None without the model."""
+    from advisor.models.cpu import TESTBED_CORES
+
+    hv = HV_LEVEL.get(ctx.facts.hypervisor or "VMware ESXi", "vmware esxi")
+    key = ("request_cores", hv, float(rps))
+    memo = ctx.chosen.setdefault("_memo", {})
+    if key not in memo:
+        doc, row = TELECOM_VMS_ROW
+        per_host = float(ctx.kb.get(ctx.kb.resolve_document(doc), row).value)
+        pred = ctx.models.predict("cpu_utilization", [{"hypervisor": hv, "workload": "telecom", "load": q}
+                                                      for q in (rps / per_host, 0.0)], calibrate=False)
+        memo[key] = None if pred is None else {
+            b: float(getattr(pred, a)[0]) * float(pred.mean[0] - pred.mean[1]) / max(float(pred.mean[0]), 1e-9)
+            / 100.0 * TESTBED_CORES["telecom"]
+            for b, a in (("value", "mean"), ("low", "low"), ("high", "high"))}
+    value = memo[key]
+    return None if value is None else float(value[bound])
+
+
+def demand_ghz(ctx: EngineContext, w, bound: str = "value") -> float:
+    """Core-GHz one VM of ``w`` keeps busy on the scenario's hosts: the one busy-core model of the
+    host count (its CPU load and ``host_cpu_utilization``, the ``max_host_cpu_pct`` target) and of
+    the over-allocation card's ``host_cpu_utilization``.
+
+    * a VM of the thesis' telecom application with a request load (:func:`load_driven`): what that
+      load costs on the thesis' hosts, with its share of their idle floor (:func:`busy_cores_at`);
+    * any other VM: its own share (:func:`busy_share` of each vCPU, read on a core of the thesis'
+      2.0 GHz, :data:`CPU_TESTBED`: a medium VM of 2 vCPUs asks 2 x 0.5 x 2.0 = 2 core-GHz; a share
+      measured on an imported estate's hosts, which the imported scenario's hosts are, on the
+      scenario's own clock), or,
+      when larger, what its stated ``request_load_rps`` costs at the thesis' CPU per request
+      (:func:`request_cores`);
+    * real-time vCPUs are pinned: each takes a whole core at any clock.
+
+    Testbed cores count at the testbed's clock (core-GHz); at most the VM's vCPUs on the scenario's
+    cores (a VM never keeps more cores busy than it has)."""
+    ghz = max(float(ctx.scenario.hosts.cpu.ghz), 1e-9)
+    ref = CPU_TESTBED.need("ghz")
+    if w.realtime is not None:
+        return w.vcpus * ghz
+    if load_driven(w):
+        own = busy_cores_at(ctx, w, bound=bound) * ref
+    else:
+        own = busy_share(w) * w.vcpus * (ghz if measured_share(w) is not None else ref)
+        if w.request_load_rps:
+            cores = request_cores(ctx, float(w.request_load_rps), bound)
+            if cores is not None:
+                own = max(own, cores * ref)
+    return min(own, w.vcpus * ghz)
+
+
+def vm_busy_cores(ctx: EngineContext, w, bound: str = "value") -> float:
+    """Cores of the scenario's hosts one VM of ``w`` keeps busy: :func:`demand_ghz` over the clock."""
+    return demand_ghz(ctx, w, bound) / max(float(ctx.scenario.hosts.cpu.ghz), 1e-9)
+
+
+def host_cpu_pct(ctx: EngineContext, active: int, bound: str = "value") -> float:
+    """Host CPU (%) on the busiest of ``active`` hosts by :func:`vm_busy_cores`: the VMs' busy cores
+    spread evenly, or one whole VM when it is larger. The host count's ``host_cpu_utilization``,
+    which the over-allocation card shows for its chosen level too."""
+    cores = max(ctx.scenario.hosts.cpu.cores, 1)
+    busy = [(vm_busy_cores(ctx, w, bound), w.vms) for w in ctx.scenario.workloads]
+    total = sum(b * n for b, n in busy)
+    largest = max((b for b, _ in busy), default=0.0)
+    return 100.0 * max(total / (max(active, 1) * cores), largest / cores)
+
+
+def request_driven(ctx: EngineContext) -> bool:
+    """Whether some workload's busy cores come from its request load (then the host CPU figure has
+    the model's interval)."""
+    return any(demand_ghz(ctx, w, "low") != demand_ghz(ctx, w, "high") for w in ctx.scenario.workloads)
 
 
 #: random IOPS a VM asks per I/O intensity when the workload does not state ``io.iops``

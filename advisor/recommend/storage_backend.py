@@ -6,7 +6,12 @@ Expected figure: VM boot time (s) under the scenario's neighbour load, from the 
 family (doc 002): local disks see the I/O-heavy VMs of one host, with the host's disks' IOPS
 against the testbed's one SCSI disk (taken as an HDD, 150 IOPS) as ``disk_speedup``; shared
 storage sees those of the whole cluster over its link (``server_link_gbps``; doc 002's was
-1 Gb/s).
+1 Gb/s) and on its own disks (``store_speedup``, :func:`store_speedup`: the store's stated IOPS,
+else disks like the hosts' as many as its capacity holds, against doc 002's store, taken at the
+sixteen testbed disks its sixteen I/O-heavy VMs kept busy; a store that states neither is taken
+as the testbed's). The neighbours' load counts their I/O-heavy VMs, or what their traffic fills
+of the link or of the store's disks when that weighs more (a traffic that fills either counts as
+the sixteen VMs that filled the testbed's link).
 With I/O-heavy neighbours every modelled option also gets ``boot_slowdown`` (boot time over the
 same boot with idle neighbours), and when the chosen option's exceeds 3x a warning quotes doc 002
 (three I/O-heavy VMs made a local-disk boot about 15x slower, row F6-03, the number derived from
@@ -82,8 +87,14 @@ def _stamp_boot(ctx: EngineContext, fig: dict, backend: str, neighbour: str, que
         dev = hw.local()
         figs = dev.figures if dev is not None else []
         return stamp(fig, figs, testbed, close(query.get("disk_speedup", 1.0), 1.0))
-    link = hw.store_link("iscsi" if backend == "iscsi" else "nfs")
-    return stamp(fig, [link] if link else [], testbed, close(query["server_link_gbps"], testbed.need("link_gbps")))
+    kind = "iscsi" if backend == "iscsi" else "nfs"
+    link = hw.store_link(kind)
+    store = hw.store_disks(kind, sized_only=True) if "store_speedup" in query else None
+    figs = [*(store.figures if store is not None else []), *([link] if link else [])]
+    # the documents' figure as measured only on the testbed's link with a store that says nothing of
+    # its disks (taken as the testbed's); the store's own disks, when known, are a basis of their own
+    same = close(query["server_link_gbps"], testbed.need("link_gbps")) and store is None
+    return stamp(fig, figs, [testbed, TESTBEDS["boot_store"]][store is not None], same)
 
 
 def _distributed(ctx: EngineContext) -> tuple[dict, list[dict], bool]:
@@ -159,13 +170,37 @@ def boot_query(ctx: EngineContext, backend: str, neighbour: str | None = None) -
     if backend == "local_disk":
         q.update(concurrent_vms=float(round(facts.io_heavy_vms_per_host, 3)), disk_speedup=_disk_speedup(ctx))
     else:
+        kind = "iscsi" if backend == "iscsi" else "nfs"
         link = {s.kind: s.network_gbps for s in ctx.scenario.hosts.shared_storage}
-        gbps = max(link.get("iscsi" if backend == "iscsi" else "nfs", 1.0), 0.01)
-        # the neighbours' load on the link: their I/O-heavy count, or (when larger) what their
-        # traffic fills of it, in the testbed's I/O-heavy VMs (doc 002: sixteen of them brought
-        # the 1 Gb/s link of NFS file near capacity, Figure 8)
-        q.update(concurrent_vms=max(float(facts.io_heavy_vms), link_load_vms(ctx, gbps)), server_link_gbps=gbps)
+        gbps = max(link.get(kind, 1.0), 0.01)
+        # the neighbours' load on the store: their I/O-heavy count, or (when larger) what their
+        # traffic fills of the link or of the store's disks, in the testbed's I/O-heavy VMs (doc 002:
+        # sixteen of them brought the 1 Gb/s link of NFS file near capacity, Figure 8)
+        speedup, disk_share = store_speedup(ctx, kind)
+        capacity = gbps / TESTBEDS["boot_time"].need("link_gbps")
+        if speedup is not None:
+            q["store_speedup"] = speedup
+            capacity = min(capacity, speedup)
+        share = max(storage_traffic_mb_s(ctx) / (gbps * MB_S_PER_GBPS), disk_share)
+        q.update(concurrent_vms=max(float(facts.io_heavy_vms), share * LINK_FULL_VMS * capacity), server_link_gbps=gbps)
     return q
+
+
+def store_speedup(ctx: EngineContext, kind: str) -> tuple[float | None, float]:
+    """(the shared store's disks against doc 002's store, the share of them the VMs' I/O fills):
+    the ratio transfer of the boot figures onto the store's own disks (its stated IOPS, else disks
+    like the hosts' as many as its capacity holds, at their declared figures, a site's, or the
+    per-kind defaults), the lower of the IOPS and MB/s ratios against the testbed's store
+    (:data:`advisor.hardware.TESTBEDS` ``boot_store``: sixteen testbed disks). (None, 0) when the
+    scenario states neither the store's IOPS nor its capacity: the store is taken as the testbed's,
+    which kept up with its link (the transfer is then the link's alone, the identity on doc 002)."""
+    dev = hardware_of(ctx).store_disks(kind, sized_only=True)
+    if dev is None:
+        return None, 0.0
+    bed = TESTBEDS["boot_store"]
+    speedup = max(min(dev.iops / bed.disk_iops, dev.mb_s / bed.disk_mb_s), 1e-6)
+    iops = sum(w.vms * vm_iops(w) for w in ctx.scenario.workloads)
+    return speedup, max(iops / dev.iops, storage_traffic_mb_s(ctx) / dev.mb_s)
 
 
 #: I/O-heavy VMs that bring the testbed's 1 Gb/s storage link near capacity (doc 002 Figure 8,
@@ -177,15 +212,6 @@ def storage_traffic_mb_s(ctx: EngineContext) -> float:
     """The VMs' storage traffic over a shared store, MB/s: each VM's IOPS (``io.iops``, else the
     host count's per-intensity figure) times its request size (as the host count's warning)."""
     return sum(w.vms * vm_iops(w) * w.io.block_size_kib * 1024 / 1e6 for w in ctx.scenario.workloads)
-
-
-def link_load_vms(ctx: EngineContext, gbps: float) -> float:
-    """The VMs' storage traffic as the testbed's I/O-heavy VMs on a link of ``gbps``: the share of
-    the link it fills times :data:`LINK_FULL_VMS` times the link's multiple of the testbed's 1 Gb/s
-    (the boot family divides by that multiple again), so a traffic that fills the link counts as
-    the sixteen VMs that filled the testbed's."""
-    share = storage_traffic_mb_s(ctx) / (gbps * MB_S_PER_GBPS)
-    return share * LINK_FULL_VMS * gbps / TESTBEDS["boot_time"].need("link_gbps")
 
 
 def _slowdown_warning(ctx: EngineContext, choice: str, slowdown: dict, times: dict, idle: dict,

@@ -4,8 +4,8 @@ and whether that meets it.
 Each target's expected value comes from the same models the decisions show:
 
 * ``max_host_cpu_pct`` (cluster): host CPU on the busiest active host, %: the VMs' busy cores
-  (vCPUs x the busy share of their CPU intensity, as the host count counts them) spread over the
-  active hosts, never below one VM's own share of a host, plus the points the host count keeps
+  (the one busy-core model of advisor/recommend/load.py: CPU intensity and request load in
+  core-GHz over the hosts' clock, as the host count counts them) spread over the active hosts, never below one VM's own share of a host, plus the points the host count keeps
   for live-migration sources when VMs migrate (doc 004 c5-C4: the peak while a VM leaves);
 * ``max_boot_time_s``: VM boot time on the chosen image storage with the I/O-heavy neighbours
   of the busiest host (local disks) or of the whole cluster (shared storage): ``boot_time``
@@ -82,14 +82,11 @@ def _with_hosts(ctx, active: int):
 
 
 def host_cpu_pct(ctx, active: int, points: float = 0.0, bound: str = "value") -> float:
-    """Host CPU (%) on the busiest of ``active`` hosts (see the module doc); ``bound`` low/high:
-    with the load model's interval for load-driven workloads."""
-    from advisor.recommend.load import busy_cores_at
+    """Host CPU (%) on the busiest of ``active`` hosts (see the module doc), plus ``points``;
+    ``bound`` low/high: with the per-request cost's interval for request-driven workloads."""
+    from advisor.recommend.load import host_cpu_pct as busy_pct
 
-    cores = max(ctx.scenario.hosts.cpu.cores, 1)
-    total = sum(busy_cores_at(ctx, w, bound=bound) * w.vms for w in ctx.scenario.workloads)
-    largest = max((busy_cores_at(ctx, w, bound=bound) for w in ctx.scenario.workloads), default=0.0)
-    return 100.0 * max(total / (max(active, 1) * cores), largest / cores) + points
+    return busy_pct(ctx, active, bound=bound) + points
 
 
 def boot_time_s(ctx, active: int) -> float | None:

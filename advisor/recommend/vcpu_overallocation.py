@@ -7,10 +7,14 @@ vCPUs per *hardware thread* (logical CPU). The thesis counted its ratio over log
 ``value`` is the same allocation per physical core of the scenario's hosts (level x
 ``threads_per_core``; details ``vcpus_per_hardware_thread``).
 
-Expected figures: host CPU utilization (% of host, ``overallocation_overhead``; measured on
-VMware ESXi, flagged extrapolated for another hypervisor) at the scenario's request load per
-active host when workloads state ``request_load_rps`` (CPU time is work done: the figure moves
-with the load), else at the chapter 8 test load of 5900 req/s; and, when some workload
+Expected figures: ``host_cpu_utilization`` (% of host), the host count's figure of the one
+busy-core model (advisor/recommend/load.py: CPU intensity and request load in core-GHz over the
+hosts' cores x clock) on the hosts the host count recommends, at another level times that level's
+CPU over the chosen one's; ``thesis_host_cpu`` (% of host, ``overallocation_overhead``; measured on
+VMware ESXi, flagged extrapolated for another hypervisor), what the thesis' own over-allocation
+tests used at the scenario's request load per active host when workloads state
+``request_load_rps`` (CPU time is work done: the figure moves with the load), else at the chapter 8
+test load of 5900 req/s, moved by cores x clock: the request load only; and, when some workload
 live-migrates, migration downtime and total migration time (s, ``migration_downtime``/
 ``migration_total_time``, doc 004 chapter 8). A heavily loaded migrating VM (high CPU or I/O
 intensity, or at least 436 req/s) is read as the thesis' heavy-load tests x.2 (Section 8.4.1 and
@@ -26,8 +30,9 @@ from __future__ import annotations
 import numpy as np
 
 from advisor.hardware import TESTBEDS, cpu_capacity, migration_scale, stamp, transfer_migration_time
-from advisor.recommend.base import EngineContext, Recommendation, decide, prediction_figure
+from advisor.recommend.base import EngineContext, Recommendation, decide, figure, prediction_figure
 from advisor.recommend.disks import hardware_of
+from advisor.recommend.load import host_cpu_pct
 from advisor.rules import OVERALLOCATION, Effect, Rule, evaluate
 
 DECISION = "vcpu_overallocation"
@@ -91,10 +96,14 @@ def to_scenario(hw, migrating, label: str, values, totals=None):
     CPU for the same work by CPU capacity (cores x clock), migration total time by the time its
     memory copy takes (the largest migrating VM's RAM over the host NIC), downtime (the last copy
     of dirty memory) as the whole migration's ``totals`` (the total times at the same points)
-    move. Returns (values, hardware figures, testbed, whether the scenario's is the testbed's)."""
-    if label == "host_cpu_utilization":
+    move. Returns (values, hardware figures, testbed, whether the scenario's is the testbed's).
+    ``host_cpu_utilization`` comes on the scenario's hosts already (:func:`cpu_figures`, the busy-core
+    model in core-GHz over the hosts' cores x clock): only its hardware figures and testbed are named."""
+    if label in ("thesis_host_cpu", "host_cpu_utilization"):
         bed = TESTBEDS["overallocation_overhead"]
         factor, figs, same = cpu_capacity(hw, bed)
+        if label == "host_cpu_utilization":
+            factor = 1.0
         return np.minimum(100.0, np.asarray(values, dtype=float) * factor), figs, bed, same
     bed = TESTBEDS["migration"]
     ram = max((w.ram_gib for w in migrating), default=bed.need("vm_ram_gib"))
@@ -111,7 +120,7 @@ def _transfer(ctx: EngineContext, expected: dict[str, dict], migrating) -> None:
     hw = hardware_of(ctx)
     for figs in expected.values():
         totals = figs.get("migration_total_time", {}).get("value")  # before its own transfer
-        for label in ("host_cpu_utilization", "migration_total_time", "migration_downtime"):
+        for label in ("thesis_host_cpu", "migration_total_time", "migration_downtime"):
             fig = figs.get(label)
             if fig is None or (label == "migration_downtime" and totals is None):
                 continue
@@ -123,6 +132,40 @@ def _transfer(ctx: EngineContext, expected: dict[str, dict], migrating) -> None:
             stamp(fig, hw_figs, bed, same)
 
 
+def cpu_figures(ctx: EngineContext, rec: Recommendation, active: int) -> None:
+    """Give every level of ``rec`` (chosen and alternatives) its ``host_cpu_utilization`` on
+    ``active`` hosts: the host count's figure (the one busy-core model,
+    :func:`advisor.recommend.load.host_cpu_pct`: each VM's CPU intensity and request load in core-GHz
+    over the hosts' cores x clock) at the chosen level, and at another level that figure times the
+    thesis' host CPU at that level over the chosen one's (``thesis_host_cpu``, doc 004 Section
+    8.4.1: more vCPUs per core cost more CPU for the same work); at most 100 %. The host count
+    calls it again with the hosts it recommends, so both cards show one figure for one set of hosts."""
+    overhead = ctx.chosen.get("_overallocation_overhead") or {}
+    hw = hardware_of(ctx)
+    busy = {b: host_cpu_pct(ctx, active, b) for b in ("value", "low", "high")}
+    ghz = ctx.scenario.hosts.cpu.ghz
+    for choice, figs in ((rec.choice, rec.expected), *((a.choice, a.expected) for a in rec.alternatives)):
+        if choice not in OVERALLOCATION:
+            continue
+        f = overhead.get(choice, 1.0) / overhead.get(rec.choice, 1.0) if overhead.get(rec.choice) else 1.0
+        value, low, high = (min(100.0, busy[b] * f) for b in ("value", "low", "high"))
+        fig = figure(value, "% of host", min(low, value), max(high, value), active_hosts=active)
+        fig["note"] = (f"busy cores on the busiest of {active} active hosts (CPU intensity and request load in "
+                       f"core-GHz over the hosts' {ghz:g} GHz: the host count's figure)"
+                       + ("" if choice == rec.choice else
+                          f", times this level's CPU over the chosen level's ({f:.3g}x, doc 004 Section 8.4.1)"))
+        _, hw_figs, bed, same = to_scenario(hw, [], "host_cpu_utilization", [value])
+        figs["host_cpu_utilization"] = stamp(fig, hw_figs, bed, same)
+
+
+def refresh_cpu(ctx: EngineContext, active: int) -> None:
+    """The over-allocation card's ``host_cpu_utilization`` on the ``active`` hosts the host count
+    recommends (:func:`cpu_figures`)."""
+    rec = ctx.chosen.get("_overallocation_rec")
+    if rec is not None:
+        cpu_figures(ctx, rec, active)
+
+
 def recommend(ctx: EngineContext) -> list[Recommendation]:
     """One cluster-wide over-allocation ratio; sets ``ctx.facts.overallocation_ratio``."""
     levels = list(OVERALLOCATION)
@@ -132,8 +175,10 @@ def recommend(ctx: EngineContext) -> list[Recommendation]:
     heavy = any(w.heavily_loaded or (w.request_load_rps or 0.0) >= HEAVY_RPS for w in migrating)
     hv = ctx.facts.hypervisor or "VMware ESXi"
     base: dict[str, object] = {"hypervisor": hv}
-    # the host's request load when the scenario states one (CPU time is work done: the figure
-    # moves with it); else the chapter 8 test load the levels were measured at
+    # the thesis' host CPU at each level (thesis_host_cpu) at the host's request load when the
+    # scenario states one (CPU time is work done: the figure moves with it), else at the chapter 8
+    # test load the levels were measured at; host_cpu_utilization (the host count's busy-core
+    # figure, cpu_figures) follows after the choice
     load = host_request_load(ctx)
     if load is not None:
         base["load"] = load
@@ -144,18 +189,21 @@ def recommend(ctx: EngineContext) -> list[Recommendation]:
     extra: dict[str, float] = {}
     cites, extrap, why, has_model = [], False, {}, False
     pred = ctx.models.predict("overallocation_overhead", queries, calibrate=False)
+    ctx.chosen.pop("_overallocation_overhead", None)
     if pred is not None:
         has_model = True
         cites += ctx.model_citations("overallocation_overhead", pred)
+        ctx.chosen["_overallocation_overhead"] = {k: float(pred.mean[i]) for i, k in enumerate(levels)}
         for i, k in enumerate(levels):
-            expected[k]["host_cpu_utilization"] = prediction_figure(pred, i)
-            # what this figure counts (the host count's figure of the same name counts busy cores by
-            # CPU intensity): the request load on the thesis' telecom hosts, moved by CPU capacity
-            expected[k]["host_cpu_utilization"]["note"] = (
-                f"request load only: {load:,.0f} req/s per host" if load is not None
-                else "the thesis' test load (no request load stated)") + " at this level, by cores x clock"
+            expected[k]["thesis_host_cpu"] = prediction_figure(pred, i)
+            expected[k]["thesis_host_cpu"]["note"] = (
+                "the thesis' over-allocation tests (telecom VMs on 12 cores at 2.0 GHz, doc 004 chapter 8) at "
+                + (f"the stated request load, {load:,.0f} req/s per host" if load is not None
+                   else "their test load (no request load stated)")
+                + ", moved by cores x clock: request load only, the level's CPU overhead; the plan's busy CPU is "
+                  "host_cpu_utilization")
             if load is not None:
-                expected[k]["host_cpu_utilization"]["load_rps_per_host"] = round(load, 3)
+                expected[k]["thesis_host_cpu"]["load_rps_per_host"] = round(load, 3)
         extrap = bool(pred.extrapolated.any())
     if migrating:
         for label, fam in (("migration_downtime", "migration_downtime"), ("migration_total_time",
@@ -195,6 +243,8 @@ def recommend(ctx: EngineContext) -> list[Recommendation]:
               if any(w.realtime is not None for w in sc.workloads) else "")
     rec.rationale = (f"Allocate up to {rec.value:g} vCPUs per physical core{per_thread}: {rec.choice} "
                      f"over-allocation{pinned}. " + rec.rationale)
+    cpu_figures(ctx, rec, ctx.facts.active_hosts)  # the host count's figure, moved by refresh_cpu
+    ctx.chosen["_overallocation_rec"] = rec
     ctx.facts.overallocation_ratio = rec.value
     ctx.facts.overallocation_per_thread = OVERALLOCATION[rec.choice]
     ctx.chosen["vcpu_overallocation"] = rec.value

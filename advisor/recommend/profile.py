@@ -1,0 +1,188 @@
+"""Per-workload decisions computed once per distinct profile (issue 19: an estate of 10,000
+workload groups holds a few hundred distinct profiles).
+
+:func:`per_workload` runs a recommender's per-workload function on a recording view of the
+workload: every field the function reads (``w.io.pattern``, ``w.vms``, a property such as
+``w.disk_size_gb`` ...), directly or through the rules, is noted with its value, in the order
+read. A later workload whose fields hold the same values at those same reads would run the same
+code to the same result, so it gets that result without running it: a copy with its own
+``scope`` that shares the alternatives, expected figures and citations by reference. Which fields
+matter is thus found by running the code, not declared by hand, and stays right when a rule
+starts reading another field. (The reads form a tree: the first read is always the same; the
+next one depends only on the values read so far.)
+
+What the function may depend on besides the workload must not change during one call (the
+scenario, ``ctx.facts``, the earlier choices); anything per workload that is not one of its
+fields (a choice of an earlier decision looked up by the workload's name, a target or a fixed
+choice given for that name) is passed in as ``fact``, which is part of the profile. The function
+must not read ``w.name`` (texts name the workload through the recommendation's scope), else every
+workload is a profile of its own: still right, only not shared.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Iterable
+from dataclasses import fields, is_dataclass
+from typing import Any
+
+from advisor.recommend.base import EngineContext, Recommendation, fixed_choice
+
+_DC = "<dataclass>"
+
+
+def _key(value: Any) -> tuple:
+    """What a read value is compared by: its type and value (4 and 4.0 and True stay apart);
+    a dataclass by its type alone (its fields are read, and noted, one by one); unhashable
+    values by their repr."""
+    if is_dataclass(value) and not isinstance(value, type):
+        return (_DC, type(value))
+    try:
+        hash(value)
+    except TypeError:
+        return (type(value), "<repr>", repr(value))
+    return (type(value), value)
+
+
+class _Recorder:
+    """A read-only view of a workload (or of one of its dataclass fields) that notes every read."""
+
+    __slots__ = ("_obj", "_path", "_trace")
+
+    def __init__(self, obj: Any, path: tuple[str, ...], trace: list):
+        self._obj, self._path, self._trace = obj, path, trace
+
+    def __getattr__(self, name: str) -> Any:
+        value = getattr(self._obj, name)
+        path = (*self._path, name)
+        key = _key(value)
+        self._trace.append((path, key))
+        if key[0] == _DC:
+            return _Recorder(value, path, self._trace)
+        return value
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in _Recorder.__slots__:
+            object.__setattr__(self, name, value)
+            return
+        raise TypeError("a workload is read-only while its recommendation is computed")
+
+    def __eq__(self, other: object) -> bool:  # a workload compared or hashed as a whole: not traceable
+        raise TypeError("a workload's profile is read field by field; compare its fields")
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def whole(value: Any) -> Any:
+    """``value`` (a workload's dataclass field, e.g. ``w.io``) as the plain object, noted as read
+    as a whole (every field of it): for a lookup keyed by all of it."""
+    if isinstance(value, _Recorder):
+        obj = value._obj
+        value._trace.append((("<whole>", *value._path), whole_key(obj)))
+        return obj
+    return value
+
+
+def whole_key(obj: Any) -> Hashable:
+    """A hashable key of a dataclass object's fields (the type and every field's :func:`_key`)."""
+    return (type(obj), tuple(_key(getattr(obj, f.name)) for f in fields(obj)))
+
+
+def _read(obj: Any, path: tuple[str, ...]) -> Hashable:
+    if path[0] == "<whole>":
+        for name in path[1:]:
+            obj = getattr(obj, name)
+        return whole_key(obj)
+    for name in path:
+        obj = getattr(obj, name)
+    return _key(obj)
+
+
+class _Branch:
+    __slots__ = ("path", "children")
+
+    def __init__(self, path: tuple[str, ...]):
+        self.path = path
+        self.children: dict[Hashable, Any] = {}
+
+
+class _Leaf:
+    __slots__ = ("result",)
+
+    def __init__(self, result: Any):
+        self.result = result
+
+
+class ProfileMemo:
+    """Results of a per-workload function by the values of the fields it read (see the module doc)."""
+
+    def __init__(self) -> None:
+        self.roots: dict[Hashable, Any] = {}
+        self.computed = 0  # how many times the function ran (the distinct profiles)
+
+    def lookup(self, root: Hashable, w: Any) -> Any:
+        node = self.roots.get(root)
+        while isinstance(node, _Branch):
+            node = node.children.get(_read(w, node.path))
+        return node.result if node is not None else None
+
+    def insert(self, root: Hashable, trace: list, result: Any) -> None:
+        if not trace:
+            self.roots[root] = _Leaf(result)
+            return
+        parent: Any = self.roots
+        slot: Hashable = root
+        for path, key in trace:
+            node = parent.get(slot)
+            if node is None:
+                node = parent[slot] = _Branch(path)
+            elif not isinstance(node, _Branch) or node.path != path:
+                return  # the reads did not follow the same order: leave it uncached (never wrong)
+            parent, slot = node.children, key
+        if slot not in parent:
+            parent[slot] = _Leaf(result)
+
+    def get(self, root: Hashable, w: Any, compute: Callable[[Any], Any]) -> Any:
+        """``compute(view of w)``, or the result of an earlier workload of the same profile."""
+        result = self.lookup(root, w)
+        if result is None:
+            trace: list = []
+            result = compute(_Recorder(w, (), trace))
+            self.computed += 1
+            self.insert(root, trace, result)
+        return result
+
+
+def rescoped(rec: Recommendation, scope: str) -> Recommendation:
+    """A copy of ``rec`` for ``scope``: its own scope, warnings, details, rules and conflicts
+    lists (cheap, and what later steps may change); alternatives, expected figures and
+    citations shared (they are read only once the engine has finished them)."""
+    new = object.__new__(Recommendation)
+    new.__dict__.update(rec.__dict__)
+    new.scope = scope
+    new.warnings = list(rec.warnings)
+    new.details = dict(rec.details)
+    new.rules = list(rec.rules)
+    new.conflicts = list(rec.conflicts)
+    return new
+
+
+def per_workload(ctx: EngineContext, decision: str, workloads: Iterable,
+                 compute: Callable[[Any, str, Any], Recommendation],
+                 fact: Callable[[Any], Hashable] | None = None) -> list[Recommendation]:
+    """``compute(w, scope, fact(w))`` for every workload ``w``, run once per distinct profile:
+    the fields ``compute`` reads, ``fact(w)`` and the choice the scenario fixes for ``w``
+    (``preferences.fixed``); every workload gets a :func:`rescoped` copy of its profile's result. ``compute`` gets a
+    recording view of ``w`` and must not keep it."""
+    memo = ProfileMemo()
+    out = []
+    for w in workloads:
+        scope = f"workload:{w.name}"
+        extra = fact(w) if fact is not None else None
+
+        def run(view: Any, scope: str = scope, extra: Any = extra) -> Recommendation:
+            return compute(view, scope, extra)
+
+        rec = memo.get((fixed_choice(ctx, decision, scope), extra), w, run)
+        out.append(rescoped(rec, scope))  # (the first of a profile too: what callers add stays its own)
+    ctx.memo[("profiles", decision)] = memo.computed
+    return out
