@@ -9,7 +9,10 @@ Only deadlines up to ``t_max = (rho B + K) / (rho - U)`` need checking, where ``
 ``B = 2 (T_VM - C_VM) + X``, ``U = sum C_i / T_i`` and ``K = sum (T_i - D_i) C_i / T_i``: beyond it the
 linear bounds ``dbf(t) <= U t + K`` and ``supply(t) >= rho (t - B)`` settle it. ``t_max`` grows without
 bound as ``rho`` approaches ``U``; the number of checkpoints is capped, and results say in which range
-of ``T_VM`` (or for which budgets) they are exact. Times in task-set units.
+of ``T_VM`` (or for which budgets) they are exact. The interval search checks each deadline only where
+the linear bounds leave it open (:func:`settled_range`), so its pieces stay few; should their cap still
+bite, it checks fewer deadlines and, failing that, says above which ``T_VM`` it is exact. Times in
+task-set units.
 """
 
 from __future__ import annotations
@@ -21,11 +24,15 @@ from fractions import Fraction
 import numpy as np
 
 from advisor.progress import CancelToken, ProgressCallback, check, report
-from advisor.realtime.intervals import intersect_owners, merge_by_owner, min_effective_budget, pieces
+from advisor.realtime.intervals import Pieces, intersect_owners, merge_by_owner, min_effective_budget, pieces
 from advisor.realtime.supply import REL_TOL, supply_inverse
 
 #: at most this many absolute deadlines are checked
 MAX_CHECKPOINTS = 200_000
+#: when the pieces of the checked deadlines exceed their cap, the horizon is divided by this factor,
+#: up to this many times, before the exact range is cut at the lowest dropped piece
+_SHRINK_FACTOR = 8.0
+_SHRINKS = 3
 #: hyperperiods longer than this (in time units, or denominators above it) are treated as unknown
 _LCM_LIMIT = 10**15
 
@@ -189,6 +196,64 @@ class EdfIntervals:
     truncated: bool
 
 
+def settled_range(t: np.ndarray, d: np.ndarray, share: float, overhead: float) -> tuple[np.ndarray, np.ndarray]:
+    """Per deadline ``t`` with demand ``d``, the range ``[r1, r2]`` of ``T_VM`` (``C_VM = share T_VM``)
+    where the linear supply bound alone meets it, ``rho (t - B) >= d`` (``nan`` where there is none).
+
+    Multiplied by ``T_VM``: ``2 s (1 - s) T^2 + (d - s (t - X) - 2 (1 - s) X) T + X (t - X) <= 0``;
+    the root range lies where ``rho > 0`` (at ``T = X / s`` the left side is ``d X / s > 0``).
+    """
+    s, x = float(share), float(overhead)
+    a = 2 * s * (1 - s)
+    b = d - s * (t - x) - 2 * (1 - s) * x
+    c = x * (t - x)
+    disc = b * b - 4 * a * c
+    ok = (disc >= 0) & (b < 0)  # b < 0: both roots positive (c >= 0) or one at 0 (c = 0)
+    q = -b + np.sqrt(np.where(ok, disc, 0.0))  # > 0 where ok; the stable pair of roots
+    with np.errstate(divide="ignore", invalid="ignore"):
+        r1 = np.where(ok, 2 * c / np.where(ok, q, 1.0), np.nan)
+        r2 = np.where(ok, q / (2 * a), np.nan)
+    return r1, r2
+
+
+def _deadline_intervals(t: np.ndarray, d: np.ndarray, share: float, overhead: float, lo: float,
+                        hi: float) -> tuple[Pieces, int]:
+    """Where in ``[lo, hi]`` each deadline is met, for the deadlines not met all over it: their rows
+    of ``T_VM`` (owner ``i`` = the ``i``-th such deadline; not yet merged per owner; ``truncated`` and
+    ``complete_above`` as in :func:`pieces`) and how many such deadlines there are.
+
+    A deadline at ``t`` is met where the linear supply bound alone meets it (:func:`settled_range`, one
+    row); pieces of ``f^-1(d) <= t`` are made only where that leaves it open: near ``lo``, where
+    ``rho`` approaches ``U``, and at large ``T_VM``, where the blackout grows. That is a few pieces per
+    deadline even when ``t`` is millions of task periods. (Made over all of ``[lo, hi]``, a far
+    deadline has one piece per budget count ``k`` up to ``d / (s lo - X)``; the cap on all pieces then
+    dropped the small periods of every deadline, and schedulable periods went missing.)
+    """
+    s, x = float(share), float(overhead)
+    n = len(t)
+    if s >= 1.0 - 1e-12:  # pieces() makes one piece per deadline at share 1
+        return pieces(np.arange(n), t, d, s, x), n
+    r1, r2 = settled_range(t, d, s, x)
+    has = np.isfinite(r1) & np.isfinite(r2)
+    r1 = np.where(has, np.maximum(r1 * (1 + 1e-9), lo), hi)  # (kept off the roots' rounding)
+    r2 = np.where(has, np.minimum(r2 * (1 - 1e-9), hi), hi)
+    has &= r1 <= r2
+    binding = ~(has & (r1 <= lo) & (r2 >= hi))  # the others are met all over [lo, hi]
+    t, d, r1, r2, has = t[binding], d[binding], r1[binding], r2[binding], has[binding]
+    n = len(t)
+    open_lo = ~has | (r1 > lo)  # [lo, r1) left open (without a settled range: all of [lo, hi])
+    open_hi = has & (r2 < hi)  # (r2, hi] left open
+    owner = np.arange(n)
+    parts = [pieces(owner[m], t[m], d[m], s, x, window=(np.full(int(m.sum()), lo) if lo_side else r2[m],
+                                                          r1[m] if lo_side else np.full(int(m.sum()), hi)))
+             for m, lo_side in ((open_lo, True), (open_hi, False)) if m.any()]
+    o = np.concatenate([owner[has]] + [q.owner for q in parts])
+    st = np.concatenate([r1[has]] + [q.start for q in parts])
+    en = np.concatenate([r2[has]] + [q.end for q in parts])
+    return Pieces(o, st, en, any(q.truncated for q in parts),
+                  max([q.complete_above for q in parts], default=0.0)), n
+
+
 def intervals(periods, wcets, deadlines, share: float, overhead: float = 0.0,
               progress: ProgressCallback | None = None, cancel: CancelToken | None = None) -> EdfIntervals:
     """Exact schedulable ``T_VM`` intervals under EDF for ``C_VM = share * T_VM`` (see module doc)."""
@@ -215,38 +280,31 @@ def intervals(periods, wcets, deadlines, share: float, overhead: float = 0.0,
     # deadlines beyond t_max(T_VM) are settled by the linear bounds, so checking up to h is exact
     # wherever t_max <= h, even when some task's first deadline lies beyond h
     h = min(need, h_cap if float(deadlines.max()) * rate > MAX_CHECKPOINTS else max(h_cap, float(deadlines.max())))
-    if x == 0 and s < 1 and need <= h:
-        lo, hi = 0.0, math.inf
-    else:  # where t_max(T_VM) <= h: a T^2 + b T + c <= 0
-        a = 2 * s * (1 - s)
-        b = s * x - 2 * (1 - s) * x + kk - h * (s - u)
-        c = x * (h - x)
-        if a == 0:
-            lo, hi = (-c / b, math.inf) if b < 0 else (math.inf, math.inf)
-        else:
-            disc = b * b - 4 * a * c
-            if disc < 0:
-                lo, hi = math.inf, math.inf
-            else:
-                q = -b + math.sqrt(disc) if b <= 0 else -b - math.sqrt(disc)
-                r1, r2 = sorted((q / (2 * a), 2 * c / q if q else math.inf))
-                lo, hi = r1, r2
-        lo = max(lo, t_left)
-    report(progress, 0.1, "EDF checkpoints")
-    check(cancel)
-    t, d, _ = checkpoints(periods, wcets, deadlines, h)
-    # drop deadlines that the linear bounds already settle on the whole exact range
-    t_hi = min(hi, t_up)
-    rho_lo = s - x / lo if lo > 0 else s
-    b_hi = x if s >= 1 else 2 * (1 - s) * t_hi + x
-    keep = ~(d <= rho_lo * (t - b_hi))
-    t, d = t[keep], d[keep]
-    owner = np.arange(len(t))
-    report(progress, 0.4, "EDF intervals")
-    check(cancel)
-    o, st, en, truncated = pieces(owner, t, d, s, x)
+    last = None
+    for attempt in range(_SHRINKS + 1):
+        if x == 0 and s < 1 and need <= h:
+            lo, hi = 0.0, math.inf
+        else:  # where t_max(T_VM) <= h: where the linear bounds settle the demand bound U h + K at h
+            r1, r2 = settled_range(np.array([h]), np.array([u * h + kk]), s, x)
+            lo, hi = (max(float(r1[0]), t_left), float(r2[0])) if np.isfinite(r1[0]) else (math.inf, math.inf)
+        if last is not None and not lo < hi:
+            break  # a horizon this short settles no T_VM: keep the attempt before
+        report(progress, 0.1 + 0.3 * attempt / _SHRINKS, "EDF checkpoints")
+        check(cancel)
+        t, d, _ = checkpoints(periods, wcets, deadlines, h)
+        report(progress, 0.4, "EDF intervals")
+        check(cancel)
+        last = (lo, hi, *_deadline_intervals(t, d, s, x, lo, min(hi, t_up)))
+        if not last[2].truncated or x == 0:
+            break
+        # too many pieces at periods just above t_left, where rho approaches U and the exact test
+        # needs ever later deadlines: check fewer deadlines, exact on a slightly narrower range
+        h /= _SHRINK_FACTOR
+    assert last is not None
+    lo, hi, (o, st, en, truncated, complete_above), n = last
+    if truncated:  # what is left is exact above every dropped piece
+        lo = min(max(lo, complete_above), hi)
     o, st, en = merge_by_owner(o, st, en)
-    n = len(t)
     o = np.append(o, n)
     st = np.append(st, lo)
     en = np.append(en, hi)

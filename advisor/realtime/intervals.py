@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -146,6 +147,20 @@ def fp_points(periods: np.ndarray, wcets: np.ndarray, deadlines: np.ndarray,
 
 # ------------------------------------------------------------------------------------ pieces in T_VM
 
+class Pieces(NamedTuple):
+    """Intervals of ``T_VM`` per checkpoint (one row each, see :func:`pieces`).
+
+    ``truncated`` says that some isolated pieces were dropped (caps on their number); every dropped
+    piece lies below ``complete_above`` (0 when none was dropped), so the rows are complete above it.
+    """
+
+    owner: np.ndarray
+    start: np.ndarray
+    end: np.ndarray
+    truncated: bool
+    complete_above: float
+
+
 def _a(k, w, s, x):
     """Start ``a_k = (w / k + X) / s`` of the range of ``T_VM`` where ``ceil(w / (s T_VM - X)) = k``."""
     with np.errstate(divide="ignore"):
@@ -190,13 +205,16 @@ def _roots(b, c, x):
 
 def pieces(owner: np.ndarray, p: np.ndarray, w: np.ndarray, share: float, overhead: float,
            max_isolated: int = MAX_ISOLATED_PIECES,
-           window: tuple[float, float] | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
+           window: tuple[float | np.ndarray, float | np.ndarray] | None = None,
+           ) -> Pieces:
     """For each checkpoint ``(p, w)``, the closed intervals of ``T_VM`` where ``f^-1(w) <= p``.
 
-    Returns ``(owner, start, end, truncated)`` with one row per interval (a start of 0 means the open
-    end ``T_VM -> 0``; an end of ``inf`` means unbounded). ``share`` is ``C_VM / T_VM`` in (0, 1],
-    ``overhead`` is ``X`` in time units. With ``window = (lo, hi)`` only the pieces that may meet
-    ``[lo, hi]`` are made (the others are left out, so intervals outside the window are missing).
+    Returns :class:`Pieces` ``(owner, start, end, truncated, complete_above)`` with one row per
+    interval (a start of 0 means the open end ``T_VM -> 0``; an end of ``inf`` means unbounded).
+    ``share`` is ``C_VM / T_VM`` in (0, 1], ``overhead`` is ``X`` in time units. With
+    ``window = (lo, hi)`` only the pieces that may meet ``[lo, hi]`` are made (the others are left
+    out, so intervals outside the window are missing); ``lo`` and ``hi`` are numbers or arrays with
+    one window per checkpoint.
     """
     s, x = float(share), float(overhead)
     if s >= 1.0 - 1e-12:  # (1 - s) is divided by below: treat a share this close to 1 as 1
@@ -204,18 +222,23 @@ def pieces(owner: np.ndarray, p: np.ndarray, w: np.ndarray, share: float, overhe
     p = np.asarray(p, float)
     w = np.asarray(w, float)
     owner = np.asarray(owner)
+    if window is not None:  # one (lo, hi) per checkpoint, filtered along with the checkpoints
+        win_lo = np.broadcast_to(np.asarray(window[0], float), p.shape)
+        win_hi = np.broadcast_to(np.asarray(window[1], float), p.shape)
     if s >= 1.0:  # f^-1(w) = w + ceil(w / (T_VM - X)) X, independent of the blackout
         if x == 0:
             ok = w <= p * (1 + REL_TOL)
-            return owner[ok], np.zeros(int(ok.sum())), np.full(int(ok.sum()), np.inf), False
+            return Pieces(owner[ok], np.zeros(int(ok.sum())), np.full(int(ok.sum()), np.inf), False, 0.0)
         kmax = floor_tol((p - w) / x)
         ok = kmax >= 1
-        return owner[ok], w[ok] / kmax[ok] + x, np.full(int(ok.sum()), np.inf), False
+        return Pieces(owner[ok], w[ok] / kmax[ok] + x, np.full(int(ok.sum()), np.inf), False, 0.0)
 
     # non-empty pieces: -X k^2 + (s p - w - (1 - s) X) k - (1 - s) w >= 0
     lo, hi = _roots(s * p - w - (1 - s) * x, (1 - s) * w, x)
     has = np.isfinite(lo) | np.isfinite(hi)
     owner, p, w, lo, hi = owner[has], p[has], w[has], lo[has], hi[has]
+    if window is not None:
+        win_lo, win_hi = win_lo[has], win_hi[has]
     k_lo = np.maximum(1.0, np.ceil(lo))
     k_hi = np.floor(hi)  # inf stays inf
     for _ in range(2):  # repair rounding of the roots with the defining inequality
@@ -233,11 +256,12 @@ def pieces(owner: np.ndarray, p: np.ndarray, w: np.ndarray, share: float, overhe
     ok = (k_lo <= k_hi) & _nonempty(k_lo, p, w, s, x)
     owner, p, w, k_lo, k_hi = owner[ok], p[ok], w[ok], k_lo[ok], k_hi[ok]
     if window is not None:  # piece k lies in [a_k, a_{k-1}]; a_k = (w / k + X) / s falls with k
-        w_lo, w_hi = window[0] * (1 - 1e-6), window[1] * (1 + 1e-6)
-        if math.isfinite(w_hi) and s * w_hi > x:
-            k_lo = np.maximum(k_lo, np.floor(w / (s * w_hi - x)) - 1)
-        if s * w_lo > x:
-            k_hi = np.minimum(k_hi, np.ceil(w / (s * w_lo - x)) + 2)
+        w_lo, w_hi = win_lo[ok] * (1 - 1e-6), win_hi[ok] * (1 + 1e-6)
+        top = np.isfinite(w_hi) & (s * w_hi > x)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            k_lo = np.where(top, np.maximum(k_lo, np.floor(w / np.where(top, s * w_hi - x, 1.0)) - 1), k_lo)
+            bottom = s * w_lo > x
+            k_hi = np.where(bottom, np.minimum(k_hi, np.ceil(w / np.where(bottom, s * w_lo - x, 1.0)) + 2), k_hi)
         # non-empty pieces form one range of k, so every k between the new ends is non-empty
         ok = k_lo <= k_hi
         owner, p, w, k_lo, k_hi = owner[ok], p[ok], w[ok], k_lo[ok], k_hi[ok]
@@ -272,7 +296,7 @@ def pieces(owner: np.ndarray, p: np.ndarray, w: np.ndarray, share: float, overhe
     first_n = np.where(run, m_lo_f - 1 - k_lo, np.where(fin_hi, k_hi_f - k_lo + 1, 0))
     second_lo = np.where(run & fin_hi, m_hi_f + 1, 0)
     second_n = np.where(run & fin_hi, k_hi_f - m_hi_f, 0)
-    counts = [np.maximum(first_n, 0), np.maximum(second_n, 0)]
+    counts = full = [np.maximum(first_n, 0), np.maximum(second_n, 0)]
     if (counts[0] > max_isolated).any() or (counts[1] > max_isolated).any():
         truncated = True
         counts = [np.minimum(c, max_isolated) for c in counts]
@@ -287,6 +311,12 @@ def pieces(owner: np.ndarray, p: np.ndarray, w: np.ndarray, share: float, overhe
             else:
                 hi_c = mid
         counts = [np.minimum(c, lo_c) for c in counts]
+    complete_above = 0.0
+    if truncated:  # a segment keeps its pieces k = base .. base + count - 1, those at the largest T_VM
+        for base, count, whole in zip((first_lo, second_lo), counts, full, strict=True):
+            cut = count < whole
+            if cut.any():
+                complete_above = max(complete_above, float(np.max(_a(base[cut] + count[cut] - 1, w[cut], s, x))))
     for base, count in zip((first_lo, second_lo), counts, strict=True):
         count = count.astype(np.int64)
         total = int(count.sum())
@@ -302,8 +332,9 @@ def pieces(owner: np.ndarray, p: np.ndarray, w: np.ndarray, share: float, overhe
         out_start.append(st[good])
         out_end.append(en[good])
     if not out_owner:
-        return np.zeros(0, np.int64), np.zeros(0), np.zeros(0), truncated
-    return np.concatenate(out_owner), np.concatenate(out_start), np.concatenate(out_end), truncated
+        return Pieces(np.zeros(0, np.int64), np.zeros(0), np.zeros(0), truncated, complete_above)
+    return Pieces(np.concatenate(out_owner), np.concatenate(out_start), np.concatenate(out_end), truncated,
+                  complete_above)
 
 
 # ------------------------------------------------------------------------------- interval algebra
@@ -395,7 +426,7 @@ def fp_intervals(points: Points, share: float, overhead: float,
                  window: tuple[float, float] | None = None) -> IntervalResult:
     """Exact schedulable ``T_VM`` intervals under fixed priorities for ``C_VM = share * T_VM``
     (with ``window``, only those within it: see :func:`pieces`)."""
-    o, a, b, truncated = pieces(points.owner, points.p, points.w, share, overhead, window=window)
+    o, a, b, truncated, _ = pieces(points.owner, points.p, points.w, share, overhead, window=window)
     o, a, b = merge_by_owner(o, a, b)
     return IntervalResult(intersect_owners(o, a, b, points.n_owners),
                           per_owner_lists(o, a, b, points.n_owners), truncated)

@@ -21,19 +21,25 @@ workload is a profile of its own: still right, only not shared.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import fields, is_dataclass
+from operator import attrgetter
 from typing import Any
 
 from advisor.recommend.base import EngineContext, Recommendation, fixed_choice
 
 _DC = "<dataclass>"
+_SIMPLE = frozenset({str, int, float, bool, type(None)})
 
 
 def _key(value: Any) -> tuple:
     """What a read value is compared by: its type and value (4 and 4.0 and True stay apart);
     a dataclass by its type alone (its fields are read, and noted, one by one); unhashable
     values by their repr."""
+    cls = value.__class__
+    if cls in _SIMPLE:
+        return (cls, value)
     if is_dataclass(value) and not isinstance(value, type):
         return (_DC, type(value))
     try:
@@ -84,7 +90,10 @@ def whole(value: Any) -> Any:
 
 def whole_key(obj: Any) -> Hashable:
     """A hashable key of a dataclass object's fields (the type and every field's :func:`_key`)."""
-    return (type(obj), tuple(_key(getattr(obj, f.name)) for f in fields(obj)))
+    values = getattr(obj, "__dict__", None)
+    if values is None:  # (a dataclass with slots)
+        return (type(obj), tuple(_key(getattr(obj, f.name)) for f in fields(obj)))
+    return (type(obj), tuple([_key(v) for v in values.values()]))
 
 
 def _read(obj: Any, path: tuple[str, ...]) -> Hashable:
@@ -113,19 +122,61 @@ class _Leaf:
 
 
 class ProfileMemo:
-    """Results of a per-workload function by the values of the fields it read (see the module doc)."""
+    """Results of a per-workload function by the values of the fields it read (see the module doc).
+
+    Besides the tree of reads, the memo keeps every result by the values of *all* the fields any
+    run has read so far (one C-level getter call per workload): two workloads that agree on all of
+    them agree on every read of the tree, so this is only a faster way to the same leaf; it is
+    rebuilt whenever a run reads a field no earlier run read."""
 
     def __init__(self) -> None:
         self.roots: dict[Hashable, Any] = {}
         self.computed = 0  # how many times the function ran (the distinct profiles)
+        self._paths: list[tuple[str, ...]] = []
+        self._keys: list[Callable[[Any], Hashable]] = []
+        self._getter: Callable[[Any], tuple] | None = None
+        self._fast: dict[Hashable, Any] = {}
 
-    def lookup(self, root: Hashable, w: Any) -> Any:
+    def _fast_key(self, w: Any) -> tuple | None:
+        if self._getter is None:
+            return ()
+        try:
+            values = self._getter(w)
+        except AttributeError:  # a path through a field that is None here: the tree decides
+            return None
+        return tuple([f(v) for f, v in zip(self._keys, values, strict=True)])
+
+    def _learn(self, trace: list) -> None:
+        known = set(self._paths)
+        new = [p for p, _ in trace if p not in known]
+        if not new:
+            return
+        self._paths += list(dict.fromkeys(new))
+        self._keys = [whole_key if p[0] == "<whole>" else _key for p in self._paths]
+        names = [".".join(p[1:] if p[0] == "<whole>" else p) for p in self._paths]
+        one = attrgetter(*names)
+        self._getter = one if len(names) > 1 else (lambda w: (one(w),))
+        self._fast.clear()
+
+    def _walk(self, root: Hashable, w: Any) -> Any:
         node = self.roots.get(root)
         while isinstance(node, _Branch):
             node = node.children.get(_read(w, node.path))
         return node.result if node is not None else None
 
+    def lookup(self, root: Hashable, w: Any) -> Any:
+        fast = self._fast_key(w)
+        if fast is not None:
+            hit = self._fast.get((root, fast))
+            if hit is not None:
+                return hit
+        result = self._walk(root, w)
+        if result is not None and fast is not None:
+            self._fast[(root, fast)] = result
+        return result
+
     def insert(self, root: Hashable, trace: list, result: Any) -> None:
+        self._learn(trace)
         if not trace:
             self.roots[root] = _Leaf(result)
             return
@@ -171,16 +222,26 @@ def per_workload(ctx: EngineContext, decision: str, workloads: Iterable,
                  fact: Callable[[Any], Hashable] | None = None) -> list[Recommendation]:
     """``compute(w, scope, fact(w))`` for every workload ``w``, run once per distinct profile:
     the fields ``compute`` reads, ``fact(w)`` and the choice the scenario fixes for ``w``
-    (``preferences.fixed``); every workload gets a :func:`rescoped` copy of its profile's result. ``compute`` gets a
+    (``preferences.fixed``); every workload gets a :func:`rescoped` copy of its profile's result.
+    Results of different profiles that are equal apart from the scope (a field read that did not
+    change the outcome) are one object too, so that whatever groups equal recommendations (the
+    JSON of an estate, the reports) finds them by identity. ``compute`` gets a
     recording view of ``w`` and must not keep it."""
     memo = ProfileMemo()
+    equal: dict[str, Recommendation] = {}  # results of different profiles that came out equal: one object
+
+    def same(rec: Recommendation) -> Recommendation:
+        content = rec.to_dict()
+        del content["scope"]
+        return equal.setdefault(json.dumps(content, default=repr), rec)
+
     out = []
     for w in workloads:
         scope = f"workload:{w.name}"
         extra = fact(w) if fact is not None else None
 
         def run(view: Any, scope: str = scope, extra: Any = extra) -> Recommendation:
-            return compute(view, scope, extra)
+            return same(compute(view, scope, extra))
 
         rec = memo.get((fixed_choice(ctx, decision, scope), extra), w, run)
         out.append(rescoped(rec, scope))  # (the first of a profile too: what callers add stays its own)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 
+import pytest
 from PySide6.QtCore import Qt
 
 from app.gui import settings_store
@@ -135,3 +136,24 @@ def test_the_tab_opens_on_the_advices_share_and_core_speed(qtbot, kb_file):
         s.advise_now()
     assert panel.share.value() == 0.9
     s.close()
+
+
+def test_edf_near_the_utilization_shades_the_schedulable_periods(qtbot):
+    # the EDF interval search once lost these periods (pieces cap): the tab said "Not schedulable"
+    # and shaded nothing though the curve it drew dips to 1 near 6.5 and 8.3 ms
+    panel = _panel(qtbot)
+    panel.paste("a\t22\t2\nb\t30\t6.5\n")
+    panel.policy.setCurrentText("edf")
+    panel.overhead.setValue(0.5)
+    panel.share.setValue(0.404)
+    wait_idle(qtbot, panel)
+    assert panel.result is not None and panel.result.feasible, panel.summary.text()
+    regions = [(r.start, r.end) for r in panel.chart.spec.regions]
+    assert any(a <= 6.52 <= b for a, b in regions) and any(a <= 8.3 <= b for a, b in regions), regions
+    import pyqtgraph as pg
+
+    drawn = [i.getRegion() for i in panel.chart.plot.getPlotItem().items if isinstance(i, pg.LinearRegionItem)]
+    assert len(drawn) == len(regions)  # shaded on the plot as analysed
+    for (a, b), (c, d) in zip(sorted(drawn), sorted(regions), strict=True):
+        assert a == pytest.approx(c, rel=1e-9) and b == pytest.approx(d, rel=1e-9)
+    assert "Largest VM period T_VM = 8.389 ms" in panel.summary.text()

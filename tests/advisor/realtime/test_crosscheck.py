@@ -177,9 +177,17 @@ def test_exact_intervals_match_a_fine_brute_force_scan(ts, share_above, x):
                 assert not schedulable(ts, out, share * out, x)
 
 
+#: a share just above the utilization (0.3076) with overhead 0.5: the exact range starts just above
+#: t_left, so 200,000 deadlines are checked; their pieces were made over the whole range, the cap on
+#: all pieces dropped the small periods of every deadline, and the schedulable periods near 6.5 and
+#: 8.3 went missing (reported as infeasible)
+NEAR_UTILIZATION = TaskSet.from_tuples([("a", 22, 2), ("b", 30, 6.5)])
+
+
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(task_sets(max_tasks=4, max_util=0.7, deadlines=False), st.floats(0.05, 1.0),
        st.sampled_from([0.0, 0.5]))
+@example(ts=NEAR_UTILIZATION, share_above=0.14, x=0.5)
 def test_edf_intervals_match_a_brute_force_scan(ts, share_above, x):
     share = ts.utilization + share_above * (1 - ts.utilization)
     res = analyze(ts, share=share, overhead=x, policy="edf")
@@ -188,6 +196,47 @@ def test_edf_intervals_match_a_brute_force_scan(ts, share_above, x):
         if not lo <= t_vm <= hi or any(abs(t_vm - e) <= 1e-6 * t_vm for iv in res.feasible_intervals for e in iv):
             continue
         assert schedulable(ts, t_vm, share * t_vm, x, policy="edf") == inside(res.feasible_intervals, t_vm)
+
+
+@pytest.mark.parametrize("share", [0.402, 0.404, 0.406, 0.408])
+def test_edf_intervals_keep_the_schedulable_periods_of_a_share_near_the_utilization(share):
+    x = 0.5
+    tasks = [(t.period, t.wcet, t.relative_deadline) for t in NEAR_UTILIZATION.tasks]
+    res = analyze(NEAR_UTILIZATION, share=share, overhead=x, policy="edf")
+    ivals = res.feasible_intervals
+    assert res.exact and res.feasible
+    lo, hi = res.exact_range
+    assert lo < 6.4 and hi > 8.5  # the whole region in question is claimed exact
+    # brute force: Shin and Lee's test (dbf against sbf at every deadline) on a fine grid
+    found = [t_vm for t_vm in np.linspace(5.0, 9.0, 801)
+             if shin_lee.edf_schedulable(tasks, t_vm, share * t_vm, x)]
+    assert any(8.29 <= t_vm <= 8.36 for t_vm in found)  # schedulable at every share here
+    if share >= 0.403:
+        assert any(6.51 <= t_vm <= 6.53 for t_vm in found)
+    for t_vm in found:
+        assert inside(ivals, t_vm), t_vm
+        assert schedulable(NEAR_UTILIZATION, t_vm, share * t_vm, x, policy="edf")
+    # every reported interval is schedulable: at its ends (the exact test, with its rounding tolerance)
+    # and inside (both tests; the oracle compares floats without tolerance, so not on the ends)
+    for a, b in ivals:
+        assert schedulable(NEAR_UTILIZATION, a, share * a, x, policy="edf")
+        assert schedulable(NEAR_UTILIZATION, b, share * b, x, policy="edf")
+        for t_vm in np.linspace(a, b, 11)[1:-1]:
+            assert schedulable(NEAR_UTILIZATION, t_vm, share * t_vm, x, policy="edf"), t_vm
+            assert shin_lee.edf_schedulable(tasks, t_vm, share * t_vm, x), t_vm
+
+
+def test_edf_intervals_say_where_they_are_exact_when_pieces_are_capped():
+    # EDF deadlines next to a share that barely exceeds the utilization, without overhead: one of them
+    # has more isolated pieces than the cap; the exact range starts above the dropped ones
+    ts = TaskSet.from_tuples([("a", 11, 1), ("b", 9, 2.5, 3)])
+    share = ts.utilization + 0.01 * (1 - ts.utilization)
+    res = analyze(ts, share=share, overhead=0.0, policy="edf")
+    assert not res.exact
+    lo, hi = res.exact_range
+    assert 0 < lo < 1e-9 and math.isinf(hi)
+    for t_vm in (lo * 2, 0.01, 0.1, 0.39):
+        assert not schedulable(ts, t_vm, share * t_vm, 0.0, policy="edf")
 
 
 @SETTINGS
