@@ -297,6 +297,11 @@ def recommend(ctx: EngineContext) -> list[Recommendation]:
                  model_citations=cites, has_model=pred is not None or not queries, order=BACKENDS)
     rec.rationale = (f"Keep VM images on {rec.choice} (neighbour load: {neighbour}; "
                      f"{facts.io_heavy_vms} I/O-heavy VMs). " + rec.rationale)
+    if any(bounded):  # the rows one boot's I/O volume rests on, with the card's sources
+        doc = ctx.kb.resolve_document("002")
+        have = {(c.get("document"), c.get("id")) for c in rec.citations if isinstance(c, dict)}
+        rec.citations += [c for c in (ctx.kb.get(doc, row).citation() for row in FAIR_SHARE_ROWS)
+                          if (c["document"], c["id"]) not in have]
     chosen_fig = rec.expected.get("boot_time") if isinstance(rec.expected, dict) else None
     if isinstance(chosen_fig, dict) and chosen_fig.get("fair_share_bound"):
         rec.rationale += " " + FAIR_SHARE_TEXT.format(choice=rec.choice, mb=chosen_fig.get("boot_io_mb") or 0.0)

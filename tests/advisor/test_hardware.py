@@ -865,3 +865,10 @@ def test_boot_target_is_missed_when_the_traffic_exceeds_the_link(kb):
     met = next(t for t in advise(_nfs(gbps=40, target=60), kb=kb).to_dict()["targets"]
                if t["name"] == "max_boot_time_s")
     assert met["met"] is True
+
+
+def test_a_bounded_boot_cites_the_rows_of_its_volume(kb):
+    """The fair-share bound rests on doc 002 rows F6-08, S4.4-11 and S4.1-08: the card's sources list them."""
+    rec = advise(_nfs(gbps=1), kb=kb).find("storage_backend", "cluster")
+    ids = {(c["document"].split("_")[0], c["id"]) for c in rec.citations}
+    assert {("002", "F6-08"), ("002", "S4.4-11"), ("002", "S4.1-08")} <= ids
