@@ -385,10 +385,9 @@ def analyze(taskset: TaskSet, share: float | None = None, period: float | None =
     bounds = prediction_bounds(share, x, u, first.name, first.relative_deadline, first.wcet)
 
     if not ivals and period is None:
-        reason = (f"no T_VM found at share {share:g}: it exceeds the utilization {u:.6g} by too little for "
-                  f"an exact EDF check" if unknown else _infeasible_reason(share, x, u, bounds))
-        return result(share=share, min_share=found_min_share, exact=exact, exact_range=exact_range,
-                      reason=reason)
+        why = (f"no T_VM found at share {share:g}: it exceeds the utilization {u:.6g} by too little for "
+               f"an exact EDF check" if unknown else _infeasible_reason(share, x, u, bounds))
+        return result(share=share, min_share=found_min_share, exact=exact, exact_range=exact_range, reason=why)
 
     max_period = ivals[-1][1] if ivals else None
     robust = next((b for a, b in reversed(ivals) if b - a > REL_TOL * max(1.0, b)), None)
