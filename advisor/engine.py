@@ -14,6 +14,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from advisor.calibration import Calibration, calibrate, documents_only, for_scenario
 from advisor.cost import DesignCost, advice_cost
@@ -30,6 +31,27 @@ from knowledge.infra.gcpause import paused_gc
 
 #: citation indexes by knowledge-base digest (the knowledge base is read-only)
 _CITES: dict[str, CitationIndex] = {}
+#: from more workload groups than this (an estate), :meth:`Advice.to_dict` writes a recommendation
+#: equal to an earlier one apart from its scope as a reference to it (``same_as``)
+ESTATE_WORKLOADS = 200
+
+
+def _sameness(rec: Recommendation) -> tuple:
+    """What two recommendations must share to be equal apart from their scope: the same decision
+    and choice, the same objects as alternatives, expected figures and citations (recommendations
+    of one profile share them, :mod:`advisor.recommend.profile`), and equal everything else."""
+    return (rec.decision, id(rec.alternatives), id(rec.expected), id(rec.citations), rec.choice, rec.value,
+            rec.score, rec.confidence, rec.extrapolated, rec.rationale, tuple(rec.rules), tuple(rec.conflicts),
+            tuple(rec.warnings), rec.basis, repr(rec.details) if rec.details else "")
+
+
+def brief(rec: Recommendation, same_as: int) -> dict:
+    """The short JSON form of a recommendation equal to entry ``same_as`` apart from its scope."""
+    out: dict[str, Any] = {"decision": rec.decision, "scope": rec.scope, "choice": rec.choice}
+    if rec.value is not None:
+        out["value"] = rec.value
+    out.update({"score": round(rec.score, 3), "same_as": same_as})
+    return out
 
 
 @dataclass
@@ -94,12 +116,32 @@ class Advice:
                              facts=self.facts if self.facts is not None else Facts.of(self.scenario),
                              calibration=self.calibration)
 
-    def to_dict(self) -> dict:
-        """JSON-ready: scenario name, basis, calibration, recommendations, warnings."""
+    @property
+    def estate_scale(self) -> bool:
+        """More than :data:`ESTATE_WORKLOADS` workload groups: identical recommendations are written once."""
+        return len(self.scenario.workloads) > ESTATE_WORKLOADS
+
+    def same_as(self) -> list[int | None]:
+        """For each recommendation, the index of the first earlier one equal to it apart from the
+        scope (None for the first of its kind)."""
+        first: dict[tuple, int] = {}
+        return [first.setdefault(_sameness(r), i) if r.scope != "cluster" else None
+                for i, r in enumerate(self.recommendations)]
+
+    def to_dict(self, expand: bool = False) -> dict:
+        """JSON-ready: scenario name, basis, calibration, recommendations, warnings. At estate scale
+        (:attr:`estate_scale`) a recommendation equal to an earlier one apart from its scope is
+        written as :func:`brief` with ``same_as``, the index of that earlier entry in
+        ``recommendations``, unless ``expand``."""
+        if expand or not self.estate_scale:
+            recs = [r.to_dict() for r in self.recommendations]
+        else:
+            recs = [r.to_dict() if ref is None or ref == i else brief(r, ref)
+                    for i, (r, ref) in enumerate(zip(self.recommendations, self.same_as(), strict=True))]
         return {
             "scenario": self.scenario.name, "format_version": 1, "knowledge_base": self.kb_digest[:16],
             "basis": self.basis, "calibration": self.calibration.to_dict(self.basis),
-            "recommendations": [r.to_dict() for r in self.recommendations],
+            "recommendations": recs,
             "targets": [t.to_dict() for t in self.targets],
             "cost": self.cost.to_dict() if self.cost is not None else None,
             "warnings": self.warnings, "model_problems": dict(self.model_problems),
@@ -178,8 +220,14 @@ def _advise(scenario, kb, site, userdb, progress, cancel, calibration, catalogue
         for i, decision in enumerate(decisions):
             check(cancel)
             report(progress, 0.05 + 0.9 * i / len(decisions), f"deciding {decision.title.lower()}")
+            finished: dict[tuple[int, int], str] = {}  # recommendations of one profile share their figures
             for rec in decision.recommender.recommend(ctx):
-                finish(rec, hardware_of(ctx), ctx.facts.storage_backend)  # every figure says its basis
+                shared = (id(rec.expected), id(rec.alternatives))
+                if shared in finished:
+                    rec.basis = finished[shared]
+                else:
+                    finish(rec, hardware_of(ctx), ctx.facts.storage_backend)  # every figure says its basis
+                    finished[shared] = rec.basis
                 recs.append(rec)
         results = final_results(ctx, recs) + implicit_targets(recs)  # + each workload's io.iops
         advice = Advice(sc, recs, cal, dict(ctx.models.problems), kb.digest, 0.0, facts=ctx.facts, targets=results)

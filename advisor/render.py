@@ -136,7 +136,17 @@ def report_data(advice, title: str | None = None, documents: dict[str, str] | No
     cal = advice.calibration.to_dict()
     recs = []
     cited: dict[str, set[str]] = {}
-    for r in advice.recommendations:
+    # an estate: recommendations equal apart from the scope are shown once, naming their workloads
+    refs = advice.same_as() if getattr(advice, "estate_scale", False) else [None] * len(advice.recommendations)
+    alike: dict[int, list[str]] = {}
+    for i, (r, ref) in enumerate(zip(advice.recommendations, refs, strict=True)):
+        if ref is not None and ref != i:
+            alike.setdefault(ref, []).append(r.scope)
+    for i, (r, ref) in enumerate(zip(advice.recommendations, refs, strict=True)):
+        if ref is not None and ref != i:
+            continue
+        scopes = [r.scope, *alike.get(i, [])]
+        scope_text = r.scope.replace("workload:", "workload ") if len(scopes) == 1 else f"{len(scopes):,} workloads"
         figures = []
         for name, f in r.expected.items():
             label, value, unit, interval = figure_parts(name, f)
@@ -145,7 +155,8 @@ def report_data(advice, title: str | None = None, documents: dict[str, str] | No
                             "basis": _basis(f) if isinstance(f, dict) else ""})
         recs.append({
             "title": catalog.title(r.decision), "decision": r.decision, "scope": r.scope,
-            "scope_text": r.scope.replace("workload:", "workload "),
+            "scope_text": scope_text,
+            "workloads": [x.removeprefix("workload:") for x in scopes] if len(scopes) > 1 else [],
             "choice": catalog.choice_text(r.decision, r.choice, r.value),
             "confidence": f"{r.confidence:.2f}", "confidence_label": r.confidence_label,
             "confidence_text": f"{r.confidence_label} ({r.confidence:.0%})",
@@ -263,6 +274,7 @@ the knowledge-base rows it rests on (document and table, section or figure).</p>
 {% endfor %}</table>{% endif %}
 {% for r in recommendations %}<section>
 <h3>{{ r.title }} — {{ r.scope_text }}: <span class="choice">{{ r.choice }}</span></h3>
+{% if r.workloads %}<p class="muted">Workloads: {{ r.workloads | join(", ") }}</p>{% endif %}
 {% if r.figures %}<table><tr><th>expected</th><th>value</th><th>interval</th><th>unit</th><th>note</th>
 <th>basis (rests on)</th></tr>
 {% for f in r.figures %}<tr><td>{{ f.label }}</td><td>{{ f.value }}</td><td>{{ f.interval }}</td><td>{{ f.unit }}</td>
@@ -374,6 +386,10 @@ Workload groups:
 {% for r in recommendations %}
 
 ### {{ r.title }} — {{ r.scope_text }}: {{ r.choice }}
+{% if r.workloads %}
+
+Workloads: {{ r.workloads | join(", ") }}
+{% endif %}
 {% if r.figures %}
 
 | expected | value | interval | unit | note | basis (rests on) |

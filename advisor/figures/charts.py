@@ -179,6 +179,11 @@ def boot_chart(kb, scenario, advice, inputs: dict) -> ChartSpec:
     if links:
         hardware["server_link_gbps"] = float(max(links))
         spec.caption += f" Storage link {max(links):g} Gb/s; the documents' testbed had 1 Gb/s."
+    stores = rec.details.get("store_speedup") if rec is not None else None
+    if stores:  # the shared store's disks (the chosen backend's, else NFS file's) against doc 002's store
+        speed = stores.get(rec.choice if rec is not None else "", stores.get("nfs_file", min(stores.values())))
+        hardware["store_speedup"] = float(speed)
+        spec.caption += f" Store disks {float(speed):.3g}x the testbed's store."
     for load, style in BOOT_STYLES.items():
         preds = _sweep(kb, fam.name, "concurrent_vms", x, {"neighbour_load": load, **hardware},
                        ("storage_backend", backends))

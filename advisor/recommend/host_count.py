@@ -76,6 +76,8 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from advisor.hardware import SHARED_KIND
 from advisor.recommend import vcpu_overallocation
 from advisor.recommend.base import Alternative, EngineContext, Recommendation, figure
@@ -182,7 +184,14 @@ def vm_demand(ctx: EngineContext, w, budgets: Budgets = NO_BUDGETS) -> dict[str,
     """One VM of workload ``w``: cores allocated (vCPUs / over-allocation ratio, at most a host's
     cores; real-time vCPUs pinned 1:1), busy cores, GiB RAM (guest + 2 %; the page cache is a soft
     budget, see the module doc), GB disk, IOPS, MB/s of storage traffic. ``budgets`` is kept for
-    callers; it no longer changes the demand."""
+    callers; it no longer changes the demand. (Computed once per workload and the facts it reads:
+    the sizing asks for it five times per workload.)"""
+    f = ctx.facts
+    key = ("vm_demand", id(w), f.overallocation_ratio, f.storage_backend, f.hypervisor)
+    return dict(ctx.once(key, lambda: _vm_demand(ctx, w)))
+
+
+def _vm_demand(ctx: EngineContext, w) -> dict[str, float]:
     ratio = ctx.facts.overallocation_ratio or 1.0
     local = _local(ctx)
     iops = _iops(w)
@@ -243,17 +252,28 @@ class Packing:
     groups: list[HostGroup]
     unplaced: dict[str, list[str]]
     order: str = "dominant"
+    #: the groups' leftovers and counts as arrays (made by the first :meth:`fits`; groups stay as placed)
+    _arrays: tuple | None = field(default=None, repr=False, compare=False)
 
-    @property
+    @functools.cached_property
     def hosts(self) -> int:
-        return sum(g.count for g in self.groups)
+        return sum(g.count for g in self.groups)  # (the groups do not change once placed)
 
     def fits(self, demand: dict[str, float], extra_hosts: int = 0) -> int:
         """How many more whole VMs of ``demand`` fit into the leftovers (plus ``extra_hosts``
-        empty hosts)."""
+        empty hosts): :func:`_fits` of every group, in one array operation over the groups."""
         d = [demand[k] for k in self.resources]
-        n = sum(g.count * _fits(g.free, d) for g in self.groups)
-        return n + max(0, extra_hosts) * _fits(self.capacity, d)
+        used = [j for j, x in enumerate(d) if x > 0]
+        extra = max(0, extra_hosts) * _fits(self.capacity, d)
+        if not used or not self.groups:
+            return extra
+        if self._arrays is None:
+            self._arrays = (np.array([g.free for g in self.groups], dtype=float).reshape(len(self.groups), -1),
+                            np.array([g.count for g in self.groups], dtype=np.int64))
+        free, counts = self._arrays
+        # the same floor(free / need + EPS) per resource as _fits, its least, none below 0
+        each = np.floor(free[:, used] / np.array([d[j] for j in used]) + EPS).min(axis=1).clip(min=0)
+        return int((counts * each.astype(np.int64)).sum()) + extra
 
     def placement(self) -> list[dict]:
         """JSON-ready: ``[{"hosts": n, "vms": {workload: VMs per host}}]``."""
@@ -272,6 +292,15 @@ def _fits(free: list[float], d: list[float]) -> int:
                 if n <= 0:
                     return 0
     return int(n) if math.isfinite(n) else 0
+
+
+def _takes(free: list[float], need: list[tuple[int, float]]) -> bool:
+    """``_fits(free, d) > 0`` for the (index, demand) pairs ``need`` of the resources ``d`` uses:
+    floor(free / need + EPS) >= 1 in each."""
+    for k, x in need:
+        if free[k] / x + EPS < 1.0:
+            return False
+    return True
 
 
 #: the decreasing orders :func:`pack` tries: by dominant share (largest demand / capacity ratio)
@@ -315,7 +344,7 @@ def pack(capacity: dict[str, float], profiles: list[tuple[str, dict[str, float],
         items.append((shares, i, name, d, int(n)))
     bound = max(1, max((math.ceil(t - 1e-9) for t in total), default=1)) if items else 0
     best: list[HostGroup] | None = None
-    best_order, tried = "", set()
+    best_order, best_count, tried = "", 0, set()
     key: Callable[[tuple], tuple]
     for order in orders:
         if order == "dominant":
@@ -334,85 +363,142 @@ def pack(capacity: dict[str, float], profiles: list[tuple[str, dict[str, float],
             continue
         tried.add(sequence)
         groups = _first_fit(cap, [(t[2], t[3], t[4]) for t in sorted(items, key=key)])
-        if best is None or sum(g.count for g in groups) < sum(g.count for g in best):
-            best, best_order = groups, order
-        if sum(g.count for g in best) <= bound:
+        count = sum(g.count for g in groups)
+        if best is None or count < best_count:
+            best, best_order, best_count = groups, order, count
+        if best_count <= bound:
             break
     return Packing(keys, cap, best or [], unplaced, best_order)
 
 
+class _Block:
+    """Consecutive host groups and an upper bound of each resource's leftover among them."""
+
+    __slots__ = ("groups", "tops", "version", "pos")
+
+    def __init__(self, groups: list[HostGroup], tops: list[float], pos: int):
+        self.groups, self.tops, self.pos = groups, tops, pos
+        self.version = 0  # changes whenever groups move within the block (an index into it is stale)
+
+
 class _Groups:
-    """The host groups of a first fit, in order, in blocks of about :attr:`SIZE` that know the
-    largest leftover of each resource among their groups: the search for the first group a VM
-    fits into skips every block where some resource is short in all groups. With thousands of
-    workloads (and groups) that keeps the placement near linear instead of quadratic."""
+    """The host groups of a first fit, in order, in blocks of about :attr:`SIZE` that know an
+    upper bound of each resource's leftover among their groups: the search for the first group a
+    VM fits into skips every block where some resource is short in all groups.
+
+    Leftovers only shrink as VMs are placed, and a group that is split keeps its place and at
+    most its leftovers, so a group that cannot take a VM of demand ``d`` never can: each distinct
+    demand keeps where its last search found room (:attr:`start`), and the next search for it
+    starts there instead of at the first host. The bounds are made exact again only when a
+    block passes them but holds no group that fits. With thousands of workloads (and groups)
+    that keeps the placement near linear."""
 
     SIZE = 48
 
     def __init__(self, width: int):
         self.width = width
-        self.blocks: list[list[HostGroup]] = []
-        self.tops: list[list[float]] = []
+        self.blocks: list[_Block] = []
+        #: demand -> (block, index, block version) before which no group takes a VM of it
+        self.start: dict[tuple, tuple[_Block, int, int]] = {}
 
-    def _refresh(self, b: int) -> None:
-        groups = self.blocks[b]
-        self.tops[b] = [max(g.free[k] for g in groups) for k in range(self.width)]
+    def _exact(self, blk: _Block) -> None:
+        groups = blk.groups
+        blk.tops = [max(g.free[k] for g in groups) for k in range(self.width)]
 
-    def first(self, d: list[float], b: int, i: int) -> tuple[int, int, int] | None:
-        """(block, index, VMs that fit) of the first group at or after (b, i) taking a VM of ``d``."""
-        while b < len(self.blocks):
-            if _fits(self.tops[b], d) > 0:
-                groups = self.blocks[b]
+    def resume(self, key: tuple) -> tuple[int, int]:
+        """(block, index) where the search for demand ``key`` starts."""
+        where = self.start.get(key)
+        if where is None:
+            return 0, 0
+        blk, i, version = where
+        return blk.pos, i if blk.version == version else 0
+
+    def first(self, d: list[float], need: list[tuple[int, float]], b: int, i: int) -> tuple[int, int, int] | None:
+        """(block, index, VMs that fit) of the first group at or after (b, i) taking a VM of ``d``
+        (``need``: the resources it uses, (index, demand))."""
+        if not need:  # (as _fits: a VM that needs nothing "fits" nowhere)
+            return None
+        blocks = self.blocks
+        while b < len(blocks):
+            blk = blocks[b]
+            if _takes(blk.tops, need):
+                groups = blk.groups
+                whole = i == 0
                 while i < len(groups):
-                    f = _fits(groups[i].free, d)
-                    if f > 0:
-                        return b, i, f
+                    if _takes(groups[i].free, need):
+                        return b, i, _fits(groups[i].free, d)
                     i += 1
+                if whole:  # the bounds let a VM in that no group takes: make them exact
+                    self._exact(blk)
             b, i = b + 1, 0
         return None
 
-    def changed(self, b: int) -> None:
-        self._refresh(b)
+    def mark(self, key: tuple, b: int, i: int) -> None:
+        """No group before (b, i) takes a VM of demand ``key`` (nor ever will)."""
+        if b < len(self.blocks):
+            blk = self.blocks[b]
+            self.start[key] = (blk, i, blk.version)
+        elif self.blocks:
+            blk = self.blocks[-1]
+            self.start[key] = (blk, len(blk.groups), blk.version)
 
     def replace(self, b: int, i: int, parts: list[HostGroup]) -> None:
-        groups = self.blocks[b]
+        """Group (b, i) split into ``parts`` (each with at most its leftovers: the bounds hold)."""
+        blk = self.blocks[b]
+        groups = blk.groups
         groups[i:i + 1] = parts
+        if len(parts) != 1:
+            blk.version += 1
         if len(groups) > 2 * self.SIZE:
             half = len(groups) // 2
-            self.blocks[b:b + 1] = [groups[:half], groups[half:]]
-            self.tops[b:b + 1] = [[], []]
-            self._refresh(b + 1)
-        self._refresh(b)
+            blk.groups, rest = groups[:half], groups[half:]
+            blk.version += 1
+            self.blocks.insert(b + 1, _Block(rest, [], b + 1))
+            for k in range(b + 2, len(self.blocks)):
+                self.blocks[k].pos = k
+            self._exact(blk)
+            self._exact(self.blocks[b + 1])
 
     def append(self, g: HostGroup) -> None:
-        if not self.blocks or len(self.blocks[-1]) >= self.SIZE:
-            self.blocks.append([])
-            self.tops.append([-math.inf] * self.width)
-        self.blocks[-1].append(g)
-        self.tops[-1] = [max(a, f) for a, f in zip(self.tops[-1], g.free, strict=True)]
+        if not self.blocks or len(self.blocks[-1].groups) >= self.SIZE:
+            self.blocks.append(_Block([g], list(g.free), len(self.blocks)))
+            return
+        blk = self.blocks[-1]
+        blk.groups.append(g)
+        blk.tops = [max(a, f) for a, f in zip(blk.tops, g.free, strict=True)]
 
     def all(self) -> list[HostGroup]:
-        return [g for groups in self.blocks for g in groups]
+        return [g for blk in self.blocks for g in blk.groups]
 
 
 def _first_fit(cap: list[float], items: list[tuple[str, list[float], int]]) -> list[HostGroup]:
     """First fit of ``items`` (name, per-VM demand, VMs) in the order given, in bulk per item."""
     groups = _Groups(len(cap))
     for name, d, n in items:
-        b, i = 0, 0
+        key = tuple(d)
+        need = [(k, x) for k, x in enumerate(d) if x > 0]
+        b, i = groups.resume(key)
+        marked = False
         while n > 0:
-            found = groups.first(d, b, i)
+            found = groups.first(d, need, b, i)
             if found is None:
                 break
             b, i, f = found
-            g = groups.blocks[b][i]
+            if not marked:  # every group before this one is too full for d
+                groups.mark(key, b, i)
+                marked = True
+            g = groups.blocks[b].groups[i]
             full, rest = divmod(n, f)
             if full >= g.count:  # every host of the group takes f
                 g.free = [a - f * x for a, x in zip(g.free, d, strict=True)]
                 g.vms = {**g.vms, name: g.vms.get(name, 0) + f}
                 n -= f * g.count
-                groups.changed(b)
                 i += 1
+                continue
+            if g.count == 1:  # one host takes the rest: the group itself changes (as a split into one part)
+                g.free = [a - rest * x for a, x in zip(g.free, d, strict=True)]
+                g.vms = {**g.vms, name: g.vms.get(name, 0) + rest}
+                n = 0
                 continue
             split = []
             if full:
@@ -427,6 +513,8 @@ def _first_fit(cap: list[float], items: list[tuple[str, list[float], int]]) -> l
             groups.replace(b, i, split)
             n = 0
         if n > 0:
+            if not marked:
+                groups.mark(key, len(groups.blocks), 0)
             f0 = _fits(cap, d)
             full, rest = divmod(n, f0)
             if full:

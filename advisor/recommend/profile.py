@@ -21,19 +21,25 @@ workload is a profile of its own: still right, only not shared.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import fields, is_dataclass
+from operator import attrgetter
 from typing import Any
 
 from advisor.recommend.base import EngineContext, Recommendation, fixed_choice
 
 _DC = "<dataclass>"
+_SIMPLE = frozenset({str, int, float, bool, type(None)})
 
 
 def _key(value: Any) -> tuple:
     """What a read value is compared by: its type and value (4 and 4.0 and True stay apart);
     a dataclass by its type alone (its fields are read, and noted, one by one); unhashable
     values by their repr."""
+    cls = value.__class__
+    if cls in _SIMPLE:
+        return (cls, value)
     if is_dataclass(value) and not isinstance(value, type):
         return (_DC, type(value))
     try:
@@ -43,19 +49,29 @@ def _key(value: Any) -> tuple:
     return (type(value), value)
 
 
+class _Trace(list):
+    """The reads of one run: (path, :func:`_key` of the value), each path once, in the order first read."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.seen: set[tuple[str, ...]] = set()
+
+
 class _Recorder:
     """A read-only view of a workload (or of one of its dataclass fields) that notes every read."""
 
     __slots__ = ("_obj", "_path", "_trace")
 
-    def __init__(self, obj: Any, path: tuple[str, ...], trace: list):
+    def __init__(self, obj: Any, path: tuple[str, ...], trace: _Trace):
         self._obj, self._path, self._trace = obj, path, trace
 
     def __getattr__(self, name: str) -> Any:
         value = getattr(self._obj, name)
         path = (*self._path, name)
         key = _key(value)
-        self._trace.append((path, key))
+        if path not in self._trace.seen:  # (a field read again holds the same value: noted once)
+            self._trace.seen.add(path)
+            self._trace.append((path, key))
         if key[0] == _DC:
             return _Recorder(value, path, self._trace)
         return value
@@ -77,32 +93,40 @@ def whole(value: Any) -> Any:
     as a whole (every field of it): for a lookup keyed by all of it."""
     if isinstance(value, _Recorder):
         obj = value._obj
-        value._trace.append((("<whole>", *value._path), whole_key(obj)))
+        path = ("<whole>", *value._path)
+        if path not in value._trace.seen:
+            value._trace.seen.add(path)
+            value._trace.append((path, whole_key(obj)))
         return obj
     return value
 
 
 def whole_key(obj: Any) -> Hashable:
     """A hashable key of a dataclass object's fields (the type and every field's :func:`_key`)."""
-    return (type(obj), tuple(_key(getattr(obj, f.name)) for f in fields(obj)))
-
-
-def _read(obj: Any, path: tuple[str, ...]) -> Hashable:
-    if path[0] == "<whole>":
-        for name in path[1:]:
-            obj = getattr(obj, name)
-        return whole_key(obj)
-    for name in path:
-        obj = getattr(obj, name)
-    return _key(obj)
+    values = getattr(obj, "__dict__", None)
+    if values is None:  # (a dataclass with slots)
+        return (type(obj), tuple(_key(getattr(obj, f.name)) for f in fields(obj)))
+    return (type(obj), tuple([_key(v) for v in values.values()]))
 
 
 class _Branch:
-    __slots__ = ("path", "children")
+    """A read of the tree: the path, and the next node by the value read there. Values of the
+    class the branch first saw (a str, an int ...) are looked up as they are; others by their
+    :func:`_key` (a tuple: never equal to a plain value), so 1, 1.0 and True stay apart."""
 
-    def __init__(self, path: tuple[str, ...]):
+    __slots__ = ("path", "children", "get", "key", "cls")
+
+    def __init__(self, path: tuple[str, ...], first: tuple):
         self.path = path
         self.children: dict[Hashable, Any] = {}
+        whole = path[0] == "<whole>"
+        self.get = attrgetter(".".join(path[1:] if whole else path))  # the value at the path, in one C call
+        self.key = whole_key if whole else _key
+        self.cls = first[0] if not whole and first[0] in _SIMPLE else None
+
+    def slot(self, key: tuple) -> Hashable:
+        """Where a value noted as ``key`` (:func:`_key`) goes among the children."""
+        return key[1] if key[0] is self.cls else key
 
 
 class _Leaf:
@@ -121,8 +145,9 @@ class ProfileMemo:
 
     def lookup(self, root: Hashable, w: Any) -> Any:
         node = self.roots.get(root)
-        while isinstance(node, _Branch):
-            node = node.children.get(_read(w, node.path))
+        while node.__class__ is _Branch:
+            value = node.get(w)
+            node = node.children.get(value if value.__class__ is node.cls else node.key(value))
         return node.result if node is not None else None
 
     def insert(self, root: Hashable, trace: list, result: Any) -> None:
@@ -134,10 +159,10 @@ class ProfileMemo:
         for path, key in trace:
             node = parent.get(slot)
             if node is None:
-                node = parent[slot] = _Branch(path)
-            elif not isinstance(node, _Branch) or node.path != path:
+                node = parent[slot] = _Branch(path, key)
+            elif node.__class__ is not _Branch or node.path != path:
                 return  # the reads did not follow the same order: leave it uncached (never wrong)
-            parent, slot = node.children, key
+            parent, slot = node.children, node.slot(key)
         if slot not in parent:
             parent[slot] = _Leaf(result)
 
@@ -145,7 +170,7 @@ class ProfileMemo:
         """``compute(view of w)``, or the result of an earlier workload of the same profile."""
         result = self.lookup(root, w)
         if result is None:
-            trace: list = []
+            trace = _Trace()
             result = compute(_Recorder(w, (), trace))
             self.computed += 1
             self.insert(root, trace, result)
@@ -171,16 +196,26 @@ def per_workload(ctx: EngineContext, decision: str, workloads: Iterable,
                  fact: Callable[[Any], Hashable] | None = None) -> list[Recommendation]:
     """``compute(w, scope, fact(w))`` for every workload ``w``, run once per distinct profile:
     the fields ``compute`` reads, ``fact(w)`` and the choice the scenario fixes for ``w``
-    (``preferences.fixed``); every workload gets a :func:`rescoped` copy of its profile's result. ``compute`` gets a
+    (``preferences.fixed``); every workload gets a :func:`rescoped` copy of its profile's result.
+    Results of different profiles that are equal apart from the scope (a field read that did not
+    change the outcome) are one object too, so that whatever groups equal recommendations (the
+    JSON of an estate, the reports) finds them by identity. ``compute`` gets a
     recording view of ``w`` and must not keep it."""
     memo = ProfileMemo()
+    equal: dict[str, Recommendation] = {}  # results of different profiles that came out equal: one object
+
+    def same(rec: Recommendation) -> Recommendation:
+        content = rec.to_dict()
+        del content["scope"]
+        return equal.setdefault(json.dumps(content, default=repr), rec)
+
     out = []
     for w in workloads:
         scope = f"workload:{w.name}"
         extra = fact(w) if fact is not None else None
 
         def run(view: Any, scope: str = scope, extra: Any = extra) -> Recommendation:
-            return compute(view, scope, extra)
+            return same(compute(view, scope, extra))
 
         rec = memo.get((fixed_choice(ctx, decision, scope), extra), w, run)
         out.append(rescoped(rec, scope))  # (the first of a profile too: what callers add stays its own)

@@ -288,7 +288,10 @@ def recommend(ctx: EngineContext) -> list[Recommendation]:
                      f"{facts.io_heavy_vms} I/O-heavy VMs). " + rec.rationale)
     rec.details.update({"neighbour_load": neighbour, "concurrency": {q["storage_backend"]: q["concurrent_vms"]
                                                                 for q in queries},
-                   "local_disk_speedup": round(speedup, 3)})
+                   "local_disk_speedup": round(speedup, 3),
+                   # the shared stores' disks against doc 002's store (absent: taken as the testbed's)
+                   "store_speedup": {q["storage_backend"]: round(float(q["store_speedup"]), 6)
+                                     for q in queries if "store_speedup" in q}})
     warning, quoted = _slowdown_warning(ctx, rec.choice, slowdown, times, idle,
                                         [b for b in BACKENDS if b not in outcome.excluded])
     if warning:

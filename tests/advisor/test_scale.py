@@ -177,3 +177,16 @@ def test_the_collector_is_paused_while_advising_and_restored_after():
         assert not gc.isenabled()  # the caller's choice stands
     finally:
         gc.enable()
+
+
+def test_the_headroom_of_a_packing_counts_like_the_plain_sum_over_its_groups():
+    rng = random.Random(11)
+    cap = {"cpu": 32.0, "ram": 256.0, "net": 10.0}
+    for _ in range(60):
+        packing = pack(cap, _profiles(rng, rng.randint(1, 60)))
+        for _ in range(5):
+            demand = {"cpu": rng.choice([0, 0.3, 1, 3]), "ram": rng.choice([0, 0.5, 7]), "net": rng.choice([0, 0.01, 2])}
+            extra = rng.randint(-1, 3)
+            d = [demand[k] for k in packing.resources]
+            plain = sum(g.count * _fits(g.free, d) for g in packing.groups) + max(0, extra) * _fits(packing.capacity, d)
+            assert packing.fits(demand, extra) == plain
