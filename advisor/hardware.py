@@ -436,22 +436,38 @@ def transfer_migration_time(seconds, testbed: Testbed, k: float):
 
 
 # --- figures the engine computes from the scenario alone ------------------------------------------
-def _computed_inputs(hw: Hardware, decision: str, key: str, backend: str | None) -> list[HwFigure]:
-    """The hardware figures a figure computed from the scenario (no family) rests on."""
+def _hardware_parts(hw: Hardware, backend: str | None, into: dict | None = None) -> dict[str, list[HwFigure]]:
+    """The hardware figures computed figures rest on, by kind (cpu, ghz, ram, disks, sizes, shared, nic)."""
     h = hw.scenario.hosts
-    cpu = [hw.cores()]
-    ram = [HwFigure("host RAM", float(h.ram_gib), "GiB", hw.source("hosts.ram_gib"))]
+    out = into if into is not None else {}
+    out["cpu"] = [hw.cores()]
+    out["ghz"] = [hw.ghz()]
+    out["ram"] = [HwFigure("host RAM", float(h.ram_gib), "GiB", hw.source("hosts.ram_gib"))]
     local = hw.local()
-    disks = local.figures if local is not None else []
-    sizes = [HwFigure(f"{d.count} x {kind_name(d.kind)} disk per host", float(d.size_gb), "GB each",
-                      hw.source("hosts.disks")) for d in h.disks]
+    out["disks"] = local.figures if local is not None else []
+    out["sizes"] = [HwFigure(f"{d.count} x {kind_name(d.kind)} disk per host", float(d.size_gb), "GB each",
+                             hw.source("hosts.disks")) for d in h.disks]
     kind = SHARED_KIND.get(backend or "local_disk")
     link = hw.store_link(kind) if kind else None
     shared = [f for f in (link,) if f is not None]
     shared += [HwFigure(store_name(s.kind), float(s.iops), "IOPS", hw.source("hosts.shared_storage.iops"))
                for s in h.shared_storage if s.kind == kind and s.iops]
+    out["shared"] = shared
+    out["nic"] = [hw.nic()]
+    return out
+
+
+def _computed_inputs(hw: Hardware, decision: str, key: str, backend: str | None,
+                     parts: dict[str, list[HwFigure]] | None = None) -> list[HwFigure]:
+    """The hardware figures a figure computed from the scenario (no family) rests on (``parts``:
+    the hardware's figures by kind, made here the first time, for the next figure of the same
+    hardware and backend: the host count has a headroom figure per workload)."""
+    if not parts:
+        parts = _hardware_parts(hw, backend, parts)
+    cpu, ghz, ram, disks, sizes, shared, nic = (parts[k] for k in ("cpu", "ghz", "ram", "disks", "sizes",
+                                                                    "shared", "nic"))
     if decision == "vm_period_budget":
-        return [hw.ghz()]
+        return ghz
     if decision != "host_count":
         return cpu
     if "disk_iops" in key:
@@ -459,18 +475,18 @@ def _computed_inputs(hw: Hardware, decision: str, key: str, backend: str | None)
     if "disk_capacity" in key:
         return sizes
     if "network" in key and not key.startswith("shared_storage"):
-        return [hw.nic()]
+        return nic
     if key.startswith("shared_storage"):
         return shared
     if "ram" in key:
         return ram
     if "cpu_load" in key or key == "host_cpu_utilization":  # busy core-GHz over the hosts' clock
-        return [*cpu, hw.ghz()]
+        return [*cpu, *ghz]
     if "cpu" in key:
         return cpu
     # the counts and the headroom rest on every resource the placement weighed
     local_images = backend in (None, "local_disk")
-    return [*cpu, hw.ghz(), *ram, hw.nic(), *(disks + sizes if local_images else shared)]
+    return [*cpu, *ghz, *ram, *nic, *(disks + sizes if local_images else shared)]
 
 
 def finish(rec, hw: Hardware, backend: str | None = None) -> None:
@@ -478,10 +494,16 @@ def finish(rec, hw: Hardware, backend: str | None = None) -> None:
     engine computed from the scenario (host count, real-time budgets) rest on the declared
     hardware (or a disk's per-kind defaults); then the recommendation's own ``basis`` is the
     summary of its figures'."""
+    parts: dict[str, list[HwFigure]] = {}
+    stamped: dict[tuple[int, ...], dict] = {}  # (many figures rest on the same hardware figures)
     for figs in (rec.expected, *(a.expected for a in rec.alternatives)):
         for key, fig in figs.items():
             if isinstance(fig, dict) and "value" in fig and not valid_basis(fig.get("basis")):
-                stamp(fig, _computed_inputs(hw, rec.decision, key, backend))
+                inputs = _computed_inputs(hw, rec.decision, key, backend, parts)
+                ids = tuple(map(id, inputs))
+                if ids not in stamped:
+                    stamped[ids] = stamp({}, inputs)
+                fig["basis"], fig["hardware"] = stamped[ids]["basis"], list(stamped[ids]["hardware"])
                 if fig["basis"] == DOCUMENTS:  # computed from the scenario, on no hardware figure
                     fig["basis"] = DECLARED
     rec.basis = summary_basis(f.get("basis") for f in rec.expected.values() if isinstance(f, dict))

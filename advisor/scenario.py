@@ -350,7 +350,10 @@ MAX_TASKS = 10_000
 
 def _field(path: str) -> str:
     """``workloads[3].io.iops`` -> ``workloads.io.iops`` (the key of :data:`FIELD_MAX`)."""
-    return re.sub(r"\[\d+\]", "", path)
+    return _INDEX.sub("", path) if "[" in path else path
+
+
+_INDEX = re.compile(r"\[\d+\]")
 
 
 def _shown(value: Any) -> str:
@@ -365,11 +368,16 @@ def text_problem(value: str) -> str | None:
     """Why ``value`` cannot be a name or text of a scenario (None: it can)."""
     if len(value) > MAX_TEXT:
         return f"is {len(value)} characters long; at most {MAX_TEXT}"
-    if any(0xD800 <= ord(c) <= 0xDFFF for c in value):
+    if _SURROGATE.search(value):
         return "is not valid Unicode text (a lone surrogate)"
-    if any((ord(c) < 32 and c not in "\t\n\r") or ord(c) == 127 for c in value):
+    if _CONTROL.search(value):
         return "must not contain control characters (NUL, escape, ...; line breaks and tabs are allowed)"
     return None
+
+
+#: what :func:`text_problem` refuses (one C-level scan per text: an estate has tens of thousands)
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
 class _Problems:
@@ -919,8 +927,94 @@ def _yaml_loader() -> type:
                     pass
             data.update(self.construct_mapping(node))
 
+        def resolve(self, kind, value, implicit):  # noqa: ANN001, ANN201 - PyYAML's resolver protocol
+            """The resolver's tag, remembered per (value, implicit) for scalars: an estate repeats the
+            same few words and numbers tens of thousands of times."""
+            if kind is not yaml.ScalarNode:
+                return super().resolve(kind, value, implicit)
+            cache = self.__dict__.setdefault("_tags", {})
+            key = (value, implicit)
+            tag = cache.get(key)
+            if tag is None:
+                tag = cache[key] = super().resolve(kind, value, implicit)
+            return tag
+
     Loader.add_constructor("tag:yaml.org,2002:map", Loader.construct_yaml_map)
     return Loader
+
+
+class _Slow(Exception):
+    """A YAML document :func:`_yaml_fast` leaves to the loader's own construction."""
+
+
+_YAML_TAG = "tag:yaml.org,2002:"
+_YAML_SCALARS = {_YAML_TAG + t for t in ("int", "float", "bool", "null")}
+#: deeper documents are left to the loader (which reports nesting it cannot follow)
+_FAST_DEPTH = 64
+
+
+def _yaml_fast(text: str, loader_class: type) -> Any:
+    """The data of a YAML document as the loader constructs it (mappings that remember duplicate
+    keys, the same numbers, booleans and nulls, aliases as one shared object), built straight
+    from the composed nodes: the loader's construction costs a few Python calls per node, which
+    at 10,000 workload groups was most of the time to read the file. Raises :class:`_Slow` for
+    anything else (merge keys, other tags, keys that are not scalars, deep nesting)."""
+    import yaml
+
+    loader = loader_class(text)
+    try:
+        root = loader.get_single_node()
+        if root is None:
+            return None
+        built: dict[int, Any] = {}
+        values: dict[tuple[str, str], Any] = {}
+        scalar_node, sequence_node, mapping_node = yaml.ScalarNode, yaml.SequenceNode, yaml.MappingNode
+        merge, string = _YAML_TAG + "merge", _YAML_TAG + "str"
+
+        def scalar(node: Any) -> Any:
+            if node.tag == string:
+                return node.value
+            key = (node.tag, node.value)
+            try:
+                return values[key]
+            except KeyError:
+                pass
+            if node.tag not in _YAML_SCALARS:
+                raise _Slow(node.tag)
+            value = values[key] = loader.construct_object(node)
+            return value
+
+        def build(node: Any, depth: int) -> Any:
+            cls = node.__class__
+            if cls is scalar_node:
+                return scalar(node)
+            if depth > _FAST_DEPTH:
+                raise _Slow("depth")
+            if id(node) in built:  # an alias
+                return built[id(node)]
+            if cls is sequence_node and node.tag == _YAML_TAG + "seq":
+                items: list = []
+                built[id(node)] = items
+                items.extend(build(n, depth + 1) for n in node.value)
+                return items
+            if cls is mapping_node and node.tag == _YAML_TAG + "map":
+                data = _Mapping()
+                built[id(node)] = data
+                seen: set = set()
+                for key_node, value_node in node.value:
+                    if key_node.__class__ is not scalar_node or key_node.tag == merge:
+                        raise _Slow("key")
+                    key = scalar(key_node)
+                    if key in seen:
+                        data.duplicates.append((key, key_node.start_mark.line + 1))
+                    seen.add(key)
+                    data[key] = build(value_node, depth + 1)
+                return data
+            raise _Slow(node.tag)
+
+        return build(root, 0)
+    finally:
+        loader.dispose()
 
 
 def loads(text: str, fmt: str, source: str = "scenario") -> Any:
@@ -951,8 +1045,13 @@ def loads(text: str, fmt: str, source: str = "scenario") -> Any:
             raise InputError(f"{source}: invalid TOML: {exc}") from None
     import yaml
 
+    loader = _yaml_loader()
     try:
-        return yaml.load(text, Loader=_yaml_loader())  # noqa: S506 - a SafeLoader subclass
+        try:
+            return _yaml_fast(text, loader)
+        except _Slow:
+            pass
+        return yaml.load(text, Loader=loader)  # noqa: S506 - a SafeLoader subclass
     except RecursionError:
         raise InputError(f"{source}: invalid YAML: nested too deeply") from None
     except (yaml.YAMLError, ValueError) as exc:

@@ -184,7 +184,14 @@ def vm_demand(ctx: EngineContext, w, budgets: Budgets = NO_BUDGETS) -> dict[str,
     """One VM of workload ``w``: cores allocated (vCPUs / over-allocation ratio, at most a host's
     cores; real-time vCPUs pinned 1:1), busy cores, GiB RAM (guest + 2 %; the page cache is a soft
     budget, see the module doc), GB disk, IOPS, MB/s of storage traffic. ``budgets`` is kept for
-    callers; it no longer changes the demand."""
+    callers; it no longer changes the demand. (Computed once per workload and the facts it reads:
+    the sizing asks for it five times per workload.)"""
+    f = ctx.facts
+    key = ("vm_demand", id(w), f.overallocation_ratio, f.storage_backend, f.hypervisor)
+    return dict(ctx.once(key, lambda: _vm_demand(ctx, w)))
+
+
+def _vm_demand(ctx: EngineContext, w) -> dict[str, float]:
     ratio = ctx.facts.overallocation_ratio or 1.0
     local = _local(ctx)
     iops = _iops(w)
@@ -248,9 +255,9 @@ class Packing:
     #: the groups' leftovers and counts as arrays (made by the first :meth:`fits`; groups stay as placed)
     _arrays: tuple | None = field(default=None, repr=False, compare=False)
 
-    @property
+    @functools.cached_property
     def hosts(self) -> int:
-        return sum(g.count for g in self.groups)
+        return sum(g.count for g in self.groups)  # (the groups do not change once placed)
 
     def fits(self, demand: dict[str, float], extra_hosts: int = 0) -> int:
         """How many more whole VMs of ``demand`` fit into the leftovers (plus ``extra_hosts``
@@ -337,7 +344,7 @@ def pack(capacity: dict[str, float], profiles: list[tuple[str, dict[str, float],
         items.append((shares, i, name, d, int(n)))
     bound = max(1, max((math.ceil(t - 1e-9) for t in total), default=1)) if items else 0
     best: list[HostGroup] | None = None
-    best_order, tried = "", set()
+    best_order, best_count, tried = "", 0, set()
     key: Callable[[tuple], tuple]
     for order in orders:
         if order == "dominant":
@@ -356,9 +363,10 @@ def pack(capacity: dict[str, float], profiles: list[tuple[str, dict[str, float],
             continue
         tried.add(sequence)
         groups = _first_fit(cap, [(t[2], t[3], t[4]) for t in sorted(items, key=key)])
-        if best is None or sum(g.count for g in groups) < sum(g.count for g in best):
-            best, best_order = groups, order
-        if sum(g.count for g in best) <= bound:
+        count = sum(g.count for g in groups)
+        if best is None or count < best_count:
+            best, best_order, best_count = groups, order, count
+        if best_count <= bound:
             break
     return Packing(keys, cap, best or [], unplaced, best_order)
 
@@ -405,9 +413,9 @@ class _Groups:
         blk, i, version = where
         return blk.pos, i if blk.version == version else 0
 
-    def first(self, d: list[float], b: int, i: int) -> tuple[int, int, int] | None:
-        """(block, index, VMs that fit) of the first group at or after (b, i) taking a VM of ``d``."""
-        need = [(k, x) for k, x in enumerate(d) if x > 0]
+    def first(self, d: list[float], need: list[tuple[int, float]], b: int, i: int) -> tuple[int, int, int] | None:
+        """(block, index, VMs that fit) of the first group at or after (b, i) taking a VM of ``d``
+        (``need``: the resources it uses, (index, demand))."""
         if not need:  # (as _fits: a VM that needs nothing "fits" nowhere)
             return None
         blocks = self.blocks
@@ -468,10 +476,11 @@ def _first_fit(cap: list[float], items: list[tuple[str, list[float], int]]) -> l
     groups = _Groups(len(cap))
     for name, d, n in items:
         key = tuple(d)
+        need = [(k, x) for k, x in enumerate(d) if x > 0]
         b, i = groups.resume(key)
         marked = False
         while n > 0:
-            found = groups.first(d, b, i)
+            found = groups.first(d, need, b, i)
             if found is None:
                 break
             b, i, f = found
@@ -485,6 +494,11 @@ def _first_fit(cap: list[float], items: list[tuple[str, list[float], int]]) -> l
                 g.vms = {**g.vms, name: g.vms.get(name, 0) + f}
                 n -= f * g.count
                 i += 1
+                continue
+            if g.count == 1:  # one host takes the rest: the group itself changes (as a split into one part)
+                g.free = [a - rest * x for a, x in zip(g.free, d, strict=True)]
+                g.vms = {**g.vms, name: g.vms.get(name, 0) + rest}
+                n = 0
                 continue
             split = []
             if full:

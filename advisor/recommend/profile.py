@@ -49,19 +49,29 @@ def _key(value: Any) -> tuple:
     return (type(value), value)
 
 
+class _Trace(list):
+    """The reads of one run: (path, :func:`_key` of the value), each path once, in the order first read."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.seen: set[tuple[str, ...]] = set()
+
+
 class _Recorder:
     """A read-only view of a workload (or of one of its dataclass fields) that notes every read."""
 
     __slots__ = ("_obj", "_path", "_trace")
 
-    def __init__(self, obj: Any, path: tuple[str, ...], trace: list):
+    def __init__(self, obj: Any, path: tuple[str, ...], trace: _Trace):
         self._obj, self._path, self._trace = obj, path, trace
 
     def __getattr__(self, name: str) -> Any:
         value = getattr(self._obj, name)
         path = (*self._path, name)
         key = _key(value)
-        self._trace.append((path, key))
+        if path not in self._trace.seen:  # (a field read again holds the same value: noted once)
+            self._trace.seen.add(path)
+            self._trace.append((path, key))
         if key[0] == _DC:
             return _Recorder(value, path, self._trace)
         return value
@@ -83,7 +93,10 @@ def whole(value: Any) -> Any:
     as a whole (every field of it): for a lookup keyed by all of it."""
     if isinstance(value, _Recorder):
         obj = value._obj
-        value._trace.append((("<whole>", *value._path), whole_key(obj)))
+        path = ("<whole>", *value._path)
+        if path not in value._trace.seen:
+            value._trace.seen.add(path)
+            value._trace.append((path, whole_key(obj)))
         return obj
     return value
 
@@ -96,22 +109,24 @@ def whole_key(obj: Any) -> Hashable:
     return (type(obj), tuple([_key(v) for v in values.values()]))
 
 
-def _read(obj: Any, path: tuple[str, ...]) -> Hashable:
-    if path[0] == "<whole>":
-        for name in path[1:]:
-            obj = getattr(obj, name)
-        return whole_key(obj)
-    for name in path:
-        obj = getattr(obj, name)
-    return _key(obj)
-
-
 class _Branch:
-    __slots__ = ("path", "children")
+    """A read of the tree: the path, and the next node by the value read there. Values of the
+    class the branch first saw (a str, an int ...) are looked up as they are; others by their
+    :func:`_key` (a tuple: never equal to a plain value), so 1, 1.0 and True stay apart."""
 
-    def __init__(self, path: tuple[str, ...]):
+    __slots__ = ("path", "children", "get", "key", "cls")
+
+    def __init__(self, path: tuple[str, ...], first: tuple):
         self.path = path
         self.children: dict[Hashable, Any] = {}
+        whole = path[0] == "<whole>"
+        self.get = attrgetter(".".join(path[1:] if whole else path))  # the value at the path, in one C call
+        self.key = whole_key if whole else _key
+        self.cls = first[0] if not whole and first[0] in _SIMPLE else None
+
+    def slot(self, key: tuple) -> Hashable:
+        """Where a value noted as ``key`` (:func:`_key`) goes among the children."""
+        return key[1] if key[0] is self.cls else key
 
 
 class _Leaf:
@@ -122,61 +137,20 @@ class _Leaf:
 
 
 class ProfileMemo:
-    """Results of a per-workload function by the values of the fields it read (see the module doc).
-
-    Besides the tree of reads, the memo keeps every result by the values of *all* the fields any
-    run has read so far (one C-level getter call per workload): two workloads that agree on all of
-    them agree on every read of the tree, so this is only a faster way to the same leaf; it is
-    rebuilt whenever a run reads a field no earlier run read."""
+    """Results of a per-workload function by the values of the fields it read (see the module doc)."""
 
     def __init__(self) -> None:
         self.roots: dict[Hashable, Any] = {}
         self.computed = 0  # how many times the function ran (the distinct profiles)
-        self._paths: list[tuple[str, ...]] = []
-        self._keys: list[Callable[[Any], Hashable]] = []
-        self._getter: Callable[[Any], tuple] | None = None
-        self._fast: dict[Hashable, Any] = {}
-
-    def _fast_key(self, w: Any) -> tuple | None:
-        if self._getter is None:
-            return ()
-        try:
-            values = self._getter(w)
-        except AttributeError:  # a path through a field that is None here: the tree decides
-            return None
-        return tuple([f(v) for f, v in zip(self._keys, values, strict=True)])
-
-    def _learn(self, trace: list) -> None:
-        known = set(self._paths)
-        new = [p for p, _ in trace if p not in known]
-        if not new:
-            return
-        self._paths += list(dict.fromkeys(new))
-        self._keys = [whole_key if p[0] == "<whole>" else _key for p in self._paths]
-        names = [".".join(p[1:] if p[0] == "<whole>" else p) for p in self._paths]
-        one = attrgetter(*names)
-        self._getter = one if len(names) > 1 else (lambda w: (one(w),))
-        self._fast.clear()
-
-    def _walk(self, root: Hashable, w: Any) -> Any:
-        node = self.roots.get(root)
-        while isinstance(node, _Branch):
-            node = node.children.get(_read(w, node.path))
-        return node.result if node is not None else None
 
     def lookup(self, root: Hashable, w: Any) -> Any:
-        fast = self._fast_key(w)
-        if fast is not None:
-            hit = self._fast.get((root, fast))
-            if hit is not None:
-                return hit
-        result = self._walk(root, w)
-        if result is not None and fast is not None:
-            self._fast[(root, fast)] = result
-        return result
+        node = self.roots.get(root)
+        while node.__class__ is _Branch:
+            value = node.get(w)
+            node = node.children.get(value if value.__class__ is node.cls else node.key(value))
+        return node.result if node is not None else None
 
     def insert(self, root: Hashable, trace: list, result: Any) -> None:
-        self._learn(trace)
         if not trace:
             self.roots[root] = _Leaf(result)
             return
@@ -185,10 +159,10 @@ class ProfileMemo:
         for path, key in trace:
             node = parent.get(slot)
             if node is None:
-                node = parent[slot] = _Branch(path)
-            elif not isinstance(node, _Branch) or node.path != path:
+                node = parent[slot] = _Branch(path, key)
+            elif node.__class__ is not _Branch or node.path != path:
                 return  # the reads did not follow the same order: leave it uncached (never wrong)
-            parent, slot = node.children, key
+            parent, slot = node.children, node.slot(key)
         if slot not in parent:
             parent[slot] = _Leaf(result)
 
@@ -196,7 +170,7 @@ class ProfileMemo:
         """``compute(view of w)``, or the result of an earlier workload of the same profile."""
         result = self.lookup(root, w)
         if result is None:
-            trace: list = []
+            trace = _Trace()
             result = compute(_Recorder(w, (), trace))
             self.computed += 1
             self.insert(root, trace, result)

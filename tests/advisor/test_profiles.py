@@ -109,7 +109,7 @@ def test_the_profile_is_the_fields_read_in_order():
 def test_the_recording_view_refuses_whole_workload_comparisons_and_writes():
     sc = parse_scenario(_varied(2, 6))
     w = sc.workloads[0]
-    trace: list = []
+    trace = profile._Trace()
     view = profile._Recorder(w, (), trace)
     with pytest.raises(TypeError):
         _ = view == w
@@ -119,3 +119,5 @@ def test_the_recording_view_refuses_whole_workload_comparisons_and_writes():
         view.vms = 3
     assert whole(view.io) is w.io  # read as a whole: noted with every field
     assert trace[-1][0] == ("<whole>", "io")
+    _ = (view.vms, view.vms, view.io.pattern, view.io.pattern)
+    assert [path for path, _ in trace] == [("io",), ("<whole>", "io"), ("vms",), ("io", "pattern")]  # each once

@@ -185,3 +185,38 @@ def test_an_unreadable_file_is_an_input_error(tmp_path):
     path = write(tmp_path, BASE, "yaml")
     path.chmod(0)
     assert "cannot read scenario" in load_error(path)
+
+
+YAML_DOCS = ["a: 1\na: 2\nb: {c: 1, c: [x, y]}\n", "x: &a [1, {k: v}]\ny: *a\n", "a: 012\nb: +5\nc: -0.5e3\nd: 'x'\ne: ~\n",
+             "- 0x10\n- 1_000\n- 1:20\n- .inf\n- yes\n- Off\n- null\n", "", "3", "[1, {a: null}]", "'quoted: 1'",
+             "- 2001-12-14\n", "{<<: {a: 1}, b: 2}", "a: !!set {x}", "? [1]\n: 2\n", "a: !!binary aGk=\n",
+             "a: " + "[" * 80 + "]" * 80]
+
+
+@pytest.mark.parametrize("text", YAML_DOCS)
+def test_the_fast_yaml_construction_builds_what_the_loader_builds_or_leaves_it_to_it(text):
+    """Issue 19 (10,000 workload groups): scenario YAML is built straight from the composed nodes;
+    the same data, duplicate keys with their lines, aliases as one object, or (other tags, merge
+    keys, complex keys, deep nesting) the loader's own construction."""
+    loader = scenario_mod._yaml_loader()
+    try:
+        fast = scenario_mod._yaml_fast(text, loader)
+    except scenario_mod._Slow:
+        assert any(s in text for s in ("-12-", "<<", "!!", "? ", "[" * 80))
+        return
+    slow = yaml.load(text, Loader=loader)  # noqa: S506 - the scenario's SafeLoader subclass
+    assert fast == slow and type(fast) is type(slow)
+    assert getattr(fast, "duplicates", None) == getattr(slow, "duplicates", None)
+    if isinstance(fast, dict) and "y" in fast:
+        assert fast["x"] is fast["y"]  # an alias is the anchored object itself
+    if text.startswith("a: 1"):
+        assert fast.duplicates == [("a", 2)] and fast["b"].duplicates == [("c", 3)]
+
+
+def test_an_estate_scenario_takes_the_fast_yaml_path(monkeypatch, tmp_path):
+    from tests.benchmarks.bench_scale import estate
+
+    path = tmp_path / "estate.yaml"
+    path.write_text(yaml.safe_dump(estate(50), sort_keys=False))
+    monkeypatch.setattr(yaml, "load", lambda *a, **k: pytest.fail("the loader's own construction was used"))
+    assert len(load_scenario(path).workloads) == 50
