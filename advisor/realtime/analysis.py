@@ -376,13 +376,18 @@ def analyze(taskset: TaskSet, share: float | None = None, period: float | None =
     elif windowed is not None:
         notes.append("per-task intervals at the smallest periods were truncated (very many breakpoints); "
                      "the task set's intervals are exact")
-    if exact_range is not None:
+    unknown = exact_range is not None and not exact_range[0] < exact_range[1]
+    if unknown:
+        notes.append("EDF intervals: no T_VM could be checked exactly (the deadlines to check exceed the "
+                     "limit: the share is too close to the utilization)")
+    elif exact_range is not None:
         notes.append(f"EDF intervals are exact for T_VM in [{exact_range[0]:.6g}, {exact_range[1]:.6g}]")
     bounds = prediction_bounds(share, x, u, first.name, first.relative_deadline, first.wcet)
 
     if not ivals and period is None:
-        return result(share=share, min_share=found_min_share, exact=exact, exact_range=exact_range,
-                      reason=_infeasible_reason(share, x, u, bounds))
+        why = (f"no T_VM found at share {share:g}: it exceeds the utilization {u:.6g} by too little for "
+               f"an exact EDF check" if unknown else _infeasible_reason(share, x, u, bounds))
+        return result(share=share, min_share=found_min_share, exact=exact, exact_range=exact_range, reason=why)
 
     max_period = ivals[-1][1] if ivals else None
     robust = next((b for a, b in reversed(ivals) if b - a > REL_TOL * max(1.0, b)), None)

@@ -304,6 +304,8 @@ def intervals(periods, wcets, deadlines, share: float, overhead: float = 0.0,
     lo, hi, (o, st, en, truncated, complete_above), n = last
     if truncated:  # what is left is exact above every dropped piece
         lo = min(max(lo, complete_above), hi)
+    if not lo < hi:  # the checked deadlines settle no T_VM (a share a hair above U): nothing is known
+        return EdfIntervals([], (lo, hi), True)
     o, st, en = merge_by_owner(o, st, en)
     o = np.append(o, n)
     st = np.append(st, lo)

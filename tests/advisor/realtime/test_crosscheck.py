@@ -239,6 +239,18 @@ def test_edf_intervals_say_where_they_are_exact_when_pieces_are_capped():
         assert not schedulable(ts, t_vm, share * t_vm, 0.0, policy="edf")
 
 
+def test_edf_share_a_hair_above_the_utilization_is_not_claimed_exact():
+    # U = 0.4583 and a constrained deadline (K > 0): t_max >= K / (s - U), some 10^8 time units, so no
+    # T_VM is settled by the 200,000 deadlines checked. The range search once returned (0, -0) as a
+    # schedulable interval and analyze divided by its zero period (found by a raised example budget)
+    ts = TaskSet.from_tuples([("t0", 4, 0.5), ("t1", 4, 0.5), ("t2", 4, 0.5), ("t3", 6, 0.5, 5)])
+    share = ts.utilization + 1e-9 * (1 - ts.utilization)
+    res = analyze(ts, share=share, overhead=0.0, policy="edf")
+    assert res.feasible_intervals == [] and not res.feasible
+    assert not res.exact and "by too little for an exact EDF check" in res.reason
+    assert any("no T_VM could be checked exactly" in n for n in res.notes)
+
+
 @SETTINGS
 @given(task_sets(max_tasks=5, max_util=0.7), st.floats(0.05, 1.0), st.sampled_from([0.0, 0.5, 2.0]))
 def test_intervals_lie_inside_the_prediction_bounds(ts, share_above, x):
