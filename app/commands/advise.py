@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 
@@ -89,7 +90,15 @@ def json_text(data: dict, one_per_line: bool = False) -> str:
 
     marker = f"recommendations-{os.urandom(16).hex()}"  # nothing in the data can hold it
     text = jsonout.dumps({**data, "recommendations": marker}, indent=2)
-    body = "[\n" + ",\n".join("    " + jsonout.dumps(r) for r in data["recommendations"]) + "\n  ]"
+    encode = json.JSONEncoder(allow_nan=False).encode  # what jsonout.dumps does, made once (30,000 entries)
+
+    def line(rec: dict) -> str:
+        try:
+            return encode(rec)
+        except ValueError:  # a non-finite number: jsonout writes it as null
+            return jsonout.dumps(rec)
+
+    body = "[\n" + ",\n".join("    " + line(r) for r in data["recommendations"]) + "\n  ]"
     return text.replace(f'"{marker}"', body, 1) + "\n"
 
 
