@@ -47,6 +47,22 @@ testbed's store for nfs_file/nfs_root/iscsi; default: not given, the store keeps
 as the testbed's SAN did), ``disk_speedup`` (optional, > 0, the local device's capacity relative
 to the testbed's single SCSI disk, e.g. about 2 for a two-disk stripe; default 1). Result: boot
 time, s.
+Beyond the documents' measured range (an effective load above 3 I/O-heavy VMs on the local
+disk, Figure 6, or above the sixteen VMs of the sweep on the storage link, row S4.4-11) the
+log-linear curve would grow faster than any work-conserving device or link lets it: a boot that
+shares it fairly with ``k`` competing VMs gets ``1 / (k + 1)`` of it, so its time grows at most
+linearly in ``k`` and in 1 / capacity. There the time is the lower of the curve and the
+*fair-share bound*::
+
+    t = t(edge) + v * max(0, (k + 1) / capacity - (edge + 1))
+
+with ``t(edge)`` the curve at the edge of the measured range, ``capacity`` the link's and the
+store's disks' in the testbed's units (as ``n_eff``), ``k`` the competing VMs
+(``competing_vms``, default ``concurrent_vms``) and ``v`` one boot's I/O time on the testbed's
+capacity: for the storage link the NFS-root boot with sixteen I/O-heavy VMs (row F6-08, >240 s)
+over the seventeen VMs sharing the 1 Gb/s link (S4.4-11, S4.1-08), about 14 s (a boot of about
+1.8 GB of I/O); for the local disk the curve's time at three VMs over the four sharing the disk.
+Query ``fair_share`` = 0 turns the bound off (the unbounded curve, for comparison).
 Extrapolated: an effective load beyond the largest measured for that backend (3 for local disk,
 16 for NFS root), I/O load on NFS file or iSCSI (no measured curve), more than 16 neighbours of
 any kind. Calibration: ``boot_time_s`` (the site's idle boot from local disk) scales every
@@ -58,7 +74,7 @@ from __future__ import annotations
 import numpy as np
 
 from advisor.models.base import TrainingPoint
-from advisor.models.family import Family, check_levels, column, point, positive
+from advisor.models.family import Family, check_levels, column, point, positive, rows_to_columns
 from advisor.models.learners import FREE, POSITIVE, LogLinearLearner, one_hot
 
 DOC = "002"
@@ -74,6 +90,9 @@ LINK_ROW = "S4.1-08"   # the blades' (and storage server's) 1 Gb/s NICs
 #: I/O-heavy VMs each backend's device or link takes before it saturates, and the rows saying so
 KNEE_ROWS = {"nfs_root": "F8-01", "nfs_file": "F8-02", "iscsi": "F6-05"}
 DEFAULT_KNEE = {"local_disk": 0.0, "nfs_root": 4.0, "nfs_file": 16.0, "iscsi": 16.0}
+#: the rows one boot's I/O volume on the storage link rests on: the NFS-root boot at the edge of
+#: the sweep, the sweep's largest VM count, the link (see the module doc: the fair-share bound)
+FAIR_SHARE_ROWS = ("F6-08", "S4.4-11", LINK_ROW)
 
 
 class BootTime(Family):
@@ -91,6 +110,7 @@ class BootTime(Family):
         self._knee = dict(DEFAULT_KNEE)
         self._link = 1.0
         self._spec_cites: list[tuple[str, str]] = []
+        self._boot_io_s = 240.0 / 17.0  # one boot's I/O on the testbed link, s (from FAIR_SHARE_ROWS)
         super().__init__(kb, points)
 
     def _collect(self, kb) -> list[TrainingPoint]:
@@ -99,7 +119,11 @@ class BootTime(Family):
         self._link = link.value
         knees = {b: kb.get(DOC, key) for b, key in KNEE_ROWS.items()}
         self._knee = {"local_disk": 0.0, **{b: r.value for b, r in knees.items()}}
-        self._spec_cites = [(link.document, link.locator), *((r.document, r.locator) for r in knees.values())]
+        edge, sweep = kb.get(DOC, FAIR_SHARE_ROWS[0]), kb.get(DOC, FAIR_SHARE_ROWS[1])
+        # fair share at the edge: the boot and the sweep's I/O-heavy VMs each had 1/(n+1) of the link
+        self._boot_io_s = edge.value / (sweep.value + 1.0)
+        self._spec_cites = [(link.document, link.locator), *((r.document, r.locator) for r in knees.values()),
+                            (edge.document, edge.locator), (sweep.document, sweep.locator)]
         pts = []
         for r in kb.measurements(document=DOC, metric="boot_time"):
             if r.key in SKIPPED:
@@ -120,8 +144,18 @@ class BootTime(Family):
     def citations(self):
         return tuple(dict.fromkeys(super().citations() + tuple(self._spec_cites)))
 
+    def boot_io_mb(self) -> float:
+        """One boot's I/O volume (MB) behind the fair-share bound: its time on the testbed's link
+        times that link's rate."""
+        return self._boot_io_s * self._link * 125.0
+
     def _features(self, cols, n):
         """(backend, load, neighbours, effective neighbours in testbed units), validated."""
+        backend, load, vms, capacity = self._capacity(cols, n)
+        return backend, load, vms, vms / capacity
+
+    def _capacity(self, cols, n):
+        """(backend, load, neighbours, the device's or link's capacity in testbed units), validated."""
         backend = column(cols, "storage_backend", n, numeric=False, family=self.name)
         load = column(cols, "neighbour_load", n, "io", numeric=False, family=self.name)
         vms = column(cols, "concurrent_vms", n, family=self.name)
@@ -134,7 +168,7 @@ class BootTime(Family):
         positive(store[~np.isnan(store)], "store_speedup", self.name)
         network = np.where(np.isnan(store), link / self._link, np.minimum(link / self._link, store))
         capacity = np.where(np.isin(backend, NETWORK), network, speed)
-        return backend, load, vms, vms / capacity
+        return backend, load, vms, capacity
 
     def _design(self, backend, load, n_eff, relative=None):
         """(design, the load term's fixed part) for the log-linear fit.
@@ -172,16 +206,46 @@ class BootTime(Family):
         return len(BACKENDS) + 2  # the common level and the deviations are one level per backend
 
     def _predict_core(self, core, cols, n):
-        backend, load, vms, n_eff = self._features(cols, n)
+        backend, load, vms, capacity = self._capacity(cols, n)
+        n_eff = vms / capacity
         relative = column(cols, "relative", n, 0.0, family=self.name)  # 1: the slowdown ratio
         X, fixed = self._design(backend, load, n_eff, relative)
         mean = core["model"].predict(X) * np.exp(fixed)
+        bound, beyond = self._fair_share(core, cols, n, backend, load, vms, capacity, relative)
+        mean = np.where(beyond, np.minimum(mean, bound), mean)
         io = load == "io"
         limit = _lookup(core["measured"], backend)
         no_curve = io & (n_eff > 0) & ~np.isin(backend, list(core["measured"]))
         extrap = (io & (n_eff > limit * 1.0001)) | no_curve | (vms > MAX_TESTED_VMS) \
             | ~np.isin(backend, core["backends"])
         return mean, extrap
+
+    def fair_share_bounded(self, queries) -> np.ndarray:
+        """Per query: whether its time is the fair-share bound (beyond the measured range, below
+        the curve), for the cards to say so."""
+        cols, n = rows_to_columns(queries)
+        backend, load, vms, capacity = self._capacity(cols, n)
+        relative = np.zeros(n)
+        X, fixed = self._design(backend, load, vms / capacity, relative)
+        curve = self._core["model"].predict(X) * np.exp(fixed)
+        bound, beyond = self._fair_share(self._core, cols, n, backend, load, vms, capacity, relative)
+        return beyond & (bound < curve)
+
+    def _fair_share(self, core, cols, n, backend, load, vms, capacity, relative):
+        """(the fair-share bound, where it applies): beyond the measured range, the time at its
+        edge plus one boot's I/O time for each competing VM more than the edge's (module doc)."""
+        competing = column(cols, "competing_vms", n, np.nan, family=self.name)
+        competing = np.where(np.isnan(competing), vms, competing)
+        positive(competing, "competing_vms", self.name, allow_zero=True)
+        on = column(cols, "fair_share", n, 1.0, family=self.name) != 0
+        network = np.isin(backend, NETWORK)
+        edge = np.where(network, MAX_TESTED_VMS, core["measured"].get("local_disk", 3.0))
+        X, fixed = self._design(backend, load, edge, np.zeros(n))
+        t_edge = core["model"].predict(X) * np.exp(fixed)
+        per_vm = np.where(network, self._boot_io_s, t_edge / (edge + 1.0))
+        bound = t_edge + per_vm * np.maximum(0.0, (competing + 1.0) / capacity - (edge + 1.0))
+        beyond = on & (load == "io") & (relative == 0) & (vms / capacity > edge * 1.0001)
+        return bound, beyond
 
     def _calibrate(self, mean, cols, n, calibration):
         if "boot_time_s" not in calibration:

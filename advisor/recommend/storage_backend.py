@@ -34,6 +34,7 @@ extrapolated unless the links are the thesis' 1 Gb/s.
 from __future__ import annotations
 
 from advisor.hardware import MB_S_PER_GBPS, TESTBEDS, close, stamp
+from advisor.models.boot import FAIR_SHARE_ROWS
 from advisor.recommend.base import (
     Alternative,
     EngineContext,
@@ -139,10 +140,10 @@ def _offered(ctx: EngineContext) -> dict[str, str]:
     kinds = {s.kind for s in ctx.scenario.hosts.shared_storage}
     out = {}
     if not ctx.scenario.hosts.disks:
-        out["local_disk"] = "the hosts have no local disks"
+        out["local_disk"] = "the hosts declare no local disks (hosts.disks)"
     for b, kind in (("nfs_file", "nfs"), ("nfs_root", "nfs"), ("iscsi", "iscsi"), ("distributed", "distributed")):
         if kind not in kinds:
-            out[b] = f"no {kind} shared storage on offer"
+            out[b] = f"no {kind} shared storage is declared in the scenario (hosts.shared_storage)"
     return out
 
 
@@ -182,7 +183,11 @@ def boot_query(ctx: EngineContext, backend: str, neighbour: str | None = None) -
             q["store_speedup"] = speedup
             capacity = min(capacity, speedup)
         share = max(storage_traffic_mb_s(ctx) / (gbps * MB_S_PER_GBPS), disk_share)
-        q.update(concurrent_vms=max(float(facts.io_heavy_vms), share * LINK_FULL_VMS * capacity), server_link_gbps=gbps)
+        concurrent = max(float(facts.io_heavy_vms), share * LINK_FULL_VMS * capacity)
+        # the VMs that share the link and the store with the boot (fair share beyond doc 002's
+        # range): those whose I/O goes there, at most the cluster's VMs, whatever their traffic
+        q.update(concurrent_vms=concurrent, server_link_gbps=gbps,
+                 competing_vms=min(concurrent, float(max(ctx.scenario.total_vms, 1))))
     return q
 
 
@@ -250,13 +255,15 @@ def recommend(ctx: EngineContext) -> list[Recommendation]:
     for b, reason in _offered(ctx).items():
         outcome.excluded.setdefault(b, []).insert(0, (_OFFER_RULE, reason))
     neighbour = _neighbour(ctx)
-    modelled = MODELLED
+    # storage the scenario does not declare gets no figure (it would rest on an assumed link or disk)
+    modelled = tuple(b for b in MODELLED if b not in _offered(ctx))
     speedup = _disk_speedup(ctx)
     queries = [q for q in (boot_query(ctx, b, neighbour) for b in modelled) if q is not None]
     loaded = neighbour == "io"
     # the same boots with idle neighbours: what the slowdown under I/O load is relative to
     idle_q = [{**q, "neighbour_load": "idle", "concurrent_vms": 0.0} for q in queries] if loaded else []
-    pred = ctx.models.predict("boot_time", queries + idle_q, calibrate=False)
+    pred = ctx.models.predict("boot_time", queries + idle_q, calibrate=False) if queries else None
+    bounded = fair_share_bounded(ctx, queries) if pred is not None else [False] * len(queries)
     expected: dict[str, dict] = {b: {} for b in BACKENDS}
     why, extra, cites = {}, {}, []
     slowdown, times, idle = {}, {}, {}
@@ -266,6 +273,8 @@ def recommend(ctx: EngineContext) -> list[Recommendation]:
         best = min((float(pred.mean[i]) for i in offered), default=float(min(pred.mean[:len(modelled)])))
         for i, b in enumerate(modelled):
             expected[b]["boot_time"] = _stamp_boot(ctx, prediction_figure(pred, i), b, neighbour, queries[i])
+            if bounded[i]:
+                _mark_fair_share(ctx, expected[b]["boot_time"])
             t = float(pred.mean[i])
             times[b] = t
             if loaded:
@@ -274,6 +283,8 @@ def recommend(ctx: EngineContext) -> list[Recommendation]:
                 slow = figure(t / base, "ratio", float(pred.low[i]) / base, float(pred.high[i]) / base,
                               basis=pred.basis, extrapolated=bool(pred.extrapolated[i]), idle_boot_time=round(base, 3))
                 expected[b]["boot_slowdown"] = _stamp_boot(ctx, slow, b, neighbour, queries[i])
+                if bounded[i]:
+                    _mark_fair_share(ctx, expected[b]["boot_slowdown"])
             extra[b] = -min(3.0, 2.0 * (t / max(best, 1e-9) - 1.0))  # up to -3 points when boot is slower
             if t > best * 1.2:
                 why[b] = f"boot takes about {t:.0f} s against {best:.0f} s"
@@ -283,9 +294,17 @@ def recommend(ctx: EngineContext) -> list[Recommendation]:
         expected["distributed"].update(dist_figs)
         cites += dist_cites
     rec = decide(DECISION, "cluster", outcome, ctx, extra_scores=extra, expected=expected, why=why,
-                 model_citations=cites, has_model=pred is not None, order=BACKENDS)
+                 model_citations=cites, has_model=pred is not None or not queries, order=BACKENDS)
     rec.rationale = (f"Keep VM images on {rec.choice} (neighbour load: {neighbour}; "
                      f"{facts.io_heavy_vms} I/O-heavy VMs). " + rec.rationale)
+    if any(bounded):  # the rows one boot's I/O volume rests on, with the card's sources
+        doc = ctx.kb.resolve_document("002")
+        have = {(c.get("document"), c.get("id")) for c in rec.citations if isinstance(c, dict)}
+        rec.citations += [c for c in (ctx.kb.get(doc, row).citation() for row in FAIR_SHARE_ROWS)
+                          if (c["document"], c["id"]) not in have]
+    chosen_fig = rec.expected.get("boot_time") if isinstance(rec.expected, dict) else None
+    if isinstance(chosen_fig, dict) and chosen_fig.get("fair_share_bound"):
+        rec.rationale += " " + FAIR_SHARE_TEXT.format(choice=rec.choice, mb=chosen_fig.get("boot_io_mb") or 0.0)
     rec.details.update({"neighbour_load": neighbour, "concurrency": {q["storage_backend"]: q["concurrent_vms"]
                                                                 for q in queries},
                    "local_disk_speedup": round(speedup, 3),
@@ -317,6 +336,36 @@ def recommend(ctx: EngineContext) -> list[Recommendation]:
     facts.storage_backend = rec.choice
     ctx.chosen["storage_backend"] = rec.choice
     return [rec]
+
+
+#: what the card says when the chosen option's boot time is the fair-share bound
+FAIR_SHARE_TEXT = ("The boot time on {choice} is extrapolated beyond doc 002's measured range (up to sixteen "
+                   "I/O-heavy VMs on its 1 Gb/s link): it is the fair-share bound, the time at the edge of that "
+                   "range plus one boot's I/O (about {mb:,.0f} MB, from the NFS-root boot with sixteen I/O-heavy "
+                   "VMs, doc 002 F6-08, S4.4-11, S4.1-08) for each competing VM more, at its fair share of the "
+                   "link and of the store's disks.")
+
+
+def fair_share_bounded(ctx: EngineContext, queries: list[dict]) -> list[bool]:
+    """Per ``boot_time`` query: whether its time is the family's fair-share bound (beyond doc
+    002's measured range, where the log-linear curve would grow faster than a fair share allows)."""
+    fam = ctx.models.family("boot_time")
+    check = getattr(fam, "fair_share_bounded", None)
+    if check is None or not queries:
+        return [False] * len(queries)
+    return [bool(x) for x in check(queries)]
+
+
+def _mark_fair_share(ctx: EngineContext, fig: dict) -> None:
+    """Say on a boot-time figure that it is the fair-share bound, and the rows it rests on."""
+    fam = ctx.models.family("boot_time")
+    fig["extrapolated"] = True
+    fig["fair_share_bound"] = True
+    volume = getattr(fam, "boot_io_mb", None)
+    fig["boot_io_mb"] = round(float(volume()), 1) if volume is not None else None
+    fig["rows"] = [f"002:{r}" for r in FAIR_SHARE_ROWS]
+    fig.setdefault("hardware", []).append(
+        "fair-share bound beyond doc 002's range: one boot's I/O from rows " + ", ".join(FAIR_SHARE_ROWS))
 
 
 def _boot_target(ctx: EngineContext, outcome, times: dict[str, float], extra: dict, why: dict) -> None:

@@ -129,3 +129,60 @@ def test_bad_inputs_are_input_errors(fam):
     for value in (float("nan"), 0, -3, "abc"):
         with pytest.raises(InputError, match="boot_time_s"):
             fam.predict([q], calibration={"boot_time_s": value})
+
+
+def test_fair_share_bound_beyond_the_measured_range(fam):
+    """Issue #23 follow-up: 268 effective VMs on a 1 Gb/s link gave NFS file 14,693 s and NFS root
+    352,580 s (the log-linear curve far past doc 002's sixteen VMs). Beyond the sweep a boot gets at
+    least its fair share of the link: the time at the edge (16 VMs, 1 Gb/s) plus one boot's I/O time
+    (F6-08 over the seventeen VMs sharing the link, S4.4-11, S4.1-08) per competing VM more."""
+    per_vm = 240.0 / 17.0
+    assert fam.boot_io_mb() == pytest.approx(per_vm * 125.0)  # about 1.8 GB per boot on the 1 Gb/s link
+    for row in ("Figure 6", "Section 4.4", "Section 4.1"):
+        assert (DOC, row) in fam.predict([{"storage_backend": "nfs_root", "concurrent_vms": 0}]).citations
+    far = [{"storage_backend": b, "concurrent_vms": 268.0, "competing_vms": 56.0, "server_link_gbps": 1.0}
+           for b in ("nfs_file", "nfs_root", "iscsi")]
+    edge = fam.predict([{"storage_backend": b, "concurrent_vms": 16.0} for b in ("nfs_file", "nfs_root", "iscsi")])
+    bounded = fam.predict(far)
+    curve = fam.predict([{**q, "fair_share": 0} for q in far])
+    assert bounded.mean == pytest.approx(edge.mean + per_vm * (57.0 - 17.0))
+    assert (bounded.mean < 1000).all() and (curve.mean > 10 * bounded.mean).all()
+    assert bounded.extrapolated.all() and fam.fair_share_bounded(far).all()
+    # the competing VMs default to the loaded neighbours; the bound is linear in them and in 1 / link
+    one = fam.predict([{"storage_backend": "nfs_root", "concurrent_vms": n, "server_link_gbps": g}
+                       for n, g in ((40, 1), (80, 1), (80, 2), (160, 2))])
+    assert one.mean[1] - one.mean[0] == pytest.approx(40 * per_vm)
+    t16 = edge.mean[1]
+    assert one.mean.tolist() == pytest.approx([t16 + per_vm * ((k + 1) / g - 17) for k, g in
+                                               ((40, 1), (80, 1), (80, 2), (160, 2))])
+    # the local disk: linear past Figure 6's three VMs, each VM more one fourth of the boot at three
+    disk = fam.predict([{"storage_backend": "local_disk", "concurrent_vms": n} for n in (3, 7, 11)])
+    assert disk.mean[2] - disk.mean[1] == pytest.approx(disk.mean[1] - disk.mean[0])
+    assert disk.mean[1] - disk.mean[0] == pytest.approx(disk.mean[0])
+    assert fam.fair_share_bounded([{"storage_backend": "local_disk", "concurrent_vms": 7}]).all()
+
+
+def test_inside_the_measured_range_the_curve_is_unchanged(fam):
+    """Doc 002's own setups (up to sixteen VMs on the 1 Gb/s link, three on the local disk) keep the
+    log-linear curve exactly: the bound only acts past them."""
+    qs = [{"storage_backend": b, "concurrent_vms": n, "neighbour_load": load}
+          for b in ("nfs_file", "nfs_root", "iscsi") for n in (0, 1, 2, 3, 4, 8, 12, 16) for load in LOADS]
+    qs += [{"storage_backend": "local_disk", "concurrent_vms": n, "neighbour_load": load}
+           for n in (0, 1, 2, 3) for load in LOADS]
+    qs += [p.features for p in fam.training_points()]
+    on, off = fam.predict(qs), fam.predict([{**q, "fair_share": 0} for q in qs])
+    assert np.array_equal(on.mean, off.mean) and np.array_equal(on.extrapolated, off.extrapolated)
+    assert not fam.fair_share_bounded([q for q in qs if "relative" not in q]).any()
+
+
+@settings(max_examples=60, deadline=None)
+@given(backend=st.sampled_from(BACKENDS), n=st.floats(0, 2000), extra=st.floats(0.5, 500),
+       k=st.floats(0, 500), link=st.floats(0.1, 100), more=st.floats(0.01, 100))
+def test_the_bound_keeps_the_boot_monotone(fam, backend, n, extra, k, link, more):
+    q = {"storage_backend": backend, "concurrent_vms": n, "competing_vms": k, "server_link_gbps": link}
+    pred = fam.predict([q, {**q, "concurrent_vms": n + extra}, {**q, "competing_vms": k + extra},
+                        {**q, "server_link_gbps": link + more}, {**q, "store_speedup": 0.5},
+                        {**q, "store_speedup": 5.0}])
+    m = pred.mean * (1 + 1e-12)
+    assert pred.mean[1] >= pred.mean[0] / (1 + 1e-12) and pred.mean[2] >= pred.mean[0] / (1 + 1e-12)
+    assert pred.mean[3] <= m[0] and pred.mean[5] <= m[4]
