@@ -70,6 +70,7 @@ class Advice:
     targets: list[TargetResult] = field(default_factory=list)
     #: what the design costs with the user's cost catalogue (:mod:`advisor.cost`); None without one
     cost: DesignCost | None = None
+    _lookup: Any = field(default=None, repr=False, compare=False)
 
     def scopes(self) -> list[str]:
         """The scopes of the recommendations: ``cluster`` first, then the workloads by name."""
@@ -84,11 +85,24 @@ class Advice:
 
     def find(self, decision: str, scope: str = "cluster") -> Recommendation | None:
         """The recommendation for ``decision`` at ``scope`` (``cluster`` or ``workload:<name>``)."""
-        return next((r for r in self.recommendations if r.decision == decision and r.scope == scope), None)
+        return self._index()[0].get((decision, scope))
 
     def of(self, decision: str) -> list[Recommendation]:
         """Every recommendation of ``decision``, any scope."""
-        return [r for r in self.recommendations if r.decision == decision]
+        return list(self._index()[1].get(decision, ()))
+
+    def _index(self) -> tuple[dict[tuple[str, str], Recommendation], dict[str, list[Recommendation]]]:
+        """(decision, scope) -> the first such recommendation, and decision -> its recommendations
+        (remade when the list is replaced or grows: a report of an estate asks thousands of times)."""
+        key = (id(self.recommendations), len(self.recommendations))
+        if self._lookup is None or self._lookup[0] != key:
+            first: dict[tuple[str, str], Recommendation] = {}
+            by_decision: dict[str, list[Recommendation]] = {}
+            for r in self.recommendations:
+                first.setdefault((r.decision, r.scope), r)
+                by_decision.setdefault(r.decision, []).append(r)
+            self._lookup = (key, first, by_decision)
+        return self._lookup[1], self._lookup[2]
 
     @property
     def warnings(self) -> list[str]:

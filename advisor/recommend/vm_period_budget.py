@@ -21,18 +21,19 @@ import math
 from functools import lru_cache
 
 from advisor.recommend.base import Alternative, EngineContext, Recommendation, figure
+from advisor.recommend.profile import per_workload
 from advisor.rules import evaluate
 
 DECISION = "vm_period_budget"
 
 
-def _taskset(w):
+def _taskset(w, source: str | None = None):
     from advisor.realtime import Task, TaskSet
 
     rt = w.realtime
     unit = rt.time_unit if rt.time_unit in ("s", "ms", "us") else "ms"  # "units": numbers kept as they are
     return TaskSet(tuple(Task(t.name, t.period, t.wcet, t.deadline) for t in rt.tasks), unit,
-                   f"workload {w.name}")
+                   f"workload {w.name}" if source is None else source)
 
 
 def analysis_inputs(rec: Recommendation, w):
@@ -100,11 +101,13 @@ def _at_period(ts, rt, speed: float | None, res) -> dict:
     return {"budget": budget, "response_times": times, "feasible": ok}
 
 
-def _one(ctx: EngineContext, w) -> Recommendation:
+def _one(ctx: EngineContext, w, scope: str) -> Recommendation:
+    """The period and budget of one real-time workload (texts name it through ``scope`` only:
+    computed once per distinct task set and settings, :mod:`advisor.recommend.profile`)."""
     rt = w.realtime
     unit = rt.time_unit
     speed = ctx.scenario.hosts.cpu.ghz / rt.design_speed_ghz if rt.design_speed_ghz else None
-    ts = _taskset(w)
+    ts = _taskset(w, "the workload's task set")
     key = (tuple((t.name, t.period, t.wcet, t.deadline) for t in ts.tasks), ts.unit)
     outcome = evaluate(DECISION, ctx.rule_ctx(w), ["chosen"])
     notes = []
@@ -163,23 +166,32 @@ def _one(ctx: EngineContext, w) -> Recommendation:
             {"share": figure(minimal.share, "1"), "period": figure(mp, unit)},
             "the smallest schedulable share leaves no headroom: the usable period varies widely with the "
             "task set just above it [rt.share-headroom]"))
-    rationale = (f"{w.name}: give the VM a budget C_VM every period T_VM (share {res.share:.3g} of a core, task "
+    rationale = (f"Give the VM a budget C_VM every period T_VM (share {res.share:.3g} of a core, task "
                  f"utilization {res.utilization:.3g}). " if feasible else
-                 f"{w.name}: no VM period works: {res.reason}. ")
+                 f"No VM period works: {res.reason}. ")
     if res.critical_task:
         rationale += f"The task that limits T_VM is {res.critical_task}. "
     rationale += " ".join(r.text for r in outcome.fired)
     rec = Recommendation(
-        decision=DECISION, scope=f"workload:{w.name}", choice=choice, value=period if feasible else None,
+        decision=DECISION, scope=scope, choice=choice, value=period if feasible else None,
         alternatives=alternatives, expected=expected, confidence=0.9 if res.exact and feasible else 0.6 if feasible
         else 0.2, rationale=rationale.strip(), citations=ctx.cites.for_rules(outcome.fired),
         rules=[r.id for r in outcome.fired], warnings=list(dict.fromkeys(outcome.warnings)) + notes
         + ([] if dedicated else list(res.notes))
-        + ([] if feasible else [f"no VM period and budget schedule the tasks of {w.name}: {res.reason}"]))
+        + ([] if feasible else [f"{_NONE_WORKS}{_UNNAMED}: {res.reason}"]))
     rec.details = {"analysis": res.to_dict(), "speed_scale": speed, "dedicated_core": dedicated}
     return rec
 
 
 def recommend(ctx: EngineContext) -> list[Recommendation]:
     """One recommendation per workload with a task set (none when no workload has tasks)."""
-    return [_one(ctx, w) for w in ctx.scenario.workloads if w.realtime is not None and w.realtime.tasks]
+    wls = [w for w in ctx.scenario.workloads if w.realtime is not None and w.realtime.tasks]
+    out = per_workload(ctx, DECISION, wls, lambda w, scope, _fact: _one(ctx, w, scope))
+    for w, rec in zip(wls, out, strict=True):  # the advice's warnings name the workload
+        rec.warnings = [x.replace(_UNNAMED, f"the tasks of {w.name}", 1) if x.startswith(_NONE_WORKS) else x
+                        for x in rec.warnings]
+    return out
+
+
+_NONE_WORKS = "no VM period and budget schedule "
+_UNNAMED = "the workload's tasks"

@@ -15,7 +15,7 @@ from advisor.recommend import profile
 from advisor.recommend.profile import ProfileMemo, whole
 from advisor.scenario import parse_scenario
 
-PER_WORKLOAD = ("cache_mode", "disk_placement", "io_block_size", "hypervisor")
+PER_WORKLOAD = ("cache_mode", "disk_placement", "io_block_size", "hypervisor", "vm_period_budget")
 
 
 def _varied(n: int, seed: int) -> dict:
@@ -38,6 +38,13 @@ def _varied(n: int, seed: int) -> dict:
              "application": rng.choice(["web", "cassandra", "telecom", ""])}
         if rng.random() < 0.2:
             w["request_load_rps"] = 500
+        if rng.random() < 0.15:  # real-time task sets, some too slow on these hosts' clock to schedule
+            p = rng.choice([10, 20])
+            rt = rng.choice([{"tasks": [{"name": "ctl", "period": p, "wcet": p * 0.1},
+                                        {"name": "log", "period": p * 5, "wcet": p * 0.3}]},
+                             {"design_speed_ghz": 4.0, "tasks": [{"name": "a", "period": 4, "wcet": 2},
+                                                                 {"name": "b", "period": 8, "wcet": 3.9}]}])
+            w.update(vms=1, containerizable=False, realtime={"time_unit": "ms", **rt})
         workloads.append(w)
     prefs = {"targets": {"workloads": {f"w{i}": {"min_throughput_mb_s": v} for i, v in ((3, 2), (4, 8), (5, 30), (6, 90))}},
              "fixed": {"cache_mode": {"w7": "writethrough", "w8": "writethrough"}}} if n > 8 else {}
@@ -60,7 +67,9 @@ def test_shared_profiles_give_exactly_the_advice_of_every_workload_computed_alon
     _every_workload_on_its_own(monkeypatch)
     alone = advise(parse_scenario(data), kb=session_kb)
     assert json.dumps(shared.to_dict()) == json.dumps(alone.to_dict())
-    assert counts["cache_mode"] == 90 and counts["hypervisor"] > 1
+    assert counts["cache_mode"] == 90 and counts["hypervisor"] > 1 and counts["vm_period_budget"] > 1
+    infeasible = [r for r in shared.of("vm_period_budget") if r.choice == "infeasible"]
+    assert infeasible and all(r.scope.removeprefix("workload:") in " ".join(r.warnings) for r in infeasible)
 
 
 def test_identical_workloads_get_equal_recommendations_apart_from_the_scope(session_kb):
@@ -121,3 +130,18 @@ def test_the_recording_view_refuses_whole_workload_comparisons_and_writes():
     assert trace[-1][0] == ("<whole>", "io")
     _ = (view.vms, view.vms, view.io.pattern, view.io.pattern)
     assert [path for path, _ in trace] == [("io",), ("<whole>", "io"), ("vms",), ("io", "pattern")]  # each once
+
+
+def test_advice_lookups_answer_like_a_scan_of_the_recommendations(session_kb):
+    """Advice.find/of are indexed (a report of 10,000 workload groups asked find thousands of times,
+    each a scan of every recommendation); they still see a recommendation added afterwards."""
+    advice = advise(parse_scenario(_varied(30, 7)), kb=session_kb)
+    recs = advice.recommendations
+    for r in recs:
+        assert advice.find(r.decision, r.scope) is next(x for x in recs if (x.decision, x.scope) == (r.decision,
+                                                                                                       r.scope))
+        assert advice.of(r.decision) == [x for x in recs if x.decision == r.decision]
+    assert advice.find("cache_mode", "workload:nosuch") is None and advice.of("nosuch") == []
+    extra = profile.rescoped(advice.of("cache_mode")[0], "workload:late")
+    recs.append(extra)
+    assert advice.find("cache_mode", "workload:late") is extra and advice.of("cache_mode")[-1] is extra
