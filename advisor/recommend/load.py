@@ -175,10 +175,15 @@ def host_cpu_pct(ctx: EngineContext, active: int, bound: str = "value") -> float
     spread evenly, or one whole VM when it is larger. The host count's ``host_cpu_utilization``,
     which the over-allocation card shows for its chosen level too."""
     cores = max(ctx.scenario.hosts.cpu.cores, 1)
-    busy = [(vm_busy_cores(ctx, w, bound), w.vms) for w in ctx.scenario.workloads]
-    total = sum(b * n for b, n in busy)
-    largest = max((b for b, _ in busy), default=0.0)
+    total, largest = ctx.once(("host_cpu_pct", bound, ctx.facts.hypervisor), lambda: _busy_cores(ctx, bound))
     return 100.0 * max(total / (max(active, 1) * cores), largest / cores)
+
+
+def _busy_cores(ctx: EngineContext, bound: str) -> tuple[float, float]:
+    """(busy cores of every VM together, of the busiest VM) by :func:`vm_busy_cores`: they depend
+    on the scenario and the chosen hypervisor, not on the host count the callers try."""
+    busy = [(vm_busy_cores(ctx, w, bound), w.vms) for w in ctx.scenario.workloads]
+    return sum(b * n for b, n in busy), max((b for b, _ in busy), default=0.0)
 
 
 def request_driven(ctx: EngineContext) -> bool:

@@ -85,9 +85,9 @@ def json_text(data: dict, one_per_line: bool = False) -> str:
     took seconds)."""
     if not one_per_line or not data.get("recommendations"):
         return jsonout.dumps(data, indent=2) + "\n"
-    import uuid
+    import os
 
-    marker = f"recommendations-{uuid.uuid4().hex}"  # nothing in the data can hold it
+    marker = f"recommendations-{os.urandom(16).hex()}"  # nothing in the data can hold it
     text = jsonout.dumps({**data, "recommendations": marker}, indent=2)
     body = "[\n" + ",\n".join("    " + jsonout.dumps(r) for r in data["recommendations"]) + "\n  ]"
     return text.replace(f'"{marker}"', body, 1) + "\n"
