@@ -122,3 +122,20 @@ def test_a_plot_too_short_for_its_labels_names_the_lines_in_the_legend(qtbot):
     assert all(lab.isVisible() for lab in chart.line_labels())
     _assert_apart(_shown_rects(chart))
     assert "upper limit" not in chart.legend_label.text()
+
+
+def test_the_sloped_bound_is_named_in_the_legend_in_its_own_colour_and_dash(qtbot, realtime_tab):
+    """The lower bound (Eq. 8) is a grey dashed line; its legend sample said red and solid."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtGui import QColor
+
+    from ui import theme
+
+    _, panel = realtime_tab
+    chart = panel.chart
+    pc = theme.plot_colors()
+    entries = {name: (colour, sample) for name, colour, sample, _ in chart.legend_entries(chart.spec)}
+    assert entries["lower bound (Eq. 8)"] == (pc["muted"], "╌╌")
+    sloped = [item for item in chart.plot.getPlotItem().listDataItems()
+              if item.opts["pen"].style() == Qt.PenStyle.DashLine]
+    assert sloped and all(item.opts["pen"].color().name() == QColor(pc["muted"]).name() for item in sloped)

@@ -96,6 +96,8 @@ class _ReadableAxis(pg.AxisItem):
 
 #: where along a vertical line (0 bottom, 1 top of the view) its label sits, before staggering
 _LABEL_TOP = 0.9
+# the theme colour of each line kind (advisor.figures.spec.Line.kind), for the line and its legend entry
+_LINE_COLOR = {"limit": "bad", "bound": "muted", "marker": "accent"}
 
 
 class ChartWidget(QWidget):
@@ -450,10 +452,10 @@ class ChartWidget(QWidget):
             for pts in spec.points:
                 out.append((pts.name, colors.get(pts.color_key or pts.name, pc["accent"]), "●", pts.highlight))
         for line in spec.lines:
-            if line.slope is not None:
-                out.append((line.label, pc["bad"], "━━", False))
+            if line.slope is not None:  # drawn in its kind's colour and dash (see _add_line)
+                out.append((line.label, pc[_LINE_COLOR[line.kind]], "╌╌" if line.kind == "bound" else "━━", False))
             elif line.label in self._hidden_labels and line.kind != "marker":
-                out.append((line.label, pc["bad" if line.kind == "limit" else "muted"],
+                out.append((line.label, pc[_LINE_COLOR[line.kind]],
                             "┃" if line.kind == "limit" else "╎", False))
         for mark in spec.marks:
             if mark.label and not any(mark.label == e[0] for e in out):
@@ -475,7 +477,7 @@ class ChartWidget(QWidget):
 
     def _add_line(self, item, line, pc, x0: float, x1: float, spec: ChartSpec):
         """Draw one line; returns its item (None when it cannot be drawn, e.g. <= 0 on a log axis)."""
-        color = {"limit": pc["bad"], "bound": pc["muted"], "marker": pc["accent"]}[line.kind]
+        color = pc[_LINE_COLOR[line.kind]]
         label = None if self.compact and line.kind in ("bound", "marker") else line.label
         style = Qt.PenStyle.DashLine if line.kind == "bound" else Qt.PenStyle.SolidLine
         pen = pg.mkPen(color, width=2 if line.kind != "bound" else 1.5, style=style)
