@@ -230,7 +230,7 @@ def min_share(prep: _Prepared, points, overhead: float, progress: ProgressCallba
 
     def ok(s: float) -> bool:
         if prep.policy == "edf":
-            return bool(_intervals(prep, points, s, overhead)[0])
+            return edf.any_schedulable(prep.periods, prep.wcets, prep.deadlines, s, overhead)
         # only periods within the prediction bounds can work (necessary conditions): look there only
         window = prediction_bounds(s, overhead, u, "", float(prep.deadlines[0]),
                                    float(prep.wcets[0])).predicted_interval

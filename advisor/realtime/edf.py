@@ -255,8 +255,10 @@ def _deadline_intervals(t: np.ndarray, d: np.ndarray, share: float, overhead: fl
 
 
 def intervals(periods, wcets, deadlines, share: float, overhead: float = 0.0,
-              progress: ProgressCallback | None = None, cancel: CancelToken | None = None) -> EdfIntervals:
-    """Exact schedulable ``T_VM`` intervals under EDF for ``C_VM = share * T_VM`` (see module doc)."""
+              progress: ProgressCallback | None = None, cancel: CancelToken | None = None,
+              max_checkpoints: int = MAX_CHECKPOINTS) -> EdfIntervals:
+    """Exact schedulable ``T_VM`` intervals under EDF for ``C_VM = share * T_VM`` (see module doc);
+    ``max_checkpoints`` caps the deadlines checked (fewer: a narrower ``exact_range``)."""
     s, x = float(share), float(overhead)
     u = float(np.sum(wcets / periods))
     kk = _k_term(periods, wcets, deadlines)
@@ -271,7 +273,7 @@ def intervals(periods, wcets, deadlines, share: float, overhead: float = 0.0,
     if t_up <= t_left:
         return EdfIntervals([], (0.0, math.inf), False)
     rate = float(np.sum(1.0 / periods))
-    h_cap = MAX_CHECKPOINTS / rate
+    h_cap = max_checkpoints / rate
 
     def t_max(tv: float) -> float:
         return horizon(periods, wcets, deadlines, tv, s * tv, x)
@@ -279,7 +281,7 @@ def intervals(periods, wcets, deadlines, share: float, overhead: float = 0.0,
     need = t_max(t_up) if (x == 0 and s < 1) else math.inf
     # deadlines beyond t_max(T_VM) are settled by the linear bounds, so checking up to h is exact
     # wherever t_max <= h, even when some task's first deadline lies beyond h
-    h = min(need, h_cap if float(deadlines.max()) * rate > MAX_CHECKPOINTS else max(h_cap, float(deadlines.max())))
+    h = min(need, h_cap if float(deadlines.max()) * rate > max_checkpoints else max(h_cap, float(deadlines.max())))
     last = None
     for attempt in range(_SHRINKS + 1):
         if x == 0 and s < 1 and need <= h:
@@ -291,7 +293,7 @@ def intervals(periods, wcets, deadlines, share: float, overhead: float = 0.0,
             break  # a horizon this short settles no T_VM: keep the attempt before
         report(progress, 0.1 + 0.3 * attempt / _SHRINKS, "EDF checkpoints")
         check(cancel)
-        t, d, _ = checkpoints(periods, wcets, deadlines, h)
+        t, d, _ = checkpoints(periods, wcets, deadlines, h, max_checkpoints)
         report(progress, 0.4, "EDF intervals")
         check(cancel)
         last = (lo, hi, *_deadline_intervals(t, d, s, x, lo, min(hi, t_up)))
@@ -313,6 +315,60 @@ def intervals(periods, wcets, deadlines, share: float, overhead: float = 0.0,
     result = intersect_owners(o, st, en, n + 1)
     report(progress, 1.0, "EDF intervals done")
     return EdfIntervals(result, (lo, hi), truncated)
+
+
+def possible_range(t: np.ndarray, d: np.ndarray, share: float, overhead: float) -> tuple[float, float] | None:
+    """The range of ``T_VM`` (``C_VM = share T_VM``, ``share < 1``) outside of which some of the
+    deadlines ``t`` (demand ``d > 0``) is surely missed, or ``None`` if every ``T_VM`` misses one.
+
+    The supply never exceeds the upper linear bound ``rho (t - (T_VM - C_VM))`` (Shin and Lee's upper
+    bound of the periodic resource ``Gamma(T_VM, C_VM - X)`` at ``t + X``; it touches the supply at the
+    ends of the VM's executions), so a deadline can be met only where
+    ``s (1 - s) T^2 - (s t + (1 - s) X - d) T + X t <= 0``: one range of ``T_VM`` per deadline, and
+    their intersection for all. A necessary condition only, to rule periods out; slightly widened so
+    that rounding never rules out a period the exact test accepts.
+    """
+    s, x = float(share), float(overhead)
+    a = s * (1 - s)
+    b = s * t + (1 - s) * x - d
+    disc = b * b - 4 * a * x * t
+    if len(t) == 0:
+        return 0.0, math.inf
+    if not (np.all(disc >= 0) and np.all(b > 0)):
+        return None
+    q = b + np.sqrt(disc)
+    lo = float(np.max(2 * x * t / q))  # the stable pair of roots
+    hi = float(np.min(q / (2 * a)))
+    lo, hi = lo * (1 - 1e-6), hi * (1 + 1e-6)
+    return (lo, hi) if lo <= hi else None
+
+
+#: deadlines checked first when only asked whether some ``T_VM`` works (:func:`any_schedulable`)
+_QUICK_CHECKPOINTS = 2_000
+
+
+def any_schedulable(periods, wcets, deadlines, share: float, overhead: float = 0.0) -> bool:
+    """Whether :func:`intervals` finds some schedulable ``T_VM`` at this share, mostly without its
+    full cost: a short horizon first (what it finds is exact, so schedulable); if it finds nothing,
+    the upper supply bound at its deadlines rules out the periods outside its exact range, or else
+    the full search decides. (Near the smallest share with an overhead the full search checks
+    :data:`MAX_CHECKPOINTS` deadlines at every step of the bisection, for periods next to
+    ``X / (share - U)`` that the first deadlines already rule out.)"""
+    s, x = float(share), float(overhead)
+    if x > 0 and s < 1:
+        quick = intervals(periods, wcets, deadlines, s, x, max_checkpoints=_QUICK_CHECKPOINTS)
+        if quick.intervals:
+            return True
+        u = float(np.sum(wcets / periods))
+        if s <= u * (1 + REL_TOL):
+            return False
+        t, d, _ = checkpoints(periods, wcets, deadlines, math.inf, _QUICK_CHECKPOINTS)
+        keep = d > 0
+        possible = possible_range(t[keep], d[keep], s, x)
+        lo, hi = quick.exact_range
+        if possible is None or (lo <= possible[0] and possible[1] <= hi):
+            return False
+    return bool(intervals(periods, wcets, deadlines, s, x).intervals)
 
 
 def ratio_curve(periods, wcets, deadlines, vm_periods: np.ndarray, share: float, overhead: float = 0.0,

@@ -94,6 +94,12 @@ class _ReadableAxis(pg.AxisItem):
         return out
 
 
+#: where along a vertical line (0 bottom, 1 top of the view) its label sits, before staggering
+_LABEL_TOP = 0.9
+# the theme colour of each line kind (advisor.figures.spec.Line.kind), for the line and its legend entry
+_LINE_COLOR = {"limit": "bad", "bound": "muted", "marker": "accent"}
+
+
 class ChartWidget(QWidget):
     """A titled chart with a caption; call :meth:`set_spec` to draw."""
 
@@ -116,6 +122,8 @@ class ChartWidget(QWidget):
         self.reset_button.hide()
         self.viewbox.sigRangeChangedManually.connect(lambda *_a: self.reset_button.show())
         self.viewbox.sigResetRequested.connect(self.reset_view)
+        self.viewbox.sigRangeChanged.connect(lambda *_a: self._stagger_labels())
+        self.viewbox.sigResized.connect(lambda *_a: self._stagger_labels())
         self.setMinimumWidth(180)
         for name in ("left", "bottom"):
             self.plot.getAxis(name).enableAutoSIPrefix(False)
@@ -146,6 +154,7 @@ class ChartWidget(QWidget):
         lay.addWidget(self.caption)
         self.legend = None
         self._items: dict | None = None
+        self._hidden_labels: list[str] = []  # vertical lines' labels with no room on the plot
         self.series_color: dict[str, str] = {}
         self._apply_colors()
 
@@ -206,6 +215,66 @@ class ChartWidget(QWidget):
         else:
             self._build(spec)
         self._apply_range(spec)
+        self._stagger_labels()
+
+    def line_labels(self) -> list:
+        """The labels drawn on the chart's straight lines (pyqtgraph InfLineLabel items)."""
+        if self._items is None:
+            return []
+        return [lab for drawn in self._items["lines"] if (lab := getattr(drawn, "label", None)) is not None]
+
+    def _stagger_labels(self) -> None:
+        """Vertical lines' labels one under the other where they would overlap: each goes to the
+        highest row where it meets no label placed before it (left to right; horizontal lines'
+        labels stay where they are and are kept clear of). A label with no free row inside the plot
+        (a short plot, large fonts) is hidden and its line named in the legend instead. Pixels, so
+        it holds at any size and font."""
+        if self._items is None or self.spec is None:
+            return
+        self.viewbox.updateMatrix()  # (pyqtgraph maps the new range or size only before painting)
+        box = self.viewbox.sceneBoundingRect()
+        (x_lo, x_hi), _ = self.viewbox.viewRange()
+        fixed, vertical = [], []
+        for line, drawn in zip(self.spec.lines, self._items["lines"], strict=True):
+            lab = getattr(drawn, "label", None)
+            if lab is None:
+                continue
+            if line.axis == "x" and line.slope is None:
+                vertical.append((line, lab))
+            elif lab.isVisible():
+                fixed.append(lab)
+        hidden = []
+        if box.height() > 0:
+            placed = []
+            for lab in fixed:
+                lab.updateTransform(force=True)
+                placed.append(lab.sceneBoundingRect().adjusted(-2, -1, 2, 1))
+            for line, lab in sorted(vertical, key=lambda item: item[1].line.value()):
+                if not x_lo <= lab.line.value() <= x_hi:
+                    continue  # its line is out of view (the user zoomed or panned)
+                if not lab.isVisible():
+                    lab.setVisible(True)
+                lab.updateTransform(force=True)
+                step = (lab.sceneBoundingRect().height() + 3) / box.height()
+                spot = None
+                for k in range(len(vertical) + len(fixed) + 1):
+                    row = _LABEL_TOP - k * step
+                    if row <= 0:
+                        break
+                    lab.setPosition(row)
+                    rect = lab.sceneBoundingRect()
+                    if rect.bottom() <= box.bottom() and not any(rect.intersects(other) for other in placed):
+                        spot = rect
+                        break
+                if spot is None:
+                    lab.setPosition(_LABEL_TOP)
+                    lab.setVisible(False)
+                    hidden.append(line.label)
+                else:
+                    placed.append(spot.adjusted(-2, -1, 2, 1))
+        if hidden != self._hidden_labels:
+            self._hidden_labels = hidden
+            self._show_legend(self.spec, self.series_color, theme.plot_colors())
 
     def _fit_left_label(self) -> None:
         """The y axis title whole: the unit alone when the quantity and unit are longer than the
@@ -383,8 +452,11 @@ class ChartWidget(QWidget):
             for pts in spec.points:
                 out.append((pts.name, colors.get(pts.color_key or pts.name, pc["accent"]), "●", pts.highlight))
         for line in spec.lines:
-            if line.slope is not None:
-                out.append((line.label, pc["bad"], "━━", False))
+            if line.slope is not None:  # drawn in its kind's colour and dash (see _add_line)
+                out.append((line.label, pc[_LINE_COLOR[line.kind]], "╌╌" if line.kind == "bound" else "━━", False))
+            elif line.label in self._hidden_labels and line.kind != "marker":
+                out.append((line.label, pc[_LINE_COLOR[line.kind]],
+                            "┃" if line.kind == "limit" else "╎", False))
         for mark in spec.marks:
             if mark.label and not any(mark.label == e[0] for e in out):
                 out.append((mark.label, pc["accent"], "┃", True))
@@ -405,7 +477,7 @@ class ChartWidget(QWidget):
 
     def _add_line(self, item, line, pc, x0: float, x1: float, spec: ChartSpec):
         """Draw one line; returns its item (None when it cannot be drawn, e.g. <= 0 on a log axis)."""
-        color = {"limit": pc["bad"], "bound": pc["muted"], "marker": pc["accent"]}[line.kind]
+        color = pc[_LINE_COLOR[line.kind]]
         label = None if self.compact and line.kind in ("bound", "marker") else line.label
         style = Qt.PenStyle.DashLine if line.kind == "bound" else Qt.PenStyle.SolidLine
         pen = pg.mkPen(color, width=2 if line.kind != "bound" else 1.5, style=style)
@@ -422,7 +494,7 @@ class ChartWidget(QWidget):
         # a horizontal line's label sits at the left end, or at the right end when the legend is on the left
         label_right = line.axis == "y" and spec.legend in ("tl", "bl")
         anchor = (1, 0) if right_half or label_right else (0, 0)
-        position = 0.9 if line.axis == "x" or label_right else 0.1
+        position = _LABEL_TOP if line.axis == "x" or label_right else 0.1
         inf = pg.InfiniteLine(pos=pos, angle=0 if line.axis == "y" else 90, pen=pen, movable=False,
                               label=label,
                               labelOpts={"position": position, "color": color,

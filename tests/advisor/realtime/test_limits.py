@@ -178,3 +178,50 @@ def test_task_count_limit():
     tasks = tuple(Task(f"t{i}", 10.0, 1e-4) for i in range(MAX_TASKS + 1))
     with pytest.raises(InputError, match="at most 10,000"):
         TaskSet(tasks, "ms", "many.csv")
+
+
+@pytest.mark.parametrize(("task", "share", "period", "budget"), [
+    # one deadline binds: supply 2 (or 6.5) within 22 (30) with Theta = C_VM - 0.5 per T_VM, i.e.
+    # f^-1(w) = 3 T_VM - 1.5 <= 22 at C_VM = 1.5 (Equation (6)); the smallest share is C_VM / T_VM there
+    (("t", 22, 2), 9 / 47, 47 / 6, 1.5),
+    (("t", 30, 6.5), 16 / 49, 49 / 6, 8 / 3),
+])
+def test_edf_smallest_share_of_one_task_with_overhead(task, share, period, budget):
+    # the bisection near the utilization used to check 200,000 deadlines per step (about 10 s)
+    res = analyze(TaskSet.from_tuples([task]), overhead=0.5, policy="edf")
+    assert res.feasible
+    assert res.min_share == pytest.approx(share, rel=1e-6)
+    assert res.max_period == pytest.approx(period, rel=1e-6)
+    assert res.budget == pytest.approx(budget, rel=1e-6)
+    assert edf.schedulable(np.array([float(task[1])]), np.array([task[2]]), np.array([float(task[1])]),
+                           res.max_period * (1 - 1e-7), res.budget, 0.5)
+
+
+def _arrays(ts: TaskSet):
+    return (np.array([t.period for t in ts.tasks]), np.array([t.wcet for t in ts.tasks]),
+            np.array([t.relative_deadline for t in ts.tasks]))
+
+
+@pytest.mark.parametrize("ts", [
+    TaskSet.from_tuples([("t", 22, 2)]),
+    TaskSet.from_tuples([("a", 16, 2), ("b", 24, 1), ("c", 36, 4, 30)]),
+])
+def test_edf_any_schedulable_agrees_with_the_full_interval_search(ts):
+    p, c, d = _arrays(ts)
+    u = ts.utilization
+    for s in (u * 1.01, 0.19, 0.1915, 0.3, 0.5, 0.9):
+        full = bool(edf.intervals(p, c, d, s, 0.5).intervals)
+        assert edf.any_schedulable(p, c, d, s, 0.5) is full, s
+
+
+def test_edf_possible_range_holds_every_schedulable_period():
+    ts = TaskSet.from_tuples([("a", 16, 2), ("b", 24, 1), ("c", 36, 4, 30)])
+    p, c, d = _arrays(ts)
+    t, dbf, _ = edf.checkpoints(p, c, d, 500.0)
+    for s in (0.4, 0.55, 0.8):
+        rng = edf.possible_range(t, dbf, s, 0.4)
+        ok = [tv for tv in np.linspace(0.05, 40, 800) if edf.schedulable(p, c, d, tv, s * tv, 0.4)]
+        assert ok, s
+        assert rng is not None and rng[0] <= min(ok) and max(ok) <= rng[1], s
+        # and it does rule periods out: far left and far right of the schedulable ones
+        assert rng[0] > 0.05 and rng[1] < 1e3
