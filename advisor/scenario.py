@@ -403,6 +403,7 @@ class _Reader:
 
     def __init__(self, data: Any, path: str, problems: _Problems, known: tuple[str, ...]):
         self.path, self.problems = path, problems
+        self.field = _field(path)  # the path without list indices: where FIELD_MAX looks (once per mapping)
         if not isinstance(data, dict):
             problems.add(path or "scenario", "must be a mapping")
             data = {}
@@ -464,7 +465,7 @@ class _Reader:
         if integer and value != int(value):
             self.problems.add(self._p(key), f"must be an integer, not {_shown(value)}")
             return fallback
-        bound = min(MAX_NUMBER, FIELD_MAX.get(_field(self._p(key)), MAX_NUMBER),
+        bound = min(MAX_NUMBER, FIELD_MAX.get(f"{self.field}.{key}" if self.field else key, MAX_NUMBER),
                     maximum if maximum is not None else MAX_NUMBER)
         if abs(value) > bound:
             absurd = f", not {_shown(value)}" if abs(value) > MAX_NUMBER else ""  # say what was read
