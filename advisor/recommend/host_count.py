@@ -343,7 +343,7 @@ def pack(capacity: dict[str, float], profiles: list[tuple[str, dict[str, float],
         total = [t + x * n for t, x in zip(total, shares, strict=True)]
         items.append((shares, i, name, d, int(n)))
     bound = max(1, max((math.ceil(t - 1e-9) for t in total), default=1)) if items else 0
-    best: list[HostGroup] | None = None
+    best: list[tuple] | None = None
     best_order, best_count, tried = "", 0, set()
     key: Callable[[tuple], tuple]
     for order in orders:
@@ -358,17 +358,31 @@ def pack(capacity: dict[str, float], profiles: list[tuple[str, dict[str, float],
             key = functools.partial(_by_resource, j)
         else:  # a resource these hosts do not describe
             continue
-        sequence = tuple(t[1] for t in sorted(items, key=key))
+        ordered = sorted(items, key=key)
+        sequence = tuple(t[1] for t in ordered)
         if sequence in tried:
             continue
         tried.add(sequence)
-        groups = _first_fit(cap, [(t[2], t[3], t[4]) for t in sorted(items, key=key)])
-        count = sum(g.count for g in groups)
+        count = sum(g.count for g in _first_fit(cap, _runs(ordered)))
         if best is None or count < best_count:
-            best, best_order, best_count = groups, order, count
+            best, best_order, best_count = ordered, order, count
         if best_count <= bound:
             break
-    return Packing(keys, cap, best or [], unplaced, best_order)
+    groups = _first_fit(cap, [(t[2], t[3], t[4]) for t in best]) if best else []
+    return Packing(keys, cap, groups, unplaced, best_order)
+
+
+def _runs(ordered: list[tuple]) -> list[tuple[str, list[float], int]]:
+    """``ordered`` items as (name, per-VM demand, VMs) for counting hosts only: consecutive items
+    of one demand merged into one (first fit places them one after the other on the same hosts
+    whatever their names, so the host count is the same), under one name."""
+    out: list[tuple[str, list[float], int]] = []
+    for t in ordered:
+        if out and out[-1][1] == t[3]:
+            out[-1] = ("", t[3], out[-1][2] + t[4])
+        else:
+            out.append(("", t[3], t[4]))
+    return out
 
 
 class _Block:
