@@ -363,12 +363,15 @@ def pack(capacity: dict[str, float], profiles: list[tuple[str, dict[str, float],
         if sequence in tried:
             continue
         tried.add(sequence)
-        count = sum(g.count for g in _first_fit(cap, _runs(ordered)))
+        placed = _first_fit(cap, _runs(ordered), best_count if best is not None else None)
+        if placed is None:  # as many hosts as the best order's before every VM was placed: not kept
+            continue
+        count = sum(g.count for g in placed)
         if best is None or count < best_count:
             best, best_order, best_count = ordered, order, count
         if best_count <= bound:
             break
-    groups = _first_fit(cap, [(t[2], t[3], t[4]) for t in best]) if best else []
+    groups = (_first_fit(cap, [(t[2], t[3], t[4]) for t in best]) or []) if best else []
     return Packing(keys, cap, groups, unplaced, best_order)
 
 
@@ -485,9 +488,12 @@ class _Groups:
         return [g for blk in self.blocks for g in blk.groups]
 
 
-def _first_fit(cap: list[float], items: list[tuple[str, list[float], int]]) -> list[HostGroup]:
-    """First fit of ``items`` (name, per-VM demand, VMs) in the order given, in bulk per item."""
+def _first_fit(cap: list[float], items: list[tuple[str, list[float], int]], limit: int | None = None
+               ) -> list[HostGroup] | None:
+    """First fit of ``items`` (name, per-VM demand, VMs) in the order given, in bulk per item;
+    None once it opens ``limit`` hosts with VMs still to place (it cannot end below ``limit``)."""
     groups = _Groups(len(cap))
+    opened = 0
     for name, d, n in items:
         key = tuple(d)
         need = [(k, x) for k, x in enumerate(d) if x > 0]
@@ -535,6 +541,9 @@ def _first_fit(cap: list[float], items: list[tuple[str, list[float], int]]) -> l
                 groups.append(HostGroup(full, [a - f0 * x for a, x in zip(cap, d, strict=True)], {name: f0}))
             if rest:
                 groups.append(HostGroup(1, [a - rest * x for a, x in zip(cap, d, strict=True)], {name: rest}))
+            opened += full + (1 if rest else 0)
+            if limit is not None and opened >= limit:
+                return None
     return groups.all()
 
 

@@ -13,8 +13,9 @@ from advisor.recommend.host_count import HostGroup, _fits, pack
 from advisor.rules.core import RuleContext
 
 
-def _reference_first_fit(cap, items):
-    """The plain first fit: every open group scanned from the start for every item."""
+def _reference_first_fit(cap, items, limit=None):
+    """The plain first fit: every open group scanned from the start for every item (every item
+    placed: ``limit``, where the fast one gives up on an order that cannot win, is ignored)."""
     groups: list[HostGroup] = []
     for name, d, n in items:
         j = 0
