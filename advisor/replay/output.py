@@ -14,6 +14,15 @@ def _fmt(x: float | None) -> str:
     return f"{x:.4g}"
 
 
+def _shown(case: dict, missing: str) -> tuple[str, str]:
+    """(the expected figure as ``value [low, high] unit`` or ``missing`` with the problem, the measured
+    number's qualifier unless exact) of one case of :meth:`ReplayResult.to_dict`."""
+    exp = case["expected"]
+    shown = (f"{_fmt(exp['value'])} [{_fmt(exp['low'])}, {_fmt(exp['high'])}] {exp['unit'] or ''}"
+             if exp else missing.format(case.get("problem", "")))
+    return shown, "" if case["qualifier"] == "=" else case["qualifier"]
+
+
 def to_markdown(result: ReplayResult) -> str:
     """The replay as Markdown: per-document summary, then every experiment and case."""
     d = result.to_dict()
@@ -52,10 +61,7 @@ def to_markdown(result: ReplayResult) -> str:
         lines.append(f"| **{e['id']}** {e['title']} | {e['document'][:3]} {e['locator']} | {e['decision']} / "
                      f"{e['figure']} | | | | **{mark}** | |")
         for c in e["cases"]:
-            exp = c["expected"]
-            shown = (f"{_fmt(exp['value'])} [{_fmt(exp['low'])}, {_fmt(exp['high'])}] {exp['unit'] or ''}"
-                     if exp else f"missing: {c.get('problem', '')}")
-            q = "" if c["qualifier"] == "=" else c["qualifier"]
+            shown, q = _shown(c, 'missing: {}')
             lines.append(f"| {c['id']} | | {c['choice'] or '(chosen)'}{' ' + c['key'] if c['key'] else ''} | "
                          f"{', '.join(c['rows'])} | {q}{_fmt(c['measured'])} | {shown} | "
                          f"{'yes' if c['within'] else 'no'} | {c['host_count']} |")
@@ -71,10 +77,7 @@ def to_text(result: ReplayResult) -> str:
         out.append(f"{status:5} {e['id']}  {e['document'][:3]} {e['locator']}: {e['title']}"
                    + (f"  [known: {e['xfail']}]" if e["xfail"] and not e["passed"] else ""))
         for c in e["cases"]:
-            exp = c["expected"]
-            shown = (f"{_fmt(exp['value'])} [{_fmt(exp['low'])}, {_fmt(exp['high'])}] {exp['unit'] or ''}"
-                     if exp else f"missing ({c.get('problem', '')})")
-            q = "" if c["qualifier"] == "=" else c["qualifier"]
+            shown, q = _shown(c, 'missing ({})')
             out.append(f"   {'ok ' if c['within'] else 'OUT'} {','.join(c['rows']):<24} measured {q}{_fmt(c['measured'])}"
                        f"  expected {shown}  ({c['decision']}"
                        f"{' ' + c['choice'] if c['choice'] else ''} {c['figure']}{' ' + c['key'] if c['key'] else ''};"
