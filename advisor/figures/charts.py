@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from advisor.figures.registry import builds, builders
+from advisor.figures.registry import builders, builds
 from advisor.figures.spec import ChartSpec, Curve, Line, Mark, Points, Region
 from advisor.figures.text import fmt_value
 
