@@ -1,4 +1,5 @@
-"""Start the desktop application: ``main()`` (the ``capadvisor-gui`` entry point) and :func:`run`.
+"""Start the desktop application: :func:`run` (``capadvisor gui``; the ``capadvisor-gui`` entry point is
+:func:`app.cli.gui_main`).
 
 If the GUI cannot start (no display, a Qt library missing) the reason is printed on stderr and,
 where possible, shown in a native message box (a frozen app has no console), and the exit code
@@ -259,14 +260,3 @@ def example_scenario() -> Path | None:
     found = sorted(folder.glob("*.yaml")) if folder.is_dir() else []
     return found[0] if found else None
 
-
-def main(argv: list[str] | None = None) -> int:
-    """Entry point of ``capadvisor-gui``: the same options as ``capadvisor gui``."""
-    from app.cli import main as cli_main
-
-    args = sys.argv[1:] if argv is None else list(argv)
-    return cli_main(["gui", *args])
-
-
-if __name__ == "__main__":
-    sys.exit(main())
