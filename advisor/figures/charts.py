@@ -16,6 +16,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from advisor.figures.registry import builders, builds
 from advisor.figures.spec import ChartSpec, Curve, Line, Mark, Points, Region
 from advisor.figures.text import fmt_value
 
@@ -92,6 +93,7 @@ def cache_workload(scenario):
     return _first_workload(scenario, lambda w: w.io.intensity != "low") or _first_workload(scenario)
 
 
+@builds("cache_mode")
 def cache_mode_chart(kb, scenario, advice, inputs: dict) -> ChartSpec:
     """Expected throughput per VM (MB/s) per KVM cache mode vs VMs per host for one workload: the
     cache-mode recommender's own figure (its operation mix, the disks' cap, the site calibration),
@@ -159,6 +161,7 @@ def cache_mode_chart(kb, scenario, advice, inputs: dict) -> ChartSpec:
     return spec
 
 
+@builds("boot_time")
 def boot_chart(kb, scenario, advice, inputs: dict) -> ChartSpec:
     """VM boot time (s) vs concurrent loaded VMs, per storage backend and neighbour load."""
     from advisor.models import get_family
@@ -207,6 +210,7 @@ def boot_chart(kb, scenario, advice, inputs: dict) -> ChartSpec:
     return spec
 
 
+@builds("cpu_utilization")
 def cpu_chart(kb, scenario, advice, inputs: dict) -> ChartSpec:
     """Host CPU utilization (%) vs request load per hypervisor, and natively."""
     from advisor.models import get_family
@@ -295,6 +299,7 @@ def _to_scenario(kb, curve: Curve, scenario, advice, figure: str, ratios, fixed:
             setattr(curve, attr, to_scenario(hw, migrating, figure, values, totals)[0])
 
 
+@builds("overallocation_overhead")
 def overhead_chart(kb, scenario, advice, inputs: dict) -> ChartSpec:
     """Host CPU utilization (%) vs vCPU over-allocation at the request load per host the card reads
     (the scenario's, when its workloads state one; else the thesis' test load)."""
@@ -306,6 +311,7 @@ def overhead_chart(kb, scenario, advice, inputs: dict) -> ChartSpec:
                       "thesis_host_cpu", name)
 
 
+@builds("migration_downtime")
 def downtime_chart(kb, scenario, advice, inputs: dict) -> ChartSpec:
     """Live-migration downtime (s) vs vCPU over-allocation, for the thesis' light- and heavy-load tests."""
     from advisor.recommend.vcpu_overallocation import HEAVY_TESTS, LIGHT_TESTS
@@ -320,6 +326,7 @@ def downtime_chart(kb, scenario, advice, inputs: dict) -> ChartSpec:
     return spec
 
 
+@builds("image_transfer")
 def transfer_chart(kb, scenario, advice, inputs: dict) -> ChartSpec:
     """Image transfer time (s) vs image size (GB) per protocol, with the link-rate limit."""
     from advisor.models import get_family
@@ -398,6 +405,7 @@ def realtime_chart(taskset, share: float, overhead: float, policy: str = "rm", c
     return spec
 
 
+@builds("realtime")
 def realtime_scenario_chart(kb, scenario, advice, inputs: dict) -> ChartSpec:
     """The real-time chart for the first workload with a task set, at the share, core speed and
     overhead the vm_period_budget recommendation was analysed at (a what-if ``share`` replaces the
@@ -428,6 +436,7 @@ def realtime_scenario_chart(kb, scenario, advice, inputs: dict) -> ChartSpec:
     return spec
 
 
+@builds("site")
 def site_chart(kb, scenario, advice, inputs: dict, userdb=None, site: str = "") -> ChartSpec:
     """A site's imported throughput results (MB/s) against the documents' testbed measurements."""
     spec = ChartSpec("site", "Your site against the documents' testbeds", "source", "", "throughput", "MB/s",
@@ -469,12 +478,8 @@ def site_chart(kb, scenario, advice, inputs: dict, userdb=None, site: str = "") 
     return spec
 
 
-#: the charts of the Plots tab, in order: key -> builder(kb, scenario, advice, inputs)
-CHARTS: dict[str, Callable] = {
-    "cache_mode": cache_mode_chart, "boot_time": boot_chart, "cpu_utilization": cpu_chart,
-    "overallocation_overhead": overhead_chart, "migration_downtime": downtime_chart,
-    "image_transfer": transfer_chart, "realtime": realtime_scenario_chart, "site": site_chart,
-}
+#: every chart of :data:`advisor.figures.registry.CHARTS`: key -> builder(kb, scenario, advice, inputs)
+CHARTS: dict[str, Callable] = builders()
 
 
 def build_charts(kb, scenario, advice, inputs: dict | None = None, keys=None, userdb_path=None, site: str = "",

@@ -15,12 +15,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from advisor.figures import registry
 from knowledge.infra.errors import UserFacingError
 from ui.workers import TaskSlot
 
-#: the report holds every chart of the Plots view (an empty one is left out)
-REPORT_CHARTS = ("cache_mode", "boot_time", "cpu_utilization", "image_transfer", "overallocation_overhead",
-                 "migration_downtime", "realtime", "site")
+#: the report's charts (an empty one is left out)
+REPORT_CHARTS = registry.keys(registry.REPORT)
 #: point size of the chart text in report images (900 px wide, a full text width of A4 in the PDF:
 #: tick labels about 8 pt and legend text about 7 pt on paper)
 REPORT_FONT_PT = 11.0
