@@ -14,6 +14,8 @@ from knowledge.infra.errors import InputError
 MEASURES = ("value", "product", "ratio", "sum", "difference", "over_rest", "equal", "max", "mean",
             "percent_as_ratio")
 KINDS = ("table", "figure", "worked_example", "section", "setup")
+#: the largest replay suite file read (the whole suite of the program is a few hundred KiB)
+MAX_SUITE_FILE_BYTES = 16 * 1024 * 1024
 
 
 def default_suite_dir() -> Path:
@@ -184,16 +186,21 @@ def load_setups(directory: Path | str | None = None) -> list[Setup]:
 def _files(directory: Path | str | None) -> list[tuple[Path, Mapping]]:
     import yaml
 
+    from knowledge.infra.files import read_regular_text
+
     d = Path(directory) if directory is not None else default_suite_dir()
     if not d.is_dir():
         raise InputError(f"{d}: no replay suite there (the experiments are resources/replay/*.yaml "
                          "of the program; pass --suite DIR)")
     out = []
     for path in sorted(d.glob("*.yaml")):
+        text = read_regular_text(path, "replay suite file", MAX_SUITE_FILE_BYTES)  # no FIFO, device, giant
         try:
-            data = yaml.safe_load(path.read_text(encoding="utf-8"))
+            data = yaml.safe_load(text)
         except yaml.YAMLError as exc:
             raise InputError(f"{path}: not valid YAML: {exc}") from exc
+        except RecursionError:
+            raise InputError(f"{path}: not valid YAML: nested too deeply") from None
         if not isinstance(data, Mapping) or "document" not in data:
             raise InputError(f"{path}: a replay file needs 'document' and 'experiments'")
         out.append((path, data))
