@@ -27,6 +27,9 @@ TESTBED_COLUMNS = (
     "hypervisor", "hypervisor_version", "host_os", "guest_os", "other",
 )
 CONCLUSION_COLUMNS = ("id", "decision", "locator", "condition", "recommendation", "evidence")
+#: a document note (notes*.csv): where the document disagrees with itself, which measurement rows
+#: that touches, and which reading the advice uses and why (our own words, numbers copied)
+NOTE_COLUMNS = ("id", "locator", "rows", "text", "reading")
 QUALIFIERS = ("=", "~", "<", ">", "<=", ">=")
 LOCATOR_RE = re.compile(
     r"^(Abstract|Introduction|Conclusion|Conclusions|Keywords|Preface"
@@ -160,6 +163,19 @@ class Conclusion:
 
 
 @dataclass
+class Note:
+    """An inconsistency of a document: ``text`` says what disagrees, ``reading`` which reading the
+    advice uses and why; ``rows`` are the measurement ids of the document it concerns."""
+
+    document: str
+    id: str
+    locator: str
+    rows: tuple[str, ...]
+    text: str
+    reading: str
+
+
+@dataclass
 class Curated:
     vocabulary: Vocabulary
     documents: list[Document]
@@ -167,6 +183,7 @@ class Curated:
     testbeds: list[Testbed]
     conclusions: list[Conclusion]
     digest: str
+    notes: list[Note] = field(default_factory=list)
 
 
 def parse_factors(text: str) -> list[tuple[str, str]]:
@@ -254,6 +271,7 @@ def load(data_dir: Path = DATA_DIR) -> Curated:
     measurements: list[Measurement] = []
     testbeds: list[Testbed] = []
     conclusions: list[Conclusion] = []
+    notes: list[Note] = []
     for doc in documents:
         folder = data_dir / doc.id
         if not folder.is_dir():
@@ -297,9 +315,33 @@ def load(data_dir: Path = DATA_DIR) -> Curated:
                         problems.append(f"{where}: evidence {e!r} is not a measurement id of {doc.id}")
                 conclusions.append(Conclusion(doc.id, row["id"], row["decision"], row["locator"],
                                               row["condition"], row["recommendation"], evidence))
+        notes += load_notes(folder, doc.id, m_ids, problems)
     if problems:
         raise CurationError(problems)
-    return Curated(vocab, documents, measurements, testbeds, conclusions, data_digest(data_dir))
+    return Curated(vocab, documents, measurements, testbeds, conclusions, data_digest(data_dir), notes)
+
+
+def load_notes(folder: Path, doc: str, m_ids: set[str], problems: list[str]) -> list[Note]:
+    """The notes of one document (``notes*.csv``): ids unique, locator checked, every row a
+    measurement id of the document, text and reading given."""
+    out: list[Note] = []
+    ids: set[str] = set()
+    for path in sorted(folder.glob("notes*.csv")):
+        for line, row in _read_csv(path, NOTE_COLUMNS, problems):
+            where = f"{path}:{line}"
+            if not ID_RE.match(row["id"]) or row["id"] in ids:
+                problems.append(f"{where}: id {row['id']!r} is empty, malformed or repeated")
+            ids.add(row["id"])
+            _check_locator(row["locator"], where, problems)
+            rows = tuple(r.strip() for r in row["rows"].split(";") if r.strip())
+            for r in rows:
+                if r not in m_ids:
+                    problems.append(f"{where}: rows: {r!r} is not a measurement id of {doc}")
+            for field_name in ("text", "reading"):
+                if not row[field_name]:
+                    problems.append(f"{where}: {field_name} is empty")
+            out.append(Note(doc, row["id"], row["locator"], rows, row["text"], row["reading"]))
+    return out
 
 
 def _check_locator(locator: str, where: str, problems: list[str]) -> None:
@@ -383,7 +425,7 @@ def main(argv: list[str] | None = None) -> int:
         print("\n".join(shown))
         return 1
     print(f"ok: {len(cur.measurements)} measurements, {len(cur.testbeds)} testbeds, "
-          f"{len(cur.conclusions)} conclusions from {len(cur.documents)} documents")
+          f"{len(cur.conclusions)} conclusions, {len(cur.notes)} notes from {len(cur.documents)} documents")
     return 0
 
 
