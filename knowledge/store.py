@@ -289,9 +289,9 @@ class KnowledgeBase:
             for doc, note, key in self._con.execute("SELECT document, note, measurement FROM note_rows"
                                                     " ORDER BY rowid"):
                 rows.setdefault((doc, note), []).append(key)
-            self._notes = [NoteRow(*r, rows=tuple(rows.get((r[0], r[1]), ())))
-                           for r in self._con.execute("SELECT document, id, locator, text, reading FROM notes"
-                                                      " ORDER BY document, rowid")]
+            self._notes = [NoteRow(doc, nid, loc, text, reading, tuple(rows.get((doc, nid), ())))
+                           for doc, nid, loc, text, reading in self._con.execute(
+                               "SELECT document, id, locator, text, reading FROM notes ORDER BY document, rowid")]
         out = self._notes
         if document:
             doc = self.resolve_document(document)
