@@ -64,7 +64,7 @@ class KindDefaults:
 SHARED_KIND = {"nfs_file": "nfs", "nfs_root": "nfs", "iscsi": "iscsi", "distributed": "distributed"}
 
 #: per-kind defaults (an assumption: typical datasheet figures of current enterprise devices,
-#: overridable per disk group with ``iops`` and ``mb_s``); README "Per-kind disk defaults"
+#: overridable per disk group with ``iops`` and ``mb_s``); docs/scenarios.md "Per-kind disk defaults"
 PER_KIND = {
     "hdd": KindDefaults(150.0, 150.0, "7200 rpm SATA/SAS drive: about 8.5 ms average seek plus 4.2 ms half a "
                                       "rotation gives 80-200 random IOPS; 150-250 MB/s sustained on the outer "

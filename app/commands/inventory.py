@@ -18,7 +18,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                     ".xlsx (tabs vInfo, vHost, vCPU, vMemory, vDatastore, vDisk, vPartition) or those tabs as CSV; virsh dumpxml domain XML "
                     "and virsh list --all / dominfo / nodeinfo text; pvesh get /cluster/resources "
                     "--output-format json; openstack server list --long -f json with openstack flavor list -f "
-                    "json (and openstack hypervisor list --long -f json for the hosts); Capacity Advisor's inventory CSV template (see README). Fields no export carries (I/O "
+                    "json (and openstack hypervisor list --long -f json for the hosts); Capacity Advisor's inventory CSV template (see docs/inventory.md). Fields no export carries (I/O "
                     "pattern, loss tolerance, live migration ...) get defaults marked as assumed. Unless "
                     "--no-advise, the advice is computed and set next to today's settings (cache modes, "
                     "pinning, vCPUs per core). Without -o the scenario goes to stdout and the summary to stderr.")

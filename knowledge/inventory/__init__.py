@@ -11,7 +11,7 @@ Supported (each detected from the file's content, not its name):
 
 Every problem is an :class:`~knowledge.infra.errors.InputError` naming the file and the
 column, element or entry. No Qt and no advisor import here: grouping the VMs into a scenario
-is the advisor's job (advisor/inventory.py).
+is the advisor's job (advisor/inventory/).
 """
 
 from __future__ import annotations

@@ -538,9 +538,9 @@ def test_shared_store_without_figures_is_assumed_built_like_the_hosts_disks(kb):
     assert math.isinf(Hardware(sc).local().link_mb_s)
 
 
-def test_readme_lists_the_per_kind_defaults_and_their_sources():
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = text[text.index("### Per-kind disk defaults"):]
+def test_the_scenario_docs_list_the_per_kind_defaults_and_their_sources():
+    text = (ROOT / "docs" / "scenarios.md").read_text(encoding="utf-8")
+    section = text[text.index("## Per-kind disk defaults"):]
     section = section[:section.index("\n## ")] if "\n## " in section else section
     for kind, d in PER_KIND.items():
         row = next(line for line in section.splitlines() if line.lower().startswith(f"| {kind} |"))

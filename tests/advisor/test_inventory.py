@@ -1,4 +1,4 @@
-"""Grouping an estate into workload groups and writing the scenario (advisor/inventory.py)."""
+"""Grouping an estate into workload groups and writing the scenario (advisor/inventory/)."""
 
 from __future__ import annotations
 

@@ -95,6 +95,7 @@ class RecommendationCard(QFrame):
         super().__init__(parent)
         self.rec = rec
         self.calibration_label = None
+        self._alt_table: QTableWidget | None = None
         self.target_labels: list[QLabel] = []
         self.setObjectName("card")
         self.setProperty("extrapolated", bool(rec.extrapolated))
@@ -209,14 +210,21 @@ class RecommendationCard(QFrame):
             self.alt_button = QPushButton(f"Alternatives ({len(alts)}) and why they lost")
             self.alt_button.setCheckable(True)
             self.alt_button.setToolTip("Show the other options with their scores and expected figures")
-            self.alt_table = _alternatives_table(alts, rec)
-            self.alt_table.setVisible(False)
-            self.alt_button.toggled.connect(self.alt_table.setVisible)
+            self.alt_button.toggled.connect(lambda on: self.alt_table.setVisible(on))
             lay.addWidget(self.alt_button, 0, Qt.AlignmentFlag.AlignLeft)
-            lay.addWidget(self.alt_table)
+            self._alt_index = lay.count()  # the table goes here when first asked for (an estate has hundreds)
         for label_widget in self.findChildren(QLabel):  # every text above is escaped: never read as plain
             label_widget.setTextFormat(Qt.TextFormat.RichText)
         lay.addStretch(1)
+
+    @property
+    def alt_table(self) -> QTableWidget:
+        """The alternatives table, made when first shown or asked for (hidden until the button opens it)."""
+        if self._alt_table is None:
+            self._alt_table = _alternatives_table(self.rec.alternatives, self.rec)
+            self._alt_table.setVisible(False)
+            self.layout().insertWidget(self._alt_index, self._alt_table)
+        return self._alt_table
 
     def _on_link(self, href: str) -> None:
         if href == "all":

@@ -1,0 +1,268 @@
+"""What the estate runs and measured today, as far as its sources say: the hypervisor, vCPUs per
+core, cache modes, pinning, the hosts' and VMs' CPU and memory usage at export time
+(:class:`EstateToday`, the base of :class:`advisor.inventory.Inventory`), and :func:`today_rows`, the
+same facts as labelled text for the CLI and the GUI."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+from knowledge.inventory.model import VM, Estate, Host
+
+#: QEMU's cache mode when a disk names none (libvirt leaves it to the hypervisor)
+DEFAULT_CACHE = "writeback"
+
+
+@dataclass
+class Measured:
+    """A CPU busy share (0-1 of each vCPU) and where it comes from."""
+
+    share: float
+    vms: int            # VMs measured (0: the estate-wide figure of the hosts)
+    of: int             # powered-on VMs it stands for
+    source: str         # what was read, for the scenario and the summary
+
+    @property
+    def level(self) -> str:
+        from advisor.recommend.load import level_of
+
+        return level_of(self.share)
+
+
+def vm_sizes(vms: list[VM]) -> list[tuple[int, float, int]]:
+    """``(vcpus, ram_mib, count)`` of the VMs whose source gives both vCPUs and RAM."""
+    return [(v.vcpus, v.ram_mib, v.count) for v in vms if v.vcpus is not None and v.ram_mib is not None]
+
+
+def cache_counts(vms: list[VM]) -> Counter:
+    """Virtual disks per cache mode (a disk naming none counts as :data:`DEFAULT_CACHE`)."""
+    caches: Counter = Counter()
+    for v in vms:
+        for m in v.cache_modes:
+            caches[m if m != "default" else DEFAULT_CACHE] += v.count
+    return caches
+
+
+class EstateToday:
+    """The estate's VMs taken in (``vms``) and what they and their hosts measured today."""
+
+    estate: Estate
+    vms: list[VM]
+
+    def _host_index(self) -> dict[str, Host]:
+        out: dict[str, Host] = {}
+        for h in self.estate.hosts:
+            out[h.name] = h
+            for a in h.aliases:
+                out.setdefault(a, h)
+        return out
+
+    def _mean_mhz(self) -> float | None:
+        """The hosts' clock, MHz, weighted by their cores (None when no host gives it)."""
+        pairs = [(h.ghz * 1000.0, h.cores or h.logical_cpus or 1) for h in self.estate.hosts if h.ghz]
+        return sum(m * c for m, c in pairs) / sum(c for _m, c in pairs) if pairs else None
+
+    def vm_busy_share(self, vm: VM, hosts: dict[str, Host] | None = None, mean_mhz: float | None = None
+                      ) -> float | None:
+        """Share (0-1) of each vCPU ``vm`` kept busy when the export was taken: a per-VM CPU
+        usage %, else its CPU use in MHz (RVTools vCPU 'Overall') over its vCPUs at its host's
+        clock (or the hosts' mean clock, else the VM's 'Max' MHz). None: not measured or off."""
+        if vm.powered_on is False or vm.template or not vm.vcpus:
+            return None
+        if vm.cpu_usage_pct is not None:
+            return min(1.0, max(0.0, vm.cpu_usage_pct / 100.0))
+        if vm.cpu_usage_mhz is None:
+            return None
+        host = (hosts if hosts is not None else self._host_index()).get(vm.host)
+        mhz = host.ghz * 1000.0 if host is not None and host.ghz else mean_mhz
+        denominator = vm.vcpus * mhz if mhz else vm.cpu_max_mhz
+        return min(1.0, max(0.0, vm.cpu_usage_mhz / denominator)) if denominator else None
+
+    def hosts_busy_share(self) -> Measured | None:
+        """The estate-wide busy share from the hosts' CPU usage %: the busy MHz of the hosts that
+        report it over the MHz of the powered-on vCPUs that run on them (all powered-on VMs when
+        the VMs do not name those hosts)."""
+        hosts = [h for h in self.estate.hosts if h.cpu_usage_pct is not None and h.cores and h.ghz]
+        if not hosts:
+            return None
+        busy_mhz = sum((h.cpu_usage_pct or 0.0) / 100.0 * (h.cores or 0) * (h.ghz or 0.0) * 1000.0 for h in hosts)
+        names = {n for h in hosts for n in (h.name, *h.aliases)}
+        by_name = self._host_index()
+        mean = self._mean_mhz() or 1.0
+        on = [v for v in self.vms if v.powered_on is not False and v.vcpus]
+        placed = [v for v in on if v.host in names]
+        if sum((v.vcpus or 0) * v.count for v in placed) < 0.5 * sum((v.vcpus or 0) * v.count for v in on):
+            placed, busy_mhz = on, busy_mhz * len(self.estate.hosts) / len(hosts)
+        vcpu_mhz = sum((v.vcpus or 0) * v.count * ((by_name[v.host].ghz or 0.0) * 1000.0 if v.host in by_name and
+                                                   by_name[v.host].ghz else mean) for v in placed)
+        if vcpu_mhz <= 0:
+            return None
+        return Measured(min(1.0, busy_mhz / vcpu_mhz), 0, sum(v.count for v in placed),
+                        f"the hosts' CPU usage % (vHost) over the vCPUs of the {sum(v.count for v in placed)} "
+                        "powered-on VMs on them")
+
+    def measured_cpu(self, vms: list[VM]) -> Measured | None:
+        """The busy share of ``vms``: their own measurements (vCPU-weighted) when the export has
+        them, else the estate's (its measured VMs, else the hosts' CPU usage %)."""
+        hosts, mean = self._host_index(), self._mean_mhz()
+        on = [v for v in vms if v.powered_on is not False and v.vcpus and not v.template]
+        pairs = [(v, self.vm_busy_share(v, hosts, mean)) for v in on]
+        measured = [(v, x) for v, x in pairs if x is not None]
+        if measured:
+            vcpus = sum((v.vcpus or 0) * v.count for v, _x in measured)
+            share = sum((v.vcpus or 0) * v.count * x for v, x in measured) / vcpus
+            n = sum(v.count for v, _x in measured)
+            what = ("its per-VM CPU usage %" if any(v.cpu_usage_pct is not None for v, _x in measured)
+                    else "vCPU tab 'Overall' MHz over its vCPUs at the host's clock")
+            return Measured(share, n, sum(v.count for v in on), f"{what} ({n} of {sum(v.count for v in on)} powered-on "
+                                                                 "VMs measured)")
+        if vms is not self.vms:
+            whole = self._estate_cpu()
+            if whole is not None:
+                return Measured(whole.share, 0, sum(v.count for v in on),
+                                f"the estate's measured CPU usage ({whole.source}); none of these VMs was measured"
+                                + (" (powered off)" if not on else ""))
+        return self.hosts_busy_share() if vms is self.vms else None
+
+    def _estate_cpu(self) -> Measured | None:
+        if not hasattr(self, "_estate_cpu_cache"):
+            self._estate_cpu_cache = self.measured_cpu(self.vms)
+        return self._estate_cpu_cache
+
+    def hypervisor_today(self) -> str:
+        hv = Counter(h.hypervisor for h in self.estate.hosts if h.hypervisor)
+        if hv:
+            name = hv.most_common(1)[0][0]
+            if name and name[0].isdigit():
+                name = f"VMware ESXi {name}"
+            return name
+        plat = Counter(v.platform for v in self.vms).most_common(1)
+        return {"vmware": "VMware ESXi", "libvirt": "KVM (libvirt)", "proxmox": "Proxmox VE (KVM)",
+                "openstack": "unknown (OpenStack Nova; the export does not name the hypervisor: add `openstack "
+                             "hypervisor list --long -f json`)"}.get(plat[0][0], "") if plat else ""
+
+    def today(self) -> dict[str, Any]:
+        """What the estate runs today, as far as the sources say."""
+        out: dict[str, Any] = {}
+        hv = self.hypervisor_today()
+        if hv:
+            out["hypervisor"] = hv
+        if self.estate.hosts:
+            out["hosts"] = len(self.estate.hosts)
+        on = [v for v in self.vms if v.powered_on is not False]
+        on_sizes = vm_sizes(on)
+        sized = bool(on) and len(on_sizes) == len(on)
+        vcpus_on = sum(c * k for c, _r, k in on_sizes)
+        cores = [h.cores or 0 for h in self.estate.hosts]
+        if not sized:
+            pass
+        elif self.estate.hosts and all(cores):
+            out["vcpus_per_core"] = round(vcpus_on / sum(cores), 2)
+        else:
+            threads = [h.logical_cpus or ((h.cores or 0) * (h.threads_per_core or 1)) for h in self.estate.hosts]
+            if self.estate.hosts and all(threads):
+                out["vcpus_per_thread"] = round(vcpus_on / sum(threads), 2)
+        rams = [h.ram_mib or 0.0 for h in self.estate.hosts]
+        if sized and self.estate.hosts and all(rams):
+            out["ram_allocated_per_host_ram"] = round(sum(r * k for _c, r, k in on_sizes) / sum(rams), 2)
+        out.update(self.measured_today())
+        caches = cache_counts(self.vms)
+        if caches:
+            out["cache_modes"] = dict(caches.most_common())  # per virtual disk
+        pinned = [v for v in self.vms if v.pinned is not None]
+        if pinned:
+            out["pinned_vms"] = sum(v.count for v in pinned if v.pinned)
+        backing = Counter(s for v in self.vms for s in v.storage)
+        if backing:
+            out["disk_backing"] = dict(backing.most_common())
+        if self.estate.shared_storage:
+            out["shared_storage"] = list(self.estate.shared_storage)
+        return out
+
+    def measured_today(self) -> dict[str, Any]:
+        """What the estate measured at export time: the hosts' CPU and memory usage (weighted by
+        their capacity), the cores and GiB that makes busy, and the VMs' own CPU measurements."""
+        out: dict[str, Any] = {}
+        cpu = [h for h in self.estate.hosts if h.cpu_usage_pct is not None]
+        if cpu:
+            weights = [(h.cores or h.logical_cpus or 1) * (h.ghz or 1.0) for h in cpu]
+            out["host_cpu_usage_pct"] = round(sum((h.cpu_usage_pct or 0.0) * w for h, w in zip(cpu, weights, strict=True))
+                                              / sum(weights), 1)
+            if all(h.cores for h in cpu):
+                out["busy_cores"] = round(sum((h.cpu_usage_pct or 0.0) / 100.0 * (h.cores or 0) for h in cpu), 1)
+                out["busy_ghz"] = round(sum((h.cpu_usage_pct or 0.0) / 100.0 * (h.cores or 0) * (h.ghz or 0.0) for h in cpu), 1)
+            out["cpu_usage_hosts"] = len(cpu)
+        mem = [h for h in self.estate.hosts if h.mem_usage_pct is not None and h.ram_mib]
+        if mem:
+            ram = sum(h.ram_mib or 0.0 for h in mem)
+            used = sum((h.mem_usage_pct or 0.0) / 100.0 * (h.ram_mib or 0.0) for h in mem)
+            out["host_mem_usage_pct"] = round(100.0 * used / ram, 1)
+            out["ram_in_use_gib"] = round(used / 1024.0, 1)
+            out["mem_usage_hosts"] = len(mem)
+        whole = self._estate_cpu()
+        if whole is not None:
+            out["vcpu_busy_pct"] = round(100.0 * whole.share, 1)
+            out["vcpu_busy_from"] = whole.source
+        consumed = [v for v in self.vms if v.mem_consumed_mib and v.powered_on is not False]
+        if consumed:
+            out["ram_consumed_gib"] = round(sum((v.mem_consumed_mib or 0.0) * v.count for v in consumed) / 1024.0, 1)
+            out["ram_consumed_vms"] = sum(v.count for v in consumed)
+        ready = [v.cpu_ready_pct for v in self.vms if v.cpu_ready_pct is not None and v.powered_on is not False]
+        if ready:
+            out["cpu_ready_pct_max"] = round(max(ready), 2)
+        if cpu or whole is not None:
+            out["measured_at"] = "export time (a snapshot of the current usage, not a peak)"
+        return out
+
+
+def today_rows(today: dict[str, Any]) -> list[tuple[str, str]]:
+    """``(label, text)`` for each fact of ``estate.today``, each saying what it counts (VMs,
+    disks, hosts) and, for measurements, when they were taken (the CLI and the GUI show these)."""
+    rows: list[tuple[str, str]] = []
+    t = today
+
+    def n(x: float) -> str:
+        return f"{x:,.1f}".rstrip("0").rstrip(".") if isinstance(x, float) else f"{x:,}"
+
+    if t.get("hypervisor"):
+        rows.append(("hypervisor", str(t["hypervisor"])))
+    if t.get("hosts"):
+        rows.append(("hosts", n(t["hosts"])))
+    if t.get("vcpus_per_core") is not None:
+        rows.append(("vCPUs per physical core", f"{n(t['vcpus_per_core'])} (vCPUs of the powered-on VMs over the "
+                                                "hosts' cores)"))
+    elif t.get("vcpus_per_thread") is not None:
+        rows.append(("vCPUs per hardware thread", n(t["vcpus_per_thread"])))
+    if t.get("ram_allocated_per_host_ram") is not None:
+        rows.append(("RAM allocated / host RAM", f"{n(t['ram_allocated_per_host_ram'])} (powered-on VMs)"))
+    measured = []
+    if t.get("host_cpu_usage_pct") is not None:
+        extra = [f"{n(t['busy_cores'])} busy cores"] if t.get("busy_cores") is not None else []
+        extra.append(f"{t.get('cpu_usage_hosts', '?')} hosts")
+        measured.append(f"hosts' CPU {n(t['host_cpu_usage_pct'])} % ({', '.join(extra)})")
+    if t.get("host_mem_usage_pct") is not None:
+        measured.append(f"hosts' memory {n(t['host_mem_usage_pct'])} % ({n(t.get('ram_in_use_gib', 0.0))} GiB in use, "
+                        f"{t.get('mem_usage_hosts', '?')} hosts)")
+    if t.get("vcpu_busy_pct") is not None:
+        measured.append(f"VMs' vCPUs {n(t['vcpu_busy_pct'])} % busy (from {t.get('vcpu_busy_from', '?')})")
+    if t.get("ram_consumed_gib") is not None:
+        measured.append(f"VMs consume {n(t['ram_consumed_gib'])} GiB of RAM ({t.get('ram_consumed_vms', '?')} VMs, "
+                        "vMemory Consumed)")
+    if t.get("cpu_ready_pct_max") is not None:
+        measured.append(f"highest CPU ready {n(t['cpu_ready_pct_max'])} %")
+    if measured:
+        rows.append(("measured at export time", "; ".join(measured) + " (a snapshot of the moment the export was "
+                                                                   "taken, not a peak)"))
+    if t.get("cache_modes"):
+        rows.append(("disk cache modes (per virtual disk)", ", ".join(f"{k} {v}" for k, v in
+                                                                       t["cache_modes"].items())))
+    if t.get("pinned_vms") is not None:
+        rows.append(("VMs with pinned vCPUs", n(t["pinned_vms"])))
+    if t.get("disk_backing"):
+        rows.append(("disk backing (per virtual disk)", ", ".join(f"{k} {v}" for k, v in t["disk_backing"].items())))
+    if t.get("shared_storage"):
+        rows.append(("shared storage", ", ".join(t["shared_storage"])))
+    return rows
+

@@ -1,0 +1,158 @@
+"""The scenario an imported estate becomes: :class:`Inventory` (the groups of
+:mod:`advisor.inventory.grouping` with the scenario mapping, its assumptions and a summary),
+:func:`import_inventory`, and the scenario file (:func:`scenario_yaml`, :func:`write_scenario`)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from advisor.inventory.assumptions import assumption_rows, host_mapping, workload_mapping
+from advisor.inventory.grouping import Group, Grouping
+from knowledge.infra.errors import InputError
+
+
+class Inventory(Grouping):
+    """An estate and its workload groups (the model the CLI prints and the GUI edits)."""
+
+    def to_scenario(self, name: str | None = None) -> dict[str, Any]:
+        """The scenario mapping (``advisor.scenario.parse_scenario`` accepts it)."""
+        if not self.groups:
+            raise InputError("no VMs to plan: every VM found is a template" +
+                             ("" if self.include_powered_off else " or powered off"))
+        hosts, host_assumed, note = host_mapping(self)
+        found = self.estate.counts()
+        totals = self.source_totals()
+        estate: dict[str, Any] = {
+            "sources": [{"file": s.path, "format": s.format, "vms": s.vms, "hosts": s.hosts} for s in self.estate.sources],
+            "found": found,
+            "imported": {"vms": totals["vms"], "vcpus": totals["vcpus"], "ram_gib": round(totals["ram_gib"], 3),
+                         "powered_off_included": self.include_powered_off},
+            "group_by": self.group_by,
+            "today": self.today(),
+            "assumed": host_assumed,
+        }
+        notes = [n for n in [note] + list(self.estate.warnings) + [f"{Path(s.path).name}: {x}" for s in
+                                                                     self.estate.sources for x in s.notes] if n]
+        if notes:
+            estate["notes"] = notes
+        return {"version": 1, "name": name or self.name, "hosts": hosts,
+                "workloads": [self.workload(g) for g in self.groups], "estate": estate}
+
+    def host_note(self) -> str:
+        """How the scenario's hosts were chosen from today's (or why they are assumed)."""
+        return host_mapping(self)[2] if self.groups else ""
+
+    def assumptions(self) -> list[tuple[str, str]]:
+        """``(field, value)`` for every assumed value of the scenario, for display: the workloads'
+        defaults (``varies`` where groups differ) and the hosts' assumed fields."""
+        return assumption_rows(self.to_scenario())
+
+    def workload(self, g: Group) -> dict[str, Any]:
+        """The scenario mapping of one group, with its assumptions and today's settings."""
+        return workload_mapping(self, g)
+
+    def summary(self) -> dict[str, Any]:
+        """Found, groups and totals, JSON-ready (the CLI's ``--format json`` and the GUI's labels)."""
+        groups = []
+        for g in self.groups:
+            p = self.profile(g)
+            groups.append({"name": g.name, "vms": p.vms, "vcpus": p.vcpus, "ram_gib": round(p.ram_gib, 3),
+                           "disk_gb": round(p.disk_gb, 1) if p.disk_gb else None,
+                           "vcpus_today": f"{p.vcpu_range[0]}" if not p.mixed_vcpus else
+                           f"{p.vcpu_range[0]}-{p.vcpu_range[1]}",
+                           "ram_gib_today": [round(p.ram_range_gib[0], 3), round(p.ram_range_gib[1], 3)],
+                           "powered_off": p.powered_off, "cache_today": p.cache_today, "cache_disks": p.cache_disks,
+                           "pinned": p.pinned, "examples": p.examples, "note": g.note,
+                           "cpu_busy_pct": round(100.0 * p.cpu.share, 1) if p.cpu is not None else None,
+                           "cpu_measured": p.cpu.source if p.cpu is not None else None,
+                           "today_text": p.today_text()})
+        return {"found": self.estate.counts(), "group_by": self.group_by, "groups": groups,
+                "totals": {"source": self.source_totals(), "scenario": self.scenario_totals()},
+                "today": self.today(), "warnings": list(self.estate.warnings),
+                "sources": [{"file": s.path, "format": s.format, "vms": s.vms, "hosts": s.hosts, "notes": s.notes}
+                            for s in self.estate.sources]}
+
+
+def import_inventory(paths, group_by: str = "auto", include_powered_off: bool = True, progress=None,
+                     cancel=None) -> Inventory:
+    """Read the files and group their VMs (the worker the GUI runs; the CLI calls it too)."""
+    from advisor.progress import check, report
+    from knowledge.inventory import read_inventory
+
+    estate = read_inventory(paths, progress=(lambda f, m: report(progress, 0.9 * f, m)) if progress else None,
+                            cancel=cancel)
+    check(cancel)
+    report(progress, 0.92, "grouping the VMs")
+    inv = Inventory(estate, group_by, include_powered_off)
+    report(progress, 1.0, f"{len(inv.vms)} VMs in {len(inv.groups)} groups")
+    return inv
+
+
+def scenario_yaml(data: dict[str, Any]) -> str:
+    """The scenario as YAML with a header and an ``# assumed`` comment on every line whose value
+    is an assumption (the ``assumed`` lists say the same for programs)."""
+    import yaml
+
+    text = yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=110)
+    host_assumed = set((data.get("estate") or {}).get("assumed", []))
+    workloads = data.get("workloads", [])
+    out: list[str] = []
+    section = ""
+    sub = ""
+    w_index = -1
+    for line in text.splitlines():
+        top = re.match(r"^([a-z_]+):", line)
+        if top:
+            section, sub = top.group(1), ""
+        comment = ""
+        if section == "hosts":
+            m = re.match(r"^  ([a-z_]+):", line)
+            if m:
+                sub = m.group(1)
+                if f"hosts.{sub}" in host_assumed:
+                    comment = "assumed"
+            m2 = re.match(r"^    ([a-z_]+):", line)
+            if m2 and sub == "cpu" and (f"hosts.cpu.{m2.group(1)}" in host_assumed or "hosts.cpu" in host_assumed):
+                comment = "assumed"
+        elif section == "workloads":
+            if line.startswith("- "):
+                w_index += 1
+                sub = ""
+            assumed = set(workloads[w_index].get("assumed", [])) if 0 <= w_index < len(workloads) else set()
+            measured = set(workloads[w_index].get("measured", [])) if 0 <= w_index < len(workloads) else set()
+            m = re.match(r"^(?:- |  )([a-z_]+):", line)
+            if m:
+                sub = m.group(1)
+                if sub in assumed and sub != "assumed":
+                    comment = "assumed"
+                elif sub in measured and sub != "measured":
+                    comment = "measured (from the estate's usage at export time)"
+            m2 = re.match(r"^    ([a-z_]+):", line)
+            if m2 and sub == "io" and f"io.{m2.group(1)}" in assumed:
+                comment = "assumed"
+        out.append(f"{line}  # {comment}" if comment else line)
+    sources = ", ".join(Path(s["file"]).name for s in (data.get("estate") or {}).get("sources", []))
+    header = [
+        "# Capacity Advisor scenario imported from today's estate"
+        + (f" ({sources})" if sources else "") + " by `capadvisor inventory`.",
+        "# Values marked '# assumed' (and listed under each workload's 'assumed' and estate.assumed) are",
+        "# defaults, not facts from the export: check them before trusting the advice. Values marked",
+        "# '# measured' (listed under 'measured') are derived from the usage the export recorded.",
+        "# 'today' and estate.today record what runs now (cache modes, pinning, vCPUs per core, hosts).",
+        "# Units: RAM GiB, disk GB, links Gb/s, CPU GHz.",
+    ]
+    return "\n".join(header + out) + "\n"
+
+
+def write_scenario(data: dict[str, Any], path: Path | str) -> None:
+    """Write the imported scenario atomically (YAML with comments, or JSON/TOML by suffix)."""
+    from advisor.scenario import dumps, format_of, parse_scenario
+    from knowledge.infra.atomic import write_text_atomic
+
+    path = Path(path)
+    fmt = format_of(path)
+    scenario = parse_scenario(data, str(path))  # never write what advise would refuse
+    text = scenario_yaml(data) if fmt == "yaml" else dumps(scenario, fmt)
+    write_text_atomic(path, text)
