@@ -72,6 +72,8 @@ class Recommendation:
     warnings: list[str] = field(default_factory=list)
     basis: str = "documents"
     details: dict[str, Any] = field(default_factory=dict)
+    #: document notes on the rows this recommendation rests on (:mod:`advisor.notes`)
+    notes: list[dict] = field(default_factory=list)
 
     @property
     def confidence_label(self) -> str:
@@ -92,6 +94,8 @@ class Recommendation:
         })
         if self.details:
             out["details"] = self.details
+        if self.notes:
+            out["notes"] = self.notes
         return out
 
 

@@ -125,10 +125,14 @@ def response_time_ms(ctx, w) -> tuple[float | None, str]:
 
     app = w.application.strip().lower()
     if app in DATABASES:
-        kind = "read" if w.io.read_share >= 0.7 else "write" if w.io.read_share <= 0.3 else "mix"
+        from advisor.models.containers import workload_of
+        from advisor.recommend.hypervisor import DEFAULT_RF
+
+        kind = workload_of(w.io.read_share)  # Table 9.2's row, as the container card reads it
         platform = "docker" if ctx.chosen.get("containers", {}).get(w.name) else "vm"
         pred = ctx.models.predict("container_latency", [{"platform": platform, "workload": kind,
-                                                         "replication_factor": float(w.replication_factor or 3)}])
+                                                         "replication_factor": float(w.replication_factor or DEFAULT_RF)}],
+                                  calibrate=False)  # the card's figure (documents only)
         return (None, "the latency model is not available") if pred is None else (float(pred.mean[0]), "")
     if load_driven(w):
         from advisor.recommend.hypervisor import RESPONSE_LEVEL
