@@ -172,8 +172,15 @@ def vm_busy_cores(ctx: EngineContext, w, bound: str = "value") -> float:
 
 def host_cpu_pct(ctx: EngineContext, active: int, bound: str = "value") -> float:
     """Host CPU (%) on the busiest of ``active`` hosts by :func:`vm_busy_cores`: the VMs' busy cores
-    spread evenly, or one whole VM when it is larger. The host count's ``host_cpu_utilization``,
+    spread evenly, or one whole VM when it is larger; at most 100 % (a host's cores deliver no more:
+    :func:`host_cpu_demand_pct` is what its VMs ask). The host count's ``host_cpu_utilization``,
     which the over-allocation card shows for its chosen level too."""
+    return min(100.0, host_cpu_demand_pct(ctx, active, bound))
+
+
+def host_cpu_demand_pct(ctx: EngineContext, active: int, bound: str = "value") -> float:
+    """What the VMs of the busiest of ``active`` hosts ask of its cores, % (above 100: more than the
+    host delivers, the host runs saturated)."""
     cores = max(ctx.scenario.hosts.cpu.cores, 1)
     total, largest = ctx.once(("host_cpu_pct", bound, ctx.facts.hypervisor), lambda: _busy_cores(ctx, bound))
     return 100.0 * max(total / (max(active, 1) * cores), largest / cores)

@@ -61,3 +61,24 @@ def test_the_reader_refuses_a_number_above_its_rows_bound(row):
         parse_scenario(data)
     shown = int(row.maximum) if float(row.maximum).is_integer() else row.maximum
     assert f".{parts[-1]}: must be <= {shown}" in str(err.value) or f"{parts[-1]}: must be <= {shown}" in str(err.value)
+
+
+def test_the_committed_format_document_is_what_the_table_generates():
+    """docs/scenario-format.md is generated from the table: edit the table, then run
+    ``python -m advisor.scenario.doc``."""
+    from advisor.scenario import doc
+
+    assert doc.DOC.read_text(encoding="utf-8") == doc.render(), "run: python -m advisor.scenario.doc"
+    assert doc.main(["--check"]) == 0
+    for f in FIELDS:  # every field is in it, with its tip
+        assert f"| `{f.key}` |" in doc.render() and f.tip.split("(")[0].strip()[:30] in doc.render(), f.path
+
+
+def test_the_check_fails_when_the_document_differs(tmp_path, monkeypatch, capsys):
+    from advisor.scenario import doc
+
+    stale = tmp_path / "scenario-format.md"
+    stale.write_text(doc.render().replace("Physical cores per socket", "Cores"), encoding="utf-8")
+    monkeypatch.setattr(doc, "DOC", stale)
+    assert doc.main(["--check"]) == 1 and "differs from the field table" in capsys.readouterr().err
+    assert doc.main([]) == 0 and doc.main(["--check"]) == 0
