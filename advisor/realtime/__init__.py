@@ -25,7 +25,12 @@ _HOME = {
     "Task": "tasks", "TaskSet": "tasks", "load_taskset": "tasks", "parse_csv": "tasks", "parse_json": "tasks",
 }
 
-__all__ = sorted(_HOME)
+__all__ = [
+    "PredictionBounds", "RealtimeResult", "Task", "TaskResult", "TaskSet", "analyze", "load_taskset",
+    "min_budget", "no_overhead_period_bound", "parse_csv", "parse_json", "prediction_bounds",
+    "ratio_curve", "schedulable",
+]
+assert sorted(__all__) == sorted(_HOME)
 
 if TYPE_CHECKING:
     from advisor.realtime.analysis import (
