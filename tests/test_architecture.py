@@ -38,7 +38,7 @@ def _lint(cwd: Path, extra_path: Path | None = None) -> subprocess.CompletedProc
 def test_import_contracts_hold():
     result = _lint(ROOT)
     assert result.returncode == 0, result.stdout + result.stderr
-    assert "Contracts: 4 kept, 0 broken" in result.stdout
+    assert "Contracts: 5 kept, 0 broken" in result.stdout
 
 
 @pytest.mark.timeout(300)
@@ -48,6 +48,9 @@ def test_the_contracts_catch_a_wrong_import_and_a_cycle(tmp_path):
         "knowledge/worse.py": "from PySide6 import QtCore\n",
         "ui/view.py": "import app.settings\n",  # ui must not import app
         "app/settings.py": "",
+        "app/cli.py": "from app.commands import advise\n",
+        "app/commands/__init__.py": "",
+        "app/commands/advise.py": "from app import cli\n",  # a command must not import the CLI
         "ui/main_window.py": "from ui.dialogs import about\n",
         "ui/dialogs/__init__.py": "",
         "ui/dialogs/about.py": "from ui import main_window\n",  # the old about <-> main_window cycle
@@ -75,7 +78,8 @@ def test_the_contracts_catch_a_wrong_import_and_a_cycle(tmp_path):
     assert "ui.view -> app.settings" in out
     assert "knowledge.infra.paths -> knowledge.store" in out
     assert "No cycles are allowed in ui" in out
-    assert "Contracts: 0 kept, 4 broken" in out
+    assert "app.commands.advise -> app.cli" in out
+    assert "Contracts: 0 kept, 5 broken" in out
 
 
 def test_knowledge_infra_imports_nothing_else_of_the_project():
@@ -87,6 +91,16 @@ def test_knowledge_infra_imports_nothing_else_of_the_project():
     outside = {(m, i) for m in infra for i in graph.find_modules_directly_imported_by(m)
                if i.split(".")[0] in ("knowledge", "advisor", "ui", "app") and i not in infra}
     assert not outside, sorted(outside)
+
+
+def test_the_import_graph_sees_every_command():
+    """Commands are imported by name in app.cli (not by string), so the contracts check them: every
+    module of app/commands is an import of app.cli in the graph import-linter reads."""
+    import grimp
+
+    graph = grimp.build_graph("app", cache_dir=None)
+    commands = {f"app.commands.{p.stem}" for p in (ROOT / "app" / "commands").glob("*.py") if p.stem != "__init__"}
+    assert commands and commands <= graph.find_modules_directly_imported_by("app.cli")
 
 
 @pytest.mark.timeout(300)

@@ -157,11 +157,11 @@ def scenario_yaml(data: dict[str, Any]) -> str:
 
 def write_scenario(data: dict[str, Any], path: Path | str) -> None:
     """Write the imported scenario atomically (YAML with comments, or JSON/TOML by suffix)."""
-    from advisor.scenario import _format_of, dumps, parse_scenario
+    from advisor.scenario import dumps, format_of, parse_scenario
     from knowledge.infra.atomic import write_text_atomic
 
     path = Path(path)
-    fmt = _format_of(path)
+    fmt = format_of(path)
     scenario = parse_scenario(data, str(path))  # never write what advise would refuse
     text = scenario_yaml(data) if fmt == "yaml" else dumps(scenario, fmt)
     write_text_atomic(path, text)

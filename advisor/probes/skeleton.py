@@ -16,9 +16,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from advisor.probes.facts import UNKNOWN, HostFacts
+from advisor.scenario.fields import SCENARIO_VERSION
+from knowledge.host_types import DISK_KINDS
 
-SCENARIO_VERSION = 1
-SCENARIO_DISK_KINDS = ("hdd", "ssd", "nvme")
+SCENARIO_DISK_KINDS = DISK_KINDS
 #: block devices that are not physical disks of the host
 NOT_PHYSICAL = ("dm", "md", "loop", "zram", "optical", "nbd", "rbd")
 SHARED_FS = {"nfs": "nfs", "nfs4": "nfs", "ceph": "distributed", "glusterfs": "distributed",

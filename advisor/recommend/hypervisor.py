@@ -32,6 +32,7 @@ figures are flagged extrapolated for another hypervisor.
 from __future__ import annotations
 
 from advisor.hardware import TESTBEDS, cpu_capacity, stamp
+from advisor.models.containers import workload_of
 from advisor.recommend.base import EngineContext, Recommendation, decide, figure, prediction_figure
 from advisor.recommend.disks import hardware_of
 from advisor.recommend.profile import per_workload
@@ -168,6 +169,19 @@ def _cluster(ctx: EngineContext) -> Recommendation:
     return rec
 
 
+def latency_rows(ctx: EngineContext, kind: str, rf: float, docker: bool) -> list[str]:
+    """``004:<row>`` of the Table 9.2 latency of ``kind`` at replication factor ``rf`` on Docker or
+    on the thesis' VMs (VMware ESXi); empty when the thesis did not run that factor."""
+    platform = "Docker" if docker else "VMware ESXi"
+
+    def rows() -> list[str]:
+        found = ctx.kb.measurements(document="004", locator="Table 9.2", metric="latency",
+                                    where={"workload": kind, "replication_factor": str(rf), "hypervisor": platform})
+        return [f"004:{r.key}" for r in found]
+
+    return list(ctx.once(("table-9.2-latency", kind, rf, platform), rows))
+
+
 def _containers(ctx: EngineContext, hv: str) -> list[Recommendation]:
     """Docker or VMs for each containerizable workload (once per distinct profile,
     :mod:`advisor.recommend.profile`)."""
@@ -177,7 +191,7 @@ def _containers(ctx: EngineContext, hv: str) -> list[Recommendation]:
     def compute(w, scope: str, _fact) -> Recommendation:
         outcome = evaluate(DECISION, ctx.rule_ctx(w), ("Docker", vm))
         expected, why, cites = {}, {}, []
-        kind = "read" if w.io.read_share >= 0.7 else "write" if w.io.read_share <= 0.3 else "mix"
+        kind = workload_of(w.io.read_share)  # Table 9.2's workload nearest to the read share
         tps = ctx.models.predict("container_overhead", [{"platform": "docker", "workload": kind},
                                                         {"platform": "vm", "workload": kind}])
         # the scenario's cores per host (the thesis' servers had 16); the rate stays Table 9.2's
@@ -197,6 +211,7 @@ def _containers(ctx: EngineContext, hv: str) -> list[Recommendation]:
                                                        same)
             if lat is not None:  # client mean latency at the Table 9.2 rate of the workload's read share
                 figs["client_latency"] = stamp(prediction_figure(lat, i), [], TESTBEDS["container_cpu"])
+                figs["client_latency"]["rows"] = latency_rows(ctx, kind, rf, choice == "Docker")
             if choice == vm and hv != "VMware ESXi":  # the thesis' VMs ran on VMware ESXi
                 for f in figs.values():
                     f["extrapolated"] = True
