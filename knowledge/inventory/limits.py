@@ -5,7 +5,7 @@ the whole estate.
 The ranges are the scenario's own bounds (``advisor.scenario.FIELD_MAX``: at most 4096 vCPUs and
 1 PiB of RAM per VM, disks of at most 10^6 GB, hosts of at most 64 sockets and 1024 cores per
 socket): a VM outside them would make the imported scenario invalid. Every limit of the estate
-readers is listed in :data:`LIMITS` (the README's limits table shows the same).
+readers is in :func:`limits_table` (docs/limits.md, "Estate files", shows the same table).
 """
 
 from __future__ import annotations
@@ -64,16 +64,20 @@ def _limits() -> list[tuple[str, str]]:
         ("characters in a VM or host name", f"{MAX_NAME_CHARS} (longer: that VM is left out with a warning)"),
         ("any number in an estate file", f"finite, at most {MAX_NUMBER:.0e} (nan, inf, 1e309: that row is left out "
                                          "with a warning naming file, row and field)"),
-        ("one VM", ", ".join(f"{what} {lo:g}-{hi:g}" for _f, lo, hi, what in VM_RANGES)
+        ("one VM", ", ".join(f"{what} {_n(lo)}-{_n(hi)}" for _f, lo, hi, what in VM_RANGES)
          + " (outside: left out with a warning)"),
-        ("one host", ", ".join(f"{what} {lo:g}-{hi:g}" for _f, lo, hi, what in HOST_RANGES)
+        ("one host", ", ".join(f"{what} {_n(lo)}-{_n(hi)}" for _f, lo, hi, what in HOST_RANGES)
          + " (outside: left out with a warning)"),
     ]
 
 
+def _n(x: float) -> str:
+    return f"{x:,.0f}"
+
+
 def limits_table() -> str:
-    """The limits as a Markdown table (the README's, kept equal by a test)."""
-    return "\n".join(["| estate input | limit |", "|---|---|"] + [f"| {a} | {b} |" for a, b in _limits()])
+    """The limits as a Markdown table (docs/limits.md's, kept equal by a test)."""
+    return "\n".join(["| estate input | limit |", "| --- | --- |"] + [f"| {a} | {b} |" for a, b in _limits()])
 
 
 def _vm_problem(vm: VM) -> str | None:

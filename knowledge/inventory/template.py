@@ -48,7 +48,7 @@ CACHE_MODES = ("none", "writeback", "writethrough", "directsync", "unsafe", "def
 def _rows(text: str, where: str = "inventory template") -> list[tuple[int, list[str]]]:
     """The rows of a template (blank and ``#`` lines left out), each with its line number; a broken
     row or more than :data:`MAX_ROWS` rows is an InputError naming the line."""
-    out = []
+    out: list[tuple[int, list[str]]] = []
     reader = csv.reader(io.StringIO(text, newline=""))
     old = csv.field_size_limit(MAX_CELL_CHARS)
     try:
@@ -96,14 +96,9 @@ def template_kind(text: str) -> str | None:
     return template_family(text)[0]
 
 
-def read_template(path: Path, text: str, estate: Estate) -> Source:
-    where = str(path)
-    rows = _rows(text, where)
-    kind = template_kind(text)
-    if kind is None:
-        raise InputError(f"{where}: not a Capacity Advisor inventory template (needs the columns "
-                         f"{', '.join(VM_REQUIRED)} for VMs or {', '.join(HOST_REQUIRED)} for hosts)")
-    line0, header = rows[0]
+def _columns(where: str, first: tuple[int, list[str]], kind: str, source: Source) -> dict[str, int]:
+    """Column index by (lower-case) header; the required ones checked, unknown ones noted."""
+    line0, header = first
     cols = {h.strip().lower(): i for i, h in enumerate(header)}
     known = VM_COLUMNS if kind == "vms" else HOST_COLUMNS
     required = VM_REQUIRED if kind == "vms" else HOST_REQUIRED
@@ -113,9 +108,20 @@ def read_template(path: Path, text: str, estate: Estate) -> Source:
                          f"has no column {', '.join(repr(m) for m in missing)} (required: {', '.join(required)}; "
                          f"the header is: {listing(header, 20)})")
     unknown = [h for h in cols if h not in known]
-    source = Source(where, f"template-{kind}")
     if unknown:
         source.notes.append(f"columns ignored: {listing(unknown)} (known: {', '.join(known)})")
+    return cols
+
+
+def read_template(path: Path, text: str, estate: Estate) -> Source:
+    where = str(path)
+    rows = _rows(text, where)
+    kind = template_kind(text)
+    if kind is None:
+        raise InputError(f"{where}: not a Capacity Advisor inventory template (needs the columns "
+                         f"{', '.join(VM_REQUIRED)} for VMs or {', '.join(HOST_REQUIRED)} for hosts)")
+    source = Source(where, f"template-{kind}")
+    cols = _columns(where, rows[0], kind, source)
 
     def cell(row, name):
         i = cols.get(name)

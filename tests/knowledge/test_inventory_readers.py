@@ -3,9 +3,8 @@ on broken or hostile files: what they find, and the messages that name file and 
 
 from __future__ import annotations
 
-import re
-
 import json
+import re
 import zipfile
 from pathlib import Path
 
