@@ -188,9 +188,10 @@ def _containers(ctx: EngineContext, hv: str) -> list[Recommendation]:
     vm = "VM"
     label = {"Docker": "Docker containers", vm: f"{hv} VMs"}
 
-    def compute(w, scope: str, _fact) -> Recommendation:
+    def compute(w, scope: str, target) -> Recommendation:
         outcome = evaluate(DECISION, ctx.rule_ctx(w), ("Docker", vm))
         expected, why, cites = {}, {}, []
+        extra: dict[str, float] = {}
         kind = workload_of(w.io.read_share)  # Table 9.2's workload nearest to the read share
         tps = ctx.models.predict("container_overhead", [{"platform": "docker", "workload": kind},
                                                         {"platform": "vm", "workload": kind}])
@@ -220,7 +221,8 @@ def _containers(ctx: EngineContext, hv: str) -> list[Recommendation]:
             cites += ctx.model_citations("container_overhead", tps)
             if float(tps.mean[1]) < float(tps.mean[0]):
                 why[vm] = f"about {100 * (1 - float(tps.mean[1]) / float(tps.mean[0])):.0f} % lower peak rate"
-        rec = decide(DECISION, scope, outcome, ctx, expected=expected, why=why,
+        _latency_target(outcome, expected, target, extra, why)
+        rec = decide(DECISION, scope, outcome, ctx, extra_scores=extra, expected=expected, why=why,
                      model_citations=cites, has_model=tps is not None,
                      extrapolated=bool(tps is not None and tps.extrapolated.any()))
         rec.rationale = f"The workload runs as {label[rec.choice]}. {rec.rationale}"
@@ -230,10 +232,42 @@ def _containers(ctx: EngineContext, hv: str) -> list[Recommendation]:
         return rec
 
     wls = [w for w in ctx.scenario.workloads if w.containerizable]
-    out = per_workload(ctx, DECISION, wls, compute)
+    prefs = ctx.scenario.preferences
+    out = per_workload(ctx, DECISION, wls, compute,
+                       lambda w: _target_of(prefs.target("max_response_time_ms", w.name)))
     for w, rec in zip(wls, out, strict=True):
         ctx.chosen.setdefault("containers", {})[w.name] = rec.choice == label["Docker"]
     return out
+
+
+def _target_of(target) -> tuple[float, bool] | None:
+    """A ``max_response_time_ms`` target as (ms, hard), hashable for the profile memo."""
+    return None if target is None else (float(target.value), bool(target.hard))
+
+
+def _latency_target(outcome, expected: dict[str, dict], target: tuple[float, bool] | None, extra: dict,
+                    why: dict) -> None:
+    """Options whose client latency (Table 9.2) misses a ``max_response_time_ms`` target: excluded
+    when the target is hard and the other option meets it, else 2 points down."""
+    lat = {c: figs["client_latency"]["value"] for c, figs in expected.items() if "client_latency" in figs}
+    if target is None or not lat:
+        return
+    limit, hard = target
+    meets = [c for c, v in lat.items() if v <= limit * (1 + 1e-9)]
+    for c, v in lat.items():
+        if c in meets:
+            continue
+        reason = f"client latency about {v:.3g} ms misses the target of {limit:g} ms (doc 004 Table 9.2)"
+        if hard and meets:
+            outcome.excluded.setdefault(c, []).append((_LATENCY_RULE, reason))
+        else:
+            extra[c] = extra.get(c, 0.0) - 2.0
+            why[c] = reason
+
+
+_LATENCY_RULE = Rule("hv.latency-target", DECISION, "workload", "safety",
+                     "A database workload does not run where its client latency misses a hard response-time target.",
+                     lambda c: True, Effect())
 
 
 def recommend(ctx: EngineContext) -> list[Recommendation]:
