@@ -114,14 +114,13 @@ def _by_figures(expected: dict, outcome) -> tuple[dict[str, float], dict[str, st
         vals = [f["value"] for k, f in expected.get(c, {}).items() if k.startswith("throughput_") and f["value"] > 0]
         return math.prod(vals) ** (1.0 / len(vals)) if vals else None
 
-    got = {c: useful(c) for c in CHOICES}
-    allowed = [got[c] for c in CHOICES if c not in outcome.excluded and got[c] is not None]
+    got = {c: v for c in CHOICES if (v := useful(c)) is not None}
+    allowed = [v for c, v in got.items() if c not in outcome.excluded]
     if not allowed:
         return {}, {}
     best = max(allowed)
-    extra = {c: 3.0 * (v / best - 1.0) for c, v in got.items() if v is not None}
-    why = {c: f"about {v:.3g} MB/s of useful data per VM against {best:.3g}" for c, v in got.items()
-           if v is not None and v < 0.9 * best}
+    extra = {c: 3.0 * (v / best - 1.0) for c, v in got.items()}
+    why = {c: f"about {v:.3g} MB/s of useful data per VM against {best:.3g}" for c, v in got.items() if v < 0.9 * best}
     return extra, why
 
 
