@@ -327,7 +327,8 @@ def overhead_chart(kb, scenario, advice, inputs: dict) -> ChartSpec:
     """Host CPU utilization (%) vs vCPU over-allocation at the request load per host the card reads
     (the scenario's, when its workloads state one; else the thesis' test load)."""
     rec = chosen(advice, "vcpu_overallocation", "cluster")
-    load = ((rec.expected.get("thesis_host_cpu") or {}).get("load_rps_per_host") if rec is not None else None)
+    load = (((rec.expected.get("thesis_host_cpu") or {}).get("load_rps_per_host")
+             or rec.details.get("load_rps_per_host")) if rec is not None else None)
     name = f"host CPU at {float(load):,.0f} req/s per host" if load else "host CPU at the test load"
     return _overalloc(kb, "overallocation_overhead", "CPU overhead vs over-allocation", "host CPU",
                       scenario, advice, inputs, {name: {"load": float(load)} if load else {}},

@@ -72,6 +72,8 @@ class Recommendation:
     warnings: list[str] = field(default_factory=list)
     basis: str = "documents"
     details: dict[str, Any] = field(default_factory=dict)
+    #: document notes on the rows this recommendation rests on (:mod:`advisor.notes`)
+    notes: list[dict] = field(default_factory=list)
 
     @property
     def confidence_label(self) -> str:
@@ -92,6 +94,8 @@ class Recommendation:
         })
         if self.details:
             out["details"] = self.details
+        if self.notes:
+            out["notes"] = self.notes
         return out
 
 
@@ -273,11 +277,14 @@ def decide(decision: str, scope: str, outcome: Outcome, ctx: EngineContext, *,
            expected: Mapping[str, dict] | None = None,
            why: Mapping[str, str] | None = None,
            extrapolated: bool = False, model_citations: Iterable[dict] = (),
-           summary: str = "", has_model: bool = True, order: Iterable[str] | None = None) -> Recommendation:
+           summary: str = "", has_model: bool = True, order: Iterable[str] | None = None,
+           keep: str | None = None) -> Recommendation:
     """The best non-excluded choice of ``outcome`` (plus ``extra_scores``) as a Recommendation.
 
     ``expected`` maps each choice to its expected figures; ``why`` adds a reason a choice lost
     (e.g. its predicted throughput). Ties keep the order of ``order`` (or of the outcome).
+    ``keep``: the choice already taken, kept (a decision's figures refreshed at the facts a later
+    decision settled, e.g. the storage figures at the recommended host count).
     """
     expected = expected or {}
     why = why or {}
@@ -289,9 +296,13 @@ def decide(decision: str, scope: str, outcome: Outcome, ctx: EngineContext, *,
         pin = None
     if pin is not None:  # the scenario fixes the choice (preferences.fixed / .hypervisor): it is taken
         allowed = [pin] + [c for c in allowed if c != pin]
+    first = pin
+    if first is None and keep is not None and keep in names:
+        first = keep
+        allowed = [keep] + [c for c in allowed if c != keep]
     if not allowed:  # every choice excluded: take the least excluded, say so
         allowed = sorted(names, key=lambda c: len(outcome.excluded[c]))[:1]
-    ranked = sorted(allowed, key=lambda c: (c != pin, -total[c], names.index(c)))
+    ranked = sorted(allowed, key=lambda c: (c != first, -total[c], names.index(c)))
     best = ranked[0]
     alternatives = []
     for c in ranked[1:]:

@@ -1,6 +1,7 @@
 """What the first window needs, and nothing more (issue #30): importing the GUI entry point and building
 the main window must not import scikit-learn, SciPy, openpyxl, Jinja2 or the design search; they load
-on first use (training, an estate import, a report, Optimize)."""
+on first use (training, an estate import, a report, Optimize; numpy and pyqtgraph with the first chart or
+analysis)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ import pytest
 pytestmark = pytest.mark.timeout(120)
 
 ROOT = Path(__file__).resolve().parents[2]
-HEAVY = ("sklearn", "scipy", "openpyxl", "jinja2", "advisor.optimize", "pyqtgraph.opengl")
+HEAVY = ("sklearn", "scipy", "openpyxl", "jinja2", "advisor.optimize", "numpy", "pyqtgraph")
 
 PROBE = """
 import json, sys

@@ -202,6 +202,9 @@ class RecommendationCard(QFrame):
             cl.linkActivated.connect(self._on_link)
             self.citation_label = cl
             lay.addWidget(cl)
+        self.notes_label = _document_notes_label(rec)
+        if self.notes_label is not None:
+            lay.addWidget(self.notes_label)
         alts = rec.alternatives
         if alts:
             self.alt_button = QPushButton(f"Alternatives ({len(alts)}) and why they lost")
@@ -232,6 +235,21 @@ class RecommendationCard(QFrame):
         cites = [c for c in self.rec.citations
                  if (c.get("document"), c.get("locator")) == (place.get("document"), place.get("locator"))]
         self.sig_citations.emit(cites, decision_title(self.rec.decision))
+
+
+def _document_notes_label(rec: Recommendation) -> QLabel | None:
+    """The document notes on the rows this card's figures rest on (where a document disagrees with
+    itself, and which reading the advice uses): each note in full, or None without notes."""
+    notes = getattr(rec, "notes", None) or []
+    if not notes:
+        return None
+    lines = [f"<b>{_esc(n['document'][:3])} {_esc(n['locator'])}</b>: {_esc(n['text'])} "
+             f"<i>Reading used:</i> {_esc(n['reading'])}" for n in notes]
+    label = QLabel("Document notes on these figures:<br>" + "<br>".join(f"• {line}" for line in lines))
+    label.setObjectName("note")
+    label.setWordWrap(True)
+    label.setAccessibleName(f"{len(notes)} document note(s) on these figures")
+    return label
 
 
 def _unique_places(cites: list[dict]) -> list[dict]:
