@@ -39,6 +39,8 @@ import math
 
 from advisor.hardware import MB_S_PER_GBPS, TESTBEDS, close, finish, stamp
 from advisor.models.boot import FAIR_SHARE_ROWS
+from advisor.notes import NoteIndex
+from advisor.notes import attach as attach_notes
 from advisor.recommend.base import (
     Alternative,
     EngineContext,
@@ -254,6 +256,7 @@ def refresh(ctx: EngineContext) -> None:
         return
     new = recommend(ctx, keep=old.choice)[0]
     finish(new, hardware_of(ctx), ctx.facts.storage_backend)
+    attach_notes(new, NoteIndex(ctx.kb))  # the document notes, as the engine gave the first card
     old.__dict__.update(new.__dict__)
     ctx.chosen["_storage_rec"] = old
 
