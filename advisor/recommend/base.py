@@ -366,3 +366,25 @@ def fixed_choice(ctx: EngineContext, decision: str, scope: str) -> str | None:
         return None
     value = pinned(decision, scope.split(":", 1)[1] if scope.startswith("workload:") else None)
     return None if value is None else str(value)
+
+
+#: score points a choice loses when it misses a soft target (or a hard one no choice meets)
+TARGET_MISS_POINTS = 2.0
+
+
+def mark_target_misses(outcome: Outcome, values: dict[str, float], limit: float, hard: bool, rule: Rule,
+                       reason: Callable[[float], str], extra: dict, why: dict,
+                       candidates: Iterable[str] | None = None) -> None:
+    """The one rule for an upper target a choice's figure must meet: every choice of ``values``
+    above ``limit`` is excluded by ``rule`` when the target is ``hard`` and one of ``candidates``
+    (all choices unless given) meets it, else :data:`TARGET_MISS_POINTS` down in ``extra`` with
+    ``why``; ``reason(value)`` says why."""
+    meets = [k for k in (values if candidates is None else candidates) if values[k] <= limit * (1 + 1e-9)]
+    for k, v in values.items():
+        if k in meets:
+            continue
+        if hard and meets:
+            outcome.excluded.setdefault(k, []).append((rule, reason(v)))
+        else:
+            extra[k] = extra.get(k, 0.0) - TARGET_MISS_POINTS
+            why[k] = reason(v)

@@ -47,6 +47,7 @@ from advisor.recommend.base import (
     Recommendation,
     decide,
     figure,
+    mark_target_misses,
     prediction_figure,
 )
 from advisor.recommend.disks import disk_iops, hardware_of
@@ -448,18 +449,9 @@ def _boot_target(ctx: EngineContext, outcome, times: dict[str, float], extra: di
     if not targets or not times:
         return
     limit = min(t.value for t in targets)
-    hard = any(t.hard for t in targets)
-    offered = [b for b in times if b not in outcome.excluded]
-    meets = [b for b in offered if times[b] <= limit * (1 + 1e-9)]
-    for b, t in times.items():
-        if b in meets:
-            continue
-        reason = f"boot takes about {t:.0f} s, above the {limit:g} s target"
-        if hard and meets:
-            outcome.excluded.setdefault(b, []).append((_TARGET_RULE, reason))
-        else:
-            extra[b] = extra.get(b, 0.0) - 2.0
-            why[b] = reason
+    mark_target_misses(outcome, times, limit, any(t.hard for t in targets), _TARGET_RULE,
+                       lambda t: f"boot takes about {t:.0f} s, above the {limit:g} s target", extra, why,
+                       candidates=[b for b in times if b not in outcome.excluded])
 
 
 _TARGET_RULE = Rule("sb.boot-time-target", DECISION, "cluster", "safety",

@@ -30,7 +30,14 @@ from __future__ import annotations
 import numpy as np
 
 from advisor.hardware import TESTBEDS, cpu_capacity, migration_scale, stamp, transfer_migration_time
-from advisor.recommend.base import EngineContext, Recommendation, decide, figure, prediction_figure
+from advisor.recommend.base import (
+    EngineContext,
+    Recommendation,
+    decide,
+    figure,
+    mark_target_misses,
+    prediction_figure,
+)
 from advisor.recommend.disks import hardware_of
 from advisor.recommend.load import host_cpu_pct
 from advisor.rules import OVERALLOCATION, Effect, Rule, evaluate
@@ -327,17 +334,9 @@ def _downtime_target(ctx: EngineContext, outcome, downtime: dict[str, float], mi
     if not targets or not downtime:
         return
     limit = min(t.value for t in targets) / 1000.0  # ms -> s
-    hard = any(t.hard for t in targets)
-    meets = [k for k, v in downtime.items() if v <= limit * (1 + 1e-9)]
-    for k, v in downtime.items():
-        if k in meets:
-            continue
-        reason = f"migration downtime about {v:.2g} s misses the target of {limit * 1000:g} ms"
-        if hard and meets:
-            outcome.excluded.setdefault(k, []).append((_TARGET_RULE, reason))
-        else:
-            extra[k] = extra.get(k, 0.0) - 2.0
-            why[k] = reason
+    mark_target_misses(outcome, downtime, limit, any(t.hard for t in targets), _TARGET_RULE,
+                       lambda v: f"migration downtime about {v:.2g} s misses the target of {limit * 1000:g} ms",
+                       extra, why)
 
 
 _TARGET_RULE = Rule("oa.downtime-target", DECISION, "cluster", "safety",
