@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from advisor.expected import ExpectedFigure, rounded
 from advisor.hardware import TESTBEDS, cpu_capacity, migration_scale, stamp, transfer_migration_time
 from advisor.recommend.base import EngineContext, Recommendation, decide, figure, prediction_figure
 from advisor.recommend.disks import hardware_of
@@ -83,9 +84,9 @@ def _migration_figures(ctx: EngineContext, fam: str, queries: list[dict], hv: st
         if base is not None:
             for i, f in enumerate(figs):
                 esxi = prediction_figure(base, i)
-                f.update(value=esxi["value"], low=min(f["low"], esxi["low"]), high=max(f["high"], esxi["high"]),
-                         extrapolated=True,
-                         note="a heavily loaded VM: VMware ESXi's chapter 8 figure; the chapter 5 ratio of "
+                f.value, f.low, f.high = esxi.value, min(f.low, esxi.low), max(f.high, esxi.high)
+                f.extrapolated = True
+                f["note"] = ("a heavily loaded VM: VMware ESXi's chapter 8 figure; the chapter 5 ratio of "
                               f"{hv} (measured with a lightly loaded VM) only lowers the interval")
     return figs, pred
 
@@ -115,20 +116,19 @@ def to_scenario(hw, migrating, label: str, values, totals=None):
     return np.asarray(values, dtype=float) * ratio, figs, bed, same
 
 
-def _transfer(ctx: EngineContext, expected: dict[str, dict], migrating) -> None:
+def _transfer(ctx: EngineContext, expected: dict[str, dict[str, ExpectedFigure]], migrating) -> None:
     """Every level's figures onto the scenario's hosts (:func:`to_scenario`)."""
     hw = hardware_of(ctx)
     for figs in expected.values():
-        totals = figs.get("migration_total_time", {}).get("value")  # before its own transfer
+        total_fig = figs.get("migration_total_time")
+        totals = total_fig.value if total_fig is not None else None  # before its own transfer
         for label in ("thesis_host_cpu", "migration_total_time", "migration_downtime"):
             fig = figs.get(label)
             if fig is None or (label == "migration_downtime" and totals is None):
                 continue
-            keys = ("value", "low", "high")
-            moved, hw_figs, bed, same = to_scenario(hw, migrating, label, [fig[k] for k in keys],
+            moved, hw_figs, bed, same = to_scenario(hw, migrating, label, [fig.value, fig.low, fig.high],
                                                     [totals] * 3 if totals is not None else None)
-            for key, v in zip(keys, moved, strict=True):
-                fig[key] = float(f"{float(v):.6g}")
+            fig.value, fig.low, fig.high = (rounded(float(v)) for v in moved)
             stamp(fig, hw_figs, bed, same)
 
 
@@ -219,7 +219,7 @@ def recommend(ctx: EngineContext) -> list[Recommendation]:
     _transfer(ctx, expected, migrating)  # onto the scenario's hosts (CPU capacity, memory copy)
     downtime: dict[str, float] = {}
     if migrating and all("migration_downtime" in expected[k] for k in levels):
-        downtime = {k: float(expected[k]["migration_downtime"]["value"]) for k in levels}
+        downtime = {k: float(expected[k]["migration_downtime"].value) for k in levels}
         best = min(downtime.values())
         for k, v in downtime.items():
             extra[k] = extra.get(k, 0.0) - (v - best)  # -1 point per extra second
