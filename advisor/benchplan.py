@@ -222,7 +222,7 @@ class BenchPlan:
         previous = previous_files(listing, "files") or [
             r["job_file"] for r in _previous_runs(listing) if isinstance(r, dict) and isinstance(r.get("job_file"), str)]
         files = {**self.files, "plan.json": jsonout.dumps(self.to_dict(), indent=2) + "\n"}
-        written = write_files(out_dir, files)
+        written = write_files(out_dir, files, last="plan.json")
         remove_stale(out_dir, [f for f in previous if f.startswith(("jobs/", "postmark/"))], files)
         return written
 

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from knowledge.costs import Catalogue, HostModel, Licence, StorageProduct
 
 HOURS_PER_YEAR = 8760.0
-#: share of a store's capacity usable for images (advisor.recommend.host_count.DISK_USABLE)
+#: share of a store's capacity usable for images (advisor.recommend.host_demand.DISK_USABLE)
 USABLE_SHARE = 0.9
 #: the storage kind an image backend needs (None: local disks, no shared storage)
 BACKEND_KIND = {"local_disk": None, "nfs_file": "nfs", "nfs_root": "nfs", "iscsi": "iscsi",

@@ -234,9 +234,10 @@ def basis_groups(expected) -> list[tuple[str, list[str], list[str], list[str]]]:
     groups: dict[str, tuple[list[str], list[str], list[str]]] = {}
     for name, given in expected.items():
         fig = as_figure(given)
-        if not valid_basis(fig.basis):
+        basis = fig.basis
+        if basis is None or not valid_basis(basis):
             continue
-        names, hw, beds = groups.setdefault(fig.basis, ([], [], []))
+        names, hw, beds = groups.setdefault(basis, ([], [], []))
         names.append(name)
         hw += [h for h in fig.hardware or [] if h not in hw]
         if fig.testbed and fig.testbed not in beds:

@@ -13,7 +13,8 @@ from pathlib import Path
 
 from knowledge import curated
 
-KB_SCHEMA_VERSION = 1
+#: 2: the document notes (tables notes, note_rows)
+KB_SCHEMA_VERSION = 2
 #: PRAGMA application_id of a compiled knowledge base ('CAKB')
 KB_APPLICATION_ID = 0x43414B42
 SCHEMA_SQL = Path(__file__).resolve().parent / "schema" / "kb.sql"
@@ -90,6 +91,9 @@ def _fill(con: sqlite3.Connection, cur: curated.Curated) -> None:
                         (c.document, c.id, c.decision, c.locator, c.condition, c.recommendation))
             con.executemany("INSERT INTO conclusion_evidence VALUES (?, ?, ?)",
                             [(c.document, c.id, e) for e in c.evidence])
+        for n in cur.notes:
+            con.execute("INSERT INTO notes VALUES (?, ?, ?, ?, ?)", (n.document, n.id, n.locator, n.text, n.reading))
+            con.executemany("INSERT INTO note_rows VALUES (?, ?, ?)", [(n.document, n.id, r) for r in n.rows])
     con.execute("VACUUM")
 
 
@@ -106,7 +110,8 @@ def main(argv: list[str] | None = None) -> int:
     except curated.CurationError as exc:
         print(exc, file=sys.stderr)
         return 1
-    print(f"wrote {args[0]}: {len(cur.measurements)} measurements from {len(cur.documents)} documents")
+    print(f"wrote {args[0]}: {len(cur.measurements)} measurements and {len(cur.notes)} notes from "
+          f"{len(cur.documents)} documents")
     return 0
 
 

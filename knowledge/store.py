@@ -82,6 +82,24 @@ class ConclusionRow:
 
 
 @dataclass(frozen=True)
+class NoteRow:
+    """Where a document disagrees with itself: ``text`` what disagrees, ``reading`` which reading the
+    advice uses and why, ``rows`` the measurement ids of ``document`` it concerns."""
+
+    document: str
+    id: str
+    locator: str
+    text: str
+    reading: str
+    rows: tuple[str, ...]
+
+    def to_dict(self) -> dict:
+        """``{document, id, locator, rows, text, reading}`` (the JSON of ``capadvisor kb notes``)."""
+        return {"document": self.document, "id": self.id, "locator": self.locator, "rows": list(self.rows),
+                "text": self.text, "reading": self.reading}
+
+
+@dataclass(frozen=True)
 class DocumentRow:
     id: str
     short: str
@@ -107,6 +125,7 @@ class KnowledgeBase:
             raise DatabaseError(f"knowledge base {self.path} has schema version {version}; this "
                                 f"program reads version {build.KB_SCHEMA_VERSION}")
         self._cache: dict[str, list[MeasurementRow]] = {}
+        self._notes: list[NoteRow] | None = None
 
     # --- opening ---------------------------------------------------------------------------
     @classmethod
@@ -263,6 +282,30 @@ class KnowledgeBase:
             out.append(ConclusionRow(*r, evidence=ev))  # type: ignore[misc]
         return out
 
+    def notes(self, document: str | None = None) -> list[NoteRow]:
+        """The document notes (every inconsistency curated), in document and curation order."""
+        if self._notes is None:
+            rows: dict[tuple[str, str], list[str]] = {}
+            for doc, note, key in self._con.execute("SELECT document, note, measurement FROM note_rows"
+                                                    " ORDER BY rowid"):
+                rows.setdefault((doc, note), []).append(key)
+            self._notes = [NoteRow(doc, nid, loc, text, reading, tuple(rows.get((doc, nid), ())))
+                           for doc, nid, loc, text, reading in self._con.execute(
+                               "SELECT document, id, locator, text, reading FROM notes ORDER BY document, rowid")]
+        out = self._notes
+        if document:
+            doc = self.resolve_document(document)
+            out = [n for n in out if n.document == doc]
+        return list(out)
+
+    def notes_by_row(self) -> dict[tuple[str, str], list[NoteRow]]:
+        """(document, measurement id) -> the notes that concern that row."""
+        out: dict[tuple[str, str], list[NoteRow]] = {}
+        for n in self.notes():
+            for r in n.rows:
+                out.setdefault((n.document, r), []).append(n)
+        return out
+
     # --- statistics ------------------------------------------------------------------------
     def stats(self) -> dict:
         """Counts per document, per metric and per kind, and totals."""
@@ -271,6 +314,7 @@ class KnowledgeBase:
             "measurements": q("SELECT count(*) FROM measurements").fetchone()[0],
             "testbeds": q("SELECT count(*) FROM testbeds").fetchone()[0],
             "conclusions": q("SELECT count(*) FROM conclusions").fetchone()[0],
+            "notes": q("SELECT count(*) FROM notes").fetchone()[0],
             "per_document": dict(q("SELECT document, count(*) FROM measurements GROUP BY document"
                                    " ORDER BY document").fetchall()),
             "per_metric": dict(q("SELECT metric, count(*) FROM measurements GROUP BY metric"

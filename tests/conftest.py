@@ -1,13 +1,26 @@
-"""Test-wide fixtures: never touch the real user's files; Qt renders offscreen."""
+"""Test-wide fixtures: never touch the real user's files; Qt renders offscreen; nothing is written
+into the checkout (hypothesis keeps its example database and caches in a temporary folder)."""
 
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
 
 import pytest  # noqa: E402
+
+
+def pytest_configure(config):
+    """Hypothesis writes ``.hypothesis/`` (examples, Unicode tables) into the working directory by
+    default: point it at a temporary folder of this run, removed at the end."""
+    from hypothesis.configuration import set_hypothesis_home_dir
+
+    home = tempfile.mkdtemp(prefix="capadvisor-hypothesis-")
+    set_hypothesis_home_dir(home)
+    config.add_cleanup(lambda: shutil.rmtree(home, ignore_errors=True))
 
 
 @pytest.fixture(autouse=True)

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from advisor.export.confined import remove_stale, write_tree
 from advisor.export.plan import ClusterPlan, ExportedValue, GroupPlan, Source, decimal_text
+from knowledge.infra.errors import InputError
+from knowledge.infra.files import read_regular_text
+
+__all__ = ["Export", "Notes", "hash_comment", "previous_files", "readme", "realtime_text", "remove_stale",
+           "write_files"]
 
 
 class Notes(list):
@@ -60,63 +65,32 @@ class Export:
         previous = previous_files(Path(out_dir) / self.manifest_path, "files")
         files = dict(self.files)
         files[self.manifest_path] = jsonout.dumps(self.manifest(), indent=2) + "\n"
-        written = write_files(out_dir, files)
+        written = write_files(out_dir, files, last=self.manifest_path)
         remove_stale(out_dir, previous, files, under=f"{self.target}/")
         return written
 
 
-def write_files(out_dir: Path, files: dict[str, str]) -> list[Path]:
-    """Write ``files`` (relative path -> text) under ``out_dir`` atomically, shell scripts
-    executable; the paths written."""
-    from knowledge.infra.atomic import write_text_atomic
-
-    written = []
-    for rel, text in files.items():
-        path = Path(out_dir) / rel
-        write_text_atomic(path, text)
-        os.chmod(path, 0o755 if rel.endswith(".sh") else 0o644)
-        written.append(path)
-    return written
+def write_files(out_dir: Path, files: dict[str, str], last: str | None = None) -> list[Path]:
+    """Write ``files`` (relative path -> text) under ``out_dir``, confined to it and whole
+    (:func:`advisor.export.confined.write_tree`; ``last``, the listing, moved into place last),
+    shell scripts executable; the paths written."""
+    return write_tree(out_dir, files, last)
 
 
 def previous_files(listing: Path, key: str) -> list[str]:
     """The relative paths a previous run listed under ``key`` of its JSON file ``listing`` (none
-    when there is no such file or it cannot be read: then nothing is removed)."""
+    when there is no such file, it is reached through a link or it cannot be read: then nothing
+    is removed)."""
     import json
 
+    if any(p.is_symlink() for p in (listing, listing.parent)):
+        return []
     try:
-        data = json.loads(listing.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        data = json.loads(read_regular_text(listing, "listing", 64 * 1024 * 1024))
+    except (InputError, ValueError, RecursionError):
         return []
     files = data.get(key) if isinstance(data, dict) else None
     return [f for f in files if isinstance(f, str)] if isinstance(files, list) else []
-
-
-def remove_stale(out_dir: Path, previous, current, under: str = "") -> list[Path]:
-    """Remove the files a previous run wrote (``previous``, paths relative to ``out_dir``) that this
-    run did not write again (``current``), and the folders that leaves empty. Only regular files
-    below ``out_dir/under`` that the previous run listed: a user's own files, links and folders
-    that still hold anything stay."""
-    root = Path(out_dir).resolve()
-    keep = set(current)
-    removed = []
-    for rel in sorted(set(previous) - keep):
-        parts = Path(rel).parts
-        if not rel.startswith(under) or Path(rel).is_absolute() or ".." in parts or not parts:
-            continue
-        path = root / rel
-        if path.is_symlink() or not path.is_file():
-            continue
-        path.unlink()
-        removed.append(path)
-        parent = path.parent
-        while parent != root and root in parent.parents:
-            try:
-                parent.rmdir()  # only when empty
-            except OSError:
-                break
-            parent = parent.parent
-    return removed
 
 
 def hash_comment(src: Source | None, extra: list[str] | None = None, indent: str = "") -> str:

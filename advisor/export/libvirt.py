@@ -27,6 +27,7 @@ or budget below is reported and not exported.
 
 from __future__ import annotations
 
+import re
 from xml.sax.saxutils import escape, quoteattr
 
 from advisor.export.base import Export, readme, realtime_text
@@ -40,9 +41,38 @@ MIN_PERIOD_US, MAX_PERIOD_US, MIN_QUOTA_US = 1000, 1_000_000, 1000
 RT_SHARES = 10000
 
 
+#: characters XML 1.0 does not allow anywhere in a document (a name holding one would make the file ill-formed)
+_NOT_XML = re.compile("[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def xml_safe(text: object) -> str:
+    """``text`` with every character XML 1.0 forbids (control characters, lone surrogates,
+    U+FFFE/U+FFFF) replaced by U+FFFD."""
+    return _NOT_XML.sub("\ufffd", str(text))
+
+
+def xml_text(text: object) -> str:
+    """Element content: markup characters escaped, forbidden characters replaced."""
+    return escape(xml_safe(text))
+
+
+def xml_attr(text: object) -> str:
+    """An attribute value with its quotes: markup characters and quotes escaped, forbidden
+    characters replaced (line breaks as character references, so they survive as written)."""
+    return quoteattr(xml_safe(text), {"\n": "&#10;", "\r": "&#13;", "\t": "&#9;"})
+
+
+def comment_text(line: object) -> str:
+    """One line of comment text that cannot end the comment or break the document: every ``-``
+    followed by another gets a space after it (``--`` and ``-->`` cannot occur, whatever the
+    run of dashes), line breaks become spaces, forbidden characters U+FFFD."""
+    text = xml_safe(line).replace("\r", " ").replace("\n", " ")
+    return re.sub("-(?=-)", "- ", text).rstrip()
+
+
 def xml_comment(lines: list[str], indent: str = "") -> str:
-    """An XML comment; ``--`` (forbidden inside comments) is broken up."""
-    body = [line.replace("--", "- -").rstrip("-") for line in lines]
+    """An XML comment of ``lines`` (each through :func:`comment_text`)."""
+    body = [comment_text(line) for line in lines]
     if not body:
         return ""
     if len(body) == 1:
@@ -87,36 +117,36 @@ class _Gen:
             src_lines += g.placement_src.lines()
         if g.partition and p.backend == "local_disk":
             kind, fmt = "block", "raw"
-            source = f"<source dev={quoteattr(f'/dev/vg_vms/{vm}')}/>"
+            source = f"<source dev={xml_attr(f'/dev/vg_vms/{vm}')}/>"
             src_lines.append(f"a logical volume of {g.disk_bytes} bytes ({g.disk_gb:g} GB) per VM"
                              + (" on the outer (first) zone of the disk" if "outer" in (g.placement or "") else ""))
         elif p.backend == "iscsi":
             kind, fmt = "block", "raw"
             dev = f"/dev/disk/by-path/ip-192.0.2.10:3260-iscsi-iqn.2024-01.com.example:{vm}-lun-0"
-            source = f"<source dev={quoteattr(dev)}/>"
+            source = f"<source dev={xml_attr(dev)}/>"
             src_lines.append(f"an iSCSI LUN of {g.disk_bytes} bytes per VM (placeholder portal and IQN)")
         elif p.backend == "distributed":
             kind, fmt = "network", "raw"
-            source = (f"<source protocol='rbd' name={quoteattr(f'vms/{vm}')}>"
+            source = (f"<source protocol='rbd' name={xml_attr(f'vms/{vm}')}>"
                       "<host name='ceph-mon.example.com' port='6789'/></source>")
             src_lines.append(f"an RBD image of {g.disk_bytes} bytes per VM (placeholder pool and monitor)")
         else:
             kind, fmt = "file", "qcow2"
             folder = "/var/lib/libvirt/images/nfs" if p.backend == "nfs_file" else "/var/lib/libvirt/images"
-            source = f"<source file={quoteattr(f'{folder}/{vm}.qcow2')}/>"
+            source = f"<source file={xml_attr(f'{folder}/{vm}.qcow2')}/>"
             src_lines.append(f"qemu-img create -f qcow2 {folder}/{vm}.qcow2 {g.disk_bytes}  "
                              f"({g.disk_gb:g} GB, thin-provisioned)")
         out += xml_comment(src_lines, indent)
         inner = ""
-        driver = "<driver name='qemu' type=" + quoteattr(fmt)
+        driver = "<driver name='qemu' type=" + xml_attr(fmt)
         if g.cache:
             inner += xml_comment(g.cache_src.lines() if g.cache_src else [], i2)
             cache = ex.value(file, "disk/driver@cache", g.cache, g.cache_src)
-            driver += f" cache={quoteattr(cache)}"
+            driver += f" cache={xml_attr(cache)}"
             if kind != "network":  # QEMU's rbd driver has no aio= option
                 io = ex.value(file, "disk/driver@io", g.io_mode, g.cache_src,
                               advised=g.cache, conversion="cache none/directsync -> io native, else threads")
-                driver += f" io={quoteattr(io)}"
+                driver += f" io={xml_attr(io)}"
         driver += " discard='unmap'/>"
         inner += xml_comment([f"guest side: {g.block} I/O requests ({g.block_src.label})"]
                              if g.block and g.block_src else [], i2)
@@ -189,7 +219,7 @@ class _Gen:
         if p.backend == "nfs_root":
             os_lines += ("    <kernel>/var/lib/libvirt/boot/vmlinuz</kernel>\n"
                          "    <initrd>/var/lib/libvirt/boot/initrd.img</initrd>\n"
-                         f"    <cmdline>{escape(f'root=/dev/nfs nfsroot=192.0.2.20:/export/vms/{vm},vers=3 ip=dhcp rw')}"
+                         f"    <cmdline>{xml_text(f'root=/dev/nfs nfsroot=192.0.2.20:/export/vms/{vm},vers=3 ip=dhcp rw')}"
                          "</cmdline>\n")
         else:
             os_lines += "    <boot dev='hd'/>\n"
@@ -198,8 +228,8 @@ class _Gen:
                 else "complete example domain (its first VM)")
         return (self.header(g, what)
                 + "<domain type='kvm'>\n"
-                f"  <name>{escape(vm)}</name>\n"
-                f"  <title>{escape(f'{g.name} VM {index + 1} of {g.vms}')}</title>\n"
+                f"  <name>{xml_text(vm)}</name>\n"
+                f"  <title>{xml_text(f'{g.name} VM {index + 1} of {g.vms}')}</title>\n"
                 + xml_comment([f"{g.ram_gib:g} GiB = {ram} KiB"], "  ")
                 + f"  <memory unit='KiB'>{ram}</memory>\n  <currentMemory unit='KiB'>{ram}</currentMemory>\n"
                 + self.vcpu(g, file, "  ") + self.cputune(g, file, "  ", index)
@@ -219,7 +249,7 @@ class _Gen:
             vm = g.vm_names()[0]
             if p.backend != "nfs_root":
                 f = f"{d}/disk.xml"
-                ex.add(f, self.header(g, "disk device (virsh attach-device --config VM disk.xml)")
+                ex.add(f, self.header(g, "disk device for virsh attach-device (the command, with its options, is step 3 of libvirt/README.md)")
                        + self.disk(g, vm, f, ""))
                 listing.append((f, f"`<disk>` of {g.name} (cache {g.cache}, io {g.io_mode})"))
             f = f"{d}/vcpu.xml"

@@ -16,10 +16,22 @@ from collections.abc import Callable
 
 import numpy as np
 
+from advisor.figures.registry import builders, builds
 from advisor.figures.spec import ChartSpec, Curve, Line, Mark, Points, Region
 from advisor.figures.text import fmt_value
 
 BOOT_STYLES = {"io": "solid", "cpu": "dash", "idle": "dot"}
+#: how the models' level names read in a legend (the storage backends as the cards name them)
+LEVEL_LABELS = {"vmware esxi": "VMware ESXi", "docker": "Docker", "native": "native (no hypervisor)",
+                "kvm": "KVM", "xen": "Xen", "xenserver": "XenServer", "gsiftp": "GridFTP (gsiftp)"}
+
+
+def level_label(level: str) -> str:
+    """A model's level name as the legend shows it (``nfs_root`` -> ``NFS root file system``,
+    ``vmware esxi`` -> ``VMware ESXi``); a readable name comes back as it is."""
+    from advisor.recommend.catalog import choice_label
+
+    return LEVEL_LABELS.get(level.lower()) or choice_label("storage_backend", level)
 
 
 def chosen(advice, decision: str, scope: str | None = None):
@@ -42,7 +54,7 @@ def _curves(preds: dict, x: np.ndarray, highlight: str | None, style: str = "sol
     out = []
     for name, p in preds.items():
         hi = highlight is not None and name.lower() == str(highlight).lower()
-        out.append(Curve(name + suffix, x, np.asarray(p.mean), np.asarray(p.low) if bands or hi else None,
+        out.append(Curve(level_label(name) + suffix, x, np.asarray(p.mean), np.asarray(p.low) if bands or hi else None,
                          np.asarray(p.high) if bands or hi else None, hi, style, color_key=name,
                          extrapolated=np.asarray(p.extrapolated)))
     return out
@@ -61,9 +73,20 @@ def _points_by(fam, feature: str, x_feature: str, keep: Callable | None = None, 
         except (TypeError, ValueError):
             continue
         groups.setdefault(str(p.features[feature]), []).append(p)
-    return [Points(f"{k}{suffix}", np.array([float(p.features[x_feature]) for p in ps]),
+    return [Points(f"{level_label(k)}{suffix}", np.array([float(p.features[x_feature]) for p in ps]),
                    np.array([p.target for p in ps]), [_tip(p) for p in ps], color_key=k, symbol=symbol)
             for k, ps in groups.items()]
+
+
+def _drawn_or_not(what: str, choice: str | None, drawn: list[str]) -> str:
+    """The caption's sentence on the recommended ``what``, saying so when the chart has no curve
+    of it (the documents measured other options than the one chosen)."""
+    if not choice:
+        return f"No {what} recommended yet."
+    if any(d.lower() == choice.lower() for d in drawn):
+        return f"Recommended {what}: {level_label(choice)} (the emphasised curve)."
+    return (f"Recommended {what}: {level_label(choice)}, which this study did not measure; the curves show the "
+            f"options it did ({', '.join(level_label(d) for d in drawn)}) for comparison.")
 
 
 def _levels(fam, feature: str) -> list[str]:
@@ -92,6 +115,7 @@ def cache_workload(scenario):
     return _first_workload(scenario, lambda w: w.io.intensity != "low") or _first_workload(scenario)
 
 
+@builds("cache_mode")
 def cache_mode_chart(kb, scenario, advice, inputs: dict) -> ChartSpec:
     """Expected throughput per VM (MB/s) per KVM cache mode vs VMs per host for one workload: the
     cache-mode recommender's own figure (its operation mix, the disks' cap, the site calibration),
@@ -159,6 +183,7 @@ def cache_mode_chart(kb, scenario, advice, inputs: dict) -> ChartSpec:
     return spec
 
 
+@builds("boot_time")
 def boot_chart(kb, scenario, advice, inputs: dict) -> ChartSpec:
     """VM boot time (s) vs concurrent loaded VMs, per storage backend and neighbour load."""
     from advisor.models import get_family
@@ -170,7 +195,8 @@ def boot_chart(kb, scenario, advice, inputs: dict) -> ChartSpec:
     spec = ChartSpec("boot_time", "VM boot time vs loaded neighbours", "concurrent loaded VMs", "VMs",
                      "boot time", fam.unit, log_y=True,
                      caption="Neighbours I/O-loaded: solid lines, circles; CPU-loaded: dashed, triangles; idle: "
-                             f"dotted, squares. Chosen backend: {rec.choice if rec else '-'}.")
+                             f"dotted, squares. Chosen backend: "
+                             f"{level_label(rec.choice) if rec else '-'}.")
     # on the scenario's storage, as the recommender reads it: its disks against the testbed's, its link
     hardware: dict[str, float] = {}
     if rec is not None and rec.details.get("local_disk_speedup"):
@@ -198,7 +224,7 @@ def boot_chart(kb, scenario, advice, inputs: dict) -> ChartSpec:
         if "storage_backend" in p.features and "concurrent_vms" in p.features:
             groups.setdefault(str(p.features["storage_backend"]), []).append(p)
     for backend, ps in groups.items():
-        spec.points.append(Points(f"{backend} measured", np.array([float(p.features["concurrent_vms"]) for p in ps]),
+        spec.points.append(Points(f"{level_label(backend)} measured", np.array([float(p.features["concurrent_vms"]) for p in ps]),
                                   np.array([p.target for p in ps]),
                                   [f"{_tip(p)}, {p.features.get('neighbour_load')}-loaded neighbours" for p in ps],
                                   color_key=backend,
@@ -207,6 +233,7 @@ def boot_chart(kb, scenario, advice, inputs: dict) -> ChartSpec:
     return spec
 
 
+@builds("cpu_utilization")
 def cpu_chart(kb, scenario, advice, inputs: dict) -> ChartSpec:
     """Host CPU utilization (%) vs request load per hypervisor, and natively."""
     from advisor.models import get_family
@@ -221,7 +248,7 @@ def cpu_chart(kb, scenario, advice, inputs: dict) -> ChartSpec:
     spec = ChartSpec("cpu_utilization", "CPU utilization vs load per hypervisor and native", "request load",
                      "req/s", "CPU utilization", fam.unit,
                      caption="Cassandra-like mixed workload, replication factor 3 (thesis chapter 9). "
-                             f"Recommended hypervisor: {rec.choice if rec else '-'}.")
+                             + _drawn_or_not("hypervisor", rec.choice if rec else None, hyps))
     spec.curves = _curves(_sweep(kb, fam.name, "load", x, {"workload": "mix", "replication_factor": 3},
                                  ("hypervisor", hyps)), x, rec.choice if rec else None)
     spec.legend = "tl"
@@ -295,18 +322,21 @@ def _to_scenario(kb, curve: Curve, scenario, advice, figure: str, ratios, fixed:
             setattr(curve, attr, to_scenario(hw, migrating, figure, values, totals)[0])
 
 
+@builds("overallocation_overhead")
 def overhead_chart(kb, scenario, advice, inputs: dict) -> ChartSpec:
     """Host CPU utilization (%) vs vCPU over-allocation at the request load per host the card reads
     (the scenario's, when its workloads state one; else the thesis' test load)."""
     rec = chosen(advice, "vcpu_overallocation", "cluster")
     fig = rec.expected.get("thesis_host_cpu") if rec is not None else None
-    load = fig.get("load_rps_per_host") if fig is not None else None
+    load = ((fig.get("load_rps_per_host") if fig is not None else None)
+            or (rec.details.get("load_rps_per_host") if rec is not None else None))
     name = f"host CPU at {float(load):,.0f} req/s per host" if load else "host CPU at the test load"
     return _overalloc(kb, "overallocation_overhead", "CPU overhead vs over-allocation", "host CPU",
                       scenario, advice, inputs, {name: {"load": float(load)} if load else {}},
                       "thesis_host_cpu", name)
 
 
+@builds("migration_downtime")
 def downtime_chart(kb, scenario, advice, inputs: dict) -> ChartSpec:
     """Live-migration downtime (s) vs vCPU over-allocation, for the thesis' light- and heavy-load tests."""
     from advisor.recommend.vcpu_overallocation import HEAVY_TESTS, LIGHT_TESTS
@@ -321,6 +351,7 @@ def downtime_chart(kb, scenario, advice, inputs: dict) -> ChartSpec:
     return spec
 
 
+@builds("image_transfer")
 def transfer_chart(kb, scenario, advice, inputs: dict) -> ChartSpec:
     """Image transfer time (s) vs image size (GB) per protocol, with the link-rate limit."""
     from advisor.models import get_family
@@ -399,6 +430,7 @@ def realtime_chart(taskset, share: float, overhead: float, policy: str = "rm", c
     return spec
 
 
+@builds("realtime")
 def realtime_scenario_chart(kb, scenario, advice, inputs: dict) -> ChartSpec:
     """The real-time chart for the first workload with a task set, at the share, core speed and
     overhead the vm_period_budget recommendation was analysed at (a what-if ``share`` replaces the
@@ -429,6 +461,7 @@ def realtime_scenario_chart(kb, scenario, advice, inputs: dict) -> ChartSpec:
     return spec
 
 
+@builds("site")
 def site_chart(kb, scenario, advice, inputs: dict, userdb=None, site: str = "") -> ChartSpec:
     """A site's imported throughput results (MB/s) against the documents' testbed measurements."""
     spec = ChartSpec("site", "Your site against the documents' testbeds", "source", "", "throughput", "MB/s",
@@ -470,12 +503,8 @@ def site_chart(kb, scenario, advice, inputs: dict, userdb=None, site: str = "") 
     return spec
 
 
-#: the charts of the Plots tab, in order: key -> builder(kb, scenario, advice, inputs)
-CHARTS: dict[str, Callable] = {
-    "cache_mode": cache_mode_chart, "boot_time": boot_chart, "cpu_utilization": cpu_chart,
-    "overallocation_overhead": overhead_chart, "migration_downtime": downtime_chart,
-    "image_transfer": transfer_chart, "realtime": realtime_scenario_chart, "site": site_chart,
-}
+#: every chart of :data:`advisor.figures.registry.CHARTS`: key -> builder(kb, scenario, advice, inputs)
+CHARTS: dict[str, Callable] = builders()
 
 
 def build_charts(kb, scenario, advice, inputs: dict | None = None, keys=None, userdb_path=None, site: str = "",

@@ -156,11 +156,7 @@ def _placement(ctx: EngineContext, budgets) -> _Placement:
     sc = ctx.scenario
     need, cap, total = host_count._needed(ctx, budgets)
     packing = host_count._pack(ctx, cap, budgets)
-    capped = dict.fromkeys(cap, 0.0)
-    for w in sc.workloads:
-        for k, v in host_count.placement_demand(host_count.vm_demand(ctx, w, budgets), cap).items():
-            capped[k] += v * w.vms
-    pooled = max(1, max((math.ceil(capped[k] / cap[k] - 1e-9) for k in cap if cap[k] > 0), default=1))
+    pooled = host_count.pooled_hosts(ctx, cap, budgets)
     problems = [k for k in host_count.HARD if not math.isfinite(need[k])]
     problems += host_count._oversize(ctx, cap, packing, budgets)
     active = max(pooled, packing.hosts, max(1, budgets.min_hosts - sc.hosts.reserve))

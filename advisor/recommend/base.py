@@ -77,6 +77,8 @@ class Recommendation:
     warnings: list[str] = field(default_factory=list)
     basis: str = "documents"
     details: dict[str, Any] = field(default_factory=dict)
+    #: document notes on the rows this recommendation rests on (:mod:`advisor.notes`)
+    notes: list[dict] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         typed(self.expected)
@@ -100,6 +102,8 @@ class Recommendation:
         })
         if self.details:
             out["details"] = self.details
+        if self.notes:
+            out["notes"] = self.notes
         return out
 
 
@@ -282,11 +286,14 @@ def decide(decision: str, scope: str, outcome: Outcome, ctx: EngineContext, *,
            expected: Mapping[str, Mapping[str, ExpectedFigure | Mapping[str, Any]]] | None = None,
            why: Mapping[str, str] | None = None,
            extrapolated: bool = False, model_citations: Iterable[dict] = (),
-           summary: str = "", has_model: bool = True, order: Iterable[str] | None = None) -> Recommendation:
+           summary: str = "", has_model: bool = True, order: Iterable[str] | None = None,
+           keep: str | None = None) -> Recommendation:
     """The best non-excluded choice of ``outcome`` (plus ``extra_scores``) as a Recommendation.
 
     ``expected`` maps each choice to its expected figures; ``why`` adds a reason a choice lost
     (e.g. its predicted throughput). Ties keep the order of ``order`` (or of the outcome).
+    ``keep``: the choice already taken, kept (a decision's figures refreshed at the facts a later
+    decision settled, e.g. the storage figures at the recommended host count).
     """
     figures = {c: {k: as_figure(f) for k, f in figs.items()} for c, figs in (expected or {}).items()}
     why = why or {}
@@ -298,9 +305,13 @@ def decide(decision: str, scope: str, outcome: Outcome, ctx: EngineContext, *,
         pin = None
     if pin is not None:  # the scenario fixes the choice (preferences.fixed / .hypervisor): it is taken
         allowed = [pin] + [c for c in allowed if c != pin]
+    first = pin
+    if first is None and keep is not None and keep in names:
+        first = keep
+        allowed = [keep] + [c for c in allowed if c != keep]
     if not allowed:  # every choice excluded: take the least excluded, say so
         allowed = sorted(names, key=lambda c: len(outcome.excluded[c]))[:1]
-    ranked = sorted(allowed, key=lambda c: (c != pin, -total[c], names.index(c)))
+    ranked = sorted(allowed, key=lambda c: (c != first, -total[c], names.index(c)))
     best = ranked[0]
     alternatives = []
     for c in ranked[1:]:
@@ -364,3 +375,25 @@ def fixed_choice(ctx: EngineContext, decision: str, scope: str) -> str | None:
         return None
     value = pinned(decision, scope.split(":", 1)[1] if scope.startswith("workload:") else None)
     return None if value is None else str(value)
+
+
+#: score points a choice loses when it misses a soft target (or a hard one no choice meets)
+TARGET_MISS_POINTS = 2.0
+
+
+def mark_target_misses(outcome: Outcome, values: dict[str, float], limit: float, hard: bool, rule: Rule,
+                       reason: Callable[[float], str], extra: dict, why: dict,
+                       candidates: Iterable[str] | None = None) -> None:
+    """The one rule for an upper target a choice's figure must meet: every choice of ``values``
+    above ``limit`` is excluded by ``rule`` when the target is ``hard`` and one of ``candidates``
+    (all choices unless given) meets it, else :data:`TARGET_MISS_POINTS` down in ``extra`` with
+    ``why``; ``reason(value)`` says why."""
+    meets = [k for k in (values if candidates is None else candidates) if values[k] <= limit * (1 + 1e-9)]
+    for k, v in values.items():
+        if k in meets:
+            continue
+        if hard and meets:
+            outcome.excluded.setdefault(k, []).append((rule, reason(v)))
+        else:
+            extra[k] = extra.get(k, 0.0) - TARGET_MISS_POINTS
+            why[k] = reason(v)

@@ -2,7 +2,7 @@
 
 An entry names the decision, its human title, the decisions it runs after (it reads their
 choices through ``ctx.facts`` / ``ctx.chosen``), its recommender module, the charts that show
-it (keys of :data:`advisor.figures.CHARTS`) and whether the one-glance summary (what-if banner,
+it (:func:`advisor.figures.registry.of_decision`, declared with the charts) and whether the one-glance summary (what-if banner,
 design summary) shows it. Its rules are the rules of :mod:`advisor.rules` whose ``decision`` is
 the entry's name. The engine runs :func:`order`; the CLI, the GUI panels, the report and the
 tests read the entries instead of keeping their own lists.
@@ -42,7 +42,6 @@ class Decision:
     title: str
     recommender: ModuleType
     after: tuple[str, ...] = ()
-    charts: tuple[str, ...] = ()
     #: shown in one-glance summaries (the what-if banner, the design summary)
     headline: bool = False
     #: unit of the recommendation's ``value`` when the card shows it next to the choice
@@ -60,23 +59,22 @@ class Decision:
 
 #: every decision, in the order the engine runs them when ``after`` leaves a choice
 CATALOG: tuple[Decision, ...] = (
-    Decision("hypervisor", "Hypervisor", hypervisor, charts=("cpu_utilization",), headline=True),
+    Decision("hypervisor", "Hypervisor", hypervisor, headline=True),
     Decision("vcpu_overallocation", "vCPU over-allocation", vcpu_overallocation, after=("hypervisor",),
-             charts=("overallocation_overhead", "migration_downtime"), headline=True,
+             headline=True,
              value_unit="vCPUs per core"),
     Decision("storage_backend", "Storage backend for VM images", storage_backend, after=("hypervisor",),
-             charts=("boot_time",), headline=True,
+             headline=True,
              labels=(("local_disk", "local disk"), ("nfs_file", "NFS, image files"),
                      ("nfs_root", "NFS root file system"), ("iscsi", "iSCSI"),
                      ("distributed", "distributed storage"))),
     Decision("host_count", "Number of hosts", host_count, after=("vcpu_overallocation", "storage_backend"),
              headline=True, value_unit="hosts"),
     Decision("cache_mode", "KVM disk cache mode", cache_mode,
-             after=("hypervisor", "storage_backend", "host_count"), charts=("cache_mode",), headline=True),
+             after=("hypervisor", "storage_backend", "host_count"), headline=True),
     Decision("vm_period_budget", "Real-time VM period and budget", vm_period_budget, after=("hypervisor",),
-             charts=("realtime",), headline=True),
-    Decision("image_transfer", "Image transfer", image_transfer, after=("storage_backend",),
-             charts=("image_transfer",)),
+             headline=True),
+    Decision("image_transfer", "Image transfer", image_transfer, after=("storage_backend",)),
     Decision("disk_placement", "Disk placement", disk_placement, after=("hypervisor", "storage_backend")),
     Decision("cpu_governor", "CPU frequency governor", cpu_governor, after=("hypervisor",)),
     Decision("io_block_size", "I/O block size", io_block_size, after=("storage_backend",)),

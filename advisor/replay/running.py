@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from advisor.replay.coverage import NotExperiment, coverage
+from advisor.replay.hosts import host_checks
 from advisor.replay.measure import measured, within
 from advisor.replay.results import CaseResult, ExperimentResult, ReplayResult
 from advisor.replay.suite import Case, Experiment, Setup
@@ -133,7 +134,7 @@ def run(experiments: Iterable[Experiment], kb=None, *, documents: Iterable[str] 
         for x in extra:
             hc = shared(x.scenario).find("host_count")
             host_counts[f"{x.id} [setup, {x.locator}]"] = hc.choice if hc else "missing"
-        return ReplayResult(results, held_out, host_counts, cov)
+        return ReplayResult(results, held_out, host_counts, cov, host_checks(shared, exps, extra))
     finally:
         if own:
             kb.close()

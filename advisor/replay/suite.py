@@ -9,11 +9,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from advisor.replay.hosts import document_hosts
 from knowledge.infra.errors import InputError
 
 MEASURES = ("value", "product", "ratio", "sum", "difference", "over_rest", "equal", "max", "mean",
             "percent_as_ratio")
 KINDS = ("table", "figure", "worked_example", "section", "setup")
+#: the largest replay suite file read (the whole suite of the program is a few hundred KiB)
+MAX_SUITE_FILE_BYTES = 16 * 1024 * 1024
 
 
 def default_suite_dir() -> Path:
@@ -58,6 +61,7 @@ class Experiment:
     testbed: str = ""
     xfail: str = ""   # why it is known to fail (reported and counted, never hidden)
     note: str = ""
+    document_hosts: dict | None = None  # the hosts the document ran it on, where it fitted (replay.hosts)
 
     @property
     def rows(self) -> list[str]:
@@ -143,7 +147,8 @@ def _parse_experiment(doc: str, testbeds: Mapping[str, dict], raw: Mapping[str, 
                           compare=str(e.get("compare", "ratio"))))
     return Experiment(id=eid, document=doc, locator=str(need("locator")), kind=kind, title=str(need("title")),
                       decision=decision or cases[0].decision, figure=str(expect.get("figure", cases[0].figure)),
-                      cases=cases, testbed=tb, xfail=str(raw.get("xfail", "") or ""), note=str(raw.get("note", "")))
+                      cases=cases, testbed=tb, xfail=str(raw.get("xfail", "") or ""), note=str(raw.get("note", "")),
+                      document_hosts=document_hosts(testbeds, tb, raw, where))
 
 
 @dataclass
@@ -157,6 +162,7 @@ class Setup:
     title: str
     rows: tuple[str, ...]
     scenario: dict
+    document_hosts: dict | None = None  # the hosts the document ran it on (replay.hosts)
 
 
 def _parse_setup(doc: str, testbeds: Mapping[str, dict], raw: Mapping[str, Any], where: str) -> Setup:
@@ -169,7 +175,7 @@ def _parse_setup(doc: str, testbeds: Mapping[str, dict], raw: Mapping[str, Any],
         raise InputError(f"{where}: setup {sid}: unknown testbed {tb!r}")
     base = {"name": sid, "hosts": copy.deepcopy(testbeds[tb]["hosts"])} if tb else {"name": sid}
     return Setup(sid, doc, str(raw["locator"]), str(raw["title"]), tuple(str(r) for r in raw["rows"]),
-                 _merge(base, raw.get("scenario", {})))
+                 _merge(base, raw.get("scenario", {})), document_hosts(testbeds, tb, raw, where))
 
 
 def load_setups(directory: Path | str | None = None) -> list[Setup]:
@@ -184,16 +190,21 @@ def load_setups(directory: Path | str | None = None) -> list[Setup]:
 def _files(directory: Path | str | None) -> list[tuple[Path, Mapping]]:
     import yaml
 
+    from knowledge.infra.files import read_regular_text
+
     d = Path(directory) if directory is not None else default_suite_dir()
     if not d.is_dir():
         raise InputError(f"{d}: no replay suite there (the experiments are resources/replay/*.yaml "
                          "of the program; pass --suite DIR)")
     out = []
     for path in sorted(d.glob("*.yaml")):
+        text = read_regular_text(path, "replay suite file", MAX_SUITE_FILE_BYTES)  # no FIFO, device, giant
         try:
-            data = yaml.safe_load(path.read_text(encoding="utf-8"))
+            data = yaml.safe_load(text)
         except yaml.YAMLError as exc:
             raise InputError(f"{path}: not valid YAML: {exc}") from exc
+        except RecursionError:
+            raise InputError(f"{path}: not valid YAML: nested too deeply") from None
         if not isinstance(data, Mapping) or "document" not in data:
             raise InputError(f"{path}: a replay file needs 'document' and 'experiments'")
         out.append((path, data))

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from advisor.engine import advise
+from advisor.figures import registry
 from advisor.figures.charts import CHARTS, build_charts
 from advisor.figures.summary import summary
 from advisor.figures.text import figure_text, fmt_value
@@ -26,7 +27,7 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"
 #: the example scenarios (the other examples are task sets for ``capadvisor rt``)
 SCENARIOS = sorted(p.name for p in EXAMPLES.iterdir()
                    if p.suffix in (".yaml", ".toml", ".json") and b"workloads" in p.read_bytes())
-DECISION_CHARTS = sorted({key for d in catalog.CATALOG for key in d.charts})
+DECISION_CHARTS = sorted({key for d in catalog.CATALOG for key in registry.of_decision(d.name)})
 
 
 def test_the_examples_are_found():

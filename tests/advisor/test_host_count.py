@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from advisor.engine import advise
-from advisor.recommend.host_count import pack
+from advisor.recommend.packing import pack
 from tests.advisor.test_engine import EXAMPLE, _kb_fixtures, make, workload
 
 kb_path, kb = _kb_fixtures.kb_path, _kb_fixtures.kb  # fixtures

@@ -8,8 +8,8 @@ import random
 
 import pytest
 
-from advisor.recommend import host_count
-from advisor.recommend.host_count import HostGroup, _fits, pack
+from advisor.recommend import packing
+from advisor.recommend.packing import HostGroup, _fits, pack
 from advisor.rules.core import RuleContext
 
 
@@ -21,7 +21,7 @@ def _reference_first_fit(cap, items, limit=None):
         j = 0
         while n > 0 and j < len(groups):
             g = groups[j]
-            f = host_count._fits(g.free, d)
+            f = packing._fits(g.free, d)
             if f <= 0:
                 j += 1
                 continue
@@ -65,7 +65,7 @@ def test_the_blocked_first_fit_places_exactly_like_the_plain_one(monkeypatch):
     for _ in range(150):
         prof = _profiles(rng, rng.randint(1, 120))
         fast = pack(cap, prof)
-        monkeypatch.setattr(host_count, "_first_fit", _reference_first_fit)
+        monkeypatch.setattr(packing, "_first_fit", _reference_first_fit)
         plain = pack(cap, prof)
         monkeypatch.undo()
         assert [(g.count, g.free, g.vms) for g in fast.groups] == [(g.count, g.free, g.vms) for g in plain.groups]
@@ -74,7 +74,7 @@ def test_the_blocked_first_fit_places_exactly_like_the_plain_one(monkeypatch):
 
 def test_the_first_fit_skips_blocks_that_cannot_take_a_vm(monkeypatch):
     calls = []
-    real = host_count._fits
+    real = packing._fits
 
     def counting(free, d):
         calls.append(1)
@@ -85,8 +85,8 @@ def test_the_first_fit_skips_blocks_that_cannot_take_a_vm(monkeypatch):
     prof = sorted(((f"w{i}", {"cpu": rng.choice([1, 2, 4, 8, 16]), "ram": rng.choice([2, 8, 32, 64])}, 3)
                    for i in range(2000)), key=lambda p: -max(p[1]["cpu"] / 64, p[1]["ram"] / 512))
     items = [(name, [d["cpu"], d["ram"]], n) for name, d, n in prof]
-    monkeypatch.setattr(host_count, "_fits", counting)
-    host_count._first_fit([64.0, 512.0], items)
+    monkeypatch.setattr(packing, "_fits", counting)
+    packing._first_fit([64.0, 512.0], items)
     blocked = len(calls)
     calls.clear()
     _reference_first_fit([64.0, 512.0], items)
@@ -101,8 +101,8 @@ def test_headroom_is_computed_once_per_distinct_demand(monkeypatch):
                                   for i in range(300)]}
     data["hosts"] = {**BASE["hosts"], "count": 60, "reserve": 0}
     calls = []
-    real = host_count.Packing.fits
-    monkeypatch.setattr(host_count.Packing, "fits", lambda self, *a: (calls.append(1), real(self, *a))[1])
+    real = packing.Packing.fits
+    monkeypatch.setattr(packing.Packing, "fits", lambda self, *a: (calls.append(1), real(self, *a))[1])
     advice = advise(data)
     assert advice.find("host_count") is not None
     calls_per_headroom = len(calls)

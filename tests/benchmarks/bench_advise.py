@@ -2,7 +2,7 @@
 a cold first run in the same process as the baseline. Target: warm under 50 ms.
 
 And the host count's placement of whole VMs at scale: 10,000 VMs (50 profiles x 200) placed in
-bulk per profile by ``advisor.recommend.host_count.pack``, against a straightforward first fit
+bulk per profile by ``advisor.recommend.packing.pack``, against a straightforward first fit
 that places the same VMs one by one (the baseline, same run, same hosts); both must give the
 same hosts. Targets: the bulk placement at least 10x faster than VM by VM, and warm ``advise``
 of a 50-workload, 10,000-VM scenario under 100 ms.
@@ -78,7 +78,7 @@ def best_of(fn, runs: int) -> tuple[float, object]:
 
 def bench_packing(kb) -> None:
     from advisor.engine import advise
-    from advisor.recommend.host_count import pack
+    from advisor.recommend.packing import pack
     from advisor.scenario import parse_scenario
 
     cap, prof = profiles()

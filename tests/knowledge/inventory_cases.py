@@ -61,9 +61,11 @@ def kept_out(name: str) -> Path:
     the sha256 SOURCES.md records; the calling test is skipped with SOURCES.md's reason otherwise."""
     import pytest
 
+    from tests import kept_out as where
+
     row = source_rows()[name]
-    path = LOCAL / name
-    if not path.is_file():
+    path = where.find(name, LOCAL)
+    if path is None:
         pytest.skip(f"{name}: {row[4]}")
     digest = hashlib.sha256(path.read_bytes()).hexdigest()
     assert digest == row[5], f"{path}: sha256 {digest}, SOURCES.md records {row[5]} (not the published file)"

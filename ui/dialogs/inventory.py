@@ -38,6 +38,7 @@ from PySide6.QtWidgets import (
 )
 
 from knowledge.infra.errors import UserFacingError
+from ui.triggers import on_trigger
 
 #: file chooser filter for estate exports
 INVENTORY_FILTER = ("Estate exports (*.xlsx *.csv *.xml *.json *.out *.txt);;RVTools workbook (*.xlsx);;"
@@ -217,7 +218,7 @@ class InventoryDialog(QDialog):
         self.split_actions: dict[str, QAction] = {}
         for key, label in SPLIT_LABELS.items():
             act = menu.addAction(label)
-            act.triggered.connect(lambda _c=False, k=key: self.split_selected(k))
+            on_trigger(act, lambda k=key: self.split_selected(k))
             self.split_actions[key] = act
         self.split_button.setMenu(menu)
         self.rename_button = QPushButton("&Rename")
@@ -277,7 +278,7 @@ class InventoryDialog(QDialog):
         lay.addWidget(self.buttons)
         rename = QAction(self)
         rename.setShortcut(QKeySequence(Qt.Key.Key_F2))
-        rename.triggered.connect(self.rename_selected)
+        on_trigger(rename, self.rename_selected)
         self.addAction(rename)
         self._set_ready(False)
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QGridLayout, QLabel, QScrollArea, QVBoxLayout, QWidget
 
+from advisor.figures import registry
 from ui.workers import TaskSlot
 
 #: chart keys of this tab, in reading order
-KEYS = ("cache_mode", "boot_time", "cpu_utilization", "image_transfer", "overallocation_overhead",
-        "migration_downtime", "realtime", "site")
+KEYS = registry.keys(registry.PLOTS)
 
 
 def chart_data(kb, scenario, advice, userdb_path, site, progress=None, cancel=None):

@@ -97,6 +97,7 @@ class RecommendationCard(QFrame):
         super().__init__(parent)
         self.rec = rec
         self.calibration_label = None
+        self._alt_table: QTableWidget | None = None
         self.target_labels: list[QLabel] = []
         self.setObjectName("card")
         self.setProperty("extrapolated", bool(rec.extrapolated))
@@ -203,19 +204,29 @@ class RecommendationCard(QFrame):
             cl.linkActivated.connect(self._on_link)
             self.citation_label = cl
             lay.addWidget(cl)
+        self.notes_label = _document_notes_label(rec)
+        if self.notes_label is not None:
+            lay.addWidget(self.notes_label)
         alts = rec.alternatives
         if alts:
             self.alt_button = QPushButton(f"Alternatives ({len(alts)}) and why they lost")
             self.alt_button.setCheckable(True)
             self.alt_button.setToolTip("Show the other options with their scores and expected figures")
-            self.alt_table = _alternatives_table(alts, rec)
-            self.alt_table.setVisible(False)
-            self.alt_button.toggled.connect(self.alt_table.setVisible)
+            self.alt_button.toggled.connect(lambda on: self.alt_table.setVisible(on))
             lay.addWidget(self.alt_button, 0, Qt.AlignmentFlag.AlignLeft)
-            lay.addWidget(self.alt_table)
+            self._alt_index = lay.count()  # the table goes here when first asked for (an estate has hundreds)
         for label_widget in self.findChildren(QLabel):  # every text above is escaped: never read as plain
             label_widget.setTextFormat(Qt.TextFormat.RichText)
         lay.addStretch(1)
+
+    @property
+    def alt_table(self) -> QTableWidget:
+        """The alternatives table, made when first shown or asked for (hidden until the button opens it)."""
+        if self._alt_table is None:
+            self._alt_table = _alternatives_table(self.rec.alternatives, self.rec)
+            self._alt_table.setVisible(False)
+            self.layout().insertWidget(self._alt_index, self._alt_table)
+        return self._alt_table
 
     def _on_link(self, href: str) -> None:
         if href == "all":
@@ -226,6 +237,21 @@ class RecommendationCard(QFrame):
         cites = [c for c in self.rec.citations
                  if (c.get("document"), c.get("locator")) == (place.get("document"), place.get("locator"))]
         self.sig_citations.emit(cites, decision_title(self.rec.decision))
+
+
+def _document_notes_label(rec: Recommendation) -> QLabel | None:
+    """The document notes on the rows this card's figures rest on (where a document disagrees with
+    itself, and which reading the advice uses): each note in full, or None without notes."""
+    notes = getattr(rec, "notes", None) or []
+    if not notes:
+        return None
+    lines = [f"<b>{_esc(n['document'][:3])} {_esc(n['locator'])}</b>: {_esc(n['text'])} "
+             f"<i>Reading used:</i> {_esc(n['reading'])}" for n in notes]
+    label = QLabel("Document notes on these figures:<br>" + "<br>".join(f"• {line}" for line in lines))
+    label.setObjectName("note")
+    label.setWordWrap(True)
+    label.setAccessibleName(f"{len(notes)} document note(s) on these figures")
+    return label
 
 
 def _unique_places(cites: list[dict]) -> list[dict]:

@@ -29,15 +29,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from advisor.figures import registry
 from advisor.figures.whatif import INPUTS, Input, inputs_of, readings
 from ui.scrolling import FitPage
 from ui.tablemodels import fmt_value
 from ui.whatif_state import state_for
 from ui.workers import TaskSlot
 
-#: the charts of the panel, in reading order (the large workshop layout shows the first four)
-CHART_KEYS = ("cache_mode", "overallocation_overhead", "image_transfer", "realtime", "cpu_utilization",
-              "migration_downtime")
+#: the charts of the panel, in reading order (the large workshop layout shows its own)
+CHART_KEYS = registry.keys(registry.WHATIF)
 
 
 def realtime_data(kb, scenario, advice, inputs, progress=None, cancel=None):
@@ -179,7 +179,7 @@ class QtWhatIfPanel(QWidget):
         self.grid = QGridLayout(grid_host)
         self.grid.setContentsMargins(0, 0, 0, 0)
         self.grid.setSpacing(8)
-        keys = CHART_KEYS[:4] if large else CHART_KEYS
+        keys = registry.keys(registry.WORKSHOP) if large else CHART_KEYS
         for key in keys:
             self.charts[key] = ChartWidget(compact=True)
         self._grid_columns = 0

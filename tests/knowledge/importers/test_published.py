@@ -4,8 +4,8 @@ unsupported; every run of a multi-run file is found; every file is documented in
 its repository, path, commit, how it was obtained and its sha256.
 
 Files obtained through the stored index are committed; files that only a fetched snapshot holds
-are kept out of the repository (workplace rule) in ``local/``: their tests run when the file is
-there with the sha256 that SOURCES.md records, and are skipped with SOURCES.md's reason otherwise.
+are kept out of the repository (workplace rule); their tests read them from ``../shared/published/``
+or ``local/`` (tests/kept_out.py) and run when the file is there with the sha256 that SOURCES.md records, and are skipped with SOURCES.md's reason otherwise.
 
 The number of runs in each file is known twice, independently of the importers: counted by hand
 into expected.json, and counted again here by :func:`count_runs`, a deliberately minimal reader
@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from knowledge.importers.registry import REGISTRY
+from tests import kept_out
 
 CORPUS = Path(__file__).resolve().parents[2] / "fixtures" / "published"
 LOCAL = CORPUS / "local"
@@ -39,8 +40,8 @@ def corpus_file(name: str) -> Path:
     (the test is skipped with SOURCES.md's reason otherwise)."""
     if name in COMMITTED:
         return CORPUS / name
-    path, row = LOCAL / name, ROWS[name]
-    if not path.is_file():
+    path, row = kept_out.find(name, LOCAL), ROWS[name]
+    if path is None:
         pytest.skip(f"{name}: {row[4]}")
     digest = hashlib.sha256(path.read_bytes()).hexdigest()
     assert digest == row[5], f"{path}: sha256 {digest}, SOURCES.md records {row[5]} (not the published file)"

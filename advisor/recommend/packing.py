@@ -1,0 +1,387 @@
+"""Placing whole VMs on identical hosts: deterministic first-fit decreasing (the bin-packer of
+``host_count``).
+
+A VM cannot be split over hosts, so the active host count (before the N+x reserve) is that of a
+placement of whole VMs (:func:`pack`): first-fit decreasing over the VMs of all workloads, largest
+dominant share (its largest demand / capacity ratio) first, where a VM fits a host only when it
+fits in every resource at once (a few other decreasing orders are tried too and the fewest hosts
+kept). VMs of one profile are placed in bulk and identical hosts kept as one group, and the search
+for the first host a VM fits skips blocks of hosts that cannot take it (:class:`_Groups`), so an
+estate of thousands of workloads places in near-linear time. Pure: no engine context, only
+capacities and per-VM demands.
+"""
+
+from __future__ import annotations
+
+import functools
+import heapq
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+#: relative tolerance of the fit tests (floating-point sums of demands)
+EPS = 1e-9
+
+
+@dataclass
+class HostGroup:
+    """``count`` identical hosts, each holding ``vms`` (workload -> VMs per host) and keeping
+    ``free`` (per resource, in the order of the capacity mapping) unused."""
+
+    count: int
+    free: list[float]
+    vms: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass
+class Packing:
+    """A placement of whole VMs: host groups in first-fit order, and the workloads none of whose
+    VMs fits an empty host (name -> resources it exceeds)."""
+
+    resources: tuple[str, ...]
+    capacity: list[float]
+    groups: list[HostGroup]
+    unplaced: dict[str, list[str]]
+    order: str = "dominant"
+    #: the groups' leftovers and counts as arrays (made by the first :meth:`fits`; groups stay as placed)
+    _arrays: tuple | None = field(default=None, repr=False, compare=False)
+
+    @functools.cached_property
+    def hosts(self) -> int:
+        return sum(g.count for g in self.groups)  # (the groups do not change once placed)
+
+    def fits(self, demand: dict[str, float], extra_hosts: int = 0) -> int:
+        """How many more whole VMs of ``demand`` fit into the leftovers (plus ``extra_hosts``
+        empty hosts): :func:`_fits` of every group, in one array operation over the groups."""
+        d = [demand[k] for k in self.resources]
+        used = [j for j, x in enumerate(d) if x > 0]
+        extra = max(0, extra_hosts) * _fits(self.capacity, d)
+        if not used or not self.groups:
+            return extra
+        if self._arrays is None:
+            self._arrays = (np.array([g.free for g in self.groups], dtype=float).reshape(len(self.groups), -1),
+                            np.array([g.count for g in self.groups], dtype=np.int64))
+        free, counts = self._arrays
+        # the same floor(free / need + EPS) per resource as _fits, its least, none below 0
+        each = np.floor(free[:, used] / np.array([d[j] for j in used]) + EPS).min(axis=1).clip(min=0)
+        return int((counts * each.astype(np.int64)).sum()) + extra
+
+    def placement(self) -> list[dict]:
+        """JSON-ready: ``[{"hosts": n, "vms": {workload: VMs per host}}]``."""
+        return [{"hosts": g.count, "vms": {k: v for k, v in g.vms.items() if v}} for g in self.groups]
+
+
+def _fits(free: list[float], d: list[float]) -> int:
+    """Whole VMs of per-VM demand ``d`` that fit into ``free`` (min over resources of
+    floor(free / need); resources the VM does not use do not limit it)."""
+    n = math.inf
+    for f, x in zip(free, d, strict=True):
+        if x > 0:
+            q = math.floor(f / x + EPS)
+            if q < n:
+                n = q
+                if n <= 0:
+                    return 0
+    return int(n) if math.isfinite(n) else 0
+
+
+def _takes(free: list[float], need: list[tuple[int, float]]) -> bool:
+    """``_fits(free, d) > 0`` for the (index, demand) pairs ``need`` of the resources ``d`` uses:
+    floor(free / need + EPS) >= 1 in each."""
+    for k, x in need:
+        if free[k] / x + EPS < 1.0:
+            return False
+    return True
+
+
+#: the decreasing orders :func:`pack` tries: by dominant share (largest demand / capacity ratio)
+#: first, then by the sum of the shares, then by each resource's share alone
+ORDERS = ("dominant", "sum", "cpu_allocation", "cpu_load", "ram", "disk_capacity", "disk_iops", "network")
+
+
+def _by_resource(j: int, t: tuple) -> tuple:
+    """Packing order by resource ``j`` (largest first), then the dominant one, then the name."""
+    return (-t[0][j], -max(t[0], default=0.0), t[1])
+
+
+def pack(capacity: dict[str, float], profiles: list[tuple[str, dict[str, float], int]],
+         orders: tuple[str, ...] = ORDERS) -> Packing:
+    """First-fit decreasing of whole VMs onto identical hosts of ``capacity``.
+
+    ``profiles`` lists (workload name, per-VM demand, VMs). VMs are taken largest first (ties:
+    the order given); each goes to the first open host where it fits in every resource, else to
+    a new host. "Largest" is by dominant share (the VM's largest demand / capacity ratio); the
+    other ``orders`` (sum of shares, one resource's share) are tried too and the placement with
+    the fewest hosts kept (the earliest order on ties); the search stops once a placement reaches
+    the pooled lower bound. VMs of one profile are identical, so they are placed in bulk: a host
+    takes min over resources of floor(leftover / need) of them, and identical hosts are kept as
+    one group — the same result as placing the VMs one by one.
+    """
+    keys = tuple(capacity)
+    cap = [float(capacity[k]) for k in keys]
+    unplaced: dict[str, list[str]] = {}
+    items = []
+    total = [0.0] * len(keys)
+    for i, (name, demand, n) in enumerate(profiles):
+        d = [float(demand.get(k, 0.0)) for k in keys]
+        over = [k for k, x, c in zip(keys, d, cap, strict=True) if x > 0 and x > c * (1 + EPS)]
+        if over:
+            unplaced[name] = over
+            continue
+        if n <= 0:
+            continue
+        shares = [x / c if c > 0 else 0.0 for x, c in zip(d, cap, strict=True)]
+        total = [t + x * n for t, x in zip(total, shares, strict=True)]
+        items.append((shares, i, name, d, int(n)))
+    bound = max(1, max((math.ceil(t - 1e-9) for t in total), default=1)) if items else 0
+    best: list[tuple] | None = None
+    best_order, best_count, tried = "", 0, set()
+    key: Callable[[tuple], tuple]
+    for order in orders:
+        if order == "dominant":
+            key = lambda t: (-max(t[0], default=0.0), t[1])  # noqa: E731
+        elif order == "sum":
+            key = lambda t: (-sum(t[0]), t[1])  # noqa: E731
+        elif order in keys:
+            j = keys.index(order)
+            if not any(t[0][j] for t in items):
+                continue
+            key = functools.partial(_by_resource, j)
+        else:  # a resource these hosts do not describe
+            continue
+        ordered = sorted(items, key=key)
+        sequence = tuple(t[1] for t in ordered)
+        if sequence in tried:
+            continue
+        tried.add(sequence)
+        placed = _first_fit(cap, _runs(ordered), best_count if best is not None else None)
+        if placed is None:  # as many hosts as the best order's before every VM was placed: not kept
+            continue
+        count = sum(g.count for g in placed)
+        if best is None or count < best_count:
+            best, best_order, best_count = ordered, order, count
+        if best_count <= bound:
+            break
+    groups = (_first_fit(cap, [(t[2], t[3], t[4]) for t in best]) or []) if best else []
+    return Packing(keys, cap, groups, unplaced, best_order)
+
+
+def _runs(ordered: list[tuple]) -> list[tuple[str, list[float], int]]:
+    """``ordered`` items as (name, per-VM demand, VMs) for counting hosts only: consecutive items
+    of one demand merged into one (first fit places them one after the other on the same hosts
+    whatever their names, so the host count is the same), under one name."""
+    out: list[tuple[str, list[float], int]] = []
+    for t in ordered:
+        if out and out[-1][1] == t[3]:
+            out[-1] = ("", t[3], out[-1][2] + t[4])
+        else:
+            out.append(("", t[3], t[4]))
+    return out
+
+
+class _Block:
+    """Consecutive host groups and an upper bound of each resource's leftover among them."""
+
+    __slots__ = ("groups", "tops", "version", "pos")
+
+    def __init__(self, groups: list[HostGroup], tops: list[float], pos: int):
+        self.groups, self.tops, self.pos = groups, tops, pos
+        self.version = 0  # changes whenever groups move within the block (an index into it is stale)
+
+
+class _Groups:
+    """The host groups of a first fit, in order, in blocks of about :attr:`SIZE` that know an
+    upper bound of each resource's leftover among their groups: the search for the first group a
+    VM fits into skips every block where some resource is short in all groups.
+
+    Leftovers only shrink as VMs are placed, and a group that is split keeps its place and at
+    most its leftovers, so a group that cannot take a VM of demand ``d`` never can: each distinct
+    demand keeps where its last search found room (:attr:`start`), and the next search for it
+    starts there instead of at the first host. The bounds are made exact again only when a
+    block passes them but holds no group that fits. With thousands of workloads (and groups)
+    that keeps the placement near linear."""
+
+    SIZE = 48
+
+    def __init__(self, width: int):
+        self.width = width
+        self.blocks: list[_Block] = []
+        #: demand -> (block, index, block version) before which no group takes a VM of it
+        self.start: dict[tuple, tuple[_Block, int, int]] = {}
+
+    def _exact(self, blk: _Block) -> None:
+        groups = blk.groups
+        blk.tops = [max(g.free[k] for g in groups) for k in range(self.width)]
+
+    def resume(self, key: tuple) -> tuple[int, int]:
+        """(block, index) where the search for demand ``key`` starts."""
+        where = self.start.get(key)
+        if where is None:
+            return 0, 0
+        blk, i, version = where
+        return blk.pos, i if blk.version == version else 0
+
+    def first(self, d: list[float], need: list[tuple[int, float]], b: int, i: int) -> tuple[int, int, int] | None:
+        """(block, index, VMs that fit) of the first group at or after (b, i) taking a VM of ``d``
+        (``need``: the resources it uses, (index, demand))."""
+        if not need:  # (as _fits: a VM that needs nothing "fits" nowhere)
+            return None
+        blocks = self.blocks
+        while b < len(blocks):
+            blk = blocks[b]
+            if _takes(blk.tops, need):
+                groups = blk.groups
+                whole = i == 0
+                while i < len(groups):
+                    if _takes(groups[i].free, need):
+                        return b, i, _fits(groups[i].free, d)
+                    i += 1
+                if whole:  # the bounds let a VM in that no group takes: make them exact
+                    self._exact(blk)
+            b, i = b + 1, 0
+        return None
+
+    def mark(self, key: tuple, b: int, i: int) -> None:
+        """No group before (b, i) takes a VM of demand ``key`` (nor ever will)."""
+        if b < len(self.blocks):
+            blk = self.blocks[b]
+            self.start[key] = (blk, i, blk.version)
+        elif self.blocks:
+            blk = self.blocks[-1]
+            self.start[key] = (blk, len(blk.groups), blk.version)
+
+    def replace(self, b: int, i: int, parts: list[HostGroup]) -> None:
+        """Group (b, i) split into ``parts`` (each with at most its leftovers: the bounds hold)."""
+        blk = self.blocks[b]
+        groups = blk.groups
+        groups[i:i + 1] = parts
+        if len(parts) != 1:
+            blk.version += 1
+        if len(groups) > 2 * self.SIZE:
+            half = len(groups) // 2
+            blk.groups, rest = groups[:half], groups[half:]
+            blk.version += 1
+            self.blocks.insert(b + 1, _Block(rest, [], b + 1))
+            for k in range(b + 2, len(self.blocks)):
+                self.blocks[k].pos = k
+            self._exact(blk)
+            self._exact(self.blocks[b + 1])
+
+    def append(self, g: HostGroup) -> None:
+        if not self.blocks or len(self.blocks[-1].groups) >= self.SIZE:
+            self.blocks.append(_Block([g], list(g.free), len(self.blocks)))
+            return
+        blk = self.blocks[-1]
+        blk.groups.append(g)
+        blk.tops = [max(a, f) for a, f in zip(blk.tops, g.free, strict=True)]
+
+    def all(self) -> list[HostGroup]:
+        return [g for blk in self.blocks for g in blk.groups]
+
+
+def _first_fit(cap: list[float], items: list[tuple[str, list[float], int]], limit: int | None = None
+               ) -> list[HostGroup] | None:
+    """First fit of ``items`` (name, per-VM demand, VMs) in the order given, in bulk per item;
+    None once it opens ``limit`` hosts with VMs still to place (it cannot end below ``limit``)."""
+    groups = _Groups(len(cap))
+    opened = 0
+    for name, d, n in items:
+        key = tuple(d)
+        need = [(k, x) for k, x in enumerate(d) if x > 0]
+        b, i = groups.resume(key)
+        marked = False
+        while n > 0:
+            found = groups.first(d, need, b, i)
+            if found is None:
+                break
+            b, i, f = found
+            if not marked:  # every group before this one is too full for d
+                groups.mark(key, b, i)
+                marked = True
+            g = groups.blocks[b].groups[i]
+            full, rest = divmod(n, f)
+            if full >= g.count:  # every host of the group takes f
+                g.free = [a - f * x for a, x in zip(g.free, d, strict=True)]
+                g.vms = {**g.vms, name: g.vms.get(name, 0) + f}
+                n -= f * g.count
+                i += 1
+                continue
+            if g.count == 1:  # one host takes the rest: the group itself changes (as a split into one part)
+                g.free = [a - rest * x for a, x in zip(g.free, d, strict=True)]
+                g.vms = {**g.vms, name: g.vms.get(name, 0) + rest}
+                n = 0
+                continue
+            split = []
+            if full:
+                split.append(HostGroup(full, [a - f * x for a, x in zip(g.free, d, strict=True)],
+                                       {**g.vms, name: g.vms.get(name, 0) + f}))
+            if rest:
+                split.append(HostGroup(1, [a - rest * x for a, x in zip(g.free, d, strict=True)],
+                                       {**g.vms, name: g.vms.get(name, 0) + rest}))
+            untouched = g.count - full - (1 if rest else 0)
+            if untouched:
+                split.append(HostGroup(untouched, g.free, g.vms))
+            groups.replace(b, i, split)
+            n = 0
+        if n > 0:
+            if not marked:
+                groups.mark(key, len(groups.blocks), 0)
+            f0 = _fits(cap, d)
+            full, rest = divmod(n, f0)
+            if full:
+                groups.append(HostGroup(full, [a - f0 * x for a, x in zip(cap, d, strict=True)], {name: f0}))
+            if rest:
+                groups.append(HostGroup(1, [a - rest * x for a, x in zip(cap, d, strict=True)], {name: rest}))
+            opened += full + (1 if rest else 0)
+            if limit is not None and opened >= limit:
+                return None
+    return groups.all()
+
+
+def balance(capacity: dict[str, float], profiles: list[tuple[str, dict[str, float], int]], hosts: int) -> Packing:
+    """Whole VMs spread over ``hosts`` identical hosts (more than a first fit needs: the hosts a
+    target adds): largest dominant share first, each VM onto the host whose largest share is the
+    lowest (worst fit), where it fits in every resource if any host has room. The plan's per-host
+    figures (soft limits, page cache, the busiest host's I/O-heavy VMs) read this placement, so
+    they describe the hosts the advice recommends."""
+    keys = tuple(capacity)
+    cap = [float(capacity[k]) for k in keys]
+    items = []
+    for i, (name, demand, n) in enumerate(profiles):
+        d = [float(demand.get(k, 0.0)) for k in keys]
+        shares = [x / c if c > 0 else 0.0 for x, c in zip(d, cap, strict=True)]
+        if n > 0:
+            items.append((-max(shares, default=0.0), i, name, d, int(n)))
+    items.sort()
+    hosts = max(1, hosts)
+    used = [[0.0] * len(keys) for _ in range(hosts)]
+    vms: list[dict[str, int]] = [{} for _ in range(hosts)]
+    heap = [(0.0, h) for h in range(hosts)]
+    for _, _, name, d, n in items:
+        for _ in range(n):
+            skipped, h = [], None
+            while heap:
+                top, j = heapq.heappop(heap)
+                if all(u + x <= c * (1 + EPS) for u, x, c in zip(used[j], d, cap, strict=True)):
+                    h = (top, j)
+                    break
+                skipped.append((top, j))
+            if h is None:  # no host has room: the least loaded takes it (a soft excess, reported)
+                skipped.sort()
+                h = skipped.pop(0)
+            for s in skipped:
+                heapq.heappush(heap, s)
+            j = h[1]
+            used[j] = [u + x for u, x in zip(used[j], d, strict=True)]
+            vms[j][name] = vms[j].get(name, 0) + 1
+            heapq.heappush(heap, (max((u / c for u, c in zip(used[j], cap, strict=True) if c > 0), default=0.0), j))
+    groups: dict[tuple, HostGroup] = {}
+    for j in range(hosts):
+        key = tuple(sorted(vms[j].items()))
+        if key in groups:
+            groups[key].count += 1
+        else:
+            groups[key] = HostGroup(1, [c - u for c, u in zip(cap, used[j], strict=True)], vms[j])
+    return Packing(keys, cap, list(groups.values()), {}, "balanced")
