@@ -1,7 +1,9 @@
 """``image_transfer``: provisioning manager and protocol for moving VM images to hosts.
 
 Choices: Nimbus or OpenNebula, each with GridFTP or SCP (doc 000), or no copy at all when the
-images are NFS files the hosts attach (doc 002). Expected figure: transfer time (s) of the
+images are NFS files the hosts attach (doc 002). OpenNebula with GridFTP was never timed (doc 000
+ran GridFTP under Nimbus only): it gets no transfer time, only the line-rate floor, and says so.
+Expected figure: transfer time (s) of the
 largest image from ``image_transfer_time`` at the host NIC speed, or at the rate the destination
 host's local disks write when that is lower (sequential MB/s, declared or per-kind defaults), never
 below the physics floor image size / that rate (a 1 Gb/s link moves at most 125 MB/s).
@@ -28,6 +30,9 @@ CHOICES = ("Nimbus + GridFTP", "OpenNebula + GridFTP", "Nimbus + SCP", "OpenNebu
            "shared NFS image (no copy)")
 
 
+#: combinations the documents never timed, and why: no transfer time is offered for them (doc 000
+#: Figure 3 timed GridFTP under Nimbus only; SCP under both managers, the same time)
+UNMEASURED = {"OpenNebula + GridFTP": "never measured: doc 000 timed GridFTP under Nimbus only (Figure 3)"}
 #: doc 000 Figure 4: Nimbus's initialization and termination time against OpenNebula's
 MANAGER_ROWS = {"speedup": "000:F4-01", "percent_change": "000:F4-02"}
 
@@ -85,7 +90,7 @@ def recommend(ctx: EngineContext) -> list[Recommendation]:
         for i, proto in enumerate(("GridFTP", "SCP")):
             v, lo, hi = (max(float(a[i]), floor) for a in (pred.mean, pred.low, pred.high))
             for c in CHOICES:
-                if proto in c:
+                if proto in c and c not in UNMEASURED:
                     expected[c]["transfer_time"] = stamp(
                         figure(v, "s", lo, hi, basis=pred.basis, extrapolated=bool(pred.extrapolated[i])),
                         hw_figs, TESTBEDS["image_transfer_time"], same)
@@ -97,7 +102,7 @@ def recommend(ctx: EngineContext) -> list[Recommendation]:
         expected[c]["manager_overhead_vs_opennebula"] = fig
     cites = [*cites, *overhead_cites]
     rec = decide(DECISION, "cluster", outcome, ctx, expected=expected, model_citations=cites,
-                 has_model=pred is not None, order=CHOICES)
+                 has_model=pred is not None, order=CHOICES, why=dict(UNMEASURED))
     if rec.choice == CHOICES[-1]:
         lead = (f"Copy no image: hosts attach the NFS image files ({size:g} GB; a copy over the {link:g} Gb/s "
                 f"NIC would take at least {floor:.0f} s at line rate).")
