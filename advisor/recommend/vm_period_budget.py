@@ -57,7 +57,7 @@ def advised_for(advice, workload: str) -> dict | None:
     if rec is None or w is None or w.realtime is None or not w.realtime.tasks:
         return None
     _ts, share, overhead, speed = analysis_inputs(rec, w)
-    budget = (rec.expected.get("budget") or {}).get("value")
+    budget = rec.expected["budget"].value if "budget" in rec.expected else None
     return {"share": share, "overhead": overhead, "speed_scale": speed, "period": rec.value, "budget": budget}
 
 
