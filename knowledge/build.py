@@ -70,16 +70,15 @@ def _fill(con: sqlite3.Connection, cur: curated.Curated) -> None:
         con.executemany("INSERT INTO decisions VALUES (?, ?)", list(vocab.decisions.items()))
         con.executemany(
             "INSERT INTO testbeds VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [(t.document, t.id, t.locator, *(t.fields[c] for c in curated.TESTBED_COLUMNS[2:]))
+            [(t.document, t.id, t.locator, *(getattr(t, c) for c in curated.TESTBED_COLUMNS[2:]))
              for t in cur.testbeds])
         for m in cur.measurements:
-            si = vocab.units[m.unit].si
             mid = con.execute(
                 "INSERT INTO measurements (document, key, locator, metric, value, unit, kind, subject,"
                 " baseline, qualifier, value_low, value_high, value_si, testbed, note)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (m.document, m.id, m.locator, m.metric, m.value, m.unit, m.kind, m.subject,
-                 m.baseline, m.qualifier, m.value_low, m.value_high, m.value * si, m.testbed,
+                (m.document, m.key, m.locator, m.metric, m.value, m.unit, m.kind, m.subject,
+                 m.baseline, m.qualifier, m.value_low, m.value_high, m.value_si, m.testbed,
                  m.note)).lastrowid
             rows = []
             for name, level in m.factors.items():

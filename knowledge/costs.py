@@ -427,7 +427,7 @@ def parse_entry(section: str, data: Any, source: str = "entry"):
     return entry
 
 
-_DISK_TEXT = re.compile(r"^\s*(\d+)\s*x\s*(hdd|ssd|nvme)\s+([\d.]+)\s*(?:GB)?(?:\s+([\d.]+)\s*IOPS)?"
+_DISK_TEXT = re.compile(r"^\s*(\d+)\s*x\s*(" + "|".join(DISK_KINDS) + r")\s+([\d.]+)\s*(?:GB)?(?:\s+([\d.]+)\s*IOPS)?"
                         r"(?:\s+([\d.]+)\s*MB/s)?\s*$", re.IGNORECASE)
 
 

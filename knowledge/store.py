@@ -10,103 +10,13 @@ SQL is written outside :mod:`knowledge`.
 from __future__ import annotations
 
 import sqlite3
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from knowledge import build, curated
 from knowledge.infra.errors import DatabaseError, InputError
 from knowledge.infra.paths import bundled_kb_path, user_cache_dir
 from knowledge.infra.sqlite_util import header_application_id, open_checked
-
-
-@dataclass(frozen=True)
-class MeasurementRow:
-    """One measurement; ``value`` is in ``unit``; ``value_si`` in the SI base of the unit's dimension."""
-
-    document: str
-    key: str
-    locator: str
-    metric: str
-    value: float
-    unit: str
-    kind: str
-    subject: str
-    baseline: str
-    qualifier: str
-    value_low: float | None
-    value_high: float | None
-    value_si: float
-    testbed: str
-    note: str
-    factors: dict[str, str] = field(default_factory=dict)
-
-    def factor_num(self, name: str) -> float | None:
-        """A factor's level as a number, or None when absent or not numeric."""
-        try:
-            return float(self.factors[name])
-        except (KeyError, ValueError):
-            return None
-
-    def citation(self) -> dict[str, str]:
-        """``{"document", "locator", "id"}`` for this row."""
-        return {"document": self.document, "locator": self.locator, "id": self.key}
-
-
-@dataclass(frozen=True)
-class TestbedRow:
-    document: str
-    id: str
-    locator: str
-    description: str
-    cpu: str
-    cores: str
-    ram: str
-    disks: str
-    nic: str
-    hypervisor: str
-    hypervisor_version: str
-    host_os: str
-    guest_os: str
-    other: str
-
-
-@dataclass(frozen=True)
-class ConclusionRow:
-    document: str
-    id: str
-    decision: str
-    locator: str
-    condition: str
-    recommendation: str
-    evidence: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class NoteRow:
-    """Where a document disagrees with itself: ``text`` what disagrees, ``reading`` which reading the
-    advice uses and why, ``rows`` the measurement ids of ``document`` it concerns."""
-
-    document: str
-    id: str
-    locator: str
-    text: str
-    reading: str
-    rows: tuple[str, ...]
-
-    def to_dict(self) -> dict:
-        """``{document, id, locator, rows, text, reading}`` (the JSON of ``capadvisor kb notes``)."""
-        return {"document": self.document, "id": self.id, "locator": self.locator, "rows": list(self.rows),
-                "text": self.text, "reading": self.reading}
-
-
-@dataclass(frozen=True)
-class DocumentRow:
-    id: str
-    short: str
-    title: str
-    authors: str
-    kind: str
-
+from knowledge.records import ConclusionRow, DocumentRow, MeasurementRow, NoteRow, TestbedRow
 
 _M_COLS = ("mid, document, key, locator, metric, value, unit, kind, subject, baseline, qualifier,"
            " value_low, value_high, value_si, testbed, note")

@@ -37,14 +37,18 @@ from __future__ import annotations
 import dataclasses
 import math
 
+from advisor.expected import ExpectedFigure
 from advisor.hardware import MB_S_PER_GBPS, TESTBEDS, close, finish, stamp
 from advisor.models.boot import FAIR_SHARE_ROWS
+from advisor.notes import NoteIndex
+from advisor.notes import attach as attach_notes
 from advisor.recommend.base import (
     Alternative,
     EngineContext,
     Recommendation,
     decide,
     figure,
+    mark_target_misses,
     prediction_figure,
 )
 from advisor.recommend.disks import disk_iops, hardware_of
@@ -104,7 +108,7 @@ def _disk_speedup(ctx: EngineContext) -> float:
     return max(total / TESTBED_DISK_IOPS, 0.01) if total else 1.0
 
 
-def _stamp_boot(ctx: EngineContext, fig: dict, backend: str, neighbour: str, query: dict) -> dict:
+def _stamp_boot(ctx: EngineContext, fig: ExpectedFigure, backend: str, neighbour: str, query: dict) -> ExpectedFigure:
     """Basis of a boot time: the local disks or the storage link it was transferred onto (only
     I/O-heavy neighbours make a boot wait for them; idle and CPU-heavy ones do not, doc 002
     Section 5.2, so then the documents' figure stands as measured)."""
@@ -253,6 +257,7 @@ def refresh(ctx: EngineContext) -> None:
         return
     new = recommend(ctx, keep=old.choice)[0]
     finish(new, hardware_of(ctx), ctx.facts.storage_backend)
+    attach_notes(new, NoteIndex(ctx.kb))  # the document notes, as the engine gave the first card
     old.__dict__.update(new.__dict__)
     ctx.chosen["_storage_rec"] = old
 
@@ -370,8 +375,8 @@ def recommend(ctx: EngineContext, keep: str | None = None) -> list[Recommendatio
         have = {(c.get("document"), c.get("id")) for c in rec.citations if isinstance(c, dict)}
         rec.citations += [c for c in (ctx.kb.get(doc, row).citation() for row in FAIR_SHARE_ROWS)
                           if (c["document"], c["id"]) not in have]
-    chosen_fig = rec.expected.get("boot_time") if isinstance(rec.expected, dict) else None
-    if isinstance(chosen_fig, dict) and chosen_fig.get("fair_share_bound"):
+    chosen_fig = rec.expected.get("boot_time")
+    if chosen_fig is not None and chosen_fig.get("fair_share_bound"):
         rec.rationale += " " + FAIR_SHARE_TEXT.format(choice=rec.choice, mb=chosen_fig.get("boot_io_mb") or 0.0)
     rec.details.update({"neighbour_load": neighbour, "concurrency": {q["storage_backend"]: q["concurrent_vms"]
                                                                 for q in queries},
@@ -445,18 +450,9 @@ def _boot_target(ctx: EngineContext, outcome, times: dict[str, float], extra: di
     if not targets or not times:
         return
     limit = min(t.value for t in targets)
-    hard = any(t.hard for t in targets)
-    offered = [b for b in times if b not in outcome.excluded]
-    meets = [b for b in offered if times[b] <= limit * (1 + 1e-9)]
-    for b, t in times.items():
-        if b in meets:
-            continue
-        reason = f"boot takes about {t:.0f} s, above the {limit:g} s target"
-        if hard and meets:
-            outcome.excluded.setdefault(b, []).append((_TARGET_RULE, reason))
-        else:
-            extra[b] = extra.get(b, 0.0) - 2.0
-            why[b] = reason
+    mark_target_misses(outcome, times, limit, any(t.hard for t in targets), _TARGET_RULE,
+                       lambda t: f"boot takes about {t:.0f} s, above the {limit:g} s target", extra, why,
+                       candidates=[b for b in times if b not in outcome.excluded])
 
 
 _TARGET_RULE = Rule("sb.boot-time-target", DECISION, "cluster", "safety",

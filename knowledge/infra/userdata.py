@@ -1,6 +1,6 @@
 """Reading the data of the user's files: YAML, TOML or JSON into plain data whose mappings remember
 the keys they had more than once, so that the validating reader
-(:class:`knowledge.infra.fields.MappingReader`) refuses a key given twice the same way in every
+(:class:`knowledge.infra.reader.MappingReader`) refuses a key given twice the same way in every
 user file (scenario, cost catalogue). :func:`read_user_data` reads a file with the safe read of
 :mod:`knowledge.infra.files` (a regular file of bounded size) and parses it.
 """
@@ -183,7 +183,7 @@ def loads(text: str, fmt: str, source: str) -> Any:
 
     Syntax errors, nesting too deep for the parser and (YAML, JSON) duplicate keys are reported as
     errors of that format naming the file and line; duplicate keys become problems of
-    the validating reader (:class:`knowledge.infra.fields.MappingReader`) at the field's path
+    the validating reader (:class:`knowledge.infra.reader.MappingReader`) at the field's path
     (TOML refuses them itself)."""
     if fmt == "json":
         try:

@@ -19,7 +19,7 @@ N-01,Table 1,T1-01;T1-02,the text ranks the two cells the other way round,the ta
 def test_every_document_has_notes_each_on_existing_rows():
     cur = curated.load()
     by_doc: dict[str, int] = {}
-    ids = {(m.document, m.id) for m in cur.measurements}
+    ids = {(m.document, m.key) for m in cur.measurements}
     for n in cur.notes:
         by_doc[n.document] = by_doc.get(n.document, 0) + 1
         assert n.text and n.reading and n.locator, n
