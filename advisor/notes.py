@@ -58,7 +58,7 @@ def attach(rec, index: NoteIndex) -> None:
     rows = citation_rows(rec.citations)
     for figs in (rec.expected, *(a.expected for a in rec.alternatives)):
         for fig in figs.values():
-            if isinstance(fig, dict) and fig.get("rows"):
+            if fig.get("rows"):
                 own = index.for_rows(index.figure_rows(fig))
                 if own:
                     fig["notes"] = [note_key(n) for n in own]

@@ -19,11 +19,13 @@ from __future__ import annotations
 
 import datetime as _dt
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import jinja2
 from markupsafe import Markup
 
+from advisor.expected import ExpectedFigure
 from advisor.figures.calibration import site_figures
 from advisor.figures.calibration import summary_text as calibration_summary
 from advisor.figures.summary import design, scenario_inputs
@@ -93,11 +95,12 @@ def _num(x) -> str:
     return str(x)
 
 
-def _notes(f: dict) -> str:
+def _notes(f: ExpectedFigure) -> str:
     """What a figure's note column says: extrapolated, the figure's own note (what it counts) and the
     document notes on the rows it rests on."""
-    parts = ["extrapolated" if f.get("extrapolated") else "", f.get("note") if isinstance(f.get("note"), str) else ""]
-    keys = [_note_ref(k) for k in f.get("notes") or () if isinstance(k, str)]
+    note = f.get("note")
+    parts = ["extrapolated" if f.extrapolated else "", note if isinstance(note, str) else ""]
+    keys = [_note_ref(k) for k in f.notes if isinstance(k, str)]
     if keys:
         parts.append("see document note " + ", ".join(keys))
     return "; ".join(p for p in parts if p)
@@ -120,22 +123,20 @@ def _document_notes(r, noted: dict[str, dict]) -> list[str]:
     return out
 
 
-def _basis(f: dict) -> str:
+def _basis(f: ExpectedFigure) -> str:
     """A figure's basis and the hardware figures it rests on (or the testbed it was measured on)."""
-    basis = str(f.get("basis") or "")
-    rests = "; ".join(str(h) for h in f.get("hardware") or []) or str(f.get("testbed") or "")
+    basis = str(f.basis or "")
+    rests = "; ".join(str(h) for h in f.hardware or []) or str(f.testbed or "")
     return f"{basis} — {rests}" if basis and rests else basis
 
 
-def _short(expected: dict) -> str:
+def _short(expected: Mapping[str, ExpectedFigure]) -> str:
     """An alternative's expected figures on one line: ``name value unit (low–high)``."""
     parts = []
     for name, f in expected.items():
-        if not isinstance(f, dict):
-            continue
         label, value, unit, interval = figure_parts(name, f)
         parts.append(f"{label} {value} {unit}".rstrip() + (f" ({interval})" if interval else "")
-                     + (" extrapolated" if f.get("extrapolated") else ""))
+                     + (" extrapolated" if f.extrapolated else ""))
     return "; ".join(parts)
 
 
@@ -173,8 +174,7 @@ def report_data(advice, title: str | None = None, documents: dict[str, str] | No
         for name, f in r.expected.items():
             label, value, unit, interval = figure_parts(name, f)
             figures.append({"label": label, "value": value, "unit": unit, "interval": interval,
-                            "notes": _notes(f) if isinstance(f, dict) else "",
-                            "basis": _basis(f) if isinstance(f, dict) else ""})
+                            "notes": _notes(f), "basis": _basis(f)})
         recs.append({
             "title": catalog.title(r.decision), "decision": r.decision, "scope": r.scope,
             "scope_text": scope_text,

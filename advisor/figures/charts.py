@@ -176,7 +176,7 @@ def cache_mode_chart(kb, scenario, advice, inputs: dict) -> ChartSpec:
     spec.log_y = True  # the scenario's figures (on its own disks) and the testbed's measurements lie orders apart
     label = f"{fmt_value(vph)} VMs/host"
     if vph == advised and rec is not None and "throughput_per_vm" in rec.expected:
-        spec.mark(Mark(label, advised, rec.expected["throughput_per_vm"]["value"], "cache_mode", rec.scope,
+        spec.mark(Mark(label, advised, rec.expected["throughput_per_vm"].value, "cache_mode", rec.scope,
                        "throughput_per_vm"))
     else:
         spec.mark(Mark(label, vph))
@@ -299,7 +299,7 @@ def _overalloc(kb, family: str, title: str, y_label: str, scenario, advice, inpu
     if ratio:
         fig = rec.expected.get(figure) if rec is not None and figure else None
         on_card = fig is not None and rec is not None and rec.value == float(ratio) and marked in cases
-        spec.mark(Mark(f"{float(ratio):g} vCPUs/core", float(ratio), fig["value"] if fig is not None and on_card
+        spec.mark(Mark(f"{float(ratio):g} vCPUs/core", float(ratio), fig.value if fig is not None and on_card
                        else None,
                        "vcpu_overallocation", "cluster", figure if on_card else ""))
     return spec
@@ -327,8 +327,9 @@ def overhead_chart(kb, scenario, advice, inputs: dict) -> ChartSpec:
     """Host CPU utilization (%) vs vCPU over-allocation at the request load per host the card reads
     (the scenario's, when its workloads state one; else the thesis' test load)."""
     rec = chosen(advice, "vcpu_overallocation", "cluster")
-    load = (((rec.expected.get("thesis_host_cpu") or {}).get("load_rps_per_host")
-             or rec.details.get("load_rps_per_host")) if rec is not None else None)
+    fig = rec.expected.get("thesis_host_cpu") if rec is not None else None
+    load = ((fig.get("load_rps_per_host") if fig is not None else None)
+            or (rec.details.get("load_rps_per_host") if rec is not None else None))
     name = f"host CPU at {float(load):,.0f} req/s per host" if load else "host CPU at the test load"
     return _overalloc(kb, "overallocation_overhead", "CPU overhead vs over-allocation", "host CPU",
                       scenario, advice, inputs, {name: {"load": float(load)} if load else {}},

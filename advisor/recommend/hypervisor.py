@@ -31,6 +31,7 @@ figures are flagged extrapolated for another hypervisor.
 
 from __future__ import annotations
 
+from advisor.expected import ExpectedFigure
 from advisor.hardware import TESTBEDS, cpu_capacity, stamp
 from advisor.models.containers import workload_of
 from advisor.recommend.base import EngineContext, Recommendation, decide, figure, prediction_figure
@@ -59,7 +60,7 @@ DATABASES = ("cassandra", "database")
 DEFAULT_RF = 3.0
 
 
-def chapter5_cost(ctx: EngineContext) -> tuple[dict[str, dict], list[dict], dict[str, list[Statement]]]:
+def chapter5_cost(ctx: EngineContext) -> tuple[dict[str, ExpectedFigure], list[dict], dict[str, list[Statement]]]:
     """CPU for the same work relative to bare metal per hypervisor, from doc 004 chapter 5's rows:
     (figures, citations, statements quoted per hypervisor)."""
     kb = ctx.kb
@@ -84,7 +85,7 @@ def chapter5_cost(ctx: EngineContext) -> tuple[dict[str, dict], list[dict], dict
     return figs, cites, {"XenServer": [xen], "Xen": [xen]}
 
 
-def _database_cost(ctx: EngineContext) -> tuple[dict[str, dict], list[dict]]:
+def _database_cost(ctx: EngineContext) -> tuple[dict[str, ExpectedFigure], list[dict]]:
     """Cassandra's CPU in a VM against bare metal per hypervisor (Table 9.2), for database workloads."""
     if not any(w.application.lower() in DATABASES for w in ctx.scenario.workloads):
         return {}, []
@@ -115,7 +116,7 @@ def request_load_per_vcpu(ctx: EngineContext) -> float | None:
     return max(loads) if loads else None
 
 
-def _response_time(ctx: EngineContext) -> tuple[dict[str, dict], list[dict]]:
+def _response_time(ctx: EngineContext) -> tuple[dict[str, ExpectedFigure], list[dict]]:
     """hypervisor -> ``request_response_time`` figure (doc 004 chapter 5) for the request-serving
     workloads at their load per vCPU, and the citations; empty without such a workload."""
     load = request_load_per_vcpu(ctx)
@@ -158,7 +159,7 @@ def _cluster(ctx: EngineContext) -> Recommendation:
             expected[h]["database_cpu_cost_vs_native"] = db_figs[h]
         if h in rt_figs:
             expected[h]["request_response_time"] = rt_figs[h]
-        ratio = figs[h]["value"]
+        ratio = figs[h].value
         extra[h] = -(ratio - 1.0)  # -1 point per 100 % more CPU than bare metal
         if h in quoted:
             why[h] = quoted[h][0].text

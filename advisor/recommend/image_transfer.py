@@ -16,6 +16,9 @@ two statements bound the figure). Both managers moved the images with SCP there.
 
 from __future__ import annotations
 
+import copy
+
+from advisor.expected import ExpectedFigure
 from advisor.hardware import MB_S_PER_GBPS, TESTBEDS, close, stamp
 from advisor.recommend.base import EngineContext, Recommendation, decide, figure
 from advisor.recommend.disks import hardware_of
@@ -34,13 +37,13 @@ UNMEASURED = {"OpenNebula + GridFTP": "never measured: doc 000 timed GridFTP und
 MANAGER_ROWS = {"speedup": "000:F4-01", "percent_change": "000:F4-02"}
 
 
-def manager_overhead(ctx: EngineContext) -> tuple[dict[str, dict], list[dict]]:
+def manager_overhead(ctx: EngineContext) -> tuple[dict[str, ExpectedFigure], list[dict]]:
     """choice -> ``manager_overhead_vs_opennebula`` figure, and the rows' citations."""
     speedup, change = row_values(ctx.kb, [MANAGER_ROWS["speedup"], MANAGER_ROWS["percent_change"]])
     a, b = 1.0 / speedup, 1.0 + change / 100.0
     note = "time in the manager's initialization and termination states, doc 000 Figure 4 (SCP, same images)"
     nimbus = figure((a + b) / 2.0, "ratio", min(a, b), max(a, b), note=note)
-    out = {c: (dict(nimbus) if c.startswith("Nimbus") else figure(1.0, "ratio", note=note))
+    out = {c: (copy.deepcopy(nimbus) if c.startswith("Nimbus") else figure(1.0, "ratio", note=note))
            for c in CHOICES[:-1]}
     kb = ctx.kb
     cites = [kb.get(kb.resolve_document(r.split(":")[0]), r.split(":")[1]).citation() for r in MANAGER_ROWS.values()]

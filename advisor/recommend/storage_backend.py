@@ -37,6 +37,7 @@ from __future__ import annotations
 import dataclasses
 import math
 
+from advisor.expected import ExpectedFigure
 from advisor.hardware import MB_S_PER_GBPS, TESTBEDS, close, finish, stamp
 from advisor.models.boot import FAIR_SHARE_ROWS
 from advisor.notes import NoteIndex
@@ -107,7 +108,7 @@ def _disk_speedup(ctx: EngineContext) -> float:
     return max(total / TESTBED_DISK_IOPS, 0.01) if total else 1.0
 
 
-def _stamp_boot(ctx: EngineContext, fig: dict, backend: str, neighbour: str, query: dict) -> dict:
+def _stamp_boot(ctx: EngineContext, fig: ExpectedFigure, backend: str, neighbour: str, query: dict) -> ExpectedFigure:
     """Basis of a boot time: the local disks or the storage link it was transferred onto (only
     I/O-heavy neighbours make a boot wait for them; idle and CPU-heavy ones do not, doc 002
     Section 5.2, so then the documents' figure stands as measured)."""
@@ -374,8 +375,8 @@ def recommend(ctx: EngineContext, keep: str | None = None) -> list[Recommendatio
         have = {(c.get("document"), c.get("id")) for c in rec.citations if isinstance(c, dict)}
         rec.citations += [c for c in (ctx.kb.get(doc, row).citation() for row in FAIR_SHARE_ROWS)
                           if (c["document"], c["id"]) not in have]
-    chosen_fig = rec.expected.get("boot_time") if isinstance(rec.expected, dict) else None
-    if isinstance(chosen_fig, dict) and chosen_fig.get("fair_share_bound"):
+    chosen_fig = rec.expected.get("boot_time")
+    if chosen_fig is not None and chosen_fig.get("fair_share_bound"):
         rec.rationale += " " + FAIR_SHARE_TEXT.format(choice=rec.choice, mb=chosen_fig.get("boot_io_mb") or 0.0)
     rec.details.update({"neighbour_load": neighbour, "concurrency": {q["storage_backend"]: q["concurrent_vms"]
                                                                 for q in queries},

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from advisor.expected import ExpectedFigure, rounded
 from advisor.hardware import TESTBEDS, cpu_capacity, migration_scale, stamp, transfer_migration_time
 from advisor.recommend.base import (
     EngineContext,
@@ -95,9 +96,10 @@ def _migration_figures(ctx: EngineContext, fam: str, queries: list[dict], hv: st
         if base is not None:
             for i, f in enumerate(figs):
                 esxi = prediction_figure(base, i)
-                f.update(high=max(f["high"], esxi["high"]), extrapolated=True,
-                         note=f"{hv}'s chapter 5 ratio to VMware ESXi (measured with a lightly loaded VM) on the "
-                              "thesis' heavy-load test; the interval reaches up to ESXi's own chapter 8 interval")
+                f.high = max(f.high, esxi.high)
+                f.extrapolated = True
+                f["note"] = (f"{hv}'s chapter 5 ratio to VMware ESXi (measured with a lightly loaded VM) on the "
+                             "thesis' heavy-load test; the interval reaches up to ESXi's own chapter 8 interval")
     return figs, pred
 
 
@@ -144,7 +146,7 @@ def to_scenario(hw, migrating, label: str, values, totals=None):
     return np.asarray(values, dtype=float) * ratio, figs, bed, same
 
 
-def _transfer(ctx: EngineContext, expected: dict[str, dict], migrating) -> list[str]:
+def _transfer(ctx: EngineContext, expected: dict[str, dict[str, ExpectedFigure]], migrating) -> list[str]:
     """Every level's figures onto the scenario's hosts (:func:`to_scenario`). A ``thesis_host_cpu``
     that reaches 100 % on these hosts says nothing (every level would read 100 [100-100] %: the
     thesis' test load does not fit one of them) and is not stated; returns the levels it was
@@ -152,20 +154,19 @@ def _transfer(ctx: EngineContext, expected: dict[str, dict], migrating) -> list[
     hw = hardware_of(ctx)
     dropped = []
     for level, figs in expected.items():
-        totals = figs.get("migration_total_time", {}).get("value")  # before its own transfer
+        total_fig = figs.get("migration_total_time")
+        totals = total_fig.value if total_fig is not None else None  # before its own transfer
         for label in ("thesis_host_cpu", "migration_total_time", "migration_downtime"):
             fig = figs.get(label)
             if fig is None or (label == "migration_downtime" and totals is None):
                 continue
-            keys = ("value", "low", "high")
-            moved, hw_figs, bed, same = to_scenario(hw, migrating, label, [fig[k] for k in keys],
+            moved, hw_figs, bed, same = to_scenario(hw, migrating, label, [fig.value, fig.low, fig.high],
                                                     [totals] * 3 if totals is not None else None)
             if label == "thesis_host_cpu" and float(moved[0]) >= 100.0:
                 del figs[label]
                 dropped.append(level)
                 continue
-            for key, v in zip(keys, moved, strict=True):
-                fig[key] = float(f"{float(v):.6g}")
+            fig.value, fig.low, fig.high = (rounded(float(v)) for v in moved)
             stamp(fig, hw_figs, bed, same)
     return dropped
 

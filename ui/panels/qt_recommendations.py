@@ -4,6 +4,7 @@ confidence, extrapolation warning, rationale, clickable citations, and the alter
 from __future__ import annotations
 
 import html
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QTimer, Signal
@@ -21,6 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from advisor.expected import ExpectedFigure
 from advisor.figures.text import figure_parts, prose
 from advisor.figures.text import figure_text as plain_figure_text
 from advisor.hardware import basis_groups
@@ -45,7 +47,7 @@ def decision_title(name: str) -> str:
     return catalog.title(name)
 
 
-def figure_text(name: str, fig: dict) -> str:
+def figure_text(name: str, fig: ExpectedFigure) -> str:
     """``"throughput per VM: <b>52.3</b> MB/s (45.1–60.2)"`` from an expected figure (escaped; the
     numbers as :func:`advisor.figures.text.figure_parts` gives them to every front end)."""
     label, value, unit, interval = figure_parts(name, fig)
@@ -60,7 +62,7 @@ MAX_HARDWARE = 4
 MAX_NAMES = 3
 
 
-def basis_text(expected: dict) -> str:
+def basis_text(expected: Mapping[str, ExpectedFigure]) -> str:
     """``Basis: <b>scenario hardware (declared)</b> — on host NIC: 10 Gb/s (declared); …`` (escaped),
     one line per basis when the figures rest on several; empty without figures."""
     groups = basis_groups(expected)
@@ -390,8 +392,7 @@ class QtRecommendationsPanel(QWidget):
         before = choice_changes(advice, baseline)
         for rec in advice.recommendations:
             key = (rec.decision, rec.scope)
-            if not any(str(f.get("basis", "")).startswith("site:") for f in rec.expected.values()
-                       if isinstance(f, dict)):
+            if not any(str(f.basis or "").startswith("site:") for f in rec.expected.values()):
                 continue
             lines = [f"<b>Calibrated to site {_esc(site)}</b>"]
             lines += [f"{_esc(c.label)}: documents {_esc(fmt_value(c.documents))} → site "
