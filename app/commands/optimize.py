@@ -9,7 +9,6 @@ from pathlib import Path
 
 from knowledge.infra import jsonout
 
-
 #: the most host counts per host model --host-counts may ask for
 MAX_HOST_COUNTS = 100
 
