@@ -273,6 +273,7 @@ def _alternatives_table(alts: list[Alternative], rec: Recommendation | None = No
                       "points (see the rationale); the option with the most points is chosen. Scores compare "
                       "the options of one decision only.")
     t.verticalHeader().hide()
+    t.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)  # the engine's scores: read only
     t.setWordWrap(True)
     for i, a in enumerate(alts):
         exp = "; ".join(plain_figure_text(k, v) for k, v in a.expected.items())
