@@ -359,13 +359,14 @@ def advice_cost(advice, cat: Catalogue, kb=None) -> DesignCost:
     cur = cat.currency
     deltas: list[CostDelta] = []
     if hv is not None:
-        cpu = {hv.choice: hv.expected.get("cpu_cost_vs_native", {}).get("value")}
+        cpu = {c: figs["cpu_cost_vs_native"].value if "cpu_cost_vs_native" in figs else None
+               for c, figs in ((hv.choice, hv.expected), *((a.choice, a.expected) for a in hv.alternatives))}
         for a in hv.alternatives:
-            cpu[a.choice] = a.expected.get("cpu_cost_vs_native", {}).get("value")
             alt = price(cat, facts(active, hypervisor=a.choice))
             change = None
-            if isinstance(cpu[a.choice], int | float) and isinstance(cpu[hv.choice], int | float) and cpu[hv.choice]:
-                change = 100.0 * (cpu[a.choice] / cpu[hv.choice] - 1.0)
+            mine, theirs = cpu[hv.choice], cpu[a.choice]
+            if isinstance(theirs, int | float) and isinstance(mine, int | float) and mine:
+                change = 100.0 * (theirs / mine - 1.0)
             d_lic = _licences_per_year(alt) - lic
             d_up = alt.of("licence")[0] - out.of("licence")[0]
             text = f"{a.choice}: {signed(d_lic, cur)} per year in licences"

@@ -19,6 +19,8 @@ from typing import Any
 from advisor.calibration import Calibration, calibrate, documents_only, for_scenario
 from advisor.cost import DesignCost, advice_cost
 from advisor.hardware import finish, summary_basis
+from advisor.notes import NoteIndex
+from advisor.notes import attach as attach_notes
 from advisor.progress import CancelToken, ProgressCallback, check, report
 from advisor.recommend import catalog
 from advisor.recommend.base import CitationIndex, EngineContext, ModelAccess, Recommendation
@@ -230,18 +232,21 @@ def _advise(scenario, kb, site, userdb, progress, cancel, calibration, catalogue
         ctx = EngineContext(scenario=sc, kb=kb, models=ModelAccess(kb, cal.family_dict()), cites=citation_index(kb),
                             facts=Facts.of(sc), calibration=cal)
         recs: list[Recommendation] = []
+        notes = NoteIndex(kb)
         decisions = catalog.ordered()
         for i, decision in enumerate(decisions):
             check(cancel)
             report(progress, 0.05 + 0.9 * i / len(decisions), f"deciding {decision.title.lower()}")
-            finished: dict[tuple[int, int], str] = {}  # recommendations of one profile share their figures
+            # recommendations of one profile share their figures: basis and notes
+            finished: dict[tuple[int, int], tuple[str, list[dict]]] = {}
             for rec in decision.recommender.recommend(ctx):
                 shared = (id(rec.expected), id(rec.alternatives))
                 if shared in finished:
-                    rec.basis = finished[shared]
+                    rec.basis, rec.notes = finished[shared]
                 else:
                     finish(rec, hardware_of(ctx), ctx.facts.storage_backend)  # every figure says its basis
-                    finished[shared] = rec.basis
+                    attach_notes(rec, notes)  # the document notes on the rows it rests on
+                    finished[shared] = (rec.basis, rec.notes)
                 recs.append(rec)
         results = final_results(ctx, recs) + implicit_targets(recs)  # + each workload's io.iops
         advice = Advice(sc, recs, cal, dict(ctx.models.problems), kb.digest, 0.0, facts=ctx.facts, targets=results)

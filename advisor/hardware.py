@@ -29,6 +29,8 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from advisor.expected import ExpectedFigure, as_figure
+
 #: the basis strings of expected figures (plus ``site:<name>``)
 DOCUMENTS = "documents"
 DEFAULTS = "scenario hardware (per-kind defaults)"
@@ -215,14 +217,14 @@ def summary_basis(bases: Iterable[str | None]) -> str:
     return next((b for b in _ORDER if b in found), DOCUMENTS)
 
 
-def stamp(fig: dict, figures: Iterable[HwFigure], testbed: Testbed | None = None,
-          same_as_testbed: bool = False) -> dict:
+def stamp(fig: ExpectedFigure, figures: Iterable[HwFigure], testbed: Testbed | None = None,
+          same_as_testbed: bool = False) -> ExpectedFigure:
     """Write ``basis`` and the ``hardware`` labels (and the ``testbed`` line) into ``fig``."""
     figures = list(dict.fromkeys(figures))
-    fig["basis"] = basis_of(figures, same_as_testbed)
-    fig["hardware"] = [f.label() for f in figures]
+    fig.basis = basis_of(figures, same_as_testbed)
+    fig.hardware = [f.label() for f in figures]
     if testbed is not None:
-        fig["testbed"] = testbed.describe()
+        fig.testbed = testbed.describe()
     return fig
 
 
@@ -230,14 +232,16 @@ def basis_groups(expected) -> list[tuple[str, list[str], list[str], list[str]]]:
     """The expected figures of one choice grouped by basis, for cards and reports:
     ``[(basis, figure names, hardware labels, testbed lines)]``, the weakest basis first."""
     groups: dict[str, tuple[list[str], list[str], list[str]]] = {}
-    for name, fig in expected.items():
-        if not isinstance(fig, dict) or not valid_basis(fig.get("basis")):
+    for name, given in expected.items():
+        fig = as_figure(given)
+        basis = fig.basis
+        if basis is None or not valid_basis(basis):
             continue
-        names, hw, beds = groups.setdefault(fig["basis"], ([], [], []))
+        names, hw, beds = groups.setdefault(basis, ([], [], []))
         names.append(name)
-        hw += [h for h in fig.get("hardware", []) if h not in hw]
-        if fig.get("testbed") and fig["testbed"] not in beds:
-            beds.append(fig["testbed"])
+        hw += [h for h in fig.hardware or [] if h not in hw]
+        if fig.testbed and fig.testbed not in beds:
+            beds.append(fig.testbed)
     rank = {b: i for i, b in enumerate(_ORDER)}
     order = sorted(groups, key=lambda b: (not b.startswith("site:"), rank.get(b, -1)))
     return [(b, *groups[b]) for b in order]
@@ -495,15 +499,15 @@ def finish(rec, hw: Hardware, backend: str | None = None) -> None:
     hardware (or a disk's per-kind defaults); then the recommendation's own ``basis`` is the
     summary of its figures'."""
     parts: dict[str, list[HwFigure]] = {}
-    stamped: dict[tuple[int, ...], dict] = {}  # (many figures rest on the same hardware figures)
+    stamped: dict[tuple[int, ...], ExpectedFigure] = {}  # (many figures rest on the same hardware figures)
     for figs in (rec.expected, *(a.expected for a in rec.alternatives)):
         for key, fig in figs.items():
-            if isinstance(fig, dict) and "value" in fig and not valid_basis(fig.get("basis")):
+            if not valid_basis(fig.basis):
                 inputs = _computed_inputs(hw, rec.decision, key, backend, parts)
                 ids = tuple(map(id, inputs))
                 if ids not in stamped:
-                    stamped[ids] = stamp({}, inputs)
-                fig["basis"], fig["hardware"] = stamped[ids]["basis"], list(stamped[ids]["hardware"])
-                if fig["basis"] == DOCUMENTS:  # computed from the scenario, on no hardware figure
-                    fig["basis"] = DECLARED
-    rec.basis = summary_basis(f.get("basis") for f in rec.expected.values() if isinstance(f, dict))
+                    stamped[ids] = stamp(ExpectedFigure(None), inputs)
+                fig.basis, fig.hardware = stamped[ids].basis, list(stamped[ids].hardware or [])
+                if fig.basis == DOCUMENTS:  # computed from the scenario, on no hardware figure
+                    fig.basis = DECLARED
+    rec.basis = summary_basis(f.basis for f in rec.expected.values())

@@ -4,6 +4,9 @@ the report (plain text; front ends add their own markup around it)."""
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
+
+from advisor.expected import as_figure
 
 
 def fmt_value(value: float | None, digits: int = 4) -> str:
@@ -24,14 +27,15 @@ def figure_parts(name: str, fig) -> tuple[str, str, str, str]:
     ``("throughput per VM", "52.3", "MB/s", "45.1–60.2")``; the interval is empty when the figure
     has none."""
     label = name.replace("_", " ")
-    if not isinstance(fig, dict):
+    if not isinstance(fig, Mapping):
         return label, str(fig), "", ""
-    value, low, high = fig.get("value"), fig.get("low"), fig.get("high")
+    fig = as_figure(fig)
+    value, low, high = fig.value, fig.low, fig.high
     shown = fmt_value(value) if isinstance(value, int | float) else str(value)
     interval = ""
     if isinstance(low, int | float) and isinstance(high, int | float) and (low != value or high != value):
         interval = f"{fmt_value(low)}–{fmt_value(high)}"
-    return label, shown, str(fig.get("unit", "")), interval
+    return label, shown, str(fig.unit), interval
 
 
 def figure_text(name: str, fig) -> str:

@@ -27,6 +27,8 @@ from knowledge.infra.paths import user_config_dir
 log = logging.getLogger(__name__)
 
 THEMES = ("system", "light", "dark")
+#: paper sizes of the PDF report ("" = the desktop locale's: US Letter in the US, else A4)
+PAPERS = ("", "a4", "letter")
 ENV_PREFIX = "CAPADVISOR_"
 #: the allowed range (lowest, highest) of each numeric field; :meth:`Settings.validate` clamps to it
 #: and the Preferences dialog (ui/preferences.py) offers exactly it
@@ -60,6 +62,8 @@ class Settings:
     last_dir: str = ""
     #: maximum length of the recent-files menu
     max_recent: int = 8
+    #: paper of the PDF report: "a4", "letter" or "" (the desktop locale's)
+    paper: str = ""
     #: extra fields written by a newer minor release are kept here, untouched
     extra: dict = field(default_factory=dict)
 
@@ -69,6 +73,8 @@ class Settings:
         defaults = Settings()
         if self.theme not in THEMES:
             self.theme = "system"
+        if self.paper not in PAPERS:
+            self.paper = ""
         for name, (lo, hi) in LIMITS.items():
             kind = type(lo)
             try:

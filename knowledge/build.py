@@ -13,7 +13,8 @@ from pathlib import Path
 
 from knowledge import curated
 
-KB_SCHEMA_VERSION = 1
+#: 2: the document notes (tables notes, note_rows)
+KB_SCHEMA_VERSION = 2
 #: PRAGMA application_id of a compiled knowledge base ('CAKB')
 KB_APPLICATION_ID = 0x43414B42
 SCHEMA_SQL = Path(__file__).resolve().parent / "schema" / "kb.sql"
@@ -69,16 +70,15 @@ def _fill(con: sqlite3.Connection, cur: curated.Curated) -> None:
         con.executemany("INSERT INTO decisions VALUES (?, ?)", list(vocab.decisions.items()))
         con.executemany(
             "INSERT INTO testbeds VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [(t.document, t.id, t.locator, *(t.fields[c] for c in curated.TESTBED_COLUMNS[2:]))
+            [(t.document, t.id, t.locator, *(getattr(t, c) for c in curated.TESTBED_COLUMNS[2:]))
              for t in cur.testbeds])
         for m in cur.measurements:
-            si = vocab.units[m.unit].si
             mid = con.execute(
                 "INSERT INTO measurements (document, key, locator, metric, value, unit, kind, subject,"
                 " baseline, qualifier, value_low, value_high, value_si, testbed, note)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (m.document, m.id, m.locator, m.metric, m.value, m.unit, m.kind, m.subject,
-                 m.baseline, m.qualifier, m.value_low, m.value_high, m.value * si, m.testbed,
+                (m.document, m.key, m.locator, m.metric, m.value, m.unit, m.kind, m.subject,
+                 m.baseline, m.qualifier, m.value_low, m.value_high, m.value_si, m.testbed,
                  m.note)).lastrowid
             rows = []
             for name, level in m.factors.items():
@@ -90,6 +90,9 @@ def _fill(con: sqlite3.Connection, cur: curated.Curated) -> None:
                         (c.document, c.id, c.decision, c.locator, c.condition, c.recommendation))
             con.executemany("INSERT INTO conclusion_evidence VALUES (?, ?, ?)",
                             [(c.document, c.id, e) for e in c.evidence])
+        for n in cur.notes:
+            con.execute("INSERT INTO notes VALUES (?, ?, ?, ?, ?)", (n.document, n.id, n.locator, n.text, n.reading))
+            con.executemany("INSERT INTO note_rows VALUES (?, ?, ?)", [(n.document, n.id, r) for r in n.rows])
     con.execute("VACUUM")
 
 
@@ -106,7 +109,8 @@ def main(argv: list[str] | None = None) -> int:
     except curated.CurationError as exc:
         print(exc, file=sys.stderr)
         return 1
-    print(f"wrote {args[0]}: {len(cur.measurements)} measurements from {len(cur.documents)} documents")
+    print(f"wrote {args[0]}: {len(cur.measurements)} measurements and {len(cur.notes)} notes from "
+          f"{len(cur.documents)} documents")
     return 0
 
 

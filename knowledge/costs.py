@@ -46,47 +46,25 @@ from __future__ import annotations
 import json
 import math
 import re
-import stat
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from knowledge.host_types import DEFAULT_GHZ, DISK_KINDS, HYPERVISORS, VIRTUALIZATION, Cpu, Disk
+from knowledge.host_types import SHARED_KINDS as STORAGE_KINDS
+from knowledge.infra import userdata
 from knowledge.infra.errors import InputError
+from knowledge.infra.reader import CheckedMapping, Problems
 
 CATALOGUE_VERSION = 1
-#: hypervisor names a licence may name (as the hypervisor decision names them)
-HYPERVISORS = ("KVM", "VMware ESXi", "XenServer", "Xen")
-STORAGE_KINDS = ("nfs", "iscsi", "distributed")
-DISK_KINDS = ("hdd", "ssd", "nvme")
-VIRTUALIZATION = ("vmx", "svm", "none", "unknown")
 LICENCE_UNITS = ("socket", "core", "host", "cluster", "node")
 #: the sections of a catalogue that hold named entries
 SECTIONS = ("hosts", "storage", "licences")
 #: the largest catalogue file read, bytes
 MAX_FILE_BYTES = 4 * 1024 * 1024
-
-
-@dataclass
-class HostCpu:
-    model: str = ""
-    sockets: int = 1
-    cores_per_socket: int = 1
-    threads_per_core: int = 1
-    ghz: float = 2.0
-    virtualization: str = "vmx"
-
-    @property
-    def cores(self) -> int:
-        return self.sockets * self.cores_per_socket
-
-
-@dataclass
-class HostDisk:
-    kind: str = "ssd"
-    count: int = 1
-    size_gb: float = 1000.0
-    iops: float | None = None
-    mb_s: float | None = None
+#: no number of a catalogue may exceed this in size (a price of 1e308 EUR would make every total
+#: over the years infinite); fields with a tighter bound say so
+MAX_NUMBER = 1e12
 
 
 @dataclass
@@ -96,9 +74,9 @@ class HostModel:
     name: str
     price: float
     power_w: float
-    cpu: HostCpu = field(default_factory=HostCpu)
+    cpu: Cpu = field(default_factory=lambda: Cpu(virtualization="vmx"))
     ram_gib: float = 64.0
-    disks: list[HostDisk] = field(default_factory=list)
+    disks: list[Disk] = field(default_factory=list)
     nic_gbps: float = 1.0
     rack_units: float = 1.0
     idle_w: float | None = None
@@ -247,38 +225,25 @@ def _plain(v):
 
 
 # --- validation ------------------------------------------------------------------------------
-class _Problems:
+class _Problems(Problems):
     def __init__(self, source: str) -> None:
+        super().__init__(limit=30)
         self.source = source
-        self.items: list[str] = []
-
-    def add(self, path: str, message: str) -> None:
-        self.items.append(f"{path}: {message}" if path else message)
 
     def raise_if_any(self) -> None:
         if self.items:
-            shown = self.items[:30] + ([f"... and {len(self.items) - 30} more"] if len(self.items) > 30 else [])
-            raise InputError(f"{self.source}: invalid cost catalogue:\n  " + "\n  ".join(shown))
+            raise InputError(f"{self.source}: invalid cost catalogue:\n  " + self.listing())
 
 
 _MISSING = object()
 
 
-class _Reader:
-    """Typed access to one mapping, reporting problems under ``path``."""
+class _Reader(CheckedMapping):
+    """Typed access to one mapping, reporting problems under ``path`` (the mapping's checks, a key
+    given twice among them, are the shared reader's; the catalogue's fields follow its own rules)."""
 
     def __init__(self, data: Any, path: str, problems: _Problems, known: tuple[str, ...]):
-        self.path, self.problems = path, problems
-        if not isinstance(data, dict):
-            problems.add(path or "catalogue", "must be a mapping")
-            data = {}
-        self.data = data
-        for key in data:
-            if key not in known:
-                problems.add(self.p(str(key)), f"unknown field (known: {', '.join(known)})")
-
-    def p(self, key: str) -> str:
-        return f"{self.path}.{key}" if self.path else key
+        super().__init__(data, path, problems, known, root="catalogue", noun="field")
 
     def has(self, key: str) -> bool:
         return self.data.get(key) is not None
@@ -313,8 +278,12 @@ class _Reader:
                 self.problems.add(self.p(key), "is required")
                 return 0
             return default
-        if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        if isinstance(value, bool) or not isinstance(value, int | float):
             self.problems.add(self.p(key), "must be an integer" if integer else "must be a number")
+            return default if default is not _MISSING else 0
+        if abs(value) > MAX_NUMBER or (isinstance(value, float) and not math.isfinite(value)):
+            shown = f"a {len(str(abs(value)))}-digit number" if isinstance(value, int) else f"{value:g}"
+            self.problems.add(self.p(key), f"must be a finite number of at most {MAX_NUMBER:g}, not {shown}")
             return default if default is not _MISSING else 0
         if integer and value != int(value):
             self.problems.add(self.p(key), "must be an integer")
@@ -353,18 +322,18 @@ def _host(data: Any, path: str, pr: _Problems) -> HostModel:
                                                              "threads_per_core", "ghz", "virtualization"))
     if "cpu" not in r.data:
         pr.add(f"{path}.cpu", "is required (sockets, cores_per_socket, ...)")
-    cpu = HostCpu(model=c.string("model", ""), sockets=c.number("sockets", 1, integer=True, positive=True, maximum=16),
+    cpu = Cpu(model=c.string("model", ""), sockets=c.number("sockets", 1, integer=True, positive=True, maximum=16),
                   cores_per_socket=c.number("cores_per_socket", integer=True, positive=True, maximum=1024),
                   threads_per_core=c.number("threads_per_core", 1, integer=True, positive=True, maximum=8),
-                  ghz=c.number("ghz", 2.0, positive=True, maximum=20),
+                  ghz=c.number("ghz", DEFAULT_GHZ, positive=True, maximum=20),
                   virtualization=c.string("virtualization", "vmx", VIRTUALIZATION))
     disks = []
     for i, d in enumerate(r.items("disks")):
         dr = _Reader(d, f"{path}.disks[{i}]", pr, ("kind", "count", "size_gb", "iops", "mb_s"))
-        disks.append(HostDisk(kind=dr.string("kind", "ssd", DISK_KINDS),
-                              count=dr.number("count", 1, integer=True, positive=True),
-                              size_gb=dr.number("size_gb", positive=True),
-                              iops=dr.number("iops", None, positive=True), mb_s=dr.number("mb_s", None, positive=True)))
+        disks.append(Disk(kind=dr.string("kind", "ssd", DISK_KINDS),
+                          count=dr.number("count", 1, integer=True, positive=True),
+                          size_gb=dr.number("size_gb", positive=True),
+                          iops=dr.number("iops", None, positive=True), mb_s=dr.number("mb_s", None, positive=True)))
     power = r.number("power_w", positive=True)
     idle = r.number("idle_w", None)
     if idle is not None and isinstance(power, float) and idle > power:
@@ -458,7 +427,7 @@ def parse_entry(section: str, data: Any, source: str = "entry"):
     return entry
 
 
-_DISK_TEXT = re.compile(r"^\s*(\d+)\s*x\s*(hdd|ssd|nvme)\s+([\d.]+)\s*(?:GB)?(?:\s+([\d.]+)\s*IOPS)?"
+_DISK_TEXT = re.compile(r"^\s*(\d+)\s*x\s*(" + "|".join(DISK_KINDS) + r")\s+([\d.]+)\s*(?:GB)?(?:\s+([\d.]+)\s*IOPS)?"
                         r"(?:\s+([\d.]+)\s*MB/s)?\s*$", re.IGNORECASE)
 
 
@@ -501,39 +470,17 @@ def parse_disks_text(text: str):
 
 # --- files -----------------------------------------------------------------------------------
 def read_catalogue_data(path: Path | str) -> Any:
-    """The plain data of a catalogue file (.yaml/.yml or .json); InputError when it cannot be read."""
+    """The plain data of a catalogue file (.json, else YAML) with the safe read every user file
+    shares (:mod:`knowledge.infra.userdata`); InputError when it cannot be read or parsed. Its
+    mappings remember a key given twice: :func:`parse_catalogue` refuses it, as the scenario does."""
     path = Path(path)
-    try:
-        st = path.stat()
-    except OSError as exc:
-        raise InputError(f"cannot read cost catalogue {path}: {exc.strerror or exc}") from exc
-    if not stat.S_ISREG(st.st_mode):
-        raise InputError(f"{path}: not a regular file")
-    if st.st_size > MAX_FILE_BYTES:
-        raise InputError(f"{path}: {st.st_size / 2**20:.1f} MiB is larger than a cost catalogue may be "
-                         f"({MAX_FILE_BYTES // 2**20} MiB)")
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InputError(f"cannot read cost catalogue {path}: {exc.strerror or exc}") from exc
-    except UnicodeDecodeError as exc:
-        raise InputError(f"{path}: not UTF-8 text ({exc.reason})") from exc
-    return loads(text, "json" if path.suffix.lower() == ".json" else "yaml", str(path))
+    fmt = "json" if path.suffix.lower() == ".json" else "yaml"
+    return userdata.read_user_data(path, "cost catalogue", MAX_FILE_BYTES, fmt)
 
 
 def loads(text: str, fmt: str = "yaml", source: str = "cost catalogue") -> Any:
-    try:
-        if fmt == "json":
-            return json.loads(text)
-        import yaml
-
-        return yaml.safe_load(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{source}: invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}") from exc
-    except Exception as exc:  # yaml.YAMLError and friends
-        mark = getattr(exc, "problem_mark", None)
-        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        raise InputError(f"{source}: invalid YAML{where}: {getattr(exc, 'problem', None) or exc}") from exc
+    """The data of catalogue text (``yaml`` or ``json``), see :func:`knowledge.infra.userdata.loads`."""
+    return userdata.loads(text, fmt, source)
 
 
 def load_catalogue(path: Path | str) -> Catalogue:

@@ -16,6 +16,8 @@ from pathlib import Path
 
 import yaml
 
+from knowledge.records import ConclusionRow, DocumentRow, MeasurementRow, NoteRow, TestbedRow
+
 DATA_DIR = Path(__file__).resolve().parent / "data"
 
 MEASUREMENT_COLUMNS = (
@@ -27,6 +29,9 @@ TESTBED_COLUMNS = (
     "hypervisor", "hypervisor_version", "host_os", "guest_os", "other",
 )
 CONCLUSION_COLUMNS = ("id", "decision", "locator", "condition", "recommendation", "evidence")
+#: a document note (notes*.csv): where the document disagrees with itself, which measurement rows
+#: that touches, and which reading the advice uses and why (our own words, numbers copied)
+NOTE_COLUMNS = ("id", "locator", "rows", "text", "reading")
 QUALIFIERS = ("=", "~", "<", ">", "<=", ">=")
 LOCATOR_RE = re.compile(
     r"^(Abstract|Introduction|Conclusion|Conclusions|Keywords|Preface"
@@ -112,61 +117,14 @@ class Vocabulary:
 
 
 @dataclass
-class Document:
-    id: str
-    short: str
-    title: str
-    authors: str
-    kind: str
-
-
-@dataclass
-class Measurement:
-    document: str
-    id: str
-    locator: str
-    metric: str
-    value: float
-    unit: str
-    kind: str
-    subject: str
-    baseline: str
-    qualifier: str
-    value_low: float | None
-    value_high: float | None
-    testbed: str
-    factors: dict[str, str]
-    note: str
-    source: str  # file:line, for messages
-
-
-@dataclass
-class Testbed:
-    document: str
-    id: str
-    locator: str
-    fields: dict[str, str]
-
-
-@dataclass
-class Conclusion:
-    document: str
-    id: str
-    decision: str
-    locator: str
-    condition: str
-    recommendation: str
-    evidence: tuple[str, ...]
-
-
-@dataclass
 class Curated:
     vocabulary: Vocabulary
-    documents: list[Document]
-    measurements: list[Measurement]
-    testbeds: list[Testbed]
-    conclusions: list[Conclusion]
+    documents: list[DocumentRow]
+    measurements: list[MeasurementRow]
+    testbeds: list[TestbedRow]
+    conclusions: list[ConclusionRow]
     digest: str
+    notes: list[NoteRow] = field(default_factory=list)
 
 
 def parse_factors(text: str) -> list[tuple[str, str]]:
@@ -245,61 +203,85 @@ def load(data_dir: Path = DATA_DIR) -> Curated:
     problems: list[str] = []
     vocab = load_vocabulary(data_dir, problems)
     docs_raw = yaml.safe_load((data_dir / "documents.yaml").read_text(encoding="utf-8"))
-    documents = [Document(**d) for d in docs_raw["documents"]]
+    documents = [DocumentRow(**d) for d in docs_raw["documents"]]
     doc_ids = {d.id for d in documents}
     for sub in sorted(p for p in data_dir.iterdir() if p.is_dir()):
         if sub.name not in doc_ids:
             problems.append(f"{sub}: folder does not name a document of documents.yaml")
 
-    measurements: list[Measurement] = []
-    testbeds: list[Testbed] = []
-    conclusions: list[Conclusion] = []
+    measurements: list[MeasurementRow] = []
+    testbeds: list[TestbedRow] = []
+    conclusions: list[ConclusionRow] = []
+    notes: list[NoteRow] = []
     for doc in documents:
         folder = data_dir / doc.id
         if not folder.is_dir():
             continue
         tb_ids: set[str] = set()
-        for path in sorted(folder.glob("testbeds*.csv")):
-            for line, row in _read_csv(path, TESTBED_COLUMNS, problems):
-                where = f"{path}:{line}"
-                if not ID_RE.match(row["id"]) or row["id"] in tb_ids:
-                    problems.append(f"{where}: id {row['id']!r} is empty, malformed or repeated")
-                tb_ids.add(row["id"])
-                _check_locator(row["locator"], where, problems)
-                testbeds.append(Testbed(doc.id, row["id"], row["locator"],
-                                        {k: row[k] for k in TESTBED_COLUMNS[2:]}))
+        for _, row in _identified_rows(folder, "testbeds*.csv", TESTBED_COLUMNS, tb_ids, problems):
+            testbeds.append(TestbedRow(doc.id, row["id"], row["locator"], *(row[k] for k in TESTBED_COLUMNS[2:])))
         m_ids: set[str] = set()
         for path in sorted(folder.glob("measurements*.csv")):
             for line, row in _read_csv(path, MEASUREMENT_COLUMNS, problems):
                 m = _measurement(doc.id, row, f"{path}:{line}", vocab, tb_ids, problems)
                 if m is None:
                     continue
-                if m.id in m_ids:
-                    problems.append(f"{m.source}: id {m.id!r} is repeated in {doc.id}")
-                m_ids.add(m.id)
+                if m.key in m_ids:
+                    problems.append(f"{m.source}: id {m.key!r} is repeated in {doc.id}")
+                m_ids.add(m.key)
                 measurements.append(m)
         c_ids: set[str] = set()
-        for path in sorted(folder.glob("conclusions*.csv")):
-            for line, row in _read_csv(path, CONCLUSION_COLUMNS, problems):
-                where = f"{path}:{line}"
-                if not ID_RE.match(row["id"]) or row["id"] in c_ids:
-                    problems.append(f"{where}: id {row['id']!r} is empty, malformed or repeated")
-                c_ids.add(row["id"])
-                if row["decision"] not in vocab.decisions:
-                    problems.append(f"{where}: decision {row['decision']!r} is not in the vocabulary")
-                _check_locator(row["locator"], where, problems)
-                for field_name in ("condition", "recommendation"):
-                    if not row[field_name]:
-                        problems.append(f"{where}: {field_name} is empty")
-                evidence = tuple(e.strip() for e in row["evidence"].split(";") if e.strip())
-                for e in evidence:
-                    if e not in m_ids:
-                        problems.append(f"{where}: evidence {e!r} is not a measurement id of {doc.id}")
-                conclusions.append(Conclusion(doc.id, row["id"], row["decision"], row["locator"],
-                                              row["condition"], row["recommendation"], evidence))
+        for where, row in _identified_rows(folder, "conclusions*.csv", CONCLUSION_COLUMNS, c_ids, problems):
+            if row["decision"] not in vocab.decisions:
+                problems.append(f"{where}: decision {row['decision']!r} is not in the vocabulary")
+            _required(row, ("condition", "recommendation"), where, problems)
+            evidence = _measurement_ids(row["evidence"], m_ids, f"{where}: evidence", doc.id, problems)
+            conclusions.append(ConclusionRow(doc.id, row["id"], row["decision"], row["locator"],
+                                             row["condition"], row["recommendation"], evidence))
+        notes += load_notes(folder, doc.id, m_ids, problems)
     if problems:
         raise CurationError(problems)
-    return Curated(vocab, documents, measurements, testbeds, conclusions, data_digest(data_dir))
+    return Curated(vocab, documents, measurements, testbeds, conclusions, data_digest(data_dir), notes)
+
+
+def load_notes(folder: Path, doc: str, m_ids: set[str], problems: list[str]) -> list[NoteRow]:
+    """The notes of one document (``notes*.csv``): ids unique, locator checked, every row a
+    measurement id of the document, text and reading given."""
+    out: list[NoteRow] = []
+    for where, row in _identified_rows(folder, "notes*.csv", NOTE_COLUMNS, set(), problems):
+        rows = _measurement_ids(row["rows"], m_ids, f"{where}: rows:", doc, problems)
+        _required(row, ("text", "reading"), where, problems)
+        out.append(NoteRow(doc, row["id"], row["locator"], row["text"], row["reading"], rows))
+    return out
+
+
+def _identified_rows(folder: Path, pattern: str, columns: tuple[str, ...], ids: set[str],
+                     problems: list[str]):
+    """(``file:line``, row) of every CSV of ``folder`` matching ``pattern``, after checking that its
+    id is well formed and unique within ``ids`` (which it joins) and its locator well formed."""
+    for path in sorted(folder.glob(pattern)):
+        for line, row in _read_csv(path, columns, problems):
+            where = f"{path}:{line}"
+            if not ID_RE.match(row["id"]) or row["id"] in ids:
+                problems.append(f"{where}: id {row['id']!r} is empty, malformed or repeated")
+            ids.add(row["id"])
+            _check_locator(row["locator"], where, problems)
+            yield where, row
+
+
+def _required(row: dict, fields: tuple[str, ...], where: str, problems: list[str]) -> None:
+    for field_name in fields:
+        if not row[field_name]:
+            problems.append(f"{where}: {field_name} is empty")
+
+
+def _measurement_ids(text: str, m_ids: set[str], what: str, doc: str, problems: list[str]) -> tuple[str, ...]:
+    """``a; b`` -> ``("a", "b")``, each checked to be a measurement id of ``doc``."""
+    keys = tuple(k.strip() for k in text.split(";") if k.strip())
+    for k in keys:
+        if k not in m_ids:
+            problems.append(f"{what} {k!r} is not a measurement id of {doc}")
+    return keys
 
 
 def _check_locator(locator: str, where: str, problems: list[str]) -> None:
@@ -309,7 +291,7 @@ def _check_locator(locator: str, where: str, problems: list[str]) -> None:
 
 
 def _measurement(doc: str, row: dict, where: str, vocab: Vocabulary, testbeds: set[str],
-                 problems: list[str]) -> Measurement | None:
+                 problems: list[str]) -> MeasurementRow | None:
     before = len(problems)
     if not ID_RE.match(row["id"]):
         problems.append(f"{where}: id {row['id']!r} is empty or malformed")
@@ -363,11 +345,11 @@ def _measurement(doc: str, row: dict, where: str, vocab: Vocabulary, testbeds: s
         elif fdef.levels and level not in fdef.levels:
             problems.append(f"{where}: factor {name} level {level!r} is not one of {list(fdef.levels)}")
         factors[name] = level
-    if len(problems) > before or value is None:
+    if len(problems) > before or value is None or unit is None:
         return None
-    return Measurement(doc, row["id"], row["locator"], row["metric"], value, row["unit"],
-                       row["kind"], row["subject"], row["baseline"], qualifier, low, high,
-                       row["testbed"], factors, row["note"], where)
+    return MeasurementRow(doc, row["id"], row["locator"], row["metric"], value, row["unit"], row["kind"],
+                          row["subject"], row["baseline"], qualifier, low, high, value * unit.si, row["testbed"],
+                          row["note"], factors, source=where)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -383,7 +365,7 @@ def main(argv: list[str] | None = None) -> int:
         print("\n".join(shown))
         return 1
     print(f"ok: {len(cur.measurements)} measurements, {len(cur.testbeds)} testbeds, "
-          f"{len(cur.conclusions)} conclusions from {len(cur.documents)} documents")
+          f"{len(cur.conclusions)} conclusions, {len(cur.notes)} notes from {len(cur.documents)} documents")
     return 0
 
 

@@ -10,85 +10,13 @@ SQL is written outside :mod:`knowledge`.
 from __future__ import annotations
 
 import sqlite3
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from knowledge import build, curated
 from knowledge.infra.errors import DatabaseError, InputError
 from knowledge.infra.paths import bundled_kb_path, user_cache_dir
 from knowledge.infra.sqlite_util import header_application_id, open_checked
-
-
-@dataclass(frozen=True)
-class MeasurementRow:
-    """One measurement; ``value`` is in ``unit``; ``value_si`` in the SI base of the unit's dimension."""
-
-    document: str
-    key: str
-    locator: str
-    metric: str
-    value: float
-    unit: str
-    kind: str
-    subject: str
-    baseline: str
-    qualifier: str
-    value_low: float | None
-    value_high: float | None
-    value_si: float
-    testbed: str
-    note: str
-    factors: dict[str, str] = field(default_factory=dict)
-
-    def factor_num(self, name: str) -> float | None:
-        """A factor's level as a number, or None when absent or not numeric."""
-        try:
-            return float(self.factors[name])
-        except (KeyError, ValueError):
-            return None
-
-    def citation(self) -> dict[str, str]:
-        """``{"document", "locator", "id"}`` for this row."""
-        return {"document": self.document, "locator": self.locator, "id": self.key}
-
-
-@dataclass(frozen=True)
-class TestbedRow:
-    document: str
-    id: str
-    locator: str
-    description: str
-    cpu: str
-    cores: str
-    ram: str
-    disks: str
-    nic: str
-    hypervisor: str
-    hypervisor_version: str
-    host_os: str
-    guest_os: str
-    other: str
-
-
-@dataclass(frozen=True)
-class ConclusionRow:
-    document: str
-    id: str
-    decision: str
-    locator: str
-    condition: str
-    recommendation: str
-    evidence: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class DocumentRow:
-    id: str
-    short: str
-    title: str
-    authors: str
-    kind: str
-
+from knowledge.records import ConclusionRow, DocumentRow, MeasurementRow, NoteRow, TestbedRow
 
 _M_COLS = ("mid, document, key, locator, metric, value, unit, kind, subject, baseline, qualifier,"
            " value_low, value_high, value_si, testbed, note")
@@ -107,6 +35,7 @@ class KnowledgeBase:
             raise DatabaseError(f"knowledge base {self.path} has schema version {version}; this "
                                 f"program reads version {build.KB_SCHEMA_VERSION}")
         self._cache: dict[str, list[MeasurementRow]] = {}
+        self._notes: list[NoteRow] | None = None
 
     # --- opening ---------------------------------------------------------------------------
     @classmethod
@@ -263,6 +192,30 @@ class KnowledgeBase:
             out.append(ConclusionRow(*r, evidence=ev))  # type: ignore[misc]
         return out
 
+    def notes(self, document: str | None = None) -> list[NoteRow]:
+        """The document notes (every inconsistency curated), in document and curation order."""
+        if self._notes is None:
+            rows: dict[tuple[str, str], list[str]] = {}
+            for doc, note, key in self._con.execute("SELECT document, note, measurement FROM note_rows"
+                                                    " ORDER BY rowid"):
+                rows.setdefault((doc, note), []).append(key)
+            self._notes = [NoteRow(doc, nid, loc, text, reading, tuple(rows.get((doc, nid), ())))
+                           for doc, nid, loc, text, reading in self._con.execute(
+                               "SELECT document, id, locator, text, reading FROM notes ORDER BY document, rowid")]
+        out = self._notes
+        if document:
+            doc = self.resolve_document(document)
+            out = [n for n in out if n.document == doc]
+        return list(out)
+
+    def notes_by_row(self) -> dict[tuple[str, str], list[NoteRow]]:
+        """(document, measurement id) -> the notes that concern that row."""
+        out: dict[tuple[str, str], list[NoteRow]] = {}
+        for n in self.notes():
+            for r in n.rows:
+                out.setdefault((n.document, r), []).append(n)
+        return out
+
     # --- statistics ------------------------------------------------------------------------
     def stats(self) -> dict:
         """Counts per document, per metric and per kind, and totals."""
@@ -271,6 +224,7 @@ class KnowledgeBase:
             "measurements": q("SELECT count(*) FROM measurements").fetchone()[0],
             "testbeds": q("SELECT count(*) FROM testbeds").fetchone()[0],
             "conclusions": q("SELECT count(*) FROM conclusions").fetchone()[0],
+            "notes": q("SELECT count(*) FROM notes").fetchone()[0],
             "per_document": dict(q("SELECT document, count(*) FROM measurements GROUP BY document"
                                    " ORDER BY document").fetchall()),
             "per_metric": dict(q("SELECT metric, count(*) FROM measurements GROUP BY metric"
@@ -303,8 +257,12 @@ def ensure_compiled(data_dir: Path = curated.DATA_DIR) -> Path:
     if not cached.exists() or _digest_of(cached) != digest:
         try:
             build.build(cached, data_dir)
-        except OSError as exc:
-            raise DatabaseError(f"cannot write the compiled knowledge base to {cached}: {exc}") from exc
+        except (OSError, sqlite3.Error) as exc:  # a full or read-only cache folder (#34: was a traceback)
+            err = DatabaseError(f"cannot write the compiled knowledge base to {cached}: {exc}; nothing was left "
+                                "half-written. Free some space in the cache folder (or point CAPADVISOR_CACHE_DIR "
+                                "elsewhere) and try again")
+            err.exit_code = 1  # the disk, not a damaged file
+            raise err from exc
     return cached
 
 

@@ -59,23 +59,55 @@ def write_html(path: Path, title: str, advice: Advice | None, images: dict[str, 
     return Path(path)
 
 
+#: the paper sizes of the PDF report (Report tab and preferences), by the name the settings store
+PAPERS = {"a4": ("A4", QPageSize.PageSizeId.A4), "letter": ("US Letter", QPageSize.PageSizeId.Letter)}
+#: page margins of the PDF, in millimetres
+MARGIN_MM = 15.0
+
+
+def default_paper() -> str:
+    """The paper of the desktop's locale: US Letter where the locale measures in inches, else A4."""
+    from PySide6.QtCore import QLocale
+
+    imperial = QLocale.system().measurementSystem() == QLocale.MeasurementSystem.ImperialUSSystem
+    return "letter" if imperial else "a4"
+
+
+def fit_document(html_text: str, images: dict[str, QImage], width: float, height: float) -> QTextDocument:
+    """The report laid out on pages ``width`` x ``height`` (device pixels) with every chart as wide
+    as the text and never wider: a picture wider than the text area widens the layout and the
+    printer cuts the page's right side (axes, legends and text lost). The width is found by laying
+    the document out and narrowing the charts by what sticks out."""
+    chart_width = int(width)
+    for _ in range(4):
+        sized = re.sub(r'(<img\b[^>]*?\bwidth=")\d+(")', rf"\g<1>{chart_width}\2", html_text)
+        doc = build_document(sized, images)
+        doc.setPageSize(QSizeF(width, height))
+        excess = doc.documentLayout().documentSize().width() - width
+        if excess <= 0 or not images:
+            return doc
+        chart_width -= int(excess) + 2
+    return doc
+
+
 def write_pdf(path: Path, title: str, advice: Advice | None, images: dict[str, QImage],
-              documents: dict[str, str] | None = None) -> Path:
-    """An A4 PDF of the report (QPdfWriter), written to a temporary file and renamed."""
+              documents: dict[str, str] | None = None, paper: str = "a4") -> Path:
+    """A PDF of the report (QPdfWriter) on A4 or US Letter pages (``paper``, a key of
+    :data:`PAPERS`), written to a temporary file and renamed."""
     path = Path(path)
     tmp = path.with_name(f".{path.name}.tmp")
     writer = QPdfWriter(str(tmp))
     writer.setTitle(title)
     writer.setCreator("Capacity Advisor")
     writer.setResolution(150)
-    writer.setPageLayout(QPageLayout(QPageSize(QPageSize.PageSizeId.A4), QPageLayout.Orientation.Portrait,
-                                     QMarginsF(15, 15, 15, 15), QPageLayout.Unit.Millimeter))
+    size = PAPERS.get(paper, PAPERS["a4"])[1]
+    writer.setPageLayout(QPageLayout(QPageSize(size), QPageLayout.Orientation.Portrait,
+                                     QMarginsF(MARGIN_MM, MARGIN_MM, MARGIN_MM, MARGIN_MM),
+                                     QPageLayout.Unit.Millimeter))
     html_text = report_html(title, advice, {k: f"chart:{k}" for k in images}, documents)
     rect = writer.pageLayout().paintRectPixels(writer.resolution())
     # charts across the whole text width, so that their labels and legends stay legible on paper
-    html_text = re.sub(r'(<img\b[^>]*?\bwidth=")\d+(")', rf"\g<1>{int(rect.width())}\2", html_text)
-    doc = build_document(html_text, images)
-    doc.setPageSize(QSizeF(rect.width(), rect.height()))
+    doc = fit_document(html_text, images, rect.width(), rect.height())
     doc.print_(writer)
     del writer  # finishes the file
     data = tmp.read_bytes()

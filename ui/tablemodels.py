@@ -33,6 +33,15 @@ class _RowsModel(QAbstractTableModel):
     def row_at(self, i: int):
         return self._rows[i]
 
+    def display(self, row, col: str) -> str:
+        """The text shown in column ``col`` of ``row`` (subclasses say how)."""
+        return str(getattr(row, col, "") or "")
+
+    def row_texts(self) -> list[str]:
+        """Each row's shown texts joined and in lower case: what the filter searches."""
+        cols = self.columns
+        return [" ".join(self.display(r, c) for c in cols).lower() for r in self._rows]
+
     def rowCount(self, parent=_NO_PARENT) -> int:  # noqa: N802 - Qt override
         return 0 if parent.isValid() else len(self._rows)
 
@@ -57,23 +66,27 @@ class MeasurementTableModel(_RowsModel):
         self._highlight = set(highlight or ())
         super().set_rows(rows)
 
+    def display(self, r, col: str) -> str:
+        """The text shown in column ``col`` of row ``r``."""
+        if col == "document":
+            return r.document[:3]
+        if col == "id":
+            return r.key
+        if col == "value":
+            q = "" if r.qualifier == "=" else r.qualifier
+            rng = f" [{fmt_value(r.value_low)}–{fmt_value(r.value_high)}]" if r.value_low is not None else ""
+            return f"{q}{fmt_value(r.value)}{rng}"
+        if col == "factors":
+            return "; ".join(f"{k}={v}" for k, v in r.factors.items())
+        return str(getattr(r, col, "") or "")
+
     def data(self, index: QModelIndex, role=Qt.ItemDataRole.DisplayRole):
         if not index.isValid():
             return None
         r = self._rows[index.row()]
         col = MEASUREMENT_COLUMNS[index.column()]
         if role == Qt.ItemDataRole.DisplayRole:
-            if col == "document":
-                return r.document[:3]
-            if col == "id":
-                return r.key
-            if col == "value":
-                q = "" if r.qualifier == "=" else r.qualifier
-                rng = f" [{fmt_value(r.value_low)}–{fmt_value(r.value_high)}]" if r.value_low is not None else ""
-                return f"{q}{fmt_value(r.value)}{rng}"
-            if col == "factors":
-                return "; ".join(f"{k}={v}" for k, v in r.factors.items())
-            return str(getattr(r, col, "") or "")
+            return self.display(r, col)
         if role == Qt.ItemDataRole.UserRole:  # sort key
             if col == "value":
                 return r.value_si if r.value_si is not None else r.value
@@ -101,16 +114,24 @@ class RecordTableModel(_RowsModel):
     def _value(self, row, col: str):
         return row.get(col) if isinstance(row, dict) else getattr(row, col, "")
 
+    @staticmethod
+    def _shown(value) -> str:
+        if isinstance(value, float):
+            return fmt_value(value)
+        if isinstance(value, dict):
+            return "; ".join(f"{k}={v}" for k, v in value.items())
+        return "" if value is None else str(value)
+
+    def display(self, row, col: str) -> str:
+        """The text shown in column ``col`` of ``row``."""
+        return self._shown(self._value(row, col))
+
     def data(self, index: QModelIndex, role=Qt.ItemDataRole.DisplayRole):
         if not index.isValid():
             return None
         value = self._value(self._rows[index.row()], self.columns[index.column()])
         if role == Qt.ItemDataRole.DisplayRole:
-            if isinstance(value, float):
-                return fmt_value(value)
-            if isinstance(value, dict):
-                return "; ".join(f"{k}={v}" for k, v in value.items())
-            return "" if value is None else str(value)
+            return self._shown(value)
         if role == Qt.ItemDataRole.UserRole:
             return value if isinstance(value, int | float) else self.data(index)
         if role == Qt.ItemDataRole.ToolTipRole:
@@ -118,30 +139,71 @@ class RecordTableModel(_RowsModel):
         return None
 
 
+# source-model signals after which the rows' texts are made again
+_CHANGE_SIGNALS = ("modelReset", "dataChanged", "rowsInserted", "rowsRemoved", "rowsMoved", "layoutChanged")
+
+
 class FilterProxy(QSortFilterProxyModel):
-    """Case-insensitive match of every word of the filter text in any column; numeric sorting."""
+    """Case-insensitive match of every word of the filter text in any column; numeric sorting.
+
+    Each source row's text (its columns joined, lower case) is made once per change of the source
+    model and kept, so a keystroke in the filter only tests words against ready strings.
+    """
 
     def __init__(self, parent=None):
         super().__init__(parent)
         self._words: list[str] = []
+        self._haystack: list[str] | None = None
         self.setSortRole(Qt.ItemDataRole.UserRole)
         self.setDynamicSortFilter(True)
 
+    def setSourceModel(self, model) -> None:  # noqa: N802 - Qt override
+        old = self.sourceModel()
+        if old is not None:
+            for signal in _CHANGE_SIGNALS:
+                getattr(old, signal).disconnect(self._forget)
+        super().setSourceModel(model)
+        self._haystack = None
+        if model is not None:
+            for signal in _CHANGE_SIGNALS:
+                getattr(model, signal).connect(self._forget)
+
+    def _forget(self, *_args) -> None:
+        self._haystack = None
+
+    def _texts(self) -> list[str]:
+        if self._haystack is None:
+            model = self.sourceModel()
+            if isinstance(model, _RowsModel):
+                self._haystack = model.row_texts()
+            else:
+                cols = range(model.columnCount())
+                self._haystack = [" ".join(str(model.data(model.index(r, c)) or "") for c in cols).lower()
+                                  for r in range(model.rowCount())]
+        return self._haystack
+
     def set_text(self, text: str) -> None:
+        words = [w.lower() for w in text.split() if w]
+        if words == self._words:
+            return
         if hasattr(self, "beginFilterChange"):  # Qt >= 6.9
             self.beginFilterChange()
-            self._words = [w.lower() for w in text.split() if w]
+            self._words = words
             self.endFilterChange()
         else:
-            self._words = [w.lower() for w in text.split() if w]
+            self._words = words
             self.invalidateFilter()
 
     def filterAcceptsRow(self, row: int, parent: QModelIndex) -> bool:  # noqa: N802 - Qt override
         if not self._words:
             return True
-        model = self.sourceModel()
-        text = " ".join(str(model.data(model.index(row, c, parent)) or "")
-                        for c in range(model.columnCount())).lower()
+        if parent.isValid():
+            return True
+        texts = self._texts()
+        if row >= len(texts):  # a change not yet signalled: read the row afresh
+            self._haystack = None
+            texts = self._texts()
+        text = texts[row]
         return all(w in text for w in self._words)
 
     def lessThan(self, left: QModelIndex, right: QModelIndex) -> bool:  # noqa: N802 - Qt override

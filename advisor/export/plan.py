@@ -334,7 +334,7 @@ def _rt_plan(rec, unit: str) -> RealtimePlan | None:
     # the recommender's own numbers: T_VM is the recommendation's value, C_VM = T_VM x share
     period = float(rec.value)
     dedicated = bool(rec.details.get("dedicated_core"))
-    share = 1.0 if dedicated else float(analysis.get("share") or exp["share"]["value"])
+    share = 1.0 if dedicated else float(analysis.get("share") or exp["share"].value)
     budget = period * share
     rt = RealtimePlan(unit, period, budget, share, dedicated, Source.of(rec))
     try:

@@ -95,13 +95,13 @@ def changes(advice, baseline) -> dict[tuple[str, str], list[FigureChange]]:
         moved = []
         for key, fig in rec.expected.items():
             old = before.expected.get(key)
-            if not (isinstance(fig, dict) and isinstance(old, dict)):
+            if old is None:
                 continue
-            a, b = old.get("value"), fig.get("value")
+            a, b = old.value, fig.value
             if not (isinstance(a, int | float) and isinstance(b, int | float)):
                 continue
-            if str(fig.get("basis", "")).startswith("site:") and abs(b - a) > 0.005 * max(abs(a), 1e-12):
-                moved.append(FigureChange(key, key.replace("_", " "), str(fig.get("unit", "")), float(a), float(b)))
+            if str(fig.basis or "").startswith("site:") and abs(b - a) > 0.005 * max(abs(a), 1e-12):
+                moved.append(FigureChange(key, key.replace("_", " "), str(fig.unit), float(a), float(b)))
         if moved:
             out[(rec.decision, rec.scope)] = moved
     return out

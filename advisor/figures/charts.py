@@ -21,6 +21,17 @@ from advisor.figures.spec import ChartSpec, Curve, Line, Mark, Points, Region
 from advisor.figures.text import fmt_value
 
 BOOT_STYLES = {"io": "solid", "cpu": "dash", "idle": "dot"}
+#: how the models' level names read in a legend (the storage backends as the cards name them)
+LEVEL_LABELS = {"vmware esxi": "VMware ESXi", "docker": "Docker", "native": "native (no hypervisor)",
+                "kvm": "KVM", "xen": "Xen", "xenserver": "XenServer", "gsiftp": "GridFTP (gsiftp)"}
+
+
+def level_label(level: str) -> str:
+    """A model's level name as the legend shows it (``nfs_root`` -> ``NFS root file system``,
+    ``vmware esxi`` -> ``VMware ESXi``); a readable name comes back as it is."""
+    from advisor.recommend.catalog import choice_label
+
+    return LEVEL_LABELS.get(level.lower()) or choice_label("storage_backend", level)
 
 
 def chosen(advice, decision: str, scope: str | None = None):
@@ -43,7 +54,7 @@ def _curves(preds: dict, x: np.ndarray, highlight: str | None, style: str = "sol
     out = []
     for name, p in preds.items():
         hi = highlight is not None and name.lower() == str(highlight).lower()
-        out.append(Curve(name + suffix, x, np.asarray(p.mean), np.asarray(p.low) if bands or hi else None,
+        out.append(Curve(level_label(name) + suffix, x, np.asarray(p.mean), np.asarray(p.low) if bands or hi else None,
                          np.asarray(p.high) if bands or hi else None, hi, style, color_key=name,
                          extrapolated=np.asarray(p.extrapolated)))
     return out
@@ -62,9 +73,20 @@ def _points_by(fam, feature: str, x_feature: str, keep: Callable | None = None, 
         except (TypeError, ValueError):
             continue
         groups.setdefault(str(p.features[feature]), []).append(p)
-    return [Points(f"{k}{suffix}", np.array([float(p.features[x_feature]) for p in ps]),
+    return [Points(f"{level_label(k)}{suffix}", np.array([float(p.features[x_feature]) for p in ps]),
                    np.array([p.target for p in ps]), [_tip(p) for p in ps], color_key=k, symbol=symbol)
             for k, ps in groups.items()]
+
+
+def _drawn_or_not(what: str, choice: str | None, drawn: list[str]) -> str:
+    """The caption's sentence on the recommended ``what``, saying so when the chart has no curve
+    of it (the documents measured other options than the one chosen)."""
+    if not choice:
+        return f"No {what} recommended yet."
+    if any(d.lower() == choice.lower() for d in drawn):
+        return f"Recommended {what}: {level_label(choice)} (the emphasised curve)."
+    return (f"Recommended {what}: {level_label(choice)}, which this study did not measure; the curves show the "
+            f"options it did ({', '.join(level_label(d) for d in drawn)}) for comparison.")
 
 
 def _levels(fam, feature: str) -> list[str]:
@@ -154,7 +176,7 @@ def cache_mode_chart(kb, scenario, advice, inputs: dict) -> ChartSpec:
     spec.log_y = True  # the scenario's figures (on its own disks) and the testbed's measurements lie orders apart
     label = f"{fmt_value(vph)} VMs/host"
     if vph == advised and rec is not None and "throughput_per_vm" in rec.expected:
-        spec.mark(Mark(label, advised, rec.expected["throughput_per_vm"]["value"], "cache_mode", rec.scope,
+        spec.mark(Mark(label, advised, rec.expected["throughput_per_vm"].value, "cache_mode", rec.scope,
                        "throughput_per_vm"))
     else:
         spec.mark(Mark(label, vph))
@@ -173,7 +195,8 @@ def boot_chart(kb, scenario, advice, inputs: dict) -> ChartSpec:
     spec = ChartSpec("boot_time", "VM boot time vs loaded neighbours", "concurrent loaded VMs", "VMs",
                      "boot time", fam.unit, log_y=True,
                      caption="Neighbours I/O-loaded: solid lines, circles; CPU-loaded: dashed, triangles; idle: "
-                             f"dotted, squares. Chosen backend: {rec.choice if rec else '-'}.")
+                             f"dotted, squares. Chosen backend: "
+                             f"{level_label(rec.choice) if rec else '-'}.")
     # on the scenario's storage, as the recommender reads it: its disks against the testbed's, its link
     hardware: dict[str, float] = {}
     if rec is not None and rec.details.get("local_disk_speedup"):
@@ -201,7 +224,7 @@ def boot_chart(kb, scenario, advice, inputs: dict) -> ChartSpec:
         if "storage_backend" in p.features and "concurrent_vms" in p.features:
             groups.setdefault(str(p.features["storage_backend"]), []).append(p)
     for backend, ps in groups.items():
-        spec.points.append(Points(f"{backend} measured", np.array([float(p.features["concurrent_vms"]) for p in ps]),
+        spec.points.append(Points(f"{level_label(backend)} measured", np.array([float(p.features["concurrent_vms"]) for p in ps]),
                                   np.array([p.target for p in ps]),
                                   [f"{_tip(p)}, {p.features.get('neighbour_load')}-loaded neighbours" for p in ps],
                                   color_key=backend,
@@ -225,7 +248,7 @@ def cpu_chart(kb, scenario, advice, inputs: dict) -> ChartSpec:
     spec = ChartSpec("cpu_utilization", "CPU utilization vs load per hypervisor and native", "request load",
                      "req/s", "CPU utilization", fam.unit,
                      caption="Cassandra-like mixed workload, replication factor 3 (thesis chapter 9). "
-                             f"Recommended hypervisor: {rec.choice if rec else '-'}.")
+                             + _drawn_or_not("hypervisor", rec.choice if rec else None, hyps))
     spec.curves = _curves(_sweep(kb, fam.name, "load", x, {"workload": "mix", "replication_factor": 3},
                                  ("hypervisor", hyps)), x, rec.choice if rec else None)
     spec.legend = "tl"
@@ -276,7 +299,7 @@ def _overalloc(kb, family: str, title: str, y_label: str, scenario, advice, inpu
     if ratio:
         fig = rec.expected.get(figure) if rec is not None and figure else None
         on_card = fig is not None and rec is not None and rec.value == float(ratio) and marked in cases
-        spec.mark(Mark(f"{float(ratio):g} vCPUs/core", float(ratio), fig["value"] if fig is not None and on_card
+        spec.mark(Mark(f"{float(ratio):g} vCPUs/core", float(ratio), fig.value if fig is not None and on_card
                        else None,
                        "vcpu_overallocation", "cluster", figure if on_card else ""))
     return spec
@@ -304,7 +327,9 @@ def overhead_chart(kb, scenario, advice, inputs: dict) -> ChartSpec:
     """Host CPU utilization (%) vs vCPU over-allocation at the request load per host the card reads
     (the scenario's, when its workloads state one; else the thesis' test load)."""
     rec = chosen(advice, "vcpu_overallocation", "cluster")
-    load = ((rec.expected.get("thesis_host_cpu") or {}).get("load_rps_per_host") if rec is not None else None)
+    fig = rec.expected.get("thesis_host_cpu") if rec is not None else None
+    load = ((fig.get("load_rps_per_host") if fig is not None else None)
+            or (rec.details.get("load_rps_per_host") if rec is not None else None))
     name = f"host CPU at {float(load):,.0f} req/s per host" if load else "host CPU at the test load"
     return _overalloc(kb, "overallocation_overhead", "CPU overhead vs over-allocation", "host CPU",
                       scenario, advice, inputs, {name: {"load": float(load)} if load else {}},

@@ -119,9 +119,9 @@ def design(advice) -> list[DesignLine]:
     hc = advice.first("host_count", "cluster")
     parts = []
     if hc is not None and "hosts" in hc.expected:
-        n = hc.expected["hosts"]["value"]
-        active = hc.expected.get("active_hosts", {}).get("value")
-        reserve = hc.expected.get("reserve_hosts", {}).get("value", h.reserve)
+        n = hc.expected["hosts"].value
+        active = hc.expected["active_hosts"].value if "active_hosts" in hc.expected else None
+        reserve = hc.expected["reserve_hosts"].value if "reserve_hosts" in hc.expected else h.reserve
         parts.append(f"{fmt_value(n)} hosts" + (f" ({fmt_value(active)} active + {fmt_value(reserve)} reserve)"
                                                if active is not None and reserve else ""))
     hw = [f"{h.cpu.sockets} x {h.cpu.cores_per_socket} cores"

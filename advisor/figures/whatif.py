@@ -87,7 +87,7 @@ def default_inputs(advice, scenario=None) -> dict[str, float]:
         share = None
         rt_rec = advice.find("vm_period_budget", f"workload:{rt.name}") if advice is not None else None
         if rt_rec is not None and "share" in rt_rec.expected:
-            share = rt_rec.expected["share"]["value"]
+            share = rt_rec.expected["share"].value
         out["share"] = float(share or rt.realtime.share or min(1.0, rt.realtime.utilization * 1.5))
     else:
         out["share"] = 0.5

@@ -29,6 +29,8 @@ ASSUMED_HOST = {"sockets": 2, "cores_per_socket": 16, "threads_per_core": 2, "gh
 ASSUMED_NIC_GBPS = 10.0
 #: (when the sources say nothing of the disks, as many as hold today's VMs on today's hosts)
 ASSUMED_DISKS = [{"kind": "ssd", "count": 2, "size_gb": 1920.0}]
+#: at most this many assumed disks per host (the scenario's bound); beyond, each is larger
+MAX_ASSUMED_DISKS = 1000
 
 
 def _host_key(h: Host) -> tuple:
@@ -80,7 +82,11 @@ def _storage(inv: Grouping, count: int) -> tuple[list[dict[str, Any]], list[dict
     disks: list[dict[str, Any]] = [dict(d) for d in ASSUMED_DISKS]
     if not shared:
         per_host = inv.scenario_totals()["disk_gb"] / max(count, 1) / 0.9
-        disks[0]["count"] = max(int(disks[0]["count"]), math.ceil(per_host / float(disks[0]["size_gb"])))
+        need = math.ceil(per_host / float(disks[0]["size_gb"]))
+        if need > MAX_ASSUMED_DISKS:  # never more disks than a scenario may have: larger ones instead
+            disks[0]["size_gb"] = float(min(1e6, math.ceil(per_host / MAX_ASSUMED_DISKS)))
+            need = MAX_ASSUMED_DISKS
+        disks[0]["count"] = max(int(disks[0]["count"]), need)
     return disks, shared
 
 
@@ -102,7 +108,7 @@ def host_mapping(inv: Grouping) -> tuple[dict, list[str], str]:
             count = len(hosts)
             note = f"the sources name {len(hosts)} host(s) but not their hardware: CPU and RAM are assumed"
         else:
-            count = max(2, math.ceil(inv.scenario_totals()["ram_gib"] / (ram * 0.8)))
+            count = min(100_000, max(2, math.ceil(inv.scenario_totals()["ram_gib"] / (ram * 0.8))))
             assumed.append("hosts.count")
             note = "the sources describe no hosts: hardware and count are assumed"
     threads_total = cpu["sockets"] * cpu["cores_per_socket"] * cpu["threads_per_core"]
@@ -145,6 +151,11 @@ def _today_of(p: Profile) -> dict[str, Any]:
     return today
 
 
+def _kept(gb: float) -> float:
+    """``gb`` to two decimals, or to six when two would make it 0 (a 1 MiB disk is 0.001049 GB)."""
+    return round(gb, 2) or round(gb, 6) or 1e-6
+
+
 def workload_mapping(inv: Grouping, g: Group) -> dict[str, Any]:
     """The scenario mapping of one group, with its assumptions and today's settings."""
     p = inv.profile(g)
@@ -154,12 +165,12 @@ def workload_mapping(inv: Grouping, g: Group) -> dict[str, Any]:
                           "intensity": ASSUMED_WORKLOAD["io.intensity"],
                           "block_size_kib": ASSUMED_WORKLOAD["io.block_size_kib"]}
     if disk:
-        io["disk_gb"] = round(disk, 2)
+        io["disk_gb"] = _kept(disk)
     else:
         io["disk_gb"] = ASSUMED_DISK_GB
         assumed.append("io.disk_gb")
     if p.used_gb:
-        io["footprint_gb"] = round(min(p.used_gb, io["disk_gb"]), 2)
+        io["footprint_gb"] = min(_kept(p.used_gb), io["disk_gb"])
     migrating = p.platform in ("vmware", "proxmox") and not p.containers
     w: dict[str, Any] = {
         "name": g.name, "vms": p.vms, "vcpus": p.vcpus, "ram_gib": round(p.ram_gib, 6),

@@ -19,8 +19,7 @@ class Inventory(Grouping):
     def to_scenario(self, name: str | None = None) -> dict[str, Any]:
         """The scenario mapping (``advisor.scenario.parse_scenario`` accepts it)."""
         if not self.groups:
-            raise InputError("no VMs to plan: every VM found is a template" +
-                             ("" if self.include_powered_off else " or powered off"))
+            raise InputError(self._nothing_to_plan())
         hosts, host_assumed, note = host_mapping(self)
         found = self.estate.counts()
         totals = self.source_totals()
@@ -39,6 +38,16 @@ class Inventory(Grouping):
             estate["notes"] = notes
         return {"version": 1, "name": name or self.name, "hosts": hosts,
                 "workloads": [self.workload(g) for g in self.groups], "estate": estate}
+
+    def _nothing_to_plan(self) -> str:
+        """Why there is no VM to plan, saying what the files held."""
+        files = ", ".join(Path(s.path).name for s in self.estate.sources) or "the files"
+        if not self.estate.vms:
+            hosts = f"only {len(self.estate.hosts)} host(s)" if self.estate.hosts else "nothing usable"
+            return (f"no VMs to plan: {files} describe {hosts} and no VM; add the VMs' export (virsh list --all, "
+                    "virsh dominfo or dumpxml, vInfo, pvesh, openstack server list)")
+        return f"no VMs to plan in {files}: every VM found is a template" + (
+            "" if self.include_powered_off else " or powered off")
 
     def host_note(self) -> str:
         """How the scenario's hosts were chosen from today's (or why they are assumed)."""
@@ -148,11 +157,11 @@ def scenario_yaml(data: dict[str, Any]) -> str:
 
 def write_scenario(data: dict[str, Any], path: Path | str) -> None:
     """Write the imported scenario atomically (YAML with comments, or JSON/TOML by suffix)."""
-    from advisor.scenario import _format_of, dumps, parse_scenario
+    from advisor.scenario import dumps, format_of, parse_scenario
     from knowledge.infra.atomic import write_text_atomic
 
     path = Path(path)
-    fmt = _format_of(path)
+    fmt = format_of(path)
     scenario = parse_scenario(data, str(path))  # never write what advise would refuse
     text = scenario_yaml(data) if fmt == "yaml" else dumps(scenario, fmt)
     write_text_atomic(path, text)

@@ -33,9 +33,9 @@ caches their images, so the link only nears capacity at 16, rows F8-02, F6-04, F
 for I/O-heavy neighbours (``s >= 0``); CPU-heavy and idle neighbours do not slow a boot
 (Section 5.2, Figure 4). The local disk's ``s`` is fitted on Figure 6's 1-3 VMs; the network's
 on NFS root (9 s at 0, 240 s at 16) and, beyond their own knee, used for NFS file and iSCSI too
-(network-bound the same way, Section 5.3; flagged extrapolated: no boot time of theirs under I/O
-load is in the documents, only that it "grows slowly up to 16 VMs", so below the knee they
-return the idle boot time, also flagged). The family is monotone non-decreasing in
+(network-bound the same way, Section 5.3; flagged extrapolated beyond the knee: no boot time of
+theirs under I/O load is in the documents, only that it stayed near idle up to 16 VMs, so up to
+the knee they return the idle boot time, a measured statement, not flagged). The family is monotone non-decreasing in
 ``concurrent_vms`` and non-increasing in ``server_link_gbps``, ``store_speedup`` and ``disk_speedup``.
 
 Query: ``storage_backend`` (local_disk|nfs_file|nfs_root|iscsi), ``concurrent_vms`` (>= 0,
@@ -64,8 +64,8 @@ over the seventeen VMs sharing the 1 Gb/s link (S4.4-11, S4.1-08), about 14 s (a
 1.8 GB of I/O); for the local disk the curve's time at three VMs over the four sharing the disk.
 Query ``fair_share`` = 0 turns the bound off (the unbounded curve, for comparison).
 Extrapolated: an effective load beyond the largest measured for that backend (3 for local disk,
-16 for NFS root), I/O load on NFS file or iSCSI (no measured curve), more than 16 neighbours of
-any kind. Calibration: ``boot_time_s`` (the site's idle boot from local disk) scales every
+16 for NFS root; 16 for NFS file and iSCSI, whose boot doc 002 reports near idle up to sixteen
+I/O-heavy VMs, rows F6-04 and F6-05, without a curve), more than 16 neighbours of any kind. Calibration: ``boot_time_s`` (the site's idle boot from local disk) scales every
 prediction by ``t / t(local_disk, idle)``.
 """
 
@@ -214,10 +214,13 @@ class BootTime(Family):
         bound, beyond = self._fair_share(core, cols, n, backend, load, vms, capacity, relative)
         mean = np.where(beyond, np.minimum(mean, bound), mean)
         io = load == "io"
-        limit = _lookup(core["measured"], backend)
-        no_curve = io & (n_eff > 0) & ~np.isin(backend, list(core["measured"]))
-        extrap = (io & (n_eff > limit * 1.0001)) | no_curve | (vms > MAX_TESTED_VMS) \
-            | ~np.isin(backend, core["backends"])
+        # the measured range under I/O load: the fitted curve's largest load, or for a backend with
+        # no curve the load up to which doc 002 says its boot stayed near idle (its knee row: NFS
+        # file and iSCSI up to sixteen I/O-heavy VMs, F6-04, F6-05); nothing for any other
+        curve = np.isin(backend, list(core["measured"]))
+        limit = np.where(curve, _lookup(core["measured"], backend),
+                         np.where(np.isin(backend, list(KNEE_ROWS)), _lookup(self._knee, backend), 0.0))
+        extrap = (io & (n_eff > limit * 1.0001)) | (vms > MAX_TESTED_VMS) | ~np.isin(backend, core["backends"])
         return mean, extrap
 
     def fair_share_bounded(self, queries) -> np.ndarray:

@@ -36,6 +36,15 @@ PLATFORMS = ("native", "vm", "docker")
 WORKLOADS = ("mix", "read", "write")
 CH9 = {"native": "c9-069", "docker": "c9-070", "vm": "c9-071"}
 CH10_DOCKER_OVER_VM = ("c10-019", "c10-020", "c10-021")
+#: share of reads in each workload the thesis measured (chapter 9: the mixed load is 3 reads to 1
+#: write, Section 9.3.2.1, row c9-033: 75 %; read and write loads are pure)
+READ_SHARE = {"write": 0.0, "mix": 0.75, "read": 1.0}
+
+
+def workload_of(read_share: float) -> str:
+    """The measured workload (Table 9.2's row) nearest to a workload's read share: 0.75 is the mix,
+    not the read-only load (a 75/25 workload gets the Mix row's latency, 5.45 ms for VMs at RF 3)."""
+    return min(WORKLOADS, key=lambda w: (abs(READ_SHARE[w] - float(read_share)), WORKLOADS.index(w)))
 
 
 class ContainerOverhead(Family):

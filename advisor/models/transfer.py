@@ -1,7 +1,7 @@
 """``image_transfer_time``: time to move a VM image vs size, protocol and link rate (docs 000, 002).
 
 Data: the knowledge base holds no absolute image transfer time. Document 000 (Nimbus and
-OpenNebula, 1 Gb/s Ethernet, row S4.1-12; raw images of 3 to 12 GB, rows S4.3-01/02) gives only
+OpenNebula, 1 Gb/s Ethernet, row S4.1-12; raw images of 3 to 21 GB in steps of 3, rows S4.3-01/02) gives only
 the protocol *ratio*: GridFTP (gsiftp) cuts the transfer time by 46 % against SCP (Figure 3,
 row F3-02; restated in the introduction, I-02, skipped) and moves data nearly twice as fast
 (Figure 3, row F3-01). Document 002 times boots, not transfers (its 1 GB image size is the only
@@ -19,7 +19,7 @@ calibration replaces that assumption with a measured rate.
 
 Query: ``image_size_gb`` (GB, 10^9 B), ``protocol`` (scp|gsiftp; gridftp is accepted for
 gsiftp), ``link_gbps`` (default 1). Result: transfer time, s. Extrapolated: size outside the
-measured 3-12 GB, or a link other than the measured 1 Gb/s (SCP's encryption becomes
+measured 3-21 GB (row S4.3-01's range), or a link other than the measured 1 Gb/s (SCP's encryption becomes
 CPU-bound on faster links). Calibration: ``scp_mb_s`` (the site's measured SCP copy rate, MB/s)
 gives ``t_scp = size / rate`` and ``t_gsiftp = t_scp / ratio``, never below the link floor.
 """
@@ -35,7 +35,7 @@ from knowledge.infra.errors import InputError
 DOC = "000"
 PROTOCOLS = ("scp", "gsiftp")
 ALIASES = {"gridftp": "gsiftp", "gsiftp": "gsiftp", "scp": "scp"}
-SIZE_RANGE_ROWS = ("S4.3-01", "S4.3-02")  # largest size, step between sizes
+SIZE_RANGE_ROWS = ("S4.3-01", "S4.3-02")  # the swept sizes (3-21 GB), step between sizes
 LINK_ROW = "S4.1-12"
 
 
@@ -66,8 +66,11 @@ class ImageTransferTime(Family):
             else:
                 continue
             pts.append(point(r, {"protocol": "scp", "relative_to": "gsiftp"}, ratio))
-        largest, step = kb.get(DOC, SIZE_RANGE_ROWS[0]), kb.get(DOC, SIZE_RANGE_ROWS[1])
-        self._size_range = (step.value, largest.value)
+        sizes, step = kb.get(DOC, SIZE_RANGE_ROWS[0]), kb.get(DOC, SIZE_RANGE_ROWS[1])
+        # the row states the swept range (3 to 21 GB in steps of 3): its ends, else the step and the value
+        low, high = sizes.value_low, sizes.value_high
+        self._size_range = (float(low) if low is not None else step.value,
+                            float(high) if high is not None else sizes.value)
         self._link = kb.get(DOC, LINK_ROW).value
         return pts
 

@@ -259,7 +259,7 @@ def evaluate_hosts(scenario: Scenario, catalogue: Catalogue, dims: Dimensions, h
             figs = {rec.choice: rec.expected, **{a.choice: a.expected for a in rec.alternatives}}
             if not all("migration_downtime" in figs.get(k, {}) for k in OVERALLOCATION):
                 return {}
-            return {k: float(figs[k]["migration_downtime"]["value"]) for k in OVERALLOCATION}
+            return {k: float(figs[k]["migration_downtime"].value) for k in OVERALLOCATION}
         return run
 
     first_unit: dict[int, int] = {}
@@ -351,7 +351,7 @@ def evaluate_hosts(scenario: Scenario, catalogue: Catalogue, dims: Dimensions, h
                         if figs is None:
                             continue
                         mf = figs[wi][m]
-                        tp[j] = mf["throughput_per_vm"]["value"]
+                        tp[j] = mf["throughput_per_vm"].value
                         for t in throughput_targets:
                             if w in tg._scopes(dctx, t, t.name) and not (t.workload is None and
                                                                          tg._own_target(dctx, t.name, w)):

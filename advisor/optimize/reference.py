@@ -50,7 +50,7 @@ def judge(scenario: Scenario, catalogue: Catalogue, design: Design, kb) -> tuple
     for w in sc.workloads:
         rec = advice.find("cache_mode", f"workload:{w.name}")
         fig = rec.expected.get("throughput_per_vm") if rec is not None else None
-        thr[w.name] = None if fig is None else float(fig["value"])
+        thr[w.name] = None if fig is None else float(fig.value)
     cost = advice.cost
     assert cost is not None
     kwh = sum(line.quantity for line in cost.lines if line.category == "power")

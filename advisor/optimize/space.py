@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from advisor.cost import BACKEND_KIND
-from advisor.scenario import FIXABLE, HYPERVISORS, Disk, Scenario, SharedStorage
+from advisor.scenario import FIXABLE, HYPERVISORS, SHARED_KINDS, Scenario, SharedStorage
 from knowledge.costs import Catalogue, HostModel
 from knowledge.infra.errors import InputError
 
@@ -155,14 +155,11 @@ def host_scenario(scenario: Scenario, host: HostModel, catalogue: Catalogue,
     sc = copy.deepcopy(scenario)
     h = sc.hosts
     h.model = host.name
-    c = host.cpu
-    h.cpu.model, h.cpu.sockets, h.cpu.cores_per_socket = c.model, c.sockets, c.cores_per_socket
-    h.cpu.threads_per_core, h.cpu.ghz, h.cpu.virtualization = c.threads_per_core, c.ghz, c.virtualization
+    h.cpu = replace(host.cpu, frequency_scaling=h.cpu.frequency_scaling)  # one Cpu type: the host model's
     h.ram_gib, h.nic_gbps = host.ram_gib, host.nic_gbps
-    h.disks = [Disk(kind=d.kind, count=d.count, size_gb=d.size_gb, iops=d.iops, mb_s=d.mb_s,
-                    source="declared" if d.iops or d.mb_s else None) for d in host.disks]
+    h.disks = [replace(d, source="declared" if d.iops or d.mb_s else None) for d in host.disks]
     offers = []
-    for kind in ("nfs", "iscsi", "distributed"):
+    for kind in SHARED_KINDS:
         products = [s for s in catalogue.storage if s.kind == kind]
         if not products:
             continue

@@ -11,11 +11,13 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from knowledge.host_types import VIRTUALIZATION
+
 #: the value of a fact that could not be determined (the reason is in HostFacts.unknown)
 UNKNOWN = "unknown"
 
-#: scenario CPU virtualization values
-VIRT_EXTENSIONS = ("vmx", "svm", "none", UNKNOWN)
+#: scenario CPU virtualization values (UNKNOWN among them)
+VIRT_EXTENSIONS = VIRTUALIZATION
 
 
 @dataclass

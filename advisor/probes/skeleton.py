@@ -15,10 +15,11 @@ from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
-from advisor.probes.facts import UNKNOWN, HostFacts
+from advisor.probes.facts import UNKNOWN, VIRT_EXTENSIONS, HostFacts
+from advisor.scenario.fields import SCENARIO_VERSION
+from knowledge.host_types import DISK_KINDS
 
-SCENARIO_VERSION = 1
-SCENARIO_DISK_KINDS = ("hdd", "ssd", "nvme")
+SCENARIO_DISK_KINDS = DISK_KINDS
 #: block devices that are not physical disks of the host
 NOT_PHYSICAL = ("dm", "md", "loop", "zram", "optical", "nbd", "rbd")
 SHARED_FS = {"nfs": "nfs", "nfs4": "nfs", "ceph": "distributed", "glusterfs": "distributed",
@@ -97,8 +98,7 @@ def hosts_section(facts: HostFacts, bench=None) -> tuple[dict, list[str]]:
             notes.append("cpu.ghz is the maximum or current frequency, the base frequency is unknown")
     else:
         notes.append("cpu.ghz unknown: no frequency found")
-    cpu["virtualization"] = cpu_in.virtualization if cpu_in.virtualization in ("vmx", "svm", "none") \
-        else UNKNOWN
+    cpu["virtualization"] = cpu_in.virtualization if cpu_in.virtualization in VIRT_EXTENSIONS else UNKNOWN
     hosts: dict = {"count": 1, "reserve": 0, "cpu": cpu}
     if _known(facts.memory.total_bytes):
         hosts["ram_gib"] = round(int(facts.memory.total_bytes) / 2**30, 1)

@@ -8,11 +8,11 @@ strong measured finding), a recommender adds model-based terms of at most a few 
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from advisor.expected import ExpectedFigure, as_figure, figures_to_dict, rounded
 from advisor.hardware import summary_basis
 from advisor.models.base import FamilyUnavailable, ModelFamily, Prediction
 from advisor.rules import Facts, Outcome, Rule, RuleContext
@@ -23,18 +23,20 @@ from knowledge.infra.errors import UserFacingError
 CONFIDENCE_LABELS = ((0.75, "high"), (0.5, "medium"), (0.0, "low"))
 
 
-def figure(value: float, unit: str, low: float | None = None, high: float | None = None, **extra) -> dict:
-    """A named expected figure: ``{value, low, high, unit}`` (low/high default to value)."""
-    out = {"value": _r(value), "low": _r(value if low is None else low), "high": _r(value if high is None else high),
-           "unit": unit}
-    out.update(extra)
-    return out
+def figure(value: float, unit: str, low: float | None = None, high: float | None = None, **extra) -> ExpectedFigure:
+    """A named expected figure: ``{value, low, high, unit}`` (low/high default to value); ``extra``
+    sets the other attributes of :class:`~advisor.expected.ExpectedFigure` (``basis``,
+    ``extrapolated``, ``level``, ...) or keys of its own (``source``, ``note``, ...)."""
+    return ExpectedFigure.from_dict({"value": rounded(value), "low": rounded(value if low is None else low),
+                                     "high": rounded(value if high is None else high), "unit": unit, **extra})
 
 
-def _r(x: float) -> float:
-    if x is None or not math.isfinite(x):
-        return x
-    return float(f"{x:.6g}")
+def typed(expected: dict[str, ExpectedFigure]) -> None:
+    """Every figure of ``expected`` as an :class:`ExpectedFigure`, in place (a dict written the old way
+    is converted; the mapping keeps its identity, which recommendations of equal profiles share)."""
+    for name, fig in expected.items():
+        if not isinstance(fig, ExpectedFigure):
+            expected[name] = as_figure(fig)
 
 
 @dataclass
@@ -43,12 +45,15 @@ class Alternative:
 
     choice: str
     score: float
-    expected: dict[str, dict] = field(default_factory=dict)
+    expected: dict[str, ExpectedFigure] = field(default_factory=dict)
     why_not: str = ""
     excluded: bool = False
 
+    def __post_init__(self) -> None:
+        typed(self.expected)
+
     def to_dict(self) -> dict:
-        return {"choice": self.choice, "score": round(self.score, 3), "expected": self.expected,
+        return {"choice": self.choice, "score": round(self.score, 3), "expected": figures_to_dict(self.expected),
                 "why_not": self.why_not, "excluded": self.excluded}
 
 
@@ -60,7 +65,7 @@ class Recommendation:
     scope: str
     choice: str
     alternatives: list[Alternative] = field(default_factory=list)
-    expected: dict[str, dict] = field(default_factory=dict)
+    expected: dict[str, ExpectedFigure] = field(default_factory=dict)
     confidence: float = 0.5
     extrapolated: bool = False
     rationale: str = ""
@@ -72,6 +77,11 @@ class Recommendation:
     warnings: list[str] = field(default_factory=list)
     basis: str = "documents"
     details: dict[str, Any] = field(default_factory=dict)
+    #: document notes on the rows this recommendation rests on (:mod:`advisor.notes`)
+    notes: list[dict] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        typed(self.expected)
 
     @property
     def confidence_label(self) -> str:
@@ -85,13 +95,15 @@ class Recommendation:
         out.update({
             "score": round(self.score, 3),
             "alternatives": [a.to_dict() for a in self.alternatives],
-            "expected": self.expected,
+            "expected": figures_to_dict(self.expected),
             "confidence": round(self.confidence, 2), "confidence_label": self.confidence_label,
             "extrapolated": self.extrapolated, "rationale": self.rationale, "citations": self.citations,
             "rules": self.rules, "conflicts": self.conflicts, "warnings": self.warnings, "basis": self.basis,
         })
         if self.details:
             out["details"] = self.details
+        if self.notes:
+            out["notes"] = self.notes
         return out
 
 
@@ -250,11 +262,12 @@ class EngineContext:
         return out
 
 
-def prediction_figure(pred, i: int = 0, scale: float = 1.0, unit: str | None = None) -> dict:
+def prediction_figure(pred, i: int = 0, scale: float = 1.0, unit: str | None = None) -> ExpectedFigure:
     """Entry ``i`` of a Prediction as an expected figure (optionally rescaled)."""
     item = pred.item(i)
     return figure(item["value"] * scale, unit or item["unit"], item["low"] * scale, item["high"] * scale,
-                  basis=item["basis"], extrapolated=item["extrapolated"])
+                  basis=item["basis"], extrapolated=item["extrapolated"], **({"level": item["level"]}
+                                                                             if item.get("level") else {}))
 
 
 def _deciding_rule(outcome: Outcome, best: str, other: str) -> Rule | None:
@@ -270,16 +283,19 @@ def _deciding_rule(outcome: Outcome, best: str, other: str) -> Rule | None:
 
 def decide(decision: str, scope: str, outcome: Outcome, ctx: EngineContext, *,
            extra_scores: Mapping[str, float] | None = None,
-           expected: Mapping[str, dict] | None = None,
+           expected: Mapping[str, Mapping[str, ExpectedFigure | Mapping[str, Any]]] | None = None,
            why: Mapping[str, str] | None = None,
            extrapolated: bool = False, model_citations: Iterable[dict] = (),
-           summary: str = "", has_model: bool = True, order: Iterable[str] | None = None) -> Recommendation:
+           summary: str = "", has_model: bool = True, order: Iterable[str] | None = None,
+           keep: str | None = None) -> Recommendation:
     """The best non-excluded choice of ``outcome`` (plus ``extra_scores``) as a Recommendation.
 
     ``expected`` maps each choice to its expected figures; ``why`` adds a reason a choice lost
     (e.g. its predicted throughput). Ties keep the order of ``order`` (or of the outcome).
+    ``keep``: the choice already taken, kept (a decision's figures refreshed at the facts a later
+    decision settled, e.g. the storage figures at the recommended host count).
     """
-    expected = expected or {}
+    figures = {c: {k: as_figure(f) for k, f in figs.items()} for c, figs in (expected or {}).items()}
     why = why or {}
     total = {c: s + (extra_scores or {}).get(c, 0.0) for c, s in outcome.scores.items()}
     names = list(order or total)
@@ -289,9 +305,13 @@ def decide(decision: str, scope: str, outcome: Outcome, ctx: EngineContext, *,
         pin = None
     if pin is not None:  # the scenario fixes the choice (preferences.fixed / .hypervisor): it is taken
         allowed = [pin] + [c for c in allowed if c != pin]
+    first = pin
+    if first is None and keep is not None and keep in names:
+        first = keep
+        allowed = [keep] + [c for c in allowed if c != keep]
     if not allowed:  # every choice excluded: take the least excluded, say so
         allowed = sorted(names, key=lambda c: len(outcome.excluded[c]))[:1]
-    ranked = sorted(allowed, key=lambda c: (c != pin, -total[c], names.index(c)))
+    ranked = sorted(allowed, key=lambda c: (c != first, -total[c], names.index(c)))
     best = ranked[0]
     alternatives = []
     for c in ranked[1:]:
@@ -303,14 +323,14 @@ def decide(decision: str, scope: str, outcome: Outcome, ctx: EngineContext, *,
             reasons.insert(0, why[c])
         if pin is not None:
             reasons.insert(0, f"the scenario fixes {pin} (preferences)")
-        alternatives.append(Alternative(c, total[c], dict(expected.get(c, {})), "; ".join(reasons)))
+        alternatives.append(Alternative(c, total[c], dict(figures.get(c, {})), "; ".join(reasons)))
     for c in names:
         if c in outcome.excluded and c != best:
             excluded = "; ".join(f"{reason} [{rule.id}]" for rule, reason in outcome.excluded[c])
-            alternatives.append(Alternative(c, total[c], dict(expected.get(c, {})), f"excluded: {excluded}", True))
-    figs = [f for f in expected.get(best, {}).values() if isinstance(f, dict) and "extrapolated" in f]
+            alternatives.append(Alternative(c, total[c], dict(figures.get(c, {})), f"excluded: {excluded}", True))
+    figs = [f for f in figures.get(best, {}).values() if f.extrapolated is not None]
     if figs:
-        extrapolated = any(f["extrapolated"] for f in figs)
+        extrapolated = any(f.extrapolated for f in figs)
     margin = total[best] - total[ranked[1]] if len(ranked) > 1 else 3.0
     conf = 0.45 + 0.1 * min(max(margin, 0.0), 3.0) + 0.04 * min(len(outcome.fired), 3)
     if len(ranked) == 1 and outcome.excluded:
@@ -330,11 +350,11 @@ def decide(decision: str, scope: str, outcome: Outcome, ctx: EngineContext, *,
         parts.append("Conflicts resolved: " + "; ".join(conflicts) + ".")
     rec = Recommendation(
         decision=decision, scope=scope, choice=best, alternatives=alternatives,
-        expected=dict(expected.get(best, {})), confidence=conf, extrapolated=extrapolated,
+        expected=dict(figures.get(best, {})), confidence=conf, extrapolated=extrapolated,
         rationale=" ".join(p.strip() for p in parts if p), score=total[best],
         citations=dedupe([*ctx.cites.for_rules(outcome.fired), *model_citations]),
         rules=[r.id for r in outcome.fired], conflicts=conflicts, warnings=list(dict.fromkeys(outcome.warnings)))
-    rec.basis = summary_basis(f.get("basis") for f in rec.expected.values() if isinstance(f, dict))
+    rec.basis = summary_basis(f.basis for f in rec.expected.values())
     if pin is not None:
         against = [(rule.id, reason) for rule, reason in outcome.excluded.get(pin, [])]
         rec.details["fixed"] = {"choice": pin, "excluded_by": [rid for rid, _ in against]}
@@ -355,3 +375,25 @@ def fixed_choice(ctx: EngineContext, decision: str, scope: str) -> str | None:
         return None
     value = pinned(decision, scope.split(":", 1)[1] if scope.startswith("workload:") else None)
     return None if value is None else str(value)
+
+
+#: score points a choice loses when it misses a soft target (or a hard one no choice meets)
+TARGET_MISS_POINTS = 2.0
+
+
+def mark_target_misses(outcome: Outcome, values: dict[str, float], limit: float, hard: bool, rule: Rule,
+                       reason: Callable[[float], str], extra: dict, why: dict,
+                       candidates: Iterable[str] | None = None) -> None:
+    """The one rule for an upper target a choice's figure must meet: every choice of ``values``
+    above ``limit`` is excluded by ``rule`` when the target is ``hard`` and one of ``candidates``
+    (all choices unless given) meets it, else :data:`TARGET_MISS_POINTS` down in ``extra`` with
+    ``why``; ``reason(value)`` says why."""
+    meets = [k for k in (values if candidates is None else candidates) if values[k] <= limit * (1 + 1e-9)]
+    for k, v in values.items():
+        if k in meets:
+            continue
+        if hard and meets:
+            outcome.excluded.setdefault(k, []).append((rule, reason(v)))
+        else:
+            extra[k] = extra.get(k, 0.0) - TARGET_MISS_POINTS
+            why[k] = reason(v)

@@ -26,6 +26,7 @@ import math
 
 import numpy as np
 
+from advisor.expected import ExpectedFigure
 from advisor.hardware import TESTBEDS, same_disks, stamp
 from advisor.models.base import Prediction
 from advisor.recommend.base import EngineContext, Recommendation, decide, figure
@@ -152,7 +153,7 @@ def mb_s_to_iops(mb_s: float, block_kib: float) -> float:
     return mb_s * 1e6 / (max(block_kib, 1e-9) * 1024.0)
 
 
-def _stamp(ctx: EngineContext, fig: dict, dev) -> dict:
+def _stamp(ctx: EngineContext, fig: ExpectedFigure, dev) -> ExpectedFigure:
     """The basis of a figure on ``dev`` and the hardware figures it rests on."""
     testbed = TESTBEDS["cache_mode_throughput"]
     if dev is None:
@@ -199,6 +200,8 @@ def per_vm_throughput(ctx: EngineContext, workloads, vms_per_host=None) -> tuple
             fig = figure(agg[0], pred.unit, agg[1], agg[2], basis=pred.basis, extrapolated=extrap[m],
                          operations={op: round(per_op[op][0], 3) for op, _ in ops})
             figs[m] = {"throughput_per_vm": _stamp(ctx, fig, dev) if pred.basis == "documents" else fig}
+            if m in DEVICE_BOUND and dev is not None:
+                _state_bound(ctx, w, vph, dev, ops, fig)
             block = w.io.block_size_kib
             iops = figure(mb_s_to_iops(agg[0], block), "IOPS", mb_s_to_iops(agg[1], block), mb_s_to_iops(agg[2], block),
                           basis=fig["basis"], extrapolated=extrap[m], block_size_kib=block)
@@ -213,6 +216,26 @@ def per_vm_throughput(ctx: EngineContext, workloads, vms_per_host=None) -> tuple
     return out, pred
 
 
+#: modes whose every byte reaches the device (no host page cache serves their reads): the VM's
+#: share of the device is their ceiling
+DEVICE_BOUND = ("none", "directsync")
+
+
+def _state_bound(ctx: EngineContext, w, vms_per_host, dev, ops, fig) -> None:
+    """When the VM's share of the device sets the figure (``none``, ``directsync``): say so in its
+    basis (``bound`` and a ``hardware`` line: the device's IOPS at the request size or its MB/s,
+    over the VMs that share it)."""
+    bandwidth, random_path = device_share(ctx, w, vms_per_host, dev)
+    limit = 1.0 / sum(s / max(random_path if op.startswith("random") else bandwidth, 1e-12) for op, s in ops)
+    if fig["value"] < limit * (1 - 1e-4):
+        return
+    vph = ctx.facts.vms_per_host if vms_per_host is None else vms_per_host
+    text = (f"bound: the VM's share of {dev.description}, {limit:.4g} MB/s ({iops_for_block(dev, w.io.block_size_kib):,.0f}"
+            f" IOPS at {w.io.block_size_kib:g} KiB and {dev.mb_s:,.0f} MB/s over {vph:.3g} VMs)")
+    fig["bound"] = text
+    fig.setdefault("hardware", []).append(text)
+
+
 def _throughput_target(ctx: EngineContext, target: tuple[float, bool] | None, outcome, figs: dict) -> None:
     """Modes whose throughput per VM misses a hard ``min_throughput_mb_s`` target of the workload
     (``target``: its value and whether it is hard) are excluded when another allowed mode meets it
@@ -221,12 +244,12 @@ def _throughput_target(ctx: EngineContext, target: tuple[float, bool] | None, ou
         return
     value = target[0]
     allowed = [m for m in CACHE if m not in outcome.excluded]
-    meets = [m for m in allowed if figs[m]["throughput_per_vm"]["value"] >= value * (1 - 1e-9)]
+    meets = [m for m in allowed if figs[m]["throughput_per_vm"].value >= value * (1 - 1e-9)]
     if not meets:
         return
     for m in allowed:
         if m not in meets:
-            v = figs[m]["throughput_per_vm"]["value"]
+            v = figs[m]["throughput_per_vm"].value
             outcome.excluded.setdefault(m, []).append(
                 (_TARGET_RULE, f"about {v:.3g} MB/s per VM, below the {value:g} MB/s target"))
 
@@ -245,9 +268,9 @@ def requested_io(w, rec: Recommendation) -> dict | None:
     if not w.io.iops or "throughput_per_vm" not in rec.expected:
         return None
     mb_s = w.io.iops * w.io.block_size_kib * 1024.0 / 1e6
-    got = rec.expected["throughput_per_vm"]["value"]
+    got = rec.expected["throughput_per_vm"].value
     iops = mb_s_to_iops(got, w.io.block_size_kib)
-    share = rec.expected.get("iops_share_per_vm", {}).get("value", math.inf)
+    share = rec.expected["iops_share_per_vm"].value if "iops_share_per_vm" in rec.expected else math.inf
     met = mb_s <= got * (1 + 1e-9)  # the same as w.io.iops <= iops
     return {"requested_iops": w.io.iops, "iops_per_vm": round(iops, 6),
             "iops_share": share if math.isfinite(share) else None,
@@ -293,12 +316,12 @@ def recommend(ctx: EngineContext) -> list[Recommendation]:
         if figs is not None:
             _throughput_target(ctx, target, outcome, figs)
             allowed = [m for m in CACHE if m not in outcome.excluded] or list(CACHE)
-            best = max(figs[m]["throughput_per_vm"]["value"] for m in allowed)
+            best = max(figs[m]["throughput_per_vm"].value for m in allowed)
             for m in allowed:  # excluded modes keep their rule score: the model does not rescue them
-                t = figs[m]["throughput_per_vm"]["value"]
+                t = figs[m]["throughput_per_vm"].value
                 extra[m] = 3.0 * (t / best - 1.0) if best > 0 else 0.0
             for m in CACHE:
-                t = figs[m]["throughput_per_vm"]["value"]
+                t = figs[m]["throughput_per_vm"].value
                 if t < 0.9 * best:
                     why[m] = f"about {t:.3g} MB/s per VM against {best:.3g}"
         rec = decide(DECISION, scope, outcome, ctx, extra_scores=extra, expected=figs or {}, why=why,

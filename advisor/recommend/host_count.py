@@ -29,7 +29,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from advisor.recommend import vcpu_overallocation
+from advisor.recommend import storage_backend, vcpu_overallocation
 from advisor.recommend.base import Alternative, EngineContext, Recommendation, figure
 from advisor.recommend.disks import disk_iops
 from advisor.recommend.host_demand import (
@@ -54,7 +54,7 @@ from advisor.recommend.host_demand import (
     vm_demand,
 )
 from advisor.recommend.host_limits import _oversize, _page_cache, _shared_capacity, _shared_load, _soft_limits
-from advisor.recommend.packing import Packing
+from advisor.recommend.packing import Packing, balance
 from advisor.rules import evaluate
 from advisor.scenario import TARGETS as TARGET_NAMES
 
@@ -128,6 +128,8 @@ class _Sizing:
     raised: bool = False
     target_results: list = field(default_factory=list)
     room: dict[str, int] = field(default_factory=dict)
+    #: the placement on the recommended hosts: the first fit's, or spread over the hosts targets add
+    plan: Packing | None = None
 
     @property
     def finite(self) -> dict[str, float]:
@@ -190,9 +192,15 @@ def _count(ctx: EngineContext, s: _Sizing) -> None:
         fixed = tg.evaluate(ctx, s.active, names=tuple(n for n in TARGET_NAMES if n not in tg.COUNT_DEPENDENT))
         s.target_results += fixed
         s.problems += [f"no host count meets the hard target {r.text()}" for r in tg.missed(fixed, hard=True)]
-    if s.infeasible:  # no count meets a hard limit: the later decisions read the planned (or placed) hosts
+    if s.infeasible and pinned is not None:  # the later decisions read the design the scenario fixes
+        s.active = max(1, pinned - sc.hosts.reserve)
+    elif s.infeasible:  # no count meets a hard limit: the later decisions read the planned (or placed) hosts
         s.active = max(1, sc.hosts.count - sc.hosts.reserve, s.packing.hosts)
     s.room = headroom(ctx, s.active, s.packing, s.budgets)
+    s.plan = s.packing
+    if s.by_targets:  # the VMs spread over the hosts the targets add (as the targets' figures assume)
+        s.plan = balance(s.cap, [(w.name, placement_demand(vm_demand(ctx, w, s.budgets), s.cap), w.vms)
+                                 for w in sc.workloads], s.active)
 
 
 def _expected(ctx: EngineContext, s: _Sizing) -> tuple[dict, dict, list[str]]:
@@ -209,9 +217,9 @@ def _expected(ctx: EngineContext, s: _Sizing) -> tuple[dict, dict, list[str]]:
         if not s.infeasible:
             expected[f"utilization_{k}"] = figure(100.0 * v / s.active, "% of usable")
     soft_details, soft_warnings, soft_figs = (({}, [], {}) if s.infeasible else
-                                              _soft_limits(ctx, s.packing, s.cap, s.budgets, s.active))
+                                              _soft_limits(ctx, s.plan or s.packing, s.cap, s.budgets, s.active))
     expected.update(soft_figs)
-    cache_details, cache_warnings = ({}, []) if s.infeasible else _page_cache(ctx, s.packing, s.budgets)
+    cache_details, cache_warnings = ({}, []) if s.infeasible else _page_cache(ctx, s.plan or s.packing, s.budgets)
     shared_figures, shared_warnings, shared_details = _shared_load(ctx, s.total)
     expected.update(shared_figures)
     details = {"soft_limits": soft_details}
@@ -328,7 +336,7 @@ def _details(ctx: EngineContext, s: _Sizing, extra: dict) -> dict:
                "headroom_vms": s.room, "reserve": sc.hosts.reserve,
                "hosts_by_packing": s.packing.hosts, "hosts_by_pooling": s.pooled,
                "hosts_by_targets": s.active if s.by_targets else None,
-               "placement": s.packing.placement(), "packing_order": s.packing.order,
+               "placement": (s.plan or s.packing).placement(), "packing_order": (s.plan or s.packing).order,
                "unplaced": dict(s.packing.unplaced), "infeasible": s.problems,
                "budgets": s.budgets.to_dict(planned_cpu_percent(sc)),
                "hypervisor_reserve_gib": round(hypervisor_reserve_gib(sc.hosts.ram_gib), 3),
@@ -364,4 +372,5 @@ def recommend(ctx: EngineContext) -> list[Recommendation]:
     ctx.chosen["cpu_points"] = _migration_points(s.budgets)
     ctx.facts.set_hosts(sc, s.active)
     vcpu_overallocation.refresh_cpu(ctx, s.active)  # the over-allocation card's CPU on these hosts
+    storage_backend.refresh(ctx)  # the storage card's boot times on these hosts
     return [rec]

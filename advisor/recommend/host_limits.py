@@ -29,7 +29,7 @@ from advisor.recommend.host_demand import (
     planned_cpu_percent,
     vm_demand,
 )
-from advisor.recommend.load import request_driven
+from advisor.recommend.load import host_cpu_demand_pct, request_driven
 from advisor.recommend.packing import Packing
 from advisor.statements import statement
 
@@ -129,8 +129,10 @@ def _soft_limits(ctx: EngineContext, packing: Packing, cap: dict[str, float], bu
     sc = ctx.scenario
     ceiling = budgets.cpu_ceiling(planned_cpu_percent(sc))
     cpu_pct = tg.host_cpu_pct(ctx, active)
+    asked = host_cpu_demand_pct(ctx, active)
     note = (f"busy cores on the busiest of {active} active hosts (CPU intensity and request load, in core-GHz "
-            f"over the hosts' {sc.hosts.cpu.ghz:g} GHz), before the live-migration reserve")
+            f"over the hosts' {sc.hosts.cpu.ghz:g} GHz), before the live-migration reserve"
+            + (f"; its VMs ask {asked:.0f} % of its cores, a host delivers at most 100 %" if asked > 100.0 else ""))
     if request_driven(ctx):  # the per-request cost's interval (CPU from request loads)
         figs["host_cpu_utilization"] = figure(cpu_pct, "% of host", tg.host_cpu_pct(ctx, active, bound="low"),
                                               tg.host_cpu_pct(ctx, active, bound="high"), note=note)
@@ -144,7 +146,9 @@ def _soft_limits(ctx: EngineContext, packing: Packing, cap: dict[str, float], bu
                       "unit": UNITS[k], "share_delivered": round(share, 4)}
         if k == "cpu_load":
             peak = statement(ctx.kb, "about {n} %", [CPU_CEILING_ROW], "value")
-            warnings.append(f"host CPU is expected at about {cpu_pct:.0f} % on the busiest host, above the planned "
+            warnings.append(f"host CPU is expected at about {cpu_pct:.0f} % on the busiest host"
+                            + (f" (its VMs ask {asked:.0f} % of its cores: saturated)" if asked > 100.0 else "")
+                            + f", above the planned "
                             f"{ceiling:g} %: requests queue and response times grow (doc 004 Section 6.4 could not "
                             f"raise the load beyond {peak.text} host CPU); more or larger hosts, or fewer vCPUs "
                             "per VM, bring it down")

@@ -31,7 +31,9 @@ figures are flagged extrapolated for another hypervisor.
 
 from __future__ import annotations
 
+from advisor.expected import ExpectedFigure
 from advisor.hardware import TESTBEDS, cpu_capacity, stamp
+from advisor.models.containers import workload_of
 from advisor.recommend.base import EngineContext, Recommendation, decide, figure, prediction_figure
 from advisor.recommend.disks import hardware_of
 from advisor.recommend.profile import per_workload
@@ -58,7 +60,7 @@ DATABASES = ("cassandra", "database")
 DEFAULT_RF = 3.0
 
 
-def chapter5_cost(ctx: EngineContext) -> tuple[dict[str, dict], list[dict], dict[str, list[Statement]]]:
+def chapter5_cost(ctx: EngineContext) -> tuple[dict[str, ExpectedFigure], list[dict], dict[str, list[Statement]]]:
     """CPU for the same work relative to bare metal per hypervisor, from doc 004 chapter 5's rows:
     (figures, citations, statements quoted per hypervisor)."""
     kb = ctx.kb
@@ -83,7 +85,7 @@ def chapter5_cost(ctx: EngineContext) -> tuple[dict[str, dict], list[dict], dict
     return figs, cites, {"XenServer": [xen], "Xen": [xen]}
 
 
-def _database_cost(ctx: EngineContext) -> tuple[dict[str, dict], list[dict]]:
+def _database_cost(ctx: EngineContext) -> tuple[dict[str, ExpectedFigure], list[dict]]:
     """Cassandra's CPU in a VM against bare metal per hypervisor (Table 9.2), for database workloads."""
     if not any(w.application.lower() in DATABASES for w in ctx.scenario.workloads):
         return {}, []
@@ -114,7 +116,7 @@ def request_load_per_vcpu(ctx: EngineContext) -> float | None:
     return max(loads) if loads else None
 
 
-def _response_time(ctx: EngineContext) -> tuple[dict[str, dict], list[dict]]:
+def _response_time(ctx: EngineContext) -> tuple[dict[str, ExpectedFigure], list[dict]]:
     """hypervisor -> ``request_response_time`` figure (doc 004 chapter 5) for the request-serving
     workloads at their load per vCPU, and the citations; empty without such a workload."""
     load = request_load_per_vcpu(ctx)
@@ -157,7 +159,7 @@ def _cluster(ctx: EngineContext) -> Recommendation:
             expected[h]["database_cpu_cost_vs_native"] = db_figs[h]
         if h in rt_figs:
             expected[h]["request_response_time"] = rt_figs[h]
-        ratio = figs[h]["value"]
+        ratio = figs[h].value
         extra[h] = -(ratio - 1.0)  # -1 point per 100 % more CPU than bare metal
         if h in quoted:
             why[h] = quoted[h][0].text
@@ -168,16 +170,30 @@ def _cluster(ctx: EngineContext) -> Recommendation:
     return rec
 
 
+def latency_rows(ctx: EngineContext, kind: str, rf: float, docker: bool) -> list[str]:
+    """``004:<row>`` of the Table 9.2 latency of ``kind`` at replication factor ``rf`` on Docker or
+    on the thesis' VMs (VMware ESXi); empty when the thesis did not run that factor."""
+    platform = "Docker" if docker else "VMware ESXi"
+
+    def rows() -> list[str]:
+        found = ctx.kb.measurements(document="004", locator="Table 9.2", metric="latency",
+                                    where={"workload": kind, "replication_factor": str(rf), "hypervisor": platform})
+        return [f"004:{r.key}" for r in found]
+
+    return list(ctx.once(("table-9.2-latency", kind, rf, platform), rows))
+
+
 def _containers(ctx: EngineContext, hv: str) -> list[Recommendation]:
     """Docker or VMs for each containerizable workload (once per distinct profile,
     :mod:`advisor.recommend.profile`)."""
     vm = "VM"
     label = {"Docker": "Docker containers", vm: f"{hv} VMs"}
 
-    def compute(w, scope: str, _fact) -> Recommendation:
+    def compute(w, scope: str, target) -> Recommendation:
         outcome = evaluate(DECISION, ctx.rule_ctx(w), ("Docker", vm))
         expected, why, cites = {}, {}, []
-        kind = "read" if w.io.read_share >= 0.7 else "write" if w.io.read_share <= 0.3 else "mix"
+        extra: dict[str, float] = {}
+        kind = workload_of(w.io.read_share)  # Table 9.2's workload nearest to the read share
         tps = ctx.models.predict("container_overhead", [{"platform": "docker", "workload": kind},
                                                         {"platform": "vm", "workload": kind}])
         # the scenario's cores per host (the thesis' servers had 16); the rate stays Table 9.2's
@@ -197,6 +213,7 @@ def _containers(ctx: EngineContext, hv: str) -> list[Recommendation]:
                                                        same)
             if lat is not None:  # client mean latency at the Table 9.2 rate of the workload's read share
                 figs["client_latency"] = stamp(prediction_figure(lat, i), [], TESTBEDS["container_cpu"])
+                figs["client_latency"]["rows"] = latency_rows(ctx, kind, rf, choice == "Docker")
             if choice == vm and hv != "VMware ESXi":  # the thesis' VMs ran on VMware ESXi
                 for f in figs.values():
                     f["extrapolated"] = True
@@ -205,7 +222,8 @@ def _containers(ctx: EngineContext, hv: str) -> list[Recommendation]:
             cites += ctx.model_citations("container_overhead", tps)
             if float(tps.mean[1]) < float(tps.mean[0]):
                 why[vm] = f"about {100 * (1 - float(tps.mean[1]) / float(tps.mean[0])):.0f} % lower peak rate"
-        rec = decide(DECISION, scope, outcome, ctx, expected=expected, why=why,
+        _latency_target(outcome, expected, target, extra, why)
+        rec = decide(DECISION, scope, outcome, ctx, extra_scores=extra, expected=expected, why=why,
                      model_citations=cites, has_model=tps is not None,
                      extrapolated=bool(tps is not None and tps.extrapolated.any()))
         rec.rationale = f"The workload runs as {label[rec.choice]}. {rec.rationale}"
@@ -215,10 +233,42 @@ def _containers(ctx: EngineContext, hv: str) -> list[Recommendation]:
         return rec
 
     wls = [w for w in ctx.scenario.workloads if w.containerizable]
-    out = per_workload(ctx, DECISION, wls, compute)
+    prefs = ctx.scenario.preferences
+    out = per_workload(ctx, DECISION, wls, compute,
+                       lambda w: _target_of(prefs.target("max_response_time_ms", w.name)))
     for w, rec in zip(wls, out, strict=True):
         ctx.chosen.setdefault("containers", {})[w.name] = rec.choice == label["Docker"]
     return out
+
+
+def _target_of(target) -> tuple[float, bool] | None:
+    """A ``max_response_time_ms`` target as (ms, hard), hashable for the profile memo."""
+    return None if target is None else (float(target.value), bool(target.hard))
+
+
+def _latency_target(outcome, expected: dict[str, dict], target: tuple[float, bool] | None, extra: dict,
+                    why: dict) -> None:
+    """Options whose client latency (Table 9.2) misses a ``max_response_time_ms`` target: excluded
+    when the target is hard and the other option meets it, else 2 points down."""
+    lat = {c: figs["client_latency"]["value"] for c, figs in expected.items() if "client_latency" in figs}
+    if target is None or not lat:
+        return
+    limit, hard = target
+    meets = [c for c, v in lat.items() if v <= limit * (1 + 1e-9)]
+    for c, v in lat.items():
+        if c in meets:
+            continue
+        reason = f"client latency about {v:.3g} ms misses the target of {limit:g} ms (doc 004 Table 9.2)"
+        if hard and meets:
+            outcome.excluded.setdefault(c, []).append((_LATENCY_RULE, reason))
+        else:
+            extra[c] = extra.get(c, 0.0) - 2.0
+            why[c] = reason
+
+
+_LATENCY_RULE = Rule("hv.latency-target", DECISION, "workload", "safety",
+                     "A database workload does not run where its client latency misses a hard response-time target.",
+                     lambda c: True, Effect())
 
 
 def recommend(ctx: EngineContext) -> list[Recommendation]:

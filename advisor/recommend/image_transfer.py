@@ -1,7 +1,9 @@
 """``image_transfer``: provisioning manager and protocol for moving VM images to hosts.
 
 Choices: Nimbus or OpenNebula, each with GridFTP or SCP (doc 000), or no copy at all when the
-images are NFS files the hosts attach (doc 002). Expected figure: transfer time (s) of the
+images are NFS files the hosts attach (doc 002). OpenNebula with GridFTP was never timed (doc 000
+ran GridFTP under Nimbus only): it gets no transfer time, only the line-rate floor, and says so.
+Expected figure: transfer time (s) of the
 largest image from ``image_transfer_time`` at the host NIC speed, or at the rate the destination
 host's local disks write when that is lower (sequential MB/s, declared or per-kind defaults), never
 below the physics floor image size / that rate (a 1 Gb/s link moves at most 125 MB/s).
@@ -14,6 +16,9 @@ two statements bound the figure). Both managers moved the images with SCP there.
 
 from __future__ import annotations
 
+import copy
+
+from advisor.expected import ExpectedFigure
 from advisor.hardware import MB_S_PER_GBPS, TESTBEDS, close, stamp
 from advisor.recommend.base import EngineContext, Recommendation, decide, figure
 from advisor.recommend.disks import hardware_of
@@ -25,17 +30,20 @@ CHOICES = ("Nimbus + GridFTP", "OpenNebula + GridFTP", "Nimbus + SCP", "OpenNebu
            "shared NFS image (no copy)")
 
 
+#: combinations the documents never timed, and why: no transfer time is offered for them (doc 000
+#: Figure 3 timed GridFTP under Nimbus only; SCP under both managers, the same time)
+UNMEASURED = {"OpenNebula + GridFTP": "never measured: doc 000 timed GridFTP under Nimbus only (Figure 3)"}
 #: doc 000 Figure 4: Nimbus's initialization and termination time against OpenNebula's
 MANAGER_ROWS = {"speedup": "000:F4-01", "percent_change": "000:F4-02"}
 
 
-def manager_overhead(ctx: EngineContext) -> tuple[dict[str, dict], list[dict]]:
+def manager_overhead(ctx: EngineContext) -> tuple[dict[str, ExpectedFigure], list[dict]]:
     """choice -> ``manager_overhead_vs_opennebula`` figure, and the rows' citations."""
     speedup, change = row_values(ctx.kb, [MANAGER_ROWS["speedup"], MANAGER_ROWS["percent_change"]])
     a, b = 1.0 / speedup, 1.0 + change / 100.0
     note = "time in the manager's initialization and termination states, doc 000 Figure 4 (SCP, same images)"
     nimbus = figure((a + b) / 2.0, "ratio", min(a, b), max(a, b), note=note)
-    out = {c: (dict(nimbus) if c.startswith("Nimbus") else figure(1.0, "ratio", note=note))
+    out = {c: (copy.deepcopy(nimbus) if c.startswith("Nimbus") else figure(1.0, "ratio", note=note))
            for c in CHOICES[:-1]}
     kb = ctx.kb
     cites = [kb.get(kb.resolve_document(r.split(":")[0]), r.split(":")[1]).citation() for r in MANAGER_ROWS.values()]
@@ -82,7 +90,7 @@ def recommend(ctx: EngineContext) -> list[Recommendation]:
         for i, proto in enumerate(("GridFTP", "SCP")):
             v, lo, hi = (max(float(a[i]), floor) for a in (pred.mean, pred.low, pred.high))
             for c in CHOICES:
-                if proto in c:
+                if proto in c and c not in UNMEASURED:
                     expected[c]["transfer_time"] = stamp(
                         figure(v, "s", lo, hi, basis=pred.basis, extrapolated=bool(pred.extrapolated[i])),
                         hw_figs, TESTBEDS["image_transfer_time"], same)
@@ -94,7 +102,7 @@ def recommend(ctx: EngineContext) -> list[Recommendation]:
         expected[c]["manager_overhead_vs_opennebula"] = fig
     cites = [*cites, *overhead_cites]
     rec = decide(DECISION, "cluster", outcome, ctx, expected=expected, model_citations=cites,
-                 has_model=pred is not None, order=CHOICES)
+                 has_model=pred is not None, order=CHOICES, why=dict(UNMEASURED))
     if rec.choice == CHOICES[-1]:
         lead = (f"Copy no image: hosts attach the NFS image files ({size:g} GB; a copy over the {link:g} Gb/s "
                 f"NIC would take at least {floor:.0f} s at line rate).")

@@ -27,7 +27,7 @@ from advisor.hardware import TESTBEDS, same_disks, stamp
 from advisor.recommend.base import EngineContext, Recommendation, decide, figure, prediction_figure
 from advisor.recommend.disks import hardware_of
 from advisor.recommend.profile import per_workload, whole, whole_key
-from advisor.rules import evaluate
+from advisor.rules import Effect, Rule, evaluate
 
 DECISION = "io_block_size"
 CHOICES = ("4 KiB", "64 KiB", "1 MiB")
@@ -87,6 +87,43 @@ def _figures(ctx: EngineContext, workloads) -> tuple[list[dict], list[dict]]:
     return out, ctx.model_citations("block_size_throughput", pred)
 
 
+_WHOLE_RECORDS = Rule("bs.whole-records", DECISION, "workload", "safety",
+                      "A random read fetches the application's whole record: requests smaller than the record "
+                      "split it, one positioning per part (doc 003 Figure 3 keeps the useful data per read constant).",
+                      lambda c: True, Effect())
+
+
+def _whole_records(w, outcome) -> None:
+    """Request sizes below the workload's record are excluded for random access (a record split
+    over several requests pays one positioning each: its figure says so), unless none is left."""
+    if w.io.pattern == "sequential":
+        return
+    record = float(w.io.block_size_kib)
+    small = [c for c in CHOICES if KIB[c] < record * (1 - 1e-9) and c not in outcome.excluded]
+    if len(small) == len([c for c in CHOICES if c not in outcome.excluded]):
+        small = small[:-1]  # every size splits it: the largest splits it least
+    for c in small:
+        outcome.excluded.setdefault(c, []).append(
+            (_WHOLE_RECORDS, f"splits each {record:g} KiB record into {math.ceil(record / KIB[c] - 1e-9)} requests"))
+
+
+def _by_figures(expected: dict, outcome) -> tuple[dict[str, float], dict[str, str]]:
+    """Up to 3 points down for a request size whose useful data per VM falls short of the best
+    allowed one (the geometric mean over the workload's access patterns), with the reason."""
+    def useful(c: str) -> float | None:
+        vals = [f["value"] for k, f in expected.get(c, {}).items() if k.startswith("throughput_") and f["value"] > 0]
+        return math.prod(vals) ** (1.0 / len(vals)) if vals else None
+
+    got = {c: v for c in CHOICES if (v := useful(c)) is not None}
+    allowed = [v for c, v in got.items() if c not in outcome.excluded]
+    if not allowed:
+        return {}, {}
+    best = max(allowed)
+    extra = {c: 3.0 * (v / best - 1.0) for c, v in got.items()}
+    why = {c: f"about {v:.3g} MB/s of useful data per VM against {best:.3g}" for c, v in got.items() if v < 0.9 * best}
+    return extra, why
+
+
 def recommend(ctx: EngineContext) -> list[Recommendation]:
     """One request size per workload: the figures in one vectorised call for one workload of each
     I/O profile, the decision once per distinct profile (:mod:`advisor.recommend.profile`)."""
@@ -99,8 +136,10 @@ def recommend(ctx: EngineContext) -> list[Recommendation]:
     def compute(w, scope: str, _fact) -> Recommendation:
         expected = by_io[whole_key(whole(w.io))]
         outcome = evaluate(DECISION, ctx.rule_ctx(w), CHOICES)
+        _whole_records(w, outcome)
+        extra, why = _by_figures(expected, outcome)
         rec = decide(DECISION, scope, outcome, ctx, expected=expected, model_citations=cites,
-                     order=CHOICES, has_model=bool(expected))
+                     order=CHOICES, has_model=bool(expected), extra_scores=extra, why=why)
         rec.rationale = (f"{w.io.pattern.capitalize()} I/O, now {w.io.block_size_kib:g} KiB requests: use "
                          f"{rec.choice} requests. {rec.rationale}")
         return rec

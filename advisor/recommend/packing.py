@@ -14,6 +14,7 @@ capacities and per-VM demands.
 from __future__ import annotations
 
 import functools
+import heapq
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -337,3 +338,50 @@ def _first_fit(cap: list[float], items: list[tuple[str, list[float], int]], limi
             if limit is not None and opened >= limit:
                 return None
     return groups.all()
+
+
+def balance(capacity: dict[str, float], profiles: list[tuple[str, dict[str, float], int]], hosts: int) -> Packing:
+    """Whole VMs spread over ``hosts`` identical hosts (more than a first fit needs: the hosts a
+    target adds): largest dominant share first, each VM onto the host whose largest share is the
+    lowest (worst fit), where it fits in every resource if any host has room. The plan's per-host
+    figures (soft limits, page cache, the busiest host's I/O-heavy VMs) read this placement, so
+    they describe the hosts the advice recommends."""
+    keys = tuple(capacity)
+    cap = [float(capacity[k]) for k in keys]
+    items = []
+    for i, (name, demand, n) in enumerate(profiles):
+        d = [float(demand.get(k, 0.0)) for k in keys]
+        shares = [x / c if c > 0 else 0.0 for x, c in zip(d, cap, strict=True)]
+        if n > 0:
+            items.append((-max(shares, default=0.0), i, name, d, int(n)))
+    items.sort()
+    hosts = max(1, hosts)
+    used = [[0.0] * len(keys) for _ in range(hosts)]
+    vms: list[dict[str, int]] = [{} for _ in range(hosts)]
+    heap = [(0.0, h) for h in range(hosts)]
+    for _, _, name, d, n in items:
+        for _ in range(n):
+            skipped, h = [], None
+            while heap:
+                top, j = heapq.heappop(heap)
+                if all(u + x <= c * (1 + EPS) for u, x, c in zip(used[j], d, cap, strict=True)):
+                    h = (top, j)
+                    break
+                skipped.append((top, j))
+            if h is None:  # no host has room: the least loaded takes it (a soft excess, reported)
+                skipped.sort()
+                h = skipped.pop(0)
+            for s in skipped:
+                heapq.heappush(heap, s)
+            j = h[1]
+            used[j] = [u + x for u, x in zip(used[j], d, strict=True)]
+            vms[j][name] = vms[j].get(name, 0) + 1
+            heapq.heappush(heap, (max((u / c for u, c in zip(used[j], cap, strict=True) if c > 0), default=0.0), j))
+    groups: dict[tuple, HostGroup] = {}
+    for j in range(hosts):
+        key = tuple(sorted(vms[j].items()))
+        if key in groups:
+            groups[key].count += 1
+        else:
+            groups[key] = HostGroup(1, [c - u for c, u in zip(cap, used[j], strict=True)], vms[j])
+    return Packing(keys, cap, list(groups.values()), {}, "balanced")

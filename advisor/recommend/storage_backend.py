@@ -28,19 +28,27 @@ scenario does not state it), each with an equal part of that rate as its link; e
 its host's NIC caps its throughput. So the cluster's VMs together never get more than the declared
 rate. The recovery time moves the lost copies over the nodes' links: the thesis' time times its
 node link over the scenario's (the same data per node assumed: the thesis does not state it),
-extrapolated unless the links are the thesis' 1 Gb/s.
+extrapolated unless the links are the thesis' 1 Gb/s; Gluster's and Swift's, which doc 004 blames
+on their own machinery (:data:`INTERNALLY_BOUND`), get no faster on a faster link.
 """
 
 from __future__ import annotations
 
-from advisor.hardware import MB_S_PER_GBPS, TESTBEDS, close, stamp
+import dataclasses
+import math
+
+from advisor.expected import ExpectedFigure
+from advisor.hardware import MB_S_PER_GBPS, TESTBEDS, close, finish, stamp
 from advisor.models.boot import FAIR_SHARE_ROWS
+from advisor.notes import NoteIndex
+from advisor.notes import attach as attach_notes
 from advisor.recommend.base import (
     Alternative,
     EngineContext,
     Recommendation,
     decide,
     figure,
+    mark_target_misses,
     prediction_figure,
 )
 from advisor.recommend.disks import disk_iops, hardware_of
@@ -61,6 +69,29 @@ SYSTEM_NOTES = {"compuverde_structured": "Compuverde Structured (multicast looku
                 "swift": "OpenStack Swift (DHT lookup, proxies)", "gluster": "GlusterFS (DHT lookup, proxies)"}
 
 
+#: Table 4.2 rows (doc 004) of each system's two recovery runs
+RECOVERY_ROWS = {"compuverde_unstructured": ("c4-T4.2-01", "c4-T4.2-02"),
+                 "compuverde_structured": ("c4-T4.2-03", "c4-T4.2-04"),
+                 "swift": ("c4-T4.2-05", "c4-T4.2-06"), "gluster": ("c4-T4.2-07", "c4-T4.2-08")}
+#: systems whose recovery doc 004 blames on their own machinery, not on the network (Sections 4.4.4,
+#: 4.5.3, 4.7: DHT lookup, rsync, proxies doing the self-healing, processors never above 50 %): a
+#: faster node link does not shorten it, a slower one can still lengthen it
+INTERNALLY_BOUND = {"gluster": "its proxies heal over rsync and its nodes' processors never pass 50 %",
+                    "swift": "its replication runs over rsync"}
+
+
+def recovery_scale(system: str, testbed_gbps: float, node_gbps: float) -> tuple[float, str]:
+    """Factor on the thesis' recovery time for nodes linked at ``node_gbps`` (the testbed's were
+    ``testbed_gbps``), and what the figure's note says about it: the lost copies cross the links,
+    so the time moves with them, except that a system doc 004 finds bound by its own machinery
+    (:data:`INTERNALLY_BOUND`) gets no faster on a faster link."""
+    scale = testbed_gbps / max(node_gbps, 1e-9)
+    if system in INTERNALLY_BOUND and scale < 1.0:
+        return 1.0, (f"not shortened by the faster node link: doc 004 finds {INTERNALLY_BOUND[system]} "
+                     "(Sections 4.4.4, 4.5.3, 4.7)")
+    return scale, ""
+
+
 def distributed_system(ctx: EngineContext) -> str:
     """The distributed store the scenario offers (``shared_storage[].system``), else the thesis' best."""
     return next((s.system for s in ctx.scenario.hosts.shared_storage if s.kind == "distributed" and s.system),
@@ -77,7 +108,7 @@ def _disk_speedup(ctx: EngineContext) -> float:
     return max(total / TESTBED_DISK_IOPS, 0.01) if total else 1.0
 
 
-def _stamp_boot(ctx: EngineContext, fig: dict, backend: str, neighbour: str, query: dict) -> dict:
+def _stamp_boot(ctx: EngineContext, fig: ExpectedFigure, backend: str, neighbour: str, query: dict) -> ExpectedFigure:
     """Basis of a boot time: the local disks or the storage link it was transferred onto (only
     I/O-heavy neighbours make a boot wait for them; idle and CPU-heavy ones do not, doc 002
     Section 5.2, so then the documents' figure stands as measured)."""
@@ -127,9 +158,13 @@ def _distributed(ctx: EngineContext) -> tuple[dict, list[dict], bool]:
         extrap = bool(tp.extrapolated.any())
     if rt is not None:
         # the lost copies cross the nodes' links: the thesis' time at its link, moved to the scenario's
-        fig = prediction_figure(rt, 0, scale=testbed.need("link_gbps") / max(node_link, 1e-9))
+        scale, why = recovery_scale(system, testbed.need("link_gbps"), node_link)
+        fig = prediction_figure(rt, 0, scale=scale)
         fig["extrapolated"] = bool(fig.get("extrapolated")) or not same
         fig["system"] = note
+        fig["rows"] = [f"004:{r}" for r in RECOVERY_ROWS.get(system, ())]
+        if why:
+            fig["note"] = why
         figs["recovery_time"] = stamp(fig, [store_link] if store_link is not None else [], testbed, same)
         cites += ctx.model_citations("distributed_recovery_time", rt)
     return figs, cites, extrap
@@ -169,7 +204,7 @@ def boot_query(ctx: EngineContext, backend: str, neighbour: str | None = None) -
     facts = ctx.facts
     q: dict[str, object] = {"storage_backend": backend, "neighbour_load": neighbour or _neighbour(ctx)}
     if backend == "local_disk":
-        q.update(concurrent_vms=float(round(facts.io_heavy_vms_per_host, 3)), disk_speedup=_disk_speedup(ctx))
+        q.update(concurrent_vms=busiest_io_heavy(facts), disk_speedup=_disk_speedup(ctx))
     else:
         kind = "iscsi" if backend == "iscsi" else "nfs"
         link = {s.kind: s.network_gbps for s in ctx.scenario.hosts.shared_storage}
@@ -189,6 +224,42 @@ def boot_query(ctx: EngineContext, backend: str, neighbour: str | None = None) -
         q.update(concurrent_vms=concurrent, server_link_gbps=gbps,
                  competing_vms=min(concurrent, float(max(ctx.scenario.total_vms, 1))))
     return q
+
+
+def busiest_io_heavy(facts) -> float:
+    """I/O-heavy VMs on the busiest active host: their rounded-up share (VMs are whole), the
+    neighbours a local-disk boot there waits behind."""
+    return float(math.ceil(facts.io_heavy_vms / max(facts.active_hosts, 1) - 1e-9))
+
+
+def boot_time_at(ctx: EngineContext, active: int, backend: str | None = None) -> float | None:
+    """Boot time (s) on ``backend`` (default the chosen one) at ``active`` active hosts: the one
+    figure the storage card (refreshed at the recommended count, :func:`refresh`), the
+    ``max_boot_time_s`` target, the host count's search and its warnings read."""
+    backend = backend or ctx.facts.storage_backend
+    if backend is None:
+        return None
+    facts = dataclasses.replace(ctx.facts)
+    facts.set_hosts(ctx.scenario, active)
+    query = boot_query(dataclasses.replace(ctx, facts=facts), backend)
+    if query is None:
+        return None
+    pred = ctx.models.predict("boot_time", [query], calibrate=False)
+    return None if pred is None else float(pred.mean[0])
+
+
+def refresh(ctx: EngineContext) -> None:
+    """The storage card at the facts the host count settled (the recommended active hosts): its
+    choice kept, every figure, reason and warning recomputed there, so that the card, the
+    ``max_boot_time_s`` target and the host count's warnings state one boot time."""
+    old = ctx.chosen.get("_storage_rec")
+    if old is None or old.choice not in BACKENDS:
+        return
+    new = recommend(ctx, keep=old.choice)[0]
+    finish(new, hardware_of(ctx), ctx.facts.storage_backend)
+    attach_notes(new, NoteIndex(ctx.kb))  # the document notes, as the engine gave the first card
+    old.__dict__.update(new.__dict__)
+    ctx.chosen["_storage_rec"] = old
 
 
 def store_speedup(ctx: EngineContext, kind: str) -> tuple[float | None, float]:
@@ -232,7 +303,7 @@ def _slowdown_warning(ctx: EngineContext, choice: str, slowdown: dict, times: di
                    "offer shared storage (NFS image files or iSCSI)") + \
             f", whose boot stayed near its idle time {sixteen.text} (doc 002 Figure 6), or put the images on a " \
             "faster array (more disks or flash) on each host"
-        where = f"{ctx.facts.io_heavy_vms_per_host:.3g} I/O-heavy VMs per host on the local disks"
+        where = f"{busiest_io_heavy(ctx.facts):.0f} I/O-heavy VMs on the busiest host's local disks"
     else:
         way_out = "use a faster storage network or more storage servers (the link saturates, doc 002 Figure 8)"
         where = f"{ctx.facts.io_heavy_vms} I/O-heavy VMs sharing the {choice} storage"
@@ -248,8 +319,9 @@ def _slowdown_warning(ctx: EngineContext, choice: str, slowdown: dict, times: di
     return text, [measured, sixteen]
 
 
-def recommend(ctx: EngineContext) -> list[Recommendation]:
-    """One cluster-wide image storage backend; sets ``ctx.facts.storage_backend``."""
+def recommend(ctx: EngineContext, keep: str | None = None) -> list[Recommendation]:
+    """One cluster-wide image storage backend; sets ``ctx.facts.storage_backend``. ``keep``: the
+    choice already taken (:func:`refresh`)."""
     facts = ctx.facts
     outcome = evaluate(DECISION, ctx.rule_ctx(), BACKENDS)
     for b, reason in _offered(ctx).items():
@@ -294,7 +366,8 @@ def recommend(ctx: EngineContext) -> list[Recommendation]:
         expected["distributed"].update(dist_figs)
         cites += dist_cites
     rec = decide(DECISION, "cluster", outcome, ctx, extra_scores=extra, expected=expected, why=why,
-                 model_citations=cites, has_model=pred is not None or not queries, order=BACKENDS)
+                 model_citations=cites, has_model=pred is not None or not queries, order=BACKENDS, keep=keep)
+    ctx.chosen["_storage_rec"] = rec
     rec.rationale = (f"Keep VM images on {rec.choice} (neighbour load: {neighbour}; "
                      f"{facts.io_heavy_vms} I/O-heavy VMs). " + rec.rationale)
     if any(bounded):  # the rows one boot's I/O volume rests on, with the card's sources
@@ -302,8 +375,8 @@ def recommend(ctx: EngineContext) -> list[Recommendation]:
         have = {(c.get("document"), c.get("id")) for c in rec.citations if isinstance(c, dict)}
         rec.citations += [c for c in (ctx.kb.get(doc, row).citation() for row in FAIR_SHARE_ROWS)
                           if (c["document"], c["id"]) not in have]
-    chosen_fig = rec.expected.get("boot_time") if isinstance(rec.expected, dict) else None
-    if isinstance(chosen_fig, dict) and chosen_fig.get("fair_share_bound"):
+    chosen_fig = rec.expected.get("boot_time")
+    if chosen_fig is not None and chosen_fig.get("fair_share_bound"):
         rec.rationale += " " + FAIR_SHARE_TEXT.format(choice=rec.choice, mb=chosen_fig.get("boot_io_mb") or 0.0)
     rec.details.update({"neighbour_load": neighbour, "concurrency": {q["storage_backend"]: q["concurrent_vms"]
                                                                 for q in queries},
@@ -377,18 +450,9 @@ def _boot_target(ctx: EngineContext, outcome, times: dict[str, float], extra: di
     if not targets or not times:
         return
     limit = min(t.value for t in targets)
-    hard = any(t.hard for t in targets)
-    offered = [b for b in times if b not in outcome.excluded]
-    meets = [b for b in offered if times[b] <= limit * (1 + 1e-9)]
-    for b, t in times.items():
-        if b in meets:
-            continue
-        reason = f"boot takes about {t:.0f} s, above the {limit:g} s target"
-        if hard and meets:
-            outcome.excluded.setdefault(b, []).append((_TARGET_RULE, reason))
-        else:
-            extra[b] = extra.get(b, 0.0) - 2.0
-            why[b] = reason
+    mark_target_misses(outcome, times, limit, any(t.hard for t in targets), _TARGET_RULE,
+                       lambda t: f"boot takes about {t:.0f} s, above the {limit:g} s target", extra, why,
+                       candidates=[b for b in times if b not in outcome.excluded])
 
 
 _TARGET_RULE = Rule("sb.boot-time-target", DECISION, "cluster", "safety",

@@ -32,7 +32,6 @@ the advice's top-level ``targets``.
 from __future__ import annotations
 
 import dataclasses
-import math
 from dataclasses import dataclass
 
 from advisor.scenario import TARGETS, Target
@@ -90,20 +89,11 @@ def host_cpu_pct(ctx, active: int, points: float = 0.0, bound: str = "value") ->
 
 
 def boot_time_s(ctx, active: int) -> float | None:
-    """Boot time (s) on the chosen image storage with the busiest host's I/O-heavy neighbours."""
-    from advisor.recommend.storage_backend import boot_query
+    """Boot time (s) on the chosen image storage with the busiest host's I/O-heavy neighbours (the
+    storage card's figure at ``active`` hosts, :func:`advisor.recommend.storage_backend.boot_time_at`)."""
+    from advisor.recommend.storage_backend import boot_time_at
 
-    backend = ctx.facts.storage_backend
-    if backend is None:
-        return None
-    sub = _with_hosts(ctx, active)
-    if backend == "local_disk":  # the busiest host holds the rounded-up share of the I/O-heavy VMs
-        sub.facts.io_heavy_vms_per_host = float(math.ceil(sub.facts.io_heavy_vms / max(active, 1) - 1e-9))
-    query = boot_query(sub, backend)
-    if query is None:
-        return None
-    pred = ctx.models.predict("boot_time", [query], calibrate=False)
-    return None if pred is None else float(pred.mean[0])
+    return boot_time_at(ctx, active)
 
 
 def throughput_mb_s(ctx, w, active: int) -> float | None:
@@ -135,10 +125,14 @@ def response_time_ms(ctx, w) -> tuple[float | None, str]:
 
     app = w.application.strip().lower()
     if app in DATABASES:
-        kind = "read" if w.io.read_share >= 0.7 else "write" if w.io.read_share <= 0.3 else "mix"
+        from advisor.models.containers import workload_of
+        from advisor.recommend.hypervisor import DEFAULT_RF
+
+        kind = workload_of(w.io.read_share)  # Table 9.2's row, as the container card reads it
         platform = "docker" if ctx.chosen.get("containers", {}).get(w.name) else "vm"
         pred = ctx.models.predict("container_latency", [{"platform": platform, "workload": kind,
-                                                         "replication_factor": float(w.replication_factor or 3)}])
+                                                         "replication_factor": float(w.replication_factor or DEFAULT_RF)}],
+                                  calibrate=False)  # the card's figure (documents only)
         return (None, "the latency model is not available") if pred is None else (float(pred.mean[0]), "")
     if load_driven(w):
         from advisor.recommend.hypervisor import RESPONSE_LEVEL

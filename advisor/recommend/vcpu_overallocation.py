@@ -29,8 +29,16 @@ from __future__ import annotations
 
 import numpy as np
 
+from advisor.expected import ExpectedFigure, rounded
 from advisor.hardware import TESTBEDS, cpu_capacity, migration_scale, stamp, transfer_migration_time
-from advisor.recommend.base import EngineContext, Recommendation, decide, figure, prediction_figure
+from advisor.recommend.base import (
+    EngineContext,
+    Recommendation,
+    decide,
+    figure,
+    mark_target_misses,
+    prediction_figure,
+)
 from advisor.recommend.disks import hardware_of
 from advisor.recommend.load import host_cpu_pct
 from advisor.rules import OVERALLOCATION, Effect, Rule, evaluate
@@ -69,25 +77,48 @@ def host_request_load(ctx: EngineContext) -> float | None:
 def _migration_figures(ctx: EngineContext, fam: str, queries: list[dict], hv: str, heavy: bool):
     """(figures per level, Prediction) of a migration family on the cluster's hypervisor.
 
-    Chapter 8 measured VMware ESXi; the chapter 5 ratio of another hypervisor to ESXi (KVM 0.7 s
-    against 3 s of downtime) was measured with a lightly loaded migrated VM (100 req/s, Section
-    5.3.2.2). For a light VM the family scales by it; a heavily loaded VM keeps ESXi's chapter 8
-    figure (nothing says the ratio holds when pages are dirtied fast), with the interval reaching
-    down to the scaled value, flagged extrapolated."""
+    Chapter 8 measured VMware ESXi; the chapter 5 ratio of another hypervisor to ESXi (KVM 0.7 s,
+    XenServer 0.3 s against ESXi's 3 s of downtime, Section 5.6) scales the family, for a light and
+    a heavily loaded migrated VM alike: the hypervisor's own copy mechanism sets the downtime, and
+    the hypervisor card quotes the same ratio. Chapter 5 measured the ratio with a lightly loaded
+    VM (100 req/s, Section 5.3.2.2), so for a heavy one the interval reaches up to ESXi's chapter 8
+    interval (a heavily loaded VM may dirty pages as fast on any hypervisor) and the figure is
+    flagged extrapolated. The figure names the rows it rests on."""
     pred = ctx.models.predict(fam, [{**q, "hypervisor": hv} for q in queries], calibrate=False)
     if pred is None:
         return None, None
     figs = [prediction_figure(pred, i) for i in range(len(queries))]
+    rows = _migration_rows(fam, hv, heavy)
+    for f in figs:
+        f["rows"] = list(rows)
     if heavy and hv != "VMware ESXi":
         base = ctx.models.predict(fam, [{**q, "hypervisor": "VMware ESXi"} for q in queries], calibrate=False)
         if base is not None:
             for i, f in enumerate(figs):
                 esxi = prediction_figure(base, i)
-                f.update(value=esxi["value"], low=min(f["low"], esxi["low"]), high=max(f["high"], esxi["high"]),
-                         extrapolated=True,
-                         note="a heavily loaded VM: VMware ESXi's chapter 8 figure; the chapter 5 ratio of "
-                              f"{hv} (measured with a lightly loaded VM) only lowers the interval")
+                f.high = max(f.high, esxi.high)
+                f.extrapolated = True
+                f["note"] = (f"{hv}'s chapter 5 ratio to VMware ESXi (measured with a lightly loaded VM) on the "
+                             "thesis' heavy-load test; the interval reaches up to ESXi's own chapter 8 interval")
     return figs, pred
+
+
+#: Table 8.3 rows of each migration family per test kind (x.2 heavy, x.1 light: Section 8.4.1's reading)
+TABLE_8_3_ROWS = {"migration_downtime": {True: ("c8-083", "c8-087", "c8-091"), False: ("c8-081", "c8-085", "c8-089")},
+                  "migration_total_time": {True: ("c8-084", "c8-088", "c8-092"), False: ("c8-082", "c8-086", "c8-090")}}
+
+
+def _migration_rows(fam: str, hv: str, heavy: bool) -> list[str]:
+    """``004:<row>`` of the Table 8.3 tests a migration figure reads and, for another hypervisor
+    than VMware ESXi, of the chapter 5 values its ratio comes from."""
+    from advisor.models.migration import CH5_ROWS, HYPERVISOR_ALIASES
+
+    rows = [f"004:{r}" for r in TABLE_8_3_ROWS.get(fam, {}).get(heavy, ())]
+    ch5 = CH5_ROWS.get("downtime" if fam == "migration_downtime" else "total_migration_time", {})
+    name = HYPERVISOR_ALIASES.get(hv.lower(), hv.lower())
+    if name != "vmware esxi" and name in ch5:
+        rows += [f"004:{ch5['vmware esxi']}", f"004:{ch5[name]}"]
+    return rows
 
 
 def to_scenario(hw, migrating, label: str, values, totals=None):
@@ -115,21 +146,29 @@ def to_scenario(hw, migrating, label: str, values, totals=None):
     return np.asarray(values, dtype=float) * ratio, figs, bed, same
 
 
-def _transfer(ctx: EngineContext, expected: dict[str, dict], migrating) -> None:
-    """Every level's figures onto the scenario's hosts (:func:`to_scenario`)."""
+def _transfer(ctx: EngineContext, expected: dict[str, dict[str, ExpectedFigure]], migrating) -> list[str]:
+    """Every level's figures onto the scenario's hosts (:func:`to_scenario`). A ``thesis_host_cpu``
+    that reaches 100 % on these hosts says nothing (every level would read 100 [100-100] %: the
+    thesis' test load does not fit one of them) and is not stated; returns the levels it was
+    dropped from."""
     hw = hardware_of(ctx)
-    for figs in expected.values():
-        totals = figs.get("migration_total_time", {}).get("value")  # before its own transfer
+    dropped = []
+    for level, figs in expected.items():
+        total_fig = figs.get("migration_total_time")
+        totals = total_fig.value if total_fig is not None else None  # before its own transfer
         for label in ("thesis_host_cpu", "migration_total_time", "migration_downtime"):
             fig = figs.get(label)
             if fig is None or (label == "migration_downtime" and totals is None):
                 continue
-            keys = ("value", "low", "high")
-            moved, hw_figs, bed, same = to_scenario(hw, migrating, label, [fig[k] for k in keys],
+            moved, hw_figs, bed, same = to_scenario(hw, migrating, label, [fig.value, fig.low, fig.high],
                                                     [totals] * 3 if totals is not None else None)
-            for key, v in zip(keys, moved, strict=True):
-                fig[key] = float(f"{float(v):.6g}")
+            if label == "thesis_host_cpu" and float(moved[0]) >= 100.0:
+                del figs[label]
+                dropped.append(level)
+                continue
+            fig.value, fig.low, fig.high = (rounded(float(v)) for v in moved)
             stamp(fig, hw_figs, bed, same)
+    return dropped
 
 
 def cpu_figures(ctx: EngineContext, rec: Recommendation, active: int) -> None:
@@ -166,6 +205,66 @@ def refresh_cpu(ctx: EngineContext, active: int) -> None:
         cpu_figures(ctx, rec, active)
 
 
+def _overhead_figures(ctx: EngineContext, levels: list[str], hv: str, load: float | None,
+                      expected: dict[str, dict]) -> tuple[list[dict], bool] | None:
+    """The thesis' host CPU at each level (``thesis_host_cpu``) at the host's request load when the
+    scenario states one (CPU time is work done: the figure moves with it), else at the chapter 8
+    test load the levels were measured at; (citations, extrapolated), or None without the model.
+    ``host_cpu_utilization`` (the host count's busy-core figure, :func:`cpu_figures`) follows after
+    the choice."""
+    base: dict[str, object] = {"hypervisor": hv, **({"load": load} if load is not None else {})}
+    queries = [{**base, "overallocation_ratio": OVERALLOCATION[k]} for k in levels]
+    pred = ctx.models.predict("overallocation_overhead", queries, calibrate=False)
+    ctx.chosen.pop("_overallocation_overhead", None)
+    if pred is None:
+        return None
+    ctx.chosen["_overallocation_overhead"] = {k: float(pred.mean[i]) for i, k in enumerate(levels)}
+    for i, k in enumerate(levels):
+        fig = expected[k]["thesis_host_cpu"] = prediction_figure(pred, i)
+        fig["note"] = (
+            "the thesis' over-allocation tests (telecom VMs on 12 cores at 2.0 GHz, doc 004 chapter 8) at "
+            + (f"the stated request load, {load:,.0f} req/s per host" if load is not None
+               else "their test load (no request load stated)")
+            + ", moved by cores x clock: request load only, the level's CPU overhead; the plan's busy CPU is "
+              "host_cpu_utilization")
+        if load is not None:
+            fig["load_rps_per_host"] = round(load, 3)
+    return ctx.model_citations("overallocation_overhead", pred), bool(pred.extrapolated.any())
+
+
+def _downtime_scores(ctx: EngineContext, outcome, expected: dict[str, dict], migrating, extra, why) -> dict:
+    """Level -> downtime (s) when every level has one; -1 point per second over the best level, and
+    the ``max_migration_downtime_ms`` target (:func:`_downtime_target`)."""
+    levels = list(expected)
+    if not migrating or not all("migration_downtime" in expected[k] for k in levels):
+        return {}
+    downtime = {k: float(expected[k]["migration_downtime"]["value"]) for k in levels}
+    best = min(downtime.values())
+    for k, v in downtime.items():
+        extra[k] = extra.get(k, 0.0) - (v - best)  # -1 point per extra second
+        if v > best + 0.5:
+            why[k] = f"about {v - best:.1f} s longer migration downtime"
+    _downtime_target(ctx, outcome, downtime, migrating, extra, why)
+    return downtime
+
+
+def _details(rec: Recommendation, threads: int, migrating, heavy: bool, saturated: list[str],
+             load: float | None) -> None:
+    """What the card says besides its figures: per-thread ratio, the migration tests read, and why a
+    level's ``thesis_host_cpu`` is not stated."""
+    if saturated:
+        rec.details["thesis_host_cpu"] = (
+            "not stated at " + ", ".join(saturated) + ": the thesis' request load at that level would fill these "
+            "hosts' CPU (100 % or more of their cores x clock), so the figure would read 100 % whatever the level; "
+            "host_cpu_utilization is the plan's own figure")
+        if load is not None:
+            rec.details["load_rps_per_host"] = round(load, 3)
+    rec.details["vcpus_per_hardware_thread"] = OVERALLOCATION[rec.choice]
+    rec.details["threads_per_core"] = threads
+    if migrating:  # which of the thesis' migration tests the downtime figure is read at
+        rec.details["migration_tests"] = "heavy" if heavy else "light"
+
+
 def recommend(ctx: EngineContext) -> list[Recommendation]:
     """One cluster-wide over-allocation ratio; sets ``ctx.facts.overallocation_ratio``."""
     levels = list(OVERALLOCATION)
@@ -174,58 +273,31 @@ def recommend(ctx: EngineContext) -> list[Recommendation]:
     migrating = [w for w in sc.workloads if w.live_migration]
     heavy = any(w.heavily_loaded or (w.request_load_rps or 0.0) >= HEAVY_RPS for w in migrating)
     hv = ctx.facts.hypervisor or "VMware ESXi"
-    base: dict[str, object] = {"hypervisor": hv}
-    # the thesis' host CPU at each level (thesis_host_cpu) at the host's request load when the
-    # scenario states one (CPU time is work done: the figure moves with it), else at the chapter 8
-    # test load the levels were measured at; host_cpu_utilization (the host count's busy-core
-    # figure, cpu_figures) follows after the choice
     load = host_request_load(ctx)
-    if load is not None:
-        base["load"] = load
     threads = sc.hosts.cpu.threads_per_core
-    queries = [{**base, "overallocation_ratio": OVERALLOCATION[k]} for k in levels]
     mig_q = [{"overallocation_ratio": OVERALLOCATION[k], **(HEAVY_TESTS if heavy else LIGHT_TESTS)} for k in levels]
     expected: dict[str, dict] = {k: {} for k in levels}
     extra: dict[str, float] = {}
-    cites, extrap, why, has_model = [], False, {}, False
-    pred = ctx.models.predict("overallocation_overhead", queries, calibrate=False)
-    ctx.chosen.pop("_overallocation_overhead", None)
-    if pred is not None:
+    cites: list[dict] = []
+    why: dict[str, str] = {}
+    extrap, has_model = False, False
+    overhead = _overhead_figures(ctx, levels, hv, load, expected)
+    if overhead is not None:
         has_model = True
-        cites += ctx.model_citations("overallocation_overhead", pred)
-        ctx.chosen["_overallocation_overhead"] = {k: float(pred.mean[i]) for i, k in enumerate(levels)}
-        for i, k in enumerate(levels):
-            expected[k]["thesis_host_cpu"] = prediction_figure(pred, i)
-            expected[k]["thesis_host_cpu"]["note"] = (
-                "the thesis' over-allocation tests (telecom VMs on 12 cores at 2.0 GHz, doc 004 chapter 8) at "
-                + (f"the stated request load, {load:,.0f} req/s per host" if load is not None
-                   else "their test load (no request load stated)")
-                + ", moved by cores x clock: request load only, the level's CPU overhead; the plan's busy CPU is "
-                  "host_cpu_utilization")
-            if load is not None:
-                expected[k]["thesis_host_cpu"]["load_rps_per_host"] = round(load, 3)
-        extrap = bool(pred.extrapolated.any())
+        cites += overhead[0]
+        extrap = overhead[1]
     if migrating:
-        for label, fam in (("migration_downtime", "migration_downtime"), ("migration_total_time",
-                                                                          "migration_total_time")):
+        for fam in ("migration_downtime", "migration_total_time"):
             figs, mpred = _migration_figures(ctx, fam, mig_q, hv, heavy)
             if figs is None:
                 continue
             has_model = True
             cites += ctx.model_citations(fam, mpred)
             for i, k in enumerate(levels):
-                expected[k][label] = figs[i]
+                expected[k][fam] = figs[i]
             extrap = extrap or any(f["extrapolated"] for f in figs)
-    _transfer(ctx, expected, migrating)  # onto the scenario's hosts (CPU capacity, memory copy)
-    downtime: dict[str, float] = {}
-    if migrating and all("migration_downtime" in expected[k] for k in levels):
-        downtime = {k: float(expected[k]["migration_downtime"]["value"]) for k in levels}
-        best = min(downtime.values())
-        for k, v in downtime.items():
-            extra[k] = extra.get(k, 0.0) - (v - best)  # -1 point per extra second
-            if v > best + 0.5:
-                why[k] = f"about {v - best:.1f} s longer migration downtime"
-        _downtime_target(ctx, outcome, downtime, migrating, extra, why)
+    saturated = _transfer(ctx, expected, migrating)  # onto the scenario's hosts (CPU capacity, memory copy)
+    downtime = _downtime_scores(ctx, outcome, expected, migrating, extra, why)
     fixed = sc.preferences.vcpu_overallocation
     if fixed:  # the others stay as alternatives, with their figures, excluded by the preference
         for k in levels:
@@ -234,10 +306,7 @@ def recommend(ctx: EngineContext) -> list[Recommendation]:
     rec = decide(DECISION, "cluster", outcome, ctx, extra_scores=extra, expected=expected, why=why,
                  extrapolated=extrap, model_citations=cites, has_model=has_model)
     rec.value = per_core(OVERALLOCATION[rec.choice], threads)
-    rec.details["vcpus_per_hardware_thread"] = OVERALLOCATION[rec.choice]
-    rec.details["threads_per_core"] = threads
-    if migrating:  # which of the thesis' migration tests the downtime figure is read at
-        rec.details["migration_tests"] = "heavy" if heavy else "light"
+    _details(rec, threads, migrating, heavy, saturated, load)
     per_thread = (f" ({OVERALLOCATION[rec.choice]:g} per hardware thread, the thesis' unit)" if threads > 1 else "")
     pinned = ("; real-time VMs' vCPUs are pinned and not over-allocated"
               if any(w.realtime is not None for w in sc.workloads) else "")
@@ -266,17 +335,9 @@ def _downtime_target(ctx: EngineContext, outcome, downtime: dict[str, float], mi
     if not targets or not downtime:
         return
     limit = min(t.value for t in targets) / 1000.0  # ms -> s
-    hard = any(t.hard for t in targets)
-    meets = [k for k, v in downtime.items() if v <= limit * (1 + 1e-9)]
-    for k, v in downtime.items():
-        if k in meets:
-            continue
-        reason = f"migration downtime about {v:.2g} s misses the target of {limit * 1000:g} ms"
-        if hard and meets:
-            outcome.excluded.setdefault(k, []).append((_TARGET_RULE, reason))
-        else:
-            extra[k] = extra.get(k, 0.0) - 2.0
-            why[k] = reason
+    mark_target_misses(outcome, downtime, limit, any(t.hard for t in targets), _TARGET_RULE,
+                       lambda v: f"migration downtime about {v:.2g} s misses the target of {limit * 1000:g} ms",
+                       extra, why)
 
 
 _TARGET_RULE = Rule("oa.downtime-target", DECISION, "cluster", "safety",

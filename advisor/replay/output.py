@@ -23,6 +23,18 @@ def _shown(case: dict, missing: str) -> tuple[str, str]:
     return shown, "" if case["qualifier"] == "=" else case["qualifier"]
 
 
+def _host_check_lines(checks: list[dict]) -> list[str]:
+    """The documents' setups against the advised host count (replay.hosts), Markdown."""
+    if not checks:
+        return []
+    lines = ["", f"The advised host count equals the hosts the document ran for {sum(c['agrees'] for c in checks)} of "
+             f"{len(checks)} setups:", "", "| setup | document | ran on | advised | why they differ |",
+             "|---|---|---|---|---|"]
+    lines += [f"| {c['setup']} | {c['document']} {c['locator']} | {c['document_hosts']} | {c['advised_hosts']} | "
+              f"{c.get('why', '-')} |" for c in checks]
+    return lines
+
+
 def to_markdown(result: ReplayResult) -> str:
     """The replay as Markdown: per-document summary, then every experiment and case."""
     d = result.to_dict()
@@ -38,6 +50,7 @@ def to_markdown(result: ReplayResult) -> str:
                      f"{c['cases_within']} |")
     if s["infeasible_setups"]:
         lines += ["", "Setups without a host count: " + ", ".join(s["infeasible_setups"])]
+    lines += _host_check_lines(d["host_checks"])
     if d["coverage"]:
         lines += ["", "## Coverage of the documents' rows", "",
                   "| document | rows | locators | experiments | locators replayed | locators on setups only | "
@@ -88,6 +101,8 @@ def to_text(result: ReplayResult) -> str:
                    f"replay {c['replayed_locators']} locators, {c['setup_locators']} rest on setups; "
                    f"{c['not_experiment_locator_count']} are not experiments ({nots}); "
                    f"{len(c['unaccounted']) + len(c['problems'])} rows unaccounted")
+    out += [f"hosts {c['setup']}: advised {c['advised_hosts']}, the document ran {c['document_hosts']}"
+            + ("" if c["agrees"] else f": {c.get('why', '')}") for c in d["host_checks"]]
     s = d["summary"]
     out.append(f"{s['passed']}/{s['experiments']} experiments pass ({100 * s['share']:.1f} %, bar {100 * BAR:.0f} %),"
                f" {s['cases_within']}/{s['cases']} values within, {s['setups_with_host_count']}/{s['setups']} setups "

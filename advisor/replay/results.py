@@ -76,6 +76,8 @@ class ReplayResult:
     held_out: bool = False
     setups: dict[str, str] = field(default_factory=dict)  # scenario name -> host_count choice
     coverage: dict[str, dict] = field(default_factory=dict)  # document -> see :func:`coverage`
+    #: the advised host count against the hosts each document ran where it fitted (replay.hosts)
+    host_checks: list[dict] = field(default_factory=list)
 
     @property
     def passed(self) -> int:
@@ -121,11 +123,13 @@ class ReplayResult:
                             "xfail": sum(bool(r.experiment.xfail) for r in self.experiments),
                             "setups": len(self.setups), "setups_with_host_count": len(self.setups)
                             - len(self.infeasible_setups), "infeasible_setups": self.infeasible_setups,
-                            "unaccounted_rows": self.unaccounted, "ok": self.ok},
+                            "unaccounted_rows": self.unaccounted, "ok": self.ok,
+                            "setups_compared": len(self.host_checks),
+                            "setups_as_run": sum(c["agrees"] for c in self.host_checks)},
                 "documents": self.by_document(),
                 "coverage": {d: {k: v for k, v in c.items() if k != "by_locator"}
                              | {"locators_detail": c["by_locator"]} for d, c in self.coverage.items()},
-                "experiments": [r.to_dict() for r in self.experiments]}
+                "experiments": [r.to_dict() for r in self.experiments], "host_checks": self.host_checks}
 
 
 def _is_count(choice: str) -> bool:

@@ -4,10 +4,11 @@ held out, the families refitted without the experiment's rows."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from advisor.replay.coverage import NotExperiment, coverage
+from advisor.replay.hosts import host_checks
 from advisor.replay.measure import measured, within
 from advisor.replay.results import CaseResult, ExperimentResult, ReplayResult
 from advisor.replay.suite import Case, Experiment, Setup
@@ -46,20 +47,16 @@ def _one_figure(advice, case: Case, choice: str | None) -> tuple[dict | None, st
             return None, f"{case.decision}: no choice {choice!r} (chosen {rec.choice!r})"
         figs = alt.expected
     fig = figs.get(case.figure)
-    if not isinstance(fig, Mapping):
+    if fig is None:
         return None, f"{case.decision} {choice or rec.choice}: no figure {case.figure!r}"
-    out = {"value": fig.get("value"), "low": fig.get("low"), "high": fig.get("high"), "unit": fig.get("unit")}
+    out = {"value": fig.value, "low": fig.low, "high": fig.high, "unit": fig.unit}
     if case.key:
-        cur: Any = fig
-        for part in case.key.split("."):
-            cur = cur.get(part) if isinstance(cur, Mapping) else None
-        if not isinstance(cur, (int, float)):
+        v = fig.number(case.key)
+        if v is None:
             return None, f"{case.decision}: figure {case.figure!r} has no {case.key!r}"
         # a value inside the figure has the figure's relative interval around it
-        v = float(cur)
-        base = float(fig["value"]) or 1.0
-        out = {"value": v, "low": v * float(fig["low"]) / base, "high": v * float(fig["high"]) / base,
-               "unit": fig.get("unit")}
+        base = float(fig.value) or 1.0
+        out = {"value": v, "low": v * float(fig.low) / base, "high": v * float(fig.high) / base, "unit": fig.unit}
     if out["value"] is None:
         return None, f"{case.decision}: figure {case.figure!r} has no value"
     return out, ""
@@ -137,7 +134,7 @@ def run(experiments: Iterable[Experiment], kb=None, *, documents: Iterable[str] 
         for x in extra:
             hc = shared(x.scenario).find("host_count")
             host_counts[f"{x.id} [setup, {x.locator}]"] = hc.choice if hc else "missing"
-        return ReplayResult(results, held_out, host_counts, cov)
+        return ReplayResult(results, held_out, host_counts, cov, host_checks(shared, exps, extra))
     finally:
         if own:
             kb.close()

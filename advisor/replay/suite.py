@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from advisor.replay.hosts import document_hosts
 from knowledge.infra.errors import InputError
 
 MEASURES = ("value", "product", "ratio", "sum", "difference", "over_rest", "equal", "max", "mean",
@@ -60,6 +61,7 @@ class Experiment:
     testbed: str = ""
     xfail: str = ""   # why it is known to fail (reported and counted, never hidden)
     note: str = ""
+    document_hosts: dict | None = None  # the hosts the document ran it on, where it fitted (replay.hosts)
 
     @property
     def rows(self) -> list[str]:
@@ -145,7 +147,8 @@ def _parse_experiment(doc: str, testbeds: Mapping[str, dict], raw: Mapping[str, 
                           compare=str(e.get("compare", "ratio"))))
     return Experiment(id=eid, document=doc, locator=str(need("locator")), kind=kind, title=str(need("title")),
                       decision=decision or cases[0].decision, figure=str(expect.get("figure", cases[0].figure)),
-                      cases=cases, testbed=tb, xfail=str(raw.get("xfail", "") or ""), note=str(raw.get("note", "")))
+                      cases=cases, testbed=tb, xfail=str(raw.get("xfail", "") or ""), note=str(raw.get("note", "")),
+                      document_hosts=document_hosts(testbeds, tb, raw, where))
 
 
 @dataclass
@@ -159,6 +162,7 @@ class Setup:
     title: str
     rows: tuple[str, ...]
     scenario: dict
+    document_hosts: dict | None = None  # the hosts the document ran it on (replay.hosts)
 
 
 def _parse_setup(doc: str, testbeds: Mapping[str, dict], raw: Mapping[str, Any], where: str) -> Setup:
@@ -171,7 +175,7 @@ def _parse_setup(doc: str, testbeds: Mapping[str, dict], raw: Mapping[str, Any],
         raise InputError(f"{where}: setup {sid}: unknown testbed {tb!r}")
     base = {"name": sid, "hosts": copy.deepcopy(testbeds[tb]["hosts"])} if tb else {"name": sid}
     return Setup(sid, doc, str(raw["locator"]), str(raw["title"]), tuple(str(r) for r in raw["rows"]),
-                 _merge(base, raw.get("scenario", {})))
+                 _merge(base, raw.get("scenario", {})), document_hosts(testbeds, tb, raw, where))
 
 
 def load_setups(directory: Path | str | None = None) -> list[Setup]:

@@ -74,6 +74,12 @@ RULES: list[Rule] = [
        lambda c: c.w.data_loss_tolerance == "seconds" and writes(c.w),
        Effect(scores={"none": 1.5, "writethrough": -0.5}),
        ["001:C3"]),
+    _r("cache.any-loss-no-writethrough", "cache_mode", "workload", "measured",
+       "Data that may be lost entirely gains nothing from writethrough's safety, and writethrough wrote "
+       "slowest in every test; a buffering mode serves such writes faster.",
+       lambda c: c.w.data_loss_tolerance == "any" and writes(c.w),
+       Effect(scores={"writethrough": -1.0}),
+       ["001:C3"]),
     _r("cache.writethrough-small-quiet", "cache_mode", "workload", "guideline",
        "A few guests per host with low I/O: writethrough reads through the host page cache like writeback "
        "and sends every write to the disk; its slow writes only scale badly with more guests and I/O.",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from advisor.rules.core import Rule, RuleContext
-from advisor.scenario import Workload
+from advisor.scenario import FIXABLE, HYPERVISORS, Workload
 
 
 def writes(w: Workload) -> bool:
@@ -64,8 +64,8 @@ def rule(id, decision, scope, kind, text, condition, effect, conclusions=(), evi
     return Rule(id, decision, scope, kind, text, condition, effect, tuple(conclusions), tuple(evidence))
 
 
-HV = ("KVM", "VMware ESXi", "XenServer", "Xen")
-CACHE = ("writeback", "writethrough", "none", "directsync", "unsafe")
+HV = HYPERVISORS
+CACHE = FIXABLE["cache_mode"]
 #: modes that keep guest data in the host page cache (not migration-safe)
 HOST_CACHED = ("writeback", "writethrough", "unsafe")
 

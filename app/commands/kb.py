@@ -51,6 +51,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     c.add_argument("--format", choices=("text", "json"), default="text")
     c.set_defaults(func=cmd_conclusions)
 
+    n = ksub.add_parser("notes", help="where the documents disagree with themselves, and which reading the advice uses",
+                        description="Every inconsistency found in the five documents: document, locator, the "
+                                    "measurement rows it concerns, what disagrees and which reading the advice uses.")
+    n.add_argument("--document", "-d", help="only this document (id or a unique prefix, e.g. 004)")
+    n.add_argument("--format", choices=("text", "json"), default="text")
+    n.set_defaults(func=cmd_notes)
+
     v = ksub.add_parser("validate", help="check the curated data files (knowledge/data)")
     v.set_defaults(func=cmd_validate)
 
@@ -204,6 +211,32 @@ def cmd_conclusions(args) -> int:
     return 0
 
 
+def cmd_notes(args) -> int:
+    """``kb notes``: the document notes, readable or as a JSON list of objects."""
+    import textwrap
+
+    with _open(args) as kb:
+        notes = kb.notes(args.document)
+        short = {d.id: d.short for d in kb.documents()}
+    if args.format == "json":
+        sys.stdout.write(jsonout.dumps([n.to_dict() for n in notes], indent=2))
+        print()
+        return 0
+    if not notes:
+        print("no document notes")
+        return 0
+    for n in notes:
+        print(f"{n.document[:3]} {n.locator} [{n.id}] ({short.get(n.document, '')})")
+        if n.rows:
+            print(textwrap.fill(", ".join(n.rows), 100, initial_indent="    rows:    ",
+                                subsequent_indent=" " * 13))
+        print(textwrap.fill(n.text, 100, initial_indent="    issue:   ", subsequent_indent=" " * 13))
+        print(textwrap.fill(n.reading, 100, initial_indent="    reading: ", subsequent_indent=" " * 13))
+        print()
+    print(f"{len(notes)} note(s)")
+    return 0
+
+
 def cmd_validate(args) -> int:
     from knowledge import curated
 
@@ -213,7 +246,7 @@ def cmd_validate(args) -> int:
         print(exc)
         return 1
     print(f"ok: {len(cur.measurements)} measurements, {len(cur.testbeds)} testbeds, "
-          f"{len(cur.conclusions)} conclusions from {len(cur.documents)} documents")
+          f"{len(cur.conclusions)} conclusions, {len(cur.notes)} notes from {len(cur.documents)} documents")
     return 0
 
 

@@ -21,7 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from knowledge.infra.errors import InputError
-from knowledge.inventory.common import ProgressFn, check_cancel, read_text, report
+from knowledge.inventory.common import MAX_XML_BYTES, ProgressFn, RowError, check_cancel, read_text, report
+from knowledge.inventory.limits import admit
 from knowledge.inventory.model import VM, Estate, Host, Source
 
 __all__ = ["Estate", "Host", "Source", "VM", "FORMATS", "detect", "read_inventory"]
@@ -45,14 +46,13 @@ def _unknown(path: Path, what: str) -> InputError:
 
 def detect(path: Path) -> tuple[str, Any]:
     """``(format, parsed content)`` of one file; InputError when it is none of :data:`FORMATS`."""
+    from knowledge.infra.files import check_regular, read_regular_head
     from knowledge.inventory import libvirt, openstack, proxmox, rvtools, template
 
     path = Path(path)
-    if not path.is_file():
-        raise InputError(f"{path}: not a regular file" if path.exists() else f"{path}: no such file")
+    check_regular(path, "estate export")  # no FIFO, device or folder: refused before it is opened
     try:
-        with open(path, "rb") as fh:
-            magic = fh.read(4)
+        magic = read_regular_head(path, 4)
     except OSError as exc:
         raise InputError(f"cannot read {path}: {exc.strerror or exc}") from exc
     if magic == b"PK\x03\x04":
@@ -64,6 +64,9 @@ def detect(path: Path) -> tuple[str, Any]:
     if not stripped:
         raise InputError(f"{path}: the file is empty")
     if stripped.startswith("<"):
+        if len(text) > MAX_XML_BYTES:
+            raise InputError(f"{path}: {len(text) / 2**20:.0f} MiB of XML is more than the {MAX_XML_BYTES // 2**20} "
+                             "MiB a domain XML (virsh dumpxml) may be")
         if libvirt.looks_like_domain_xml(stripped[:4096]) or "<!DOCTYPE" in stripped[:4096] or "<!ENTITY" in stripped[:4096]:
             return "libvirt-xml", text
         raise _unknown(path, "XML, but not a libvirt <domain> (virsh dumpxml)")
@@ -124,7 +127,10 @@ def read_inventory(paths: Sequence[Path | str], progress: ProgressFn | None = No
             rvtools.read_xlsx(path, estate, sub, cancel)
         elif fmt == "libvirt-xml":
             source = Source(str(path), "libvirt-xml")
-            libvirt.merge_libvirt(estate, [libvirt.read_domain_xml(path, content, estate)], source)
+            try:
+                libvirt.merge_libvirt(estate, [libvirt.read_domain_xml(path, content, estate)], source)
+            except RowError as exc:
+                estate.leave_out(str(exc))
             estate.sources.append(source)
         elif fmt == "virsh-text":
             vms, hosts = libvirt.read_virsh_text(path, content, estate)
@@ -142,7 +148,10 @@ def read_inventory(paths: Sequence[Path | str], progress: ProgressFn | None = No
             estate.sources.append(template.read_template(path, content, estate))
     if csv_tabs:
         rvtools.read_csv_tabs(csv_tabs, estate, lambda f, m: report(progress, 0.9 + 0.08 * f, m), cancel)
+    admit(estate)
     if not estate.vms and not estate.hosts:
-        raise InputError(f"{', '.join(str(p) for p in files)}: no VMs and no hosts found")
+        raise InputError(f"{', '.join(str(p) for p in files)}: no VMs and no hosts found"
+                         + (f" that could be imported ({estate.left_out} left out: "
+                            f"{'; '.join(estate.warnings[:3])})" if estate.left_out else ""))
     report(progress, 1.0, f"read {len(estate.vms)} VMs and {len(estate.hosts)} hosts")
     return estate

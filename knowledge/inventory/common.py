@@ -3,14 +3,33 @@ text decoding, size limits and cancellation."""
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from knowledge.infra.errors import InputError
 
-#: the largest estate file read (bytes); an export of 100,000 VMs stays far below
-MAX_FILE_BYTES = 512 * 1024 * 1024
+#: the largest estate file read (bytes): an .xlsx workbook; an export of 100,000 VMs stays far below
+MAX_FILE_BYTES = 256 * 1024 * 1024
+#: the largest text export (CSV, JSON, XML, virsh text) read, bytes: a vInfo CSV of 100,000 VMs is
+#: about 100 MiB; the text is held in memory (up to four bytes a character) while it is read
+MAX_TEXT_BYTES = 128 * 1024 * 1024
+#: the largest JSON export (Proxmox, OpenStack) read, bytes: 100,000 servers are about 30 MiB; every
+#: JSON value becomes a Python object (some 10x the bytes)
+MAX_JSON_BYTES = 64 * 1024 * 1024
+#: the largest domain XML, bytes (one ``virsh dumpxml`` domain is a few KiB)
+MAX_XML_BYTES = 16 * 1024 * 1024
+#: rows read from one tab (sheet or CSV file), VMs and hosts read from all files together
+MAX_ROWS = 250_000
+MAX_VMS = 100_000
+MAX_HOSTS = 10_000
+#: the longest text cell or field kept, characters (longer: that row's VM or host is left out)
+MAX_CELL_CHARS = 65_536
+#: the longest VM or host name, characters (the scenario's names are at most 200)
+MAX_NAME_CHARS = 200
+#: no number read from an estate file may exceed this in size (beyond it sums overflow)
+MAX_NUMBER = 1e12
 
 _THOUSANDS = re.compile(r"^[+-]?\d{1,3}([,.' \u00a0\u202f]\d{3})+$")
 _DECIMAL_COMMA = re.compile(r"^[+-]?\d+,\d+$")
@@ -28,24 +47,67 @@ def norm_header(text: object, prefix: str = "") -> str:
     return key
 
 
+class RowError(InputError):
+    """One VM's or host's row cannot be read (a number out of range, a name too long): the
+    readers leave that VM or host out with a warning naming file, row and field, and read on."""
+
+
 def parse_number(value: object) -> float | None:
     """A number from a cell: int/float as they are; text with thousands separators
     (``16,384``), a decimal comma (``2,5``), a unit or percent sign (``35 %``, ``0%``);
-    blank -> None. Raises ValueError for anything else."""
+    blank -> None. Raises ValueError for anything else, ``nan``, ``inf`` and numbers beyond
+    :data:`MAX_NUMBER` included."""
     if value is None:
         return None
     if isinstance(value, bool):
         raise ValueError(f"{value!r} is not a number")
     if isinstance(value, (int, float)):
-        return float(value)
+        return finite_value(value)
     text = str(value).strip().rstrip("%").strip()
     if not text:
         return None
+    if len(text) > 64:
+        raise ValueError(f"{text[:20]}... ({len(text)} characters) is not a number")
     if _THOUSANDS.match(text):
         text = re.sub(r"[,.' \u00a0\u202f]", "", text)
     elif _DECIMAL_COMMA.match(text):
         text = text.replace(",", ".")
-    return float(text)
+    return finite_value(float(text))
+
+
+def finite_value(value: float | int) -> float:
+    """``value`` as a float when it is finite and at most :data:`MAX_NUMBER` in size; else
+    ValueError (``nan``, ``inf``, ``1e309``, a 400-digit integer)."""
+    try:
+        x = float(value)
+    except (OverflowError, ValueError):
+        raise ValueError(f"{str(value)[:20]}... is not a number that fits") from None
+    if not math.isfinite(x):
+        raise ValueError(f"{value!r} is not a finite number")
+    if abs(x) > MAX_NUMBER:
+        raise ValueError(f"{x:.3g} is beyond {MAX_NUMBER:.0e}, the largest number an estate file may hold")
+    return x
+
+
+def checked(value: object, where: str, field: str, low: float = 0.0, high: float = MAX_NUMBER,
+            integer: bool = False) -> float | None:
+    """The one check every number of an estate file goes through: ``value`` (a number or its
+    text, blank -> None) parsed, finite, within ``[low, high]`` and whole when ``integer``; a
+    :class:`RowError` naming ``where`` (file and row) and ``field`` otherwise."""
+    try:
+        x = parse_number(value)
+    except ValueError as exc:
+        text = str(value)
+        shown = f"{text[:24]!r}... ({len(text):,} characters)" if len(text) > 30 else repr(value)
+        why = str(exc) if any(w in str(exc) for w in ("finite", "beyond", "fits")) else f"{shown} is not a number"
+        raise RowError(f"{where}, field {field}: {why}") from None
+    if x is None:
+        return None
+    if integer and x != int(x):
+        raise RowError(f"{where}, field {field}: {x:g} is not a whole number")
+    if not low <= x <= high:
+        raise RowError(f"{where}, field {field}: {x:g} is outside {low:g}-{high:g}")
+    return x
 
 
 def parse_bool(value: object) -> bool | None:
@@ -108,18 +170,12 @@ def _utf16(data: bytes) -> str | None:
     return None
 
 
-def read_bytes(path: Path) -> bytes:
-    """The file's bytes; regular files only, at most :data:`MAX_FILE_BYTES`."""
-    try:
-        if not path.is_file():
-            raise InputError(f"{path}: not a regular file" if path.exists() else f"{path}: no such file")
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise InputError(f"{path}: {size / 2**20:.0f} MiB is larger than the {MAX_FILE_BYTES // 2**20} MiB "
-                             "an estate file may have")
-        return path.read_bytes()
-    except OSError as exc:
-        raise InputError(f"cannot read {path}: {exc.strerror or exc}") from exc
+def read_bytes(path: Path, limit: int = MAX_TEXT_BYTES) -> bytes:
+    """The file's bytes: a regular file only (no FIFO, device or folder: refused before it is
+    opened), of at most ``limit`` bytes."""
+    from knowledge.infra.files import read_regular_bytes
+
+    return read_regular_bytes(path, "estate export", limit)
 
 
 def check_cancel(cancel) -> None:

@@ -15,12 +15,13 @@ import re
 from pathlib import Path
 
 from knowledge.infra.errors import InputError
-from knowledge.inventory.common import normalize_uuid, parse_number
+from knowledge.inventory.common import RowError, finite_value, normalize_uuid, parse_number
 from knowledge.inventory.model import MIB, VM, Estate, Host, Source
 
 #: bytes per unit of libvirt's memory units (formatdomain: "Memory Allocation")
 UNITS = {"b": 1, "bytes": 1, "kb": 1000, "k": 1024, "kib": 1024, "mb": 1000**2, "m": 1024**2, "mib": 1024**2,
-         "gb": 1000**3, "g": 1024**3, "gib": 1024**3, "tb": 1000**4, "t": 1024**4, "tib": 1024**4}
+         "gb": 1000**3, "g": 1024**3, "gib": 1024**3, "tb": 1000**4, "t": 1024**4, "tib": 1024**4,
+         "pb": 1000**5, "p": 1024**5, "pib": 1024**5, "eb": 1000**6, "e": 1024**6, "eib": 1024**6}
 
 #: network disk protocols served by a distributed store
 DISTRIBUTED = ("rbd", "gluster", "sheepdog", "vitastor")
@@ -36,15 +37,18 @@ def looks_like_virsh_text(head: str) -> bool:
 
 
 def _bytes(value: str, unit: str | None, where: str, element: str) -> float:
+    """A size in bytes (through the estate's one number check: finite, at most MAX_NUMBER units)."""
     try:
-        n = float(value)
-    except (TypeError, ValueError):
-        raise InputError(f"{where}: element <{element}>: {value!r} is not a number") from None
+        n = finite_value(float(value))
+    except (TypeError, ValueError) as exc:
+        shown = f"{value[:20]!r}... ({len(value)} characters)" if len(str(value)) > 24 else repr(value)
+        raise RowError(f"{where}: element <{element}>: {shown} is not a size that fits ({exc})") from None
     factor = UNITS.get((unit or "KiB").strip().lower())
     if factor is None:
-        raise InputError(f"{where}: element <{element}>: unknown unit {unit!r} (libvirt units: KiB, MiB, GiB, ...)")
+        raise RowError(f"{where}: element <{element}>: unknown unit {str(unit)[:20]!r} (libvirt units: KiB, MiB, GiB, "
+                       "TiB, PiB, EiB or their decimal kB, MB, GB, TB, PB, EB)")
     if n < 0:
-        raise InputError(f"{where}: element <{element}>: negative size {value}")
+        raise RowError(f"{where}: element <{element}>: negative size {value}")
     return n * factor
 
 
@@ -165,7 +169,11 @@ def read_virsh_text(path: Path, text: str, estate: Estate) -> tuple[list[VM], li
     for vm in listed:
         vms.setdefault(vm.name, vm)
     for b in info:
-        vm = _dominfo(b, where)
+        try:
+            vm = _dominfo(b, where)
+        except RowError as exc:
+            estate.leave_out(str(exc))
+            continue
         key = vm.name
         old = vms.get(key)
         if old is not None:  # dominfo is more precise than the list; keep the first dominfo seen
@@ -190,15 +198,17 @@ def _dominfo(b: dict[str, str], where: str) -> VM:
         try:
             vcpus = int(b["CPU(s)"])
         except ValueError:
-            raise InputError(f"{where}: dominfo of {name} (line {line}): 'CPU(s): {b['CPU(s)']}' is not a count") from None
+            raise RowError(f"{where}: dominfo of {name[:40]} (line {line}): 'CPU(s): {b['CPU(s)'][:20]}' is not a count") from None
     mem = b.get("Max memory") or b.get("Used memory")
     if mem:
         m = re.match(r"^([\d.]+)\s*(\w+)?$", mem)
         if not m:
-            raise InputError(f"{where}: dominfo of {name} (line {line}): 'Max memory: {mem}' is not a size")
-        ram = _bytes(m.group(1), m.group(2) or "KiB", where, "Max memory") / MIB
+            raise RowError(f"{where}: dominfo of {name[:40]} (line {line}): 'Max memory: {mem[:20]}' is not a size")
+        ram = _bytes(m.group(1), m.group(2) or "KiB", f"{where}: dominfo of {name[:40]} (line {line})",
+                     "Max memory") / MIB
     state = b.get("State", "").lower()
     return VM(name=name, source=where, platform="libvirt", uid=b.get("UUID", ""), vcpus=vcpus, ram_mib=ram,
+              where=f"dominfo at line {line}",
               powered_on=(state == "running") if state else None)
 
 
@@ -211,8 +221,8 @@ def _node(b: dict[str, str], where: str, path: Path, n: int, total: int) -> Host
             return None
         try:
             return parse_number(v.split()[0]) if v.split() else None
-        except ValueError:
-            raise InputError(f"{where}: nodeinfo (line {line}): '{key}: {v}' is not a number") from None
+        except ValueError as exc:
+            raise InputError(f"{where}: nodeinfo (line {line}): '{key}: {v[:24]}' is not a number ({exc})") from None
 
     cpus, cells = num("CPU(s)"), num("NUMA cell(s)") or 1
     sockets, cores, threads = num("CPU socket(s)"), num("Core(s) per socket"), num("Thread(s) per core")
@@ -222,7 +232,7 @@ def _node(b: dict[str, str], where: str, path: Path, n: int, total: int) -> Host
         total_sockets = (sockets or 1) * cells
     mem = b.get("Memory size", "")
     m = re.match(r"^([\d.]+)\s*(\w+)?$", mem)
-    ram = _bytes(m.group(1), m.group(2) or "KiB", where, "Memory size") / MIB if m else None
+    ram = _bytes(m.group(1), m.group(2) or "KiB", f"{where}: nodeinfo (line {line})", "Memory size") / MIB if m else None
     mhz = num("CPU frequency")
     name = path.stem if total == 1 else f"{path.stem}-{n + 1}"
     return Host(name=name, source=where, cpu_model=b.get("CPU model", ""), sockets=int(total_sockets),

@@ -16,6 +16,8 @@ MIB = 1024 * 1024
 GB = 1000 ** 3
 #: GB per MiB
 GB_PER_MIB = MIB / GB
+#: warnings listed one by one for VMs, hosts and rows left out (the rest are counted)
+WARNINGS_LISTED = 20
 
 
 class CancelLike(Protocol):
@@ -49,6 +51,7 @@ class VM:
     storage: list[str] = field(default_factory=list)      # per disk: local | nfs | iscsi | distributed | file | block
     group: str = ""                  # a group the source names (our CSV template)
     count: int = 1                   # identical VMs this row stands for (our CSV template)
+    where: str = ""                  # where in its file (tab and row, entry, line), for messages
     # measured at export time (RVTools quick statistics; None: not in the export)
     cpu_usage_mhz: float | None = None   # vCPU tab 'Overall'
     cpu_max_mhz: float | None = None     # vCPU tab 'Max' (vCPUs x host clock, or the VM's limit)
@@ -110,6 +113,16 @@ class Estate:
     warnings: list[str] = field(default_factory=list)
     shared_storage: list[str] = field(default_factory=list)  # kinds seen: nfs | iscsi | distributed
     extra: dict[str, Any] = field(default_factory=dict)
+    left_out: int = 0  # VMs, hosts and rows left out (each named in a warning, up to WARNINGS_LISTED)
+
+    def leave_out(self, why: str) -> None:
+        """Record one VM, host or row left out (``why`` names file, row and field)."""
+        self.left_out += 1
+        if self.left_out <= WARNINGS_LISTED:
+            self.warnings.append(f"left out: {why}")
+        elif self.left_out == WARNINGS_LISTED + 1:
+            self.warnings.append("left out: more rows (only the first "
+                                 f"{WARNINGS_LISTED} are listed; see the count in 'found')")
 
     @property
     def platforms(self) -> list[str]:
@@ -117,13 +130,16 @@ class Estate:
 
     def counts(self) -> dict[str, int]:
         """VMs, powered off, templates, containers and hosts found (each a number of VMs or
-        hosts; a template CSV row with ``count`` counts that many VMs)."""
+        hosts; a template CSV row with ``count`` counts that many VMs), and rows left out."""
         vms = [v for v in self.vms if not v.template]
-        return {"vms": sum(v.count for v in vms if not v.container),
-                "containers": sum(v.count for v in vms if v.container),
-                "powered_off": sum(v.count for v in vms if v.powered_on is False),
-                "templates": sum(v.count for v in self.vms if v.template),
-                "hosts": len(self.hosts)}
+        out = {"vms": sum(v.count for v in vms if not v.container),
+               "containers": sum(v.count for v in vms if v.container),
+               "powered_off": sum(v.count for v in vms if v.powered_on is False),
+               "templates": sum(v.count for v in self.vms if v.template),
+               "hosts": len(self.hosts)}
+        if self.left_out:
+            out["left_out"] = self.left_out
+        return out
 
     def cache_mode_counts(self) -> Counter:
         """Virtual disks per cache mode (not VMs: a VM with two disks counts twice)."""

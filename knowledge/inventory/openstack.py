@@ -18,6 +18,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from knowledge.infra.errors import InputError
+from knowledge.inventory.common import RowError, checked
 from knowledge.inventory.model import VM, Estate, Host, Source
 
 _FLAVOR_KEYS = {"vcpus", "ram"}
@@ -54,6 +55,8 @@ def flavors(path: Path, data) -> dict[str, dict]:
     rows = data["flavors"] if isinstance(data, dict) else data
     out: dict[str, dict] = {}
     for i, f in enumerate(rows):
+        if not isinstance(f, dict):
+            raise InputError(f"{path}: flavor {i}: not a JSON object ({type(f).__name__})")
         f = _lower(f)
         here = f"{path}: flavor {i} ({f.get('name', f.get('id', '?'))})"
         spec = {"vcpus": _int(f.get("vcpus"), here, "VCPUs"), "ram_mib": _float(f.get("ram"), here, "RAM"),
@@ -64,6 +67,16 @@ def flavors(path: Path, data) -> dict[str, dict]:
     return out
 
 
+def _embedded(s: dict, here: str) -> dict | None:
+    """The flavor a server carries in itself (Compute API 2.47 and later), else None."""
+    flavor = s.get("flavor")
+    if isinstance(flavor, dict) and _FLAVOR_KEYS <= set(_lower(flavor)):
+        fl = _lower(flavor)
+        return {"vcpus": _int(fl.get("vcpus"), here, "flavor.vcpus"), "ram_mib": _float(fl.get("ram"), here, "flavor.ram"),
+                "disk_gb": _float(fl.get("disk"), here, "flavor.disk") or None}
+    return None
+
+
 def read_servers(path: Path, data, estate: Estate, flavor_table: dict[str, dict], have_flavor_file: bool) -> Source:
     where = str(path)
     rows = data["servers"] if isinstance(data, dict) else data
@@ -71,16 +84,19 @@ def read_servers(path: Path, data, estate: Estate, flavor_table: dict[str, dict]
     missing: list[str] = []
     seen_hosts: list[str] = []
     for i, s in enumerate(rows):
+        if not isinstance(s, dict):
+            estate.leave_out(f"{where}: server {i}: not a JSON object ({type(s).__name__})")
+            continue
         s = _lower(s)
         name = str(s.get("name") or s.get("id") or f"server{i}")
-        here = f"{where}: server {i} ({name})"
+        here = f"{where}: server {i} ({name[:60]})"
+        try:
+            spec = _embedded(s, here)
+        except RowError as exc:
+            estate.leave_out(str(exc))
+            continue
         flavor = s.get("flavor")
-        spec: dict | None = None
-        if isinstance(flavor, dict) and _FLAVOR_KEYS <= set(_lower(flavor)):  # embedded (API >= 2.47)
-            fl = _lower(flavor)
-            spec = {"vcpus": _int(fl.get("vcpus"), here, "flavor.vcpus"), "ram_mib": _float(fl.get("ram"), here, "flavor.ram"),
-                    "disk_gb": _float(fl.get("disk"), here, "flavor.disk") or None}
-        else:
+        if spec is None:
             refs = []
             if isinstance(flavor, dict):
                 refs += [flavor.get("id"), flavor.get("original_name")]
@@ -108,7 +124,7 @@ def read_servers(path: Path, data, estate: Estate, flavor_table: dict[str, dict]
         if host and str(host) not in seen_hosts:
             seen_hosts.append(str(host))
         estate.vms.append(VM(
-            name=name, source=where, platform="openstack", uid=str(s.get("id", "")),
+            name=name, source=where, platform="openstack", uid=str(s.get("id", "")), where=f"server {i}",
             vcpus=spec["vcpus"] if spec else None, ram_mib=spec["ram_mib"] if spec else None,
             disk_gb=spec["disk_gb"] if spec else None, powered_on=on, host=str(host),
             cluster=str(s.get("availability zone") or s.get("os-ext-az:availability_zone") or "")))
@@ -186,20 +202,15 @@ def read_hypervisors(path: Path, data, estate: Estate) -> Source:
 
 def _int(v, here: str, fld: str) -> int:
     n = _float(v, here, fld)
-    if n is None or n != int(n) or n < 0:
-        raise InputError(f"{here}: field {fld}: {v!r} is not a vCPU count")
+    if n is None or n != int(n):
+        raise RowError(f"{here}: field {fld}: {str(v)[:24]!r} is not a vCPU count")
     return int(n)
 
 
 def _float(v, here: str, fld: str) -> float | None:
+    """A number of the document through the estate's one check (finite, >= 0, in range)."""
     if v is None or v == "":
         return None
-    if isinstance(v, bool):
-        raise InputError(f"{here}: field {fld}: {v!r} is not a number")
-    try:
-        n = float(v)
-    except (TypeError, ValueError):
-        raise InputError(f"{here}: field {fld}: {v!r} is not a number") from None
-    if n < 0:
-        raise InputError(f"{here}: field {fld}: negative value {v!r}")
-    return n
+    if not isinstance(v, (int, float, str)):
+        raise RowError(f"{here}: field {fld}: {str(v)[:24]!r} is not a number")
+    return checked(v, here, fld)

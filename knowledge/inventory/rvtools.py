@@ -18,6 +18,10 @@ from pathlib import Path
 
 from knowledge.infra.errors import InputError
 from knowledge.inventory.common import (
+    MAX_CELL_CHARS,
+    MAX_NAME_CHARS,
+    MAX_ROWS,
+    RowError,
     check_cancel,
     listing,
     norm_header,
@@ -176,9 +180,11 @@ class _Rows:
         v = self.get(cells, fld)
         try:
             return parse(v)
-        except ValueError:
-            raise InputError(f"{self.where}: tab {self.cols.tab}, row {row}, column "
-                             f"{self.header[self.cols.index[fld]]!r}: {v!r} is not {what}") from None
+        except ValueError as exc:
+            shown = f"{v[:40]!r}..." if isinstance(v, str) and len(v) > 40 else repr(v)
+            why = str(exc) if "finite" in str(exc) or "beyond" in str(exc) else f"{shown} is not {what}"
+            raise RowError(f"{self.where}: tab {self.cols.tab}, row {row}, column "
+                           f"{self.header[self.cols.index[fld]]!r}: {why}") from None
 
     def number(self, cells, fld: str, row: int) -> float | None:
         return self._convert(cells, fld, row, parse_number, "a number")
@@ -191,6 +197,14 @@ def _vm(r: _Rows, cells, row: int, source: str) -> VM | None:
     name = r.text(cells, "name")
     if not name:
         return None
+    try:
+        return _vm_of(r, cells, row, source, name)
+    except RowError as exc:
+        shown = name if len(name) <= 60 else f"{name[:40]}..."
+        raise RowError(f"{exc} (VM {shown!r})") from None
+
+
+def _vm_of(r: _Rows, cells, row: int, source: str, name: str) -> VM:
     cpus = r.number(cells, "cpus", row)
     mem = r.number(cells, "memory", row)
     power = r.text(cells, "power").lower()
@@ -199,13 +213,16 @@ def _vm(r: _Rows, cells, row: int, source: str) -> VM | None:
         disk = r.number(cells, "provisioned", row)
     used = r.number(cells, "in_use", row)
     template = r.flag(cells, "template", row) or False
+    if len(name) > MAX_NAME_CHARS:
+        raise RowError(f"{r.where}: tab vInfo, row {row}, column {r.header[r.cols.index['name']]!r}: VM "
+                       f"{name[:40]!r}... has a name of {len(name):,} characters (at most {MAX_NAME_CHARS})")
     if cpus is not None and (cpus < 0 or cpus != int(cpus)):
-        raise InputError(f"{r.where}: tab vInfo, row {row}, column {r.header[r.cols.index['cpus']]!r}: "
+        raise RowError(f"{r.where}: tab vInfo, row {row}, column {r.header[r.cols.index['cpus']]!r}: "
                          f"{cpus:g} is not a vCPU count")
     if mem is not None and mem < 0:
-        raise InputError(f"{r.where}: tab vInfo, row {row}, column {r.header[r.cols.index['memory']]!r}: "
+        raise RowError(f"{r.where}: tab vInfo, row {row}, column {r.header[r.cols.index['memory']]!r}: "
                          f"negative memory {mem:g}")
-    return VM(name=name, source=source, platform="vmware", uid=r.text(cells, "uuid"),
+    return VM(name=name, source=source, platform="vmware", uid=r.text(cells, "uuid"), where=f"tab vInfo, row {row}",
               vcpus=int(cpus) if cpus else None, ram_mib=mem or None,
               disk_gb=disk * GB_PER_MIB if disk else None, used_gb=used * GB_PER_MIB if used else None,
               powered_on=None if not power else power == "poweredon", template=template,
@@ -253,40 +270,46 @@ class _Collector:
         for i, (row, cells) in enumerate(rows):
             if i % 2000 == 0:
                 check_cancel(cancel)
-            if tab == "vInfo":
-                vm = _vm(r, cells, row, source.path)
-                if vm:
-                    self.vms.append(vm)
-                    source.vms += 1
-            elif tab == "vHost":
-                h = _host(r, cells, row, source.path)
-                if h:
-                    self.estate.hosts.append(h)
-                    source.hosts += 1
-            elif tab == "vCPU":
-                name = r.text(cells, "vm")
-                if name:
-                    self.cpu[name] = (r.number(cells, "overall", row), r.number(cells, "max", row),
-                                      r.number(cells, "ready", row))
-            elif tab == "vMemory":
-                name = r.text(cells, "vm")
-                if name:
-                    self.memory[name] = (r.number(cells, "consumed", row), r.number(cells, "active", row))
-            elif tab == "vDatastore":
-                kind = DATASTORE_KINDS.get(r.text(cells, "type").lower().replace(" ", "").replace(".", ""))
-                shared = (r.number(cells, "hosts", row) or 0) > 1 or kind in ("nfs", "distributed")
-                if r.text(cells, "name") and kind and shared:
-                    self.datastores.append((kind, r.number(cells, "capacity", row) or 0.0))
-            elif tab == "vDisk":
-                name = r.text(cells, "vm")
-                cap = r.number(cells, "capacity", row)
-                if name and cap:
-                    self.disk[name] = self.disk.get(name, 0.0) + cap
-            elif tab == "vPartition":
-                name = r.text(cells, "vm")
-                used = r.number(cells, "consumed", row)
-                if name and used:
-                    self.consumed[name] = self.consumed.get(name, 0.0) + used
+            try:
+                self._row(tab, r, row, cells, source)
+            except RowError as exc:
+                self.estate.leave_out(str(exc))
+
+    def _row(self, tab: str, r: _Rows, row: int, cells, source: Source) -> None:
+        if tab == "vInfo":
+            vm = _vm(r, cells, row, source.path)
+            if vm:
+                self.vms.append(vm)
+                source.vms += 1
+        elif tab == "vHost":
+            h = _host(r, cells, row, source.path)
+            if h:
+                self.estate.hosts.append(h)
+                source.hosts += 1
+        elif tab == "vCPU":
+            name = r.text(cells, "vm")
+            if name:
+                self.cpu[name] = (r.number(cells, "overall", row), r.number(cells, "max", row),
+                                  r.number(cells, "ready", row))
+        elif tab == "vMemory":
+            name = r.text(cells, "vm")
+            if name:
+                self.memory[name] = (r.number(cells, "consumed", row), r.number(cells, "active", row))
+        elif tab == "vDatastore":
+            kind = DATASTORE_KINDS.get(r.text(cells, "type").lower().replace(" ", "").replace(".", ""))
+            shared = (r.number(cells, "hosts", row) or 0) > 1 or kind in ("nfs", "distributed")
+            if r.text(cells, "name") and kind and shared:
+                self.datastores.append((kind, r.number(cells, "capacity", row) or 0.0))
+        elif tab == "vDisk":
+            name = r.text(cells, "vm")
+            cap = r.number(cells, "capacity", row)
+            if name and cap:
+                self.disk[name] = self.disk.get(name, 0.0) + cap
+        elif tab == "vPartition":
+            name = r.text(cells, "vm")
+            used = r.number(cells, "consumed", row)
+            if name and used:
+                self.consumed[name] = self.consumed.get(name, 0.0) + used
 
     def finish(self) -> None:
         for vm in self.vms:
@@ -404,10 +427,33 @@ def csv_tab(path: Path, header: list[str]) -> str | None:
 
 
 def sniff_rows(text: str) -> list[list[str]]:
-    """Rows of a CSV text with ',' ';' or tab as separator (RVTools follows the Windows locale)."""
-    first = text.split("\n", 1)[0]
+    """Rows of a CSV text with ',' ';' or tab as separator (RVTools follows the Windows locale);
+    at most :data:`MAX_ROWS`, see :func:`csv_rows`."""
+    return list(csv_rows(text, "CSV"))
+
+
+def csv_rows(text: str, where: str):
+    """The rows of a CSV text, one at a time (a text of 128 MiB is never held as a list of lists):
+    a broken row (a field longer than :data:`MAX_CELL_CHARS`, a NUL) or more than
+    :data:`MAX_ROWS` rows is an InputError naming the file and line."""
+    first = text.split("\n", 1)[0] if len(text) < 65536 else text[:65536].split("\n", 1)[0]
     delim = max((",", ";", "\t"), key=first.count)
-    return list(csv.reader(io.StringIO(text, newline=""), delimiter=delim))
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delim)
+    old = csv.field_size_limit(MAX_CELL_CHARS)
+    try:
+        while True:
+            try:
+                row = next(reader)
+            except StopIteration:
+                return
+            except csv.Error as exc:
+                raise InputError(f"{where}: line {reader.line_num}: not a readable CSV row ({exc}; a field may "
+                                 f"have at most {MAX_CELL_CHARS:,} characters)") from None
+            if reader.line_num > MAX_ROWS + 1 and len(row) > 0:
+                raise InputError(f"{where}: more than {MAX_ROWS:,} rows: larger than an estate tab may be")
+            yield row
+    finally:
+        csv.field_size_limit(old)
 
 
 def read_csv_tabs(paths: list[Path], estate: Estate, progress=None, cancel=None) -> None:
@@ -416,26 +462,29 @@ def read_csv_tabs(paths: list[Path], estate: Estate, progress=None, cancel=None)
     sources: dict[str, Source] = {}
     parsed = []
     for path in paths:
-        rows = sniff_rows(read_text(path))
-        header = [h.strip() for h in rows[0]] if rows else []
+        text = read_text(path)
+        header = [h.strip() for h in next(iter(csv_rows(text, str(path))), [])]
         tab = csv_tab(path, header)
         if tab is None:
             raise InputError(f"{path}: not an RVTools tab export (no vInfo, vHost, vDisk or vPartition columns "
                              f"found; columns: {listing(header, 20) or 'none'})")
-        parsed.append((tab, path, header, rows))
+        parsed.append((tab, path, header))
+        del text  # read again when its turn comes: one file's text in memory at a time
     order = {t: i for i, t in enumerate(ORDER)}
     parsed.sort(key=lambda t: order[t[0]])
     if parsed and parsed[0][0] != "vInfo":
         raise InputError(f"{parsed[0][1]}: an RVTools {parsed[0][0]} tab without the vInfo tab; add the vInfo "
                          "CSV file (RVTools_tabvInfo.csv), which lists the VMs")
-    for k, (tab, path, header, rows) in enumerate(parsed):
+    for k, (tab, path, header) in enumerate(parsed):
         report(progress, 0.05 + 0.9 * k / max(1, len(parsed)), f"reading {path.name}")
         where = str(path)
         src = sources.setdefault(where, Source(where, f"rvtools-csv ({tab})"))
         cols = tab_columns(header, tab, where, src.notes)
         if cols is None:
             continue
-        numbered = ((i + 2, r) for i, r in enumerate(rows[1:]) if any(c.strip() for c in r))
+        rows = csv_rows(read_text(path), where)
+        next(rows, None)  # the header
+        numbered = ((i + 2, r) for i, r in enumerate(rows) if any(c.strip() for c in r))
         col.add(tab, _Rows(where, cols, header), numbered, src, cancel)
     col.finish()
     estate.sources += list(sources.values())

@@ -26,7 +26,14 @@ import io
 from pathlib import Path
 
 from knowledge.infra.errors import InputError
-from knowledge.inventory.common import listing, norm_header, parse_bool, parse_number
+from knowledge.inventory.common import (
+    MAX_CELL_CHARS,
+    MAX_ROWS,
+    listing,
+    norm_header,
+    parse_bool,
+    parse_number,
+)
 from knowledge.inventory.model import VM, Estate, Host, Source
 
 VM_COLUMNS = ("name", "vcpus", "ram_gib", "disk_gb", "used_gb", "count", "powered_on", "template", "host",
@@ -38,12 +45,24 @@ HOST_REQUIRED = ("host", "sockets", "cores_per_socket", "ram_gib")
 CACHE_MODES = ("none", "writeback", "writethrough", "directsync", "unsafe", "default")
 
 
-def _rows(text: str) -> list[tuple[int, list[str]]]:
-    out = []
-    for n, row in enumerate(csv.reader(io.StringIO(text, newline="")), start=1):
-        if not row or not any(c.strip() for c in row) or row[0].lstrip().startswith("#"):
-            continue
-        out.append((n, row))
+def _rows(text: str, where: str = "inventory template") -> list[tuple[int, list[str]]]:
+    """The rows of a template (blank and ``#`` lines left out), each with its line number; a broken
+    row or more than :data:`MAX_ROWS` rows is an InputError naming the line."""
+    out: list[tuple[int, list[str]]] = []
+    reader = csv.reader(io.StringIO(text, newline=""))
+    old = csv.field_size_limit(MAX_CELL_CHARS)
+    try:
+        for row in reader:
+            if not row or not any(c.strip() for c in row) or row[0].lstrip().startswith("#"):
+                continue
+            if len(out) > MAX_ROWS:
+                raise InputError(f"{where}: more than {MAX_ROWS:,} rows: larger than an estate file may be")
+            out.append((reader.line_num, row))
+    except csv.Error as exc:
+        raise InputError(f"{where}: line {reader.line_num}: not a readable CSV row ({exc}; a field may have at "
+                         f"most {MAX_CELL_CHARS:,} characters)") from None
+    finally:
+        csv.field_size_limit(old)
     return out
 
 
@@ -60,7 +79,10 @@ _MARKERS = {"vms": {_key(c) for c in VM_COLUMNS} - {"template", "host", "cluster
 def template_family(text: str) -> tuple[str | None, int]:
     """``(kind, score)``: ``vms`` or ``hosts`` and the number of the template's own headers the
     first row shares (``(None, 0)`` when it is no template)."""
-    rows = _rows(text[:65536])
+    try:
+        rows = _rows(text[:65536])
+    except InputError:
+        return None, 0
     if not rows:
         return None, 0
     keys = {_key(h) for h in rows[0][1]}
@@ -74,14 +96,9 @@ def template_kind(text: str) -> str | None:
     return template_family(text)[0]
 
 
-def read_template(path: Path, text: str, estate: Estate) -> Source:
-    where = str(path)
-    rows = _rows(text)
-    kind = template_kind(text)
-    if kind is None:
-        raise InputError(f"{where}: not a Capacity Advisor inventory template (needs the columns "
-                         f"{', '.join(VM_REQUIRED)} for VMs or {', '.join(HOST_REQUIRED)} for hosts)")
-    line0, header = rows[0]
+def _columns(where: str, first: tuple[int, list[str]], kind: str, source: Source) -> dict[str, int]:
+    """Column index by (lower-case) header; the required ones checked, unknown ones noted."""
+    line0, header = first
     cols = {h.strip().lower(): i for i, h in enumerate(header)}
     known = VM_COLUMNS if kind == "vms" else HOST_COLUMNS
     required = VM_REQUIRED if kind == "vms" else HOST_REQUIRED
@@ -91,9 +108,20 @@ def read_template(path: Path, text: str, estate: Estate) -> Source:
                          f"has no column {', '.join(repr(m) for m in missing)} (required: {', '.join(required)}; "
                          f"the header is: {listing(header, 20)})")
     unknown = [h for h in cols if h not in known]
-    source = Source(where, f"template-{kind}")
     if unknown:
         source.notes.append(f"columns ignored: {listing(unknown)} (known: {', '.join(known)})")
+    return cols
+
+
+def read_template(path: Path, text: str, estate: Estate) -> Source:
+    where = str(path)
+    rows = _rows(text, where)
+    kind = template_kind(text)
+    if kind is None:
+        raise InputError(f"{where}: not a Capacity Advisor inventory template (needs the columns "
+                         f"{', '.join(VM_REQUIRED)} for VMs or {', '.join(HOST_REQUIRED)} for hosts)")
+    source = Source(where, f"template-{kind}")
+    cols = _columns(where, rows[0], kind, source)
 
     def cell(row, name):
         i = cols.get(name)
@@ -103,8 +131,8 @@ def read_template(path: Path, text: str, estate: Estate) -> Source:
         raw = cell(row, name)
         try:
             v = parse_number(raw)
-        except ValueError:
-            raise InputError(f"{where}: line {n}, column {name}: {raw!r} is not a number") from None
+        except ValueError as exc:
+            raise InputError(f"{where}: line {n}, column {name}: {raw[:40]!r} is not a number ({exc})") from None
         if v is None and required:
             raise InputError(f"{where}: line {n}, column {name}: a value is required")
         if v is not None and (v < 0 or (integer and v != int(v))):
@@ -136,7 +164,7 @@ def read_template(path: Path, text: str, estate: Estate) -> Source:
             if ram <= 0:
                 raise InputError(f"{where}: line {n}, column ram_gib: must be > 0")
             estate.vms.append(VM(
-                name=name, source=where, platform="template", vcpus=int(vcpus), ram_mib=ram * 1024,
+                name=name, source=where, platform="template", vcpus=int(vcpus), ram_mib=ram * 1024, where=f"line {n}",
                 disk_gb=disk, used_gb=used, count=int(count) if count is not None else 1,
                 powered_on=flag(row, n, "powered_on"), template=flag(row, n, "template") or False,
                 host=cell(row, "host"), cluster=cell(row, "cluster"), group=cell(row, "group"), os=cell(row, "os"),

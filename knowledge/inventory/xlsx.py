@@ -11,31 +11,42 @@ never has one.
 from __future__ import annotations
 
 import zipfile
+import zlib
 from collections.abc import Iterator
 from pathlib import Path
 from xml.parsers import expat
 
 from knowledge.infra.errors import InputError
-from knowledge.inventory.common import MAX_FILE_BYTES, check_cancel
+from knowledge.inventory.common import MAX_FILE_BYTES, MAX_ROWS, check_cancel
 
-#: the largest uncompressed tab read, bytes, and the largest compression ratio believed
-MAX_PART_BYTES = 2 * MAX_FILE_BYTES
-MAX_RATIO = 400
+#: the largest uncompressed part (a tab's XML) read, the largest shared-string table, the most all
+#: parts of a workbook may unpack to, bytes, and the largest compression ratio believed of a part
+#: over 16 MiB (RVTools workbooks compress about 10:1; a zip bomb 1000:1)
+MAX_PART_BYTES = 256 * 1024 * 1024
+MAX_SHARED_BYTES = 128 * 1024 * 1024
+MAX_UNPACKED_BYTES = 512 * 1024 * 1024
+MAX_RATIO = 200
+#: the last column a workbook may have (XFD, as in Excel)
+MAX_COLUMNS = 16_384
 _CHUNK = 1 << 16
+_BROKEN = (zipfile.BadZipFile, zlib.error, EOFError)
 
 
 class Workbook:
     """An open .xlsx workbook (use as a context manager)."""
 
     def __init__(self, path: Path):
+        from knowledge.infra.files import check_regular, read_regular_head
+
         self.path = Path(path)
+        check_regular(self.path, "estate export", MAX_FILE_BYTES)
         try:
-            with open(self.path, "rb") as fh:
-                magic = fh.read(4)
+            magic = read_regular_head(self.path, 4)
         except OSError as exc:
             raise InputError(f"cannot read {self.path}: {exc.strerror or exc}") from exc
         if magic != b"PK\x03\x04":
             raise InputError(f"{self.path}: not an .xlsx workbook (it does not start like a zip package)")
+        check_package(self.path)
         import openpyxl
         from openpyxl.utils.exceptions import InvalidFileException
 
@@ -46,8 +57,8 @@ class Workbook:
             if unsafe is not None:
                 raise InputError(f"{self.path}: refused: its XML declares a document type, entities or external "
                                  f"references ({type(unsafe).__name__}); an .xlsx workbook never does") from exc
-            if isinstance(exc, (zipfile.BadZipFile, InvalidFileException, KeyError, ValueError, TypeError, OSError,
-                                expat.ExpatError, EOFError)) or type(exc).__module__.startswith("xml"):
+            if isinstance(exc, (*_BROKEN, InvalidFileException, KeyError, ValueError, TypeError, OSError,
+                                expat.ExpatError)) or type(exc).__module__.startswith("xml"):
                 reason = str(exc).split("\n")[0]
                 raise InputError(f"{self.path}: not a readable .xlsx workbook ({type(exc).__name__}: {reason})") from exc
             raise
@@ -81,7 +92,11 @@ class Workbook:
             parser = reader.parser
             while True:
                 check_cancel(cancel)
-                chunk = src.read(_CHUNK)
+                try:
+                    chunk = src.read(_CHUNK)
+                except (*_BROKEN, OSError) as exc:
+                    raise InputError(f"{self.path}: tab {sheet}: the packed data is damaged ({type(exc).__name__}: "
+                                     f"{str(exc).splitlines()[0] if str(exc) else 'unreadable'})") from exc
                 try:
                     parser.Parse(chunk, not chunk)
                 except expat.ExpatError as exc:
@@ -109,10 +124,34 @@ class Workbook:
             info = self.wb._archive.getinfo(ws._worksheet_path)
         except (KeyError, AttributeError):
             return
-        if info.file_size > MAX_PART_BYTES or (info.compress_size and info.file_size / info.compress_size > MAX_RATIO
-                                                and info.file_size > 64 * 2**20):
-            raise InputError(f"{self.path}: tab {ws.title} unpacks to {info.file_size / 2**20:.0f} MiB: refused "
-                             "(a zip bomb or not an export)")
+        _check_member(self.path, info, MAX_PART_BYTES)
+
+
+def check_package(path: Path) -> None:
+    """Refuse a workbook whose parts unpack beyond the limits (a zip bomb) before anything is
+    unpacked: each part, the shared strings, all parts together, and the compression ratio (the
+    sizes the package declares bind: Python's zip reader never returns more than them)."""
+    try:
+        with zipfile.ZipFile(path) as zf:
+            infos = zf.infolist()
+    except (*_BROKEN, OSError, ValueError) as exc:
+        raise InputError(f"{path}: not a readable .xlsx workbook ({type(exc).__name__}: {exc})") from exc
+    total = 0
+    for info in infos:
+        shared = info.filename.lower().endswith("sharedstrings.xml")
+        _check_member(path, info, MAX_SHARED_BYTES if shared else MAX_PART_BYTES)
+        total += info.file_size
+    if total > MAX_UNPACKED_BYTES:
+        raise InputError(f"{path}: the workbook unpacks to {total / 2**20:.0f} MiB, more than the "
+                         f"{MAX_UNPACKED_BYTES // 2**20} MiB an estate workbook may: refused (a zip bomb or not an export)")
+
+
+def _check_member(path: Path, info: zipfile.ZipInfo, limit: int) -> None:
+    ratio = info.file_size / info.compress_size if info.compress_size else 0.0
+    if info.file_size > limit or (ratio > MAX_RATIO and info.file_size > 16 * 2**20):
+        raise InputError(f"{path}: part {info.filename} unpacks to {info.file_size / 2**20:.0f} MiB "
+                         f"({ratio:.0f}:1): refused (at most {limit // 2**20} MiB and {MAX_RATIO}:1; a zip bomb "
+                         "or not an export)")
 
 
 class _Refused(Exception):
@@ -152,6 +191,7 @@ class _SheetReader:
         self.done: list[tuple[int, dict[int, object]]] = []
         self.row: dict[int, object] | None = None
         self.row_no = 0
+        self.rows = 0
         self.col = -1
         self.ctype = "n"
         self.keep = False
@@ -188,13 +228,18 @@ class _SheetReader:
         letters = ref.rstrip("0123456789")
         col = self.cols.get(letters)
         if col is None:
-            col = self.cols[letters] = column_index(letters)
+            col = column_index(letters[:4])
+            if len(letters) > 3 or not 0 <= col < MAX_COLUMNS:
+                raise _Refused(f"cell {ref[:20]!r} lies beyond the last column a workbook has (XFD)")
+            self.cols[letters] = col
         return col
 
     def start(self, name: str, attrs: dict) -> None:
         if name == self.t_c:
             ref = attrs.get("r")
             self.col = col = self.column(ref) if ref else self.col + 1
+            if col >= MAX_COLUMNS:
+                raise _Refused(f"row {self.row_no} has more than {MAX_COLUMNS} cells")
             if self.columns is None or col in self.columns:
                 self.keep = True
                 self.ctype = attrs.get("t", "n")
@@ -203,7 +248,12 @@ class _SheetReader:
                 self.buf = []
         elif name == self.t_row:
             r = attrs.get("r")
+            if r and not (r.isdigit() and len(r) < 10):
+                raise _Refused(f"row number {r[:20]!r} (after row {self.row_no}) is not a row number")
             self.row_no = int(r) if r else self.row_no + 1
+            self.rows += 1
+            if self.rows > MAX_ROWS:
+                raise _Refused(f"more than {MAX_ROWS:,} rows: larger than an estate tab may be")
             self.row = {}
             self.col = -1
         elif name.endswith("worksheet"):

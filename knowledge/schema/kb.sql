@@ -47,6 +47,14 @@ CREATE TABLE conclusions (
 CREATE TABLE conclusion_evidence (
     document TEXT NOT NULL, conclusion TEXT NOT NULL, measurement TEXT NOT NULL,
     PRIMARY KEY (document, conclusion, measurement));
+-- where a document disagrees with itself (knowledge/data/<doc>/notes*.csv), and the rows it touches
+CREATE TABLE notes (
+    document TEXT NOT NULL REFERENCES documents(id), id TEXT NOT NULL, locator TEXT NOT NULL,
+    text TEXT NOT NULL, reading TEXT NOT NULL,
+    PRIMARY KEY (document, id));
+CREATE TABLE note_rows (
+    document TEXT NOT NULL, note TEXT NOT NULL, measurement TEXT NOT NULL,
+    PRIMARY KEY (document, note, measurement));
 CREATE INDEX measurements_metric ON measurements(metric);
 CREATE INDEX measurements_locator ON measurements(document, locator);
 CREATE INDEX factors_lookup ON factors(factor, level COLLATE NOCASE);

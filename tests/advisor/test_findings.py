@@ -48,10 +48,12 @@ def test_database_workloads_keep_the_cassandra_cost_apart(kb):
     assert 1.3 < vmw["database_cpu_cost_vs_native"]["value"] < 1.8  # Table 9.2, read load
 
 
-def test_heavy_vm_downtime_on_kvm_keeps_the_chapter_8_measurement(kb):
-    """Chapter 8 measured 4.0-4.9 s of vMotion downtime for a heavily loaded VM; the chapter 5
-    ratio of KVM to VMware (0.7 against 3 s) was measured with a lightly loaded VM, so it only
-    lowers the interval of a heavy VM's figure. A light VM is still scaled by it."""
+def test_heavy_vm_downtime_on_kvm_follows_the_hypervisor(kb):
+    """Chapter 8 measured 4.0-4.9 s of vMotion downtime for a heavily loaded VM; KVM's downtime is
+    0.7 s against VMware's 3 s (Section 5.6). Issue 28: a heavy KVM VM kept vMotion's figure while
+    the hypervisor card said KVM stays under a second; now the ratio scales it too, and since
+    chapter 5 measured the ratio with a lightly loaded VM the interval reaches up to ESXi's figure
+    (flagged extrapolated). A light VM is scaled by it as before."""
     heavy = make([workload("m", vms=2, vcpus=5, ram_gib=14, cpu_intensity="high", live_migration=True)],
                  count=2, reserve=0)
     heavy["preferences"] = {"hypervisor": "KVM"}
@@ -59,8 +61,10 @@ def test_heavy_vm_downtime_on_kvm_keeps_the_chapter_8_measurement(kb):
     kvm = dict(rec.expected["migration_downtime"])
     heavy["preferences"] = {"hypervisor": "VMware ESXi"}
     esxi = advise(heavy, kb=kb).find("vcpu_overallocation").expected["migration_downtime"]
-    assert kvm["value"] == pytest.approx(esxi["value"]) and 3.5 < kvm["value"] < 5.0
+    assert 3.5 < esxi["value"] < 5.0
+    assert kvm["value"] == pytest.approx(esxi["value"] * 0.7 / 3, rel=0.02) and kvm["value"] < 1.2
     assert kvm["low"] == pytest.approx(esxi["low"] * 0.7 / 3, rel=0.02) and kvm["extrapolated"]
+    assert kvm["high"] == pytest.approx(esxi["high"], rel=1e-6)
     light = make([workload("m", vms=2, vcpus=5, ram_gib=14, cpu_intensity="low", io={"intensity": "low"},
                            live_migration=True)], count=2, reserve=0)
     light["preferences"] = {"hypervisor": "KVM"}

@@ -156,8 +156,9 @@ def test_image_transfer_is_bounded_by_the_declared_link(kb, name, nic):
     advice = advise(sc, kb=kb)
     size = max(w.image_size_gb for w in advice.scenario.workloads)
     rec = advice.find("image_transfer")
-    copies = [r for r in (rec, *rec.alternatives) if "no copy" not in r.choice]
-    assert copies
+    # (OpenNebula + GridFTP was never timed: no transfer time, tests/advisor/test_figure_defects.py)
+    copies = [r for r in (rec, *rec.alternatives) if "no copy" not in r.choice and "transfer_time" in r.expected]
+    assert len(copies) >= 3
     for r in copies:
         t = r.expected["transfer_time"]
         assert t["low"] >= size * 8 / nic * (1 - 1e-6), (r.choice, t)

@@ -210,13 +210,15 @@ def test_the_boot_chart_reads_the_stores_disks_as_the_card_does(kb):
     """The boot-time chart's I/O-loaded NFS-root curve is drawn on the scenario's store: on HDDs it
     lies above the SSD store's where the neighbours load the store (16 VMs), and the caption says so."""
     from advisor.figures.charts import safe_chart
+    from advisor.recommend.catalog import choice_label
 
     tops = {}
     for kind in ("hdd", "ssd"):
         sc = example(store_disk=kind)
         advice = advise(sc, kb=kb)
         spec = safe_chart("boot_time", kb, advice.scenario, advice, {})
-        curve = next(c for c in spec.curves if c.name == "nfs_root")
+        nfs_root = choice_label("storage_backend", "nfs_root")  # the legend names options as the cards do
+        curve = next(c for c in spec.curves if c.name == nfs_root)
         tops[kind] = float(curve.mean[-1])
         assert "Store disks" in spec.caption and "the testbed's store" in spec.caption
         assert advice.find("storage_backend").details["store_speedup"]["nfs_root"] > 0

@@ -75,8 +75,8 @@ def test_a_bug_in_a_calibration_stops_the_calibrated_advice(kb, tmp_path, monkey
         _site(db, "lab", seq_read=190.0, seq_write=170.0, rand_read=180.0, rand_write=170.0)
         sc = make([workload(vms=4)], disks=[{"kind": "hdd", "count": 2, "size_gb": 4000}], shared_storage=[])
         calibrated = advise(sc, kb=kb, site="lab", userdb=db)
-        assert any(str(f.get("basis", "")).startswith("site:")
-                   for r in calibrated.recommendations for f in r.expected.values() if isinstance(f, dict))
+        assert any(str(f.basis or "").startswith("site:")
+                   for r in calibrated.recommendations for f in r.expected.values())
 
         def broken(self, mean, cols, n, calibration):
             raise KeyError("seq_read_mib_s")

@@ -13,6 +13,8 @@ import pytest
 import yaml
 
 import advisor.scenario as scenario_mod
+import advisor.scenario.fields as scenario_fields
+import knowledge.infra.userdata as userdata
 from advisor.scenario import dumps, load_scenario, parse_scenario, to_toml
 from knowledge.infra.errors import InputError
 from tests.advisor.test_engine import BASE
@@ -166,7 +168,7 @@ def test_a_folder_is_refused(tmp_path):
 
 
 def test_a_file_above_the_size_limit_is_not_read(tmp_path, monkeypatch):
-    monkeypatch.setattr(scenario_mod, "MAX_SCENARIO_BYTES", 1000)
+    monkeypatch.setattr(scenario_fields, "MAX_SCENARIO_BYTES", 1000)
     path = tmp_path / "big.yaml"
     path.write_text(dumps(parse_scenario(BASE), "yaml") + "#" * 2000)
     assert "is larger than a scenario may be" in load_error(path)
@@ -198,10 +200,10 @@ def test_the_fast_yaml_construction_builds_what_the_loader_builds_or_leaves_it_t
     """Issue 19 (10,000 workload groups): scenario YAML is built straight from the composed nodes;
     the same data, duplicate keys with their lines, aliases as one object, or (other tags, merge
     keys, complex keys, deep nesting) the loader's own construction."""
-    loader = scenario_mod._yaml_loader()
+    loader = userdata._yaml_loader()
     try:
-        fast = scenario_mod._yaml_fast(text, loader)
-    except scenario_mod._Slow:
+        fast = userdata._yaml_fast(text, loader)
+    except userdata._Slow:
         assert any(s in text for s in ("-12-", "<<", "!!", "? ", "[" * 80))
         return
     slow = yaml.load(text, Loader=loader)  # noqa: S506 - the scenario's SafeLoader subclass

@@ -172,3 +172,32 @@ def test_cli_json_has_the_targets_interface(kb_path, tmp_path, capsys):
     assert data["targets"]
     for t in data["targets"]:
         assert set(t) >= {"name", "scope", "target", "expected", "unit", "met", "hard"}
+
+
+@pytest.mark.timeout(30)
+def test_one_rule_for_a_choice_that_misses_a_target():
+    """Storage backend (boot time) and over-allocation (downtime) share it: a hard target excludes
+    the choices that miss it when a candidate meets it; otherwise (soft, or none meets) they lose
+    2 points and say why."""
+    from types import SimpleNamespace
+
+    from advisor.recommend.base import TARGET_MISS_POINTS, mark_target_misses
+    from advisor.rules import Effect, Rule
+
+    rule = Rule("t.rule", "d", "cluster", "safety", "text", lambda c: True, Effect())
+    values = {"a": 10.0, "b": 30.0, "c": 50.0}
+
+    def run(hard, limit, candidates=None):
+        outcome, extra, why = SimpleNamespace(excluded={}), {}, {}
+        mark_target_misses(outcome, values, limit, hard, rule, lambda v: f"{v:g} > {limit:g}", extra, why,
+                           candidates=candidates)
+        return outcome.excluded, extra, why
+
+    excluded, extra, why = run(True, 20)
+    assert set(excluded) == {"b", "c"} and excluded["c"] == [(rule, "50 > 20")] and not extra
+    excluded, extra, why = run(False, 20)
+    assert not excluded and extra == {"b": -TARGET_MISS_POINTS, "c": -TARGET_MISS_POINTS} and why["b"] == "30 > 20"
+    excluded, extra, why = run(True, 5)  # no choice meets it: marked down, not excluded
+    assert not excluded and set(extra) == {"a", "b", "c"}
+    excluded, extra, why = run(True, 20, candidates=["b", "c"])  # the one that meets it is not on offer
+    assert not excluded and set(extra) == {"a", "b", "c"}

@@ -125,3 +125,21 @@ def test_unwritable_user_dir_is_announced_and_reading_still_works(tmp_path, monk
     out = capsys.readouterr()
     assert code == 0 and json.loads(out.out)["measurements"] > 0
     assert "cannot save its files" in out.err and "CAPADVISOR_DATA_DIR" in out.err
+
+
+def test_notes_list_every_inconsistency_as_text_and_json(run, kb_path):
+    """Issue 28: ``kb notes [--format json]``: a list of objects with document, locator and text."""
+    from knowledge.store import KnowledgeBase
+
+    code, out, _ = run("notes", "--format", "json")
+    assert code == 0
+    notes = json.loads(out)
+    with KnowledgeBase(kb_path) as kb:
+        assert len(notes) == len(kb.notes()) >= 25
+    assert all({"document", "locator", "text", "rows", "reading"} <= set(n) for n in notes)
+    assert {n["document"][:3] for n in notes} == {"000", "001", "002", "003", "004"}
+    code, text, _ = run("notes", "--document", "002")
+    assert code == 0 and "26.7" in text and "reading:" in text and "Section 5.3" in text
+    assert f"{sum(n['document'].startswith('002') for n in notes)} note(s)" in text
+    code, _, err = run("notes", "--document", "999")
+    assert code == 2 and "999" in err

@@ -1,7 +1,7 @@
 """Benchmark: importing a 50 MB fio json+ file against plain ``json.load`` of the same file.
 
 The file is made by replicating the jobs of a real fio 3.33 json+ fixture (two jobs per group,
-group ids renumbered). Prints both times (best of 3) and the ratio; the target is within 2x.
+group ids renumbered). Prints both CPU times (best of 3) and the ratio; the target is within 1.5x (issue #30).
 Run: .venv/bin/python tests/benchmarks/bench_import_fio.py
 """
 
@@ -39,9 +39,9 @@ def make_file(path: Path) -> int:
 def best_of(n: int, fn) -> float:
     times = []
     for _ in range(n):
-        t0 = time.perf_counter()
+        t0 = time.process_time()  # CPU seconds: a busy machine's other processes do not count
         fn()
-        times.append(time.perf_counter() - t0)
+        times.append(time.process_time() - t0)
     return min(times)
 
 
@@ -62,7 +62,7 @@ def main() -> int:
     print(f"file: {size / 1e6:.1f} MB, {jobs} jobs, {len(result.measurements)} measurements")
     print(f"json.load:        {t_json:.3f} s")
     print(f"import (parse):   {t_import:.3f} s")
-    print(f"ratio import/json.load: {ratio:.2f}x (target <= 2x: {'met' if ratio <= 2 else 'NOT met'})")
+    print(f"ratio import/json.load: {ratio:.2f}x (target <= 1.5x: {'met' if ratio <= 1.5 else 'NOT met'})")
     return 0
 
 

@@ -4,6 +4,7 @@ a schema migration."""
 
 from __future__ import annotations
 
+import os
 import sqlite3
 
 import pytest
@@ -94,10 +95,39 @@ def test_unreadable_catalogues_are_refused_with_the_file_name(tmp_path, text, wh
 
 
 def test_only_regular_files_are_read(tmp_path):
-    with pytest.raises(InputError, match="not a regular file"):
+    """The safe read the scenario uses: a folder or a FIFO is refused by name, before it is opened."""
+    with pytest.raises(InputError, match="is a folder, not a file; give a cost catalogue file"):
         load_catalogue(tmp_path)
     with pytest.raises(InputError, match="cannot read cost catalogue"):
         load_catalogue(tmp_path / "missing.yaml")
+    fifo = tmp_path / "c.yaml"
+    os.mkfifo(fifo)
+    with pytest.raises(InputError, match="named pipe"):
+        load_catalogue(fifo)
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize(("suffix", "text", "where"), [
+    (".yaml", "hosts:\n  - name: a\n    cpu: {cores_per_socket: 8, ghz: 2.1, ghz: 9.9}\n    ram_gib: 64\n"
+              "    price: 1000\n    power_w: 300\n", "hosts[0].cpu.ghz: duplicate key (line 3)"),
+    (".json", '{"hosts": [{"name": "a", "cpu": {"cores_per_socket": 8, "ghz": 2.1, "ghz": 9.9}, "ram_gib": 64, '
+              '"price": 1000, "power_w": 300}]}', "hosts[0].cpu.ghz: duplicate key"),
+    (".yaml", "years: 5\nyears: 9\n", "years: duplicate key (line 2)"),
+])
+def test_a_key_given_twice_is_refused_like_the_scenario_refuses_it(tmp_path, suffix, text, where):
+    """It kept the last value (ghz 9.9) without a word; the scenario refuses the same file."""
+    from advisor.scenario import load_scenario
+
+    path = tmp_path / f"c{suffix}"
+    path.write_text(text)
+    with pytest.raises(InputError) as err:
+        load_catalogue(path)
+    assert f"{path}: invalid cost catalogue" in str(err.value)
+    assert f"{where}: a key may appear once in a mapping" in str(err.value)
+    scenario = tmp_path / "s.yaml"  # the scenario's words for the same mistake
+    scenario.write_text("hosts:\n  cpu: {cores_per_socket: 8, ghz: 2.1, ghz: 9.9}\n")
+    with pytest.raises(InputError, match=r"hosts.cpu.ghz: duplicate key \(line 2\): a key may appear once in a mapping"):
+        load_scenario(scenario)
 
 
 # --- the user database ---------------------------------------------------------------------------

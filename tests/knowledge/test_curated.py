@@ -42,7 +42,7 @@ def test_units_are_si_consistent():
 def test_mini_data_loads(mini_data):
     cur = curated.load(mini_data)
     mine = [m for m in cur.measurements if m.document == "001_59d3b1dfbc4dd7d1"]
-    assert [m.id for m in mine] == ["T1-01", "T1-02", "S2-01", "S2-02"]
+    assert [m.key for m in mine] == ["T1-01", "T1-02", "S2-01", "S2-02"]
     rec = mine[2]
     assert (rec.value, rec.value_low, rec.value_high, rec.qualifier) == (18.5, 18, 19, "~")
     assert mine[0].factors == {"hypervisor": "KVM", "cache_mode": "writeback", "vms_per_host": "1"}

@@ -4,6 +4,7 @@ on broken or hostile files: what they find, and the messages that name file and 
 from __future__ import annotations
 
 import json
+import re
 import zipfile
 from pathlib import Path
 
@@ -292,8 +293,14 @@ def test_missing_column_names_file_tab_and_column(tmp_path):
 
 
 def test_bad_cell_names_row_and_column(tmp_path):
+    """A bad cell leaves its VM out with a warning naming file, tab, row and column (#34: not the
+    whole estate refused); a file of nothing but bad rows is refused, naming them."""
     p = _xlsx(tmp_path / "bad.xlsx", {"vInfo": [["VM", "CPUs", "Memory"], ["a", 2, 1024], ["b", "two", 1024]]})
-    with pytest.raises(InputError, match=r"bad.xlsx: tab vInfo, row 3, column 'CPUs': 'two' is not a number"):
+    estate = read_inventory([p])
+    assert [v.name for v in estate.vms] == ["a"] and estate.left_out == 1
+    assert any(re.search(r"bad.xlsx: tab vInfo, row 3, column 'CPUs': 'two' is not a number", w) for w in estate.warnings)
+    p = _xlsx(tmp_path / "worse.xlsx", {"vInfo": [["VM", "CPUs", "Memory"], ["b", "two", 1024]]})
+    with pytest.raises(InputError, match=r"no VMs and no hosts found that could be imported.*row 2, column 'CPUs'"):
         read_inventory([p])
 
 
@@ -385,7 +392,7 @@ def test_domain_xml_problems_name_the_element(tmp_path, body, match):
 
 
 @pytest.mark.parametrize("text,match", [
-    ('[{"type": "qemu", "vmid": 100, "name": "a", "maxcpu": "x"}]', r"entry 0 \(qemu\).*'maxcpu': 'x' is not"),
+    ('[{"type": "qemu", "vmid": 100, "name": "a", "maxcpu": "x"}]', r"entry 0 \(qemu 'a'\).*'maxcpu': 'x' is not"),
     ('{"data": [1, 2', r"invalid JSON at line 1"),
     ('{"hello": "world"}', r"JSON, but neither"),
     ("", r"the file is empty"),

@@ -49,6 +49,30 @@ class FieldSpec:
     step: float = 1.0
 
 
+#: the editor of each kind of the scenario's field table: (when the field has a value, when it may be unset)
+_EDITOR_KINDS = {"int": ("int", "optfloat"), "float": ("float", "optfloat"), "choice": ("choice", "optchoice"),
+                 "bool": ("bool", "optbool"), "text": ("text", "text")}
+
+
+def table_specs(section: str, nested: bool = True) -> list[FieldSpec]:
+    """The form of the scenario mapping ``section`` (``''``: the top level; ``hosts.disks``: one
+    disk group), from the scenario's field table (:mod:`advisor.scenario.fields`): label, tip,
+    unit, choices, default and bounds declared there; ``nested``: with its sections' fields."""
+    from advisor.scenario.fields import form_fields
+
+    out = []
+    for f in form_fields(section, nested):
+        optional = f.default is None and not f.required
+        if f.kind == "text":  # an emptied optional text removes the key (its default applies)
+            default: object = None if f.required else ""
+        else:
+            default = None if optional else f.default
+        rel = f.path[len(section) + 1:] if section else f.path
+        out.append(FieldSpec(tuple(rel.split(".")), f.label, _EDITOR_KINDS[f.kind][optional], f.unit, f.tip,
+                             choices=f.choices, default=default, decimals=f.decimals, step=f.step))
+    return out
+
+
 #: how a field an imported scenario marks is shown: (label suffix, tooltip lead)
 MARKS = {
     "assumed": (" <span style='color:#b35900'>⚠ assumed</span>",

@@ -119,9 +119,7 @@ class QtKnowledgeBasePanel(QWidget):
         self.apply_filter()
 
     def apply_filter(self) -> None:
-        text = self.filter.text()
-        for proxy in (self.proxy, self.testbed_proxy, self.conclusion_proxy):
-            proxy.set_text(text)
         shown = (self.proxy, self.testbed_proxy, self.conclusion_proxy)[self.tabs.currentIndex()]
+        shown.set_text(self.filter.text())  # the other tabs are filtered when they are shown
         total = shown.sourceModel().rowCount()
         self.count.setText(f"{shown.rowCount()} of {total} rows")

@@ -4,6 +4,7 @@ confidence, extrapolation warning, rationale, clickable citations, and the alter
 from __future__ import annotations
 
 import html
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QTimer, Signal
@@ -21,6 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from advisor.expected import ExpectedFigure
 from advisor.figures.text import figure_parts, prose
 from advisor.figures.text import figure_text as plain_figure_text
 from advisor.hardware import basis_groups
@@ -45,7 +47,7 @@ def decision_title(name: str) -> str:
     return catalog.title(name)
 
 
-def figure_text(name: str, fig: dict) -> str:
+def figure_text(name: str, fig: ExpectedFigure) -> str:
     """``"throughput per VM: <b>52.3</b> MB/s (45.1–60.2)"`` from an expected figure (escaped; the
     numbers as :func:`advisor.figures.text.figure_parts` gives them to every front end)."""
     label, value, unit, interval = figure_parts(name, fig)
@@ -60,7 +62,7 @@ MAX_HARDWARE = 4
 MAX_NAMES = 3
 
 
-def basis_text(expected: dict) -> str:
+def basis_text(expected: Mapping[str, ExpectedFigure]) -> str:
     """``Basis: <b>scenario hardware (declared)</b> — on host NIC: 10 Gb/s (declared); …`` (escaped),
     one line per basis when the figures rest on several; empty without figures."""
     groups = basis_groups(expected)
@@ -95,6 +97,7 @@ class RecommendationCard(QFrame):
         super().__init__(parent)
         self.rec = rec
         self.calibration_label = None
+        self._alt_table: QTableWidget | None = None
         self.target_labels: list[QLabel] = []
         self.setObjectName("card")
         self.setProperty("extrapolated", bool(rec.extrapolated))
@@ -201,19 +204,29 @@ class RecommendationCard(QFrame):
             cl.linkActivated.connect(self._on_link)
             self.citation_label = cl
             lay.addWidget(cl)
+        self.notes_label = _document_notes_label(rec)
+        if self.notes_label is not None:
+            lay.addWidget(self.notes_label)
         alts = rec.alternatives
         if alts:
             self.alt_button = QPushButton(f"Alternatives ({len(alts)}) and why they lost")
             self.alt_button.setCheckable(True)
             self.alt_button.setToolTip("Show the other options with their scores and expected figures")
-            self.alt_table = _alternatives_table(alts, rec)
-            self.alt_table.setVisible(False)
-            self.alt_button.toggled.connect(self.alt_table.setVisible)
+            self.alt_button.toggled.connect(lambda on: self.alt_table.setVisible(on))
             lay.addWidget(self.alt_button, 0, Qt.AlignmentFlag.AlignLeft)
-            lay.addWidget(self.alt_table)
+            self._alt_index = lay.count()  # the table goes here when first asked for (an estate has hundreds)
         for label_widget in self.findChildren(QLabel):  # every text above is escaped: never read as plain
             label_widget.setTextFormat(Qt.TextFormat.RichText)
         lay.addStretch(1)
+
+    @property
+    def alt_table(self) -> QTableWidget:
+        """The alternatives table, made when first shown or asked for (hidden until the button opens it)."""
+        if self._alt_table is None:
+            self._alt_table = _alternatives_table(self.rec.alternatives, self.rec)
+            self._alt_table.setVisible(False)
+            self.layout().insertWidget(self._alt_index, self._alt_table)
+        return self._alt_table
 
     def _on_link(self, href: str) -> None:
         if href == "all":
@@ -224,6 +237,21 @@ class RecommendationCard(QFrame):
         cites = [c for c in self.rec.citations
                  if (c.get("document"), c.get("locator")) == (place.get("document"), place.get("locator"))]
         self.sig_citations.emit(cites, decision_title(self.rec.decision))
+
+
+def _document_notes_label(rec: Recommendation) -> QLabel | None:
+    """The document notes on the rows this card's figures rest on (where a document disagrees with
+    itself, and which reading the advice uses): each note in full, or None without notes."""
+    notes = getattr(rec, "notes", None) or []
+    if not notes:
+        return None
+    lines = [f"<b>{_esc(n['document'][:3])} {_esc(n['locator'])}</b>: {_esc(n['text'])} "
+             f"<i>Reading used:</i> {_esc(n['reading'])}" for n in notes]
+    label = QLabel("Document notes on these figures:<br>" + "<br>".join(f"• {line}" for line in lines))
+    label.setObjectName("note")
+    label.setWordWrap(True)
+    label.setAccessibleName(f"{len(notes)} document note(s) on these figures")
+    return label
 
 
 def _unique_places(cites: list[dict]) -> list[dict]:
@@ -245,6 +273,7 @@ def _alternatives_table(alts: list[Alternative], rec: Recommendation | None = No
                       "points (see the rationale); the option with the most points is chosen. Scores compare "
                       "the options of one decision only.")
     t.verticalHeader().hide()
+    t.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)  # the engine's scores: read only
     t.setWordWrap(True)
     for i, a in enumerate(alts):
         exp = "; ".join(plain_figure_text(k, v) for k, v in a.expected.items())
@@ -364,8 +393,7 @@ class QtRecommendationsPanel(QWidget):
         before = choice_changes(advice, baseline)
         for rec in advice.recommendations:
             key = (rec.decision, rec.scope)
-            if not any(str(f.get("basis", "")).startswith("site:") for f in rec.expected.values()
-                       if isinstance(f, dict)):
+            if not any(str(f.basis or "").startswith("site:") for f in rec.expected.values()):
                 continue
             lines = [f"<b>Calibrated to site {_esc(site)}</b>"]
             lines += [f"{_esc(c.label)}: documents {_esc(fmt_value(c.documents))} → site "

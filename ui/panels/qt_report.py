@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtWidgets import (
+    QComboBox,
     QFileDialog,
     QHBoxLayout,
     QLabel,
@@ -53,8 +54,13 @@ class QtReportPanel(QWidget):
         self.info = QLabel("A report to hand to a client: scenario, recommendations with their evidence, charts.")
         self.info.setObjectName("subtitle")
         self.info.setWordWrap(True)
+        self.paper_box = self._paper_box()
+        paper_label = QLabel("&Paper:")
+        paper_label.setBuddy(self.paper_box)
         bar = QHBoxLayout()
         bar.addWidget(self.info, 1)
+        bar.addWidget(paper_label)
+        bar.addWidget(self.paper_box)
         bar.addWidget(pdf)
         bar.addWidget(htm)
         lay = QVBoxLayout(self)
@@ -62,6 +68,29 @@ class QtReportPanel(QWidget):
         lay.addWidget(self.preview, 1)
         session.sig_advice.connect(lambda _a: self.refresh())
         self.refresh()
+
+    def _paper_box(self) -> QComboBox:
+        from ui.report import PAPERS, default_paper
+
+        box = QComboBox()
+        for key, (label, _size) in PAPERS.items():
+            box.addItem(label, key)
+        box.setCurrentIndex(max(0, box.findData(getattr(self.session.settings, "paper", "") or default_paper())))
+        box.setToolTip("Page size of the exported PDF (the pages are laid out for it; remembered)")
+        box.setAccessibleName("Paper size of the PDF report")
+        box.setAccessibleDescription("A4 or US Letter pages; the charts are fitted to the page width")
+        box.currentIndexChanged.connect(lambda _i: setattr(self.session.settings, "paper", box.currentData()))
+        return box
+
+    @property
+    def paper(self) -> str:
+        """The paper of the PDF export (a key of :data:`ui.report.PAPERS`)."""
+        return self.paper_box.currentData()
+
+    @paper.setter
+    def paper(self, key: str) -> None:
+        self.paper_box.setCurrentIndex(max(0, self.paper_box.findData(key)))
+        self.session.settings.paper = self.paper
 
     def busy(self) -> bool:
         return self.task.running
@@ -116,8 +145,10 @@ class QtReportPanel(QWidget):
         from ui.report import write_html, write_pdf
 
         path = Path(path)
-        writer = write_pdf if path.suffix.lower() == ".pdf" else write_html
-        out = writer(path, self.title(), self.session.advice, self.images, self.documents())
+        if path.suffix.lower() == ".pdf":
+            out = write_pdf(path, self.title(), self.session.advice, self.images, self.documents(), self.paper)
+        else:
+            out = write_html(path, self.title(), self.session.advice, self.images, self.documents())
         self.session.notifier.message(f"Report written to {out}")
         return out
 

@@ -20,112 +20,21 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from advisor.scenario import BALANCING_EVENTS, DISTRIBUTED_SYSTEMS, OVERALLOCATION_LEVELS
+from advisor.scenario import SHARED_KINDS
+from advisor.scenario.fields import BY_PATH
 from ui.document import ScenarioDocument
-from ui.panels.fields import MARKS, BoundForm, FieldSpec, provenance
+from ui.panels.fields import MARKS, BoundForm, provenance, table_specs
 from ui.panels.record_table import RecordTable
 from ui.panels.targets_form import TargetsForm, WorkloadTargetsForm
 from ui.workers import TaskSlot
 
-LEVELS = ("low", "medium", "high")
-
-SCENARIO_SPECS = [
-    FieldSpec(("name",), "Scenario name", "text", "", "Shown in the window title and the report", default=""),
-]
-
-HOST_SPECS = [
-    FieldSpec(("count",), "Hosts", "int", "hosts", "How many identical hosts the cluster has", default=1),
-    FieldSpec(("reserve",), "Reserve (N+x)", "int", "hosts",
-              "Hosts kept free for failure or maintenance", default=0),
-    FieldSpec(("cpu", "model"), "CPU model", "text", "", "Processor model name (for the report)", default=""),
-    FieldSpec(("cpu", "sockets"), "CPU sockets", "int", "", "Processor sockets per host", default=1),
-    FieldSpec(("cpu", "cores_per_socket"), "Cores per socket", "int", "", "Physical cores per socket",
-              default=8),
-    FieldSpec(("cpu", "threads_per_core"), "Threads per core", "int", "", "2 with SMT/Hyper-Threading",
-              default=1),
-    FieldSpec(("cpu", "ghz"), "Base clock", "float", "GHz", "Base clock frequency of a core", default=2.0,
-              step=0.1),
-    FieldSpec(("cpu", "virtualization"), "Virtualization", "choice", "", "Hardware virtualization extensions",
-              choices=("vmx", "svm", "none", "unknown"), default="unknown"),
-    FieldSpec(("cpu", "frequency_scaling"), "Frequency scaling", "optbool", "",
-              "Whether an on-demand CPU frequency governor is active today (it informs the CPU governor advice)"),
-    FieldSpec(("ram_gib",), "RAM", "float", "GiB", "Memory per host", default=64.0, step=8),
-    FieldSpec(("nic_gbps",), "Network", "float", "Gb/s", "Link rate of a host's NIC", default=1.0),
-]
-
-DISK_SPECS = [
-    FieldSpec(("kind",), "Kind", "choice", "", "Kind of the local disks of this group",
-              choices=("hdd", "ssd", "nvme"), default="ssd"),
-    FieldSpec(("count",), "Count", "int", "", "Disks of this kind per host", default=1),
-    FieldSpec(("size_gb",), "Size", "float", "GB", "Size of one disk (10^9 B)", default=1000.0, step=100,
-              decimals=0),
-    FieldSpec(("iops",), "IOPS", "optfloat", "", "Random IOPS of one disk, if measured", decimals=0, step=1000),
-    FieldSpec(("mb_s",), "Seq.", "optfloat", "MB/s", "Sequential throughput of one disk, if measured",
-              decimals=0, step=50),
-]
-
-SHARED_SPECS = [
-    FieldSpec(("kind",), "Kind", "choice", "", "Kind of shared storage on offer for VM images",
-              choices=("nfs", "iscsi", "distributed"), default="nfs"),
-    FieldSpec(("network_gbps",), "Network", "float", "Gb/s", "Link rate between a host and this storage",
-              default=1.0),
-    FieldSpec(("capacity_tb",), "Capacity", "optfloat", "TB", "Usable capacity (10^12 B), if known", step=1),
-    FieldSpec(("iops",), "IOPS", "optfloat", "", "IOPS the storage sustains, if known", decimals=0, step=1000),
-    FieldSpec(("system",), "System", "optchoice", "", "For a distributed store: which one (the thesis measured "
-              "these four; not set: Compuverde Structured, its best)", choices=DISTRIBUTED_SYSTEMS),
-]
-
-WORKLOAD_SPECS = [
-    FieldSpec(("name",), "Name", "text", "", "Unique name of this group of identical VMs"),
-    FieldSpec(("application",), "Application", "text", "",
-              "What runs in the VMs, e.g. cassandra, telecom, web (some rules depend on it)", default=""),
-    FieldSpec(("vms",), "VMs", "int", "VMs", "Number of VMs in this group", default=1),
-    FieldSpec(("vcpus",), "vCPUs per VM", "int", "vCPUs", "Virtual CPUs of one VM", default=1),
-    FieldSpec(("ram_gib",), "RAM per VM", "float", "GiB", "Memory of one VM", default=1.0, step=0.5),
-    FieldSpec(("cpu_intensity",), "CPU intensity", "choice", "", "How busy the vCPUs are",
-              choices=LEVELS, default="medium"),
-    FieldSpec(("io", "pattern"), "I/O pattern", "choice", "", "Dominant disk access pattern",
-              choices=("random", "sequential", "mixed"), default="mixed"),
-    FieldSpec(("io", "read_share"), "Read share", "float", "", "Fraction of I/O that reads (0 to 1)",
-              default=0.5, step=0.05),
-    FieldSpec(("io", "intensity"), "I/O intensity", "choice", "", "How heavy the disk I/O is",
-              choices=LEVELS, default="low"),
-    FieldSpec(("io", "block_size_kib"), "Block size", "float", "KiB", "Typical I/O request size",
-              default=4.0),
-    FieldSpec(("io", "disk_gb"), "Virtual disk", "optfloat", "GB", "Size of the VM's virtual disk"),
-    FieldSpec(("io", "footprint_gb"), "Data footprint", "optfloat", "GB",
-              "Data the VM actually reads and writes (at most the virtual disk)"),
-    FieldSpec(("io", "iops"), "IOPS per VM", "optfloat", "IOPS", "Disk operations per second of one VM, if known",
-              decimals=0, step=10),
-    FieldSpec(("io", "rewrite_share"), "Rewrite share", "float", "", "Fraction of the written bytes that rewrite "
-              "data in place (read, change, write back), 0 to 1", default=0.0, step=0.1),
-    FieldSpec(("image_gb",), "Image size", "optfloat", "GB", "Size of the VM image to propagate"),
-    FieldSpec(("request_load_rps",), "Request load", "optfloat", "req/s", "Requests per second per VM"),
-    FieldSpec(("live_migration",), "Must live-migrate", "bool", "", "The VMs must move between hosts live"),
-    FieldSpec(("data_loss_tolerance",), "Data loss tolerated", "choice", "",
-              "How much data may be lost on a host crash", choices=("none", "seconds", "minutes", "any"),
-              default="none"),
-    FieldSpec(("containerizable",), "Could run as containers", "bool", "",
-              "The application could run in containers instead of VMs"),
-    FieldSpec(("replication_factor",), "Replication factor", "optfloat", "copies",
-              "Copies of each item a distributed database keeps (Cassandra's RF; not set: 3)", decimals=0),
-]
-
-PREF_SPECS = [
-    FieldSpec(("open_source_only",), "Open source only", "bool", "", "Only open-source hypervisors"),
-    FieldSpec(("container_friendly",), "Container friendly", "bool", "", "Prefer containers where possible"),
-    FieldSpec(("ram_overcommit",), "RAM over-commit", "float", "x", "RAM allocated per GiB of host RAM",
-              default=1.0, step=0.1),
-    FieldSpec(("max_host_cpu_percent",), "Max host CPU", "float", "%", "Planned peak CPU utilization",
-              default=80.0, step=5),
-    FieldSpec(("frequent_provisioning",), "Frequent provisioning", "bool", "",
-              "Servers are created and started often (elastic scale-out)"),
-    FieldSpec(("vcpu_overallocation",), "Over-allocation", "optchoice", "",
-              "Fix the vCPU over-allocation level (not set: the advice chooses)", choices=OVERALLOCATION_LEVELS),
-    FieldSpec(("balancing_event",), "Balancing event", "optchoice", "",
-              "The event the load-balancing figures are for (not set: maintenance with a reserve, else a load "
-              "shift)", choices=BALANCING_EVENTS),
-]
+#: the forms of the scenario's mappings, from the field table (advisor.scenario.fields)
+SCENARIO_SPECS = table_specs("", nested=False)
+HOST_SPECS = table_specs("hosts")
+DISK_SPECS = table_specs("hosts.disks")
+SHARED_SPECS = table_specs("hosts.shared_storage")
+WORKLOAD_SPECS = table_specs("workloads")
+PREF_SPECS = table_specs("preferences")
 
 
 _SECTIONS = {"hosts": ("Hosts", HOST_SPECS), "preferences": ("Preferences", PREF_SPECS)}
@@ -197,15 +106,17 @@ def describe_problem(path_text: str, message: str, data: dict | None = None) -> 
 def new_disk_group(existing: list) -> dict:
     """A new local-disk group: like the last one, else one 1 TB SSD."""
     last = existing[-1] if existing and isinstance(existing[-1], dict) else {}
-    return {"kind": last.get("kind", "ssd"), "count": 1, "size_gb": last.get("size_gb", 1000.0)}
+    default = {key: BY_PATH[f"hosts.disks.{key}"].default for key in ("kind", "count", "size_gb")}
+    return {"kind": last.get("kind", default["kind"]), "count": default["count"],
+            "size_gb": last.get("size_gb", default["size_gb"])}
 
 
 def new_shared_storage(existing: list) -> dict:
     """A new shared-storage entry: a kind not yet on offer, on the network of the last one."""
     kinds = [e.get("kind") for e in existing if isinstance(e, dict)]
-    kind = next((k for k in ("nfs", "iscsi", "distributed") if k not in kinds), "nfs")
+    kind = next((k for k in SHARED_KINDS if k not in kinds), SHARED_KINDS[0])
     last = existing[-1] if existing and isinstance(existing[-1], dict) else {}
-    return {"kind": kind, "network_gbps": last.get("network_gbps", 1.0)}
+    return {"kind": kind, "network_gbps": last.get("network_gbps", BY_PATH["hosts.shared_storage.network_gbps"].default)}
 
 
 def new_workload(existing: list[dict]) -> dict:
@@ -259,8 +170,16 @@ class QtScenarioPanel(QWidget):
         self.banner = QLabel()
         self.banner.setObjectName("banner")
         self.banner.setWordWrap(True)
+        left = self._build_hosts_column(document)
+        self._build_workload_column(document)
+        self._build_columns(left)
+        document.sig_changed.connect(self.on_document_changed)
+        document.sig_validated.connect(self.on_validated)
+        self.on_document_changed(())
+        self.on_validated(document.problems)
 
-        # hosts column
+    def _build_hosts_column(self, document: ScenarioDocument) -> QWidget:
+        """The left column: scenario name, hosts, storage, preferences and targets."""
         self.scenario_form = BoundForm(document, SCENARIO_SPECS, ())
         self.hosts_form = BoundForm(document, HOST_SPECS, ("hosts",))
         hosts_box = QGroupBox("Hosts (every host alike)")
@@ -304,8 +223,10 @@ class QtScenarioPanel(QWidget):
         ll.addWidget(prefs_box)
         ll.addWidget(targets_box)
         ll.addStretch(1)
+        return left
 
-        # workloads list
+    def _build_workload_column(self, document: ScenarioDocument) -> None:
+        """The workload list (middle) and the selected workload's form (right)."""
         self.workload_list = QListWidget()
         self.workload_list.setToolTip("Workload groups; select one to edit it")
         self.workload_list.currentRowChanged.connect(self.on_workload_selected)
@@ -349,8 +270,9 @@ class QtScenarioPanel(QWidget):
         ml.addWidget(wl_box, 1)
         self.middle = middle
 
-        # three columns; in a narrow window (or with large fonts) the workload list moves above
-        # the workload's form, so that no column needs horizontal scrolling
+    def _build_columns(self, left: QWidget) -> None:
+        """Three columns; in a narrow window (or with large fonts) the workload list moves above
+        the workload's form, so that no column needs horizontal scrolling."""
         self.left_scroll = _scroll(left)
         self.right_scroll = _scroll(self.workload_box)
         self.right = QWidget()
@@ -359,17 +281,12 @@ class QtScenarioPanel(QWidget):
         self.right_layout.addWidget(self.right_scroll, 1)
         self.columns = QHBoxLayout()
         self.columns.addWidget(self.left_scroll, 5)
-        self.columns.addWidget(middle, 3)
+        self.columns.addWidget(self.middle, 3)
         self.columns.addWidget(self.right, 5)
         self.narrow = False
         root = QVBoxLayout(self)
         root.addWidget(self.banner)
         root.addLayout(self.columns, 1)
-
-        document.sig_changed.connect(self.on_document_changed)
-        document.sig_validated.connect(self.on_validated)
-        self.on_document_changed(())
-        self.on_validated(document.problems)
 
     # --- layout --------------------------------------------------------------------------
     def _needed_width(self) -> int:

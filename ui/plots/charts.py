@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (  # noqa: E402
 
 from advisor.figures.spec import ChartSpec  # noqa: E402
 from ui import theme  # noqa: E402
+from ui.plots.axes import ReadableAxis  # noqa: E402
 
 pg.setConfigOptions(antialias=True, useNumba=False, foreground="k")
 
@@ -64,36 +65,6 @@ class _ChartViewBox(pg.ViewBox):
 
 
 
-class _ReadableAxis(pg.AxisItem):
-    """An axis whose log-scale minor labels (2·10¹, 3·10¹, …) never overlap: a minor tick is
-    labelled only where a line of text fits between it and the labels next to it (decades are
-    always labelled); the tick marks stay."""
-
-    def logTickStrings(self, values, scale, spacing):  # noqa: N802 - pyqtgraph override
-        strings = super().logTickStrings(values, scale, spacing)
-        vals = [float(v) for v in values]
-        if not vals or all(abs(v - round(v)) < 1e-9 for v in vals):
-            return strings  # the decades
-        lo, hi = self.range
-        length = self.size().height() if self.orientation in ("left", "right") else self.size().width()
-        if hi <= lo or length <= 0:
-            return ["" for _ in vals]
-        per_unit = length / (hi - lo)
-        fm = QFontMetrics(self.style.get("tickFont") or self.font())
-        need = 1.4 * (fm.height() if self.orientation in ("left", "right") else fm.horizontalAdvance("5·10⁰0"))
-        taken = [float(d) for d in range(int(np.floor(lo)), int(np.ceil(hi)) + 1)]  # decade labels
-        out = []
-        for v, text in zip(vals, strings, strict=False):
-            if abs(v - round(v)) < 1e-9:
-                out.append(text)  # a decade (drawn in the same place when the major level has it too)
-            elif all(abs(v - t) * per_unit >= need for t in taken):
-                taken.append(v)
-                out.append(text)
-            else:
-                out.append("")
-        return out
-
-
 #: where along a vertical line (0 bottom, 1 top of the view) its label sits, before staggering
 _LABEL_TOP = 0.9
 # the theme colour of each line kind (advisor.figures.spec.Line.kind), for the line and its legend entry
@@ -112,8 +83,8 @@ class ChartWidget(QWidget):
         self.title.setObjectName("chartTitle")
         self.title.setWordWrap(True)
         self.viewbox = _ChartViewBox()
-        self.plot = pg.PlotWidget(viewBox=self.viewbox, axisItems={"left": _ReadableAxis("left"),
-                                                                   "bottom": _ReadableAxis("bottom")})
+        self.plot = pg.PlotWidget(viewBox=self.viewbox, axisItems={"left": ReadableAxis("left"),
+                                                                   "bottom": ReadableAxis("bottom")})
         self.plot.setMinimumSize(150, 100 if compact else 140)  # workshop: four charts fit a small screen
         self.plot.installEventFilter(self)
         self.reset_button = QPushButton("Reset view")
@@ -507,6 +478,9 @@ class ChartWidget(QWidget):
     def to_image(self, width: int = 900, height: int = 520) -> QImage:
         """The chart (title, plot, caption) rendered at ``width`` x ``height`` pixels."""
         self.resize(width, height)
+        self.layout().activate()
+        self.grab()  # the first paint sizes the axes to their tick labels (pyqtgraph measures while drawing)
+        QApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
         self.layout().activate()
         return self.grab().toImage()
 

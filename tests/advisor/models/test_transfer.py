@@ -33,11 +33,14 @@ def test_scp_is_the_measured_ratio_slower_than_gridftp(fam):
     assert pred.unit == "s" and not pred.extrapolated.any()
 
 
-def test_extrapolation_outside_3_to_12_gb_and_other_links(fam):
+def test_extrapolation_outside_3_to_21_gb_and_other_links(fam):
+    """Doc 000 Section 4.3 swept 3 to 21 GB in steps of 3 (row S4.3-01's range): a 20 GB image is
+    inside it (issue 28: it was flagged against 12, the row's middle value)."""
     pred = fam.predict([{"image_size_gb": 2, "protocol": "scp"}, {"image_size_gb": 12, "protocol": "scp"},
-                        {"image_size_gb": 13, "protocol": "scp"},
+                        {"image_size_gb": 20, "protocol": "gsiftp"}, {"image_size_gb": 21, "protocol": "scp"},
+                        {"image_size_gb": 22, "protocol": "scp"},
                         {"image_size_gb": 6, "protocol": "scp", "link_gbps": 10}])
-    assert pred.extrapolated.tolist() == [True, False, True, True]
+    assert pred.extrapolated.tolist() == [True, False, False, False, True, True]
 
 
 def test_unknown_protocol_is_an_input_error(fam):

@@ -40,6 +40,7 @@ import shlex
 from dataclasses import dataclass, field
 
 from advisor.calibration import DEVICE_BANDS, Calibration
+from advisor.expected import ExpectedFigure
 
 #: the site figures a calibration reads (advisor.calibration.DISK_FIELDS)
 SITE_FIGURES = ("seq_read_mib_s", "seq_write_mib_s", "rand_read_iops", "rand_write_iops", "rand_read_mib_s",
@@ -95,11 +96,11 @@ class Dependencies:
         return {f for fields in (*self.calibrated.values(), *self.depends.values()) for f in fields}
 
 
-def _figures(advice) -> dict[FigureRef, dict]:
+def _figures(advice) -> dict[FigureRef, ExpectedFigure]:
     out = {}
     for r in advice.recommendations:
         for name, fig in r.expected.items():
-            if isinstance(fig, dict) and isinstance(fig.get("value"), int | float):
+            if isinstance(fig.value, int | float):
                 out[FigureRef(r.decision, r.scope, name)] = fig
     return out
 
@@ -134,12 +135,12 @@ def dependencies(scenario, kb=None, progress=None, cancel=None) -> Dependencies:
     deps = Dependencies(kind)
     moved: dict[FigureRef, list[str]] = {}
     site_labelled: set[FigureRef] = set()
-    full: dict[FigureRef, dict] = {}
+    full: dict[FigureRef, ExpectedFigure] = {}
     steps = 2 * len(SITE_FIGURES)
     for k, reads_faster in enumerate((True, False)):
         probe = probe_figures(kind, reads_faster)
         full = _figures(advise(scenario, kb=kb, calibration=Calibration("plan", dict(probe))))
-        site_labelled |= {ref for ref, fig in full.items() if str(fig.get("basis") or "").startswith("site:")}
+        site_labelled |= {ref for ref, fig in full.items() if str(fig.basis or "").startswith("site:")}
         for i, name in enumerate(SITE_FIGURES):
             check(cancel)
             report(progress, 0.05 + 0.9 * (k * len(SITE_FIGURES) + i) / steps, f"which figures {name} moves")
@@ -148,7 +149,7 @@ def dependencies(scenario, kb=None, progress=None, cancel=None) -> Dependencies:
             alt = _figures(advise(scenario, kb=kb, calibration=Calibration("plan", changed)))
             for ref, fig in full.items():
                 other = alt.get(ref)
-                if other is not None and not math.isclose(other["value"], fig["value"], rel_tol=1e-9,
+                if other is not None and not math.isclose(other.value, fig.value, rel_tol=1e-9,
                                                           abs_tol=1e-12):
                     if name not in moved.setdefault(ref, []):
                         moved[ref].append(name)
@@ -545,9 +546,8 @@ def calibration_status(advice) -> list[FigureStatus]:
     """Every expected figure with a basis label, and its basis (``site:<name>``, ``documents``, ...)."""
     out = []
     for ref, fig in _figures(advice).items():
-        basis = fig.get("basis")
-        if basis:
-            out.append(FigureStatus(ref, str(basis), float(fig["value"]), str(fig.get("unit", ""))))
+        if fig.basis:
+            out.append(FigureStatus(ref, str(fig.basis), float(fig.value), str(fig.unit)))
     return out
 
 

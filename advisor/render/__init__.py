@@ -19,11 +19,13 @@ from __future__ import annotations
 
 import datetime as _dt
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import jinja2
 from markupsafe import Markup
 
+from advisor.expected import ExpectedFigure
 from advisor.figures.calibration import site_figures
 from advisor.figures.calibration import summary_text as calibration_summary
 from advisor.figures.summary import design, scenario_inputs
@@ -93,28 +95,48 @@ def _num(x) -> str:
     return str(x)
 
 
-def _notes(f: dict) -> str:
-    """What a figure's note column says: extrapolated, and the figure's own note (what it counts)."""
-    parts = ["extrapolated" if f.get("extrapolated") else "", f.get("note") if isinstance(f.get("note"), str) else ""]
+def _notes(f: ExpectedFigure) -> str:
+    """What a figure's note column says: extrapolated, the figure's own note (what it counts) and the
+    document notes on the rows it rests on."""
+    note = f.get("note")
+    parts = ["extrapolated" if f.extrapolated else "", note if isinstance(note, str) else ""]
+    keys = [_note_ref(k) for k in f.notes if isinstance(k, str)]
+    if keys:
+        parts.append("see document note " + ", ".join(keys))
     return "; ".join(p for p in parts if p)
 
 
-def _basis(f: dict) -> str:
+def _note_ref(key: str) -> str:
+    """``"002_c73d...:N-01"`` -> ``"002 N-01"``: how the report names a document note."""
+    doc, _, nid = key.partition(":")
+    return f"{doc[:3]} {nid}"
+
+
+def _document_notes(r, noted: dict[str, dict]) -> list[str]:
+    """A recommendation's document notes as references, remembering each note for the report's list."""
+    out = []
+    for n in getattr(r, "notes", None) or ():
+        ref = _note_ref(n["key"])
+        noted.setdefault(n["key"], {"ref": ref, "locator": n["locator"], "text": n["text"],
+                                    "reading": n["reading"], "rows": ", ".join(n.get("rows") or ())})
+        out.append(f"{ref} ({n['locator']})")
+    return out
+
+
+def _basis(f: ExpectedFigure) -> str:
     """A figure's basis and the hardware figures it rests on (or the testbed it was measured on)."""
-    basis = str(f.get("basis") or "")
-    rests = "; ".join(str(h) for h in f.get("hardware") or []) or str(f.get("testbed") or "")
+    basis = str(f.basis or "")
+    rests = "; ".join(str(h) for h in f.hardware or []) or str(f.testbed or "")
     return f"{basis} — {rests}" if basis and rests else basis
 
 
-def _short(expected: dict) -> str:
+def _short(expected: Mapping[str, ExpectedFigure]) -> str:
     """An alternative's expected figures on one line: ``name value unit (low–high)``."""
     parts = []
     for name, f in expected.items():
-        if not isinstance(f, dict):
-            continue
         label, value, unit, interval = figure_parts(name, f)
         parts.append(f"{label} {value} {unit}".rstrip() + (f" ({interval})" if interval else "")
-                     + (" extrapolated" if f.get("extrapolated") else ""))
+                     + (" extrapolated" if f.extrapolated else ""))
     return "; ".join(parts)
 
 
@@ -136,6 +158,7 @@ def report_data(advice, title: str | None = None, documents: dict[str, str] | No
     cal = advice.calibration.to_dict()
     recs = []
     cited: dict[str, set[str]] = {}
+    noted: dict[str, dict] = {}
     # an estate: recommendations equal apart from the scope are shown once, naming their workloads
     refs = advice.same_as() if getattr(advice, "estate_scale", False) else [None] * len(advice.recommendations)
     alike: dict[int, list[str]] = {}
@@ -151,8 +174,7 @@ def report_data(advice, title: str | None = None, documents: dict[str, str] | No
         for name, f in r.expected.items():
             label, value, unit, interval = figure_parts(name, f)
             figures.append({"label": label, "value": value, "unit": unit, "interval": interval,
-                            "notes": _notes(f) if isinstance(f, dict) else "",
-                            "basis": _basis(f) if isinstance(f, dict) else ""})
+                            "notes": _notes(f), "basis": _basis(f)})
         recs.append({
             "title": catalog.title(r.decision), "decision": r.decision, "scope": r.scope,
             "scope_text": scope_text,
@@ -164,6 +186,7 @@ def report_data(advice, title: str | None = None, documents: dict[str, str] | No
             "alternatives": [{"choice": catalog.choice_label(r.decision, a.choice), "score": f"{a.score:.2f}",
                               "expected": _short(a.expected), "why_not": prose(a.why_not)} for a in r.alternatives],
             "warnings": [prose(w) for w in r.warnings], "sources": _sources(r.citations),
+            "document_notes": _document_notes(r, noted),
             "cost": [d.text for d in getattr(getattr(advice, "cost", None), "alternatives", [])
                      if d.decision == r.decision and d.scope == r.scope],
         })
@@ -203,6 +226,7 @@ def report_data(advice, title: str | None = None, documents: dict[str, str] | No
                     for t in getattr(advice, "targets", [])],
         "citations": [{"document": doc, "title": docs.get(doc, doc), "locators": ", ".join(sorted(locs))}
                       for doc, locs in sorted(cited.items())],
+        "document_notes": [noted[k] for k in sorted(noted)],
         "cost": cost_data(getattr(advice, "cost", None)),
     }
 
@@ -289,6 +313,7 @@ the knowledge-base rows it rests on (document and table, section or figure).</p>
 {% if r.cost %}<p class="muted">Cost of the alternatives:</p><ul>{% for c in r.cost %}<li>{{ c }}</li>{% endfor %}</ul>{% endif %}
 {% if r.warnings %}<ul>{% for w in r.warnings %}<li class="warn">{{ w }}</li>{% endfor %}</ul>{% endif %}
 {% if r.sources %}<p class="muted">Sources: {{ r.sources | join("; ") }}</p>{% endif %}
+{% if r.document_notes %}<p class="muted">Document notes on these figures: {{ r.document_notes | join("; ") }} (see Document notes)</p>{% endif %}
 </section>
 {% endfor %}
 {% if charts %}<h2>Charts</h2>
@@ -298,6 +323,9 @@ the knowledge-base rows it rests on (document and table, section or figure).</p>
 <ul>{% for k, v in model_problems %}<li>{{ k }}: {{ v }}</li>{% endfor %}</ul>{% endif %}
 {% if citations %}<h2>Citations</h2>
 <ul>{% for c in citations %}<li><b>{{ c.title }}</b> ({{ c.document }}): {{ c.locators }}</li>{% endfor %}</ul>{% endif %}
+{% if document_notes %}<h2>Document notes</h2>
+<p class="muted">Where a document disagrees with itself on a row these figures rest on, and which reading the advice uses.</p>
+<ul>{% for n in document_notes %}<li><b>{{ n.ref }}</b>, {{ n.locator }}{% if n.rows %} (rows {{ n.rows }}){% endif %}: {{ n.text }} Reading used: {{ n.reading }}</li>{% endfor %}</ul>{% endif %}
 </body></html>
 """
 
@@ -430,6 +458,10 @@ Cost of the alternatives:
 
 Sources: {{ r.sources | join("; ") }}
 {% endif %}
+{% if r.document_notes %}
+
+Document notes on these figures: {{ r.document_notes | join("; ") }} (see Document notes)
+{% endif %}
 {% endfor %}
 {% if charts %}
 
@@ -453,6 +485,16 @@ Sources: {{ r.sources | join("; ") }}
 
 {% for c in citations %}
 - **{{ c.title }}** ({{ c.document }}): {{ c.locators }}
+{% endfor %}
+{% endif %}
+{% if document_notes %}
+
+## Document notes
+
+Where a document disagrees with itself on a row these figures rest on, and which reading the advice uses.
+
+{% for n in document_notes %}
+- **{{ n.ref }}**, {{ n.locator }}{% if n.rows %} (rows {{ n.rows }}){% endif %}: {{ n.text }} Reading used: {{ n.reading }}
 {% endfor %}
 {% endif %}
 """

@@ -1,0 +1,272 @@
+"""The scenario as typed dataclasses: hosts, workload groups and preferences (what the user wants
+to build). Every field's kind, unit, default and bounds are in the field table
+(:mod:`advisor.scenario.fields`); an attribute here has the default of its row.
+
+Units: RAM in GiB, disk and image sizes in GB (10^9 B), link rates in Gb/s, CPU clock
+in GHz, request loads in requests per second, real-time times in ``time_unit``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from advisor.scenario.fields import DEFAULT_DISK_GB, OVERALLOCATION_LEVELS, SCENARIO_VERSION
+from knowledge.host_types import Cpu, Disk
+
+
+@dataclass
+class SharedStorage:
+    """Shared storage on offer: kind, its network (Gb/s) and capacity (TB); for a distributed
+    store, which ``system`` it is (None: the thesis' best design, Compuverde Structured)."""
+
+    kind: str = "nfs"
+    network_gbps: float = 1.0
+    capacity_tb: float | None = None
+    iops: float | None = None
+    system: str | None = None
+    model: str | None = None  # the cost catalogue's storage product (capadvisor costs)
+
+
+@dataclass
+class Hosts:
+    """The planned hosts (all alike) and the N+x reserve kept free."""
+
+    count: int = 1
+    reserve: int = 0
+    cpu: Cpu = field(default_factory=Cpu)
+    ram_gib: float = 64.0
+    disks: list[Disk] = field(default_factory=list)
+    nic_gbps: float = 1.0
+    shared_storage: list[SharedStorage] = field(default_factory=list)
+    model: str | None = None  # the cost catalogue's host model these hosts are (capadvisor costs)
+
+
+@dataclass
+class IOProfile:
+    """A VM's disk I/O: pattern, read share 0..1, intensity, block size (KiB), data footprint and
+    virtual disk size (GB), I/O operations per second per VM when known, and the share of the
+    written bytes that rewrite data in place (read, modify, write back; Bonnie++'s rewrite)."""
+
+    pattern: str = "mixed"
+    read_share: float = 0.5
+    intensity: str = "low"
+    block_size_kib: float = 4.0
+    footprint_gb: float | None = None
+    disk_gb: float | None = None
+    iops: float | None = None
+    rewrite_share: float = 0.0
+
+
+@dataclass
+class RtTask:
+    """A hard real-time task: period, worst-case execution time and deadline in the task set's
+    ``time_unit`` (deadline defaults to the period)."""
+
+    name: str
+    period: float
+    wcet: float
+    deadline: float | None = None
+
+
+@dataclass
+class Realtime:
+    """A real-time VM's task set, the CPU speed it was designed for, the VM switch overhead X
+    and an optional fixed share C_VM/T_VM and period T_VM (a period the platform imposes)."""
+
+    time_unit: str = "ms"
+    design_speed_ghz: float | None = None
+    overhead: float = 0.0
+    share: float | None = None
+    period: float | None = None
+    tasks: list[RtTask] = field(default_factory=list)
+
+    @property
+    def utilization(self) -> float:
+        """Sum of wcet/period over the tasks (dimensionless)."""
+        return sum(t.wcet / t.period for t in self.tasks)
+
+
+
+@dataclass
+class Workload:
+    """A group of identical VMs."""
+
+    name: str
+    vms: int = 1
+    vcpus: int = 1
+    ram_gib: float = 1.0
+    cpu_intensity: str = "medium"
+    io: IOProfile = field(default_factory=IOProfile)
+    request_load_rps: float | None = None
+    live_migration: bool = False
+    data_loss_tolerance: str = "none"
+    containerizable: bool = False
+    application: str = ""  # free text, e.g. cassandra, telecom, web
+    image_gb: float | None = None
+    realtime: Realtime | None = None
+    replication_factor: int | None = None  # copies of each item a distributed database keeps (Cassandra RF)
+    assumed: list[str] | None = None  # fields filled with defaults, not known (an imported estate)
+    today: dict[str, Any] | None = None  # what these VMs run with today (an imported estate)
+    #: share of each vCPU kept busy, 0-1, as measured (an imported estate's CPU usage); it sets the
+    #: CPU load while ``cpu_intensity`` is the level it falls in (see advisor.recommend.load)
+    cpu_busy_share: float | None = None
+    measured: list[str] | None = None  # fields derived from the estate's measurements, not assumed
+
+    @property
+    def disk_size_gb(self) -> float:
+        """Virtual disk per VM, GB: ``io.disk_gb``, else ``image_gb``, else the footprint, else
+        :data:`DEFAULT_DISK_GB`."""
+        return self.io.disk_gb or self.image_gb or self.io.footprint_gb or DEFAULT_DISK_GB
+
+    @property
+    def image_size_gb(self) -> float:
+        """Image to propagate, GB: ``image_gb``, else ``io.disk_gb``, else the footprint, else
+        :data:`DEFAULT_DISK_GB`."""
+        return self.image_gb or self.io.disk_gb or self.io.footprint_gb or DEFAULT_DISK_GB
+
+    @property
+    def heavily_loaded(self) -> bool:
+        """High CPU intensity, or high I/O intensity: the thesis's 'heavily loaded VM'."""
+        return self.cpu_intensity == "high" or self.io.intensity == "high"
+
+
+
+#: targets of ``preferences.targets``: name -> (unit, kind); ``max`` targets are upper bounds,
+#: ``min`` targets lower bounds; ``cluster`` targets apply to every host, the others to every
+#: workload unless given under ``targets.workloads.<name>``
+TARGETS = {
+    "max_host_cpu_pct": ("%", "max", "cluster"),
+    "max_boot_time_s": ("s", "max", "workload"),
+    "min_throughput_mb_s": ("MB/s", "min", "workload"),
+    "max_response_time_ms": ("ms", "max", "workload"),
+    "max_migration_downtime_ms": ("ms", "max", "workload"),
+}
+
+
+#: decisions ``preferences.fixed`` may fix, and their choices (as the decisions name them): a design
+#: chosen elsewhere (``capadvisor optimize``, a point of the GUI's cost chart) loaded as a scenario
+FIXABLE = {
+    "vcpu_overallocation": OVERALLOCATION_LEVELS,
+    "storage_backend": ("local_disk", "nfs_file", "nfs_root", "iscsi", "distributed"),
+    "cache_mode": ("writeback", "writethrough", "none", "directsync", "unsafe"),
+    "host_count": (),  # a number of hosts (reserve included)
+}
+
+
+@dataclass
+class Target:
+    """A performance target the plan must meet: ``name`` (a key of :data:`TARGETS`), ``value``
+    in the target's unit, ``hard`` (True: no plan that misses it is offered; False: the advice
+    says how far it is missed) and ``workload`` (None: every workload, or the cluster)."""
+
+    name: str
+    value: float
+    hard: bool = True
+    workload: str | None = None
+
+    @property
+    def unit(self) -> str:
+        return TARGETS[self.name][0]
+
+    @property
+    def upper(self) -> bool:
+        """True for a maximum, False for a minimum."""
+        return TARGETS[self.name][1] == "max"
+
+    def met_by(self, expected: float) -> bool:
+        return expected <= self.value * (1 + 1e-9) if self.upper else expected >= self.value * (1 - 1e-9)
+
+
+@dataclass
+class Preferences:
+    """User preferences; ``ram_overcommit`` is RAM allocated per GiB of host RAM (1.0 = none);
+    ``max_host_cpu_percent`` is the CPU utilization a host is planned to reach at most;
+    ``hypervisor`` fixes the hypervisor (None: the advice chooses); ``targets`` are the
+    performance targets the plan must meet (see :class:`Target`)."""
+
+    open_source_only: bool = False
+    container_friendly: bool = False
+    ram_overcommit: float = 1.0
+    max_host_cpu_percent: float = 80.0
+    frequent_provisioning: bool = False  # servers are created and started often (elastic scale-out)
+    hypervisor: str | None = None
+    targets: list[Target] = field(default_factory=list)
+    balancing_event: str | None = None  # the event the load-balancing figures are for (None: from the reserve)
+    balancing_mean_host_cpu_pct: float | None = None  # mean host CPU after that event, if known (monitoring)
+    vcpu_overallocation: str | None = None  # fixes the over-allocation level (None: the advice chooses)
+    #: choices the advice must take: decision -> choice (``cache_mode``: one mode, or workload -> mode;
+    #: ``host_count``: hosts, reserve included); see :data:`FIXABLE`
+    fixed: dict[str, Any] = field(default_factory=dict)
+
+    def pinned(self, decision: str, workload: str | None = None) -> Any:
+        """The choice ``preferences.fixed`` (or ``preferences.hypervisor``) fixes for ``decision``
+        (for ``workload``, for per-workload decisions), or None."""
+        if decision == "hypervisor":
+            return self.hypervisor if workload is None else None
+        value = self.fixed.get(decision)
+        if isinstance(value, dict):
+            return value.get(workload) if workload is not None else None
+        return value
+
+    def target(self, name: str, workload: str | None = None) -> Target | None:
+        """The target ``name`` for ``workload`` (its own, else the one for every workload)."""
+        own = next((t for t in self.targets if t.name == name and t.workload == workload and workload), None)
+        return own or next((t for t in self.targets if t.name == name and t.workload is None), None)
+
+
+@dataclass
+class CalibrationChoice:
+    """``calibration`` of a scenario: the site whose imported benchmarks calibrate its advice
+    (a site of the user database; None: the documents' ratios on the scenario's hardware)."""
+
+    site: str | None = None
+
+
+@dataclass
+class Scenario:
+    """A whole scenario: hosts, workloads and preferences."""
+
+    name: str = "scenario"
+    version: int = SCENARIO_VERSION
+    hosts: Hosts = field(default_factory=Hosts)
+    workloads: list[Workload] = field(default_factory=list)
+    preferences: Preferences = field(default_factory=Preferences)
+    estate: dict[str, Any] | None = None  # where an imported scenario came from and what runs today
+    calibration: CalibrationChoice | None = None  # the site the advice is calibrated to
+
+    def to_dict(self) -> dict:
+        """A plain mapping in the file format (None values left out)."""
+        out = drop_none(asdict(self))
+        prefs = out.get("preferences", {})
+        targets = prefs.pop("targets", [])
+        if targets:
+            prefs["targets"] = targets_to_file(self.preferences.targets)
+        if not prefs.get("fixed"):
+            prefs.pop("fixed", None)
+        return out
+
+    @property
+    def total_vms(self) -> int:
+        return sum(w.vms for w in self.workloads)
+
+
+def targets_to_file(targets: list[Target]) -> dict:
+    """The file form of ``targets`` (inverse of :func:`advisor.scenario.reader.targets`)."""
+    out: dict[str, Any] = {}
+    for t in targets:
+        value: Any = t.value if t.hard else {"value": t.value, "hard": False}
+        if t.workload is None:
+            out[t.name] = value
+        else:
+            out.setdefault("workloads", {}).setdefault(t.workload, {})[t.name] = value
+    return out
+
+
+
+def drop_none(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: drop_none(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list):
+        return [drop_none(v) for v in value]
+    return value

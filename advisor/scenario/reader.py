@@ -1,0 +1,343 @@
+"""The validating reader of a scenario: :func:`parse_scenario` turns the plain data of a file into
+a :class:`~advisor.scenario.model.Scenario`, every field read by its row of the field table
+(:mod:`advisor.scenario.fields`), and collects *every* problem by path
+(``workloads[2].vcpus: must be >= 1``) into one :class:`~knowledge.infra.errors.InputError`.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from advisor.scenario.fields import (
+    ASSUMABLE,
+    BY_PATH,
+    CHILDREN,
+    MAX_PROBLEMS_LISTED,
+    MEASURABLE,
+    SCENARIO_VERSION,
+    VALUE_KINDS,
+    Field,
+)
+from advisor.scenario.model import (
+    FIXABLE,
+    TARGETS,
+    CalibrationChoice,
+    Cpu,
+    Disk,
+    Hosts,
+    IOProfile,
+    Preferences,
+    Realtime,
+    RtTask,
+    Scenario,
+    SharedStorage,
+    Target,
+    Workload,
+)
+from knowledge.infra.errors import InputError
+from knowledge.infra.reader import MAX_NUMBER, MISSING, MappingReader, Problems, is_number
+from knowledge.infra.reader import num as _num
+
+
+class _Reader(MappingReader):
+    """One mapping of a scenario file, its keys and their rules from the field table."""
+
+    def __init__(self, data: Any, path: str, problems: Problems, known: tuple[str, ...] | None = None):
+        self.field = _field(path)  # the path without list indices: the table's (once per mapping)
+        super().__init__(data, path, problems, CHILDREN.get(self.field, ()) if known is None else known)
+
+    def row(self, key: str) -> Field:
+        return BY_PATH[f"{self.field}.{key}" if self.field else key]
+
+    def get(self, key: str, default: Any = MISSING, *, fallback: bool = True) -> Any:
+        """The value of field ``key`` as its row says (``default`` replaces the row's; without
+        ``fallback``, a missing or wrong required value is None, not the row's fallback)."""
+        f = self.row(key)
+        if default is MISSING:
+            default = MISSING if f.required else f.default
+        if f.kind in ("int", "float"):
+            value = self.number(key, default, minimum=f.minimum, maximum=f.bound, integer=f.kind == "int",
+                                exclusive_min=f.exclusive_min)
+        elif f.kind == "bool":
+            value = self.boolean(key, default)
+        else:
+            value = self.string(key, default, f.choices or None, empty=f.empty)
+        return value if value or f.fallback is None or not fallback else f.fallback
+
+    def values(self, *skip: str) -> dict[str, Any]:
+        """Every value field of this mapping (but ``skip``), by key."""
+        return {key: self.get(key) for key in CHILDREN.get(self.field, ())
+                if key not in skip and BY_PATH[self.p_field(key)].kind in VALUE_KINDS}
+
+    def p_field(self, key: str) -> str:
+        return f"{self.field}.{key}" if self.field else key
+
+    def section(self, key: str) -> Any:
+        """The raw data of the section ``key`` (its row's default when absent)."""
+        f = self.row(key)
+        return self.raw(key, MISSING if f.required else f.default)
+
+
+def _field(path: str) -> str:
+    """``workloads[3].io.iops`` -> ``workloads.io.iops`` (the path of its row)."""
+    return _INDEX.sub("", path) if "[" in path else path
+
+
+_INDEX = re.compile(r"\[\d+\]")
+
+
+def _hosts(data: Any, pr: Problems) -> Hosts:
+    r = _Reader(data, "hosts", pr)
+    disks = [Disk(**_Reader(d, f"hosts.disks[{i}]", pr).values()) for i, d in enumerate(r.items("disks", []))]
+    shared = []
+    for i, s in enumerate(r.items("shared_storage", [])):
+        shared.append(SharedStorage(**_Reader(s, f"hosts.shared_storage[{i}]", pr).values()))
+        if shared[-1].system is not None and shared[-1].kind != "distributed":
+            pr.add(f"hosts.shared_storage[{i}].system", "is only for kind: distributed")
+    values = r.values()
+    count, reserve = values["count"], values["reserve"]
+    if reserve >= count:
+        pr.add("hosts.reserve", f"must be smaller than hosts.count ({count})")
+    cpu = Cpu(**_Reader(r.section("cpu"), "hosts.cpu", pr).values())
+    return Hosts(cpu=cpu, disks=disks, shared_storage=shared, **values)
+
+
+def _tasks(r: _Reader, path: str, pr: Problems) -> list[RtTask]:
+    """The tasks of a real-time task set, each checked on its own and the names unique."""
+    tasks = []
+    for i, t in enumerate(r.items("tasks", limit=r.row("tasks").limit)):
+        p = f"{path}.tasks[{i}]"
+        tr = _Reader(t, p, pr)
+        period, wcet = tr.get("period", fallback=False), tr.get("wcet", fallback=False)
+        deadline = tr.get("deadline")
+        if period and wcet and wcet > period:
+            pr.add(f"{p}.wcet", f"must be <= period ({_num(period)})")
+        if period and deadline and deadline > period:
+            pr.add(f"{p}.deadline", f"must be <= period ({_num(period)})")
+        if wcet and deadline and wcet > deadline:
+            pr.add(f"{p}.wcet", f"must be <= deadline ({_num(deadline)})")
+        tasks.append(RtTask(name=tr.get("name", f"t{i + 1}") or f"t{i + 1}",
+                            period=period or tr.row("period").fallback, wcet=wcet or tr.row("wcet").fallback,
+                            deadline=deadline))
+    names: dict[str, int] = {}
+    for i, t in enumerate(tasks):
+        if t.name in names:
+            pr.add(f"{path}.tasks[{i}].name", f"duplicate of tasks[{names[t.name]}].name ({t.name!r})")
+        names.setdefault(t.name, i)
+    if "tasks" in r.data and not tasks and isinstance(r.data["tasks"], list):
+        pr.add(f"{path}.tasks", "must list at least one task")
+    return tasks
+
+
+def _realtime(data: Any, path: str, pr: Problems) -> Realtime:
+    r = _Reader(data, path, pr)
+    rt = Realtime(tasks=_tasks(r, path, pr), **r.values())
+    tasks = rt.tasks
+    if rt.period is not None and rt.share is not None and rt.period * rt.share <= rt.overhead:
+        pr.add(f"{path}.period", f"the budget period x share ({_num(rt.period * rt.share)}) must exceed the "
+                                 f"overhead ({_num(rt.overhead)})")
+    if tasks and rt.utilization > 1:
+        pr.add(f"{path}.tasks", f"utilization {rt.utilization:.3g} exceeds 1: no VM can schedule them")
+    elif tasks and rt.share is not None and rt.share <= rt.utilization:
+        pr.add(f"{path}.share", f"must exceed the task utilization ({rt.utilization:.3g})")
+    elif tasks:
+        _check_analysable(tasks, f"{path}.tasks", pr)
+    return rt
+
+
+def _check_analysable(tasks: list[RtTask], path: str, pr: Problems) -> None:
+    """A problem at ``path`` when the exact real-time analysis would refuse the task set (too many
+    checkpoints), so that the scenario says so up front, naming the field."""
+    import numpy as np
+
+    from advisor.realtime.intervals import MAX_CHECKPOINTS, count_points
+
+    order = sorted(range(len(tasks)), key=lambda k: (tasks[k].deadline or tasks[k].period, tasks[k].period, k))
+    periods = np.array([tasks[k].period for k in order], dtype=float)
+    deadlines = np.array([tasks[k].deadline or tasks[k].period for k in order], dtype=float)
+    if count_points(periods, deadlines, MAX_CHECKPOINTS) > MAX_CHECKPOINTS:
+        pr.add(path, f"the exact analysis of these {len(tasks):,} tasks needs more than {MAX_CHECKPOINTS:,} "
+                     "checkpoints (releases of higher-priority tasks before each deadline): the periods span "
+                     "too large a ratio, or there are too many distinct periods")
+
+
+def _names(r: _Reader, key: str, path: str, pr: Problems) -> list[str] | None:
+    """A list of workload field names (``assumed``, ``measured``): those the table marks so."""
+    value = r.raw(key, None)
+    if value is None:
+        return None
+    if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
+        pr.add(f"{path}.{key}" if path else key, "must be a list of field names")
+        return None
+    known = {"assumed": ASSUMABLE, "measured": MEASURABLE}[key]
+    for x in value:
+        if x not in known:
+            pr.add(f"{path}.{key}" if path else key, f"{x!r} is not a field that can be {key}")
+    return list(value)
+
+
+def _mapping(r: _Reader, key: str, path: str, pr: Problems) -> dict | None:
+    value = r.raw(key, None)
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        pr.add(f"{path}.{key}" if path else key, "must be a mapping")
+        return None
+    return value
+
+
+def _workload(data: Any, i: int, pr: Problems) -> Workload:
+    path = f"workloads[{i}]"
+    r = _Reader(data, path, pr)
+    io = IOProfile(**_Reader(r.section("io"), f"{path}.io", pr).values())
+    if io.footprint_gb is not None and io.disk_gb is not None and io.footprint_gb > io.disk_gb:
+        pr.add(f"{path}.io.footprint_gb", f"must be <= io.disk_gb ({_num(io.disk_gb)})")
+    values = r.values()
+    values["name"] = values["name"] or f"workload{i + 1}"
+    rt_data = r.raw("realtime", None)
+    return Workload(io=io, realtime=_realtime(rt_data, f"{path}.realtime", pr) if rt_data is not None else None,
+                    assumed=_names(r, "assumed", path, pr), today=_mapping(r, "today", path, pr),
+                    measured=_names(r, "measured", path, pr), **values)
+
+
+def _target(name: str, raw: Any, path: str, workload: str | None, pr: Problems) -> Target | None:
+    """One target: a number (a hard target) or ``{value, hard}``."""
+    unit, _, scope = TARGETS[name]
+    if scope == "cluster" and workload is not None:
+        pr.add(path, "is a cluster target (it applies to every host), not one per workload")
+        return None
+    hard, value, where = True, raw, path
+    if isinstance(raw, dict):
+        r = _Reader(raw, path, pr, ("value", "hard"))
+        value, where = r.raw("value"), f"{path}.value"
+        hard = r.boolean("hard", True)
+        if value is None:
+            return None
+    if not is_number(value) or value <= 0 or value > MAX_NUMBER:
+        pr.add(where, f"must be a number > 0 ({unit})" + ("" if not is_number(value) or value <= 0
+                                                             else f", at most {_num(MAX_NUMBER)}"))
+        return None
+    if name == "max_host_cpu_pct" and value > 100:
+        pr.add(where, "must be <= 100 (%)")
+        return None
+    return Target(name=name, value=float(value), hard=bool(hard), workload=workload)
+
+
+def targets(data: Any, workloads: set[str], pr: Problems) -> list[Target]:
+    """``preferences.targets``: target keys (for every workload, or the cluster) and
+    ``workloads: {name: {key: ...}}`` for one workload."""
+    r = _Reader(data, "preferences.targets", pr, (*TARGETS, "workloads"))
+    out = []
+    for name in TARGETS:
+        if name in r.data and r.data[name] is not None:
+            t = _target(name, r.data[name], f"preferences.targets.{name}", None, pr)
+            if t:
+                out.append(t)
+    per = r.raw("workloads", {})
+    if not isinstance(per, dict):
+        pr.add("preferences.targets.workloads", "must be a mapping of workload names to targets")
+        return out
+    for wname, raw in per.items():
+        path = f"preferences.targets.workloads.{wname}"
+        if wname not in workloads:
+            pr.add(path, f"no workload named {wname!r}")
+            continue
+        wr = _Reader(raw, path, pr, tuple(TARGETS))
+        for name in TARGETS:
+            if name in wr.data and wr.data[name] is not None:
+                t = _target(name, wr.data[name], f"{path}.{name}", str(wname), pr)
+                if t:
+                    out.append(t)
+    return out
+
+
+def _fixed(data: Any, workloads: set[str], reserve: int, pr: Problems) -> dict[str, Any]:
+    """``preferences.fixed``: decision -> choice (see :data:`~advisor.scenario.model.FIXABLE`)."""
+    r = _Reader(data, "preferences.fixed", pr, tuple(FIXABLE))
+    out: dict[str, Any] = {}
+    for name, choices in FIXABLE.items():
+        if r.data.get(name) is None:
+            continue
+        path = f"preferences.fixed.{name}"
+        if name == "host_count":
+            n = r.number(name, None, minimum=1, integer=True)
+            if n is not None and n <= reserve:
+                pr.add(path, f"must be larger than hosts.reserve ({reserve})")
+            elif n is not None:
+                out[name] = n
+        elif name == "cache_mode" and isinstance(r.data[name], dict):
+            out[name] = _fixed_modes(r.data[name], path, choices, workloads, pr)
+        else:
+            value = r.string(name, None, choices)
+            if value is not None and value in choices:
+                out[name] = value
+    return out
+
+
+def _fixed_modes(data: dict, path: str, choices: tuple[str, ...], workloads: set[str],
+                 pr: Problems) -> dict[str, str]:
+    """``preferences.fixed.cache_mode`` given per workload: workload -> mode."""
+    modes = {}
+    for wname, mode in data.items():
+        if wname not in workloads:
+            pr.add(f"{path}.{wname}", f"no workload named {wname!r}")
+        elif mode not in choices:
+            pr.add(f"{path}.{wname}", f"must be one of {'|'.join(choices)}, not {mode!r}")
+        else:
+            modes[str(wname)] = mode
+    return modes
+
+
+def _preferences(data: Any, workloads: list[Workload], reserve: int, pr: Problems) -> Preferences:
+    p = _Reader(data, "preferences", pr)
+    names = {w.name for w in workloads}
+    return Preferences(targets=targets(p.section("targets"), names, pr),
+                       fixed=_fixed(p.section("fixed"), names, reserve, pr), **p.values())
+
+
+def _check_workloads(workloads: list[Workload], hosts: Hosts, has_hosts: bool, pr: Problems) -> None:
+    """Names given once; no VM larger than a host."""
+    seen: dict[str, int] = {}
+    for i, w in enumerate(workloads):
+        if w.name in seen:
+            pr.add(f"workloads[{i}].name", f"duplicate of workloads[{seen[w.name]}].name ({w.name!r})")
+        seen.setdefault(w.name, i)
+        if w.vcpus > hosts.cpu.threads and hosts.cpu.threads > 0 and has_hosts:
+            pr.add(f"workloads[{i}].vcpus", f"{w.vcpus} vCPUs exceed the {hosts.cpu.threads} hardware threads "
+                                            "of a host")
+        if w.ram_gib > hosts.ram_gib and has_hosts:
+            pr.add(f"workloads[{i}].ram_gib", f"{_num(w.ram_gib)} GiB exceeds a host's RAM "
+                                              f"({_num(hosts.ram_gib)} GiB)")
+
+
+def parse_scenario(data: Any, source: str = "scenario") -> Scenario:
+    """A validated :class:`Scenario` from a plain mapping; raises one :class:`InputError` that
+    lists every problem by path."""
+    pr = Problems(MAX_PROBLEMS_LISTED)
+    r = _Reader(data, "", pr)
+    version = r.get("version")
+    if version is not None and version != SCENARIO_VERSION:
+        pr.add("version", f"scenario format version {version} is not supported (this program reads "
+                          f"version {SCENARIO_VERSION})")
+    if "hosts" in r.data:
+        hosts = _hosts(r.data["hosts"], pr)
+    else:
+        pr.add("hosts", "is required")
+        hosts = Hosts()
+    workloads = [_workload(w, i, pr) for i, w in enumerate(r.items("workloads", limit=r.row("workloads").limit))]
+    if isinstance(r.data.get("workloads"), list) and not workloads:
+        pr.add("workloads", "must list at least one workload")
+    _check_workloads(workloads, hosts, "hosts" in r.data, pr)
+    prefs = _preferences(r.section("preferences"), workloads, hosts.reserve, pr)
+    estate = _mapping(r, "estate", "", pr)
+    calibration = None
+    if r.raw("calibration", None) is not None:
+        site = _Reader(r.raw("calibration", {}), "calibration", pr).get("site")
+        calibration = CalibrationChoice(site=site.strip() if site else None)
+    name = r.get("name")
+    if pr.items:
+        raise InputError(f"{source}: {len(pr.items)} problem(s) in the scenario:\n  {pr.listing()}")
+    return Scenario(name=name, version=SCENARIO_VERSION, hosts=hosts,
+                    workloads=workloads, preferences=prefs, estate=estate,
+                    calibration=calibration if calibration is not None and calibration.site else None)

@@ -1,0 +1,49 @@
+"""What the first window needs, and nothing more (issue #30): importing the GUI entry point and building
+the main window must not import scikit-learn, SciPy, openpyxl, Jinja2 or the design search; they load
+on first use (training, an estate import, a report, Optimize; numpy and pyqtgraph with the first chart or
+analysis)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.timeout(120)
+
+ROOT = Path(__file__).resolve().parents[2]
+HEAVY = ("sklearn", "scipy", "openpyxl", "jinja2", "advisor.optimize", "numpy", "pyqtgraph")
+
+PROBE = """
+import json, sys
+import app.gui
+after_import = sorted(m for m in sys.modules)
+from PySide6.QtWidgets import QApplication
+qapp = QApplication(sys.argv[:1])
+window = app.gui.create_window()
+window.resize(1280, 720)
+window.show()
+qapp.processEvents()
+print(json.dumps({"import": after_import, "window": sorted(sys.modules)}))
+window.session.document.undo_stack.setClean()
+window.close()
+"""
+
+
+def _loaded(modules: list[str]) -> list[str]:
+    return sorted(m for m in modules if any(m == h or m.startswith(h + ".") for h in HEAVY))
+
+
+def test_the_gui_entry_and_first_window_import_nothing_heavy(tmp_path):
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", PYTHONPATH=str(ROOT))
+    for kind in ("DATA", "CACHE", "CONFIG"):
+        env[f"CAPADVISOR_{kind}_DIR"] = str(tmp_path / kind.lower())
+    out = subprocess.run([sys.executable, "-c", PROBE], cwd=ROOT, env=env, capture_output=True, text=True,
+                         timeout=100, check=True).stdout
+    seen = json.loads(out.strip().splitlines()[-1])
+    assert _loaded(seen["import"]) == []
+    assert _loaded(seen["window"]) == []
