@@ -20,10 +20,10 @@ from pptx.util import Emu, Inches, Pt
 
 from advisor.cost import money
 from advisor.deliverables.workbook import document_notes, headline_recs, scope_text
+from advisor.figures.prose import figure_text, fmt_value, prose
 from advisor.figures.registry import of_decision
-from advisor.figures.text import figure_text, fmt_value, prose
 from advisor.recommend import catalog
-from advisor.render import clean_text
+from advisor.text import clean_text
 
 WIDTH, HEIGHT = Emu(12192000), Emu(6858000)  # 13.333 x 7.5 inches: 16:9
 MARGIN = Inches(0.5)
@@ -209,7 +209,7 @@ def _cost_slide(prs, cost: dict) -> None:
 
 
 def _assumption_slides(prs, data: dict) -> None:
-    hc = next((r for r in data.get("recommendations", [])
+    hc: dict = next((r for r in data.get("recommendations", [])
                if r.get("decision") == "host_count" and r.get("scope") == "cluster"), {})
     groups = (("Assumptions", [prose(a) for a in (hc.get("details") or {}).get("assumptions", [])], "assumptions"),
               ("Warnings", [prose(w) for w in data.get("warnings", [])], "warnings"),
@@ -229,7 +229,7 @@ def slide_texts(raw: bytes) -> list[list[str]]:
     prs = Presentation(io.BytesIO(raw))
     out = []
     for slide in prs.slides:
-        texts = []
+        texts: list[str] = []
         for shape in slide.shapes:
             if shape.has_text_frame:
                 texts.extend(p.text for p in shape.text_frame.paragraphs)

@@ -22,8 +22,7 @@ from pathlib import Path
 import xlsxwriter
 
 from advisor.recommend import catalog
-from advisor.render import clean_text
-from advisor.text import figure_parts
+from advisor.text import clean_text, figure_parts
 
 #: no string ever becomes a formula, a link or a number (issue #33: the same escaping rules as the report)
 OPTIONS = {"strings_to_formulas": False, "strings_to_urls": False, "strings_to_numbers": False,
