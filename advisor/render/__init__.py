@@ -26,10 +26,10 @@ import jinja2
 from markupsafe import Markup
 
 from advisor.expected import ExpectedFigure
-from advisor.figures.calibration import site_figures
-from advisor.figures.calibration import summary_text as calibration_summary
+from advisor.figures.calibration_text import site_figures
+from advisor.figures.calibration_text import summary_text as calibration_summary
+from advisor.figures.prose import figure_parts, fmt_value, prose
 from advisor.figures.summary import design, scenario_inputs
-from advisor.figures.text import figure_parts, fmt_value, prose
 from advisor.recommend import catalog
 from advisor.recommend.targets import is_max
 
