@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 
 from advisor.figures import registry
 from advisor.figures.whatif import INPUTS, Input, inputs_of, readings
+from advisor.text import plural
 from ui.scrolling import FitPage
 from ui.tablemodels import fmt_value
 from ui.whatif_state import state_for
@@ -333,6 +334,8 @@ class QtWhatIfPanel(QWidget):
             was = base.get((item.decision, item.scope))
             changed = was is not None and was.choice != item.choice
             txt = f"{_esc(item.title)}: <b>{_esc(item.choice)}</b>"
+            if item.decision == "host_count":  # the planned count follows the slider, and says if too few
+                txt = _hosts_text(item, advice, self.look)
             if changed:
                 txt = f"<span style='color:{_accent(self.look)}'>{txt} (was {_esc(was.choice)})</span>"
             parts.append(txt)
@@ -356,6 +359,27 @@ class QtWhatIfPanel(QWidget):
     def on_theme_changed(self) -> None:
         for c in self.charts.values():
             c.on_theme_changed()
+
+
+def hosts_planned_text(planned: int, needed: int) -> tuple[str, bool]:
+    """``10 hosts planned: too few, the workloads need 12`` (and True: too few), or
+    ``10 hosts planned (5 needed)``; one host is ``1 host``."""
+    if planned < needed:
+        return f"{plural(planned, 'hosts')} planned: too few, the workloads need {plural(needed, 'hosts')}", True
+    if planned == needed:
+        return f"{plural(planned, 'hosts')} planned (as needed)", False
+    return f"{plural(planned, 'hosts')} planned ({needed} needed)", False
+
+
+def _hosts_text(item, advice, look) -> str:
+    from ui import theme
+
+    planned = getattr(getattr(getattr(advice, "scenario", None), "hosts", None), "count", None)
+    if planned is None or item.value is None:
+        return f"{_esc(item.title)}: <b>{_esc(item.choice)}</b>"
+    text, too_few = hosts_planned_text(int(planned), int(round(item.value)))
+    txt = f"{_esc(item.title)}: <b>{_esc(text)}</b>"
+    return f"<span style='color:{theme.colors(look)['bad']}'>{txt}</span>" if too_few else txt
 
 
 def _esc(text: str) -> str:

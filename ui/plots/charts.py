@@ -356,7 +356,10 @@ class ChartWidget(QWidget):
         self._fit_left_label()
         bottom = self.plot.getAxis("bottom")
         bottom.setTicks([spec.x_ticks] if spec.x_ticks else None)
-        if spec.empty:
+        if spec.empty:  # nothing of the chart before stays: no legend under an empty plot
+            self.legend_label.hide()
+            self.legend_label.clear()
+            self._hidden_labels = []
             text = pg.TextItem(spec.empty_reason or "No data", color=pc["muted"], anchor=(0.5, 0.5))
             item.addItem(text)
             text.setPos(0.5, 0.5)
