@@ -221,7 +221,7 @@ def per_vm_throughput(ctx: EngineContext, workloads, vms_per_host=None) -> tuple
 DEVICE_BOUND = ("none", "directsync")
 
 
-def _state_bound(ctx: EngineContext, w, vms_per_host, dev, ops, fig: dict) -> None:
+def _state_bound(ctx: EngineContext, w, vms_per_host, dev, ops, fig) -> None:
     """When the VM's share of the device sets the figure (``none``, ``directsync``): say so in its
     basis (``bound`` and a ``hardware`` line: the device's IOPS at the request size or its MB/s,
     over the VMs that share it)."""

@@ -373,6 +373,25 @@ class QtRealtimePanel(QWidget):
         self.set_rows([(t.get("name"), t.get("period"), t.get("wcet"), t.get("deadline"))
                        for t in rt.get("tasks", [])])
 
+    def unsaved_edits(self) -> str | None:
+        """What the table holds that the scenario does not (None when nothing): the main window
+        counts it as unsaved changes."""
+        rt = self._loaded_rt or {}
+        saved = [[fmt_value(v) if isinstance(v, float | int) else ("" if v is None else str(v))
+                  for v in (t.get("name"), t.get("period"), t.get("wcet"), t.get("deadline"))]
+                 for t in rt.get("tasks", [])]
+        if self.cells() == saved or self._workload_index() < 0:
+            return None
+        return f"the real-time task set of {self.workload.currentText()} (Real-time view)"
+
+    def save_edits(self) -> bool:
+        """Write the table into the scenario (False when a cell has a problem)."""
+        self.save_to_scenario()
+        return not self.problems
+
+    def discard_edits(self) -> None:
+        self.load_workload()
+
     def save_to_scenario(self) -> None:
         """Write the task set into the selected workload (one undo step); refused while a cell
         has a problem, so that no task is lost on the way."""

@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 
 from advisor.figures import registry
 from advisor.figures.whatif import INPUTS, Input, inputs_of, readings
+from advisor.text import plural
 from ui.scrolling import FitPage
 from ui.tablemodels import fmt_value
 from ui.whatif_state import state_for
@@ -126,6 +127,7 @@ class QtWhatIfPanel(QWidget):
 
         self.session = session
         self.large = large
+        self.look = "workshop" if large else None  # the workshop's look is its own (ui/window_workshop.py)
         self.state = state_for(session)
         self.latencies_ms: list[float] = []
         self.rt_task = TaskSlot("what-if real-time", session.notifier, parent=self)
@@ -187,6 +189,8 @@ class QtWhatIfPanel(QWidget):
         keys = registry.keys(registry.WORKSHOP) if large else CHART_KEYS
         for key in keys:
             self.charts[key] = ChartWidget(compact=True)
+            self.charts[key].look = self.look
+            self.charts[key].on_theme_changed()
         self._grid_columns = 0
         right = QVBoxLayout()
         right.addWidget(self.decisions)
@@ -335,8 +339,10 @@ class QtWhatIfPanel(QWidget):
             was = base.get((item.decision, item.scope))
             changed = was is not None and was.choice != item.choice
             txt = f"{_esc(item.title)}: <b>{_esc(item.choice)}</b>"
+            if item.decision == "host_count":  # the planned count follows the slider, and says if too few
+                txt = _hosts_text(item, advice, self.look)
             if changed:
-                txt = f"<span style='color:{_accent()}'>{txt} (was {_esc(was.choice)})</span>"
+                txt = f"<span style='color:{_accent(self.look)}'>{txt} (was {_esc(was.choice)})</span>"
             parts.append(txt)
         from advisor.cost import money, signed
 
@@ -344,7 +350,7 @@ class QtWhatIfPanel(QWidget):
         if cost is not None and cost.lines:  # the bill at one glance (advisor.cost), and how it moved
             txt = f"Cost: <b>{_esc(money(cost.total, cost.currency))}</b> over {cost.years:g} years"
             if was_cost is not None and advice is not self.session.advice and abs(cost.total - was_cost.total) >= 0.5:
-                txt = (f"<span style='color:{_accent()}'>{txt} ({_esc(signed(cost.total - was_cost.total))})"
+                txt = (f"<span style='color:{_accent(self.look)}'>{txt} ({_esc(signed(cost.total - was_cost.total))})"
                        "</span>")
             parts.append(txt)
         head = (f"<b>What if</b> {_esc(moved)}:<br>" if moved and advice is not self.session.advice else "")
@@ -360,14 +366,35 @@ class QtWhatIfPanel(QWidget):
             c.on_theme_changed()
 
 
+def hosts_planned_text(planned: int, needed: int) -> tuple[str, bool]:
+    """``10 hosts planned: too few, the workloads need 12`` (and True: too few), or
+    ``10 hosts planned (5 needed)``; one host is ``1 host``."""
+    if planned < needed:
+        return f"{plural(planned, 'hosts')} planned: too few, the workloads need {plural(needed, 'hosts')}", True
+    if planned == needed:
+        return f"{plural(planned, 'hosts')} planned (as needed)", False
+    return f"{plural(planned, 'hosts')} planned ({needed} needed)", False
+
+
+def _hosts_text(item, advice, look) -> str:
+    from ui import theme
+
+    planned = getattr(getattr(getattr(advice, "scenario", None), "hosts", None), "count", None)
+    if planned is None or item.value is None:
+        return f"{_esc(item.title)}: <b>{_esc(item.choice)}</b>"
+    text, too_few = hosts_planned_text(int(planned), int(round(item.value)))
+    txt = f"{_esc(item.title)}: <b>{_esc(text)}</b>"
+    return f"<span style='color:{theme.colors(look)['bad']}'>{txt}</span>" if too_few else txt
+
+
 def _esc(text: str) -> str:
     return html.escape(str(text), quote=False)
 
 
-def _accent() -> str:
+def _accent(look: str | None = None) -> str:
     from ui import theme
 
-    return theme.colors()["accent"]
+    return theme.colors(look)["accent"]
 
 
 def _rule() -> QFrame:
