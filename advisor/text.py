@@ -4,9 +4,18 @@ the report (plain text; front ends add their own markup around it)."""
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping
 
 from advisor.expected import as_figure
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff]")
+
+
+def clean_text(value) -> str:
+    """``value`` as text without lone surrogates or control characters (each becomes U+FFFD;
+    tabs become spaces), so a report, a workbook or a slide always encodes as UTF-8."""
+    return _CONTROL.sub("\ufffd", str(value).replace("\t", " "))
 
 
 def fmt_value(value: float | None, digits: int = 4) -> str:

@@ -62,6 +62,9 @@ LICENCE_UNITS = ("socket", "core", "host", "cluster", "node")
 SECTIONS = ("hosts", "storage", "licences")
 #: the largest catalogue file read, bytes
 MAX_FILE_BYTES = 4 * 1024 * 1024
+#: no number of a catalogue may exceed this in size (a price of 1e308 EUR would make every total
+#: over the years infinite); fields with a tighter bound say so
+MAX_NUMBER = 1e12
 
 
 @dataclass
@@ -275,8 +278,12 @@ class _Reader(CheckedMapping):
                 self.problems.add(self.p(key), "is required")
                 return 0
             return default
-        if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        if isinstance(value, bool) or not isinstance(value, int | float):
             self.problems.add(self.p(key), "must be an integer" if integer else "must be a number")
+            return default if default is not _MISSING else 0
+        if abs(value) > MAX_NUMBER or (isinstance(value, float) and not math.isfinite(value)):
+            shown = f"a {len(str(abs(value)))}-digit number" if isinstance(value, int) else f"{value:g}"
+            self.problems.add(self.p(key), f"must be a finite number of at most {MAX_NUMBER:g}, not {shown}")
             return default if default is not _MISSING else 0
         if integer and value != int(value):
             self.problems.add(self.p(key), "must be an integer")

@@ -257,8 +257,12 @@ def ensure_compiled(data_dir: Path = curated.DATA_DIR) -> Path:
     if not cached.exists() or _digest_of(cached) != digest:
         try:
             build.build(cached, data_dir)
-        except OSError as exc:
-            raise DatabaseError(f"cannot write the compiled knowledge base to {cached}: {exc}") from exc
+        except (OSError, sqlite3.Error) as exc:  # a full or read-only cache folder (#34: was a traceback)
+            err = DatabaseError(f"cannot write the compiled knowledge base to {cached}: {exc}; nothing was left "
+                                "half-written. Free some space in the cache folder (or point CAPADVISOR_CACHE_DIR "
+                                "elsewhere) and try again")
+            err.exit_code = 1  # the disk, not a damaged file
+            raise err from exc
     return cached
 
 

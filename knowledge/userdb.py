@@ -198,8 +198,7 @@ class UserDatabase:
                                  what=WHAT, read_only=False, allow_empty=False)
         try:
             self._con.execute("PRAGMA foreign_keys = ON")
-            with contextlib.suppress(sqlite3.Error):  # a read-only folder keeps its journal mode
-                self._con.execute("PRAGMA journal_mode = WAL")
+            self._wal_set = False  # the journal mode is set before the first write, never by a read
             version = self.schema_version
             if version > USER_SCHEMA_VERSION:
                 raise DatabaseError(
@@ -227,6 +226,18 @@ class UserDatabase:
             raise explain(exc, self.path, WHAT, doing) from exc
         except OSError as exc:
             raise explain(exc, self.path, WHAT, doing) from exc
+
+    @contextlib.contextmanager
+    def _write(self, doing: str) -> Iterator[None]:
+        """One write transaction (errors as :meth:`_errors`). The journal becomes WAL here, before
+        the first write, so that a command that only reads (or a file refused as damaged) leaves the
+        file byte for byte as it was."""
+        if not self._wal_set:
+            self._wal_set = True
+            with contextlib.suppress(sqlite3.Error):  # a read-only folder keeps its journal mode
+                self._con.execute("PRAGMA journal_mode = WAL")
+        with self._errors(doing), self._con:
+            yield
 
     def _json(self, text: object, table: str, row_id: object, column: str) -> object:
         try:
@@ -293,7 +304,7 @@ class UserDatabase:
     def ensure_site(self, name: str, description: str = "") -> int:
         """The id of site ``name``, creating it if needed."""
         name = _site_name(name)
-        with self._errors(f"creating site {name!r}"), self._con:
+        with self._write(f"creating site {name!r}"):
             return self._site_id(name, description)
 
     def _site_id(self, name: str, description: str = "") -> int:
@@ -305,7 +316,7 @@ class UserDatabase:
     def delete_site(self, name: str) -> int:
         """Delete a site with its imports and measurements; returns the measurements removed."""
         site = self.site(name)
-        with self._errors(f"deleting site {name!r}"), self._con:
+        with self._write(f"deleting site {name!r}"):
             self._con.execute("DELETE FROM sites WHERE id=?", (site.id,))
         return site.measurements
 
@@ -349,7 +360,7 @@ class UserDatabase:
         """
         name = _site_name(site)
         try:
-            with self._errors(f"storing {path}"), self._con:
+            with self._write(f"storing {path}"):
                 site_id = self._site_id(name)
                 import_id = self._con.execute(
                     "INSERT INTO imports (site_id, path, tool, tool_version, content_hash, imported_at,"
@@ -407,7 +418,7 @@ class UserDatabase:
 
     # --- projects --------------------------------------------------------------------------
     def save_project(self, name: str, scenario: dict, recommendations: dict | None = None) -> None:
-        with self._errors(f"saving project {name!r}"), self._con:
+        with self._write(f"saving project {name!r}"):
             self._con.execute(
                 "INSERT INTO projects (name, scenario, recommendations, saved_at) VALUES (?, ?, ?, ?)"
                 " ON CONFLICT(name) DO UPDATE SET scenario=excluded.scenario,"
@@ -462,7 +473,7 @@ class UserDatabase:
         """Store ``catalogue`` in one transaction: replacing the stored one, or with ``merge`` adding
         its entries (an entry of the same section and name is replaced) and taking its settings."""
         now = time.time()
-        with self._errors("storing the cost catalogue"), self._con:
+        with self._write("storing the cost catalogue"):
             if not merge:
                 self._con.execute("DELETE FROM cost_entries")
             self._con.execute("INSERT INTO cost_settings (id, data, saved_at) VALUES (1, ?, ?)"
@@ -493,14 +504,14 @@ class UserDatabase:
 
     def remove_cost_entry(self, section: str, name: str) -> None:
         """Remove one entry of the stored catalogue; InputError when there is none of that name."""
-        with self._errors(f"removing {name!r} from the cost catalogue"), self._con:
+        with self._write(f"removing {name!r} from the cost catalogue"):
             gone = self._con.execute("DELETE FROM cost_entries WHERE section=? AND name=?", (section, name)).rowcount
         if not gone:
             raise InputError(f"the cost catalogue has no {section} entry named {name!r}")
 
     def clear_cost_catalogue(self) -> None:
         """Forget the stored cost catalogue (settings and entries, one transaction)."""
-        with self._errors("clearing the cost catalogue"), self._con:
+        with self._write("clearing the cost catalogue"):
             self._con.execute("DELETE FROM cost_entries")
             self._con.execute("DELETE FROM cost_settings")
 

@@ -38,7 +38,7 @@ def _lint(cwd: Path, extra_path: Path | None = None) -> subprocess.CompletedProc
 def test_import_contracts_hold():
     result = _lint(ROOT)
     assert result.returncode == 0, result.stdout + result.stderr
-    assert "Contracts: 5 kept, 0 broken" in result.stdout
+    assert "Contracts: 7 kept, 0 broken" in result.stdout
 
 
 @pytest.mark.timeout(300)
@@ -51,6 +51,10 @@ def test_the_contracts_catch_a_wrong_import_and_a_cycle(tmp_path):
         "app/cli.py": "from app.commands import advise\n",
         "app/commands/__init__.py": "",
         "app/commands/advise.py": "from app import cli\n",  # a command must not import the CLI
+        **{f"advisor/{m}.py": "" for m in CORE},
+        **_ignored_edges(),  # the edges the features' contract ignores, still there
+        "advisor/engine.py": "import advisor.replay\n",  # the core must not import a feature
+        "advisor/optimize/__init__.py": "import advisor.replay\n",  # nor a feature another one
         "ui/main_window.py": "from ui.dialogs import about\n",
         "ui/dialogs/__init__.py": "",
         "ui/dialogs/about.py": "from ui import main_window\n",  # the old about <-> main_window cycle
@@ -79,7 +83,8 @@ def test_the_contracts_catch_a_wrong_import_and_a_cycle(tmp_path):
     assert "knowledge.infra.paths -> knowledge.store" in out
     assert "No cycles are allowed in ui" in out
     assert "app.commands.advise -> app.cli" in out
-    assert "Contracts: 0 kept, 5 broken" in out
+    assert "advisor.engine -> advisor.replay" in out and "advisor.optimize -> advisor.replay" in out
+    assert "Contracts: 0 kept, 7 broken" in out
 
 
 def test_knowledge_infra_imports_nothing_else_of_the_project():
@@ -91,6 +96,43 @@ def test_knowledge_infra_imports_nothing_else_of_the_project():
     outside = {(m, i) for m in infra for i in graph.find_modules_directly_imported_by(m)
                if i.split(".")[0] in ("knowledge", "advisor", "ui", "app") and i not in infra}
     assert not outside, sorted(outside)
+
+
+def _contract(name_start: str) -> dict:
+    import tomllib
+
+    contracts = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"]
+    return next(c for c in contracts if c["name"].startswith(name_start))
+
+
+#: advisor's two storeys, as the contracts list them: the engine core and the features
+CORE = [m.removeprefix("advisor.") for m in _contract("advisor's engine core")["source_modules"]]
+FEATURES = [m.removeprefix("advisor.") for m in _contract("advisor's features")["modules"]]
+
+
+def _ignored_edges() -> dict[str, str]:
+    """Feature packages for a small tree, holding the imports the features' contract ignores
+    (``a -> b.*`` as ``a -> b.base``), so that an ignored import the tree lacks is no error."""
+    files = {f"advisor/{m}/__init__.py": "" for m in FEATURES}
+    for edge in _contract("advisor's features").get("ignore_imports", []):
+        src, dst = (m.strip().replace(".*", ".base") for m in edge.split("->"))
+        for mod in (src, dst):
+            parts = mod.split(".")
+            files.setdefault("/".join(parts) + ".py" if len(parts) > 2 else f"{mod.replace('.', '/')}/__init__.py", "")
+        key = "/".join(src.split(".")) + ".py" if len(src.split(".")) > 2 else f"{src.replace('.', '/')}/__init__.py"
+        files[key] += f"import {dst}\n"
+    return files
+
+
+def test_every_module_of_advisor_is_on_one_storey():
+    """Each module or package directly under advisor/ is the engine core's or a feature's (a new one
+    must be placed, so the contracts see it); the features are packages."""
+    top = {p.stem for p in (ROOT / "advisor").glob("*.py") if p.stem != "__init__"} | \
+          {p.name for p in (ROOT / "advisor").iterdir() if (p / "__init__.py").is_file()}
+    unplaced = sorted(top ^ set(CORE + FEATURES))
+    assert not unplaced, f"put these in the core's or the features' list of the contracts in pyproject.toml: {unplaced}"
+    assert not set(CORE) & set(FEATURES)
+    assert all((ROOT / "advisor" / f / "__init__.py").is_file() for f in FEATURES)
 
 
 def test_the_import_graph_sees_every_command():

@@ -100,8 +100,6 @@ class MainWindow(ActionsMixin, FilesMixin, WorkshopMixin, QMainWindow):
         self.panels: dict[str, QWidget] = {}
         self._workshop = None
         self._workshop_full_screen = True
-        self._theme_before_workshop = None
-        self._geometry_before_workshop = None
         self.preferences_dialog = None
 
         self.tabs = QTabWidget()
@@ -322,7 +320,7 @@ class MainWindow(ActionsMixin, FilesMixin, WorkshopMixin, QMainWindow):
     def apply_preferences(self, new) -> None:
         """Take the preferences edited in the dialog: save them at once (atomically) and apply them
         now. In workshop mode the workshop font size applies at once, the window's theme and font
-        size on leaving it."""
+        size at once (each look is its own)."""
         from ui.dialogs.preferences import FIELDS
 
         for name in FIELDS:
@@ -331,13 +329,9 @@ class MainWindow(ActionsMixin, FilesMixin, WorkshopMixin, QMainWindow):
             self.session.store.save(self.settings)
         except UserFacingError as exc:
             self.session.notifier.failure("saving the preferences", exc)
-        if not self.in_workshop:
-            self.set_theme(self.settings.theme)
-        else:  # the window's theme and font apply on leaving workshop mode
-            if self.settings.theme in self.theme_actions:
-                self.theme_actions[self.settings.theme].setChecked(True)
+        self.set_theme(self.settings.theme)  # the workshop panel keeps its own look
+        if self._workshop is not None:
             self._apply_workshop_look()
-            self._workshop.on_theme_changed()
         for panel in [*self.panels.values(), self._workshop]:
             if panel is not None and hasattr(panel, "on_settings_changed"):
                 panel.on_settings_changed()
@@ -379,13 +373,7 @@ class MainWindow(ActionsMixin, FilesMixin, WorkshopMixin, QMainWindow):
 
     def save_state(self) -> None:
         qs = window_settings()
-        if self.in_workshop and self._geometry_before_workshop is not None:
-            current = self.geometry()  # never the full-screen one: the window's size before
-            self.setGeometry(self._geometry_before_workshop)
-            qs.setValue("geometry", self.saveGeometry())
-            self.setGeometry(current)
-        else:
-            qs.setValue("geometry", self.saveGeometry())
+        qs.setValue("geometry", self.geometry_to_save())  # never the full-screen one
         qs.setValue("tab", VIEWS[self.tabs.currentIndex()].name)
         qs.sync()
         try:

@@ -13,8 +13,6 @@ from pathlib import Path
 from PySide6.QtCore import QCoreApplication, QEventLoop, QThread
 from PySide6.QtWidgets import QApplication
 
-from knowledge.infra.errors import UserFacingError
-
 
 def quiet_offscreen_warnings() -> None:
     """Drop the offscreen platform's harmless "does not support propagateSizeHints()" warnings."""
@@ -67,9 +65,13 @@ def render_all(window, scenario: Path | None, outdir: Path, size: tuple[int, int
     window.resize(*size)
     window.show()
     if scenario is not None:
+        from advisor.scenario import read_scenario_data
+        from knowledge.infra.errors import InputError
+
+        read_scenario_data(scenario)  # a file that cannot be read or parsed is bad input: exit 2 (#34)
         if not window.open_scenario(scenario):
             failure = window.error_bar.failure
-            raise UserFacingError(failure.message if failure else f"cannot open {scenario}")
+            raise InputError(failure.message if failure else f"cannot open {scenario}")
     else:
         window.session.document.load_data(demo_data())
     window.session.start()

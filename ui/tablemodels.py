@@ -6,7 +6,7 @@ from __future__ import annotations
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QSortFilterProxyModel, Qt
 from PySide6.QtGui import QBrush, QColor, QFont
 
-from advisor.figures.text import fmt_value
+from advisor.figures.prose import fmt_value
 
 __all__ = ["fmt_value"]  # re-exported: panels format numbers through the core
 

@@ -11,8 +11,8 @@ from pathlib import Path
 from string import Template
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QFontDatabase, QGuiApplication, QPalette
-from PySide6.QtWidgets import QApplication
+from PySide6.QtGui import QColor, QFont, QFontDatabase, QGuiApplication, QPalette
+from PySide6.QtWidgets import QApplication, QWidget
 
 STYLES_DIR = Path(__file__).resolve().parent.parent / "resources" / "styles"
 #: the application icon
@@ -51,19 +51,23 @@ def resolve(mode: str) -> str:
     return mode
 
 
-def colors() -> dict:
-    """The palette of the look in use."""
-    return dict(_current)
+PALETTES = {"light": LIGHT, "dark": DARK, "workshop": WORKSHOP}
+
+
+def colors(name: str | None = None) -> dict:
+    """The palette of the look ``name`` (default: the look in use)."""
+    return dict(PALETTES[name] if name else _current)
 
 
 def current_name() -> str:
     return _current_name
 
 
-def plot_colors() -> dict:
-    """Colours for plots: background, foreground, grid, accent, and the series list."""
-    c = _current
-    dark = _current_name in ("dark", "workshop")
+def plot_colors(name: str | None = None) -> dict:
+    """Colours for plots (background, foreground, grid, accent, the series list) of the look
+    ``name`` (default: the look in use; a widget with a look of its own names it)."""
+    c = PALETTES[name] if name else _current
+    dark = (name or _current_name) in ("dark", "workshop")
     return {"background": c["panel"], "foreground": c["text"], "muted": c["muted"], "grid": c["border"],
             "accent": c["accent"], "bad": c["bad"], "good": c["good"], "warn": c["warn"],
             "series": SERIES_DARK if dark else SERIES}
@@ -76,13 +80,7 @@ def desktop_font_pt() -> float:
     return size if size > 0 else 10.0
 
 
-def apply(app: QApplication, mode: str = "system", font_pt: float = 0.0) -> str:
-    """Apply a look (``system``, ``light``, ``dark`` or ``workshop``) to ``app``; returns its name."""
-    global _current, _current_name
-    name = resolve(mode)
-    pal = {"light": LIGHT, "dark": DARK, "workshop": WORKSHOP}.get(name, LIGHT)
-    _current, _current_name = dict(pal), name
-    app.setStyle("Fusion")
+def _qpalette(pal: dict) -> QPalette:
     qp = QPalette()
     roles = {QPalette.ColorRole.Window: "window", QPalette.ColorRole.Base: "field",
              QPalette.ColorRole.AlternateBase: "panel", QPalette.ColorRole.Text: "text",
@@ -95,15 +93,42 @@ def apply(app: QApplication, mode: str = "system", font_pt: float = 0.0) -> str:
         qp.setColor(role, QColor(pal[key]))
     qp.setColor(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text, QColor(pal["muted"]))
     qp.setColor(QPalette.ColorGroup.Disabled, QPalette.ColorRole.ButtonText, QColor(pal["muted"]))
-    app.setPalette(qp)
+    return qp
+
+
+def _stylesheet(pal: dict, base: float) -> str:
+    sizes = {"small": f"{base * 0.85:.1f}", "normal": f"{base:.1f}", "large": f"{base * 1.45:.1f}"}
+    return Template((STYLES_DIR / "app.qss").read_text(encoding="utf-8")).safe_substitute(**pal, **sizes)
+
+
+def apply(app: QApplication, mode: str = "system", font_pt: float = 0.0) -> str:
+    """Apply a look (``system``, ``light``, ``dark`` or ``workshop``) to ``app``; returns its name."""
+    global _current, _current_name
+    name = resolve(mode)
+    pal = PALETTES.get(name, LIGHT)
+    _current, _current_name = dict(pal), name
+    app.setStyle("Fusion")
+    app.setPalette(_qpalette(pal))
     base = font_pt or desktop_font_pt()
     font = app.font()
     font.setPointSizeF(base)
     app.setFont(font)
-    sizes = {"small": f"{base * 0.85:.1f}", "normal": f"{base:.1f}", "large": f"{base * 1.45:.1f}"}
-    qss = Template((STYLES_DIR / "app.qss").read_text(encoding="utf-8")).safe_substitute(**pal, **sizes)
-    app.setStyleSheet(qss)
+    app.setStyleSheet(_stylesheet(pal, base))
     return name
+
+
+def apply_to(widget: QWidget, mode: str, font_pt: float) -> None:
+    """Give ``widget`` and its children a look of their own (workshop mode), leaving the rest of
+    the application as it is: nothing else is polished again, no other chart is redrawn."""
+    pal = PALETTES[resolve(mode)]
+    widget.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
+    widget.setPalette(_qpalette(pal))
+    font = QFont(widget.font())
+    font.setPointSizeF(font_pt)
+    widget.setFont(font)
+    name = widget.objectName() or "look"
+    widget.setObjectName(name)
+    widget.setStyleSheet(f"QWidget#{name} {{ background: {pal['window']}; }}\n" + _stylesheet(pal, font_pt))
 
 
 @contextmanager
@@ -111,7 +136,7 @@ def plot_palette(name: str = "light"):
     """Temporarily draw charts in another look (e.g. light charts for a printed report)."""
     global _current, _current_name
     saved = (_current, _current_name)
-    _current = dict({"light": LIGHT, "dark": DARK, "workshop": WORKSHOP}[name])
+    _current = dict(PALETTES[name])
     _current_name = name
     try:
         yield

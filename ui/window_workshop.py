@@ -1,10 +1,14 @@
 """Workshop mode: full screen, large fonts, the sliders and plots of :class:`QtWorkshopPanel`
-front and centre; leaving it restores the window as it was."""
+front and centre; leaving it restores the window as it was.
+
+Entering and leaving switch layouts only (issue #29 point 2): the workshop panel has a look of its
+own (:func:`ui.theme.apply_to`), so the application's theme and font never change, no other widget
+is polished again and no chart is redrawn; the panel and its charts are made once."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication, QSizePolicy, QToolBar
+from PySide6.QtWidgets import QToolBar
 
 from ui import theme
 
@@ -12,66 +16,79 @@ from ui import theme
 class WorkshopMixin:
     """Workshop mode of :class:`ui.main_window.MainWindow`."""
 
+    _workshop = None
+    _workshop_font_pt = 0.0
+    _state_before_workshop = None
+
     def toggle_workshop(self, on: bool | None = None, full_screen: bool = True) -> None:
         """Enter or leave workshop mode (full screen, large fonts, high contrast)."""
         if on is None:
             on = not self.in_workshop
-        app = QApplication.instance()
         if on and not self.in_workshop:
-            self._geometry_before_workshop = self.geometry()
-        if on:
-            if self._workshop is None:
-                from ui.panels.qt_workshop import QtWorkshopPanel
+            self._enter_workshop(full_screen)
+        elif not on and self.in_workshop:
+            self._leave_workshop()
+        self.act_workshop.setChecked(self.in_workshop)
 
-                self._workshop = QtWorkshopPanel(self.session)
-                self._workshop.sig_exit.connect(lambda: self.toggle_workshop(False))
-            if self.stack.indexOf(self._workshop) < 0:
-                self.stack.addWidget(self._workshop)
-            self._workshop_full_screen = full_screen
-            self._apply_workshop_look()
-            self._central.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
-            self._central.setMinimumSize(0, 0)
-            self.tabs.setMinimumSize(0, 0)
-            self.stack.setCurrentWidget(self._workshop)
-            self._workshop.on_theme_changed()
-            self.menuBar().hide()
-            for tb in self.findChildren(QToolBar):
-                tb.hide()
-            if full_screen:
-                self.showFullScreen()
-        else:
-            theme.apply(app, self.settings.theme, self.settings.font_pt)
-            self._central.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
-            self.stack.setCurrentIndex(0)
-            if self._workshop is not None:  # out of the stack: its size must not bind the window
-                self.stack.removeWidget(self._workshop)
-                self._workshop.hide()
-            self.menuBar().show()
-            for tb in self.findChildren(QToolBar):
-                tb.show()
-            if self.isFullScreen():
-                self.showNormal()
-            if self._geometry_before_workshop is not None:
-                before = self._geometry_before_workshop
-                self._geometry_before_workshop = None
-                self.setGeometry(before)
-                QApplication.processEvents()  # menus and tool bars back in the layout first
-                self.setGeometry(before)
+    def _workshop_panel(self):
+        if self._workshop is None:
+            from ui.panels.qt_workshop import QtWorkshopPanel
+
+            self._workshop = QtWorkshopPanel(self.session)
+            self._workshop.setObjectName("workshop")
+            self._workshop.sig_exit.connect(lambda: self.toggle_workshop(False))
+        return self._workshop
+
+    def _chrome(self) -> list:
+        """The window's bars, hidden in workshop mode."""
+        return [self.menuBar(), self.statusBar(), *self.findChildren(QToolBar)]
+
+    def _enter_workshop(self, full_screen: bool) -> None:
+        self._state_before_workshop = (self.windowState(), self.geometry(), self.saveGeometry(),
+                                       [w for w in self._chrome() if w.isVisible()])
+        panel = self._workshop_panel()
+        self._workshop_full_screen = full_screen
+        self._apply_workshop_look()
+        self.stack.addWidget(panel)
+        self.stack.setCurrentWidget(panel)
+        for bar in self._chrome():
+            bar.hide()
+        if full_screen:
+            self.showFullScreen()
+
+    def _leave_workshop(self) -> None:
+        state, geometry, saved, bars = self._state_before_workshop
+        self._state_before_workshop = None
+        self.stack.setCurrentIndex(0)
+        self.stack.removeWidget(self._workshop)  # out of the stack: its size must not bind the window
+        self._workshop.hide()
+        for bar in bars:
+            bar.show()
+        if self.windowState() != state:
+            self.setWindowState(state)
+        if not state & (Qt.WindowState.WindowMaximized | Qt.WindowState.WindowFullScreen):
+            self.restoreGeometry(saved)
+            self.setGeometry(geometry)
             self.fit_to_screen()
-            for panel in self.panels.values():
-                if hasattr(panel, "on_theme_changed"):
-                    panel.on_theme_changed()
-        self.act_workshop.setChecked(on)
 
     def _apply_workshop_look(self) -> None:
-        # large, but never so large that the view overflows a small projector (pt per 75 px of width)
+        """Large, but never so large that the view overflows a small projector (pt per 90 px of
+        width); applied again only when the size changes."""
         full = self._workshop_full_screen and self.screen() is not None
-        screen = self.screen().availableGeometry().width() if full else self.width()
-        theme.apply(QApplication.instance(), "workshop", min(self.settings.workshop_font_pt, max(11.0, screen / 90)))
+        width = self.screen().availableGeometry().width() if full else self.width()
+        pt = min(self.settings.workshop_font_pt, max(11.0, width / 90))
+        if pt != self._workshop_font_pt:
+            self._workshop_font_pt = pt
+            theme.apply_to(self._workshop, "workshop", pt)
+            self._workshop.on_theme_changed()
 
     @property
     def in_workshop(self) -> bool:
         return self._workshop is not None and self.stack.currentWidget() is self._workshop
+
+    def geometry_to_save(self):
+        """The window's geometry to remember on closing: in workshop mode, the one before it."""
+        return self._state_before_workshop[2] if self._state_before_workshop else self.saveGeometry()
 
     def keyPressEvent(self, event) -> None:  # noqa: N802 - Qt override
         if event.key() == Qt.Key.Key_Escape and self.in_workshop:

@@ -1,6 +1,6 @@
 """Chart data from an :class:`~advisor.engine.Advice`: the recommenders' own functions swept over
 one input (so the recommended curve passes through the card's figure), model sweeps
-(:func:`advisor.whatif.sweep`), the models' training points (the measured rows), the real-time
+(:func:`advisor.models.sweep.sweep`), the models' training points (the measured rows), the real-time
 analysis and the user's site measurements.
 
 No decisions are made here: every builder asks the engine and arranges its answers as a
@@ -16,9 +16,9 @@ from collections.abc import Callable
 
 import numpy as np
 
+from advisor.figures.prose import fmt_value
 from advisor.figures.registry import builders, builds
 from advisor.figures.spec import ChartSpec, Curve, Line, Mark, Points, Region
-from advisor.figures.text import fmt_value
 
 BOOT_STYLES = {"io": "solid", "cpu": "dash", "idle": "dot"}
 #: how the models' level names read in a legend (the storage backends as the cards name them)
@@ -44,7 +44,7 @@ def _tip(p) -> str:
 
 
 def _sweep(kb, family, vary, values, fixed, alternatives=None):
-    from advisor.whatif import sweep
+    from advisor.models.sweep import sweep
 
     return sweep(kb, family, vary, values, fixed, alternatives)
 

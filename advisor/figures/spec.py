@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from advisor.figures.text import fmt_value
+from advisor.figures.prose import fmt_value
 
 
 @dataclass

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from advisor.figures.text import figure_text, fmt_value
+from advisor.figures.prose import figure_text, fmt_value
 from advisor.recommend import catalog
 
 
@@ -110,8 +110,8 @@ def design(advice) -> list[DesignLine]:
     """The cluster as a bill of materials, from the advice: the hosts to buy (count, CPU, RAM,
     disks, NIC), the hypervisor, over-allocation, storage, each workload's cache mode and real-time
     budget, the calibration, and the scenario's targets met or missed."""
-    from advisor.figures.calibration import summary_text
-    from advisor.figures.text import fmt_value
+    from advisor.figures.calibration_text import summary_text
+    from advisor.figures.prose import fmt_value
 
     sc = advice.scenario
     h = sc.hosts

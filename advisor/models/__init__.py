@@ -10,7 +10,7 @@ Every family takes ``predict(queries, calibration=None)``: ``queries`` is a list
 ``calibration`` holds a site's native figures (keys per family; unknown keys ignored) and makes
 the family transfer the documents' ratios onto them (``Prediction.basis == "site:<name>"``).
 Families also offer ``predict_columns(columns, n, calibration=None)`` (one array per feature), which
-:func:`advisor.whatif.sweep` uses.
+:func:`advisor.models.sweep.sweep` uses.
 
 ``FAMILIES`` maps each name to a :class:`~advisor.models.base.FamilyInfo` (what it predicts, in
 which unit, from which rows). Trained families are cached in memory per knowledge-base digest

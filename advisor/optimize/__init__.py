@@ -4,7 +4,7 @@ cost against a performance figure (``capadvisor optimize``; the GUI's Optimize t
 :mod:`.space` (the dimensions, a design as a scenario), :mod:`.evaluate` (every design with the
 engine's own functions, factorised and batched), :mod:`.search` (selection, Pareto front, local
 processes), :mod:`.reference` (one ``advise`` per design: the brute force the search is checked
-against).
+against), :mod:`.chart` (the cost chart of a search, as plain data).
 """
 
 from advisor.optimize.search import FIGURES, OBJECTIVES, Candidate, OptimizeResult, optimize

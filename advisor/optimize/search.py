@@ -41,6 +41,9 @@ FIGURES = {"headroom": ("headroom", "% more VMs", True), "host_cpu": ("busiest h
            "boot_time": ("boot time", "s", False), "throughput": ("lowest throughput per VM", "MB/s", True)}
 #: from this many configurations (rows) on, ``workers=None`` evaluates in local processes
 AUTO_PROCESS_ROWS = 20000
+#: the most configurations one search takes (about 1 ms each: a minute and some hundred MB); a larger
+#: space is refused up front with its size and what narrows it
+MAX_CONFIGURATIONS = 60_000
 
 
 @dataclass
@@ -242,6 +245,20 @@ def _estimate_rows(dims, options: SpaceOptions) -> int:
     return sum(len(dims.storage[h.name]) for h in dims.hosts) * counts * len(dims.hypervisors) * len(dims.levels)
 
 
+def _check_size(rows: int, dims, options: SpaceOptions) -> None:
+    """Refuse a space of more than :data:`MAX_CONFIGURATIONS` configurations before searching it,
+    saying how large it is and what narrows it."""
+    if rows <= MAX_CONFIGURATIONS:
+        return
+    counts = 1 if dims.fixed_active is not None else len(options.counts) if options.counts else options.host_counts
+    storage = sum(len(dims.storage[h.name]) for h in dims.hosts)
+    raise InputError(f"the design space has about {rows:,} configurations ({len(dims.hosts)} host models with "
+                     f"{storage} storage options in all x {counts} host counts x {len(dims.hypervisors)} hypervisors "
+                     f"x {len(dims.levels)} over-allocation levels), more than the {MAX_CONFIGURATIONS:,} one search "
+                     "takes (about a minute); narrow it with --host-models, --host-counts, --hypervisors, --levels or "
+                     "--backends")
+
+
 def optimize(scenario: Scenario, catalogue: Catalogue, kb=None, *, objective: str = "cost", figure: str = "headroom",
              options: SpaceOptions | None = None, calibration: Calibration | None = None,
              workers: int | None = None, progress: ProgressCallback | None = None,
@@ -267,11 +284,12 @@ def optimize(scenario: Scenario, catalogue: Catalogue, kb=None, *, objective: st
         kb = KnowledgeBase.open()
     try:
         rows = _estimate_rows(dims, options)
+        _check_size(rows, dims, options)
         cpus = os.cpu_count() or 1
         if workers is None:
             workers = min(cpus, len(dims.hosts)) if rows > AUTO_PROCESS_ROWS and cpus > 1 else 1
-        workers = max(1, min(int(workers), len(dims.hosts)))
-        report(progress, 0.01, f"searching {len(dims.hosts)} host models"
+        workers = max(1, min(int(workers), len(dims.hosts), cpus))  # never more processes than CPUs
+        report(progress, 0.01, f"searching {len(dims.hosts)} host models, about {rows:,} configurations"
                                + (f" in {workers} processes" if workers > 1 else ""))
         if workers == 1:
             table = evaluate_hosts(scenario, catalogue, dims, dims.hosts, kb, counts=options.host_counts,

@@ -37,6 +37,8 @@ def read_task_rows(cells: list[list[str]], unit: str = "ms") -> tuple[list[tuple
                 values[key] = parse_time(texts[col], unit, _LABELS[key])
             except InputError as exc:
                 problems[(i, col)] = str(exc).split(": ", 1)[-1]
+        for col, message in _relations(values):  # every problem of the row, not the first one only
+            problems[(i, col)] = f"{problems[(i, col)]}; {message}" if (i, col) in problems else message
         if any(r == i for r, _c in problems):
             continue
         task = Task(name, values["period"] or 0.0, values["wcet"] or 0.0, values["deadline"])
@@ -48,6 +50,23 @@ def read_task_rows(cells: list[list[str]], unit: str = "ms") -> tuple[list[tuple
             continue
         rows.append((name, task.period, task.wcet) + ((task.deadline,) if task.deadline is not None else ()))
     return rows, problems
+
+
+def _relations(values: dict[str, float | None]) -> list[tuple[int, str]]:
+    """(column, message) of each rule ``0 < C_i <= D_i <= T_i`` the row's given numbers break
+    (a missing number breaks none: it is named as missing)."""
+    period, wcet, deadline = values.get("period"), values.get("wcet"), values.get("deadline")
+    out = []
+    for col, key, value in ((1, "period", period), (2, "wcet", wcet), (3, "deadline", deadline)):
+        if value is not None and not value > 0:
+            out.append((col, f"{_LABELS[key]} must be a positive number, got {value:g}"))
+    if deadline is not None and period is not None and deadline > 0 and deadline > period:
+        out.append((3, f"deadline {deadline:g} is longer than the period {period:g} (D <= T is needed)"))
+    limit = deadline if deadline is not None else period
+    if wcet is not None and limit is not None and wcet > 0 and wcet > limit:
+        out.append((2, f"WCET {wcet:g} exceeds its deadline {limit:g}"
+                       f"{'' if deadline is not None else ' (the period)'}, so the task can never meet it"))
+    return out
 
 
 def _column_of(message: str) -> int:

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 import math
 import re
 from collections.abc import Iterable, Sequence
@@ -274,16 +273,18 @@ def parse_csv(text: str, source: str = "<csv>", unit: str | None = None) -> Task
     return TaskSet(tuple(tasks), unit, source)
 
 
+def _refuse_duplicates(data: object, where: str) -> None:
+    """A key given twice in a mapping of the file is refused as the scenario refuses it."""
+    for key, _line in getattr(data, "duplicates", ()):
+        raise InputError(f"{where}: {key}: duplicate key: a key may appear once in a mapping")
+
+
 def parse_json(text: str, source: str = "<json>", unit: str | None = None) -> TaskSet:
     """Parse a JSON task set (object with ``tasks`` and optional ``unit``, or a list of tasks)."""
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{source}, line {exc.lineno}: invalid JSON: {exc.msg}") from None
-    except RecursionError:
-        raise InputError(f"{source}: invalid JSON: nested too deeply") from None
-    except ValueError as exc:  # an integer of more than 4300 digits
-        raise InputError(f"{source}: invalid JSON: {exc}") from None
+    from knowledge.infra.userdata import loads
+
+    data = loads(text, "json", source)  # the parse every user file shares: mappings remember a key given twice
+    _refuse_duplicates(data, source)
     if isinstance(data, dict):
         if "tasks" not in data:
             raise InputError(f"{source}: expected a key 'tasks' (a list of tasks)")
@@ -304,6 +305,7 @@ def parse_json(text: str, source: str = "<json>", unit: str | None = None) -> Ta
         where = f"{source}: tasks[{i}]"
         if not isinstance(item, dict):
             raise InputError(f"{where}: expected an object with name, period, wcet[, deadline]")
+        _refuse_duplicates(item, where)
         unknown = sorted(set(item) - {"name", "period", "wcet", "deadline"})
         if unknown:
             raise InputError(f"{where}: unknown field(s) {', '.join(unknown)}")

@@ -200,6 +200,8 @@ def per_vm_throughput(ctx: EngineContext, workloads, vms_per_host=None) -> tuple
             fig = figure(agg[0], pred.unit, agg[1], agg[2], basis=pred.basis, extrapolated=extrap[m],
                          operations={op: round(per_op[op][0], 3) for op, _ in ops})
             figs[m] = {"throughput_per_vm": _stamp(ctx, fig, dev) if pred.basis == "documents" else fig}
+            if m in DEVICE_BOUND and dev is not None:
+                _state_bound(ctx, w, vph, dev, ops, fig)
             block = w.io.block_size_kib
             iops = figure(mb_s_to_iops(agg[0], block), "IOPS", mb_s_to_iops(agg[1], block), mb_s_to_iops(agg[2], block),
                           basis=fig["basis"], extrapolated=extrap[m], block_size_kib=block)
@@ -212,6 +214,26 @@ def per_vm_throughput(ctx: EngineContext, workloads, vms_per_host=None) -> tuple
                                                                   block_size_kib=w.io.block_size_kib), dev)
         out.append(figs)
     return out, pred
+
+
+#: modes whose every byte reaches the device (no host page cache serves their reads): the VM's
+#: share of the device is their ceiling
+DEVICE_BOUND = ("none", "directsync")
+
+
+def _state_bound(ctx: EngineContext, w, vms_per_host, dev, ops, fig) -> None:
+    """When the VM's share of the device sets the figure (``none``, ``directsync``): say so in its
+    basis (``bound`` and a ``hardware`` line: the device's IOPS at the request size or its MB/s,
+    over the VMs that share it)."""
+    bandwidth, random_path = device_share(ctx, w, vms_per_host, dev)
+    limit = 1.0 / sum(s / max(random_path if op.startswith("random") else bandwidth, 1e-12) for op, s in ops)
+    if fig["value"] < limit * (1 - 1e-4):
+        return
+    vph = ctx.facts.vms_per_host if vms_per_host is None else vms_per_host
+    text = (f"bound: the VM's share of {dev.description}, {limit:.4g} MB/s ({iops_for_block(dev, w.io.block_size_kib):,.0f}"
+            f" IOPS at {w.io.block_size_kib:g} KiB and {dev.mb_s:,.0f} MB/s over {vph:.3g} VMs)")
+    fig["bound"] = text
+    fig.setdefault("hardware", []).append(text)
 
 
 def _throughput_target(ctx: EngineContext, target: tuple[float, bool] | None, outcome, figs: dict) -> None:

@@ -81,24 +81,50 @@ def _analyze(tasks: tuple, unit: str, share: float | None, overhead: float, spee
     return analyze(ts, share=share, overhead=overhead, speed_scale=speed)
 
 
-def _at_period(ts, rt, speed: float | None, res) -> dict:
-    """Budget, response times and feasibility at the fixed ``rt.period``: the budget is the share's
-    (``rt.share``, else the analysis' share) of the period; response times by Equation (5) in the
-    analysis' priority order (deadline-monotonic), WCETs scaled by ``speed``."""
+def _at_period(ts, rt, speed: float | None, res, period: float | None = None) -> dict:
+    """Budget, response times and feasibility at ``period`` (default the fixed ``rt.period``): the
+    budget is the share's (``rt.share``, else the analysis' share) of the period; response times by
+    Equation (5) in the analysis' priority order (deadline-monotonic), WCETs scaled by ``speed``.
+    The card's response times are always those at the period it recommends (one number per period)."""
     import numpy as np
 
     from advisor.realtime.response import response_times
 
+    period = rt.period if period is None else period
     scale = speed or 1.0
     tasks = sorted(ts.tasks, key=lambda t: (t.deadline or t.period, t.period))
     share = rt.share if rt.share is not None else (res.share or 1.0)
-    budget = rt.period * share
+    budget = period * share
     r = response_times(np.array([t.period for t in tasks], float), np.array([t.wcet / scale for t in tasks], float),
-                       rt.period, budget, rt.overhead)
+                       period, budget, rt.overhead)
     times = {t.name: float(x) for t, x in zip(tasks, r, strict=True) if math.isfinite(float(x))}
     ok = all(math.isfinite(float(x)) and float(x) <= (t.deadline or t.period) * (1 + 1e-9)
              for t, x in zip(tasks, r, strict=True))
     return {"budget": budget, "response_times": times, "feasible": ok}
+
+
+def _figures(ts, rt, speed, res, period, budget, *, feasible: bool, dedicated: bool, fixed: dict | None) -> dict:
+    """The card's expected figures: utilization; when feasible the period (with the interval of
+    periods that work), budget, share and each task's response time at the recommended period."""
+    unit = rt.time_unit
+    expected = {"utilization": figure(res.utilization, "1")}
+    if not feasible:
+        return expected
+    top = res.max_period if res.max_period and math.isfinite(res.max_period) else period
+    low = res.feasible_intervals[0][0] if res.feasible_intervals and not dedicated else period
+    expected.update({"period": figure(period, unit, min(low, period), max(top, period)),
+                     "budget": figure(budget, unit), "share": figure(res.share, "1")})
+    if fixed is not None:
+        expected.update({"period": figure(period, unit), "budget": figure(budget, unit),
+                         "share": figure(budget / period, "1")})
+    elif not dedicated and res.period is not None and not math.isclose(period, res.period):
+        # the analysis' response times are at its own period: the card's at the period it recommends
+        fixed = {**_at_period(ts, rt, speed, res, period), "budget": budget}
+    rts = fixed["response_times"] if fixed is not None else {k: v for k, v in res.response_times.items()
+                                                              if v is not None}
+    for name, r in rts.items():
+        expected[f"response_time_{name}"] = figure(r, unit)
+    return expected
 
 
 def _one(ctx: EngineContext, w, scope: str) -> Recommendation:
@@ -145,19 +171,7 @@ def _one(ctx: EngineContext, w, scope: str) -> Recommendation:
         choice = f"T_VM={period:.4g} {unit}, C_VM={budget:.4g} {unit}"
     else:
         choice = "infeasible"
-    expected = {"utilization": figure(res.utilization, "1")}
-    if feasible:
-        top = res.max_period if res.max_period and math.isfinite(res.max_period) else period
-        low = res.feasible_intervals[0][0] if res.feasible_intervals and not dedicated else period
-        expected.update({"period": figure(period, unit, min(low, period), max(top, period)),
-                         "budget": figure(budget, unit), "share": figure(res.share, "1")})
-        if fixed is not None:
-            expected.update({"period": figure(period, unit), "budget": figure(budget, unit),
-                             "share": figure(budget / period, "1")})
-        rts = fixed["response_times"] if fixed is not None else {k: v for k, v in res.response_times.items()
-                                                                  if v is not None}
-        for name, r in rts.items():
-            expected[f"response_time_{name}"] = figure(r, unit)
+    expected = _figures(ts, rt, speed, res, period, budget, feasible=feasible, dedicated=dedicated, fixed=fixed)
     alternatives = []
     if minimal is not None and minimal.feasible and minimal is not res and minimal.max_period:
         mp = minimal.max_period

@@ -4,8 +4,10 @@ when these numbers no longer are the replay's own (update them with the run it p
 
 from __future__ import annotations
 
+from typing import Any
+
 #: ``capadvisor replay --held-out``: the ``side_by_side`` numbers of the last run (90 % intervals)
-LAST_RUN = {
+LAST_RUN: dict[str, Any] = {
     "level": 0.9,
     "held_out": {"experiments": 99, "passed": 78, "cases": 367, "cases_within": 306,
                  "interval_median_width": 1.04, "order_pairs": 203, "order_share": 0.89},
@@ -14,7 +16,7 @@ LAST_RUN = {
 }
 
 
-def text(run: dict | None = None) -> str:
+def text(run: dict[str, Any] | None = None) -> str:
     """One sentence: held out first, in-sample beside it."""
     r = LAST_RUN if run is None else run
     h, s = r["held_out"], r["in_sample"]

@@ -9,6 +9,9 @@ from pathlib import Path
 
 from knowledge.infra import jsonout
 
+#: formats written to a file only (-o): the workbook and the slide deck
+BINARY_FORMATS = ("xlsx", "pptx")
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
@@ -21,7 +24,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--site-db", type=Path, metavar="FILE",
                    help="user database holding the site benchmarks (default: your user database)")
     p.add_argument("--site", metavar="NAME", help="calibrate to this site's imported benchmarks")
-    p.add_argument("--format", choices=("json", "md", "html"), default="json", help="output format (default json)")
+    p.add_argument("--format", choices=("json", "md", "html", *BINARY_FORMATS), default="json",
+                   help="output format (default json); xlsx: a workbook (design, bill of materials, placement, "
+                        "decisions, targets, assumptions), pptx: a 16:9 slide deck with the charts; both need -o")
     p.add_argument("-o", "--output", type=Path, metavar="FILE", help="write here (atomically) instead of stdout")
     p.add_argument("--kb", type=Path, help="use this compiled knowledge base file instead of the shipped one")
     p.add_argument("--catalogue", type=Path, metavar="FILE",
@@ -110,7 +115,14 @@ def cmd_advise(args) -> int:
 
 
 def _advise(args) -> int:
+    if args.format in BINARY_FORMATS and args.output is None:
+        from knowledge.infra.errors import InputError
+
+        raise InputError(f"--format {args.format} writes a binary file: name it with -o FILE "
+                         f"(e.g. -o design.{args.format})")
     advice = advice_for(args)
+    if args.format in BINARY_FORMATS:
+        return _write_deliverable(args, advice)
     today = None
     if advice.scenario.estate:  # an imported estate: today's settings next to the advice
         from advisor.inventory import today_vs_advised
@@ -136,4 +148,20 @@ def _advise(args) -> int:
         print(f"wrote {len(advice.recommendations)} recommendations to {args.output}", file=sys.stderr)
     else:
         sys.stdout.write(text)
+    return 0
+
+
+def _write_deliverable(args, advice) -> int:
+    """The workbook (xlsx) or the slide deck (pptx) of ``advice``, written atomically to ``-o``."""
+    data = advice.to_dict(expand=True)  # the one source of every number in the file
+    if args.format == "xlsx":
+        from advisor.deliverables.workbook import write_workbook
+
+        write_workbook(args.output, data, advice.scenario)
+    else:
+        from app.deliverables import write_slides
+
+        write_slides(args.output, advice, data, args.kb)
+    print(f"wrote the {args.format} of {len(advice.recommendations)} recommendations to {args.output}",
+          file=sys.stderr)
     return 0

@@ -9,6 +9,9 @@ from pathlib import Path
 
 from knowledge.infra import jsonout
 
+#: the most host counts per host model --host-counts may ask for
+MAX_HOST_COUNTS = 100
+
 
 def _names(text: str) -> list[str]:
     return [x.strip() for x in text.split(",") if x.strip()]
@@ -69,8 +72,8 @@ def cmd_optimize(args) -> int:
     from knowledge.infra.errors import InputError
     from knowledge.store import KnowledgeBase
 
-    if args.host_counts < 1:
-        raise InputError("--host-counts must be at least 1")
+    if not 1 <= args.host_counts <= MAX_HOST_COUNTS:
+        raise InputError(f"--host-counts must be from 1 to {MAX_HOST_COUNTS}")
     if args.workers is not None and args.workers < 1:
         raise InputError("--workers must be at least 1")
     scenario = load_scenario(args.scenario)

@@ -49,6 +49,7 @@ class FileResult:
     note: str = ""
     import_id: int | None = None
     database_error: bool = False
+    database_exit: int = DatabaseError.exit_code  # 3 a damaged file; 1 the disk (full, #34)
     runs_found: int = 0
     runs_imported: int = 0
     runs_skipped: int = 0
@@ -97,10 +98,11 @@ class ImportBatch:
 
     @property
     def exit_code(self) -> int:
-        """0 when every file was imported (or a duplicate), 3 when the database failed a file,
-        2 when a file could not be read."""
-        if any(f.database_error for f in self.files):
-            return DatabaseError.exit_code
+        """0 when every file was imported (or a duplicate), 3 when the database failed a file (1 when
+        the disk was full), 2 when a file could not be read."""
+        codes = [f.database_exit for f in self.files if f.database_error]
+        if codes:
+            return max(codes)  # a damaged database (3) outweighs a full disk (1)
         return InputError.exit_code if self.failed else 0
 
     @property
@@ -193,6 +195,7 @@ def import_one(path: Path, site: str, db: UserDatabase | None, *, dry_run: bool 
         failed = _failed(path, exc)
         failed.error = f"{path}: not stored: {exc}"
         failed.database_error = True
+        failed.database_exit = exc.exit_code
         return failed
     res.status = IMPORTED
     return res

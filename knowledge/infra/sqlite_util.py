@@ -55,6 +55,8 @@ def explain(exc: BaseException, path: Path, what: str, doing: str) -> DatabaseEr
     else:
         msg = f"{what} {path}: database error while {doing}: {text}"
     err = DatabaseError(msg)
+    if "is full while" in msg:
+        err.exit_code = 1  # the disk, not the database: exit 1 as any failed write (3 is a damaged file)
     err.__cause__ = exc
     return err
 

@@ -13,8 +13,8 @@ import pytest
 from advisor.engine import advise
 from advisor.figures import registry
 from advisor.figures.charts import CHARTS, build_charts
+from advisor.figures.prose import figure_text, fmt_value
 from advisor.figures.summary import summary
-from advisor.figures.text import figure_text, fmt_value
 from advisor.figures.whatif import INPUTS, apply_inputs, default_inputs, read_at, readings
 from advisor.recommend import catalog
 from advisor.render import to_html, to_markdown

@@ -157,6 +157,31 @@ def _report_figures(advice, markdown: str, out: dict) -> None:
             out.setdefault(scope, []).append(Stated("report", _num(m.group(1)), "4g"))
 
 
+def _summary_figures(advice, out: dict) -> None:
+    """The what-if summary's figure texts (``label: value unit``) of the quantities above."""
+    from advisor.text import figure_parts
+
+    keys = {"boot_time": "boot_time", "host_cpu_utilization": "host_cpu", "throughput_per_vm": "throughput_per_vm"}
+    for item in summary(advice, every_scope=True, figures=99):
+        rec = advice.find(item.decision, item.scope)
+        if rec is None:
+            continue
+        for key, quantity in keys.items():
+            fig = rec.expected.get(key)
+            if fig is None:
+                continue
+            label = figure_parts(key, fig)[0]
+            for text in item.figures:
+                m = re.match(re.escape(label) + ": " + NUM, text)
+                if m is None:
+                    continue
+                scope = (quantity, rec.choice) if quantity == "boot_time" else (
+                    (quantity,) if quantity == "host_cpu" else (quantity, rec.scope))
+                if quantity == "host_cpu" and item.decision != "host_count":
+                    continue  # the over-allocation card's is its chosen level's, compared above
+                out.setdefault(scope, []).append(Stated("what-if summary", _num(m.group(1)), "4g"))
+
+
 def statements(advice) -> dict[tuple, list[Stated]]:
     """Every number the advice states, per quantity."""
     markdown = to_markdown(advice)
@@ -166,6 +191,7 @@ def statements(advice) -> dict[tuple, list[Stated]]:
     _throughput(advice, out)
     _hosts(advice, markdown, out)
     _report_figures(advice, markdown, out)
+    _summary_figures(advice, out)
     return out
 
 

@@ -6,6 +6,7 @@ runs in local processes with progress and cancel."""
 from __future__ import annotations
 
 import math
+import os
 from pathlib import Path
 
 import numpy as np
@@ -20,12 +21,19 @@ from advisor.progress import Cancelled, CancelToken
 from advisor.scenario import load_scenario, parse_scenario
 from knowledge.costs import load_catalogue
 from knowledge.infra.errors import InputError
+from tests import model_cache
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "resources" / "examples" / "scenario.yaml"
 CATALOGUE = ROOT / "resources" / "examples" / "costs-example.yaml"
 
 pytestmark = pytest.mark.timeout(900)
+
+#: the brute-force checks search the full spaces in CI (CI=true) and smaller ones elsewhere
+FULL = os.environ.get("CI") == "true"
+#: active host counts per host model of the example's searches (CI: the full ones)
+COUNTS = {"targets": 4, "front": 3, "figures": 2, "processes": 2} if FULL else \
+         {"targets": 2, "front": 2, "figures": 1, "processes": 1}
 
 
 @pytest.fixture(scope="module")
@@ -57,6 +65,7 @@ def design_reason(table, row: int, modes: tuple[str, ...]) -> int:
     return OK
 
 
+@pytest.mark.oracle
 def test_every_design_of_a_small_space_is_judged_as_advise_judges_it(session_kb, cat):
     # a busiest-host CPU target some counts miss, a throughput target some cache modes miss
     sc = small_scenario(max_host_cpu_pct=45, workloads={"cassandra": {"min_throughput_mb_s": 8.0}})
@@ -100,12 +109,14 @@ def test_every_design_of_a_small_space_is_judged_as_advise_judges_it(session_kb,
     assert [c.design for c in res.pareto] == [feasible[i].design for i in front]
 
 
+@pytest.mark.oracle
 def test_a_design_that_misses_a_target_is_never_returned(session_kb, cat):
     sc = load_scenario(EXAMPLE).to_dict()
     sc["preferences"]["targets"] = {"max_host_cpu_pct": 40, "max_migration_downtime_ms": 3000,
                                     "workloads": {"batch": {"min_throughput_mb_s": 7}}}
     sc = parse_scenario(sc)
-    res = optimize(sc, cat, session_kb, options=SpaceOptions(host_counts=4), workers=1, keep_table=True)
+    res = optimize(sc, cat, session_kb, options=SpaceOptions(host_counts=COUNTS["targets"]), workers=1,
+                   keep_table=True)
     assert res.best is not None and res.discarded["a target is missed"] > 0
     for c in [res.best, *res.pareto[:6]]:
         advice_code, cand = ref.judge(sc, cat, c.design, session_kb)
@@ -123,9 +134,11 @@ def test_a_design_that_misses_a_target_is_never_returned(session_kb, cat):
     assert "no design meets every target" in res.notes[0]
 
 
+@pytest.mark.oracle
 def test_front_is_not_dominated_and_objectives_pick_their_minimum(session_kb, cat):
     sc = load_scenario(EXAMPLE)
-    res = optimize(sc, cat, session_kb, options=SpaceOptions(host_counts=3), workers=1, keep_table=True)
+    space = SpaceOptions(host_counts=COUNTS["front"])
+    res = optimize(sc, cat, session_kb, options=space, workers=1, keep_table=True)
     t = res.table
     feasible, _p, _v = representatives(t)
     for c in res.pareto:  # nothing feasible is cheaper and has at least as much headroom, strictly better in one
@@ -134,12 +147,13 @@ def test_front_is_not_dominated_and_objectives_pick_their_minimum(session_kb, ca
         assert not dominated.any()
     assert [c.total for c in res.pareto] == sorted(c.total for c in res.pareto)
     assert res.best.total == pytest.approx(float(t.total[feasible].min()))
-    hosts = optimize(sc, cat, session_kb, objective="hosts", options=SpaceOptions(host_counts=3), workers=1)
+    hosts = optimize(sc, cat, session_kb, objective="hosts", options=space, workers=1)
     assert hosts.best.hosts == int((t.active[feasible] + t.reserve).min())
-    power = optimize(sc, cat, session_kb, objective="power", options=SpaceOptions(host_counts=3), workers=1)
+    power = optimize(sc, cat, session_kb, objective="power", options=space, workers=1)
     assert power.best.kwh_per_year == pytest.approx(float(t.kwh[feasible].min()))
     for figure in FIGURES:
-        r = optimize(sc, cat, session_kb, figure=figure, options=SpaceOptions(host_counts=2), workers=1)
+        r = optimize(sc, cat, session_kb, figure=figure, options=SpaceOptions(host_counts=COUNTS["figures"]),
+                     workers=1)
         values = [c.figure(figure) for c in r.pareto]
         assert r.pareto and all(v is not None for v in values) or figure == "boot_time"
     with pytest.raises(InputError, match="unknown objective"):
@@ -184,9 +198,11 @@ def test_progress_and_cancel(session_kb, cat):
                  cancel=token)
 
 
+@pytest.mark.oracle
 def test_local_processes_give_the_same_answer(session_kb, cat, kb_path):
     sc = load_scenario(EXAMPLE)
-    opts = SpaceOptions(host_counts=2)
+    opts = SpaceOptions(host_counts=COUNTS["processes"])
+    model_cache.warm(kb_path)  # the workers load the session's families instead of training them
     one = optimize(sc, cat, session_kb, options=opts, workers=1)
     two = optimize(sc, cat, session_kb, options=opts, workers=2)
     assert two.workers == 2

@@ -79,3 +79,27 @@ def test_no_example_or_replayed_setup_exceeds_its_device(kb):
     for sc in [*SCENARIOS, *_replayed()]:
         problems += _within_device_share(advise(sc, kb=kb))
     assert problems == []
+
+
+def test_a_binding_bound_is_stated_in_the_figures_basis(kb):
+    """Four VMs writing 4 KiB at random on one HDD with the host cache off: each gets its quarter of
+    the disk's 150 IOPS, 0.1536 MB/s, and the figure says that this bound sets it."""
+    sc = one_hdd(4)
+    sc["workloads"][0]["io"].update(block_size_kib=4, read_share=0.0)
+    sc["hosts"]["cpu"]["cores_per_socket"] = 16
+    rec = advise(sc, kb=kb).find("cache_mode", "workload:db")
+    fig = {rec.choice: rec.expected, **{a.choice: a.expected for a in rec.alternatives}}["none"]["throughput_per_vm"]
+    assert fig["value"] == pytest.approx(150 * 4 * 1024 / 1e6 / 4, rel=1e-4)
+    assert fig["bound"] in fig["hardware"] and "150 IOPS at 4 KiB" in fig["bound"] and "over 4 VMs" in fig["bound"]
+
+
+def test_host_cpu_never_above_what_the_cores_deliver(kb):
+    """Doc 004 Section 5.3.2.1: one 16-vCPU telecom VM at 5,300 req/s on an 8-core server asks more
+    than the host has: the figure is 100 % and says what the VM asks."""
+    from advisor.replay import load_setups
+
+    scenario = next(s for s in load_setups() if s.id == "004-S5.3-16vcpu").scenario
+    hc = advise(scenario, kb=kb).find("host_count")
+    fig = hc.expected["host_cpu_utilization"]
+    assert fig["value"] == pytest.approx(100.0) and "delivers at most 100 %" in fig["note"]
+    assert any("saturated" in w for w in hc.warnings)

@@ -14,7 +14,7 @@ import pytest
 from markdown_it import MarkdownIt
 
 from advisor.engine import advise
-from advisor.figures.text import fmt_value
+from advisor.figures.prose import fmt_value
 from advisor.recommend import catalog
 from advisor.render import clean_text, md_escape, to_html, to_markdown
 from advisor.scenario import parse_scenario

@@ -16,6 +16,7 @@ import pytest
 from advisor.calibration import device_class
 from knowledge.sites import summarize_site
 from knowledge.userdb import UserDatabase
+from tests import model_cache
 from tests.app import test_cli_kb
 
 kb_path = test_cli_kb.kb_path  # fixture: the compiled knowledge base
@@ -54,6 +55,7 @@ def capadvisor(*args: str, kb: Path) -> dict | str:
 @pytest.mark.timeout(TEST_LIMIT_S)
 def test_plan_run_import_and_the_basis_moves_to_the_site(tmp_path, kb_path):
     plan_dir, data = tmp_path / "plan", tmp_path / "data"
+    model_cache.warm(kb_path)  # each capadvisor process loads the session's families instead of training
     first = capadvisor("bench-plan", str(scenario(tmp_path, "ssd")), "--site", SITE, "-o", str(plan_dir),
                        "--format", "json", kb=kb_path)
     tools = {r["tool"] for r in first["runs"] if not r["optional"]}

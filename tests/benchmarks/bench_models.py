@@ -131,7 +131,7 @@ def training_time(kb) -> list[str]:
 
 def whatif_speed(kb) -> list[str]:
     from advisor.models import get_family
-    from advisor.whatif import sweep
+    from advisor.models.sweep import sweep
 
     fam = get_family("cache_mode_throughput", kb)
     values = np.linspace(1, 8, 1000)

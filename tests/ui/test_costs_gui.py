@@ -11,7 +11,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QPushButton
 
-from advisor.figures.pareto import FRONT
+from advisor.optimize.chart import FRONT
 from advisor.scenario import read_scenario_data
 from knowledge.costs import load_catalogue
 from tests.ui.conftest import wait_idle

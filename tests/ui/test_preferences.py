@@ -255,15 +255,15 @@ def test_desktop_default_font_gives_the_desktop_size_back(window, qtbot):
     assert app.font().pointSizeF() == theme.desktop_font_pt() != 18.0
 
 
-def test_in_workshop_mode_the_window_look_applies_on_leaving(window, qtbot):
+def test_in_workshop_mode_both_looks_apply_at_once(window, qtbot):
     app = QApplication.instance()
     window.toggle_workshop(True, full_screen=False)
-    workshop_pt = app.font().pointSizeF()
+    workshop_pt = window._workshop.font().pointSizeF()
     dlg = _open(window, qtbot)
     _fill(dlg, theme="dark", font_pt=12.0, workshop_font_pt=11.0, whatif_debounce_ms=90)
     _click(qtbot, dlg, B.Ok)
-    assert theme.current_name() == "workshop"
-    assert app.font().pointSizeF() == 11.0 != workshop_pt  # the workshop size applies at once
+    assert window._workshop.font().pointSizeF() == 11.0 != workshop_pt  # the workshop size applies at once
+    assert theme.current_name() == "dark" and app.font().pointSizeF() == 12.0  # and the window's
     assert window._workshop.whatif._rt_timer.interval() == 90
     window.toggle_workshop(False)
     assert theme.current_name() == "dark" and app.font().pointSizeF() == 12.0

@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 
 from knowledge import costs
 from knowledge.infra.errors import UserFacingError
+from ui.spreadsheet import SpreadsheetTable
 
 #: per section: (field path in the file format, column title, kind); kind: text, number, bool or a choice tuple
 COLUMNS: dict[str, list[tuple[str, str, object]]] = {
@@ -112,7 +113,7 @@ class CostCatalogueDialog(QDialog):
         self.tabs = QTabWidget()
         self.tables: dict[str, QTableWidget] = {}
         for section in costs.SECTIONS:
-            t = QTableWidget(0, len(COLUMNS[section]))
+            t = SpreadsheetTable(0, len(COLUMNS[section]))
             t.setHorizontalHeaderLabels([c[1] for c in COLUMNS[section]])
             t.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectItems)
             t.verticalHeader().setVisible(False)

@@ -180,7 +180,7 @@ class QtOptimizePanel(QWidget):
 
     def _on_result(self, result) -> None:
         from advisor.cost import money
-        from advisor.figures.pareto import design_text, pareto_figure
+        from advisor.optimize.chart import design_text, pareto_figure
 
         self.result = result
         self.chart.set_figure(pareto_figure(result))
@@ -215,8 +215,8 @@ class QtOptimizePanel(QWidget):
         """Load ``candidate``'s design into the scenario (one undo step)."""
         if candidate is None or self.result is None:
             return
-        from advisor.figures.pareto import design_text
         from advisor.optimize import design_scenario
+        from advisor.optimize.chart import design_text
 
         sc = design_scenario(self.result.scenario, self.session.catalogue, candidate.design)
         data = sc.to_dict()

@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 )
 
 from ui.scrolling import FitPage
+from ui.spreadsheet import SpreadsheetTable
 from ui.tablemodels import fmt_value
 from ui.workers import TaskSlot
 
@@ -47,7 +48,7 @@ def parse_pasted(text: str) -> list[list[str]]:
         sep = "\t" if "\t" in line else (";" if ";" in line else ",")
         cells = [c.strip() for c in line.split(sep)]
         rows.append(cells)
-    if rows and len(rows[0]) > 1:
+    if rows and len(rows[0]) > 1 and rows[0][1]:  # (a task with its period missing is no header)
         try:
             float(rows[0][1].replace(",", "."))
         except ValueError:
@@ -92,7 +93,7 @@ class QtRealtimePanel(QWidget):
         self._debounce = QTimer(self, singleShot=True, interval=120)
         self._debounce.timeout.connect(self.recompute)
 
-        self.table = QTableWidget(0, 4)
+        self.table = SpreadsheetTable(0, 4)
         self.table.setHorizontalHeaderLabels(["Task", "Period T_i", "WCET C_i", "Deadline D_i"])
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.table.verticalHeader().hide()
@@ -106,7 +107,8 @@ class QtRealtimePanel(QWidget):
         self._share_edited = False
         self._setting_share = False
         QShortcut(QKeySequence.StandardKey.Paste, self.table, activated=self.paste)
-        add = QPushButton("Add task")
+        add = self.add_button = QPushButton("&Add task")
+        add.setToolTip("A new task row: type its name, then Tab to Period, WCET and Deadline")
         add.clicked.connect(self.add_row)
         rem = QPushButton("Remove")
         rem.clicked.connect(self.remove_rows)
@@ -170,6 +172,7 @@ class QtRealtimePanel(QWidget):
         self.responses.setHorizontalHeaderLabels(["Task", "U_i", "R_i", "R_i / D_i", "Meets"])
         self.responses.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.responses.verticalHeader().hide()
+        self.responses.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)  # results: read only
 
         inputs = QGroupBox("Task set")
         il = QVBoxLayout(inputs)
@@ -269,7 +272,8 @@ class QtRealtimePanel(QWidget):
         self.table.insertRow(i)
         self.table.setItem(i, 0, QTableWidgetItem(f"t{i + 1}"))
         self.table.blockSignals(False)
-        self.table.setCurrentCell(i, 1)
+        self.table.setFocus()
+        self.table.setCurrentCell(i, 0)  # the cell edited is the current one: Tab goes on to Period
         self.table.editItem(self.table.item(i, 0))
 
     def remove_rows(self) -> None:

@@ -23,8 +23,8 @@ from PySide6.QtWidgets import (
 )
 
 from advisor.expected import ExpectedFigure
-from advisor.figures.text import figure_parts, prose
-from advisor.figures.text import figure_text as plain_figure_text
+from advisor.figures.prose import figure_parts, prose
+from advisor.figures.prose import figure_text as plain_figure_text
 from advisor.hardware import basis_groups
 from advisor.recommend import catalog
 from advisor.recommend.base import Alternative, Recommendation
@@ -49,7 +49,7 @@ def decision_title(name: str) -> str:
 
 def figure_text(name: str, fig: ExpectedFigure) -> str:
     """``"throughput per VM: <b>52.3</b> MB/s (45.1–60.2)"`` from an expected figure (escaped; the
-    numbers as :func:`advisor.figures.text.figure_parts` gives them to every front end)."""
+    numbers as :func:`advisor.figures.prose.figure_parts` gives them to every front end)."""
     label, value, unit, interval = figure_parts(name, fig)
     text = f"{_esc(label)}: <b>{_esc(value)}</b> {_esc(unit)}"
     if interval:
@@ -273,6 +273,7 @@ def _alternatives_table(alts: list[Alternative], rec: Recommendation | None = No
                       "points (see the rationale); the option with the most points is chosen. Scores compare "
                       "the options of one decision only.")
     t.verticalHeader().hide()
+    t.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)  # the engine's scores: read only
     t.setWordWrap(True)
     for i, a in enumerate(alts):
         exp = "; ".join(plain_figure_text(k, v) for k, v in a.expected.items())
@@ -380,7 +381,7 @@ class QtRecommendationsPanel(QWidget):
     def _calibration_notes(self, advice) -> dict:
         """(decision, scope) -> the card's calibration note (html): documents' value -> site value,
         and the site figures (with their files) behind them."""
-        from advisor.figures.calibration import calibrated, changes, choice_changes, site_figures
+        from advisor.figures.calibration_text import calibrated, changes, choice_changes, site_figures
 
         if not calibrated(advice):
             return {}

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from advisor.scenario import SHARED_KINDS
+from advisor.scenario.fields import BY_PATH
 from ui.document import ScenarioDocument
 from ui.panels.fields import MARKS, BoundForm, provenance, table_specs
 from ui.panels.record_table import RecordTable
@@ -105,7 +106,9 @@ def describe_problem(path_text: str, message: str, data: dict | None = None) -> 
 def new_disk_group(existing: list) -> dict:
     """A new local-disk group: like the last one, else one 1 TB SSD."""
     last = existing[-1] if existing and isinstance(existing[-1], dict) else {}
-    return {"kind": last.get("kind", "ssd"), "count": 1, "size_gb": last.get("size_gb", 1000.0)}
+    default = {key: BY_PATH[f"hosts.disks.{key}"].default for key in ("kind", "count", "size_gb")}
+    return {"kind": last.get("kind", default["kind"]), "count": default["count"],
+            "size_gb": last.get("size_gb", default["size_gb"])}
 
 
 def new_shared_storage(existing: list) -> dict:
@@ -113,7 +116,7 @@ def new_shared_storage(existing: list) -> dict:
     kinds = [e.get("kind") for e in existing if isinstance(e, dict)]
     kind = next((k for k in SHARED_KINDS if k not in kinds), SHARED_KINDS[0])
     last = existing[-1] if existing and isinstance(existing[-1], dict) else {}
-    return {"kind": kind, "network_gbps": last.get("network_gbps", 1.0)}
+    return {"kind": kind, "network_gbps": last.get("network_gbps", BY_PATH["hosts.shared_storage.network_gbps"].default)}
 
 
 def new_workload(existing: list[dict]) -> dict:
@@ -167,8 +170,16 @@ class QtScenarioPanel(QWidget):
         self.banner = QLabel()
         self.banner.setObjectName("banner")
         self.banner.setWordWrap(True)
+        left = self._build_hosts_column(document)
+        self._build_workload_column(document)
+        self._build_columns(left)
+        document.sig_changed.connect(self.on_document_changed)
+        document.sig_validated.connect(self.on_validated)
+        self.on_document_changed(())
+        self.on_validated(document.problems)
 
-        # hosts column
+    def _build_hosts_column(self, document: ScenarioDocument) -> QWidget:
+        """The left column: scenario name, hosts, storage, preferences and targets."""
         self.scenario_form = BoundForm(document, SCENARIO_SPECS, ())
         self.hosts_form = BoundForm(document, HOST_SPECS, ("hosts",))
         hosts_box = QGroupBox("Hosts (every host alike)")
@@ -212,8 +223,10 @@ class QtScenarioPanel(QWidget):
         ll.addWidget(prefs_box)
         ll.addWidget(targets_box)
         ll.addStretch(1)
+        return left
 
-        # workloads list
+    def _build_workload_column(self, document: ScenarioDocument) -> None:
+        """The workload list (middle) and the selected workload's form (right)."""
         self.workload_list = QListWidget()
         self.workload_list.setToolTip("Workload groups; select one to edit it")
         self.workload_list.currentRowChanged.connect(self.on_workload_selected)
@@ -257,8 +270,9 @@ class QtScenarioPanel(QWidget):
         ml.addWidget(wl_box, 1)
         self.middle = middle
 
-        # three columns; in a narrow window (or with large fonts) the workload list moves above
-        # the workload's form, so that no column needs horizontal scrolling
+    def _build_columns(self, left: QWidget) -> None:
+        """Three columns; in a narrow window (or with large fonts) the workload list moves above
+        the workload's form, so that no column needs horizontal scrolling."""
         self.left_scroll = _scroll(left)
         self.right_scroll = _scroll(self.workload_box)
         self.right = QWidget()
@@ -267,17 +281,12 @@ class QtScenarioPanel(QWidget):
         self.right_layout.addWidget(self.right_scroll, 1)
         self.columns = QHBoxLayout()
         self.columns.addWidget(self.left_scroll, 5)
-        self.columns.addWidget(middle, 3)
+        self.columns.addWidget(self.middle, 3)
         self.columns.addWidget(self.right, 5)
         self.narrow = False
         root = QVBoxLayout(self)
         root.addWidget(self.banner)
         root.addLayout(self.columns, 1)
-
-        document.sig_changed.connect(self.on_document_changed)
-        document.sig_validated.connect(self.on_validated)
-        self.on_document_changed(())
-        self.on_validated(document.problems)
 
     # --- layout --------------------------------------------------------------------------
     def _needed_width(self) -> int:

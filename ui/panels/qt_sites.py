@@ -244,7 +244,7 @@ class QtSitesPanel(QWidget):
     def show_site_figures(self, name: str) -> None:
         """What the site measured that calibrates advice: one readable line per figure."""
         from advisor.calibration import from_summary
-        from advisor.figures.calibration import figures_of
+        from advisor.figures.calibration_text import figures_of
         from knowledge.sites import summarize_site
 
         try:
@@ -264,7 +264,7 @@ class QtSitesPanel(QWidget):
 
     def show_calibration(self) -> None:
         """Which site calibrates the advice, and what it contributed (or why it did not)."""
-        from advisor.figures.calibration import summary_text
+        from advisor.figures.calibration_text import summary_text
 
         advice = self.session.advice
         if advice is None:

@@ -121,6 +121,7 @@ class QtWhatIfPanel(QWidget):
 
         self.session = session
         self.large = large
+        self.look = "workshop" if large else None  # the workshop's look is its own (ui/window_workshop.py)
         self.state = state_for(session)
         self.latencies_ms: list[float] = []
         self.rt_task = TaskSlot("what-if real-time", session.notifier, parent=self)
@@ -182,6 +183,8 @@ class QtWhatIfPanel(QWidget):
         keys = registry.keys(registry.WORKSHOP) if large else CHART_KEYS
         for key in keys:
             self.charts[key] = ChartWidget(compact=True)
+            self.charts[key].look = self.look
+            self.charts[key].on_theme_changed()
         self._grid_columns = 0
         right = QVBoxLayout()
         right.addWidget(self.decisions)
@@ -331,7 +334,7 @@ class QtWhatIfPanel(QWidget):
             changed = was is not None and was.choice != item.choice
             txt = f"{_esc(item.title)}: <b>{_esc(item.choice)}</b>"
             if changed:
-                txt = f"<span style='color:{_accent()}'>{txt} (was {_esc(was.choice)})</span>"
+                txt = f"<span style='color:{_accent(self.look)}'>{txt} (was {_esc(was.choice)})</span>"
             parts.append(txt)
         from advisor.cost import money, signed
 
@@ -339,7 +342,7 @@ class QtWhatIfPanel(QWidget):
         if cost is not None and cost.lines:  # the bill at one glance (advisor.cost), and how it moved
             txt = f"Cost: <b>{_esc(money(cost.total, cost.currency))}</b> over {cost.years:g} years"
             if was_cost is not None and advice is not self.session.advice and abs(cost.total - was_cost.total) >= 0.5:
-                txt = (f"<span style='color:{_accent()}'>{txt} ({_esc(signed(cost.total - was_cost.total))})"
+                txt = (f"<span style='color:{_accent(self.look)}'>{txt} ({_esc(signed(cost.total - was_cost.total))})"
                        "</span>")
             parts.append(txt)
         head = (f"<b>What if</b> {_esc(moved)}:<br>" if moved and advice is not self.session.advice else "")
@@ -359,10 +362,10 @@ def _esc(text: str) -> str:
     return html.escape(str(text), quote=False)
 
 
-def _accent() -> str:
+def _accent(look: str | None = None) -> str:
     from ui import theme
 
-    return theme.colors()["accent"]
+    return theme.colors(look)["accent"]
 
 
 def _rule() -> QFrame:

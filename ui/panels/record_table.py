@@ -15,7 +15,6 @@ from collections.abc import Callable
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, QTimer
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
-    QAbstractItemDelegate,
     QAbstractItemView,
     QAbstractScrollArea,
     QCheckBox,
@@ -25,7 +24,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QPushButton,
     QStyledItemDelegate,
-    QTableView,
     QVBoxLayout,
     QWidget,
 )
@@ -34,6 +32,7 @@ from ui import theme
 from ui.document import ScenarioDocument, get_in, path_text
 from ui.panels.editors import NumberEdit, format_number
 from ui.panels.fields import FieldSpec, connect_editor, make_editor, show_value, spec_tip
+from ui.spreadsheet import SpreadsheetView
 
 _NO_PARENT = QModelIndex()
 
@@ -185,41 +184,13 @@ class RecordDelegate(QStyledItemDelegate):
         editor.setGeometry(option.rect)
 
 
-class RecordView(QTableView):
+class RecordView(SpreadsheetView):
     """Typing goes to the current cell; Tab goes on cell by cell and leaves after the last one."""
 
     def __init__(self, parent=None):
         super().__init__(parent)
-        # a click opens the cell's editor at once (Qt's "selected clicked" waits a double-click
-        # interval, and keys typed meanwhile are lost); keys typed on a current cell open it too
-        self.setEditTriggers(QAbstractItemView.EditTrigger.DoubleClicked
-                             | QAbstractItemView.EditTrigger.EditKeyPressed
-                             | QAbstractItemView.EditTrigger.AnyKeyPressed)
-        self.clicked.connect(lambda index: self.edit(index) if index.isValid() else None)
         self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectItems)
         self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.setTabKeyNavigation(True)
-
-    def _at_edge(self, forward: bool) -> bool:
-        model, cur = self.model(), self.currentIndex()
-        if model is None or not cur.isValid():
-            return True
-        if forward:
-            return cur.row() == model.rowCount() - 1 and cur.column() == model.columnCount() - 1
-        return cur.row() == 0 and cur.column() == 0
-
-    def focusNextPrevChild(self, next: bool) -> bool:  # noqa: N802,A002 - Qt override
-        if self._at_edge(next):
-            return QWidget.focusNextPrevChild(self, next)  # out of the table
-        return super().focusNextPrevChild(next)
-
-    def closeEditor(self, editor, hint) -> None:  # noqa: N802 - Qt override
-        H = QAbstractItemDelegate.EndEditHint
-        if hint in (H.EditNextItem, H.EditPreviousItem) and self._at_edge(hint == H.EditNextItem):
-            super().closeEditor(editor, H.NoHint)
-            QWidget.focusNextPrevChild(self, hint == H.EditNextItem)
-            return
-        super().closeEditor(editor, hint)
 
 
 class RecordTable(QWidget):

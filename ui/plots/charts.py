@@ -78,6 +78,7 @@ class ChartWidget(QWidget):
         super().__init__(parent)
         self.spec: ChartSpec | None = None
         self.compact = compact
+        self.look: str | None = None  # a look of its own (workshop), else the application's
         self.title = QLabel()
         self.title.setObjectName("chartTitle")
         self.title.setWordWrap(True)
@@ -131,7 +132,7 @@ class ChartWidget(QWidget):
 
     # --- look ----------------------------------------------------------------------------
     def _apply_colors(self) -> None:
-        pc = theme.plot_colors()
+        pc = theme.plot_colors(self.look)
         self.plot.setBackground(pc["background"])
         font = QFont(self.font())
         for name in ("left", "bottom"):
@@ -152,7 +153,7 @@ class ChartWidget(QWidget):
             self.set_spec(self.spec)
 
     def _series_colors(self, spec: ChartSpec) -> dict[str, str]:
-        pc = theme.plot_colors()
+        pc = theme.plot_colors(self.look)
         out, i = {}, 0
         for key in spec.color_keys():
             if key == "documents":
@@ -245,7 +246,7 @@ class ChartWidget(QWidget):
                     placed.append(spot.adjusted(-2, -1, 2, 1))
         if hidden != self._hidden_labels:
             self._hidden_labels = hidden
-            self._show_legend(self.spec, self.series_color, theme.plot_colors())
+            self._show_legend(self.spec, self.series_color, theme.plot_colors(self.look))
 
     def _fit_left_label(self) -> None:
         """The y axis title whole: the unit alone when the quantity and unit are longer than the
@@ -329,7 +330,7 @@ class ChartWidget(QWidget):
             drawn.setRegion((region.start, region.end))
 
     def _build(self, spec: ChartSpec) -> None:
-        pc = theme.plot_colors()
+        pc = theme.plot_colors(self.look)
         item = self.plot.getPlotItem()
         item.clear()
         self._items = None
@@ -410,7 +411,7 @@ class ChartWidget(QWidget):
     def legend_entries(self, spec: ChartSpec, colors: dict | None = None) -> list[tuple[str, str, str, bool]]:
         """(name, colour, sample, chosen) of each series the legend names, the recommended option
         marked (curves, measured points, sloped lines and the advice's marks)."""
-        pc = theme.plot_colors()
+        pc = theme.plot_colors(self.look)
         colors = colors if colors is not None else self._series_colors(spec)
         out = []
         several = len([c for c in spec.curves if c.in_legend]) > 1

@@ -1,4 +1,4 @@
-"""The chart of a design-space search: :class:`~advisor.figures.pareto.ParetoFigure` drawn by the
+"""The chart of a design-space search: :class:`~advisor.optimize.chart.ParetoFigure` drawn by the
 application's chart widget; clicking a point emits its design."""
 
 from __future__ import annotations

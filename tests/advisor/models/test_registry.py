@@ -130,7 +130,7 @@ def test_importing_the_models_does_not_import_sklearn():
     from pathlib import Path
 
     root = Path(__file__).resolve().parents[3]
-    code = "import sys, advisor.models, advisor.whatif; print('sklearn' in sys.modules, 'scipy' in sys.modules)"
+    code = "import sys, advisor.models, advisor.models.sweep; print('sklearn' in sys.modules, 'scipy' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "False"]
 

@@ -99,7 +99,10 @@ def test_csv_errors_name_file_and_line(text, message):
     ('{"unit": "min", "tasks": []}', r"j\.json: unit: unknown time unit 'min'"),
     ('{"tasks": {"a": 1}}', r"j\.json: tasks: expected a list"),
     ('{"task": []}', r"j\.json: expected a key 'tasks'"),
-    ('{"tasks": [\n{"name": "a",, }]}', r"j\.json, line 2: invalid JSON"),
+    ('{"tasks": [\n{"name": "a",, }]}', r"j\.json: invalid JSON at line 2, column 14"),
+    ('{"tasks": [{"name": "a", "period": 10, "wcet": 1, "wcet": 9}]}',
+     r"j\.json: tasks\[0\]: wcet: duplicate key: a key may appear once in a mapping"),
+    ('{"unit": "ms", "unit": "s", "tasks": []}', r"j\.json: unit: duplicate key"),
     ('{"tasks": [{"name": "a", "period": "10 parsecs", "wcet": 1}]}', r"tasks\[0\]\.period: unknown time unit 'parsecs'"),
     ('{"tasks": []}', r"j\.json: no tasks"),
 ])

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import PurePath
 
-from advisor.figures.text import fmt_value
+from advisor.figures.prose import fmt_value
 
 #: site figure -> (label, unit); units as the site summary gives them
 SITE_FIGURES = {

@@ -26,13 +26,14 @@ import jinja2
 from markupsafe import Markup
 
 from advisor.expected import ExpectedFigure
-from advisor.figures.calibration import site_figures
-from advisor.figures.calibration import summary_text as calibration_summary
+from advisor.figures.calibration_text import site_figures
+from advisor.figures.calibration_text import summary_text as calibration_summary
+from advisor.figures.prose import figure_parts, fmt_value, prose
 from advisor.figures.summary import design, scenario_inputs
-from advisor.figures.text import figure_parts, fmt_value, prose
 from advisor.recommend import catalog
 from advisor.recommend.targets import is_max
 from advisor.replay import headline as replay_headline
+from advisor.text import clean_text
 
 CSS = """
 body{font-family:'DejaVu Sans',system-ui,-apple-system,'Segoe UI',Arial,sans-serif;margin:2em auto;max-width:60em;
@@ -45,17 +46,10 @@ th{background:#f3f3f3}.choice{font-weight:600}.low{color:#a40}.medium{color:#750
 .warn{color:#b35900}.muted{color:#5b6675;font-size:.88em}section{margin-bottom:1.2em}
 """
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff]")
 #: characters with a meaning in Markdown (or in the HTML a Markdown renderer passes through)
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]#|~])")
 #: what would open a list or a numbered item at the start of a line
 _MD_LEAD = re.compile(r"^(\s*)(?:([-+])|(\d{1,9})([.)]))(?=\s|$)")
-
-
-def clean_text(value) -> str:
-    """``value`` as text without lone surrogates or control characters (each becomes U+FFFD;
-    tabs become spaces), so a report always encodes as UTF-8."""
-    return _CONTROL.sub("\ufffd", str(value).replace("\t", " "))
 
 
 def md_escape(value) -> str:

@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from advisor.cost import money
+from advisor.figures.prose import fmt_value
 from advisor.figures.spec import ChartSpec, Curve, Points
-from advisor.figures.text import fmt_value
 
 #: the series names (the chart's legend)
 FEASIBLE, FRONT, BEST = "designs that meet the targets", "Pareto front", "best by the objective"

@@ -1,4 +1,4 @@
-"""advisor.whatif.sweep: one vectorised Prediction per alternative, equal to row-wise predict."""
+"""advisor.models.sweep.sweep: one vectorised Prediction per alternative, equal to row-wise predict."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from advisor.models import get_family
-from advisor.whatif import DEFAULT_KEY, sweep
+from advisor.models.sweep import DEFAULT_KEY, sweep
 from knowledge.infra.errors import InputError
 
 

@@ -1,0 +1,70 @@
+"""Issue #29 point 2: entering and leaving workshop mode switches layouts only: under 0.5 s of CPU
+each with every view made, no chart of the window redrawn, the application's look and a
+``--font-pt`` run's font untouched, and the window given back exactly (maximized, geometry)."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
+
+from tests.benchmarks.bench_gui import workshop_cpu
+from ui.plots.charts import ChartWidget
+
+
+@pytest.mark.timeout(300)
+def test_enter_and_leave_cost_under_half_a_cpu_second_and_redraw_no_chart(window, qtbot, monkeypatch):
+    first, enters, leaves = workshop_cpu(window, rounds=2)  # every view made first
+    drawn = []
+    original = ChartWidget.set_spec
+    monkeypatch.setattr(ChartWidget, "set_spec", lambda self, *a, **k: (drawn.append(self), original(self, *a, **k)))
+    more = workshop_cpu(window, rounds=2)
+    assert max(enters + more[1]) < 0.5, (enters, more)
+    assert max(leaves + more[2]) < 0.5, (leaves, more)
+    assert not drawn, f"{len(drawn)} charts redrawn by switching"
+
+
+def test_the_application_look_and_a_font_pt_run_stay_as_they_are(window, qtbot):
+    from ui import theme
+
+    app = QApplication.instance()
+    theme.apply(app, "light", 16.0)  # `capadvisor gui --font-pt 16`: not a saved preference
+    QApplication.processEvents()
+    assert window.font().pointSizeF() == 16.0
+    sheet, font, palette = app.styleSheet(), app.font().pointSizeF(), app.palette().window().color().name()
+    window.toggle_workshop(True, full_screen=False)
+    assert (app.styleSheet(), app.font().pointSizeF()) == (sheet, font)
+    assert window._workshop.palette().window().color().name() == theme.WORKSHOP["window"]
+    window.toggle_workshop(False)
+    assert (app.styleSheet(), app.font().pointSizeF(), app.palette().window().color().name()) == (
+        sheet, font, palette)
+    QApplication.processEvents()
+    assert window.font().pointSizeF() == 16.0
+    theme.apply(app, window.settings.theme, window.settings.font_pt)  # for the next tests
+
+
+def test_leaving_gives_back_a_maximized_window(window, qtbot):
+    window.showMaximized()
+    qtbot.waitUntil(lambda: window.isMaximized(), timeout=5000)
+    window.toggle_workshop(True)
+    qtbot.waitUntil(lambda: window.isFullScreen(), timeout=5000)
+    assert not window.menuBar().isVisible() and not window.statusBar().isVisible()
+    window.toggle_workshop(False)
+    qtbot.waitUntil(lambda: not window.isFullScreen(), timeout=5000)
+    assert window.windowState() & Qt.WindowState.WindowMaximized
+    assert window.menuBar().isVisible() and window.statusBar().isVisible()
+
+
+def test_leaving_gives_back_the_geometry(window, qtbot):
+    window.showNormal()
+    window.setGeometry(30, 40, 700, 480)  # within the offscreen 800x600 screen
+    for _ in range(3):
+        QApplication.processEvents()
+    before = window.geometry()
+    window.toggle_workshop(True)
+    qtbot.waitUntil(lambda: window.isFullScreen(), timeout=5000)
+    window.toggle_workshop(False)
+    qtbot.waitUntil(lambda: not window.isFullScreen(), timeout=5000)
+    QApplication.processEvents()
+    assert window.geometry() == before
+    assert not window.windowState() & Qt.WindowState.WindowMaximized
