@@ -30,9 +30,9 @@ from advisor.figures.calibration_text import site_figures
 from advisor.figures.calibration_text import summary_text as calibration_summary
 from advisor.figures.prose import figure_parts, fmt_value, prose
 from advisor.figures.summary import design, scenario_inputs
+from advisor.models import accuracy as replay_headline
 from advisor.recommend import catalog
 from advisor.recommend.targets import is_max
-from advisor.replay import headline as replay_headline
 from advisor.text import clean_text
 
 CSS = """

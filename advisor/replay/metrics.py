@@ -7,10 +7,11 @@ from __future__ import annotations
 import json
 import statistics
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING
+from typing import Any
 
-if TYPE_CHECKING:
-    from advisor.replay.results import CaseResult, ExperimentResult
+#: advisor.replay.results.CaseResult / ExperimentResult (named so, not imported: results imports this module)
+CaseResult = Any
+ExperimentResult = Any
 
 #: two measured values closer than this (relative) are "about the same": the pair has no order
 ORDER_TOLERANCE = 0.05
@@ -70,7 +71,7 @@ def order_pairs(experiments: Iterable[ExperimentResult]) -> tuple[int, int, list
                     if abs(ma - mb) <= ORDER_TOLERANCE * max(abs(ma), abs(mb)):
                         continue
                     total += 1
-                    ea, eb = float(a.expected["value"]), float(b.expected["value"])  # type: ignore[index]
+                    ea, eb = float(a.expected["value"]), float(b.expected["value"])
                     if (ea - eb) * (ma - mb) > 0:
                         kept += 1
                     else:

@@ -74,7 +74,7 @@ def test_the_cli_puts_held_out_beside_in_sample(tmp_path, session_kb, capsys):
 
 
 def test_the_quoted_last_run_is_the_replay(held, summary, session_kb):
-    from advisor.replay.headline import LAST_RUN
+    from advisor.models.accuracy import LAST_RUN
 
     inside = replay.run(replay.load_suite(), session_kb).headline()
     for mode, got in (("held_out", held.headline()), ("in_sample", inside)):

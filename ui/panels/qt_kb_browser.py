@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from advisor.replay import headline as replay_headline
+from advisor.models import accuracy as replay_headline
 from ui.tablemodels import FilterProxy, MeasurementTableModel, RecordTableModel
 
 TESTBED_COLUMNS = ("document", "id", "locator", "cpu", "cores", "ram", "disks", "nic", "hypervisor",

@@ -1,5 +1,5 @@
-"""The replay's last results as the program quotes them (the Knowledge view, the docs): held out is
-the headline, in-sample beside it. ``tests/replay/test_held_out.py`` replays the documents and fails
+"""What the models' figures are worth on the documents' own experiments: the replay's last results as
+the program quotes them (the report, the Knowledge view), held out first, in-sample beside it. ``tests/replay/test_held_out.py`` replays the documents and fails
 when these numbers no longer are the replay's own (update them with the run it prints)."""
 
 from __future__ import annotations
