@@ -53,3 +53,18 @@ def figure_text(name: str, fig) -> str:
     """``"throughput per VM: 52.3 MB/s (45.1–60.2)"``: an expected figure on one line."""
     label, value, unit, interval = figure_parts(name, fig)
     return f"{label}: {value} {unit}".rstrip() + (f" ({interval})" if interval else "")
+
+
+def unit_for(value: float, unit: str) -> str:
+    """``unit`` as it reads after ``value``: the first word in the singular for exactly one
+    (``1 host``, ``1 vCPU per core``; ``2 hosts``)."""
+    if value == 1 and unit:
+        first, _sep, rest = unit.partition(" ")
+        if first.endswith("s") and len(first) > 1:
+            return first[:-1] + (" " + rest if rest else "")
+    return unit
+
+
+def plural(count: float, word: str) -> str:
+    """``1 host``, ``12 hosts`` (``word`` in the plural)."""
+    return f"{fmt_value(count)} {unit_for(count, word)}"
