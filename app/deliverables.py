@@ -29,4 +29,4 @@ def write_slides(path: Path, advice, data: dict, kb_path: Path | None = None) ->
 
     with KnowledgeBase.open(kb_path) as kb:
         specs = deck_chart_specs(kb, advice, data)
-    return export_slides(path, advice, data, specs)
+    return export_slides(path, data, specs)

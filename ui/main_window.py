@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QStackedWidget,
     QTabWidget,
+    QToolBar,
     QVBoxLayout,
     QWidget,
 )
@@ -118,6 +119,9 @@ class MainWindow(ActionsMixin, FilesMixin, WorkshopMixin, QMainWindow):
             idx = self.tabs.addTab(holder, v.title)
             self.tabs.setTabToolTip(idx, f"{strip_mnemonic(v.title)}: {v.tip}")
         self.tabs.currentChanged.connect(self._on_tab_changed)
+        self.session.sig_advice.connect(lambda _a: self.name_widgets_soon())  # views rebuild their cards
+        self.session.document.sig_changed.connect(lambda _p: self.name_widgets_soon())
+        self.name_widgets_soon()
         self.tabs.installEventFilter(self)  # titles fit the width the tabs get
 
         self.error_bar = ErrorBar()
@@ -226,6 +230,22 @@ class MainWindow(ActionsMixin, FilesMixin, WorkshopMixin, QMainWindow):
     def _on_tab_changed(self, idx: int) -> None:
         if 0 <= idx < len(VIEWS):
             self.panel(VIEWS[idx].name)
+        self.name_widgets_soon()
+
+    def name_widgets_soon(self) -> None:
+        """Accessible names for the widgets of the view on show (and of the window's bars), once
+        the events in hand have built them (:mod:`ui.accessible`)."""
+        if not getattr(self, "_naming", False):
+            self._naming = True
+            QTimer.singleShot(0, self, self._name_widgets)
+
+    def _name_widgets(self) -> None:
+        from ui.accessible import name_all
+
+        self._naming = False
+        for root in (self.tabs.currentWidget(), self.menuBar(), *self.findChildren(QToolBar), self.statusBar()):
+            if root is not None:
+                name_all(root)
 
     # --- errors and progress -------------------------------------------------------------
     def on_failure(self, failure: Failure) -> None:

@@ -292,6 +292,22 @@ class FilesMixin:
     def export_report(self) -> None:
         self.show_view("report").export_dialog()
 
+    def export_workbook(self) -> None:
+        """File ▸ Export workbook… (Excel: design, bill of materials, placement, decisions, ...)."""
+        self.deliverables().ask_and_export("xlsx", self)
+
+    def export_slides(self) -> None:
+        """File ▸ Export slides… (a 16:9 PowerPoint deck with the charts)."""
+        self.deliverables().ask_and_export("pptx", self)
+
+    def deliverables(self):
+        """The window's :class:`ui.deliverables.Exporter` (made on first use)."""
+        if getattr(self, "_exporter", None) is None:
+            from ui.deliverables import Exporter
+
+            self._exporter = Exporter(self.session, self)
+        return self._exporter
+
     def export_configuration(self):
         """File ▸ Export configuration… (the current advice as a platform's files)."""
         from ui.dialogs.export_config import ExportConfigDialog
