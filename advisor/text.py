@@ -34,7 +34,7 @@ def fmt_value(value: float | None, digits: int = 4) -> str:
 def figure_parts(name: str, fig) -> tuple[str, str, str, str]:
     """(label, value, unit, interval) of an expected figure, as every front end shows them:
     ``("throughput per VM", "52.3", "MB/s", "45.1–60.2")``; the interval is empty when the figure
-    has none."""
+    has none, and names the testbed for a document's own measurement (``"measured on doc 003's testbed"``)."""
     label = name.replace("_", " ")
     if not isinstance(fig, Mapping):
         return label, str(fig), "", ""
@@ -42,7 +42,9 @@ def figure_parts(name: str, fig) -> tuple[str, str, str, str]:
     value, low, high = fig.value, fig.low, fig.high
     shown = fmt_value(value) if isinstance(value, int | float) else str(value)
     interval = ""
-    if isinstance(low, int | float) and isinstance(high, int | float) and (low != value or high != value):
+    if fig.measured_on:  # the document's own number on its testbed, not a figure for the scenario
+        interval = f"measured on {fig.measured_on}"
+    elif isinstance(low, int | float) and isinstance(high, int | float) and (low != value or high != value):
         interval = f"{fmt_value(low)}–{fmt_value(high)}"
     return label, shown, str(fig.unit), interval
 

@@ -30,6 +30,7 @@ from advisor.figures.calibration_text import site_figures
 from advisor.figures.calibration_text import summary_text as calibration_summary
 from advisor.figures.prose import figure_parts, fmt_value, prose
 from advisor.figures.summary import design, scenario_inputs
+from advisor.models import accuracy as replay_headline
 from advisor.recommend import catalog
 from advisor.recommend.targets import is_max
 from advisor.text import clean_text
@@ -222,6 +223,7 @@ def report_data(advice, title: str | None = None, documents: dict[str, str] | No
                       for doc, locs in sorted(cited.items())],
         "document_notes": [noted[k] for k in sorted(noted)],
         "cost": cost_data(getattr(advice, "cost", None)),
+        "replay": replay_headline.text(),
     }
 
 
@@ -258,6 +260,7 @@ HTML_TEMPLATE = """<!DOCTYPE html>
 <p class="muted">Capacity Advisor report, {{ date }}; knowledge base {{ knowledge_base }}. Every figure comes with
 the knowledge-base rows it rests on (document and table, section or figure).</p>
 <p>Basis: <b>{{ basis }}</b>. {{ calibration }}</p>
+<p>{{ replay }}</p>
 {% if site_figures %}<p class="muted">Site figures used: {{ site_figures | join(", ") }}</p>{% endif %}
 {% for w in warnings_calibration %}<p class="warn">{{ w }}</p>{% endfor %}
 <h2>The design at a glance</h2>
@@ -328,6 +331,8 @@ MD_TEMPLATE = """# {{ title }}
 Capacity Advisor report, {{ date }}; knowledge base {{ knowledge_base }}.
 
 Basis: **{{ basis }}**. {{ calibration }}
+
+{{ replay }}
 {% if site_figures %}
 
 Site figures used: {{ site_figures | join(", ") }}
