@@ -106,6 +106,12 @@ def parse(text: str, path: str = "") -> ParsedFile:
             for key, f, unit in zip(TERSE, fields, units, strict=True):
                 rep["values"][key] = (number(f, path, line=n, key=key), unit)
             cur, block = None, ""
+    return _parsed(reports, version, warnings, path)
+
+
+def _parsed(reports: list[dict], version: str, warnings: list[str], path: str) -> ParsedFile:
+    """The parsed file of PostMark's ``reports``: the measurements of each report with a transaction
+    rate (the others skipped, saying why)."""
     if not reports:
         raise ImporterError(path, "no PostMark results (neither the verbose 'Time:/Files:/Data:' blocks "
                                   "nor a terse line of 13 numbers)", line=1)
