@@ -4,9 +4,18 @@ the report (plain text; front ends add their own markup around it)."""
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping
 
 from advisor.expected import as_figure
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff]")
+
+
+def clean_text(value) -> str:
+    """``value`` as text without lone surrogates or control characters (each becomes U+FFFD;
+    tabs become spaces), so a report, a workbook or a slide always encodes as UTF-8."""
+    return _CONTROL.sub("\ufffd", str(value).replace("\t", " "))
 
 
 def fmt_value(value: float | None, digits: int = 4) -> str:
@@ -25,7 +34,7 @@ def fmt_value(value: float | None, digits: int = 4) -> str:
 def figure_parts(name: str, fig) -> tuple[str, str, str, str]:
     """(label, value, unit, interval) of an expected figure, as every front end shows them:
     ``("throughput per VM", "52.3", "MB/s", "45.1–60.2")``; the interval is empty when the figure
-    has none."""
+    has none, and names the testbed for a document's own measurement (``"measured on doc 003's testbed"``)."""
     label = name.replace("_", " ")
     if not isinstance(fig, Mapping):
         return label, str(fig), "", ""
@@ -33,7 +42,9 @@ def figure_parts(name: str, fig) -> tuple[str, str, str, str]:
     value, low, high = fig.value, fig.low, fig.high
     shown = fmt_value(value) if isinstance(value, int | float) else str(value)
     interval = ""
-    if isinstance(low, int | float) and isinstance(high, int | float) and (low != value or high != value):
+    if fig.measured_on:  # the document's own number on its testbed, not a figure for the scenario
+        interval = f"measured on {fig.measured_on}"
+    elif isinstance(low, int | float) and isinstance(high, int | float) and (low != value or high != value):
         interval = f"{fmt_value(low)}–{fmt_value(high)}"
     return label, shown, str(fig.unit), interval
 
@@ -42,3 +53,18 @@ def figure_text(name: str, fig) -> str:
     """``"throughput per VM: 52.3 MB/s (45.1–60.2)"``: an expected figure on one line."""
     label, value, unit, interval = figure_parts(name, fig)
     return f"{label}: {value} {unit}".rstrip() + (f" ({interval})" if interval else "")
+
+
+def unit_for(value: float, unit: str) -> str:
+    """``unit`` as it reads after ``value``: the first word in the singular for exactly one
+    (``1 host``, ``1 vCPU per core``; ``2 hosts``)."""
+    if value == 1 and unit:
+        first, _sep, rest = unit.partition(" ")
+        if first.endswith("s") and len(first) > 1:
+            return first[:-1] + (" " + rest if rest else "")
+    return unit
+
+
+def plural(count: float, word: str) -> str:
+    """``1 host``, ``12 hosts`` (``word`` in the plural)."""
+    return f"{fmt_value(count)} {unit_for(count, word)}"

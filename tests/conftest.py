@@ -23,6 +23,17 @@ def pytest_configure(config):
     config.add_cleanup(lambda: shutil.rmtree(home, ignore_errors=True))
 
 
+@pytest.fixture(scope="session")
+def compiled_kb(tmp_path_factory):
+    """The knowledge base compiled from the curated data, once per test session (tests only read it;
+    the knowledge, app and ui tests' ``kb_path``/``kb_file`` are this file)."""
+    from knowledge import build
+
+    path = tmp_path_factory.mktemp("kb") / "knowledge.sqlite"
+    build.build(path)
+    return path
+
+
 @pytest.fixture(autouse=True)
 def isolated_user_dirs(tmp_path, monkeypatch):
     """Point every user directory (data, cache, config) at the test's tmp_path."""

@@ -18,6 +18,34 @@ from knowledge.infra.atomic import write_bytes_atomic, write_text_atomic
 if TYPE_CHECKING:
     from advisor.engine import Advice
 
+#: point size of the chart text in report images (900 px wide, a full text width of A4 in the PDF:
+#: tick labels about 8 pt and legend text about 7 pt on paper)
+REPORT_FONT_PT = 11.0
+
+
+def chart_images(specs: dict, width: int = 900, height: int = 520, font_pt: float = REPORT_FONT_PT
+                 ) -> dict[str, QImage]:
+    """The charts of ``specs`` (key -> ChartSpec) drawn by the GUI's chart widget on white, as the
+    report and the slide deck show them, at ``width`` x ``height`` pixels; an empty one is left out."""
+    from ui import theme
+    from ui.plots.charts import ChartWidget
+
+    images = {}
+    with theme.plot_palette("light"):
+        for key, spec in specs.items():
+            if spec.empty:
+                continue
+            w = ChartWidget()
+            w.setStyleSheet("background: white; color: #1c2430;")
+            font = w.font()
+            font.setPointSizeF(font_pt)
+            w.setFont(font)
+            w.on_theme_changed()  # axes and legend take the font
+            w.set_spec(spec)
+            images[key] = w.to_image(width, height)
+            w.deleteLater()
+    return images
+
 
 def image_png(image: QImage) -> bytes:
     """PNG bytes of a QImage."""

@@ -69,6 +69,11 @@ class ActionsMixin:
             "Start from today's estate: RVTools, libvirt, Proxmox VE, OpenStack or CSV inventory into a scenario")
         self.act_export = self._action("&Export report…", self.export_report, "Ctrl+E",
                                        "Export the report as PDF or HTML")
+        self.act_export_workbook = self._action("Export &workbook…", self.export_workbook, None,
+                                                "The advice as an Excel workbook: design, bill of materials, "
+                                                "placement, decisions, targets, assumptions")
+        self.act_export_slides = self._action("Export s&lides…", self.export_slides, None,
+                                              "The design as 16:9 PowerPoint slides with the charts")
         self.act_export_config = self._action(
             "Export &configuration…", self.export_configuration, None,
             "The advice as libvirt, Xen, Proxmox VE or OpenStack configuration files")
@@ -119,7 +124,8 @@ class ActionsMixin:
         m_file.addSeparator()
         m_file.addActions([self.act_save, self.act_save_as])
         m_file.addSeparator()
-        m_file.addActions([self.act_import, self.act_import_inventory, self.act_export, self.act_export_config])
+        m_file.addActions([self.act_import, self.act_import_inventory, self.act_export, self.act_export_workbook,
+                           self.act_export_slides, self.act_export_config])
         m_file.addSeparator()
         m_file.addAction(self.act_quit)
         m_edit = mb.addMenu("&Edit")

@@ -50,18 +50,45 @@ class FilesMixin:
         self.setWindowTitle(f"{name.replace('[*]', '[ *]')}[*] — Capacity Advisor")
         self.setWindowModified(doc.dirty)
 
+    def unsaved_views(self) -> list[tuple[object, str]]:
+        """The views holding edits the scenario does not have yet (the real-time task table), as
+        (panel, what) pairs: unsaved changes as much as the document's own."""
+        return [(p, what) for p in self.panels.values()
+                if hasattr(p, "unsaved_edits") and (what := p.unsaved_edits())]
+
+    def unsaved_box(self, views: list[tuple[object, str]]) -> QMessageBox:
+        """The unsaved-changes question, its buttons with accelerator keys (Alt+S, Alt+D; Esc cancels)."""
+        doc = self.session.document
+        text = f"Save the changes to {doc.title}?"
+        if views:
+            text += "\n\nNot yet in the scenario: " + "; ".join(what for _p, what in views) + "."
+        B = QMessageBox.StandardButton
+        box = QMessageBox(QMessageBox.Icon.Question, "Unsaved changes", text, B.Save | B.Discard | B.Cancel, self)
+        box.button(B.Save).setText("&Save")
+        box.button(B.Discard).setText("&Don't save")
+        box.button(B.Cancel).setText("Cancel")
+        box.setDefaultButton(B.Save)
+        box.setEscapeButton(B.Cancel)
+        return box
+
     def maybe_discard(self) -> bool:
-        """Ask what to do with unsaved changes; True if it is fine to go on."""
-        if not self.session.document.dirty:
+        """Ask what to do with unsaved changes (the document's and any view's); True if it is fine
+        to go on. Save writes the views' edits into the scenario first."""
+        views = self.unsaved_views()
+        if not self.session.document.dirty and not views:
             return True
-        box = QMessageBox(QMessageBox.Icon.Question, "Unsaved changes",
-                          f"Save the changes to {self.session.document.title}?",
-                          QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
-                          | QMessageBox.StandardButton.Cancel, self)
-        answer = box.exec()
+        answer = self.unsaved_box(views).exec()
         if answer == QMessageBox.StandardButton.Save:
+            for panel, _what in views:
+                if not panel.save_edits():  # a cell with a problem: stay, show it
+                    self.show_view(next(n for n, p in self.panels.items() if p is panel))
+                    return False
             return self.save()
-        return answer == QMessageBox.StandardButton.Discard
+        if answer == QMessageBox.StandardButton.Discard:
+            for panel, _what in views:
+                panel.discard_edits()
+            return True
+        return False
 
     def new_scenario(self) -> None:
         """Start a new, unsaved scenario (after asking about unsaved changes)."""
@@ -264,6 +291,22 @@ class FilesMixin:
 
     def export_report(self) -> None:
         self.show_view("report").export_dialog()
+
+    def export_workbook(self) -> None:
+        """File ▸ Export workbook… (Excel: design, bill of materials, placement, decisions, ...)."""
+        self.deliverables().ask_and_export("xlsx", self)
+
+    def export_slides(self) -> None:
+        """File ▸ Export slides… (a 16:9 PowerPoint deck with the charts)."""
+        self.deliverables().ask_and_export("pptx", self)
+
+    def deliverables(self):
+        """The window's :class:`ui.deliverables.Exporter` (made on first use)."""
+        if getattr(self, "_exporter", None) is None:
+            from ui.deliverables import Exporter
+
+            self._exporter = Exporter(self.session, self)
+        return self._exporter
 
     def export_configuration(self):
         """File ▸ Export configuration… (the current advice as a platform's files)."""

@@ -22,8 +22,7 @@ from pathlib import Path
 import xlsxwriter
 
 from advisor.recommend import catalog
-from advisor.render import clean_text
-from advisor.text import figure_parts
+from advisor.text import clean_text, figure_parts
 
 #: no string ever becomes a formula, a link or a number (issue #33: the same escaping rules as the report)
 OPTIONS = {"strings_to_formulas": False, "strings_to_urls": False, "strings_to_numbers": False,
@@ -121,21 +120,16 @@ def scope_text(scope: str) -> str:
     return scope.removeprefix("workload:")
 
 
-def headline_rows(data: dict) -> list[tuple[str, str, str, float | None, str]]:
-    """(title, scope, choice in the app's words, value, unit) of every headline recommendation of
-    ``data``, in engine order (the design at a glance of the workbook and the deck)."""
-    out = []
-    for name in catalog.headline():
-        entry = catalog.get(name)
-        for rec in data.get("recommendations", []):
-            if rec.get("decision") != name:
-                continue
-            value = rec.get("value")
-            value = value if isinstance(value, int | float) and not isinstance(value, bool) else None
-            out.append((catalog.title(name), scope_text(rec.get("scope", "")),
-                        catalog.choice_label(name, str(rec.get("choice", ""))), value,
-                        entry.value_unit if entry is not None and value is not None else ""))
-    return out
+def headline_recs(data: dict) -> list[dict]:
+    """The headline recommendations of ``data`` (the catalogue's ``headline``), in engine order:
+    the design at a glance of the workbook and the deck."""
+    recs = data.get("recommendations", [])
+    return [r for name in catalog.headline() for r in recs if r.get("decision") == name]
+
+
+def number(value) -> float | None:
+    """``value`` when it is a number (not a bool), else None."""
+    return value if isinstance(value, int | float) and not isinstance(value, bool) else None
 
 
 def _design(book, data: dict, scenario) -> Sheet:
@@ -143,8 +137,12 @@ def _design(book, data: dict, scenario) -> Sheet:
     sheet.add(("Scenario", None, data.get("scenario", "")))
     sheet.add(("Knowledge base", None, data.get("knowledge_base", "")))
     sheet.add(("Basis", None, data.get("basis", "")))
-    for row in headline_rows(data):
-        sheet.add(row)
+    for rec in headline_recs(data):
+        name, value = rec.get("decision", ""), number(rec.get("value"))
+        entry = catalog.get(name)
+        sheet.add((catalog.title(name), scope_text(rec.get("scope", "")),
+                   catalog.choice_label(name, str(rec.get("choice", ""))), value,
+                   entry.value_unit if entry is not None and value is not None else ""))
     cost = data.get("cost") or {}
     if cost.get("lines"):
         cur = cost.get("currency", "")

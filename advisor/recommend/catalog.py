@@ -31,7 +31,7 @@ from advisor.recommend import (
     vcpu_overallocation,
     vm_period_budget,
 )
-from advisor.text import fmt_value
+from advisor.text import fmt_value, unit_for
 
 
 @dataclass(frozen=True)
@@ -139,7 +139,8 @@ def choice_text(decision: str, choice: str, value: float | None) -> str:
     d = get(decision)
     label = choice_label(decision, choice)
     if d is not None and d.value_unit and isinstance(value, int | float):
+        unit = unit_for(value, d.value_unit)
         if choice == fmt_value(value):
-            return f"{label} {d.value_unit}"
-        return f"{label} · {fmt_value(value)} {d.value_unit}"
+            return f"{label} {unit}"
+        return f"{label} · {fmt_value(value)} {unit}"
     return label

@@ -57,6 +57,8 @@ from advisor.rules import Effect, Rule, evaluate
 from advisor.statements import Statement, statement
 
 DECISION = "storage_backend"
+#: the choice when the scenario declares no storage at all (images outside the plan, not infeasible)
+NOT_DECLARED = "none declared"
 BACKENDS = ("local_disk", "nfs_file", "nfs_root", "iscsi", "distributed")
 #: the distributed design the thesis found best (doc 004 c4-C02, c3-C01): its figures stand for
 #: the distributed option
@@ -400,9 +402,12 @@ def recommend(ctx: EngineContext, keep: str | None = None) -> list[Recommendatio
             lost = Alternative(rec.choice, rec.score, dict(rec.expected), "excluded: " + _offered(ctx)[rec.choice],
                                True)
             rec.alternatives.insert(0, lost)
-            rec.choice, rec.expected, rec.extrapolated = "infeasible", {}, False
-            rec.rationale = "No storage can hold the VM images: the hosts have no local disks and no shared " \
-                            "storage is on offer. " + rec.rationale
+            # (the thesis' real-time example, Table 11.1, states a CPU share and nothing of storage: the
+            # plan then says where images could live only once the scenario declares some)
+            rec.choice, rec.expected, rec.extrapolated = NOT_DECLARED, {}, False
+            rec.rationale = "The scenario declares no storage for the VM images (no local disks, no shared " \
+                            "storage): they live outside this plan, which sizes no storage; declare hosts.disks " \
+                            "or hosts.shared_storage to have it chosen. " + rec.rationale
             facts.storage_backend = None
             ctx.chosen["storage_backend"] = None
             return [rec]

@@ -30,8 +30,10 @@ from advisor.figures.calibration_text import site_figures
 from advisor.figures.calibration_text import summary_text as calibration_summary
 from advisor.figures.prose import figure_parts, fmt_value, prose
 from advisor.figures.summary import design, scenario_inputs
+from advisor.models import accuracy as replay_headline
 from advisor.recommend import catalog
 from advisor.recommend.targets import is_max
+from advisor.text import clean_text
 
 CSS = """
 body{font-family:'DejaVu Sans',system-ui,-apple-system,'Segoe UI',Arial,sans-serif;margin:2em auto;max-width:60em;
@@ -44,17 +46,10 @@ th{background:#f3f3f3}.choice{font-weight:600}.low{color:#a40}.medium{color:#750
 .warn{color:#b35900}.muted{color:#5b6675;font-size:.88em}section{margin-bottom:1.2em}
 """
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff]")
 #: characters with a meaning in Markdown (or in the HTML a Markdown renderer passes through)
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]#|~])")
 #: what would open a list or a numbered item at the start of a line
 _MD_LEAD = re.compile(r"^(\s*)(?:([-+])|(\d{1,9})([.)]))(?=\s|$)")
-
-
-def clean_text(value) -> str:
-    """``value`` as text without lone surrogates or control characters (each becomes U+FFFD;
-    tabs become spaces), so a report always encodes as UTF-8."""
-    return _CONTROL.sub("\ufffd", str(value).replace("\t", " "))
 
 
 def md_escape(value) -> str:
@@ -228,6 +223,7 @@ def report_data(advice, title: str | None = None, documents: dict[str, str] | No
                       for doc, locs in sorted(cited.items())],
         "document_notes": [noted[k] for k in sorted(noted)],
         "cost": cost_data(getattr(advice, "cost", None)),
+        "replay": replay_headline.text(),
     }
 
 
@@ -264,6 +260,7 @@ HTML_TEMPLATE = """<!DOCTYPE html>
 <p class="muted">Capacity Advisor report, {{ date }}; knowledge base {{ knowledge_base }}. Every figure comes with
 the knowledge-base rows it rests on (document and table, section or figure).</p>
 <p>Basis: <b>{{ basis }}</b>. {{ calibration }}</p>
+<p>{{ replay }}</p>
 {% if site_figures %}<p class="muted">Site figures used: {{ site_figures | join(", ") }}</p>{% endif %}
 {% for w in warnings_calibration %}<p class="warn">{{ w }}</p>{% endfor %}
 <h2>The design at a glance</h2>
@@ -334,6 +331,8 @@ MD_TEMPLATE = """# {{ title }}
 Capacity Advisor report, {{ date }}; knowledge base {{ knowledge_base }}.
 
 Basis: **{{ basis }}**. {{ calibration }}
+
+{{ replay }}
 {% if site_figures %}
 
 Site figures used: {{ site_figures | join(", ") }}

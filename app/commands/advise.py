@@ -10,7 +10,7 @@ from pathlib import Path
 from knowledge.infra import jsonout
 
 #: formats written to a file only (-o): the workbook and the slide deck
-BINARY_FORMATS = ("xlsx",)
+BINARY_FORMATS = ("xlsx", "pptx")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -26,7 +26,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--site", metavar="NAME", help="calibrate to this site's imported benchmarks")
     p.add_argument("--format", choices=("json", "md", "html", *BINARY_FORMATS), default="json",
                    help="output format (default json); xlsx: a workbook (design, bill of materials, placement, "
-                        "decisions, targets, assumptions), needs -o")
+                        "decisions, targets, assumptions), pptx: a 16:9 slide deck with the charts; both need -o")
     p.add_argument("-o", "--output", type=Path, metavar="FILE", help="write here (atomically) instead of stdout")
     p.add_argument("--kb", type=Path, help="use this compiled knowledge base file instead of the shipped one")
     p.add_argument("--catalogue", type=Path, metavar="FILE",
@@ -161,7 +161,7 @@ def _write_deliverable(args, advice) -> int:
     else:
         from app.deliverables import write_slides
 
-        write_slides(args.output, advice, data)
+        write_slides(args.output, advice, data, args.kb)
     print(f"wrote the {args.format} of {len(advice.recommendations)} recommendations to {args.output}",
           file=sys.stderr)
     return 0

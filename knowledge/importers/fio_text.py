@@ -126,6 +126,11 @@ def parse(text: str, path: str = "") -> ParsedFile:
                 direction["p99"] = (number(p.group("v"), path, line=n), in_pct)
         else:
             in_pct = None
+    return _parsed(segments, version, warnings, path)
+
+
+def _parsed(segments: list[dict], version: str, warnings: list[str], path: str) -> ParsedFile:
+    """The parsed file of fio's invocations (``segments``): their measurements, one run per result."""
     segments = [sg for sg in segments if sg["results"]]
     if not segments:
         raise ImporterError(path, "no job results found (no line like 'name: (groupid=0, jobs=1): err= 0')",

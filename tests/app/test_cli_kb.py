@@ -21,12 +21,8 @@ def run(capsys, kb_path):
 
 
 @pytest.fixture(scope="session")
-def kb_path(tmp_path_factory):
-    from knowledge import build
-
-    path = tmp_path_factory.mktemp("kbcli") / "knowledge.sqlite"
-    build.build(path)
-    return path
+def kb_path(compiled_kb):
+    return compiled_kb
 
 
 def test_export_csv_has_the_interface_columns_and_every_row(run, tmp_path, kb_path):

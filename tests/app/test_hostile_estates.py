@@ -134,6 +134,10 @@ def _files(tmp: Path, case: str) -> list[Path]:  # noqa: C901 - one table of cas
                      "CPU socket(s):        1\nCore(s) per socket:  8\nThread(s) per core:  2\nNUMA cell(s):        2\n"
                      "Memory size:         263855132 KiB\n")
         return [p]
+    return _json_files(tmp, case)
+
+
+def _json_files(tmp: Path, case: str) -> list[Path]:
     j = tmp / "resources.json"
     vm = {"type": "qemu", "vmid": 100, "name": "good", "maxcpu": 2, "maxmem": 4 << 30, "maxdisk": 20 << 30,
           "status": "running", "node": "pve1"}

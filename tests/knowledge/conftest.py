@@ -7,15 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from knowledge import build, curated
+from knowledge import curated
 from knowledge.store import KnowledgeBase
 
 
 @pytest.fixture(scope="session")
-def kb_path(tmp_path_factory) -> Path:
-    path = tmp_path_factory.mktemp("kb") / "knowledge.sqlite"
-    build.build(path)
-    return path
+def kb_path(compiled_kb) -> Path:
+    return compiled_kb
 
 
 @pytest.fixture()

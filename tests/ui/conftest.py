@@ -8,8 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from knowledge import build
-
 DATA = Path(__file__).resolve().parent / "data"
 
 
@@ -29,11 +27,9 @@ def collect_garbage_on_the_gui_thread(qapp):
 
 
 @pytest.fixture(scope="session")
-def kb_file(tmp_path_factory) -> Path:
+def kb_file(compiled_kb) -> Path:
     """The knowledge base compiled from the curated data (once per test session)."""
-    path = tmp_path_factory.mktemp("kb") / "knowledge.sqlite"
-    build.build(path)
-    return path
+    return compiled_kb
 
 
 @pytest.fixture()

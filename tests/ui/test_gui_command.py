@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from app import gui
+from tests import model_cache
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -52,6 +53,7 @@ def test_screenshots_of_every_view(tmp_path, kb_file):
 
     out = tmp_path / "shots"
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    model_cache.warm(kb_file)  # the process loads the session's trained families instead of training them
     proc = subprocess.run([sys.executable, "-m", "app", "gui", "--screenshots", str(out), "--size", "1024x700",
                            "--kb", str(kb_file)], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-2000:]

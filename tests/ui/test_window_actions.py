@@ -20,6 +20,7 @@ SLOTS = {
     "&New scenario": "new_scenario", "&Open…": "open_dialog", "&Save": "save", "Save &as…": "save_as",
     "&Import benchmark files…": "import_dialog", "Import in&ventory…": "import_inventory",
     "&Export report…": "export_report", "Export &configuration…": "export_configuration", "&Quit": "close",
+    "Export &workbook…": "export_workbook", "Export s&lides…": "export_slides",
     "Cost &catalogue…": "show_cost_catalogue", "&Preferences…": "show_preferences",
     "&Workshop mode": "toggle_workshop", "&User guide": "show_user_guide",
     "&Keyboard shortcuts": "show_shortcuts", "&Welcome…": "show_welcome",

@@ -94,6 +94,7 @@ class QtRealtimePanel(QWidget):
         self._debounce.timeout.connect(self.recompute)
 
         self.table = SpreadsheetTable(0, 4)
+        self.table.setAccessibleName("Real-time tasks")
         self.table.setHorizontalHeaderLabels(["Task", "Period T_i", "WCET C_i", "Deadline D_i"])
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.table.verticalHeader().hide()
@@ -173,6 +174,9 @@ class QtRealtimePanel(QWidget):
         self.responses.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.responses.verticalHeader().hide()
         self.responses.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)  # results: read only
+        self.responses.setAccessibleName("Response times of the tasks")
+        self.responses.setAccessibleDescription("Per task: utilization, worst-case response time, its ratio "
+                                                "to the deadline and whether the deadline is met")
 
         inputs = QGroupBox("Task set")
         il = QVBoxLayout(inputs)
@@ -368,6 +372,25 @@ class QtRealtimePanel(QWidget):
             self.by_share.setChecked(True)
         self.set_rows([(t.get("name"), t.get("period"), t.get("wcet"), t.get("deadline"))
                        for t in rt.get("tasks", [])])
+
+    def unsaved_edits(self) -> str | None:
+        """What the table holds that the scenario does not (None when nothing): the main window
+        counts it as unsaved changes."""
+        rt = self._loaded_rt or {}
+        saved = [[fmt_value(v) if isinstance(v, float | int) else ("" if v is None else str(v))
+                  for v in (t.get("name"), t.get("period"), t.get("wcet"), t.get("deadline"))]
+                 for t in rt.get("tasks", [])]
+        if self.cells() == saved or self._workload_index() < 0:
+            return None
+        return f"the real-time task set of {self.workload.currentText()} (Real-time view)"
+
+    def save_edits(self) -> bool:
+        """Write the table into the scenario (False when a cell has a problem)."""
+        self.save_to_scenario()
+        return not self.problems
+
+    def discard_edits(self) -> None:
+        self.load_workload()
 
     def save_to_scenario(self) -> None:
         """Write the task set into the selected workload (one undo step); refused while a cell

@@ -18,13 +18,11 @@ from PySide6.QtWidgets import (
 
 from advisor.figures import registry
 from knowledge.infra.errors import UserFacingError
+from ui.report import REPORT_FONT_PT  # noqa: F401 - read here by the tests of the report's charts
 from ui.workers import TaskSlot
 
 #: the report's charts (an empty one is left out)
 REPORT_CHARTS = registry.keys(registry.REPORT)
-#: point size of the chart text in report images (900 px wide, a full text width of A4 in the PDF:
-#: tick labels about 8 pt and legend text about 7 pt on paper)
-REPORT_FONT_PT = 11.0
 
 
 def report_charts(kb, scenario, advice, userdb_path=None, site: str = "", progress=None, cancel=None):
@@ -111,24 +109,9 @@ class QtReportPanel(QWidget):
             self.task.start(report_charts, s.kb, s.document.scenario, s.advice, user_db_path(), s.site)
 
     def on_charts(self, specs: dict) -> None:
-        from ui import theme
-        from ui.plots.charts import ChartWidget
+        from ui.report import chart_images
 
-        images = {}
-        with theme.plot_palette("light"):
-            for key, spec in specs.items():
-                if spec.empty:
-                    continue
-                w = ChartWidget()
-                w.setStyleSheet("background: white; color: #1c2430;")
-                font = w.font()
-                font.setPointSizeF(REPORT_FONT_PT)
-                w.setFont(font)
-                w.on_theme_changed()  # axes and legend take the font
-                w.set_spec(spec)
-                images[key] = w.to_image(900, 520)
-                w.deleteLater()
-        self.images = images
+        self.images = chart_images(specs)
         self.render_preview()
 
     def render_preview(self) -> None:

@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 
 from advisor.figures import registry
 from advisor.figures.whatif import INPUTS, Input, inputs_of, readings
+from advisor.text import plural
 from ui.scrolling import FitPage
 from ui.tablemodels import fmt_value
 from ui.whatif_state import state_for
@@ -63,6 +64,9 @@ class _Slider(QWidget):
         self.title = QLabel(label)
         self.title.setWordWrap(True)
         self.title.setToolTip(spec.tip)
+        self.title.setBuddy(self.slider)
+        self.slider.setAccessibleName(f"{label} ({self.unit})" if self.unit else label)
+        self._tip = spec.tip
         self.value_label = QLabel()
         self.value_label.setObjectName("figure")
         self.value_label.setSizePolicy(QSizePolicy.Policy.Minimum, QSizePolicy.Policy.Preferred)  # never cut
@@ -106,6 +110,8 @@ class _Slider(QWidget):
 
     def _show(self) -> None:
         self.value_label.setText(f"<b>{fmt_value(self.value())}</b> {self.unit}")
+        # a screen reader reads the slider's step number as its value: the description says the value
+        self.slider.setAccessibleDescription(f"Now {fmt_value(self.value())} {self.unit}. {self._tip}".strip())
 
     def _changed(self, _v: int) -> None:
         self._show()
@@ -333,6 +339,8 @@ class QtWhatIfPanel(QWidget):
             was = base.get((item.decision, item.scope))
             changed = was is not None and was.choice != item.choice
             txt = f"{_esc(item.title)}: <b>{_esc(item.choice)}</b>"
+            if item.decision == "host_count":  # the planned count follows the slider, and says if too few
+                txt = _hosts_text(item, advice, self.look)
             if changed:
                 txt = f"<span style='color:{_accent(self.look)}'>{txt} (was {_esc(was.choice)})</span>"
             parts.append(txt)
@@ -356,6 +364,27 @@ class QtWhatIfPanel(QWidget):
     def on_theme_changed(self) -> None:
         for c in self.charts.values():
             c.on_theme_changed()
+
+
+def hosts_planned_text(planned: int, needed: int) -> tuple[str, bool]:
+    """``10 hosts planned: too few, the workloads need 12`` (and True: too few), or
+    ``10 hosts planned (5 needed)``; one host is ``1 host``."""
+    if planned < needed:
+        return f"{plural(planned, 'hosts')} planned: too few, the workloads need {plural(needed, 'hosts')}", True
+    if planned == needed:
+        return f"{plural(planned, 'hosts')} planned (as needed)", False
+    return f"{plural(planned, 'hosts')} planned ({needed} needed)", False
+
+
+def _hosts_text(item, advice, look) -> str:
+    from ui import theme
+
+    planned = getattr(getattr(getattr(advice, "scenario", None), "hosts", None), "count", None)
+    if planned is None or item.value is None:
+        return f"{_esc(item.title)}: <b>{_esc(item.choice)}</b>"
+    text, too_few = hosts_planned_text(int(planned), int(round(item.value)))
+    txt = f"{_esc(item.title)}: <b>{_esc(text)}</b>"
+    return f"<span style='color:{theme.colors(look)['bad']}'>{txt}</span>" if too_few else txt
 
 
 def _esc(text: str) -> str:
