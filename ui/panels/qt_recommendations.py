@@ -353,6 +353,8 @@ class QtRecommendationsPanel(QWidget):
         session.document.sig_validated.connect(self._on_validated)
         if session.advice:
             self.set_advice(session.advice)
+        elif session.document.problems:  # invalid from the start: say so, not "waiting"
+            self._on_validated(session.document.problems)
 
     def busy(self) -> bool:
         return self.session.advice_task.running
@@ -422,8 +424,10 @@ class QtRecommendationsPanel(QWidget):
 
     def _on_validated(self, problems: dict) -> None:
         if problems:
+            after = ("The cards below are for the last valid scenario." if self.session.advice is not None
+                     else "No recommendations until they are fixed.")
             self.summary.setText(f"The scenario has {len(problems)} problem(s); fix them in the Scenario tab. "
-                                 "The cards below are for the last valid scenario.")
+                                 + after)
 
     def set_advice(self, advice: Advice) -> None:
         scopes = ["all", *advice.scopes()]
