@@ -163,7 +163,7 @@ def report_data(advice, title: str | None = None, documents: dict[str, str] | No
     docs = documents or {}
     today, today_lines = [], []
     if getattr(sc, "estate", None):  # an imported estate: what runs today next to the advice
-        from advisor.inventory import format_today, today_vs_advised
+        from advisor.figures.today_vs_advised import format_today, today_vs_advised
 
         rows = today_vs_advised(sc, advice.recommendations)
         today_lines = format_today(rows)
