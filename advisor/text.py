@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 from advisor.expected import as_figure
 
@@ -68,3 +69,29 @@ def unit_for(value: float, unit: str) -> str:
 def plural(count: float, word: str) -> str:
     """``1 host``, ``12 hosts`` (``word`` in the plural)."""
     return f"{fmt_value(count)} {unit_for(count, word)}"
+
+
+#: characters with a meaning in Markdown (or in the HTML a Markdown renderer passes through)
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]#|~])")
+#: what would open a list or a numbered item at the start of a line
+_MD_LEAD = re.compile(r"^(\s*)(?:([-+])|(\d{1,9})([.)]))(?=\s|$)")
+
+
+def md_escape(value) -> str:
+    """``value`` as inert Markdown inline text: clean (:func:`clean_text`), on one line, ``&``,
+    ``<`` and ``>`` as HTML entities (no raw HTML passes into the Markdown), and every other
+    Markdown control character backslash-escaped (no emphasis, link, table cell or heading)."""
+    if isinstance(value, MarkdownText):
+        return value.text
+    text = clean_text(value).replace("\r\n", " ").replace("\r", " ").replace("\n", " ")
+    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    text = _MD_SPECIAL.sub(r"\\\1", text)
+    return _MD_LEAD.sub(lambda m: m.group(1) + (f"\\{m.group(2)}" if m.group(2) else
+                                                 f"{m.group(3)}\\{m.group(4)}"), text)
+
+
+@dataclass(frozen=True)
+class MarkdownText:
+    """Markdown the renderer itself made (never user text): passes :func:`md_escape` unchanged."""
+
+    text: str
