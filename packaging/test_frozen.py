@@ -48,6 +48,8 @@ class Checks:
                                  cwd=self.work, encoding="utf-8", errors="replace")
         except subprocess.TimeoutExpired:
             return self.fail(name, f"timed out after {TIMEOUT:g} s")
+        except OSError as exc:
+            return self.fail(name, f"cannot run {self.command[0]}: {exc}")
         if res.returncode != 0 or "Traceback (most recent call last)" in res.stderr:
             return self.fail(name, f"exit {res.returncode}: {res.stderr.strip()[-1500:]}")
         try:
@@ -105,7 +107,7 @@ def main(argv: list[str] | None = None) -> int:
         command, bundle = args.command, None
         scenario = ROOT / "resources" / "examples" / "scenario.yaml"
     else:
-        exe = find_build(args.build) if args.build is not None else None
+        exe = find_build(args.build.resolve()) if args.build is not None else None
         if exe is None:
             print(f"test_frozen: no one-folder build in {args.build}", file=sys.stderr)
             return 2
