@@ -334,7 +334,7 @@ def advice_cost(advice, cat: Catalogue, kb=None) -> DesignCost:
     hc = advice.find("host_count")
     hv = advice.first("hypervisor", "cluster")
     sb = advice.find("storage_backend")
-    backend = sb.choice if sb is not None and sb.choice != "infeasible" else None
+    backend = sb.choice if sb is not None and sb.choice not in ("infeasible", "none declared") else None
     host = match_host(cat, sc.hosts)
     reserve = sc.hosts.reserve
     if hc is None or hc.value is None:

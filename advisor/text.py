@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 from advisor.expected import as_figure
 
@@ -31,18 +32,31 @@ def fmt_value(value: float | None, digits: int = 4) -> str:
     return f"{value:.3g}"
 
 
+#: words of the engine's figure names as people write them (``iops_share_per_vm`` -> ``IOPS share per VM``)
+_WORDS = {"vm": "VM", "vms": "VMs", "iops": "IOPS", "cpu": "CPU", "ram": "RAM", "io": "I/O", "nfs": "NFS",
+          "vcpu": "vCPU", "vcpus": "vCPUs", "gib": "GiB", "gb": "GB", "mb": "MB", "kib": "KiB", "nic": "NIC",
+          "tps": "TPS", "rps": "req/s", "pct": "%", "ssd": "SSD", "hdd": "HDD", "iscsi": "iSCSI", "rt": "real-time"}
+
+
+def figure_label(name: str) -> str:
+    """An expected figure's name as people read it: ``iops_share_per_vm`` -> ``IOPS share per VM``."""
+    return " ".join(_WORDS.get(w.lower(), w) for w in str(name).replace("_", " ").split())
+
+
 def figure_parts(name: str, fig) -> tuple[str, str, str, str]:
     """(label, value, unit, interval) of an expected figure, as every front end shows them:
     ``("throughput per VM", "52.3", "MB/s", "45.1–60.2")``; the interval is empty when the figure
-    has none."""
-    label = name.replace("_", " ")
+    has none, and names the testbed for a document's own measurement (``"measured on doc 003's testbed"``)."""
+    label = figure_label(name)
     if not isinstance(fig, Mapping):
         return label, str(fig), "", ""
     fig = as_figure(fig)
     value, low, high = fig.value, fig.low, fig.high
     shown = fmt_value(value) if isinstance(value, int | float) else str(value)
     interval = ""
-    if isinstance(low, int | float) and isinstance(high, int | float) and (low != value or high != value):
+    if fig.measured_on:  # the document's own number on its testbed, not a figure for the scenario
+        interval = f"measured on {fig.measured_on}"
+    elif isinstance(low, int | float) and isinstance(high, int | float) and (low != value or high != value):
         interval = f"{fmt_value(low)}–{fmt_value(high)}"
     return label, shown, str(fig.unit), interval
 
@@ -66,3 +80,29 @@ def unit_for(value: float, unit: str) -> str:
 def plural(count: float, word: str) -> str:
     """``1 host``, ``12 hosts`` (``word`` in the plural)."""
     return f"{fmt_value(count)} {unit_for(count, word)}"
+
+
+#: characters with a meaning in Markdown (or in the HTML a Markdown renderer passes through)
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]#|~])")
+#: what would open a list or a numbered item at the start of a line
+_MD_LEAD = re.compile(r"^(\s*)(?:([-+])|(\d{1,9})([.)]))(?=\s|$)")
+
+
+def md_escape(value) -> str:
+    """``value`` as inert Markdown inline text: clean (:func:`clean_text`), on one line, ``&``,
+    ``<`` and ``>`` as HTML entities (no raw HTML passes into the Markdown), and every other
+    Markdown control character backslash-escaped (no emphasis, link, table cell or heading)."""
+    if isinstance(value, MarkdownText):
+        return value.text
+    text = clean_text(value).replace("\r\n", " ").replace("\r", " ").replace("\n", " ")
+    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    text = _MD_SPECIAL.sub(r"\\\1", text)
+    return _MD_LEAD.sub(lambda m: m.group(1) + (f"\\{m.group(2)}" if m.group(2) else
+                                                 f"{m.group(3)}\\{m.group(4)}"), text)
+
+
+@dataclass(frozen=True)
+class MarkdownText:
+    """Markdown the renderer itself made (never user text): passes :func:`md_escape` unchanged."""
+
+    text: str

@@ -6,6 +6,7 @@ families it would fit."""
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from pathlib import Path
 
 
@@ -19,3 +20,20 @@ def warm(kb_path: Path) -> Path:
         for name, fam in models.train_all(kb).items():
             models._store(kb, name, fam)  # noqa: SLF001 - the cache's own writer, as get_family uses it
         return models.cache_dir(kb)
+
+
+@contextmanager
+def fresh_memory():
+    """The in-memory trained families cleared for the block (it trains or loads them again) and put back
+    after it, so that the tests after it do not train every family once more."""
+    from advisor import models
+
+    with models._lock:  # noqa: SLF001 - the registry's own memory
+        kept = dict(models._memory)  # noqa: SLF001
+    models.clear_memory_cache()
+    try:
+        yield
+    finally:
+        models.clear_memory_cache()
+        with models._lock:  # noqa: SLF001
+            models._memory.update(kept)  # noqa: SLF001

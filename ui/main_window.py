@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QStackedWidget,
     QTabWidget,
+    QToolBar,
     QVBoxLayout,
     QWidget,
 )
@@ -26,6 +27,7 @@ from PySide6.QtWidgets import (
 from knowledge.infra.errors import UserFacingError
 from ui import theme
 from ui.labels import strip_mnemonic
+from ui.problem_banner import ProblemBanner
 from ui.session import Session
 from ui.views import SHORT_TITLES, VIEWS, view
 from ui.views import view_names as _view_names
@@ -37,6 +39,11 @@ from ui.workers import Failure
 __all__ = ["ICON", "VIEWS", "MainWindow", "strip_mnemonic", "window_settings", "with_scenario_suffix"]
 
 log = logging.getLogger(__name__)
+
+#: views of data of their own (no scenario problem banner) and views that show only the advice
+#: (hidden under the banner while there is no advice of a valid scenario)
+OWN_DATA_VIEWS = ("scenario", "knowledge_base", "sites")
+ADVICE_VIEWS = ("recommendations", "plots", "whatif", "compare", "report", "optimize")
 
 ICON = theme.ICON  # the application icon (also used by the launcher)
 
@@ -112,6 +119,9 @@ class MainWindow(ActionsMixin, FilesMixin, WorkshopMixin, QMainWindow):
             idx = self.tabs.addTab(holder, v.title)
             self.tabs.setTabToolTip(idx, f"{strip_mnemonic(v.title)}: {v.tip}")
         self.tabs.currentChanged.connect(self._on_tab_changed)
+        self.session.sig_advice.connect(lambda _a: self.name_widgets_soon())  # views rebuild their cards
+        self.session.document.sig_changed.connect(lambda _p: self.name_widgets_soon())
+        self.name_widgets_soon()
         self.tabs.installEventFilter(self)  # titles fit the width the tabs get
 
         self.error_bar = ErrorBar()
@@ -137,11 +147,11 @@ class MainWindow(ActionsMixin, FilesMixin, WorkshopMixin, QMainWindow):
         self.statusBar().addPermanentWidget(self.progress)
         self.session.startup_task.sig_progress.connect(self._on_startup_progress)
         self.session.startup_task.sig_finished.connect(self.progress.hide)
-        self.session.sig_ready.connect(lambda: self.statusBar().showMessage(
-            "Knowledge base and models ready", 4000))
+        self.session.sig_ready.connect(lambda: self.show_settled_status("Knowledge base and models ready"))
         self.session.sig_advice_busy.connect(
-            lambda busy: self.statusBar().showMessage("Computing advice…" if busy else "Advice up to date", 0
-                                                      if busy else 3000))
+            lambda busy: self.statusBar().showMessage("Computing advice…", 0) if busy
+            else self.show_settled_status("Advice up to date"))
+        self.session.document.sig_validated.connect(lambda p: p and self.show_settled_status(""))
         self.session.document.sig_dirty.connect(lambda _d: self._update_title())
         self.session.document.sig_changed.connect(lambda _p: self._update_title())
         self.session.document.sig_path.connect(lambda _p: self._update_title())
@@ -174,6 +184,11 @@ class MainWindow(ActionsMixin, FilesMixin, WorkshopMixin, QMainWindow):
                 widget.sig_status.connect(lambda t: self.statusBar().showMessage(t, 4000))
             self._placeholders[name].layout().addWidget(widget)
             widget.show()  # shown now, not at the next event-loop turn
+            if name not in OWN_DATA_VIEWS:  # every view of the advice says what is wrong with the scenario
+                holder = self._placeholders[name]
+                banner = ProblemBanner(self.session, widget if name in ADVICE_VIEWS else None, holder)
+                banner.sig_open_scenario.connect(lambda: self.show_view("scenario"))
+                holder.layout().insertWidget(0, banner)
             self.panels[name] = widget
             self.sig_view_created.emit(name)
         return self.panels[name]
@@ -215,11 +230,40 @@ class MainWindow(ActionsMixin, FilesMixin, WorkshopMixin, QMainWindow):
     def _on_tab_changed(self, idx: int) -> None:
         if 0 <= idx < len(VIEWS):
             self.panel(VIEWS[idx].name)
+        self.name_widgets_soon()
+
+    def name_widgets_soon(self) -> None:
+        """Accessible names for the widgets of the view on show (and of the window's bars), once
+        the events in hand have built them (:mod:`ui.accessible`)."""
+        if not getattr(self, "_naming", False):
+            self._naming = True
+            QTimer.singleShot(0, self, self._name_widgets)
+
+    def _name_widgets(self) -> None:
+        from ui.accessible import name_all
+
+        self._naming = False
+        for root in (self.tabs.currentWidget(), self.menuBar(), *self.findChildren(QToolBar), self.statusBar()):
+            if root is not None:
+                name_all(root)
 
     # --- errors and progress -------------------------------------------------------------
     def on_failure(self, failure: Failure) -> None:
         self.error_bar.show_failure(failure)
         self.statusBar().showMessage(f"{failure.task} failed", 6000)
+
+    def show_settled_status(self, good_news: str) -> None:
+        """The status bar once work is done: ``good_news`` only when nothing is wrong; the scenario's
+        problems or the error shown above it otherwise (never "ready" under a red banner)."""
+        bar = self.statusBar()
+        problems = self.session.document.problems
+        if problems:
+            bar.showMessage(f"The scenario has {len(problems)} value(s) to fix (Scenario tab): no advice", 0)
+        elif self.error_bar.isVisible() and self.error_bar.failure is not None:
+            bar.showMessage(f"{self.error_bar.failure.task[:1].upper()}{self.error_bar.failure.task[1:]} failed "
+                            "(the message above says why)", 0)
+        elif good_news:
+            bar.showMessage(good_news, 4000)
 
     def _on_startup_progress(self, fraction: float, message: str) -> None:
         self.progress.show()

@@ -476,7 +476,7 @@ def run_all(plan: BenchPlan) -> str:
 
 
 def readme(plan: BenchPlan, sc) -> str:
-    from advisor.render import md_escape as esc
+    from advisor.text import md_escape as esc
 
     d = plan.deps
     site_arg = shlex.quote(plan.site)

@@ -25,7 +25,7 @@ no export says), :mod:`.writing` (:class:`Inventory`, the scenario mapping and f
 :mod:`.advised` (today next to the advice).
 """
 
-from advisor.inventory.advised import MARKS, WIDE_MARGIN, format_today, today_vs_advised
+from advisor.figures.today_vs_advised import MARKS, WIDE_MARGIN, format_today, today_vs_advised
 from advisor.inventory.assumptions import (
     ASSUMED_DISK_GB,
     ASSUMED_DISKS,

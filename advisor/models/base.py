@@ -22,7 +22,7 @@ class Prediction:
     """Predicted values for one or more query points, in ``unit``.
 
     ``mean``, ``low`` and ``high`` are arrays of the same length (one entry per query);
-    ``[low, high]`` is the interval (about 95 % unless the family says otherwise);
+    ``[low, high]`` is the interval at the nominal ``level`` (90 %, calibrated on held-out residuals);
     ``extrapolated[i]`` is True where query ``i`` lies outside the measured range of a
     feature; ``basis`` names what the numbers rest on (``documents`` or ``site:<name>``).
     """
@@ -34,11 +34,13 @@ class Prediction:
     extrapolated: np.ndarray
     basis: str = "documents"
     citations: tuple[tuple[str, str], ...] = ()  # (document, locator) pairs of the training rows
+    level: float | None = None  # the nominal coverage of [low, high] (0.9: advisor.models.conformal)
 
     def item(self, i: int = 0) -> dict:
         """The i-th prediction as a plain dict (``value``, ``low``, ``high``, ``unit``, ...)."""
         return {"value": float(self.mean[i]), "low": float(self.low[i]), "high": float(self.high[i]),
-                "unit": self.unit, "extrapolated": bool(self.extrapolated[i]), "basis": self.basis}
+                "unit": self.unit, "extrapolated": bool(self.extrapolated[i]), "basis": self.basis,
+                "level": self.level}
 
 
 @dataclass(frozen=True)

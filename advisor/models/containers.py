@@ -100,9 +100,9 @@ class ContainerOverhead(Family):
                     extrap |= sel
         return mean, extrap
 
-    def _relative_interval(self, cols, n):
+    def _relative_interval(self, cols, n, extrap=None):
         """The fitted interval, except native: exactly itself (the reference of the ratio)."""
-        lo, hi = super()._relative_interval(cols, n)
+        lo, hi = super()._relative_interval(cols, n, extrap)
         native = self._features(cols, n)[0] == "native"
         return np.where(native, 1.0, lo), np.where(native, 1.0, hi)
 

@@ -298,10 +298,10 @@ class DrsMigrations(_Chapter7):
         return needed_moves(event, vms, hosts) * np.nan_to_num(m), extrap
 
     def _interval_from(self, pts):
-        return 0.0, 0.0  # counts: Poisson percentiles in predict_columns, not log residuals
+        return (0.0, 0.0), (0.0, 0.0)  # counts: Poisson percentiles in predict_columns, not log residuals
 
     def predict_columns(self, columns, n, calibration=None):
-        """Vectorised predict; the interval is the 10th-90th percentile of a Poisson count."""
+        """Vectorised predict; the interval is the 5th-95th percentile of a Poisson count (90 %)."""
         pred = super().predict_columns(columns, n, calibration)
         if n == 0:
             return pred
@@ -309,8 +309,8 @@ class DrsMigrations(_Chapter7):
         return replace(pred, low=np.minimum(low, pred.mean), high=np.maximum(high, pred.mean))
 
 
-def poisson_interval(mean: np.ndarray, lo: float = 0.1, hi: float = 0.9) -> tuple[np.ndarray, np.ndarray]:
-    """10th and 90th percentiles of Poisson counts with the given means (numpy only)."""
+def poisson_interval(mean: np.ndarray, lo: float = 0.05, hi: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
+    """5th and 95th percentiles of Poisson counts with the given means (numpy only)."""
     mean = np.asarray(mean, float)
     kmax = int(np.ceil(mean.max() + 10 * np.sqrt(mean.max()) + 10)) if mean.size else 0
     k = np.arange(kmax + 1, dtype=float)

@@ -6,13 +6,9 @@ predictions either row-wise (:meth:`Family.predict`, a list of query dicts, the
 :class:`~advisor.models.base.ModelFamily` contract) or column-wise
 (:meth:`Family.predict_columns`, one array per feature; what the vectorised what-if API uses).
 
-Intervals: the 2.5th and 97.5th percentiles of the in-sample log residuals, inflated by
-``sqrt(n / (n - p))`` for the ``p`` fitted coefficients (about a 95 % interval: the documents'
-own measurements at the setups they ran lie within it, which ``capadvisor replay`` checks),
-never narrower than +-5 %. Families with fewer than three degrees of freedom left use the largest log residual,
-at least +-25 %. (Leave-one-out residuals were tried first: with a few points per curve, holding
-out the only point that pins a slope gives absurd, 25-fold intervals.) A family may narrow it
-for queries that are exact by definition (:meth:`Family._relative_interval`; native in
+Intervals: split-conformal bands at 90 % from held-out (CV+) log residuals
+(:mod:`advisor.models.conformal`), wider for a query the family flags as extrapolated. ``Prediction.level`` states the level. A family may narrow
+the band for queries that are exact by definition (:meth:`Family._relative_interval`; native in
 ``container_overhead``).
 
 Calibration: every value of a calibration dict other than ``site`` must be a positive finite
@@ -30,12 +26,10 @@ from typing import Any
 
 import numpy as np
 
+from advisor.models import conformal
 from advisor.models.base import FamilyUnavailable, Prediction, TrainingPoint
+from advisor.models.conformal import LEVEL, SMALL_HALF_WIDTH
 from knowledge.infra.errors import InputError
-
-MIN_HALF_WIDTH = 0.05   # log units, about +-5 %
-SMALL_HALF_WIDTH = 0.25  # log units, about +-25 %, for families with < 3 degrees of freedom
-Q_LOW, Q_HIGH = 0.025, 0.975  # quantiles of the in-sample log residuals: about a 95 % interval
 
 
 def column(columns: Mapping[str, object], name: str, n: int, default=None, *, numeric: bool = True,
@@ -139,6 +133,8 @@ class Family:
         self._fit_points: list[TrainingPoint] = []
         self._log_lo = -SMALL_HALF_WIDTH
         self._log_hi = SMALL_HALF_WIDTH
+        self._ext_lo = -SMALL_HALF_WIDTH  # the band of an extrapolated query (see the module doc)
+        self._ext_hi = SMALL_HALF_WIDTH
 
     # --- contract ---------------------------------------------------------------------------
     def training_points(self) -> list[TrainingPoint]:
@@ -152,7 +148,7 @@ class Family:
             raise FamilyUnavailable(f"{self.name}: the knowledge base has no rows to learn it from")
         self._core = self._fit_core(pts)
         self._fit_points = pts
-        self._log_lo, self._log_hi = self._interval_from(pts)
+        (self._log_lo, self._log_hi), (self._ext_lo, self._ext_hi) = self._interval_from(pts)
         return self
 
     def predict(self, queries: Sequence[Mapping[str, float | str]],
@@ -178,11 +174,12 @@ class Family:
         mean = np.clip(mean, self.lower_bound, self.upper_bound)
         # a calibrated figure keeps the documents' relative interval (it moves the level, not
         # the uncertainty of the documents' ratios)
-        rel_lo, rel_hi = self._relative_interval(columns, n)
+        extrap = np.asarray(extrap, dtype=bool)
+        rel_lo, rel_hi = self._relative_interval(columns, n, extrap)
         low, high = self._bounds(mean * rel_lo, mean * rel_hi, columns, n)
         return Prediction(mean=mean, low=np.minimum(low, mean), high=np.maximum(high, mean),
-                          unit=self.unit, extrapolated=np.asarray(extrap, dtype=bool), basis=basis,
-                          citations=self.citations())
+                          unit=self.unit, extrapolated=extrap, basis=basis,
+                          citations=self.citations(), level=LEVEL)
 
     def citations(self) -> tuple[tuple[str, str], ...]:
         """(document, locator) of every training row, in order, without repeats."""
@@ -205,9 +202,12 @@ class Family:
     def _calibrate(self, mean: np.ndarray, cols, n: int, calibration: dict) -> tuple[np.ndarray, str]:
         return mean, "documents"
 
-    def _relative_interval(self, cols, n: int) -> tuple[np.ndarray, np.ndarray]:
-        """(low / mean, high / mean) per query: the fitted interval (see the module doc)."""
-        return np.full(n, np.exp(self._log_lo)), np.full(n, np.exp(self._log_hi))
+    def _relative_interval(self, cols, n: int, extrap: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """(low / mean, high / mean) per query: the calibrated band, the extrapolation band where
+        ``extrap`` flags the query (see the module doc)."""
+        ext = np.zeros(n, dtype=bool) if extrap is None else np.asarray(extrap, dtype=bool)
+        return (np.exp(np.where(ext, self._ext_lo, self._log_lo)),
+                np.exp(np.where(ext, self._ext_hi, self._log_hi)))
 
     def _check_calibration(self, calibration: Mapping[str, object] | None) -> dict | None:
         """The calibration dict with every figure checked: None when empty; ``site`` kept as a
@@ -236,18 +236,13 @@ class Family:
                  for i in range(len(pts))]
         return np.array([p.target for p in pts], dtype=float), np.array(preds)
 
-    def _interval_from(self, pts: list[TrainingPoint]) -> tuple[float, float]:
+    def _interval_from(self, pts: list[TrainingPoint]) -> tuple[tuple[float, float], tuple[float, float]]:
+        """(interpolation band, extrapolation band) in log units, from held-out residuals."""
         y = np.array([p.target for p in pts], dtype=float)
         pred = self.predict_points(self._core, pts)
-        n = len(pts)
-        r = np.log(y) - np.log(np.maximum(pred, 1e-12))
-        n_params = self._n_params()
-        if n - n_params < 3:
-            half = max(float(np.abs(r).max()), SMALL_HALF_WIDTH)
-            return -half, half
-        inflate = np.sqrt(n / (n - n_params))
-        lo, hi = float(np.quantile(r, Q_LOW)) * inflate, float(np.quantile(r, Q_HIGH)) * inflate
-        return min(lo, -MIN_HALF_WIDTH), max(hi, MIN_HALF_WIDTH)
+        ok = (y > 0) & (pred > 0)
+        in_sample = np.log(y[ok] / pred[ok])
+        return conformal.calibrate(pts, self._fit_core, self.predict_points, in_sample)
 
     def _n_params(self) -> int:
         """Number of fitted coefficients (for the degrees-of-freedom inflation of intervals)."""

@@ -17,7 +17,7 @@ All times are in the task set's unit. Pure functions; long loops take ``progress
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -25,8 +25,9 @@ import numpy as np
 from advisor.progress import CancelToken, ProgressCallback, check, report
 from advisor.realtime import edf
 from advisor.realtime.bounds import PredictionBounds, prediction_bounds
-from advisor.realtime.intervals import TooManyCheckpoints, fp_intervals, fp_min_budget, fp_points
+from advisor.realtime.intervals import Points, TooManyCheckpoints, fp_intervals, fp_min_budget, fp_points
 from advisor.realtime.response import max_ratio_curve, min_budget_by_iteration, response_times
+from advisor.realtime.result import RealtimeResult, TaskResult, infeasible_reason, make_result
 from advisor.realtime.supply import REL_TOL
 from advisor.realtime.tasks import TaskSet
 from knowledge.infra.errors import InputError
@@ -40,107 +41,6 @@ MAX_CURVE_WORK = 20_000_000
 #: beyond the checkpoint cap, a given VM period is still answered by response-time iteration when the
 #: tasks have at most this many (task, distinct higher-priority period) pairs in all
 MAX_ITERATION_PAIRS = 1_000_000
-
-
-def _json(value):
-    """Floats for JSON: ``inf``/``nan`` become ``None``."""
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    if isinstance(value, dict):
-        return {k: _json(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_json(v) for v in value]
-    return value
-
-
-@dataclass(frozen=True)
-class TaskResult:
-    """One task's figures (times in task-set units).
-
-    ``response_time`` is at the chosen ``(T_VM, C_VM)`` (``None`` under EDF, where the demand test has
-    no per-task response time); ``intervals`` are the periods where this task alone meets its deadline at
-    the result's share, ``max_period`` their supremum, ``first_limit`` the end of the first one and
-    ``cumulative_max_period`` the largest ``T_VM`` where it and all higher-priority tasks meet theirs
-    (the per-task numbers of section 11.5); ``min_budget`` is its own least ``C_VM`` at the chosen period.
-    """
-
-    name: str
-    priority: int
-    period: float
-    wcet: float
-    deadline: float
-    utilization: float
-    response_time: float | None = None
-    ratio: float | None = None
-    meets_deadline: bool | None = None
-    max_period: float | None = None
-    first_limit: float | None = None
-    cumulative_max_period: float | None = None
-    min_budget: float | None = None
-    intervals: list[tuple[float, float]] = field(default_factory=list)
-
-
-@dataclass(frozen=True)
-class RealtimeResult:
-    """Everything :func:`analyze` found; :meth:`to_dict` is the CLI's JSON."""
-
-    unit: str
-    policy: str
-    priority_order: str
-    overhead: float
-    utilization: float
-    speed_scale: float | None
-    feasible: bool
-    reason: str | None
-    share: float | None
-    max_period: float | None
-    max_period_robust: float | None
-    budget: float | None
-    critical_task: str | None
-    feasible_intervals: list[tuple[float, float]]
-    period: float | None
-    chosen_budget: float | None
-    min_budget: float | None
-    min_share: float | None
-    tasks: list[TaskResult]
-    bounds: PredictionBounds | None
-    exact: bool = True
-    exact_range: tuple[float, float] | None = None
-    notes: list[str] = field(default_factory=list)
-    curve: dict | None = None
-    intervals_computed: bool = True
-
-    @property
-    def response_times(self) -> dict[str, float | None]:
-        """Task name -> worst-case response time at the chosen ``(T_VM, C_VM)`` (time units)."""
-        return {t.name: t.response_time for t in self.tasks}
-
-    def to_dict(self) -> dict:
-        """JSON-ready dict (``inf`` -> ``None``); keys as documented in ``capadvisor rt --help``."""
-        out = {
-            "unit": self.unit, "policy": self.policy, "priority_order": self.priority_order,
-            "feasible": self.feasible, "reason": self.reason,
-            "share": self.share, "overhead": self.overhead, "utilization": self.utilization,
-            "speed_scale": self.speed_scale,
-            "max_period": self.max_period, "max_period_robust": self.max_period_robust,
-            "budget": self.budget, "critical_task": self.critical_task,
-            "feasible_intervals": [list(iv) for iv in self.feasible_intervals],
-            "period": self.period, "chosen_budget": self.chosen_budget,
-            "response_times": self.response_times,
-            "tasks": [asdict(t) | {"intervals": [list(iv) for iv in t.intervals]} for t in self.tasks],
-            "bounds": self.bounds.to_dict() if self.bounds else None,
-            "exact": self.exact,
-            "exact_range": list(self.exact_range) if self.exact_range else None,
-            "notes": list(self.notes),
-            "intervals_computed": self.intervals_computed,
-        }
-        if self.min_budget is not None:
-            out["min_budget"] = self.min_budget
-        if self.min_share is not None:
-            out["min_share"] = self.min_share
-        if self.curve is not None:
-            out["curve"] = self.curve
-        return _json(out)
 
 
 # ----------------------------------------------------------------------------------------- helpers
@@ -273,20 +173,6 @@ def fluid_min_share(prep: _Prepared, points) -> float:
         until *= 4
 
 
-def _infeasible_reason(share: float, overhead: float, u: float, bounds: PredictionBounds) -> str:
-    if u > 1 + REL_TOL:
-        return f"the task set's utilization {u:.6g} exceeds 1: no single core can run it"
-    if bounds.left_bound is None or (share <= u * (1 + REL_TOL) and not (share >= 1 and overhead == 0)):
-        return (f"share {share:g} is not above the task set's utilization {u:.6g}: the VM would get less "
-                f"CPU than the tasks need (Equation (7) needs (C_VM - X)/T_VM >= U)")
-    if bounds.predicted_interval is None:
-        return (f"no T_VM works at share {share:g} with overhead {overhead:g}: the left bound "
-                f"{bounds.left_bound:.6g} (Equation (7)) lies right of the lower bound's crossing of 1 at "
-                f"{bounds.upper_limit:.6g} (Equation (8)), section 11.8.2")
-    return (f"no T_VM works at share {share:g} with overhead {overhead:g}: between the bounds "
-            f"{bounds.left_bound:.6g} and {bounds.upper_limit:.6g} some task always misses its deadline")
-
-
 # ------------------------------------------------------------------------------------------- API
 
 def analyze(taskset: TaskSet, share: float | None = None, period: float | None = None,
@@ -304,73 +190,202 @@ def analyze(taskset: TaskSet, share: float | None = None, period: float | None =
     if share is not None and share >= 1 - 1e-12:
         share = 1.0  # below this distance the formulas in (1 - share) are all rounding
     prep = _prepare(taskset, policy, speed_scale)
-    ts, x = prep.ts, float(overhead)
-    u = ts.utilization
-    notes: list[str] = []
+    x = float(overhead)
     try:
         points = prep.points() if policy == "rm" else None
     except TooManyCheckpoints as exc:
-        if period is not None and _distinct_hp_pairs(prep.periods) <= MAX_ITERATION_PAIRS:
-            # one VM period: response-time iteration needs no checkpoints
-            return _period_by_iteration(prep, period, x, speed_scale, exc)
-        where = f"{ts.source}: " if ts.source else ""
-        if period is not None:
-            raise InputError(f"{where}{exc}; the check by response-time iteration at one VM period is "
-                             f"limited to {MAX_ITERATION_PAIRS:,} (task, distinct higher-priority period) "
-                             "pairs too. EDF has its own bounded analysis (--policy edf)") from None
-        raise InputError(f"{where}{exc}. At one VM period the exact check by response-time iteration "
-                         "still works (give a period, e.g. rt --period T), and EDF has its own bounded "
-                         "analysis (--policy edf)") from None
-    order_name = "edf" if policy == "edf" else ("dm" if ts.has_constrained_deadlines else "rm")
-    first = ts.tasks[prep.order[0]]
+        return _without_checkpoints(prep, period, x, speed_scale, exc)
+    run = _Run(prep, points, period, x, speed_scale, progress, cancel)
     report(progress, 0.0, "analysing")
+    settled = _settle_share(run, share)
+    if isinstance(settled, RealtimeResult):
+        return settled
+    return _at_share(run, settled, curve_points)
 
-    def result(**kw: Any) -> RealtimeResult:
+
+@dataclass
+class _Run:
+    """One :func:`analyze` call: the prepared task set, the inputs every step reads, the notes so far."""
+
+    prep: _Prepared
+    points: Points | None  # the fixed-priority checkpoints; None under EDF
+    period: float | None
+    x: float
+    speed_scale: float | None
+    progress: ProgressCallback | None
+    cancel: CancelToken | None
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def policy(self) -> str:
+        return self.prep.policy
+
+    @property
+    def u(self) -> float:
+        return self.prep.ts.utilization
+
+    def bounds(self, share: float) -> PredictionBounds:
+        """The prediction bounds of section 11.8.2 at ``share`` (first task in priority order)."""
+        first = self.prep.ts.tasks[self.prep.order[0]]
+        return prediction_bounds(share, self.x, self.u, first.name, first.relative_deadline, first.wcet)
+
+    def result(self, **kw: Any) -> RealtimeResult:
+        """The result with the bounds at ``kw``'s share and the given period, ``kw`` on top."""
         s = kw.get("share")
-        bounds = None if s is None else prediction_bounds(s, x, u, first.name, first.relative_deadline,
-                                                          first.wcet)
-        return _make_result(prep, policy, order_name, x, speed_scale, notes,
-                            **({"bounds": bounds, "period": period} | kw))
+        bounds = None if s is None else self.bounds(s)
+        ts = self.prep.ts
+        order_name = "edf" if self.policy == "edf" else ("dm" if ts.has_constrained_deadlines else "rm")
+        return make_result(self.prep.ts, self.prep.order, self.policy, order_name, self.x, self.speed_scale, self.notes,
+                            **({"bounds": bounds, "period": self.period} | kw))
 
-    chosen_budget = None
-    per_task_budget = None
-    found_min_share = None
+
+@dataclass(frozen=True)
+class _Share:
+    """The share the periods are searched at, and what finding it left (the least budget at a given
+    period, per task under fixed priorities; the smallest share when none was given)."""
+
+    share: float
+    chosen_budget: float | None = None
+    per_task_budget: np.ndarray | None = None
+    found_min_share: float | None = None
+
+
+@dataclass(frozen=True)
+class _Periods:
+    """The schedulable periods at one share (see :func:`_intervals`); ``unknown``: EDF could check
+    no period exactly."""
+
+    ivals: list[tuple[float, float]]
+    per_task: list[list[tuple[float, float]]] | None
+    exact: bool
+    exact_range: tuple[float, float] | None
+    windowed: list[list[tuple[float, float]]] | None
+    unknown: bool
+
+
+@dataclass(frozen=True)
+class _Point:
+    """The chosen operating point: the largest schedulable period (and the largest with schedulable
+    neighbours), the period the response times are given at and its budget."""
+
+    max_period: float | None
+    robust: float | None
+    period: float
+    budget: float | None
+
+
+def _without_checkpoints(prep: _Prepared, period: float | None, x: float, speed_scale: float | None,
+                         exc: TooManyCheckpoints) -> RealtimeResult:
+    """Too many fixed-priority checkpoints: one VM period is still answered by response-time
+    iteration when the task set allows; otherwise the refusal says what still works."""
+    ts = prep.ts
+    if period is not None and _distinct_hp_pairs(prep.periods) <= MAX_ITERATION_PAIRS:
+        # one VM period: response-time iteration needs no checkpoints
+        return _period_by_iteration(prep, period, x, speed_scale, exc)
+    where = f"{ts.source}: " if ts.source else ""
     if period is not None:
-        if x >= period:
-            return result(reason=f"overhead {x:g} is not below the period {period:g}: no budget can leave "
+        raise InputError(f"{where}{exc}; the check by response-time iteration at one VM period is "
+                         f"limited to {MAX_ITERATION_PAIRS:,} (task, distinct higher-priority period) "
+                         "pairs too. EDF has its own bounded analysis (--policy edf)") from None
+    raise InputError(f"{where}{exc}. At one VM period the exact check by response-time iteration "
+                     "still works (give a period, e.g. rt --period T), and EDF has its own bounded "
+                     "analysis (--policy edf)") from None
+
+
+def _settle_share(run: _Run, share: float | None) -> RealtimeResult | _Share:
+    """The share to search the periods at (given, from the least budget at the given period, or the
+    smallest that works), or the final result when that already settles the question."""
+    if run.period is not None:
+        return _budget_at_period(run, run.period)
+    if share is None and run.x == 0:
+        return _fluid_share(run)
+    if share is None:
+        return _searched_share(run)
+    return _Share(share)
+
+
+def _budget_at_period(run: _Run, period: float) -> RealtimeResult | _Share:
+    """Query (b): the least budget ``C_VM`` at ``T_VM = period``, and the share it gives."""
+    prep, x, u = run.prep, run.x, run.u
+    if x >= period:
+        return run.result(reason=f"overhead {x:g} is not below the period {period:g}: no budget can leave "
                                  f"useful time (C_VM must exceed X)")
-        if policy == "edf":
-            need, exact_b = edf.min_budget(prep.periods, prep.wcets, prep.deadlines, period, x)
-            if not exact_b:
-                notes.append("EDF checkpoint cap reached: min_budget is sufficient, not minimal")
-        else:
-            assert points is not None  # fixed priority: the checkpoints exist
-            need, per_task_budget = fp_min_budget(points, period, x)
-        if not math.isfinite(need) or need > period * (1 + REL_TOL):
-            return result(min_budget=None,
+    per_task_budget = None
+    if run.policy == "edf":
+        need, exact_b = edf.min_budget(prep.periods, prep.wcets, prep.deadlines, period, x)
+        if not exact_b:
+            run.notes.append("EDF checkpoint cap reached: min_budget is sufficient, not minimal")
+    else:
+        assert run.points is not None  # fixed priority: the checkpoints exist
+        need, per_task_budget = fp_min_budget(run.points, period, x)
+    if not math.isfinite(need) or need > period * (1 + REL_TOL):
+        return run.result(min_budget=None,
                           reason=f"no budget C_VM <= T_VM = {period:g} makes the task set schedulable "
                                  f"with overhead {x:g}" + (f" (utilization {u:.6g})" if u >= 1 else ""))
-        chosen_budget = min(need, period)
-        share = chosen_budget / period
-    elif share is None and x == 0:
-        found_min_share = fluid_min_share(prep, points)
-        notes.append("without overhead, shorter periods always need a smaller share (sections 11.6, 11.9): "
+    chosen_budget = min(need, period)
+    return _Share(chosen_budget / period, chosen_budget=chosen_budget, per_task_budget=per_task_budget)
+
+
+def _fluid_share(run: _Run) -> RealtimeResult:
+    """No share, period or overhead: the infimum share, approached only as ``T_VM -> 0``."""
+    found = fluid_min_share(run.prep, run.points)
+    run.notes.append("without overhead, shorter periods always need a smaller share (sections 11.6, 11.9): "
                      "min_share is only approached as T_VM -> 0; give an overhead for a finite best period, "
                      "or a share or period")
-        return result(feasible=found_min_share <= 1 + REL_TOL, min_share=found_min_share,
-                      reason=None if found_min_share <= 1 + REL_TOL else
-                      f"not schedulable even with the whole core: demand rate {found_min_share:.6g} > 1")
-    elif share is None:
-        found_min_share = min_share(prep, points, x, progress, cancel)
-        if found_min_share is None:
-            return result(reason=f"not schedulable even with the whole core (share 1) and overhead {x:g}"
-                                 + (f"; utilization {u:.6g} > 1" if u > 1 else ""))
-        share = found_min_share
-        notes.append(f"no share or period given: using the smallest share that works, {share:.7g}")
+    return run.result(feasible=found <= 1 + REL_TOL, min_share=found,
+                      reason=None if found <= 1 + REL_TOL else
+                      f"not schedulable even with the whole core: demand rate {found:.6g} > 1")
 
-    check(cancel)
-    report(progress, 0.3, "schedulable periods")
-    ivals, per_task, exact, exact_range, windowed = _intervals(prep, points, share, x, progress, cancel)
+
+def _searched_share(run: _Run) -> RealtimeResult | _Share:
+    """No share or period: the smallest share for which some ``T_VM`` works."""
+    x, u = run.x, run.u
+    found = min_share(run.prep, run.points, x, run.progress, run.cancel)
+    if found is None:
+        return run.result(reason=f"not schedulable even with the whole core (share 1) and overhead {x:g}"
+                                 + (f"; utilization {u:.6g} > 1" if u > 1 else ""))
+    run.notes.append(f"no share or period given: using the smallest share that works, {found:.7g}")
+    return _Share(found, found_min_share=found)
+
+
+def _at_share(run: _Run, settled: _Share, curve_points: int) -> RealtimeResult:
+    """Queries (a), (c) and (d) at the settled share: the schedulable periods, the operating point,
+    every task's figures, the critical task and the curve."""
+    share, x, u, period = settled.share, run.x, run.u, run.period
+    check(run.cancel)
+    report(run.progress, 0.3, "schedulable periods")
+    found = _schedulable_periods(run, share)
+    bounds = run.bounds(share)
+    if not found.ivals and period is None:
+        why = (f"no T_VM found at share {share:g}: it exceeds the utilization {u:.6g} by too little for "
+               f"an exact EDF check" if found.unknown else infeasible_reason(share, x, u, bounds))
+        return run.result(share=share, min_share=settled.found_min_share, exact=found.exact,
+                          exact_range=found.exact_range, reason=why)
+    point = _operating_point(run, share, found.ivals, settled.chosen_budget)
+    rts, per_task_budget = _response_times(run, point, settled.per_task_budget)
+    tasks, ends = _task_results(run, found, point, rts, per_task_budget)
+    critical = _critical_task(run, share, found, point, tasks, ends, per_task_budget)
+    curve = _curve(run, share, bounds, point.max_period, curve_points) if curve_points else None
+    report(run.progress, 1.0, "done")
+    feasible = bool(found.ivals) if period is None else True
+    reason = None if feasible else infeasible_reason(share, x, u, bounds)
+    if period is not None and not found.ivals:
+        run.notes.append("the min budget works at this period, but no interval of periods has positive length")
+    return run.result(feasible=feasible, reason=reason, share=share, max_period=point.max_period,
+                      max_period_robust=point.robust,
+                      budget=settled.chosen_budget if period is not None else point.budget,
+                      critical_task=critical, feasible_intervals=found.ivals, period=point.period,
+                      chosen_budget=point.budget,
+                      min_budget=settled.chosen_budget if period is not None else None,
+                      min_share=settled.found_min_share, tasks=tasks, bounds=bounds, exact=found.exact,
+                      exact_range=found.exact_range, curve=curve)
+
+
+def _schedulable_periods(run: _Run, share: float) -> _Periods:
+    """Every schedulable interval of ``T_VM`` at ``share``, with notes on what is exact."""
+    ivals, per_task, exact, exact_range, windowed = _intervals(run.prep, run.points, share, run.x,
+                                                               run.progress, run.cancel)
+    notes = run.notes
     if not exact:
         notes.append("some result ranges were truncated (very many breakpoints); see exact/exact_range")
     elif windowed is not None:
@@ -382,45 +397,52 @@ def analyze(taskset: TaskSet, share: float | None = None, period: float | None =
                      "limit: the share is too close to the utilization)")
     elif exact_range is not None:
         notes.append(f"EDF intervals are exact for T_VM in [{exact_range[0]:.6g}, {exact_range[1]:.6g}]")
-    bounds = prediction_bounds(share, x, u, first.name, first.relative_deadline, first.wcet)
+    return _Periods(ivals, per_task, exact, exact_range, windowed, unknown)
 
-    if not ivals and period is None:
-        why = (f"no T_VM found at share {share:g}: it exceeds the utilization {u:.6g} by too little for "
-               f"an exact EDF check" if unknown else _infeasible_reason(share, x, u, bounds))
-        return result(share=share, min_share=found_min_share, exact=exact, exact_range=exact_range, reason=why)
 
+def _operating_point(run: _Run, share: float, ivals: list[tuple[float, float]],
+                     chosen_budget: float | None) -> _Point:
+    """The largest schedulable ``T_VM`` and the period and budget the response times are given at."""
     max_period = ivals[-1][1] if ivals else None
     robust = next((b for a, b in reversed(ivals) if b - a > REL_TOL * max(1.0, b)), None)
     if max_period is not None and robust is not None and robust < max_period:
-        notes.append(f"the largest schedulable T_VM {max_period:.6g} is an isolated point; the largest "
-                     f"with schedulable neighbours is {robust:.6g}")
-    # the chosen operating point
-    if period is not None:
-        chosen_period, budget = period, chosen_budget
-    elif max_period is not None and math.isfinite(max_period):
-        chosen_period, budget = max_period, share * max_period
-    else:
-        chosen_period = ivals[-1][0] if ivals[-1][0] > 0 else prep.deadlines.max()
-        budget = share * chosen_period
-        notes.append(f"every T_VM from {ivals[-1][0]:.6g} on works; response times are given at "
+        run.notes.append(f"the largest schedulable T_VM {max_period:.6g} is an isolated point; the largest "
+                         f"with schedulable neighbours is {robust:.6g}")
+    if run.period is not None:
+        return _Point(max_period, robust, run.period, chosen_budget)
+    if max_period is not None and math.isfinite(max_period):
+        return _Point(max_period, robust, max_period, share * max_period)
+    chosen_period = ivals[-1][0] if ivals[-1][0] > 0 else run.prep.deadlines.max()
+    run.notes.append(f"every T_VM from {ivals[-1][0]:.6g} on works; response times are given at "
                      f"T_VM = {chosen_period:.6g}")
+    return _Point(max_period, robust, chosen_period, share * chosen_period)
 
-    # per-task figures
-    if policy == "rm":
-        assert points is not None and budget is not None  # a feasible fixed-priority result
-        rts = response_times(prep.periods, prep.wcets, chosen_period, budget, x,
-                             limits=100 * prep.deadlines)  # R/D > 100: inf, not a long iteration
-        if period is None:
-            per_task_budget = fp_min_budget(points, chosen_period, x)[1]
-    else:
-        rts = None
-        notes.append("EDF: the demand-bound test gives no per-task response times or per-task periods")
+
+def _response_times(run: _Run, point: _Point, per_task_budget: np.ndarray | None,
+                    ) -> tuple[np.ndarray | None, np.ndarray | None]:
+    """Every task's response time at the operating point, and (fixed priorities) every task's least
+    budget there; EDF has neither."""
+    prep = run.prep
+    if run.policy != "rm":
+        run.notes.append("EDF: the demand-bound test gives no per-task response times or per-task periods")
+        return None, per_task_budget
+    assert run.points is not None and point.budget is not None  # a feasible fixed-priority result
+    rts = response_times(prep.periods, prep.wcets, point.period, point.budget, run.x,
+                         limits=100 * prep.deadlines)  # R/D > 100: inf, not a long iteration
+    if run.period is None:
+        per_task_budget = fp_min_budget(run.points, point.period, run.x)[1]
+    return rts, per_task_budget
+
+
+def _task_results(run: _Run, found: _Periods, point: _Point, rts: np.ndarray | None,
+                  per_task_budget: np.ndarray | None) -> tuple[list[TaskResult], list[float | None]]:
+    """Every task's figures (priority order), and the end of its interval containing ``max_period``."""
     cumulative: list[tuple[float, float]] | None = None
     tasks, ends = [], []
-    for r, i in enumerate(prep.order):
-        t = ts.tasks[i]
-        own = per_task[r] if per_task is not None else []
-        if per_task is not None:
+    for r, i in enumerate(run.prep.order):
+        t = run.prep.ts.tasks[i]
+        own = found.per_task[r] if found.per_task is not None else []
+        if found.per_task is not None:
             cumulative = own if cumulative is None else _intersect_lists(cumulative, own)
         rt = None if rts is None else float(rts[r])
         tasks.append(TaskResult(
@@ -431,65 +453,47 @@ def analyze(taskset: TaskSet, share: float | None = None, period: float | None =
             cumulative_max_period=cumulative[-1][1] if cumulative else None,
             min_budget=None if per_task_budget is None else float(per_task_budget[r]),
             intervals=own))
-        near = own if not windowed else windowed[r]  # exact around max_period
-        ends.append(_containing_end(near, max_period) if max_period is not None else None)
+        near = own if not found.windowed else found.windowed[r]  # exact around max_period
+        ends.append(_containing_end(near, point.max_period) if point.max_period is not None else None)
+    return tasks, ends
 
-    critical = None
-    if policy == "edf":  # the task with a job due at the deadline that fails first beyond the optimum
-        if period is not None and budget is not None:
-            probe = (period, x + (budget - x) * (1 - 1e-6))
+
+def _critical_task(run: _Run, share: float, found: _Periods, point: _Point, tasks: list[TaskResult],
+                   ends: list[float | None], per_task_budget: np.ndarray | None) -> str | None:
+    """The task that limits the result: under EDF the one with a job due at the deadline that fails
+    first beyond the optimum; at a given period the one needing the largest budget; else the one whose
+    interval around ``max_period`` ends first."""
+    prep, x, period, max_period = run.prep, run.x, run.period, point.max_period
+    if run.policy == "edf":
+        if period is not None and point.budget is not None:
+            probe = (period, x + (point.budget - x) * (1 - 1e-6))
         elif max_period is not None and math.isfinite(max_period):
             probe = (max_period * (1 + 1e-6), share * max_period * (1 + 1e-6))
         else:
             probe = None
         worst = probe and edf.worst_deadline(prep.periods, prep.wcets, prep.deadlines, *probe, x)
-        critical = tasks[worst[1]].name if worst else None
-    elif period is not None and per_task_budget is not None:
-        critical = tasks[int(np.argmax(per_task_budget))].name
-    elif per_task is not None and max_period is not None and math.isfinite(max_period):
+        return tasks[worst[1]].name if worst else None
+    if period is not None and per_task_budget is not None:
+        return tasks[int(np.argmax(per_task_budget))].name
+    if found.per_task is not None and max_period is not None and math.isfinite(max_period):
         candidates = [(e, r) for r, e in enumerate(ends) if e is not None]
         if candidates:
-            critical = tasks[min(candidates)[1]].name
-
-    curve = None
-    if curve_points:
-        lo = bounds.left_bound or 0.0
-        hi = max(bounds.upper_limit if math.isfinite(bounds.upper_limit) else 0.0,
-                 max_period if max_period and math.isfinite(max_period) else 0.0) * 1.25
-        if hi <= lo:
-            hi = lo + float(prep.deadlines.max())
-        grid = np.linspace(max(0.8 * lo, hi * 1e-3), hi, int(curve_points))
-        values = ratio_curve(ts, grid, share, x, policy, progress=progress, cancel=cancel)
-        curve = {"periods": grid.tolist(), "max_ratio": values.tolist()}
-
-    report(progress, 1.0, "done")
-    feasible = bool(ivals) if period is None else True
-    reason = None if feasible else _infeasible_reason(share, x, u, bounds)
-    if period is not None and not ivals:
-        notes.append("the min budget works at this period, but no interval of periods has positive length")
-    return result(feasible=feasible, reason=reason, share=share, max_period=max_period,
-                  max_period_robust=robust, budget=chosen_budget if period is not None else budget,
-                  critical_task=critical, feasible_intervals=ivals, period=chosen_period,
-                  chosen_budget=budget, min_budget=chosen_budget if period is not None else None,
-                  min_share=found_min_share, tasks=tasks, bounds=bounds, exact=exact,
-                  exact_range=exact_range, curve=curve)
+            return tasks[min(candidates)[1]].name
+    return None
 
 
-def _make_result(prep: _Prepared, policy: str, order_name: str, x: float, speed_scale: float | None,
-                 notes: list[str], **kw: Any) -> RealtimeResult:
-    """A RealtimeResult with the common fields filled in, ``kw`` on top; every task listed."""
-    ts = prep.ts
-    res = RealtimeResult(unit=ts.unit, policy=policy, priority_order=order_name, overhead=x,
-                         utilization=ts.utilization, speed_scale=speed_scale, feasible=False, reason=None,
-                         share=None, max_period=None, max_period_robust=None, budget=None,
-                         critical_task=None, feasible_intervals=[], period=None, chosen_budget=None,
-                         min_budget=None, min_share=None, tasks=[], bounds=None, notes=notes)
-    res = replace(res, **kw)
-    if not res.tasks:
-        res = replace(res, tasks=[TaskResult(t.name, r + 1, t.period, t.wcet, t.relative_deadline,
-                                             t.utilization)
-                                  for r, t in enumerate(ts.tasks[i] for i in prep.order)])
-    return res
+def _curve(run: _Run, share: float, bounds: PredictionBounds, max_period: float | None,
+           curve_points: int) -> dict:
+    """``max R_i / D_i`` over ``curve_points`` periods around the bounds and ``max_period``."""
+    lo = bounds.left_bound or 0.0
+    hi = max(bounds.upper_limit if math.isfinite(bounds.upper_limit) else 0.0,
+             max_period if max_period and math.isfinite(max_period) else 0.0) * 1.25
+    if hi <= lo:
+        hi = lo + float(run.prep.deadlines.max())
+    grid = np.linspace(max(0.8 * lo, hi * 1e-3), hi, int(curve_points))
+    values = ratio_curve(run.prep.ts, grid, share, run.x, run.policy, progress=run.progress,
+                         cancel=run.cancel)
+    return {"periods": grid.tolist(), "max_ratio": values.tolist()}
 
 
 def _period_by_iteration(prep: _Prepared, period: float, x: float, speed_scale: float | None,
@@ -506,7 +510,7 @@ def _period_by_iteration(prep: _Prepared, period: float, x: float, speed_scale: 
              "per-task budgets are not computed"]
 
     def result(**kw: Any) -> RealtimeResult:
-        return _make_result(prep, "rm", order_name, x, speed_scale, notes,
+        return make_result(prep.ts, prep.order, "rm", order_name, x, speed_scale, notes,
                             **({"intervals_computed": False, "period": period} | kw))
 
     if x >= period:

@@ -225,20 +225,51 @@ def pieces(owner: np.ndarray, p: np.ndarray, w: np.ndarray, share: float, overhe
     if window is not None:  # one (lo, hi) per checkpoint, filtered along with the checkpoints
         win_lo = np.broadcast_to(np.asarray(window[0], float), p.shape)
         win_hi = np.broadcast_to(np.asarray(window[1], float), p.shape)
-    if s >= 1.0:  # f^-1(w) = w + ceil(w / (T_VM - X)) X, independent of the blackout
-        if x == 0:
-            ok = w <= p * (1 + REL_TOL)
-            return Pieces(owner[ok], np.zeros(int(ok.sum())), np.full(int(ok.sum()), np.inf), False, 0.0)
-        kmax = floor_tol((p - w) / x)
-        ok = kmax >= 1
-        return Pieces(owner[ok], w[ok] / kmax[ok] + x, np.full(int(ok.sum()), np.inf), False, 0.0)
+    if s >= 1.0:
+        return _whole_core_pieces(owner, p, w, x)
+    rows, k_lo, k_hi = _piece_range(p, w, s, x)
+    if window is not None:
+        ok, k_lo, k_hi = _window_range(k_lo, k_hi, w[rows], s, x, win_lo[rows], win_hi[rows])
+        rows = rows[ok]
+    owner, p, w = owner[rows], p[rows], w[rows]
+    m_lo, m_hi = _touching_runs(p, w, k_lo, k_hi, s, x)
+    run = m_lo <= m_hi
 
+    out_owner, out_start, out_end = [], [], []
+    if run.any():
+        r_hi = m_hi[run]
+        start = np.where(np.isfinite(r_hi), _a(np.where(np.isfinite(r_hi), r_hi, 1), w[run], s, x), x / s)
+        out_owner.append(owner[run])
+        out_start.append(start)
+        out_end.append(_piece_end(m_lo[run] - 1, p[run], w[run], s, x))
+    bases, counts, truncated, complete_above = _isolated_counts(k_lo, k_hi, m_lo, m_hi, run, w, s, x,
+                                                               max_isolated)
+    for base, count in zip(bases, counts, strict=True):
+        _add_isolated(base, count, owner, p, w, s, x, (out_owner, out_start, out_end))
+    if not out_owner:
+        return Pieces(np.zeros(0, np.int64), np.zeros(0), np.zeros(0), truncated, complete_above)
+    return Pieces(np.concatenate(out_owner), np.concatenate(out_start), np.concatenate(out_end), truncated,
+                  complete_above)
+
+
+def _whole_core_pieces(owner: np.ndarray, p: np.ndarray, w: np.ndarray, x: float) -> Pieces:
+    """Share 1: ``f^-1(w) = w + ceil(w / (T_VM - X)) X``, independent of the blackout; one unbounded
+    piece per checkpoint that can be met."""
+    if x == 0:
+        ok = w <= p * (1 + REL_TOL)
+        return Pieces(owner[ok], np.zeros(int(ok.sum())), np.full(int(ok.sum()), np.inf), False, 0.0)
+    kmax = floor_tol((p - w) / x)
+    ok = kmax >= 1
+    return Pieces(owner[ok], w[ok] / kmax[ok] + x, np.full(int(ok.sum()), np.inf), False, 0.0)
+
+
+def _piece_range(p: np.ndarray, w: np.ndarray, s: float, x: float):
+    """``(rows, k_lo, k_hi)``: the checkpoints (indices) with a non-empty piece, and per such
+    checkpoint the range of ``k`` whose pieces are non-empty (``k_hi`` may be inf)."""
     # non-empty pieces: -X k^2 + (s p - w - (1 - s) X) k - (1 - s) w >= 0
     lo, hi = _roots(s * p - w - (1 - s) * x, (1 - s) * w, x)
     has = np.isfinite(lo) | np.isfinite(hi)
-    owner, p, w, lo, hi = owner[has], p[has], w[has], lo[has], hi[has]
-    if window is not None:
-        win_lo, win_hi = win_lo[has], win_hi[has]
+    p, w, lo, hi = p[has], w[has], lo[has], hi[has]
     k_lo = np.maximum(1.0, np.ceil(lo))
     k_hi = np.floor(hi)  # inf stays inf
     for _ in range(2):  # repair rounding of the roots with the defining inequality
@@ -254,18 +285,27 @@ def pieces(owner: np.ndarray, p: np.ndarray, w: np.ndarray, share: float, overhe
         shrink = fin & ~_nonempty(k_hi_f, p, w, s, x) & (k_hi >= k_lo)
         k_hi = np.where(shrink, k_hi - 1, k_hi)
     ok = (k_lo <= k_hi) & _nonempty(k_lo, p, w, s, x)
-    owner, p, w, k_lo, k_hi = owner[ok], p[ok], w[ok], k_lo[ok], k_hi[ok]
-    if window is not None:  # piece k lies in [a_k, a_{k-1}]; a_k = (w / k + X) / s falls with k
-        w_lo, w_hi = win_lo[ok] * (1 - 1e-6), win_hi[ok] * (1 + 1e-6)
-        top = np.isfinite(w_hi) & (s * w_hi > x)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            k_lo = np.where(top, np.maximum(k_lo, np.floor(w / np.where(top, s * w_hi - x, 1.0)) - 1), k_lo)
-            bottom = s * w_lo > x
-            k_hi = np.where(bottom, np.minimum(k_hi, np.ceil(w / np.where(bottom, s * w_lo - x, 1.0)) + 2), k_hi)
-        # non-empty pieces form one range of k, so every k between the new ends is non-empty
-        ok = k_lo <= k_hi
-        owner, p, w, k_lo, k_hi = owner[ok], p[ok], w[ok], k_lo[ok], k_hi[ok]
+    return np.flatnonzero(has)[ok], k_lo[ok], k_hi[ok]
 
+
+def _window_range(k_lo, k_hi, w, s: float, x: float, win_lo, win_hi):
+    """``(ok, k_lo, k_hi)``: the ranges of ``k`` narrowed to the pieces that may meet the windows,
+    and which rows keep one. Piece ``k`` lies in ``[a_k, a_{k-1}]``; ``a_k = (w / k + X) / s`` falls
+    with ``k``."""
+    w_lo, w_hi = win_lo * (1 - 1e-6), win_hi * (1 + 1e-6)
+    top = np.isfinite(w_hi) & (s * w_hi > x)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        k_lo = np.where(top, np.maximum(k_lo, np.floor(w / np.where(top, s * w_hi - x, 1.0)) - 1), k_lo)
+        bottom = s * w_lo > x
+        k_hi = np.where(bottom, np.minimum(k_hi, np.ceil(w / np.where(bottom, s * w_lo - x, 1.0)) + 2), k_hi)
+    # non-empty pieces form one range of k, so every k between the new ends is non-empty
+    ok = k_lo <= k_hi
+    return ok, k_lo[ok], k_hi[ok]
+
+
+def _touching_runs(p, w, k_lo, k_hi, s: float, x: float):
+    """``(m_lo, m_hi)``: per checkpoint, the pieces ``k`` in ``[m_lo, m_hi]`` each touch piece ``k - 1``,
+    so pieces ``m_lo - 1 .. m_hi`` form one interval (none where ``m_lo > m_hi``)."""
     # runs of touching pieces: -X k^2 + (s p - w + s X) k - (s p - 2 s w + w - (1 - s) X) >= 0
     c_lo, c_hi = _roots(s * p - w + s * x, s * p - 2 * s * w + w - (1 - s) * x, x)
     m_lo = np.maximum(np.maximum(np.ceil(np.where(np.isnan(c_lo), np.inf, c_lo)) + 1, 2.0), k_lo + 1)
@@ -277,64 +317,68 @@ def pieces(owner: np.ndarray, p: np.ndarray, w: np.ndarray, share: float, overhe
         fin = np.isfinite(m_hi)
         bad_hi = (m_lo <= m_hi) & fin & ~_touches(np.where(fin, m_hi, 2), p, w, s, x)
         m_hi = np.where(bad_hi, m_hi - 1, m_hi)
-    run = m_lo <= m_hi
+    return m_lo, m_hi
 
-    out_owner, out_start, out_end = [], [], []
-    truncated = False
-    if run.any():
-        r_hi = m_hi[run]
-        start = np.where(np.isfinite(r_hi), _a(np.where(np.isfinite(r_hi), r_hi, 1), w[run], s, x), x / s)
-        out_owner.append(owner[run])
-        out_start.append(start)
-        out_end.append(_piece_end(m_lo[run] - 1, p[run], w[run], s, x))
-    # isolated pieces: [k_lo, m_lo - 2] and [m_hi + 1, k_hi] with a run, else [k_lo, k_hi]
+
+def _isolated_counts(k_lo, k_hi, m_lo, m_hi, run, w, s: float, x: float, max_isolated: int):
+    """The isolated pieces of every checkpoint, as two segments of ``k``: ``[k_lo, m_lo - 2]`` and
+    ``[m_hi + 1, k_hi]`` with a run, else ``[k_lo, k_hi]``. Returns ``(bases, counts, truncated,
+    complete_above)``: each segment keeps the pieces ``base .. base + count - 1`` (those at the largest
+    ``T_VM``) within the caps, and every dropped piece lies below ``complete_above``."""
     fin_hi = np.isfinite(k_hi)
     k_hi_f = np.where(fin_hi, k_hi, 0.0)
     m_lo_f = np.where(run, m_lo, 0.0)
     m_hi_f = np.where(run & fin_hi, m_hi, 0.0)
-    first_lo = k_lo
+    bases = (k_lo, np.where(run & fin_hi, m_hi_f + 1, 0))
     first_n = np.where(run, m_lo_f - 1 - k_lo, np.where(fin_hi, k_hi_f - k_lo + 1, 0))
-    second_lo = np.where(run & fin_hi, m_hi_f + 1, 0)
     second_n = np.where(run & fin_hi, k_hi_f - m_hi_f, 0)
     counts = full = [np.maximum(first_n, 0), np.maximum(second_n, 0)]
+    truncated = False
     if (counts[0] > max_isolated).any() or (counts[1] > max_isolated).any():
         truncated = True
         counts = [np.minimum(c, max_isolated) for c in counts]
     if float(counts[0].sum() + counts[1].sum()) > MAX_TOTAL_PIECES:  # bound the memory of all points
         truncated = True
-        both = np.concatenate(counts)
-        lo_c, hi_c = 0.0, float(both.max())
-        while hi_c - lo_c > 1:  # the largest per-point cap that keeps the total within bounds
-            mid = np.floor(0.5 * (lo_c + hi_c))
-            if float(np.minimum(both, mid).sum()) <= MAX_TOTAL_PIECES:
-                lo_c = mid
-            else:
-                hi_c = mid
-        counts = [np.minimum(c, lo_c) for c in counts]
+        counts = _cap_total(counts)
     complete_above = 0.0
-    if truncated:  # a segment keeps its pieces k = base .. base + count - 1, those at the largest T_VM
-        for base, count, whole in zip((first_lo, second_lo), counts, full, strict=True):
+    if truncated:
+        for base, count, whole in zip(bases, counts, full, strict=True):
             cut = count < whole
             if cut.any():
                 complete_above = max(complete_above, float(np.max(_a(base[cut] + count[cut] - 1, w[cut], s, x))))
-    for base, count in zip((first_lo, second_lo), counts, strict=True):
-        count = count.astype(np.int64)
-        total = int(count.sum())
-        if not total:
-            continue
-        idx = np.repeat(np.arange(len(count)), count)
-        offs = np.arange(total) - np.repeat(np.cumsum(count) - count, count)
-        k = base[idx] + offs
-        pp, ww = p[idx], w[idx]
-        st, en = _a(k, ww, s, x), _piece_end(k, pp, ww, s, x)
-        good = en >= st
-        out_owner.append(owner[idx][good])
-        out_start.append(st[good])
-        out_end.append(en[good])
-    if not out_owner:
-        return Pieces(np.zeros(0, np.int64), np.zeros(0), np.zeros(0), truncated, complete_above)
-    return Pieces(np.concatenate(out_owner), np.concatenate(out_start), np.concatenate(out_end), truncated,
-                  complete_above)
+    return bases, counts, truncated, complete_above
+
+
+def _cap_total(counts: list[np.ndarray]) -> list[np.ndarray]:
+    """The counts capped at the largest per-point cap that keeps their total within
+    :data:`MAX_TOTAL_PIECES`."""
+    both = np.concatenate(counts)
+    lo_c, hi_c = 0.0, float(both.max())
+    while hi_c - lo_c > 1:
+        mid = np.floor(0.5 * (lo_c + hi_c))
+        if float(np.minimum(both, mid).sum()) <= MAX_TOTAL_PIECES:
+            lo_c = mid
+        else:
+            hi_c = mid
+    return [np.minimum(c, lo_c) for c in counts]
+
+
+def _add_isolated(base, count, owner, p, w, s: float, x: float, out: tuple[list, list, list]) -> None:
+    """Append the pieces ``k = base .. base + count - 1`` of every checkpoint to ``out`` (owner,
+    start, end), the empty ones left out."""
+    count = count.astype(np.int64)
+    total = int(count.sum())
+    if not total:
+        return
+    idx = np.repeat(np.arange(len(count)), count)
+    offs = np.arange(total) - np.repeat(np.cumsum(count) - count, count)
+    k = base[idx] + offs
+    pp, ww = p[idx], w[idx]
+    st, en = _a(k, ww, s, x), _piece_end(k, pp, ww, s, x)
+    good = en >= st
+    out[0].append(owner[idx][good])
+    out[1].append(st[good])
+    out[2].append(en[good])
 
 
 # ------------------------------------------------------------------------------- interval algebra

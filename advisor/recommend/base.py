@@ -281,6 +281,22 @@ def _deciding_rule(outcome: Outcome, best: str, other: str) -> Rule | None:
     return top
 
 
+def _confidence(total: Mapping[str, float], ranked: list[str], outcome: Outcome, extrapolated: bool,
+                has_model: bool) -> float:
+    """The confidence of the best of ``ranked``: its lead over the runner-up and the rules that fired,
+    less for extrapolated figures or a missing model (0.05..0.97)."""
+    best = ranked[0]
+    margin = total[best] - total[ranked[1]] if len(ranked) > 1 else 3.0
+    conf = 0.45 + 0.1 * min(max(margin, 0.0), 3.0) + 0.04 * min(len(outcome.fired), 3)
+    if len(ranked) == 1 and outcome.excluded:
+        conf = max(conf, 0.85)  # the safety rules leave one choice
+    if extrapolated:
+        conf -= 0.15
+    if not has_model:
+        conf -= 0.1
+    return min(0.97, max(0.05, conf))
+
+
 def decide(decision: str, scope: str, outcome: Outcome, ctx: EngineContext, *,
            extra_scores: Mapping[str, float] | None = None,
            expected: Mapping[str, Mapping[str, ExpectedFigure | Mapping[str, Any]]] | None = None,
@@ -331,15 +347,7 @@ def decide(decision: str, scope: str, outcome: Outcome, ctx: EngineContext, *,
     figs = [f for f in figures.get(best, {}).values() if f.extrapolated is not None]
     if figs:
         extrapolated = any(f.extrapolated for f in figs)
-    margin = total[best] - total[ranked[1]] if len(ranked) > 1 else 3.0
-    conf = 0.45 + 0.1 * min(max(margin, 0.0), 3.0) + 0.04 * min(len(outcome.fired), 3)
-    if len(ranked) == 1 and outcome.excluded:
-        conf = max(conf, 0.85)  # the safety rules leave one choice
-    if extrapolated:
-        conf -= 0.15
-    if not has_model:
-        conf -= 0.1
-    conf = min(0.97, max(0.05, conf))
+    conf = _confidence(total, ranked, outcome, extrapolated, has_model)
     supporting = [r for r in outcome.fired if r.effect_for(outcome.ctx).scores.get(best, 0.0) > 0]
     conflicts = outcome.conflicts(best)
     parts = [summary] if summary else []

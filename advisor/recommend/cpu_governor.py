@@ -40,6 +40,10 @@ def _same_run(ctx: EngineContext, row) -> dict[str, Any]:
     return out
 
 
+#: the testbed figures are the document's measurements there, not a prediction for the scenario
+MEASURED_ON = "doc 003's testbed"
+
+
 def recommend(ctx: EngineContext) -> list[Recommendation]:
     outcome = evaluate(DECISION, ctx.rule_ctx(), CHOICES)
     expected, cites = {}, []
@@ -50,12 +54,13 @@ def recommend(ctx: EngineContext) -> list[Recommendation]:
         row = ctx.cites.rows.get((ctx.cites.doc("003"), key))
         if row is not None:
             # the testbed's own rate, labelled as such: what carries over is the governors' ratio
-            expected[choice] = {"testbed_request_rate": stamp(figure(row.value, row.unit, source=f"003 {row.locator}"),
+            expected[choice] = {"testbed_request_rate": stamp(figure(row.value, row.unit, source=f"003 {row.locator}",
+                                                                     measured_on=MEASURED_ON),
                                                               [], TESTBEDS["doc003_testbed"])}
             cites.append(row.citation())
             for metric, other in _same_run(ctx, row).items():
                 expected[choice][OTHER_METRICS[metric]] = stamp(
-                    figure(other.value, other.unit, source=f"003 {other.locator}"), [], TESTBEDS["doc003_testbed"])
+                    figure(other.value, other.unit, source=f"003 {other.locator}", measured_on=MEASURED_ON), [], TESTBEDS["doc003_testbed"])
     why = {} if outcome.fired else {"ondemand": "no measured gain here, and ondemand lowers the clock between "
                                                  "bursts (1400 against 2400 MHz on the doc 003 testbed)"}
     rec = decide(DECISION, "cluster", outcome, ctx, expected=expected, order=CHOICES, model_citations=cites,

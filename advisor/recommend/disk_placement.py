@@ -57,6 +57,7 @@ def _testbed(ctx: EngineContext, w) -> dict[str, dict]:
     for figs in out.values():  # the testbed's own figures, labelled as such: what carries over is the ratio
         for fig in figs.values():
             stamp(fig, [], TESTBEDS["doc003_testbed"])
+            fig.measured_on = "doc 003's testbed"
     return out
 
 

@@ -131,7 +131,14 @@ def host_capacity(ctx: EngineContext, budgets: Budgets = NO_BUDGETS) -> dict[str
 
 
 def _local(ctx: EngineContext) -> bool:
-    return (ctx.facts.storage_backend or "local_disk") == "local_disk"
+    return (ctx.facts.storage_backend or "local_disk") == "local_disk" and not _outside(ctx)
+
+
+def _outside(ctx: EngineContext) -> bool:
+    """Whether the VM images live outside the plan: the scenario declares no storage at all (no
+    local disks, no shared storage), so the hosts carry neither their capacity nor their traffic."""
+    h = ctx.scenario.hosts
+    return ctx.facts.storage_backend is None and not h.disks and not h.shared_storage
 
 
 def _iops(w) -> float:
@@ -168,7 +175,7 @@ def _vm_demand(ctx: EngineContext, w) -> dict[str, float]:
             "ram": w.ram_gib * (1 + VM_RAM_OVERHEAD),
             "disk_capacity": disk if local else 0.0,
             "disk_iops": iops if local else 0.0,
-            "network": 0.0 if local else iops * w.io.block_size_kib * 1024 / 1e6}
+            "network": 0.0 if local or _outside(ctx) else iops * w.io.block_size_kib * 1024 / 1e6}
 
 
 def _needed(ctx: EngineContext, budgets: Budgets = NO_BUDGETS

@@ -20,7 +20,6 @@ from __future__ import annotations
 import datetime as _dt
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 
 import jinja2
 from markupsafe import Markup
@@ -30,9 +29,10 @@ from advisor.figures.calibration_text import site_figures
 from advisor.figures.calibration_text import summary_text as calibration_summary
 from advisor.figures.prose import figure_parts, fmt_value, prose
 from advisor.figures.summary import design, scenario_inputs
+from advisor.models import accuracy as replay_headline
 from advisor.recommend import catalog
 from advisor.recommend.targets import is_max
-from advisor.text import clean_text
+from advisor.text import MarkdownText, clean_text, md_escape
 
 CSS = """
 body{font-family:'DejaVu Sans',system-ui,-apple-system,'Segoe UI',Arial,sans-serif;margin:2em auto;max-width:60em;
@@ -44,32 +44,6 @@ th,td{border:1px solid #d5dae1;padding:.25em .6em;text-align:left;vertical-align
 th{background:#f3f3f3}.choice{font-weight:600}.low{color:#a40}.medium{color:#750}.high{color:#262}
 .warn{color:#b35900}.muted{color:#5b6675;font-size:.88em}section{margin-bottom:1.2em}
 """
-
-#: characters with a meaning in Markdown (or in the HTML a Markdown renderer passes through)
-_MD_SPECIAL = re.compile(r"([\\`*_\[\]#|~])")
-#: what would open a list or a numbered item at the start of a line
-_MD_LEAD = re.compile(r"^(\s*)(?:([-+])|(\d{1,9})([.)]))(?=\s|$)")
-
-
-def md_escape(value) -> str:
-    """``value`` as inert Markdown inline text: clean (:func:`clean_text`), on one line, ``&``,
-    ``<`` and ``>`` as HTML entities (no raw HTML passes into the Markdown), and every other
-    Markdown control character backslash-escaped (no emphasis, link, table cell or heading)."""
-    if isinstance(value, MarkdownText):
-        return value.text
-    text = clean_text(value).replace("\r\n", " ").replace("\r", " ").replace("\n", " ")
-    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    text = _MD_SPECIAL.sub(r"\\\1", text)
-    return _MD_LEAD.sub(lambda m: m.group(1) + (f"\\{m.group(2)}" if m.group(2) else
-                                                 f"{m.group(3)}\\{m.group(4)}"), text)
-
-
-@dataclass(frozen=True)
-class MarkdownText:
-    """Markdown the renderer itself made (never user text): passes :func:`md_escape` unchanged."""
-
-    text: str
-
 
 def _html_finalize(value):
     if isinstance(value, Markup):
@@ -189,7 +163,7 @@ def report_data(advice, title: str | None = None, documents: dict[str, str] | No
     docs = documents or {}
     today, today_lines = [], []
     if getattr(sc, "estate", None):  # an imported estate: what runs today next to the advice
-        from advisor.inventory import format_today, today_vs_advised
+        from advisor.figures.today_vs_advised import format_today, today_vs_advised
 
         rows = today_vs_advised(sc, advice.recommendations)
         today_lines = format_today(rows)
@@ -222,6 +196,7 @@ def report_data(advice, title: str | None = None, documents: dict[str, str] | No
                       for doc, locs in sorted(cited.items())],
         "document_notes": [noted[k] for k in sorted(noted)],
         "cost": cost_data(getattr(advice, "cost", None)),
+        "replay": replay_headline.text(),
     }
 
 
@@ -258,6 +233,7 @@ HTML_TEMPLATE = """<!DOCTYPE html>
 <p class="muted">Capacity Advisor report, {{ date }}; knowledge base {{ knowledge_base }}. Every figure comes with
 the knowledge-base rows it rests on (document and table, section or figure).</p>
 <p>Basis: <b>{{ basis }}</b>. {{ calibration }}</p>
+<p>{{ replay }}</p>
 {% if site_figures %}<p class="muted">Site figures used: {{ site_figures | join(", ") }}</p>{% endif %}
 {% for w in warnings_calibration %}<p class="warn">{{ w }}</p>{% endfor %}
 <h2>The design at a glance</h2>
@@ -328,6 +304,8 @@ MD_TEMPLATE = """# {{ title }}
 Capacity Advisor report, {{ date }}; knowledge base {{ knowledge_base }}.
 
 Basis: **{{ basis }}**. {{ calibration }}
+
+{{ replay }}
 {% if site_figures %}
 
 Site figures used: {{ site_figures | join(", ") }}

@@ -35,6 +35,25 @@ def _host_check_lines(checks: list[dict]) -> list[str]:
     return lines
 
 
+def _side_by_side(d: dict) -> list[str]:
+    """Held out and in-sample, one line each (held out first: it is the headline): experiments and
+    values inside the intervals, their median width, option pairs in the documents' order."""
+    out = []
+    for mode in ("held_out", "in_sample"):
+        h = d["side_by_side"].get(mode)
+        if h is None:
+            continue
+        width = "-" if h["interval_median_width"] is None else f"{h['interval_median_width']:.2f}"
+        out.append(f"{mode.replace('_', '-')}: {h['passed']}/{h['experiments']} experiments "
+                   f"({100 * h['share']:.0f} %), {h['cases_within']}/{h['cases']} values inside the "
+                   f"{100 * d['summary']['level']:.0f} % intervals ({100 * h['values_share']:.0f} %), median width "
+                   f"{width} of the value, {h['zero_width_echoes']} zero-width echoes, option pairs in the "
+                   f"documents' order {100 * h['order_share']:.0f} % of {h['order_pairs']}")
+    if "held_out" not in d["side_by_side"]:
+        out.append("held-out: `capadvisor replay --held-out` (each experiment left out of the models)")
+    return out
+
+
 def to_markdown(result: ReplayResult) -> str:
     """The replay as Markdown: per-document summary, then every experiment and case."""
     d = result.to_dict()
@@ -44,6 +63,7 @@ def to_markdown(result: ReplayResult) -> str:
              f"{100 * BAR:.0f} %); {s['cases_within']} of {s['cases']} measured values lie within the advice's "
              f"interval; {s['setups_with_host_count']} of {s['setups']} setups get a host count; "
              f"{s['xfail']} known failures. **{'PASS' if s['ok'] else 'FAIL'}**", "",
+             *_side_by_side(d), "",
              "| document | experiments | passed | known failures | values | within |", "|---|---|---|---|---|---|"]
     for doc, c in d["documents"].items():
         lines.append(f"| {doc} | {c['experiments']} | {c['passed']} | {c['xfail']} | {c['cases']} | "
@@ -104,6 +124,7 @@ def to_text(result: ReplayResult) -> str:
     out += [f"hosts {c['setup']}: advised {c['advised_hosts']}, the document ran {c['document_hosts']}"
             + ("" if c["agrees"] else f": {c.get('why', '')}") for c in d["host_checks"]]
     s = d["summary"]
+    out += _side_by_side(d)
     out.append(f"{s['passed']}/{s['experiments']} experiments pass ({100 * s['share']:.1f} %, bar {100 * BAR:.0f} %),"
                f" {s['cases_within']}/{s['cases']} values within, {s['setups_with_host_count']}/{s['setups']} setups "
                f"with a host count, {s['xfail']} known failures: {'PASS' if s['ok'] else 'FAIL'}")

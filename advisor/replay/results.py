@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from advisor.models.conformal import LEVEL
+from advisor.replay import metrics
 from advisor.replay.measure import Measured
 from advisor.replay.suite import Case, Experiment
 
@@ -78,6 +80,8 @@ class ReplayResult:
     coverage: dict[str, dict] = field(default_factory=dict)  # document -> see :func:`coverage`
     #: the advised host count against the hosts each document ran where it fitted (replay.hosts)
     host_checks: list[dict] = field(default_factory=list)
+    #: the other mode's :meth:`headline` (held out beside in-sample), when it was run too
+    other: dict | None = None
 
     @property
     def passed(self) -> int:
@@ -114,10 +118,35 @@ class ReplayResult:
             d["cases_within"] += sum(c.within for c in r.cases)
         return out
 
+    def interval_summary(self) -> dict:
+        """The intervals and rankings: values inside, median width, zero-width echoes, option pairs
+        in the documents' order (see :mod:`advisor.replay.metrics`)."""
+        cases = [c for r in self.experiments for c in r.cases]
+        pairs, kept, flipped = metrics.order_pairs(self.experiments)
+        echoes = metrics.zero_width_echoes(cases)
+        return {"level": LEVEL, "values_share": round(sum(c.within for c in cases) / len(cases), 4) if cases else 0.0,
+                "interval_median_width": metrics.median_width(cases), "zero_width_echoes": len(echoes),
+                "zero_width_echo_cases": echoes,
+                "zero_width_points": len(metrics.zero_width_points(cases)), "order_pairs": pairs, "order_pairs_kept": kept,
+                "order_share": round(kept / pairs, 4) if pairs else 1.0, "order_flipped": flipped}
+
+    def headline(self) -> dict:
+        """The few numbers quoted side by side for the two modes."""
+        s = self.interval_summary()
+        cases = [c for r in self.experiments for c in r.cases]
+        return {"experiments": len(self.experiments), "passed": self.passed, "share": round(self.share, 4),
+                "cases": len(cases), "cases_within": sum(c.within for c in cases),
+                **{k: s[k] for k in ("values_share", "interval_median_width", "zero_width_echoes", "order_pairs",
+                                     "order_share")}}
+
     def to_dict(self) -> dict:
         cases = [c for r in self.experiments for c in r.cases]
+        mode = "held_out" if self.held_out else "in_sample"
+        side = {mode: self.headline()} | ({("in_sample" if self.held_out else "held_out"): self.other}
+                                          if self.other else {})
         return {"mode": "leave-the-experiment-out" if self.held_out else "in-sample", "bar": BAR,
-                "summary": {"experiments": len(self.experiments), "passed": self.passed,
+                "side_by_side": side, "figures": metrics.by_figure(self.experiments, LEVEL),
+                "summary": {**self.interval_summary(), "experiments": len(self.experiments), "passed": self.passed,
                             "share": round(self.share, 4), "cases": len(cases),
                             "cases_within": sum(c.within for c in cases),
                             "xfail": sum(bool(r.experiment.xfail) for r in self.experiments),

@@ -205,10 +205,29 @@ def _files(directory: Path | str | None) -> list[tuple[Path, Mapping]]:
             raise InputError(f"{path}: not valid YAML: {exc}") from exc
         except RecursionError:
             raise InputError(f"{path}: not valid YAML: nested too deeply") from None
+        _check_numbers(data, str(path))
         if not isinstance(data, Mapping) or "document" not in data:
             raise InputError(f"{path}: a replay file needs 'document' and 'experiments'")
         out.append((path, data))
     return out
+
+
+def _check_numbers(data: Any, where: str) -> None:
+    """Every number of a suite file finite and at most 1e12 in size (the one check every number read
+    from a file goes through, #34); an InputError naming the file and the key path otherwise."""
+    import math
+
+    stack: list[tuple[str, Any]] = [("", data)]
+    while stack:
+        key, value = stack.pop()
+        if isinstance(value, Mapping):
+            stack += [(f"{key}.{k}" if key else str(k), v) for k, v in value.items()]
+        elif isinstance(value, list):
+            stack += [(f"{key}[{i}]", v) for i, v in enumerate(value)]
+        elif isinstance(value, (int, float)) and not isinstance(value, bool) and (
+                abs(value) > 1e12 or (isinstance(value, float) and not math.isfinite(value))):
+            shown = f"a {len(str(abs(value)))}-digit number" if isinstance(value, int) else f"{value:g}"
+            raise InputError(f"{where}: {key or 'the document'}: {shown} is not a finite number of at most 1e12")
 
 
 def load_suite(directory: Path | str | None = None) -> list[Experiment]:

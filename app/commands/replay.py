@@ -22,7 +22,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="only this document (id or prefix, e.g. 001; repeatable)")
     p.add_argument("--format", choices=("json", "md", "text"), default="text", help="output format (default text)")
     p.add_argument("--held-out", action="store_true",
-                   help="leave each experiment out: refit the models without its rows before replaying it")
+                   help="leave each experiment out: refit the models without its rows before replaying it (the "
+                        "headline: reported beside the in-sample replay)")
     p.add_argument("--suite", type=Path, metavar="DIR", help="folder of replay files (default: the program's resources/replay)")
     p.add_argument("-o", "--output", type=Path, metavar="FILE", help="write here (atomically) instead of stdout")
     p.add_argument("--kb", type=Path, help="use this compiled knowledge base file instead of the shipped one")
@@ -39,6 +40,8 @@ def cmd_replay(args) -> int:
     with KnowledgeBase.open(args.kb) as kb:
         result = replay.run(experiments, kb, documents=args.document, held_out=args.held_out, setups=setups,
                             not_experiments=not_experiments)
+        if args.held_out:  # held out is the headline; in-sample beside it
+            result.other = replay.run(experiments, kb, documents=args.document).headline()
     if args.format == "json":
         text = jsonout.dumps(result.to_dict(), indent=2) + "\n"
     elif args.format == "md":

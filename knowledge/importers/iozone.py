@@ -66,39 +66,87 @@ def identify(text: str) -> float:
 def parse(text: str, path: str = "") -> ParsedFile:
     """Parse IOzone output into site measurements."""
     warnings: list[str] = []
-    skipped: list[str] = []
-    params: dict = {}
-    commands: list[str] = []
-    version = ""
-    # the settings of the invocation being read (reset by each banner)
-    run: dict = {"unit": ("KiB/s", "throughput"), "direct": None, "rec": None, "size": None}
-    table: list[tuple[int, float, float, list[tuple[int, float]], dict]] = []
-    excel: list[tuple[int, float, float, float, int]] = []
-    titles: dict[int, str] = {}
-    interrupted: int | None = None
-    children: list[tuple[int, int, str, float, str, dict]] = []
-    ends: list[int] | None = None
-    report: int | None = None
-    recs: list[float] = []
-    in_excel = False
+    reader = _Reader(path)
     for n, line in enumerate(text.splitlines(), 1):
+        reader.read(n, line)
+    params, skipped, excel, table = reader.params, reader.skipped, reader.excel, reader.table
+    if reader.commands:
+        params["command_line"] = reader.commands[0]
+        if len(reader.commands) > 1:
+            params["command_lines"] = reader.commands
+    # a run: one (file size, record length) row of the table or of a -R report, one throughput-mode test
+    runs = len({(k, size) for k, size, *_ in excel}) if excel else len(table)
+    runs += len(reader.children) + len(skipped)
+    excel = _drop_unfinished(excel, reader.titles, reader.interrupted, skipped, warnings)
+    out = _measurements(table, excel, reader.children, reader.run["unit"], params, warnings)
+    if not out and reader.interrupted is not None:
+        raise ImporterError(path, "IOzone was interrupted here, before any test finished: its -R report holds "
+                                  "only the zeros IOzone prints for unfinished tests, no result",
+                            line=reader.interrupted)
+    if not out:
+        raise ImporterError(path, "no IOzone results (no 'kB reclen' table rows, 'Children see throughput' "
+                                  "lines or -R report)", line=1)
+    if not reader.version:
+        warnings.append("no 'Version $Revision: ...' line: version unknown")
+    return ParsedFile(NAME, reader.version, params, out, warnings, path=path, format="iozone",
+                      runs_found=runs, skipped=skipped)
+
+
+def _new_run() -> dict:
+    """The settings of an invocation before its lines say otherwise."""
+    return {"unit": ("KiB/s", "throughput"), "direct": None, "rec": None, "size": None}
+
+
+class _Reader:
+    """Reads IOzone output line by line: the settings of the invocation being read (reset by each
+    banner), the table rows, the -R report values and the throughput-mode lines."""
+
+    def __init__(self, path: str):
+        self.path = path
+        self.skipped: list[str] = []
+        self.params: dict = {}
+        self.commands: list[str] = []
+        self.version = ""
+        self.run: dict = _new_run()
+        self.table: list[tuple[int, float, float, list[tuple[int, float]], dict]] = []
+        self.excel: list[tuple[int, float, float, float, int]] = []
+        self.titles: dict[int, str] = {}
+        self.interrupted: int | None = None
+        self.children: list[tuple[int, int, str, float, str, dict]] = []
+        self.ends: list[int] | None = None
+        self.report: int | None = None
+        self.recs: list[float] = []
+        self.in_excel = False
+
+    def read(self, n: int, line: str) -> None:
         s = line.strip()
+        if self._setting(n, s) or self._excel(n, s) or self._table(n, s, line):
+            return
+        if m := CHILDREN_RE.match(s):
+            self.children.append((n, int(m.group(1)), m.group(2), number(m.group(3), self.path, line=n),
+                                  m.group(4), dict(self.run)))
+        elif s.startswith("iozone test complete"):
+            self.ends = None
+
+    def _setting(self, n: int, s: str) -> bool:
+        """An interruption, a banner, the version, the command line or a setting of the run."""
+        path, run = self.path, self.run
         if s.startswith("iozone: interrupted"):
-            interrupted = n
+            self.interrupted = n
         elif s.startswith("Iozone: Performance Test of File I/O"):
-            run = {"unit": ("KiB/s", "throughput"), "direct": None, "rec": None, "size": None}
+            self.run = _new_run()
         elif m := re.search(r"Version \$Revision: (\S+) \$", s):
-            version = version or m.group(1)
+            self.version = self.version or m.group(1)
         elif m := re.match(r"^Command line used: (.*)$", s):
-            commands.append(m.group(1))
+            self.commands.append(m.group(1))
         elif s.startswith(("Output is in", "OPS Mode")):
             if "op" in s.split("Output is in", 1)[-1]:
                 run["unit"] = ("ops/s", "iops")
         elif s.startswith("O_DIRECT feature enabled"):
-            params["direct_io"] = True
+            self.params["direct_io"] = True
             run["direct"] = "yes"
         elif m := re.match(r"^Throughput test with (\d+) (processes|process|threads|thread)\b", s):
-            params["threads"] = int(m.group(1))
+            self.params["threads"] = int(m.group(1))
         elif m := EACH_RE.match(s):
             run["size"] = number(m.group(1), path, line=n, what="file size")
             run["rec"] = number(m.group(2), path, line=n, what="record size")
@@ -106,65 +154,58 @@ def parse(text: str, path: str = "") -> ParsedFile:
             run["rec"] = number(m.group(1), path, line=n, what="record size")
         elif m := re.match(r"^File size set to (\d+) [kK]B?\b", s):
             run["size"] = number(m.group(1), path, line=n, what="file size")
-        elif s.startswith("Excel output is below"):
-            in_excel, ends = True, None
+        else:
+            return False
+        return True
+
+    def _excel(self, n: int, s: str) -> bool:
+        """A line of the -R report: its start, a report title, the record sizes or a row of values."""
+        path = self.path
+        if s.startswith("Excel output is below"):
+            self.in_excel, self.ends = True, None
         elif m := re.match(r'^"(.+) report"$', s):
-            if not in_excel:  # a -R report saved without its "Excel output is below" line
-                in_excel, ends = True, None
-            report = REPORTS.get(m.group(1).lower())
-            if report is not None:
-                titles[report] = m.group(1)
-            if report is None:
-                skipped.append(f"line {n}: unknown -R report {m.group(1)!r}: skipped")
-            recs = []
-        elif in_excel and report is not None and s.startswith('"') and not recs:
-            recs = [number(t.strip('"'), path, line=n, what="record size") for t in s.split()]
-        elif in_excel and report is not None and (m := re.match(r'^"(\d+)"\s*(.*)$', s)):
+            if not self.in_excel:  # a -R report saved without its "Excel output is below" line
+                self.in_excel, self.ends = True, None
+            self.report = REPORTS.get(m.group(1).lower())
+            if self.report is not None:
+                self.titles[self.report] = m.group(1)
+            if self.report is None:
+                self.skipped.append(f"line {n}: unknown -R report {m.group(1)!r}: skipped")
+            self.recs = []
+        elif self.in_excel and self.report is not None and s.startswith('"') and not self.recs:
+            self.recs = [number(t.strip('"'), path, line=n, what="record size") for t in s.split()]
+        elif self.in_excel and self.report is not None and (m := re.match(r'^"(\d+)"\s*(.*)$', s)):
             size = number(m.group(1), path, line=n, what="file size")
             vals = m.group(2).split()
-            if len(vals) > len(recs):
-                raise ImporterError(path, f"{len(vals)} values for {len(recs)} record sizes", line=n)
-            for rec, v in zip(recs, vals, strict=False):
-                excel.append((report, size, rec, number(v, path, line=n), n))
-        elif re.match(r"^kB\s+reclen\s", s, re.I):  # "KB  reclen" in IOzone 3.3xx
+            if len(vals) > len(self.recs):
+                raise ImporterError(path, f"{len(vals)} values for {len(self.recs)} record sizes", line=n)
+            for rec, v in zip(self.recs, vals, strict=False):
+                self.excel.append((self.report, size, rec, number(v, path, line=n), n))
+        else:
+            return False
+        return True
+
+    def _table(self, n: int, s: str, line: str) -> bool:
+        """The table's header (its column ends) or one of its rows."""
+        path = self.path
+        if re.match(r"^kB\s+reclen\s", s, re.I):  # "KB  reclen" in IOzone 3.3xx
             tokens = s.split()[2:]
             if tuple(tokens) != HEADER_TOKENS[:len(tokens)]:
                 raise ImporterError(path, f"unknown table columns {' '.join(tokens)[:60]!r}", line=n)
-            ends = [m.end() for m in re.finditer(r"\S+", line)]
-        elif ends is not None and s and all(is_number(t) for t in s.split()) and len(s.split()) >= 3:
+            self.ends = [m.end() for m in re.finditer(r"\S+", line)]
+        elif self.ends is not None and s and all(is_number(t) for t in s.split()) and len(s.split()) >= 3:
             toks = [(m.group(), m.end()) for m in re.finditer(r"\S+", line)]
             size = number(toks[0][0], path, line=n, what="file size")
             rec = number(toks[1][0], path, line=n, what="record length")
-            cols = ends[2:]
+            cols = self.ends[2:]
             row = []
             for tok, end in toks[2:]:
                 k = min(range(len(cols)), key=lambda i: abs(cols[i] - end))
                 row.append((k, number(tok, path, line=n)))
-            table.append((n, size, rec, row, dict(run)))
-        elif m := CHILDREN_RE.match(s):
-            children.append((n, int(m.group(1)), m.group(2), number(m.group(3), path, line=n), m.group(4),
-                             dict(run)))
-        elif s.startswith("iozone test complete"):
-            ends = None
-    if commands:
-        params["command_line"] = commands[0]
-        if len(commands) > 1:
-            params["command_lines"] = commands
-    # a run: one (file size, record length) row of the table or of a -R report, one throughput-mode test
-    runs = len({(k, size) for k, size, *_ in excel}) if excel else len(table)
-    runs += len(children) + len(skipped)
-    excel = _drop_unfinished(excel, titles, interrupted, skipped, warnings)
-    out = _measurements(table, excel, children, run["unit"], params, warnings)
-    if not out and interrupted is not None:
-        raise ImporterError(path, "IOzone was interrupted here, before any test finished: its -R report holds "
-                                  "only the zeros IOzone prints for unfinished tests, no result", line=interrupted)
-    if not out:
-        raise ImporterError(path, "no IOzone results (no 'kB reclen' table rows, 'Children see throughput' "
-                                  "lines or -R report)", line=1)
-    if not version:
-        warnings.append("no 'Version $Revision: ...' line: version unknown")
-    return ParsedFile(NAME, version, params, out, warnings, path=path, format="iozone",
-                      runs_found=runs, skipped=skipped)
+            self.table.append((n, size, rec, row, dict(self.run)))
+        else:
+            return False
+        return True
 
 
 def _drop_unfinished(excel, titles, interrupted, skipped, warnings):

@@ -36,40 +36,70 @@ def parse(text: str, path: str = "") -> ParsedFile:
     """Parse every PostMark report of ``text`` (verbose or terse; a session may run several) into
     site measurements, each report with its own parameters."""
     warnings: list[str] = []
-    config: dict = {}
-    version = ""
-    reports: list[dict] = []
-    cur: dict | None = None
+    reader = _Reader(path)
+    for n, line in enumerate(text.splitlines(), 1):
+        reader.read(n, line)
+    reports, version = reader.reports, reader.version
+    if not reports:
+        raise ImporterError(path, "no PostMark results (neither the verbose 'Time:/Files:/Data:' blocks "
+                                  "nor a terse line of 13 numbers)", line=1)
+    if not version:
+        warnings.append("no 'PostMark vX.Y' line: version unknown")
+    out, skipped, kept = _collect(reports, warnings)
+    if not out:
+        raise ImporterError(path, "no transaction rate ('seconds of transactions (N per second)') in any "
+                                  "PostMark report", key="transactions", line=reports[0]["line"])
+    params = dict(kept[0]) if len(kept) == 1 else {"reports": kept, "report": kept[0]["report"]}
+    fmt = f"postmark-{kept[0]['report']}" if len({r['report'] for r in kept}) == 1 else "postmark-mixed"
+    return ParsedFile(NAME, version, params, out, warnings, path=path, format=fmt,
+                      runs_found=len(reports), skipped=skipped)
 
-    heading: list[str] = ["", ""]  # a section heading after a ruler line, and one below it
-    after_rule = False
 
-    def new(line: int, terse: bool = False) -> dict:
-        rep = {"line": line, "params": dict(config), "values": {}, "terse": terse,
-               "section": " / ".join(h for h in heading if h)}
-        reports.append(rep)
+class _Reader:
+    """Reads a PostMark session line by line: the configuration so far, the section headings, and
+    every report (``{"line", "params", "values", "terse", "section"}``) with the values read."""
+
+    def __init__(self, path: str):
+        self.path = path
+        self.config: dict = {}
+        self.version = ""
+        self.reports: list[dict] = []
+        self.cur: dict | None = None
+        self.heading: list[str] = ["", ""]  # a section heading after a ruler line, and one below it
+        self.after_rule = False
+        self.block = ""
+
+    def new(self, line: int, terse: bool = False) -> dict:
+        rep = {"line": line, "params": dict(self.config), "values": {}, "terse": terse,
+               "section": " / ".join(h for h in self.heading if h)}
+        self.reports.append(rep)
         return rep
 
-    block = ""
-    for n, line in enumerate(text.splitlines(), 1):
+    def read(self, n: int, line: str) -> None:
         s = line.strip()
         while s.startswith("pm>"):
             s = s[3:].strip()
         if re.fullmatch(r"[=\-#*]{10,}", s):
-            after_rule = True
-            continue
+            self.after_rule = True
+            return
         if s.endswith(":") and s not in ("Time:", "Files:", "Data:") and not line.startswith(("\t", "        ")) \
                 and len(s) < 100 and not re.match(r"^(pm>|\d)", s):
-            if after_rule:
-                heading[:] = [s[:-1].strip(), ""]
+            if self.after_rule:
+                self.heading[:] = [s[:-1].strip(), ""]
             else:
-                heading[1] = s[:-1].strip()
-            after_rule = False
-            continue
+                self.heading[1] = s[:-1].strip()
+            self.after_rule = False
+            return
         if s:
-            after_rule = False
+            self.after_rule = False
+        if not self._setting(s):
+            self._result(n, s)
+
+    def _setting(self, s: str) -> bool:
+        """The version or a configuration line; False if ``s`` is neither."""
+        config = self.config
         if m := re.search(r"PostMark v(\d+\.\d+\w*)", s):
-            version = version or m.group(1)
+            self.version = self.version or m.group(1)
         elif m := re.match(r"^Reading configuration from file '(.*)'", s):
             config["configuration_file"] = m.group(1)
         elif m := re.match(r"^The base number of files is (\d+)", s):
@@ -80,11 +110,18 @@ def parse(text: str, path: str = "") -> ParsedFile:
             config["file_size_range"] = [m.group(1), m.group(2)]
         elif m := re.match(r"^Block sizes are: read=(.+), write=(.+)$", s):
             config["read_block"], config["write_block"] = m.group(1), m.group(2)
-        elif s == "Time:":
-            block = "Time"
-            cur = new(n)
+        else:
+            return False
+        return True
+
+    def _result(self, n: int, s: str) -> None:
+        """A block heading (Time:, Files:, Data:), a result line of the current report, or a terse line."""
+        path, cur, block = self.path, self.cur, self.block
+        if s == "Time:":
+            self.block = "Time"
+            self.cur = self.new(n)
         elif s in ("Files:", "Data:"):
-            block = s[:-1]
+            self.block = s[:-1]
         elif cur is not None and (m := re.match(r"^(\d+) seconds total$", s)):
             cur["values"]["seconds_total"] = (number(m.group(1), path, line=n), "s")
         elif cur is not None and (m := re.match(r"^(\d+) seconds of transactions \((\d+(?:\.\d+)?) per second\)$", s)):
@@ -101,16 +138,16 @@ def parse(text: str, path: str = "") -> ParsedFile:
             key = "bytes_read_per_s" if m.group(3) == "read" else "bytes_written_per_s"
             cur["values"][key] = (number(m.group(4), path, line=n), unit)
         elif len(fields := s.split()) == len(TERSE) and all(is_number(f) for f in fields):
-            rep = new(n, terse=True)
+            rep = self.new(n, terse=True)
             units = ["s", "s", "tps"] + ["files/s"] * 8 + ["B/s", "B/s"]
             for key, f, unit in zip(TERSE, fields, units, strict=True):
                 rep["values"][key] = (number(f, path, line=n, key=key), unit)
-            cur, block = None, ""
-    if not reports:
-        raise ImporterError(path, "no PostMark results (neither the verbose 'Time:/Files:/Data:' blocks "
-                                  "nor a terse line of 13 numbers)", line=1)
-    if not version:
-        warnings.append("no 'PostMark vX.Y' line: version unknown")
+            self.cur, self.block = None, ""
+
+
+def _collect(reports: list[dict], warnings: list[str]) -> tuple[list[SiteMeasurement], list[str], list[dict]]:
+    """The measurements of every report with a transaction rate, the skipped reports, and the
+    parameters of those kept."""
     out: list[SiteMeasurement] = []
     skipped: list[str] = []
     kept = []
@@ -130,13 +167,7 @@ def parse(text: str, path: str = "") -> ParsedFile:
         out += _measurements(values, rep["params"], "" if len(reports) == 1 and not rep["section"] else f" ({where})")
         kept.append({**rep["params"], "line": rep["line"], "report": "terse" if rep["terse"] else "verbose",
                      **({"section": rep["section"]} if rep["section"] else {})})
-    if not out:
-        raise ImporterError(path, "no transaction rate ('seconds of transactions (N per second)') in any "
-                                  "PostMark report", key="transactions", line=reports[0]["line"])
-    params = dict(kept[0]) if len(kept) == 1 else {"reports": kept, "report": kept[0]["report"]}
-    fmt = f"postmark-{kept[0]['report']}" if len({r['report'] for r in kept}) == 1 else "postmark-mixed"
-    return ParsedFile(NAME, version, params, out, warnings, path=path, format=fmt,
-                      runs_found=len(reports), skipped=skipped)
+    return out, skipped, kept
 
 
 def _measurements(values: dict[str, tuple[float, str]], params: dict, label: str = "") -> list[SiteMeasurement]:

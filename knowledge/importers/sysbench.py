@@ -21,6 +21,7 @@ that names its test nowhere is skipped with a warning naming the version.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 
 from knowledge.importers.base import ImporterError, ParsedFile, measurement, number, size_kib
 from knowledge.userdb import SiteMeasurement
@@ -163,162 +164,225 @@ class _Unsupported(Exception):  # noqa: N818
     """A run of a sysbench test this importer does not read (the message names version and test)."""
 
 
+@dataclass
+class _Scan:
+    """What the lines of one run said: its settings (``params``) and every result line read."""
+
+    params: dict
+    ops: dict[str, float] = field(default_factory=dict)
+    mib: dict[str, float] = field(default_factory=dict)
+    latency: dict[str, float] = field(default_factory=dict)
+    v04: dict[str, float] = field(default_factory=dict)
+    mem: dict[str, float] = field(default_factory=dict)
+    oltp: dict[str, float] = field(default_factory=dict)
+    eps: float | None = None
+    total_time: float | None = None
+    events: float | None = None
+    section: str = ""
+    test: str | None = None
+    fatal: list[tuple[int, str]] = field(default_factory=list)
+
+
 def _parse_run(lines: list[str], start: int, path: str, label: str, hint: str | None = None
                ) -> tuple[list[SiteMeasurement], dict, list[str]]:
     warnings: list[str] = []
     version = BANNER_RE.match(lines[0]).group(2)  # type: ignore[union-attr]
-    params: dict = {"version": version, "line": start}
-    ops: dict[str, float] = {}
-    mib: dict[str, float] = {}
-    latency: dict[str, float] = {}
-    v04: dict[str, float] = {}
-    mem: dict[str, float] = {}
-    oltp: dict[str, float] = {}
-    eps = total_time = events = None
-    section = ""
-    test = None
-    fatal: list[tuple[int, str]] = []
+    scan = _Scan({"version": version, "line": start})
     for i, line in enumerate(lines):
-        n = start + i
-        s = line.strip()
-        for mark, name in TEST_HINTS:
-            if mark in line and test is None:
-                test = name
-        if s.startswith("FATAL:"):
-            fatal.append((n, s))
-        if m := re.match(r"^Number of threads: (\d+)", s):
-            params["threads"] = int(m.group(1))
-        elif m := re.match(r"^(?:Prime numbers limit|Maximum prime number checked in CPU test): (\d+)", s):
-            params["cpu_max_prime"] = int(m.group(1))
-        elif m := re.match(r"^Block size (\S+)", s):
-            params["block_size"] = m.group(1)
-        elif m := re.match(r"^block size: (\S+)", s):
-            params["block_size"] = m.group(1)
-        elif m := re.match(r"^operation: (\w+)", s):
-            params["memory_operation"] = m.group(1)
-        elif m := re.match(r"^Memory block size: (\S+)", s):
-            params["block_size"] = m.group(1)
-        elif m := re.match(r"^Memory operations type: (\w+)", s):
-            params["memory_operation"] = m.group(1)
-        elif m := re.match(r"^Extra file open flags: (.*)$", s):
-            params["file_extra_flags"] = m.group(1)
-        elif m := re.match(r"^Read/Write ratio for combined random IO test: (\S+)", s):
-            params["rw_ratio"] = number(m.group(1), path, line=n, key="Read/Write ratio")
-            if params["rw_ratio"] < 0:
-                raise ImporterError(path, "a negative read/write ratio", line=n, key="Read/Write ratio")
-        elif m := re.match(r"^Doing (.+) test\.?$", s):
-            params.setdefault("mode", m.group(1))
-        elif m := re.match(r"^(\d+) files, (\S+) each", s):
-            params["files"], params["file_size"] = int(m.group(1)), m.group(2)
-        elif s.endswith(":") and not line.startswith(" "):
-            section = s[:-1]
-        elif m := V10_RE.match(line):
-            ops[m.group(1).rstrip("s")] = number(m.group(2), path, line=n, key=f"{m.group(1)}/s")
-        elif m := V10_MIB_RE.match(line):
-            mib["read" if m.group(1) == "read" else "write"] = number(m.group(2), path, line=n,
-                                                                     key=f"{m.group(1)}, MiB/s")
-        elif (m := V11_RE.match(line)) and section == "Throughput":
-            ops[m.group(1)] = number(m.group(2), path, line=n, key=f"{m.group(1)} IOPS")
-            if m.group(3) is not None:
-                mib[m.group(1)] = number(m.group(3), path, line=n, key=f"{m.group(1)} MiB/s")
-        elif (m := LAT_RE.match(line)) and (section.startswith("Latency") or "per-request statistics" in section
-                                            or section == "Test execution summary"):
-            key = "95th percentile" if "95" in m.group(1) else m.group(1)
-            latency[key] = number(m.group(2), path, line=n, key=f"latency {key}")
-        elif m := EPS_RE.match(line):
-            eps = number(m.group(1), path, line=n, key="events per second")
-        elif m := V04_OPS_RE.match(s):
-            v04.update(reads=float(m.group(1)), writes=float(m.group(2)))
-        elif m := V04_MB_RE.match(s):
-            unit = m.group(7)
-            if unit not in MiB_PER:
-                raise ImporterError(path, f"unknown unit {unit!r}/sec", line=n)
-            v04["mib_s"] = number(m.group(6), path, line=n, key="Total transferred") * MiB_PER[unit]
-            v04["read_mib"] = number(m.group(1), path, line=n, key="Read") * MiB_PER.get(m.group(2), 1.0)
-            v04["written_mib"] = number(m.group(3), path, line=n, key="Written") * MiB_PER.get(m.group(4), 1.0)
-        elif m := V04_REQ_RE.match(s):
-            v04["req_s"] = number(m.group(1), path, line=n, key="Requests/sec executed")
-        elif (m := MEM_OPS_RE.match(s)) and test == "memory":
-            mem["ops_s"] = number(m.group(1), path, line=n, key="operations per second")
-        elif m := MEM_MIB_RE.match(s):
-            mem["mib_s"] = number(m.group(3), path, line=n, key=f"{m.group(2)}/sec")
-        elif m := OLTP_RE.match(line):
-            oltp[m.group(1)] = number(m.group(2), path, line=n, key=f"{m.group(1)} per sec.")
-        elif m := TOTAL_TIME_RE.match(line):
-            total_time = number(m.group(1), path, line=n, key="total time")
-        elif m := EVENTS_RE.match(line):
-            events = number(m.group(1), path, line=n, key="total number of events")
+        _read_line(scan, line, start + i, path)
+    params, test = scan.params, scan.test
     if test is None:
-        test = "fileio" if (ops or mib or v04) else "cpu" if eps is not None else \
-            "oltp" if oltp else "memory" if mem else hint
-    if fatal and not (ops or mib or v04 or eps is not None or oltp or mem or events is not None):
-        n, msg = fatal[0]
+        test = "fileio" if (scan.ops or scan.mib or scan.v04) else "cpu" if scan.eps is not None else \
+            "oltp" if scan.oltp else "memory" if scan.mem else hint
+    if scan.fatal and not (scan.ops or scan.mib or scan.v04 or scan.eps is not None or scan.oltp or scan.mem
+                           or scan.events is not None):
+        n, msg = scan.fatal[0]
         raise _Unsupported(f"sysbench {version} {test or ''} run aborted at line {n} ({msg[:120]})".replace("  ", " "))
     threads = params.get("threads")
     if threads is None:
         warnings.append("the report has no 'Number of threads' line: threads unknown")
-    base = {"benchmark": "sysbench", "threads": threads}
     who = f"sysbench {label + ' ' if label else ''}{test}"
-    out: list[SiteMeasurement] = []
-    if test == "cpu":
-        if eps is None and events is not None and total_time:
-            eps = events / total_time
-            warnings.append(f"sysbench {version} prints no events per second: {events:g} events / "
-                            f"{total_time:g} s = {eps:.2f} events/s")
-        if eps is None:
-            raise ImporterError(path, f"sysbench {version} cpu run without 'events per second' (or events and "
-                                      "total time)", line=start)
-        out.append(measurement("throughput", eps, "ops/s", dict(base, operation="cpu"), f"{who}: events per second"))
-        op = "cpu"
-    elif test == "fileio":
-        if not (ops or mib or v04):
-            raise ImporterError(path, f"sysbench {version} fileio run without results ('File operations', "
-                                      "'read: IOPS=' or 'Operations performed')", line=start)
-        out += _fileio(params, ops, mib, v04, threads, warnings, who)
-        op = MODES.get(params.get("mode", ""), (None, "mixed"))[1]
-    elif test == "memory":
-        if not mem:
-            raise ImporterError(path, f"sysbench {version} memory run without 'MiB transferred'", line=start)
-        op = f"memory_{params.get('memory_operation', 'write')}"
-        block = size_kib(params["block_size"].replace("K", "k"), default_unit="B") if "block_size" in params else None
-        f = dict(base, operation=op, block_size=block)
-        if "mib_s" in mem:
-            out.append(measurement("throughput", mem["mib_s"], "MiB/s", f, f"{who}: transfer rate"))
-        if "ops_s" in mem:
-            out.append(measurement("throughput", mem["ops_s"], "ops/s", f, f"{who}: operations per second"))
-    elif test == "oltp":
-        if "transactions" not in oltp:
-            raise ImporterError(path, f"sysbench {version} oltp run without 'transactions: N (X per sec.)'",
-                                line=start)
-        out.append(measurement("transaction_rate", oltp["transactions"], "tps", dict(base, operation="transaction"),
-                               f"{who}: transactions per second"))
-        q = oltp.get("queries", oltp.get("read/write requests"))
-        if q is not None:
-            out.append(measurement("throughput", q, "ops/s", dict(base, operation="query"),
-                                   f"{who}: queries per second"))
-        op = "transaction"
-    elif test in ("threads", "mutex"):
-        if events is None or not total_time:
-            raise ImporterError(path, f"sysbench {version} {test} run without 'total time' and 'total number "
-                                      "of events'", line=start)
-        op = test
-        if test == "threads":
-            out.append(measurement("throughput", events / total_time, "ops/s", dict(base, operation="threads"),
-                                   f"{who}: events per second ({events:g} events / {total_time:g} s)"))
-        else:
-            out.append(measurement("elapsed_time", total_time, "s", dict(base, operation="mutex"),
-                                   f"{who}: total time"))
-    else:
-        what = f"{test} test" if test else "test that names itself nowhere (threads, mutex or a Lua script)"
-        raise _Unsupported(f"sysbench {version} {what}: not recognised (cpu, fileio, memory, oltp, threads and "
-                           "mutex are read; a heading or the command line before the banner names the test)")
+    out, op = _measurements(scan, test, start, path, threads, warnings, who)
     for key, stat in (("avg", "mean"), ("95th percentile", "p95"), ("max", "max")):
-        if key in latency:
-            out.append(measurement("latency", latency[key], "ms",
+        if key in scan.latency:
+            out.append(measurement("latency", scan.latency[key], "ms",
                                    {"benchmark": "sysbench", "operation": op, "statistic": stat, "threads": threads},
                                    f"{who}: per-event latency"))
     params["test"] = test
     return out, params, warnings
+
+
+def _read_line(scan: _Scan, line: str, n: int, path: str) -> None:
+    """Read line ``n`` of a run into ``scan``: a test hint, a FATAL line, a setting, a section heading
+    or a result."""
+    s = line.strip()
+    for mark, name in TEST_HINTS:
+        if mark in line and scan.test is None:
+            scan.test = name
+    if s.startswith("FATAL:"):
+        scan.fatal.append((n, s))
+    if _read_setting(scan.params, s, n, path):
+        return
+    if s.endswith(":") and not line.startswith(" "):
+        scan.section = s[:-1]
+        return
+    _read_result(scan, line, s, n, path)
+
+
+def _read_setting(params: dict, s: str, n: int, path: str) -> bool:
+    """Read a setting line (threads, prime limit, block size, mode, files...) into ``params``;
+    False if ``s`` is none."""
+    if m := re.match(r"^Number of threads: (\d+)", s):
+        params["threads"] = int(m.group(1))
+    elif m := re.match(r"^(?:Prime numbers limit|Maximum prime number checked in CPU test): (\d+)", s):
+        params["cpu_max_prime"] = int(m.group(1))
+    elif m := re.match(r"^Block size (\S+)", s):
+        params["block_size"] = m.group(1)
+    elif m := re.match(r"^block size: (\S+)", s):
+        params["block_size"] = m.group(1)
+    elif m := re.match(r"^operation: (\w+)", s):
+        params["memory_operation"] = m.group(1)
+    elif m := re.match(r"^Memory block size: (\S+)", s):
+        params["block_size"] = m.group(1)
+    elif m := re.match(r"^Memory operations type: (\w+)", s):
+        params["memory_operation"] = m.group(1)
+    elif m := re.match(r"^Extra file open flags: (.*)$", s):
+        params["file_extra_flags"] = m.group(1)
+    elif m := re.match(r"^Read/Write ratio for combined random IO test: (\S+)", s):
+        params["rw_ratio"] = number(m.group(1), path, line=n, key="Read/Write ratio")
+        if params["rw_ratio"] < 0:
+            raise ImporterError(path, "a negative read/write ratio", line=n, key="Read/Write ratio")
+    elif m := re.match(r"^Doing (.+) test\.?$", s):
+        params.setdefault("mode", m.group(1))
+    elif m := re.match(r"^(\d+) files, (\S+) each", s):
+        params["files"], params["file_size"] = int(m.group(1)), m.group(2)
+    else:
+        return False
+    return True
+
+
+def _read_result(scan: _Scan, line: str, s: str, n: int, path: str) -> None:
+    """Read a result line (``line``; ``s`` stripped) into ``scan``, if it is one."""
+    section = scan.section
+    if m := V10_RE.match(line):
+        scan.ops[m.group(1).rstrip("s")] = number(m.group(2), path, line=n, key=f"{m.group(1)}/s")
+    elif m := V10_MIB_RE.match(line):
+        scan.mib["read" if m.group(1) == "read" else "write"] = number(m.group(2), path, line=n,
+                                                                      key=f"{m.group(1)}, MiB/s")
+    elif (m := V11_RE.match(line)) and section == "Throughput":
+        scan.ops[m.group(1)] = number(m.group(2), path, line=n, key=f"{m.group(1)} IOPS")
+        if m.group(3) is not None:
+            scan.mib[m.group(1)] = number(m.group(3), path, line=n, key=f"{m.group(1)} MiB/s")
+    elif (m := LAT_RE.match(line)) and (section.startswith("Latency") or "per-request statistics" in section
+                                        or section == "Test execution summary"):
+        key = "95th percentile" if "95" in m.group(1) else m.group(1)
+        scan.latency[key] = number(m.group(2), path, line=n, key=f"latency {key}")
+    elif m := EPS_RE.match(line):
+        scan.eps = number(m.group(1), path, line=n, key="events per second")
+    elif m := V04_OPS_RE.match(s):
+        scan.v04.update(reads=float(m.group(1)), writes=float(m.group(2)))
+    elif m := V04_MB_RE.match(s):
+        _read_v04_transfer(scan.v04, m, n, path)
+    elif m := V04_REQ_RE.match(s):
+        scan.v04["req_s"] = number(m.group(1), path, line=n, key="Requests/sec executed")
+    elif (m := MEM_OPS_RE.match(s)) and scan.test == "memory":
+        scan.mem["ops_s"] = number(m.group(1), path, line=n, key="operations per second")
+    elif m := MEM_MIB_RE.match(s):
+        scan.mem["mib_s"] = number(m.group(3), path, line=n, key=f"{m.group(2)}/sec")
+    elif m := OLTP_RE.match(line):
+        scan.oltp[m.group(1)] = number(m.group(2), path, line=n, key=f"{m.group(1)} per sec.")
+    elif m := TOTAL_TIME_RE.match(line):
+        scan.total_time = number(m.group(1), path, line=n, key="total time")
+    elif m := EVENTS_RE.match(line):
+        scan.events = number(m.group(1), path, line=n, key="total number of events")
+
+
+def _read_v04_transfer(v04: dict[str, float], m: re.Match, n: int, path: str) -> None:
+    """A 0.4 ``Read ... Written ... Total transferred ... (X Mb/sec)`` line, in MiB."""
+    unit = m.group(7)
+    if unit not in MiB_PER:
+        raise ImporterError(path, f"unknown unit {unit!r}/sec", line=n)
+    v04["mib_s"] = number(m.group(6), path, line=n, key="Total transferred") * MiB_PER[unit]
+    v04["read_mib"] = number(m.group(1), path, line=n, key="Read") * MiB_PER.get(m.group(2), 1.0)
+    v04["written_mib"] = number(m.group(3), path, line=n, key="Written") * MiB_PER.get(m.group(4), 1.0)
+
+
+def _measurements(scan: _Scan, test: str | None, start: int, path: str, threads, warnings: list[str],
+                  who: str) -> tuple[list[SiteMeasurement], str]:
+    """The measurements of a run of ``test`` and the operation its latency belongs to."""
+    version, params = scan.params["version"], scan.params
+    base = {"benchmark": "sysbench", "threads": threads}
+    if test == "cpu":
+        return _cpu(scan, start, path, base, warnings, who), "cpu"
+    if test == "fileio":
+        if not (scan.ops or scan.mib or scan.v04):
+            raise ImporterError(path, f"sysbench {version} fileio run without results ('File operations', "
+                                      "'read: IOPS=' or 'Operations performed')", line=start)
+        out = _fileio(params, scan.ops, scan.mib, scan.v04, threads, warnings, who)
+        return out, MODES.get(params.get("mode", ""), (None, "mixed"))[1]
+    if test == "memory":
+        return _memory(scan, start, path, base, who)
+    if test == "oltp":
+        return _oltp(scan, start, path, base, who), "transaction"
+    if test in ("threads", "mutex"):
+        return _threads_or_mutex(scan, test, start, path, base, who), test
+    what = f"{test} test" if test else "test that names itself nowhere (threads, mutex or a Lua script)"
+    raise _Unsupported(f"sysbench {version} {what}: not recognised (cpu, fileio, memory, oltp, threads and "
+                       "mutex are read; a heading or the command line before the banner names the test)")
+
+
+def _cpu(scan: _Scan, start: int, path: str, base: dict, warnings: list[str], who: str) -> list[SiteMeasurement]:
+    version, eps, events, total_time = scan.params["version"], scan.eps, scan.events, scan.total_time
+    if eps is None and events is not None and total_time:
+        eps = events / total_time
+        warnings.append(f"sysbench {version} prints no events per second: {events:g} events / "
+                        f"{total_time:g} s = {eps:.2f} events/s")
+    if eps is None:
+        raise ImporterError(path, f"sysbench {version} cpu run without 'events per second' (or events and "
+                                  "total time)", line=start)
+    return [measurement("throughput", eps, "ops/s", dict(base, operation="cpu"), f"{who}: events per second")]
+
+
+def _memory(scan: _Scan, start: int, path: str, base: dict, who: str) -> tuple[list[SiteMeasurement], str]:
+    params, mem = scan.params, scan.mem
+    if not mem:
+        raise ImporterError(path, f"sysbench {params['version']} memory run without 'MiB transferred'",
+                            line=start)
+    op = f"memory_{params.get('memory_operation', 'write')}"
+    block = size_kib(params["block_size"].replace("K", "k"), default_unit="B") if "block_size" in params else None
+    f = dict(base, operation=op, block_size=block)
+    out = []
+    if "mib_s" in mem:
+        out.append(measurement("throughput", mem["mib_s"], "MiB/s", f, f"{who}: transfer rate"))
+    if "ops_s" in mem:
+        out.append(measurement("throughput", mem["ops_s"], "ops/s", f, f"{who}: operations per second"))
+    return out, op
+
+
+def _oltp(scan: _Scan, start: int, path: str, base: dict, who: str) -> list[SiteMeasurement]:
+    oltp = scan.oltp
+    if "transactions" not in oltp:
+        raise ImporterError(path, f"sysbench {scan.params['version']} oltp run without 'transactions: N (X per "
+                                  "sec.)'", line=start)
+    out = [measurement("transaction_rate", oltp["transactions"], "tps", dict(base, operation="transaction"),
+                       f"{who}: transactions per second")]
+    q = oltp.get("queries", oltp.get("read/write requests"))
+    if q is not None:
+        out.append(measurement("throughput", q, "ops/s", dict(base, operation="query"),
+                               f"{who}: queries per second"))
+    return out
+
+
+def _threads_or_mutex(scan: _Scan, test: str, start: int, path: str, base: dict, who: str
+                      ) -> list[SiteMeasurement]:
+    events, total_time = scan.events, scan.total_time
+    if events is None or not total_time:
+        raise ImporterError(path, f"sysbench {scan.params['version']} {test} run without 'total time' and "
+                                  "'total number of events'", line=start)
+    if test == "threads":
+        return [measurement("throughput", events / total_time, "ops/s", dict(base, operation="threads"),
+                            f"{who}: events per second ({events:g} events / {total_time:g} s)")]
+    return [measurement("elapsed_time", total_time, "s", dict(base, operation="mutex"), f"{who}: total time")]
 
 
 def _fileio(params: dict, ops: dict, mib: dict, v04: dict, threads, warnings: list[str], who: str

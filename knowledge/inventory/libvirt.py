@@ -164,7 +164,12 @@ def read_virsh_text(path: Path, text: str, estate: Estate) -> tuple[list[VM], li
             (nodes if "CPU model" in block else info).append(block)
             continue
         i += 1
-    hosts = [_node(b, where, path, n, len(nodes)) for n, b in enumerate(nodes)]
+    hosts = []
+    for n, b in enumerate(nodes):
+        try:
+            hosts.append(_node(b, where, path, n, len(nodes)))
+        except RowError as exc:  # that host left out, named; the rest read on
+            estate.leave_out(str(exc))
     vms: dict[str, VM] = {}
     for vm in listed:
         vms.setdefault(vm.name, vm)
@@ -222,7 +227,7 @@ def _node(b: dict[str, str], where: str, path: Path, n: int, total: int) -> Host
         try:
             return parse_number(v.split()[0]) if v.split() else None
         except ValueError as exc:
-            raise InputError(f"{where}: nodeinfo (line {line}): '{key}: {v[:24]}' is not a number ({exc})") from None
+            raise RowError(f"{where}: nodeinfo (line {line}): '{key}: {v[:24]}' is not a number ({exc})") from None
 
     cpus, cells = num("CPU(s)"), num("NUMA cell(s)") or 1
     sockets, cores, threads = num("CPU socket(s)"), num("Core(s) per socket"), num("Thread(s) per core")

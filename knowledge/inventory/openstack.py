@@ -163,41 +163,49 @@ def read_hypervisors(path: Path, data, estate: Estate) -> Source:
     by_name = {h.name: h for h in estate.hosts}
     for i, raw in enumerate(rows):
         if not isinstance(raw, dict):
-            raise InputError(f"{where}: hypervisor {i}: not a JSON object")
-        h = _lower(raw)
-        name = str(h.get("hypervisor hostname") or h.get("hypervisor_hostname") or h.get("id") or f"hypervisor{i}")
-        here = f"{where}: hypervisor {i} ({name})"
-        service = h["service"] if isinstance(h.get("service"), dict) else {}
-        service_host = str(service.get("host") or h.get("host") or h.get("service host") or "")
-        topo = (h.get("cpu_info") or {}).get("topology") if isinstance(h.get("cpu_info"), dict) else None
-        topo = topo if isinstance(topo, dict) else {}
-        vcpus = _float(h.get("vcpus"), here, "vcpus")
-        ram = _float(h.get("memory_mb", h.get("memory mb")), here, "memory_mb")
-        kind = str(h.get("hypervisor_type") or h.get("hypervisor type") or "")
-        host = by_name.get(service_host) or by_name.get(name)
-        if host is None:
-            host = Host(name=service_host or name, source=where)
-            estate.hosts.append(host)
-            by_name[host.name] = host
-            source.hosts += 1
-        host.aliases = sorted({*host.aliases, name, service_host} - {"", host.name})
-        sockets, cores, threads = (_float(topo.get(k), here, f"cpu_info.topology.{k}") for k in
-                                   ("sockets", "cores", "threads"))
-        if sockets and cores:
-            host.sockets, host.cores_per_socket = int(sockets), int(cores)
-            host.threads_per_core = int(threads) if threads else None
-        if vcpus:
-            host.logical_cpus = int(vcpus)
-        if ram:
-            host.ram_mib = ram
-        model = (h.get("cpu_info") or {}).get("model") if isinstance(h.get("cpu_info"), dict) else None
-        if model:
-            host.cpu_model = str(model)
-        if kind:
-            host.hypervisor = f"{hypervisor_name(kind)} (OpenStack Nova hypervisor type {kind})"
-        if not host.source or host.source != where:
-            host.source = where
+            estate.leave_out(f"{where}: hypervisor {i}: not a JSON object ({type(raw).__name__})")
+            continue
+        try:
+            _hypervisor(i, _lower(raw), where, estate, by_name, source)
+        except RowError as exc:
+            estate.leave_out(str(exc))
     return source
+
+
+def _hypervisor(i: int, h: dict, where: str, estate: Estate, by_name: dict[str, Host], source: Source) -> None:
+    """One compute host of the hypervisor list (a bad number: RowError, that host left out)."""
+    name = str(h.get("hypervisor hostname") or h.get("hypervisor_hostname") or h.get("id") or f"hypervisor{i}")
+    here = f"{where}: hypervisor {i} ({name})"
+    service = h["service"] if isinstance(h.get("service"), dict) else {}
+    service_host = str(service.get("host") or h.get("host") or h.get("service host") or "")
+    topo = (h.get("cpu_info") or {}).get("topology") if isinstance(h.get("cpu_info"), dict) else None
+    topo = topo if isinstance(topo, dict) else {}
+    vcpus = _float(h.get("vcpus"), here, "vcpus")
+    ram = _float(h.get("memory_mb", h.get("memory mb")), here, "memory_mb")
+    kind = str(h.get("hypervisor_type") or h.get("hypervisor type") or "")
+    sockets, cores, threads = (_float(topo.get(k), here, f"cpu_info.topology.{k}") for k in
+                               ("sockets", "cores", "threads"))
+    host = by_name.get(service_host) or by_name.get(name)
+    if host is None:
+        host = Host(name=service_host or name, source=where)
+        estate.hosts.append(host)
+        by_name[host.name] = host
+        source.hosts += 1
+    host.aliases = sorted({*host.aliases, name, service_host} - {"", host.name})
+    if sockets and cores:
+        host.sockets, host.cores_per_socket = int(sockets), int(cores)
+        host.threads_per_core = int(threads) if threads else None
+    if vcpus:
+        host.logical_cpus = int(vcpus)
+    if ram:
+        host.ram_mib = ram
+    model = (h.get("cpu_info") or {}).get("model") if isinstance(h.get("cpu_info"), dict) else None
+    if model:
+        host.cpu_model = str(model)
+    if kind:
+        host.hypervisor = f"{hypervisor_name(kind)} (OpenStack Nova hypervisor type {kind})"
+    if not host.source or host.source != where:
+        host.source = where
 
 
 def _int(v, here: str, fld: str) -> int:

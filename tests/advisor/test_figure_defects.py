@@ -83,3 +83,20 @@ def test_the_real_time_card_states_response_times_at_the_period_it_recommends(kb
     assert [e[f"response_time_{t}"]["value"] for t in ("tau1", "tau2", "tau3")] == [13.0, 14.0, 32.0]
     assert advice.find("host_count").choice != "infeasible"
     assert advice.find("storage_backend").choice != "infeasible"
+
+
+def test_the_real_time_example_as_the_thesis_states_it_gets_a_plan(kb):
+    """Doc 004 Section 11.5 states a VM with a CPU share on one core and nothing of storage: the
+    scenario declares no disks and no shared storage. The host count and the storage card were
+    both ``infeasible`` (the hosts "lack" disk capacity); the images live outside this plan."""
+    from advisor.replay import load_suite
+
+    scenario = next(e for e in load_suite() if e.id == "004-S11.5-period").cases[0].scenario
+    scenario = {**scenario, "hosts": {"count": 1, "cpu": {"cores_per_socket": 4, "ghz": 2.0,
+                                                            "virtualization": "vmx"}, "ram_gib": 16}}
+    advice = advise(scenario, kb=kb)
+    hc, sb = advice.find("host_count"), advice.find("storage_backend")
+    assert hc.choice == "1" and not any("disk" in w for w in hc.warnings)
+    assert sb.choice == "none declared" and any("no image storage fits" in w for w in sb.warnings)
+    assert "declare hosts.disks or hosts.shared_storage" in sb.rationale
+    assert advice.find("vm_period_budget", "workload:rt").choice.startswith("T_VM=9.167")

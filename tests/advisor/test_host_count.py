@@ -127,12 +127,17 @@ def test_a_vm_larger_than_a_host_is_named_with_its_resource(kb):
     assert advice.find("cache_mode", "workload:small") is not None
 
 
-def test_hosts_without_any_disk_or_shared_storage_are_infeasible(kb):
-    """No local disk and no shared storage: the images have nowhere to live."""
+def test_hosts_without_any_disk_or_shared_storage_size_cpu_and_ram_only(kb):
+    """No local disk and no shared storage declared (doc 004's real-time example states none): the
+    images live outside the plan. The host count sizes CPU and RAM (it was ``infeasible``, issue 28);
+    the storage card says no storage is declared and warns."""
     sc = make([workload(vms=4, io=LOW_IO)], disks=[], shared_storage=[])
-    rec = host_count(advise(sc, kb=kb))
-    assert rec.choice == "infeasible" and rec.value is None
-    assert any("local disk capacity" in w and "80 GB" in w for w in rec.warnings), rec.warnings
+    advice = advise(sc, kb=kb)
+    rec = host_count(advice)
+    assert rec.choice != "infeasible" and rec.value is not None
+    assert rec.details["demand"]["disk_capacity"] == 0 and rec.details["demand"]["network"] == 0
+    sb = advice.find("storage_backend")
+    assert sb.choice == "none declared" and any("no image storage fits" in w for w in sb.warnings)
 
 
 def test_a_virtual_disk_larger_than_the_local_disks_is_named(kb):

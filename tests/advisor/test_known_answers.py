@@ -420,9 +420,11 @@ def test_esxi_start_time_weighs_only_where_servers_start_often(kb):
     assert "hv.esxi-start-time" in choice(elastic, "hypervisor").rules
 
 
-def test_no_storage_at_all_is_infeasible_not_a_guess(kb):
+def test_no_storage_at_all_is_none_declared_not_a_guess(kb):
+    """No storage declared: no backend is guessed; the images live outside the plan (issue 28: it was
+    ``infeasible``, which also left the host count without a plan)."""
     rec = choice(advise(make(disks=[], shared_storage=[]), kb=kb), "storage_backend")
-    assert rec.choice == "infeasible" and rec.expected == {}
+    assert rec.choice == "none declared" and rec.expected == {}
     assert all(a.excluded for a in rec.alternatives)
 
 

@@ -30,13 +30,10 @@ def test_an_unavailable_family_is_a_model_problem(kb):
 
 def test_a_family_without_rows_is_unavailable_and_the_advice_says_so(kb, monkeypatch):
     monkeypatch.setattr(CacheModeThroughput, "_collect", lambda self, kb: [])
-    from advisor.models import clear_memory_cache
+    from tests import model_cache
 
-    clear_memory_cache()
-    try:
+    with model_cache.fresh_memory():
         advice = advise(EXAMPLE, kb=kb)
-    finally:
-        clear_memory_cache()
     assert "cache_mode_throughput" in advice.model_problems
     assert "no rows" in advice.model_problems["cache_mode_throughput"]
     rec = advice.find("cache_mode", "workload:web")

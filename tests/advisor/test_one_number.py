@@ -127,7 +127,7 @@ def _hosts(advice, markdown: str, out: dict) -> None:
         if item.decision == "host_count" and item.value is not None:
             q.append(Stated("what-if summary", float(item.value), "exact"))
     title = catalog.title("host_count")
-    m = re.search(r"\| " + re.escape(title) + r" \| cluster \| \*\*" + NUM + " hosts", markdown)
+    m = re.search(r"\| " + re.escape(title) + r" \| cluster \| \*\*" + NUM + " hosts?\\b", markdown)
     assert m is not None, "the report's summary table names the host count"
     q.append(Stated("report", _num(m.group(1)), "exact"))
 

@@ -128,6 +128,12 @@ def _files(tmp: Path, case: str) -> list[Path]:  # noqa: C901 - one table of cas
                      f"State:          running\n\nId:             2\nName:           bad\nCPU(s):         2\n"
                      f"Max memory:     {'9' * 400} KiB\nState:          running\n")
         return [p]
+    if case == "virsh-nodeinfo-nan":
+        p = tmp / "node.txt"
+        p.write_text("CPU model:           x86_64\nCPU(s):              nan\nMemory size:         1 KiB\n\n"
+                     "Id:             1\nName:           good\nCPU(s):         2\nMax memory:     4194304 KiB\n"
+                     "State:          running\n")
+        return [p]
     if case == "virsh-nodeinfo-alone":
         p = tmp / "node.txt"
         p.write_text("CPU model:           x86_64\nCPU(s):              32\nCPU frequency:       2400 MHz\n"
@@ -160,6 +166,14 @@ def _json_files(tmp: Path, case: str) -> list[Path]:
         with open(j, "w") as fh:
             fh.write("[" + ",".join(json.dumps({**vm, "vmid": i, "name": f"v{i}"}) for i in range(1_000_000)) + "]")
         return [j]
+    if case == "openstack-hypervisor-nan":
+        server = {"ID": "1", "Name": "good", "Status": "ACTIVE", "Flavor": {"vcpus": 2, "ram": 4096, "disk": 20}}
+        j.write_text(json.dumps({"servers": [server]}))
+        h = tmp / "hypervisors.json"
+        h.write_text(json.dumps({"hypervisors": [{"hypervisor_hostname": "cn1", "vcpus": "nan", "memory_mb": 1024},
+                                                 "x", {"hypervisor_hostname": "cn2", "vcpus": 32,
+                                                       "memory_mb": 262144}]}))
+        return [j, h]
     if case == "openstack-nan-and-not-objects":
         server = {"ID": "1", "Name": "good", "Status": "ACTIVE", "Flavor": {"vcpus": 2, "ram": 4096, "disk": 20}}
         j.write_text(json.dumps({"servers": [server, 7, {**server, "ID": "2", "Name": "bad",
@@ -183,6 +197,8 @@ CASES = {
     "libvirt-memory": ("left out", 2, r"dom1.xml: element <memory>: 'nan'.*|dom4.xml, dominfo|dom4.xml: VM 'dom4'"),
     "libvirt-20mb-attribute": ("refused", r"big.xml: 20 MiB of XML is more than the 16 MiB"),
     "virsh-400-digit-max-memory": ("left out", 1, r"dominfo.txt: dominfo of bad \(line 7\): element <Max memory>"),
+    "virsh-nodeinfo-nan": ("left out", 1, r"node.txt: nodeinfo \(line 1\): 'CPU\(s\): nan' is not a number"),
+    "openstack-hypervisor-nan": ("left out", 1, r"hypervisor 0 \(cn1\), field vcpus: nan is not a finite number"),
     "virsh-nodeinfo-alone": ("refused", r"no VMs to plan: node.txt describe only 1 host\(s\) and no VM"),
     "proxmox-nan-inf": ("left out", 1, r"entry 1 \(qemu 'a'\), field 'maxcpu': nan is not a finite number"),
     "proxmox-nan-literal": ("refused", r"resources.json: invalid JSON: NaN is not a number JSON allows"),

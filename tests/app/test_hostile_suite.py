@@ -40,3 +40,11 @@ def test_a_deeply_nested_file_is_an_error_naming_it(tmp_path):
     (d / "deep.yaml").write_text("[" * 20000 + "]" * 20000 + "\n")
     r = run_capped("replay", "--suite", d, timeout=120)
     assert r.code == 2 and not r.traceback and "deep.yaml" in r.err and "nested too deeply" in r.err, r.err[-800:]
+
+
+@pytest.mark.parametrize("number, shown", [(".nan", "nan"), (".inf", "inf"), ("1.0e+309", "inf"), ("9" * 401, "401-digit")])
+def test_a_number_out_of_range_is_named(tmp_path, number, shown):
+    d = _suite(tmp_path)
+    (d / "n.yaml").write_text(f"document: x\nexperiments:\n  - id: e1\n    value: {number}\n")
+    r = run_capped("replay", "--suite", d, timeout=120)
+    assert r.code == 2 and not r.traceback and "n.yaml: experiments[0].value" in r.err and shown in r.err, r.err[-800:]

@@ -18,6 +18,9 @@ figure series or worked example is held out, not one point — and then:
    (smaller families are reported only). Beating means a lower MdAPE; where the MdAPEs tie (a
    family whose most held-out points are met exactly by both, e.g. DRS migration counts at 0 %),
    the lower mean APE decides, and the verdict says so.
+3. **Interval coverage per family**: the share of the held-out points inside the refitted
+   family's interval, next to its nominal level (90 %, :mod:`advisor.models.conformal`), and the
+   median interval width; then the same per advice figure of the replay (held out).
 """
 
 from __future__ import annotations
@@ -99,6 +102,7 @@ def main() -> int:
         # 2. family level, against the family mean and the nearest neighbour
         families = {name: get_family(name, kb) for name in FAMILIES}
         errs: dict[str, dict[str, list]] = defaultdict(lambda: {"model": [], "mean": [], "nn": []})
+        inside: dict[str, list] = defaultdict(list)  # per family: (inside the interval, relative width)
         n_exp: dict[str, int] = defaultdict(int)
         for exp in experiments:
             doc = kb.resolve_document(exp.document)
@@ -121,6 +125,7 @@ def main() -> int:
                     else:
                         mean = nn = 1.0
                     errs[name]["model"].append(ape(float(y), p.target))
+                    inside[name].append(_inside(refit, p))
                     errs[name]["mean"].append(ape(mean, p.target))
                     errs[name]["nn"].append(ape(nn, p.target))
         print("\n2. Families, each experiment's training points held out (MdAPE, %)")
@@ -139,7 +144,37 @@ def main() -> int:
                 verdict = ("beats both" + tie if won else "does not beat both") + " (reported only)"
             means = "".join(f" {mean_ape(e[k]):>{w}.1f}" for k, w in (("model", 15), ("mean", 6), ("nn", 7)))
             print(f"   {name:<28} {n_exp[name]:>11} {len(e['model']):>7} {m:>8.1f} {b1:>8.1f} {b2:>8.1f} {means}  {verdict}")
+        _coverage(inside, held)
     return 0
+
+
+def _inside(refit, p) -> tuple[bool, float, float | None] | None:
+    """(the held-out point inside the refitted family's interval, its relative width, the level), or
+    None when the family cannot predict the point's features as a query."""
+    try:
+        pr = refit.predict([dict(p.features)])
+    except Exception:  # noqa: BLE001 - a point whose features are not a query of the family: not counted
+        return None
+    lo, hi, mean = float(pr.low[0]), float(pr.high[0]), float(pr.mean[0])
+    return lo * 0.995 <= p.target <= hi * 1.005, (hi - lo) / abs(mean) if mean else math.nan, pr.level
+
+
+def _coverage(inside: dict[str, list], held) -> None:
+    print("\n3. Interval coverage, each experiment's points held out (share inside the interval, nominal level)")
+    print(f"   {'family':<28} {'points':>7} {'inside':>7} {'coverage':>9} {'nominal':>8} {'median width':>13}")
+    for name in sorted(inside):
+        got = [x for x in inside[name] if x is not None]
+        if not got:
+            continue
+        share = sum(x[0] for x in got) / len(got)
+        level = next((x[2] for x in got if x[2]), None)
+        nominal = "-" if level is None else f"{100 * level:.0f} %"
+        print(f"   {name:<28} {len(got):>7} {sum(x[0] for x in got):>7} {100 * share:>8.0f}% {nominal:>8} "
+              f"{float(np.nanmedian([x[1] for x in got])):>13.2f}")
+    print(f"\n   advice figures (replay held out): {'figure':<50} {'values':>6} {'coverage':>9} {'nominal':>8}")
+    for name, f in held.to_dict()["figures"].items():
+        print(f"   {'':<34}{name:<50} {f['values']:>6} {100 * f['coverage']:>8.0f}% {100 * f['nominal']:>7.0f}%"
+              f"  width {f['median_width'] if f['median_width'] is not None else '-'}")
 
 
 if __name__ == "__main__":

@@ -88,6 +88,9 @@ class QtComparePanel(QWidget):
         for b in (add, variant, clear):
             bar.addWidget(b)
         self.table = QTableWidget()
+        self.table.setAccessibleName("Comparison of the designs")
+        self.table.setAccessibleDescription("One column per design, one row per input or result; "
+                                            "cells that differ from the first column are bold")
         self.table.setWordWrap(True)
         self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from advisor.models import accuracy as replay_headline
 from ui.tablemodels import FilterProxy, MeasurementTableModel, RecordTableModel
 
 TESTBED_COLUMNS = ("document", "id", "locator", "cpu", "cores", "ram", "disks", "nic", "hypervisor",
@@ -79,8 +80,16 @@ class QtKnowledgeBasePanel(QWidget):
         self.tabs.addTab(self.testbed_view, "Testbeds")
         self.tabs.addTab(self.conclusion_view, "Conclusions")
         self.tabs.currentChanged.connect(lambda _i: self.apply_filter())
+        # what the figures of the advice are worth out of sample: the replay's last held-out results
+        self.replay_label = QLabel(replay_headline.text())
+        self.replay_label.setObjectName("subtitle")
+        self.replay_label.setWordWrap(True)
+        self.replay_label.setAccessibleName("Replay of the documents, held out and in-sample")
+        self.replay_label.setToolTip("capadvisor replay --held-out: each experiment's rows left out of the models "
+                                     "before it is replayed (docs/replay.md)")
         root = QVBoxLayout(self)
         root.addLayout(bar)
+        root.addWidget(self.replay_label)
         root.addWidget(self.tabs, 1)
 
         self.filter.textChanged.connect(lambda _t: self.apply_filter())

@@ -94,6 +94,7 @@ class QtRealtimePanel(QWidget):
         self._debounce.timeout.connect(self.recompute)
 
         self.table = SpreadsheetTable(0, 4)
+        self.table.setAccessibleName("Real-time tasks")
         self.table.setHorizontalHeaderLabels(["Task", "Period T_i", "WCET C_i", "Deadline D_i"])
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.table.verticalHeader().hide()
@@ -173,6 +174,9 @@ class QtRealtimePanel(QWidget):
         self.responses.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.responses.verticalHeader().hide()
         self.responses.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)  # results: read only
+        self.responses.setAccessibleName("Response times of the tasks")
+        self.responses.setAccessibleDescription("Per task: utilization, worst-case response time, its ratio "
+                                                "to the deadline and whether the deadline is met")
 
         inputs = QGroupBox("Task set")
         il = QVBoxLayout(inputs)

@@ -64,6 +64,9 @@ class _Slider(QWidget):
         self.title = QLabel(label)
         self.title.setWordWrap(True)
         self.title.setToolTip(spec.tip)
+        self.title.setBuddy(self.slider)
+        self.slider.setAccessibleName(f"{label} ({self.unit})" if self.unit else label)
+        self._tip = spec.tip
         self.value_label = QLabel()
         self.value_label.setObjectName("figure")
         self.value_label.setSizePolicy(QSizePolicy.Policy.Minimum, QSizePolicy.Policy.Preferred)  # never cut
@@ -107,6 +110,8 @@ class _Slider(QWidget):
 
     def _show(self) -> None:
         self.value_label.setText(f"<b>{fmt_value(self.value())}</b> {self.unit}")
+        # a screen reader reads the slider's step number as its value: the description says the value
+        self.slider.setAccessibleDescription(f"Now {fmt_value(self.value())} {self.unit}. {self._tip}".strip())
 
     def _changed(self, _v: int) -> None:
         self._show()

@@ -18,8 +18,10 @@ from PySide6.QtWidgets import (  # noqa: E402
     QApplication,
     QHBoxLayout,
     QLabel,
+    QMenu,
     QPushButton,
     QSizePolicy,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -120,6 +122,12 @@ class ChartWidget(QWidget):
         head.setContentsMargins(0, 0, 0, 0)
         head.addWidget(self.title, 1)
         head.addWidget(self.reset_button, 0, Qt.AlignmentFlag.AlignTop)
+        self.data_button = self._data_button()
+        self.data_button.setEnabled(False)
+        for widget in (self, self.plot):
+            widget.setAccessibleName("Chart: nothing drawn yet")
+            widget.setAccessibleDescription("The chart appears when there is something to draw")
+        head.addWidget(self.data_button, 0, Qt.AlignmentFlag.AlignTop)
         lay.addLayout(head)
         lay.addWidget(self.plot, 1)
         lay.addWidget(self.legend_label)
@@ -129,6 +137,45 @@ class ChartWidget(QWidget):
         self._hidden_labels: list[str] = []  # vertical lines' labels with no room on the plot
         self.series_color: dict[str, str] = {}
         self._apply_colors()
+
+    def _data_button(self) -> QToolButton:
+        """"Data": the chart's numbers as a table (for a screen reader) or copied as text."""
+        button = QToolButton()
+        button.setText("Data")
+        button.setObjectName("chartData")
+        button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        menu = QMenu(button)
+        menu.addAction("Show as &table…", self.show_data)
+        menu.addAction("&Copy data", self.copy_data)
+        button.setMenu(menu)
+        button.setToolTip("The chart's numbers: as a table, or copied for a spreadsheet")
+        button.setAccessibleName("Chart data")
+        button.setAccessibleDescription("Show the numbers of this chart as a table, or copy them")
+        return button
+
+    def show_data(self) -> None:
+        """The chart's numbers in a dialog with a table (read by screen readers) and Copy."""
+        from ui.plots.chart_data import ChartDataDialog
+
+        if self.spec is not None and not self.spec.empty:
+            ChartDataDialog(self.spec, self).exec()
+
+    def copy_data(self) -> bool:
+        """The chart's numbers to the clipboard as tab-separated text."""
+        from ui.plots.chart_data import copy_chart_data
+
+        return copy_chart_data(self.spec)
+
+    def _describe(self, spec: ChartSpec) -> None:
+        """Accessible name and description of the chart: its title, axes and what it draws."""
+        series = [c.name for c in spec.curves if c.in_legend] + [p.name for p in spec.points]
+        about = (spec.empty_reason or
+                 f"x: {axis_label(spec.x_label, spec.x_unit)}; y: {axis_label(spec.y_label, spec.y_unit)}; "
+                 f"series: {', '.join(series) or 'none'}. {spec.caption} The Data button shows the numbers.")
+        for widget in (self, self.plot):
+            widget.setAccessibleName(f"Chart: {spec.title}")
+            widget.setAccessibleDescription(about)
+        self.data_button.setEnabled(not spec.empty)
 
     # --- look ----------------------------------------------------------------------------
     def _apply_colors(self) -> None:
@@ -180,6 +227,7 @@ class ChartWidget(QWidget):
                 and self._signature(spec) == self._signature(self.spec))
         self.spec = spec
         self.title.setText(spec.title)
+        self._describe(spec)
         self.caption.setText(spec.empty_reason or spec.caption)
         self.caption.setVisible(bool(self.caption.text()) and not self.compact)
         if same:
@@ -479,7 +527,16 @@ class ChartWidget(QWidget):
 
     # --- export --------------------------------------------------------------------------
     def to_image(self, width: int = 900, height: int = 520) -> QImage:
-        """The chart (title, plot, caption) rendered at ``width`` x ``height`` pixels."""
+        """The chart (title, plot, caption) rendered at ``width`` x ``height`` pixels (without
+        its buttons: the picture goes to paper)."""
+        hidden = self.data_button.isHidden()
+        self.data_button.hide()
+        try:
+            return self._grab(width, height)
+        finally:
+            self.data_button.setHidden(hidden)
+
+    def _grab(self, width: int, height: int) -> QImage:
         self.resize(width, height)
         self.layout().activate()
         self.grab()  # the first paint sizes the axes to their tick labels (pyqtgraph measures while drawing)

@@ -11,6 +11,7 @@ import advisor.models as models
 from advisor.models import FAMILIES, cache_dir, clear_memory_cache, get_family, train_all
 from advisor.progress import Cancelled, CancelToken
 from knowledge.infra.errors import InputError
+from tests import model_cache
 
 
 class _OtherDigest:
@@ -25,9 +26,8 @@ class _OtherDigest:
 
 @pytest.fixture(autouse=True)
 def _fresh_memory():
-    clear_memory_cache()
-    yield
-    clear_memory_cache()
+    with model_cache.fresh_memory():
+        yield
 
 
 def _count_fits(monkeypatch, name):

@@ -1,0 +1,85 @@
+"""Issue #28: the held-out replay is the headline: each experiment left out of the models, its values
+against intervals calibrated on the other experiments, beside the in-sample replay.
+
+The floors below pin what the held-out replay reaches now (a regression fails here); the issue's
+targets that are not reached yet are ``xfail(strict=True)`` with the numbers in the reason, so the
+mark goes with the fix."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from advisor import replay
+from app.cli import main
+
+pytestmark = pytest.mark.timeout(600)
+
+#: what the held-out replay reaches now (see the module doc)
+FLOOR = {"share": 0.77, "values_share": 0.82, "order_share": 0.87}
+#: the issue's targets (#28, "Done when")
+TARGET = {"share": 0.90, "values_share": 0.90, "interval_median_width": 0.40, "order_share": 0.97}
+
+
+@pytest.fixture(scope="module")
+def held(session_kb):
+    return replay.run(replay.load_suite(), session_kb, held_out=True)
+
+
+@pytest.fixture(scope="module")
+def summary(held):
+    return held.to_dict()["summary"]
+
+
+def test_the_summary_states_level_width_echoes_and_order(summary):
+    assert summary["level"] == 0.9
+    for key in ("interval_median_width", "zero_width_echoes", "order_pairs", "order_pairs_kept", "order_share",
+                "values_share", "experiments", "passed", "share", "cases", "cases_within"):
+        assert key in summary, key
+    assert summary["order_pairs"] >= 150  # option pairs the documents order (e.g. doc 001's cache modes)
+
+
+def test_no_zero_width_echo_counts_held_out(held, summary):
+    assert summary["zero_width_echoes"] == 0
+    testbed = [c for r in held.experiments for c in r.cases if c.expected and c.expected.get("measured_on")]
+    assert testbed, "doc 003's testbed figures (Table I, disk placement) are labelled measured_on"
+    for c in testbed:  # the document's own number is not a prediction of itself
+        assert not c.within and "measured on doc 003's testbed" in c.problem
+
+
+def test_held_out_floors(summary):
+    for key, floor in FLOOR.items():
+        assert summary[key] >= floor, (key, summary[key])
+
+
+@pytest.mark.xfail(strict=True, reason="issue #28 targets not reached yet: held out 78/99 experiments, "
+                                       "83 % of values, median width 1.04, 89 % of option pairs in order")
+def test_held_out_targets(summary):
+    assert summary["share"] >= TARGET["share"] and summary["values_share"] >= TARGET["values_share"]
+    assert summary["interval_median_width"] <= TARGET["interval_median_width"]
+    assert summary["order_share"] >= TARGET["order_share"]
+
+
+def test_the_cli_puts_held_out_beside_in_sample(tmp_path, session_kb, capsys):
+    out = tmp_path / "r.json"
+    assert main(["replay", "--held-out", "--document", "003", "--format", "json", "-o", str(out)]) == 0
+    data = json.loads(out.read_text(encoding="utf-8"))
+    side = data["side_by_side"]
+    assert set(side) == {"held_out", "in_sample"}
+    assert side["held_out"]["experiments"] == side["in_sample"]["experiments"] == data["summary"]["experiments"]
+    # doc 003's Table I echoes pass in-sample and never held out
+    assert side["held_out"]["passed"] < side["in_sample"]["passed"]
+    assert data["figures"]["cpu_governor/testbed_request_rate"]["nominal"] == 0.9
+
+
+def test_the_quoted_last_run_is_the_replay(held, summary, session_kb):
+    from advisor.models.accuracy import LAST_RUN
+
+    inside = replay.run(replay.load_suite(), session_kb).headline()
+    for mode, got in (("held_out", held.headline()), ("in_sample", inside)):
+        quoted = LAST_RUN[mode]
+        for key in ("experiments", "passed", "cases", "cases_within", "order_pairs"):
+            assert quoted[key] == got[key], (mode, key, got)
+        for key in ("interval_median_width", "order_share"):
+            assert quoted[key] == pytest.approx(got[key], abs=0.005), (mode, key, got)
