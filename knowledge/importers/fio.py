@@ -90,16 +90,42 @@ def parse(text: str, path: str = "") -> ParsedFile:
     tool_version = version[4:] if version.startswith("fio-") else version
     if not version:
         warnings.append("no 'fio version' key: version unknown")
+    jobs, key = _jobs_list(doc, path)
+    global_opts = doc.get("global options") or {}
+    if not isinstance(global_opts, dict):
+        raise ImporterError(path, "'global options' is not an object", key="global options")
+    groups = _groups(jobs, key, path)
+    out: list[SiteMeasurement] = []
+    no_io: list[str] = []
+    params_jobs: list[dict] = []
+    for gid, entries in groups.items():
+        out += _group_measurements(gid, entries, key, global_opts, path, warnings, params_jobs, no_io)
+    if not out:
+        raise _no_io_error(groups, warnings, tool_version, key, path)
+    params = {"format": "json", "jobs": params_jobs, "global_options": {k: str(v) for k, v in global_opts.items()}}
+    for k in ("time", "timestamp"):
+        if k in doc:
+            params[k] = doc[k]
+    # a run: one entry of the jobs list (a job, or a group fio reported as one with group_reporting);
+    # an entry without I/O is skipped with a warning
+    runs = sum(len(es) for es in groups.values())
+    return ParsedFile(NAME, tool_version, params, out, warnings, path=path, format="fio-json",
+                      runs_found=runs, skipped=[s for s in no_io])
+
+
+def _jobs_list(doc: dict, path: str) -> tuple[list, str]:
+    """The list of jobs (``jobs``, or ``client_stats`` of a client/server run) and its key."""
     jobs = doc.get("jobs")
     key = "jobs"
     if jobs is None and "client_stats" in doc:
         jobs, key = doc["client_stats"], "client_stats"
     if not isinstance(jobs, list):
         raise ImporterError(path, "missing or invalid list of jobs", key=key)
-    global_opts = doc.get("global options") or {}
-    if not isinstance(global_opts, dict):
-        raise ImporterError(path, "'global options' is not an object", key="global options")
+    return jobs, key
 
+
+def _groups(jobs: list, key: str, path: str) -> dict[object, list[tuple[int, dict]]]:
+    """The jobs (with their index) by group id, the "All clients" summary left out."""
     groups: dict[object, list[tuple[int, dict]]] = {}
     for i, job in enumerate(jobs):
         if not isinstance(job, dict):
@@ -110,79 +136,97 @@ def parse(text: str, path: str = "") -> ParsedFile:
         groups.setdefault(gid if isinstance(gid, int | str) else repr(gid), []).append((i, job))
     if not groups:
         raise ImporterError(path, "no jobs in the file", key=key)
+    return groups
 
+
+def _group_measurements(gid: object, entries: list[tuple[int, dict]], key: str, global_opts: dict, path: str,
+                        warnings: list[str], params_jobs: list[dict], no_io: list[str]) -> list[SiteMeasurement]:
+    """The measurements of every job of one group and, when it has several jobs of one shape, the
+    group's totals; the jobs' parameters go to ``params_jobs``, jobs without I/O to ``no_io``."""
+    per_job = len(entries) > 1
+    totals: dict[str, list[float]] = {}
+    shapes: set[tuple] = set()
     out: list[SiteMeasurement] = []
-    no_io: list[str] = []
-    params_jobs = []
-    for gid, entries in groups.items():
-        per_job = len(entries) > 1
-        totals: dict[str, list[float]] = {}
-        shapes = set()
-        for i, job in entries:
-            where = f"{key}[{i}]"
-            opts = dict(global_opts)
-            job_opts = job.get("job options") or {}
-            if not isinstance(job_opts, dict):
-                raise ImporterError(path, "'job options' is not an object", key=f"{where}.job options")
-            opts.update(job_opts)
-            has_opts = bool(job_opts or global_opts)
-            if not has_opts:
-                warnings.append(f"{where}: no job options in the file: block size, pattern, queue depth "
-                                "and direct I/O unknown")
+    for i, job in entries:
+        where = f"{key}[{i}]"
+        subject = f"fio job {job.get('jobname', '?')} (group {gid})" + (f" #{i}" if per_job else "")
+        opts, shape, threads = _job_setup(job, global_opts, per_job, path, where, warnings)
+        shapes.add(tuple(sorted(shape.items())))
+        params_jobs.append({"jobname": job.get("jobname"), "groupid": gid,
+                            **{k: str(v) for k, v in opts.items()}})
+        got = _job_measurements(job, shape, threads, per_job, subject, path, where, totals)
+        out.extend(got)
+        if not got:
             err = job.get("error", 0)
-            if err not in (0, "0", None):
-                warnings.append(f"{where}: fio reported error {err!r} for job {job.get('jobname')!r}")
-            shape = job_shape(opts, has_opts, path, where)
-            numjobs = shape.pop("numjobs")
-            shapes.add(tuple(sorted(shape.items())))
-            subject = f"fio job {job.get('jobname', '?')} (group {gid})"
-            if per_job:
-                subject += f" #{i}"
-            params_jobs.append({"jobname": job.get("jobname"), "groupid": gid,
-                                **{k: str(v) for k, v in opts.items()}})
-            threads = 1 if per_job else numjobs
-            before = len(out)
-            for direction in DIRECTIONS:
-                stats = job.get(direction)
-                if not isinstance(stats, dict):
-                    continue
-                got = direction_measurements(stats, direction, shape, threads, per_job, subject,
-                                             path, f"{where}.{direction}")
-                out.extend(got)
-                for m in got:
-                    if m.metric in ("throughput", "iops"):
-                        totals.setdefault(f"{direction}|{m.metric}|{m.unit}", []).append(m.value)
-            if len(out) == before:
-                no_io.append(f"{where}: job {job.get('jobname')!r} did no I/O"
-                             + (f" (fio error {err})" if err not in (0, "0", None) else "") + ": run skipped")
-        if per_job:
-            if len(shapes) == 1:
-                shape = dict(next(iter(shapes)))
-                for k, values in totals.items():
-                    direction, metric, unit = k.split("|")
-                    f = factors_for(shape, direction, len(values))
-                    f["statistic"] = "total"
-                    out.append(measurement(metric, sum(values), unit, f,
-                                           f"fio group {gid}: sum of {len(values)} jobs"))
-            else:
-                warnings.append(f"group {gid}: jobs with different parameters; no group total computed")
-    if not out:
-        errors = sorted({str(j.get("error")) for _, es in groups.items() for _, j in es
-                         if j.get("error") not in (0, "0", None)})
-        said = next((w.split(": ", 1)[1] for w in warnings if w.startswith("skipped") and ": " in w), "")
-        raise ImporterError(path, f"fio{' ' + tool_version if tool_version else ''} JSON output in which no job did "
-                                  "any I/O" + (f" (fio reported error {', '.join(errors)}"
-                                               + (f"; fio said {said}" if said else "") + ")" if errors else ""),
-                            key=key)
-    params = {"format": "json", "jobs": params_jobs, "global_options": {k: str(v) for k, v in global_opts.items()}}
-    for k in ("time", "timestamp"):
-        if k in doc:
-            params[k] = doc[k]
-    # a run: one entry of the jobs list (a job, or a group fio reported as one with group_reporting);
-    # an entry without I/O is skipped with a warning
-    runs = sum(len(es) for es in groups.values())
-    return ParsedFile(NAME, tool_version, params, out, warnings, path=path, format="fio-json",
-                      runs_found=runs, skipped=[s for s in no_io])
+            no_io.append(f"{where}: job {job.get('jobname')!r} did no I/O"
+                         + (f" (fio error {err})" if err not in (0, "0", None) else "") + ": run skipped")
+    if per_job:
+        if len(shapes) == 1:
+            out += _group_totals(gid, dict(next(iter(shapes))), totals)
+        else:
+            warnings.append(f"group {gid}: jobs with different parameters; no group total computed")
+    return out
+
+
+def _job_setup(job: dict, global_opts: dict, per_job: bool, path: str, where: str, warnings: list[str]
+               ) -> tuple[dict, dict, int]:
+    """A job's options (the global ones, its own on top), its shape (:func:`job_shape` without
+    numjobs) and the threads its figures are for; warns of missing options and fio's errors."""
+    opts = dict(global_opts)
+    job_opts = job.get("job options") or {}
+    if not isinstance(job_opts, dict):
+        raise ImporterError(path, "'job options' is not an object", key=f"{where}.job options")
+    opts.update(job_opts)
+    has_opts = bool(job_opts or global_opts)
+    if not has_opts:
+        warnings.append(f"{where}: no job options in the file: block size, pattern, queue depth "
+                        "and direct I/O unknown")
+    err = job.get("error", 0)
+    if err not in (0, "0", None):
+        warnings.append(f"{where}: fio reported error {err!r} for job {job.get('jobname')!r}")
+    shape = job_shape(opts, has_opts, path, where)
+    numjobs = shape.pop("numjobs")
+    return opts, shape, 1 if per_job else numjobs
+
+
+def _job_measurements(job: dict, shape: dict, threads: int, per_job: bool, subject: str, path: str, where: str,
+                      totals: dict[str, list[float]]) -> list[SiteMeasurement]:
+    """The measurements of every direction of one job; its rates are added to ``totals``."""
+    out: list[SiteMeasurement] = []
+    for direction in DIRECTIONS:
+        stats = job.get(direction)
+        if not isinstance(stats, dict):
+            continue
+        got = direction_measurements(stats, direction, shape, threads, per_job, subject,
+                                     path, f"{where}.{direction}")
+        out.extend(got)
+        for m in got:
+            if m.metric in ("throughput", "iops"):
+                totals.setdefault(f"{direction}|{m.metric}|{m.unit}", []).append(m.value)
+    return out
+
+
+def _group_totals(gid: object, shape: dict, totals: dict[str, list[float]]) -> list[SiteMeasurement]:
+    """The sums over the jobs of a group that all have ``shape`` (``statistic`` total)."""
+    out = []
+    for k, values in totals.items():
+        direction, metric, unit = k.split("|")
+        f = factors_for(shape, direction, len(values))
+        f["statistic"] = "total"
+        out.append(measurement(metric, sum(values), unit, f, f"fio group {gid}: sum of {len(values)} jobs"))
+    return out
+
+
+def _no_io_error(groups: dict[object, list[tuple[int, dict]]], warnings: list[str], tool_version: str, key: str,
+                 path: str) -> ImporterError:
+    """The error for a file in which no job did any I/O, with fio's errors and what it said."""
+    errors = sorted({str(j.get("error")) for _, es in groups.items() for _, j in es
+                     if j.get("error") not in (0, "0", None)})
+    said = next((w.split(": ", 1)[1] for w in warnings if w.startswith("skipped") and ": " in w), "")
+    return ImporterError(path, f"fio{' ' + tool_version if tool_version else ''} JSON output in which no job did "
+                               "any I/O" + (f" (fio reported error {', '.join(errors)}"
+                                            + (f"; fio said {said}" if said else "") + ")" if errors else ""),
+                         key=key)
 
 
 def job_shape(opts: dict, has_opts: bool, path: str, where: str) -> dict:
