@@ -32,11 +32,22 @@ def fmt_value(value: float | None, digits: int = 4) -> str:
     return f"{value:.3g}"
 
 
+#: words of the engine's figure names as people write them (``iops_share_per_vm`` -> ``IOPS share per VM``)
+_WORDS = {"vm": "VM", "vms": "VMs", "iops": "IOPS", "cpu": "CPU", "ram": "RAM", "io": "I/O", "nfs": "NFS",
+          "vcpu": "vCPU", "vcpus": "vCPUs", "gib": "GiB", "gb": "GB", "mb": "MB", "kib": "KiB", "nic": "NIC",
+          "tps": "TPS", "rps": "req/s", "pct": "%", "ssd": "SSD", "hdd": "HDD", "iscsi": "iSCSI", "rt": "real-time"}
+
+
+def figure_label(name: str) -> str:
+    """An expected figure's name as people read it: ``iops_share_per_vm`` -> ``IOPS share per VM``."""
+    return " ".join(_WORDS.get(w.lower(), w) for w in str(name).replace("_", " ").split())
+
+
 def figure_parts(name: str, fig) -> tuple[str, str, str, str]:
     """(label, value, unit, interval) of an expected figure, as every front end shows them:
     ``("throughput per VM", "52.3", "MB/s", "45.1–60.2")``; the interval is empty when the figure
     has none, and names the testbed for a document's own measurement (``"measured on doc 003's testbed"``)."""
-    label = name.replace("_", " ")
+    label = figure_label(name)
     if not isinstance(fig, Mapping):
         return label, str(fig), "", ""
     fig = as_figure(fig)

@@ -60,10 +60,10 @@ def _relations(values: dict[str, float | None]) -> list[tuple[int, str]]:
     for col, key, value in ((1, "period", period), (2, "wcet", wcet), (3, "deadline", deadline)):
         if value is not None and not value > 0:
             out.append((col, f"{_LABELS[key]} must be a positive number, got {value:g}"))
-    if deadline is not None and period is not None and deadline > 0 and deadline > period:
+    if deadline is not None and period is not None and 0 < period < deadline:
         out.append((3, f"deadline {deadline:g} is longer than the period {period:g} (D <= T is needed)"))
     limit = deadline if deadline is not None else period
-    if wcet is not None and limit is not None and wcet > 0 and wcet > limit:
+    if wcet is not None and limit is not None and 0 < limit < wcet:
         out.append((2, f"WCET {wcet:g} exceeds its deadline {limit:g}"
                        f"{'' if deadline is not None else ' (the period)'}, so the task can never meet it"))
     return out

@@ -138,7 +138,7 @@ def _response_time(ctx: EngineContext) -> tuple[dict[str, ExpectedFigure], list[
 
 
 _FIXED_RULE = Rule("hv.fixed-by-preferences", DECISION, "cluster", "safety",
-                   "The scenario fixes the hypervisor (preferences.hypervisor).", lambda c: True, Effect())
+                   "The scenario's preferences fix the hypervisor.", lambda c: True, Effect())
 
 
 def _cluster(ctx: EngineContext) -> Recommendation:
@@ -147,7 +147,7 @@ def _cluster(ctx: EngineContext) -> Recommendation:
     if fixed:  # the others stay as alternatives, with their figures, excluded by the preference
         for h in HV:
             if h != fixed:
-                outcome.excluded.setdefault(h, []).insert(0, (_FIXED_RULE, f"preferences.hypervisor is {fixed}"))
+                outcome.excluded.setdefault(h, []).insert(0, (_FIXED_RULE, f"the scenario's preferences fix the hypervisor to {fixed}"))
     expected, why, extra = {}, {}, {}
     figs, cites, quoted = chapter5_cost(ctx)
     db_figs, db_cites = _database_cost(ctx)

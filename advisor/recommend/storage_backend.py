@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from typing import Any
 
 from advisor.expected import ExpectedFigure
 from advisor.hardware import MB_S_PER_GBPS, TESTBEDS, close, finish, stamp
@@ -321,6 +322,56 @@ def _slowdown_warning(ctx: EngineContext, choice: str, slowdown: dict, times: di
     return text, [measured, sixteen]
 
 
+@dataclasses.dataclass
+class _Boot:
+    """The boot-time figures of the modelled options and what the decision reads of them."""
+
+    queries: list
+    pred: Any
+    bounded: list
+    expected: dict = dataclasses.field(default_factory=lambda: {b: {} for b in BACKENDS})
+    why: dict = dataclasses.field(default_factory=dict)
+    extra: dict = dataclasses.field(default_factory=dict)
+    cites: list = dataclasses.field(default_factory=list)
+    slowdown: dict = dataclasses.field(default_factory=dict)
+    times: dict = dataclasses.field(default_factory=dict)
+    idle: dict = dataclasses.field(default_factory=dict)
+
+
+def _boot_figures(ctx: EngineContext, outcome, modelled: tuple, neighbour: str) -> _Boot:
+    """Boot time (and, under I/O-heavy neighbours, the slowdown over the idle boot) of every
+    modelled option, in one batch; scores up to 3 points down for a slower boot."""
+    queries = [q for q in (boot_query(ctx, b, neighbour) for b in modelled) if q is not None]
+    loaded = neighbour == "io"
+    # the same boots with idle neighbours: what the slowdown under I/O load is relative to
+    idle_q = [{**q, "neighbour_load": "idle", "concurrent_vms": 0.0} for q in queries] if loaded else []
+    pred = ctx.models.predict("boot_time", queries + idle_q, calibrate=False) if queries else None
+    out = _Boot(queries, pred, fair_share_bounded(ctx, queries) if pred is not None else [False] * len(queries))
+    if pred is None:
+        return out
+    out.cites = ctx.model_citations("boot_time", pred)
+    offered = [i for i, b in enumerate(modelled) if b not in outcome.excluded]
+    best = min((float(pred.mean[i]) for i in offered), default=float(min(pred.mean[:len(modelled)])))
+    for i, b in enumerate(modelled):
+        out.expected[b]["boot_time"] = _stamp_boot(ctx, prediction_figure(pred, i), b, neighbour, queries[i])
+        if out.bounded[i]:
+            _mark_fair_share(ctx, out.expected[b]["boot_time"])
+        t = float(pred.mean[i])
+        out.times[b] = t
+        if loaded:
+            base = max(float(pred.mean[len(modelled) + i]), 1e-9)
+            out.idle[b], out.slowdown[b] = base, t / base
+            slow = figure(t / base, "ratio", float(pred.low[i]) / base, float(pred.high[i]) / base,
+                          basis=pred.basis, extrapolated=bool(pred.extrapolated[i]), idle_boot_time=round(base, 3))
+            out.expected[b]["boot_slowdown"] = _stamp_boot(ctx, slow, b, neighbour, queries[i])
+            if out.bounded[i]:
+                _mark_fair_share(ctx, out.expected[b]["boot_slowdown"])
+        out.extra[b] = -min(3.0, 2.0 * (t / max(best, 1e-9) - 1.0))  # up to -3 points when boot is slower
+        if t > best * 1.2:
+            out.why[b] = f"boot takes about {t:.0f} s against {best:.0f} s"
+    return out
+
+
 def recommend(ctx: EngineContext, keep: str | None = None) -> list[Recommendation]:
     """One cluster-wide image storage backend; sets ``ctx.facts.storage_backend``. ``keep``: the
     choice already taken (:func:`refresh`)."""
@@ -332,36 +383,10 @@ def recommend(ctx: EngineContext, keep: str | None = None) -> list[Recommendatio
     # storage the scenario does not declare gets no figure (it would rest on an assumed link or disk)
     modelled = tuple(b for b in MODELLED if b not in _offered(ctx))
     speedup = _disk_speedup(ctx)
-    queries = [q for q in (boot_query(ctx, b, neighbour) for b in modelled) if q is not None]
-    loaded = neighbour == "io"
-    # the same boots with idle neighbours: what the slowdown under I/O load is relative to
-    idle_q = [{**q, "neighbour_load": "idle", "concurrent_vms": 0.0} for q in queries] if loaded else []
-    pred = ctx.models.predict("boot_time", queries + idle_q, calibrate=False) if queries else None
-    bounded = fair_share_bounded(ctx, queries) if pred is not None else [False] * len(queries)
-    expected: dict[str, dict] = {b: {} for b in BACKENDS}
-    why, extra, cites = {}, {}, []
-    slowdown, times, idle = {}, {}, {}
-    if pred is not None:
-        cites = ctx.model_citations("boot_time", pred)
-        offered = [i for i, b in enumerate(modelled) if b not in outcome.excluded]
-        best = min((float(pred.mean[i]) for i in offered), default=float(min(pred.mean[:len(modelled)])))
-        for i, b in enumerate(modelled):
-            expected[b]["boot_time"] = _stamp_boot(ctx, prediction_figure(pred, i), b, neighbour, queries[i])
-            if bounded[i]:
-                _mark_fair_share(ctx, expected[b]["boot_time"])
-            t = float(pred.mean[i])
-            times[b] = t
-            if loaded:
-                base = max(float(pred.mean[len(modelled) + i]), 1e-9)
-                idle[b], slowdown[b] = base, t / base
-                slow = figure(t / base, "ratio", float(pred.low[i]) / base, float(pred.high[i]) / base,
-                              basis=pred.basis, extrapolated=bool(pred.extrapolated[i]), idle_boot_time=round(base, 3))
-                expected[b]["boot_slowdown"] = _stamp_boot(ctx, slow, b, neighbour, queries[i])
-                if bounded[i]:
-                    _mark_fair_share(ctx, expected[b]["boot_slowdown"])
-            extra[b] = -min(3.0, 2.0 * (t / max(best, 1e-9) - 1.0))  # up to -3 points when boot is slower
-            if t > best * 1.2:
-                why[b] = f"boot takes about {t:.0f} s against {best:.0f} s"
+    boot = _boot_figures(ctx, outcome, modelled, neighbour)
+    expected, why, extra, cites = boot.expected, boot.why, boot.extra, boot.cites
+    queries, pred, bounded = boot.queries, boot.pred, boot.bounded
+    slowdown, times, idle = boot.slowdown, boot.times, boot.idle
     _boot_target(ctx, outcome, times, extra, why)
     if "distributed" not in outcome.excluded:  # on offer: its figures and their sources
         dist_figs, dist_cites, _ = _distributed(ctx)

@@ -302,7 +302,7 @@ def recommend(ctx: EngineContext) -> list[Recommendation]:
     if fixed:  # the others stay as alternatives, with their figures, excluded by the preference
         for k in levels:
             if k != fixed:
-                outcome.excluded.setdefault(k, []).insert(0, (_FIXED_RULE, f"preferences.vcpu_overallocation is {fixed}"))
+                outcome.excluded.setdefault(k, []).insert(0, (_FIXED_RULE, f"the scenario's preferences fix the over-allocation to {fixed}"))
     rec = decide(DECISION, "cluster", outcome, ctx, extra_scores=extra, expected=expected, why=why,
                  extrapolated=extrap, model_citations=cites, has_model=has_model)
     rec.value = per_core(OVERALLOCATION[rec.choice], threads)
@@ -323,7 +323,7 @@ def recommend(ctx: EngineContext) -> list[Recommendation]:
 
 
 _FIXED_RULE = Rule("oa.fixed-by-preferences", DECISION, "cluster", "safety",
-                   "The scenario fixes the over-allocation level (preferences.vcpu_overallocation).",
+                   "The scenario's preferences fix the over-allocation level.",
                    lambda c: True, Effect())
 
 

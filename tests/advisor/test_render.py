@@ -18,6 +18,7 @@ from advisor.figures.prose import fmt_value
 from advisor.recommend import catalog
 from advisor.render import clean_text, md_escape, to_html, to_markdown
 from advisor.scenario import parse_scenario
+from advisor.text import figure_label
 from tests.advisor.test_engine import EXAMPLE, _kb_fixtures, make, workload
 
 kb_path, kb = _kb_fixtures.kb_path, _kb_fixtures.kb  # fixtures
@@ -145,7 +146,7 @@ def test_both_formats_carry_the_same_content(kb):
         assert title in md and title in text
         assert choice in text and md_escape(choice) in md
         for name in r.expected:
-            label = name.replace("_", " ")
+            label = figure_label(name)  # "CPU cost vs native", not the key's lower case
             assert label in text and md_escape(label) in md
     for key in ("Scenario: ", "Workload groups", "Recommendations", "Citations", "Basis:"):
         assert key in md and key in text

@@ -39,7 +39,8 @@ def test_the_design_at_a_glance_and_readable_cards(window, qtbot):
     assert hc.choice.text() == f"{hosts:g} hosts"
     table = storage.alt_table
     header = table.horizontalHeaderItem(1)
-    assert header.text().startswith("Score (chosen:") and "points" in header.toolTip()
+    assert header.text().startswith("Points (chosen option:") and "points" in header.toolTip()
+    assert "points against" in table.item(0, 1).toolTip()  # what 1 vs 5 means, on the cell
     assert all("_" not in table.item(i, 0).text() for i in range(table.rowCount()))
 
 

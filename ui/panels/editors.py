@@ -52,7 +52,9 @@ def format_number(value, decimals: int = 6) -> str:
         return ""
     if isinstance(value, bool) or not isinstance(value, int | float):
         return str(value)
-    if isinstance(value, int) or float(value).is_integer() and abs(value) < 1e15:
+    if abs(value) >= 1e15 or 0 < abs(value) < 10 ** -decimals:
+        return f"{value:.12g}".replace("e+", "e")  # 1e300, not its 301 digits
+    if isinstance(value, int) or float(value).is_integer():
         return str(int(value))
     text = f"{value:.{decimals}f}".rstrip("0").rstrip(".")
     return text if text not in ("", "-0") else "0"
@@ -69,6 +71,7 @@ class NumberEdit(QLineEdit):
         super().__init__(parent)
         self.unit, self.integer, self.step, self.optional = unit, integer, step, optional
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)  # the wheel does not take the focus
+        self.installEventFilter(WheelGuard(self))  # the wheel steps it only after a click into it
         self.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if optional:
             self.setPlaceholderText("not set")
@@ -114,7 +117,7 @@ class NumberEdit(QLineEdit):
         super().keyPressEvent(event)
 
     def wheelEvent(self, event) -> None:  # noqa: N802 - Qt override
-        if not self.hasFocus():
+        if not wheel_allowed(self):
             event.ignore()  # the form under it scrolls
             return
         steps = event.angleDelta().y() // 120
@@ -165,9 +168,10 @@ class ChoiceBox(QComboBox):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.installEventFilter(WheelGuard(self))
 
     def wheelEvent(self, event) -> None:  # noqa: N802 - Qt override
-        if not self.hasFocus():
+        if not wheel_allowed(self):
             event.ignore()
             return
         super().wheelEvent(event)
@@ -189,12 +193,30 @@ class TextEdit(QLineEdit):
         return super().event(event)
 
 
+#: the dynamic property set on a field the user clicked into (cleared when it loses the focus)
+_CLICKED = "_wheelArmed"
+
+
+def wheel_allowed(widget: QWidget) -> bool:
+    """The wheel changes a field only after a click into it, while it keeps the focus: a field
+    reached with Tab (the focus passing through it) is not changed by a wheel turn meant to
+    scroll the form."""
+    return widget.hasFocus() and bool(widget.property(_CLICKED))
+
+
 class WheelGuard(QObject):
-    """An event filter for Qt's own spin boxes and combo boxes: the wheel changes them only while
-    they have the keyboard focus (else the view under them scrolls). :func:`guard_wheel` installs it."""
+    """An event filter that arms a field on a click into it, disarms it when it loses the focus,
+    and lets the wheel change it only while armed (else the view under it scrolls). Installed on
+    the app's own fields and, by :func:`guard_wheel`, on Qt's spin boxes and combo boxes."""
 
     def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt override
-        if event.type() == QEvent.Type.Wheel and isinstance(obj, QWidget) and not obj.hasFocus():
+        kind = event.type()
+        field = self.parent()
+        if kind == QEvent.Type.MouseButtonPress and isinstance(field, QWidget):
+            field.setProperty(_CLICKED, True)  # (a click into a spin box's text reaches its line edit)
+        elif kind == QEvent.Type.FocusOut and isinstance(obj, QWidget):
+            obj.setProperty(_CLICKED, False)
+        elif kind == QEvent.Type.Wheel and isinstance(obj, QWidget) and not wheel_allowed(obj):
             event.ignore()
             return True
         return False
@@ -206,3 +228,5 @@ def guard_wheel(*widgets: QWidget) -> None:
         guard = w.findChild(WheelGuard) or WheelGuard(w)
         w.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         w.installEventFilter(guard)
+        for child in w.findChildren(QLineEdit):
+            child.installEventFilter(guard)

@@ -264,10 +264,20 @@ def _unique_places(cites: list[dict]) -> list[dict]:
     return out
 
 
+def _points_tip(points: float, chosen: float) -> str:
+    """What an option's points mean beside the chosen option's."""
+    return (f"{fmt_value(points)} points against {fmt_value(chosen)} for the chosen option: each finding of the "
+            "documents that applies adds or takes points, and the option with the most is chosen "
+            "(points compare the options of this decision only).")
+
+
 def _alternatives_table(alts: list[Alternative], rec: Recommendation | None = None) -> QTableWidget:
     t = QTableWidget(len(alts), 4)
-    chosen = f" (chosen: {fmt_value(rec.score)})" if rec is not None else ""
-    t.setHorizontalHeaderLabels(["Option", f"Score{chosen}", "Expected", "Why not"])
+    chosen = f" (chosen option: {fmt_value(rec.score)})" if rec is not None else ""
+    t.setHorizontalHeaderLabels(["Option", f"Points{chosen}", "Expected", "Why not"])
+    t.setAccessibleName("Alternatives considered")
+    t.setAccessibleDescription("Each option the documents' rules weighed, its points against the chosen "
+                               "option's, its expected figures and why it was not chosen")
     header = t.horizontalHeaderItem(1)
     header.setToolTip("The weight of the documents' findings for each option: the rules that apply add or take "
                       "points (see the rationale); the option with the most points is chosen. Scores compare "
@@ -280,7 +290,7 @@ def _alternatives_table(alts: list[Alternative], rec: Recommendation | None = No
         option = catalog.choice_label(rec.decision, a.choice) if rec is not None else a.choice
         for j, text in enumerate((option, fmt_value(a.score), exp, prose(a.why_not))):
             item = QTableWidgetItem(str(text))
-            item.setToolTip(str(text))
+            item.setToolTip(_points_tip(a.score, rec.score) if j == 1 and rec is not None else str(text))
             t.setItem(i, j, item)
     t.horizontalHeader().setStretchLastSection(True)
     t.resizeColumnsToContents()
