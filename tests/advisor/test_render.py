@@ -17,8 +17,8 @@ from advisor.engine import advise
 from advisor.figures.prose import fmt_value
 from advisor.recommend import catalog
 from advisor.render import clean_text, md_escape, to_html, to_markdown
-from advisor.text import figure_label
 from advisor.scenario import parse_scenario
+from advisor.text import figure_label
 from tests.advisor.test_engine import EXAMPLE, _kb_fixtures, make, workload
 
 kb_path, kb = _kb_fixtures.kb_path, _kb_fixtures.kb  # fixtures

@@ -1,0 +1,29 @@
+"""Issue #29 point 9: File > Export configuration... starts at the advised hypervisor's target (Xen
+advised: the Xen target), or says why it starts at libvirt."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from ui.dialogs.export_config import ExportConfigDialog, advised_target
+
+
+def _advice(choice):
+    rec = SimpleNamespace(choice=choice)
+    return SimpleNamespace(first=lambda decision, scope=None: rec if decision == "hypervisor" else None,
+                           scenario=SimpleNamespace(name="lab"))
+
+
+def test_the_target_follows_the_advised_hypervisor():
+    assert advised_target(_advice("xen"))[0] == "xen"
+    assert advised_target(_advice("kvm"))[0] == "libvirt"
+    key, why = advised_target(_advice("vmware esxi"))
+    assert key == "libvirt" and "vmware esxi" in why and "none of the targets" in why
+
+
+def test_the_dialog_starts_at_the_advised_target(qtbot, session, monkeypatch):
+    monkeypatch.setattr(session, "advice", _advice("xen"))
+    dialog = ExportConfigDialog(session)
+    qtbot.addWidget(dialog)
+    assert dialog.target.currentData() == "xen"
+    assert "chose xen" in dialog.log.toPlainText()
