@@ -19,7 +19,7 @@ def test_host_counts_wording_and_a_disabled_search_looks_disabled(qtbot, session
     panel.show()
     qtbot.waitExposed(panel)
     label = next(lab for lab in panel.findChildren(QLabel) if lab.buddy() is panel.counts)
-    assert label.text() == "Host &counts to try:" and panel.counts.text() == "6 per host model"
+    assert label.text() == "&Try:" and panel.counts.text() == "6 host counts"
     panel._show_status()
     button = panel.run_button
     assert not button.isEnabled()
