@@ -53,9 +53,9 @@ def _workbook_job(path: Path, advice, progress=None, cancel=None) -> Path:
     return path
 
 
-def _deck_job(path: Path, kb, advice, progress=None, cancel=None) -> tuple[Path, dict, dict]:
+def _deck_job(path: Path, kb, advice, catalogue=None, progress=None, cancel=None) -> tuple[Path, dict, dict]:
     data = advice.to_dict(expand=True)
-    return path, data, deck_chart_specs(kb, advice, data, progress, cancel)
+    return path, data, deck_chart_specs(kb, advice, data, catalogue, progress=progress, cancel=cancel)
 
 
 class Exporter(QObject):
@@ -92,7 +92,7 @@ class Exporter(QObject):
         if kind == "xlsx":
             self.task.start(_workbook_job, Path(path), advice)
         else:
-            self.task.start(_deck_job, Path(path), self.session.kb, advice)
+            self.task.start(_deck_job, Path(path), self.session.kb, advice, self.session.catalogue)
         return True
 
     def ask_and_export(self, kind: str, parent=None) -> None:
