@@ -44,7 +44,7 @@ def scenario_inputs(scenario) -> dict[str, str]:
     shared = ", ".join(f"{s.kind} {fmt_value(s.network_gbps)} Gb/s" for s in h.shared_storage)
     wls = scenario.workloads
     return {
-        "Hosts (reserve)": f"{h.count} (+{h.reserve} reserve)" if h.reserve else str(h.count),
+        "Hosts (reserve)": f"{h.count} ({h.reserve} of them reserve)" if h.reserve else str(h.count),
         "Cores per host": str(h.cpu.sockets * h.cpu.cores_per_socket),
         "RAM per host (GiB)": fmt_value(h.ram_gib),
         "Network (Gb/s)": fmt_value(h.nic_gbps),

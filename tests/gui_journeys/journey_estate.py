@@ -10,7 +10,7 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QApplication, QFileDialog
 
-from tests.gui_journeys.steps import answer_file_dialog
+from tests.gui_journeys.steps import answer_file_dialog, pick_files
 from tests.gui_journeys.xinput import pump, wait_until
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"
@@ -30,16 +30,7 @@ def _import_inventory(x, w):
     """Alt+F, V: the file dialog, the two CSV files typed; the dialog shows today's estate."""
     from ui.dialogs.inventory import InventoryDialog
 
-    def pick_files(dialog) -> None:
-        x.focus(dialog)
-        x.key("ctrl+a")
-        x.type(str(EXAMPLES))
-        x.key("Return")  # into the folder
-        pump(400)
-        x.type('"inventory-vms.csv" "inventory-hosts.csv"')
-        x.key("Return")
-
-    x.on_modal(pick_files, kind=QFileDialog)
+    pick_files(x, EXAMPLES, ("inventory-vms.csv", "inventory-hosts.csv"))
     x.key("alt+f")
     x.key("v")
     wait_until(lambda: _modal(InventoryDialog) is not None, 30, "the inventory dialog")
@@ -70,6 +61,8 @@ def _cost_catalogue(x, w):
         x.key("Return")
         done.append(True)
 
+    x.focus(dialog)
+    pump(300)
     x.on_modal(fill, kind=QFileDialog)
     x.key("alt+i")  # Import...
     wait_until(lambda: bool(done) and _modal(CostCatalogueDialog) is dialog, 30, "the catalogue file")

@@ -27,3 +27,14 @@ def test_the_dialog_starts_at_the_advised_target(qtbot, session, monkeypatch):
     qtbot.addWidget(dialog)
     assert dialog.target.currentData() == "xen"
     assert "chose xen" in dialog.log.toPlainText()
+
+
+def test_the_reserve_hosts_read_as_part_of_the_count():
+    """Issue #29 point 9: "6 (+1 reserve)" read as 7 hosts; the 6 include the reserve."""
+    from advisor.figures.summary import scenario_inputs
+    from advisor.scenario import parse_scenario
+    from ui.demo import demo_data
+
+    data = demo_data()
+    data["hosts"]["count"], data["hosts"]["reserve"] = 6, 1
+    assert scenario_inputs(parse_scenario(data))["Hosts (reserve)"] == "6 (1 of them reserve)"

@@ -134,3 +134,26 @@ def test_file_import_inventory_from_the_menu_opens_the_files_chosen(qtbot, monke
     assert dialogs[0].inventory is not None, dialogs[0].message.text()
     dialogs[0].reject()
     QApplication.processEvents()
+
+
+def test_the_shortcut_list_names_keys_a_keyboard_has(qtbot):
+    """Issue #29 point 9: Undo reads "Ctrl+Z" (not "Ctrl+Z, F14"); Optimize is listed with Ctrl+0."""
+    from ui.dialogs.help import shortcut_rows
+
+    w = _window(qtbot)
+    rows = dict((what, keys) for keys, what in shortcut_rows(w))
+    undo = next(keys for what, keys in rows.items() if what.startswith("Undo"))
+    assert undo == "Ctrl+Z" and not any("F14" in keys for keys in rows.values())
+    assert rows["Optimize"] == "Ctrl+0"
+
+
+def test_the_first_window_fits_the_screen_with_its_title_bar(qtbot):
+    """Issue #29 point 9: the first start (no saved geometry) on a small screen: the window and the
+    title bar the window manager adds fit the available height (it was 1280x800 on a 720-px screen)."""
+    from ui.main_window import FRAME_GUESS, MainWindow
+    from ui.session import Session
+
+    w = MainWindow(Session(settings_store()))
+    qtbot.addWidget(w)
+    avail = QApplication.primaryScreen().availableGeometry()
+    assert w.height() + FRAME_GUESS[1] <= avail.height() and w.width() + FRAME_GUESS[0] <= avail.width()

@@ -15,7 +15,7 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QItemSelectionModel, QModelIndex, Qt, Signal
+from PySide6.QtCore import QAbstractTableModel, QItemSelectionModel, QModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -261,6 +261,7 @@ class InventoryDialog(QDialog):
         info_scroll.setWidget(info)
         info_scroll.setMinimumHeight(self.fontMetrics().lineSpacing() * 8)
         split.addWidget(info_scroll)
+        self.split, self.info_scroll = split, info_scroll
         split.setStretchFactor(0, 3)
         split.setStretchFactor(1, 2)
         lay.addWidget(split, 1)
@@ -325,6 +326,20 @@ class InventoryDialog(QDialog):
         self._set_ready(True)
         self._refresh_text()
         self._update_buttons()
+        QTimer.singleShot(0, self.fit_info)
+
+    def fit_info(self) -> None:
+        """Give the Assumed and Today texts the height they need (the groups table keeps a header and
+        three rows, and scrolls), so that Today is read whole at 1280x720 without scrolling."""
+        info = self.info_scroll.widget()
+        need = info.heightForWidth(self.info_scroll.viewport().width())
+        if need <= 0:
+            need = info.sizeHint().height()
+        total = sum(self.split.sizes())
+        rows = self.table.verticalHeader().defaultSectionSize()
+        table_min = self.table.horizontalHeader().height() + 3 * rows + 4
+        bottom = max(self.info_scroll.minimumHeight(), min(need + 4, total - table_min))
+        self.split.setSizes([total - bottom, bottom])
 
     # --- editing -------------------------------------------------------------------------------
     def selected_rows(self) -> list[int]:
