@@ -10,7 +10,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
 
-from advisor.deliverables.slides import CHART_PIXELS, chart_keys, write_slides
+from advisor.deliverables.slides import CHART_PIXELS, PARETO, chart_keys, write_slides
 from advisor.deliverables.workbook import write_workbook
 from ui.workers import TaskSlot
 
@@ -19,12 +19,19 @@ KINDS = {"xlsx": ("Export workbook", "Excel workbook (*.xlsx)", "exporting the w
          "pptx": ("Export slides", "PowerPoint slides (*.pptx)", "exporting the slides")}
 
 
-def deck_chart_specs(kb, advice, data: dict, progress=None, cancel=None) -> dict:
-    """The chart data of the deck's decision slides (Qt-free: a worker may run it)."""
+def deck_chart_specs(kb, advice, data: dict, catalogue=None, progress=None, cancel=None) -> dict:
+    """The chart data of the deck's decision slides and, with a cost ``catalogue``, of the design
+    search's Pareto front (one process, a few seconds for the example). Qt-free: a worker may run it."""
     from advisor.figures.charts import build_charts
 
     keys = sorted(set(chart_keys(data).values()))
-    return build_charts(kb, advice.scenario, advice, {}, keys, progress=progress, cancel=cancel) if keys else {}
+    specs = build_charts(kb, advice.scenario, advice, {}, keys, progress=progress, cancel=cancel) if keys else {}
+    if catalogue is not None and catalogue.hosts:
+        from advisor.optimize import optimize
+        from advisor.optimize.chart import pareto_figure
+
+        specs[PARETO] = pareto_figure(optimize(advice.scenario, catalogue, kb, workers=1, cancel=cancel)).spec
+    return specs
 
 
 def deck_images(specs: dict) -> dict[str, bytes]:
@@ -46,9 +53,9 @@ def _workbook_job(path: Path, advice, progress=None, cancel=None) -> Path:
     return path
 
 
-def _deck_job(path: Path, kb, advice, progress=None, cancel=None) -> tuple[Path, dict, dict]:
+def _deck_job(path: Path, kb, advice, catalogue=None, progress=None, cancel=None) -> tuple[Path, dict, dict]:
     data = advice.to_dict(expand=True)
-    return path, data, deck_chart_specs(kb, advice, data, progress, cancel)
+    return path, data, deck_chart_specs(kb, advice, data, catalogue, progress=progress, cancel=cancel)
 
 
 class Exporter(QObject):
@@ -85,7 +92,7 @@ class Exporter(QObject):
         if kind == "xlsx":
             self.task.start(_workbook_job, Path(path), advice)
         else:
-            self.task.start(_deck_job, Path(path), self.session.kb, advice)
+            self.task.start(_deck_job, Path(path), self.session.kb, advice, self.session.catalogue)
         return True
 
     def ask_and_export(self, kind: str, parent=None) -> None:

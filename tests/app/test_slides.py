@@ -37,7 +37,7 @@ def decks(qapp, tmp_path_factory):
         advice = advise(path, catalogue=catalogue)
         data = json.loads(json.dumps(advice.to_dict(expand=True)))
         target = folder / f"{path.stem}.pptx"
-        write_slides(target, advice, data)
+        write_slides(target, advice, data, catalogue=catalogue)
         out[path.name] = (data, target.read_bytes(), target)
     return out
 
@@ -109,6 +109,20 @@ def test_decision_slides_say_the_cards_choice_and_figure_with_the_chart(decks, n
             assert pic.left + pic.width <= prs.slide_width and pic.top + pic.height <= prs.slide_height
 
 
+def test_a_priced_deck_shows_the_cost_and_the_pareto_front(decks):
+    data, raw, _ = decks["scenario.yaml"]
+    prs = Presentation(io.BytesIO(raw))
+    slides = {s.shapes.title.text: s for s in prs.slides if s.shapes.title is not None}
+    cost = slides[f"Cost over {fmt_value(data['cost']['years'])} years"]
+    cells = [c.text for shape in cost.shapes if shape.has_table for row in shape.table.rows for c in row.cells]
+    for line in data["cost"]["lines"]:
+        assert line["name"] in cells and money(line["capex"], data["cost"]["currency"]) in cells
+    pareto = slides["Cost against the other designs (Pareto front)"]
+    pictures = [s for s in pareto.shapes if s.shape_type == 13]
+    assert len(pictures) == 1 and pictures[0].image.size == CHART_PIXELS
+    assert pictures[0].width * CHART_PIXELS[1] == pytest.approx(pictures[0].height * CHART_PIXELS[0], rel=1e-3)
+
+
 @pytest.mark.parametrize("name", [p.name for p in SCENARIOS])
 def test_no_internal_names_on_the_slides(decks, name):
     _, raw, _ = decks[name]
@@ -159,3 +173,21 @@ def test_the_deck_renders_with_libreoffice_with_every_chart_whole(decks, tmp_pat
             region = image.crop(box)
             assert region.getextrema()[0] < 128, f"{page.name}: the chart is blank"  # drawn
             assert box[2] <= w and box[3] <= h  # whole on the page
+
+
+def test_hostile_names_stay_text_on_the_slides():
+    """Names a user gives (formula-like, markup, a tab, any script) are the slides' plain text; the
+    deck opens again."""
+    from advisor.deliverables.slides import slides_bytes
+    from advisor.engine import advise
+
+    names = ["=cmd|' /C calc'!A0", "@SUM(A1)", "+1", "<b>bold</b>", "Ünïcødé ✓ 名前", "tab\there"]
+    scenario = json.loads((EXAMPLES / "small-lab.json").read_text(encoding="utf-8"))
+    scenario["name"] = '=HYPERLINK("http://example.invalid","x")'
+    scenario["workloads"] = [{**scenario["workloads"][0], "name": n} for n in names]
+    data = json.loads(json.dumps(advise(scenario).to_dict(expand=True)))
+    text = "\n".join(t for texts in slide_texts(slides_bytes(data)) for t in texts)
+    assert f"Cluster design: {scenario['name']}" in text
+    for name in names[:5]:
+        assert f"{name}: " in text, name  # the decision slides name each workload as given
+    assert "tab here: " in text  # a tab (the one control character a name may hold) becomes a space

@@ -24,10 +24,15 @@ def test_export_from_the_file_menu_writes_the_file(window, qtbot, tmp_path, monk
         return str(target), args[3] if len(args) > 3 else ""
 
     monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(get_save_file_name))
-    with qtbot.waitSignal(window.deliverables().sig_written, timeout=120000) as blocker:
-        _menu_action(window, text).trigger()
+    done, failed = [], []
+    exporter = window.deliverables()
+    exporter.sig_written.connect(done.append)
+    exporter.task.sig_failed.connect(failed.append)
+    _menu_action(window, text).trigger()
+    qtbot.waitUntil(lambda: bool(done or failed), timeout=120000)
     assert asked, "no file dialog was asked"
-    written = blocker.args[0]
+    assert not failed, failed[0]
+    written = done[0]
     assert written == tmp_path / f"design.{kind}" and written.exists()
     advice = window.session.advice
     if kind == "xlsx":
