@@ -38,3 +38,17 @@ def test_the_reserve_hosts_read_as_part_of_the_count():
     data = demo_data()
     data["hosts"]["count"], data["hosts"]["reserve"] = 6, 1
     assert scenario_inputs(parse_scenario(data))["Hosts (reserve)"] == "6 (1 of them reserve)"
+
+
+def test_an_unpriced_design_has_no_zero_cost_headline():
+    """Issue #29 point 9: a host model without a price left "Cost: 0 EUR over 5 years"."""
+    from advisor.cost import CostLine, DesignCost
+    from advisor.figures.summary import cost_summary, priced
+
+    cost = DesignCost("my prices", "EUR", 5.0, lines=[CostLine("licence", "kvm", 4, "hosts", 0.0, 0.0)],
+                      notes=["host model 'big' has no price"])
+    text = cost_summary(SimpleNamespace(cost=cost))
+    assert not priced(cost) and "0 EUR" not in text
+    assert text == "Cost: not priced (host model 'big' has no price)"
+    cost.lines.append(CostLine("hosts", "big", 4, "hosts", 40000.0, 2000.0))
+    assert priced(cost) and cost_summary(SimpleNamespace(cost=cost)).startswith("Cost: 50,000 EUR")

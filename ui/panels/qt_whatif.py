@@ -325,7 +325,7 @@ class QtWhatIfPanel(QWidget):
     def show_decisions(self, advice) -> None:
         """The headline decisions of the what-if advice; what differs from the scenario's advice
         is highlighted with its value before."""
-        from advisor.figures.summary import summary
+        from advisor.figures.summary import cost_summary, priced, summary
 
         self._update_buttons()
         moved = self.state.model.describe()
@@ -347,7 +347,9 @@ class QtWhatIfPanel(QWidget):
         from advisor.cost import money, signed
 
         cost, was_cost = getattr(advice, "cost", None), getattr(self.session.advice, "cost", None)
-        if cost is not None and cost.lines:  # the bill at one glance (advisor.cost), and how it moved
+        if cost is not None and not priced(cost):
+            parts.append(_esc(cost_summary(advice)))
+        elif cost is not None:  # the bill at one glance (advisor.cost), and how it moved
             txt = f"Cost: <b>{_esc(money(cost.total, cost.currency))}</b> over {cost.years:g} years"
             if was_cost is not None and advice is not self.session.advice and abs(cost.total - was_cost.total) >= 0.5:
                 txt = (f"<span style='color:{_accent(self.look)}'>{txt} ({_esc(signed(cost.total - was_cost.total))})"
