@@ -42,10 +42,22 @@ def deck_images(specs: dict) -> dict[str, bytes]:
     return {key: image_png(img) for key, img in chart_images(specs, width, height).items()}
 
 
-def export_slides(path: Path, data: dict, specs: dict) -> Path:
-    """Write the deck of the advice JSON ``data`` with the charts of ``specs`` to ``path``."""
-    write_slides(Path(path), data, deck_images(specs))
+def export_slides(path: Path, data: dict, specs: dict, whatif: dict | None = None) -> Path:
+    """Write the deck of the advice JSON ``data`` with the charts of ``specs`` (and the workshop's
+    ``whatif`` comparison) to ``path``."""
+    write_slides(Path(path), data, deck_images(specs), whatif)
     return Path(path)
+
+
+def workshop_whatif(session):
+    """(what moved, the what-if advice) when the What-if tab or workshop moved inputs that changed
+    the scenario and its advice is there; else None."""
+    from ui.whatif_state import QtWhatIfState
+
+    state = session.findChild(QtWhatIfState)
+    if state is None or not state.moved() or state.model.advice is None:
+        return None
+    return state.model.describe(), state.model.advice
 
 
 def _workbook_job(path: Path, advice, progress=None, cancel=None) -> Path:
@@ -53,9 +65,10 @@ def _workbook_job(path: Path, advice, progress=None, cancel=None) -> Path:
     return path
 
 
-def _deck_job(path: Path, kb, advice, catalogue=None, progress=None, cancel=None) -> tuple[Path, dict, dict]:
+def _deck_job(path: Path, kb, advice, catalogue=None, whatif=None, progress=None, cancel=None) -> tuple:
     data = advice.to_dict(expand=True)
-    return path, data, deck_chart_specs(kb, advice, data, catalogue, progress=progress, cancel=cancel)
+    compared = {"moved": whatif[0], "advice": whatif[1].to_dict(expand=True)} if whatif else None
+    return path, data, deck_chart_specs(kb, advice, data, catalogue, progress=progress, cancel=cancel), compared
 
 
 class Exporter(QObject):
@@ -92,7 +105,8 @@ class Exporter(QObject):
         if kind == "xlsx":
             self.task.start(_workbook_job, Path(path), advice)
         else:
-            self.task.start(_deck_job, Path(path), self.session.kb, advice, self.session.catalogue)
+            self.task.start(_deck_job, Path(path), self.session.kb, advice, self.session.catalogue,
+                            workshop_whatif(self.session))
         return True
 
     def ask_and_export(self, kind: str, parent=None) -> None:
@@ -105,8 +119,8 @@ class Exporter(QObject):
 
     def _on_done(self, result) -> None:
         if isinstance(result, tuple):  # the deck: its charts are drawn here, on the GUI thread
-            path, data, specs = result
-            result = export_slides(path, data, specs)
+            path, data, specs, whatif = result
+            result = export_slides(path, data, specs, whatif)
         self.session.settings.last_dir = str(Path(result).parent)
         self.session.notifier.message(f"Written to {result}")
         self.sig_written.emit(result)

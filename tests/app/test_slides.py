@@ -191,3 +191,29 @@ def test_hostile_names_stay_text_on_the_slides():
     for name in names[:5]:
         assert f"{name}: " in text, name  # the decision slides name each workload as given
     assert "tab here: " in text  # a tab (the one control character a name may hold) becomes a space
+
+
+def test_the_workshops_what_if_is_compared_on_a_slide():
+    """A what-if from the workshop (more VMs) gets a slide: what moved, and each headline choice as
+    advised and with the what-if, read from the two advices' JSON."""
+    from advisor.deliverables.slides import slides_bytes
+    from advisor.engine import advise
+
+    base = json.loads((EXAMPLES / "small-lab.json").read_text(encoding="utf-8"))
+    bigger = json.loads(json.dumps(base))
+    bigger["workloads"][0]["vms"] = 40
+    data = json.loads(json.dumps(advise(base).to_dict(expand=True)))
+    other = json.loads(json.dumps(advise(bigger).to_dict(expand=True)))
+    raw = slides_bytes(data, whatif={"moved": "VMs 2 -> 40", "advice": other})
+    prs = Presentation(io.BytesIO(raw))
+    slide = next(s for s in prs.slides if s.shapes.title is not None and s.shapes.title.text == "What-if in the workshop")
+    texts = [p.text for s in slide.shapes if s.has_text_frame for p in s.text_frame.paragraphs]
+    assert "Moved: VMs 2 -> 40" in texts
+    table = next(s.table for s in slide.shapes if s.has_table)
+    rows = [[c.text for c in row.cells] for row in table.rows][1:]
+    hosts = next(r for r in rows if r[0] == catalog.title("host_count"))
+    want = [choice_text(next(r for r in d["recommendations"] if r["decision"] == "host_count"))
+            for d in (data, other)]
+    assert hosts[2:] == want and want[0] != want[1], hosts
+    assert "What-if in the workshop" not in [s.shapes.title.text for s in Presentation(
+        io.BytesIO(slides_bytes(data))).slides if s.shapes.title is not None]
