@@ -4,6 +4,7 @@ and what ``.github/workflows/build.yml`` runs on each OS of its matrix.
 
     python packaging/build.py          dist/capadvisor-<version>-<platform>/ (executable capadvisor[.exe])
     python packaging/build.py --dmg    macOS: also dist/Capacity Advisor.app in dist/capadvisor-<version>-<platform>.dmg
+    python packaging/build.py --installer   Windows: also a per-user installer (Inno Setup 6's iscc)
 
 Run it with the Python of a checkout that has the 'build' extra (pip install -e '.[build]').
 The knowledge base is compiled from knowledge/data first and bundled read-only, as build.sh does.
@@ -29,7 +30,7 @@ def run(*cmd: str, env: dict | None = None) -> None:
     subprocess.run(cmd, cwd=ROOT, check=True, env=env)
 
 
-def build(dmg: bool = False) -> Path:
+def build(dmg: bool = False, installer: bool = False) -> Path:
     """Build the one-folder app; returns its folder. Raises SystemExit with the reason on failure."""
     try:
         import PyInstaller  # noqa: F401
@@ -53,6 +54,8 @@ def build(dmg: bool = False) -> Path:
         raise SystemExit("the knowledge base is missing from the build")
     if dmg:
         make_dmg(name)
+    if installer:
+        make_installer(out)
     print(f"[build] done: {out}\n[build] test it with: {Path(sys.executable).name} packaging/test_frozen.py {out}",
           file=sys.stderr)
     return out
@@ -71,11 +74,25 @@ def make_dmg(name: str) -> Path:
     return image
 
 
+def make_installer(folder: Path) -> Path:
+    """Windows: the per-user installer of ``folder`` (packaging/windows/capadvisor.iss, Inno Setup 6)."""
+    if sys.platform != "win32":
+        raise SystemExit("--installer: the Windows installer is made on Windows only")
+    iscc = shutil.which("iscc") or r"C:\Program Files (x86)\Inno Setup 6\ISCC.exe"
+    if not Path(iscc).is_file() and shutil.which(iscc) is None:
+        raise SystemExit("--installer needs Inno Setup 6 (iscc); install it from jrsoftware.org")
+    version = spec_support.version(ROOT)
+    run(iscc, f"/DAppVersion={version}", f"/DBuildDir={folder}", f"/DOutputDir={ROOT / 'dist'}",
+        str(ROOT / "packaging" / "windows" / "capadvisor.iss"))
+    return ROOT / "dist" / f"capadvisor-{version}-windows-x86_64-setup.exe"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--dmg", action="store_true", help="macOS: also put the .app in a dmg")
+    parser.add_argument("--installer", action="store_true", help="Windows: also a per-user installer (Inno Setup 6)")
     args = parser.parse_args(argv)
-    build(dmg=args.dmg)
+    build(dmg=args.dmg, installer=args.installer)
     return 0
 
 

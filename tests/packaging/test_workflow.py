@@ -81,3 +81,14 @@ def test_the_python_smoke_test_fails_a_failing_command_and_a_missing_build(tmp_p
     assert res.returncode == 1 and "FAIL  version" in res.stdout
     res = subprocess.run([sys.executable, script, str(tmp_path)], capture_output=True, text=True, timeout=60)
     assert res.returncode == 2 and "no one-folder build" in res.stderr
+
+
+def test_windows_gets_a_per_user_installer_and_macos_a_dmg():
+    data = yaml.safe_load(WORKFLOW.read_text(encoding="utf-8"))
+    build = next(s["run"] for s in data["jobs"]["build"]["steps"] if "packaging/build.py" in s.get("run", ""))
+    assert "'--dmg'" in build and "'--installer'" in build
+    iss = (PACKAGING / "windows" / "capadvisor.iss").read_text(encoding="utf-8")
+    assert "PrivilegesRequired=lowest" in iss and "{localappdata}" in iss and "{userprograms}" in iss
+    res = subprocess.run([sys.executable, str(PACKAGING / "build.py"), "--help"], capture_output=True, text=True,
+                         timeout=60)
+    assert res.returncode == 0 and "--installer" in res.stdout and "--dmg" in res.stdout
