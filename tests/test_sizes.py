@@ -23,7 +23,6 @@ ALLOWED: set[str] = {
     "ui/panels/qt_realtime.py:QtRealtimePanel.__init__",
     "ui/panels/qt_recommendations.py:RecommendationCard.__init__",
     "ui/panels/qt_sites.py:QtSitesPanel.__init__",
-    "ui/panels/qt_whatif.py:QtWhatIfPanel.__init__",
     "ui/plots/charts.py:ChartWidget._build",
 }
 
