@@ -20,13 +20,14 @@ def qt_app():
     return app
 
 
-def write_slides(path: Path, advice, data: dict, kb_path: Path | None = None) -> Path:
-    """Write the deck of ``advice`` (``data``: its JSON) with its charts to ``path``."""
+def write_slides(path: Path, advice, data: dict, kb_path: Path | None = None, catalogue=None) -> Path:
+    """Write the deck of ``advice`` (``data``: its JSON) with its charts to ``path``; with a cost
+    ``catalogue`` the deck shows the design search's Pareto front too."""
     from knowledge.store import KnowledgeBase
 
     qt_app()
     from ui.deliverables import deck_chart_specs, export_slides
 
     with KnowledgeBase.open(kb_path) as kb:
-        specs = deck_chart_specs(kb, advice, data)
+        specs = deck_chart_specs(kb, advice, data, catalogue)
     return export_slides(path, data, specs)

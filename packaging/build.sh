@@ -26,6 +26,14 @@ for arg in "$@"; do
   esac
 done
 
+case "$(uname -s)" in  # Windows and macOS: the one-folder build of packaging/build.py (what CI runs)
+  Darwin|MINGW*|MSYS*|CYGWIN*|Windows_NT)
+    say "this script builds for Linux x86-64; on $(uname -s) use instead (from the checkout, with the 'build' extra):"
+    say "  python packaging/build.py             # one-folder build in dist/ (macOS: --dmg adds an .app in a dmg)"
+    say "  python packaging/test_frozen.py dist  # the frozen smoke test"
+    say "see packaging/README.md: these were written for Windows and macOS but not run there"
+    exit 2 ;;
+esac
 [ "$(uname -s)" = Linux ] && [ "$(uname -m)" = x86_64 ] || die "this build is for Linux x86-64 (this is $(uname -s) $(uname -m))"
 [ -x "$PY" ] || die "no Python at $PY (run ./run tests once, or set PYTHON)"
 "$PY" -c 'import PyInstaller' 2>/dev/null || die "PyInstaller is missing: $PY -m pip install -e '.[build]'"

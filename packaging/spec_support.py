@@ -24,10 +24,28 @@ EXTRA_HIDDEN_IMPORTS = (
     "pyqtgraph", "platformdirs", "psutil", "yaml",
     # estate imports (knowledge/inventory): imported inside the readers, listed so they are always carried
     "openpyxl", "defusedxml", "defusedxml.ElementTree",
+    # the workbook and slide deck (advisor/deliverables): imported inside the commands; python-pptx
+    # reads picture sizes with Pillow and its templates come with PyInstaller's hook for pptx
+    "xlsxwriter", "pptx", "PIL.Image", "PIL.PngImagePlugin",
 )
 
-#: the platform triple in build names (this spec builds for Linux x86-64 only)
-PLATFORM = "linux-x86_64"
+
+
+def platform_tag(system: str | None = None, machine: str | None = None) -> str:
+    """The platform in build names: ``linux-x86_64`` (what ``packaging/build.sh`` builds),
+    ``windows-x86_64``, ``macos-arm64``, ``macos-x86_64`` (the CI matrix of
+    ``.github/workflows/build.yml``), from :func:`platform.system` and :func:`platform.machine`."""
+    import platform
+
+    system = (system or platform.system()).lower()
+    machine = (machine or platform.machine()).lower()
+    machine = {"amd64": "x86_64", "x64": "x86_64", "aarch64": "arm64"}.get(machine, machine)
+    system = {"darwin": "macos"}.get(system, system)
+    return f"{system}-{machine}"
+
+
+#: the platform in build names (this machine's: the spec builds for the OS it runs on)
+PLATFORM = platform_tag()
 
 #: modules the app never needs; dropping them keeps the build small. Each is checked by
 #: the tests against the project's own imports (nothing here may be imported by our code).
@@ -44,7 +62,7 @@ EXCLUDES = (
     "pyqtgraph.opengl", "pyqtgraph.jupyter", "pyqtgraph.examples",
     # GUI toolkits and tools that are not part of the app
     "tkinter", "_tkinter", "turtle", "idlelib", "pydoc_data",
-    "IPython", "matplotlib", "pandas", "PIL",
+    "IPython", "matplotlib", "pandas",
     # development tools
     "pytest", "_pytest", "pytestqt", "hypothesis", "importlinter", "grimp", "setuptools",
     "pkg_resources", "pip",

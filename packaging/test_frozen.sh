@@ -140,6 +140,10 @@ if have advise; then
       run "advise-$fmt" 0 "$EXE" advise "$SCENARIO" --format "$fmt" -o "$TMP/work/advice.$fmt" \
         && { [ -s "$TMP/work/advice.$fmt" ] && ok "advise-$fmt" || bad "advise-$fmt" "empty report"; }
     done
+    for fmt in xlsx pptx; do  # the workbook and the slide deck (its charts drawn offscreen): zip files
+      run "advise-$fmt" 0 "$EXE" advise "$SCENARIO" --format "$fmt" -o "$TMP/work/advice.$fmt" \
+        && { [ "$(head -c 2 "$TMP/work/advice.$fmt")" = PK ] && ok "advise-$fmt" || bad "advise-$fmt" "not a zip file"; }
+    done
   fi
 fi
 

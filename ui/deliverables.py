@@ -10,7 +10,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
 
-from advisor.deliverables.slides import CHART_PIXELS, chart_keys, write_slides
+from advisor.deliverables.slides import CHART_PIXELS, PARETO, chart_keys, write_slides
 from advisor.deliverables.workbook import write_workbook
 from ui.workers import TaskSlot
 
@@ -19,12 +19,19 @@ KINDS = {"xlsx": ("Export workbook", "Excel workbook (*.xlsx)", "exporting the w
          "pptx": ("Export slides", "PowerPoint slides (*.pptx)", "exporting the slides")}
 
 
-def deck_chart_specs(kb, advice, data: dict, progress=None, cancel=None) -> dict:
-    """The chart data of the deck's decision slides (Qt-free: a worker may run it)."""
+def deck_chart_specs(kb, advice, data: dict, catalogue=None, progress=None, cancel=None) -> dict:
+    """The chart data of the deck's decision slides and, with a cost ``catalogue``, of the design
+    search's Pareto front (one process, a few seconds for the example). Qt-free: a worker may run it."""
     from advisor.figures.charts import build_charts
 
     keys = sorted(set(chart_keys(data).values()))
-    return build_charts(kb, advice.scenario, advice, {}, keys, progress=progress, cancel=cancel) if keys else {}
+    specs = build_charts(kb, advice.scenario, advice, {}, keys, progress=progress, cancel=cancel) if keys else {}
+    if catalogue is not None and catalogue.hosts:
+        from advisor.optimize import optimize
+        from advisor.optimize.chart import pareto_figure
+
+        specs[PARETO] = pareto_figure(optimize(advice.scenario, catalogue, kb, workers=1, cancel=cancel)).spec
+    return specs
 
 
 def deck_images(specs: dict) -> dict[str, bytes]:
@@ -35,10 +42,22 @@ def deck_images(specs: dict) -> dict[str, bytes]:
     return {key: image_png(img) for key, img in chart_images(specs, width, height).items()}
 
 
-def export_slides(path: Path, data: dict, specs: dict) -> Path:
-    """Write the deck of the advice JSON ``data`` with the charts of ``specs`` to ``path``."""
-    write_slides(Path(path), data, deck_images(specs))
+def export_slides(path: Path, data: dict, specs: dict, whatif: dict | None = None) -> Path:
+    """Write the deck of the advice JSON ``data`` with the charts of ``specs`` (and the workshop's
+    ``whatif`` comparison) to ``path``."""
+    write_slides(Path(path), data, deck_images(specs), whatif)
     return Path(path)
+
+
+def workshop_whatif(session):
+    """(what moved, the what-if advice) when the What-if tab or workshop moved inputs that changed
+    the scenario and its advice is there; else None."""
+    from ui.whatif_state import QtWhatIfState
+
+    state = session.findChild(QtWhatIfState)
+    if state is None or not state.moved() or state.model.advice is None:
+        return None
+    return state.model.describe(), state.model.advice
 
 
 def _workbook_job(path: Path, advice, progress=None, cancel=None) -> Path:
@@ -46,9 +65,10 @@ def _workbook_job(path: Path, advice, progress=None, cancel=None) -> Path:
     return path
 
 
-def _deck_job(path: Path, kb, advice, progress=None, cancel=None) -> tuple[Path, dict, dict]:
+def _deck_job(path: Path, kb, advice, catalogue=None, whatif=None, progress=None, cancel=None) -> tuple:
     data = advice.to_dict(expand=True)
-    return path, data, deck_chart_specs(kb, advice, data, progress, cancel)
+    compared = {"moved": whatif[0], "advice": whatif[1].to_dict(expand=True)} if whatif else None
+    return path, data, deck_chart_specs(kb, advice, data, catalogue, progress=progress, cancel=cancel), compared
 
 
 class Exporter(QObject):
@@ -85,7 +105,8 @@ class Exporter(QObject):
         if kind == "xlsx":
             self.task.start(_workbook_job, Path(path), advice)
         else:
-            self.task.start(_deck_job, Path(path), self.session.kb, advice)
+            self.task.start(_deck_job, Path(path), self.session.kb, advice, self.session.catalogue,
+                            workshop_whatif(self.session))
         return True
 
     def ask_and_export(self, kind: str, parent=None) -> None:
@@ -98,8 +119,8 @@ class Exporter(QObject):
 
     def _on_done(self, result) -> None:
         if isinstance(result, tuple):  # the deck: its charts are drawn here, on the GUI thread
-            path, data, specs = result
-            result = export_slides(path, data, specs)
+            path, data, specs, whatif = result
+            result = export_slides(path, data, specs, whatif)
         self.session.settings.last_dir = str(Path(result).parent)
         self.session.notifier.message(f"Written to {result}")
         self.sig_written.emit(result)

@@ -40,6 +40,9 @@ __all__ = ["ICON", "VIEWS", "MainWindow", "strip_mnemonic", "window_settings", "
 
 log = logging.getLogger(__name__)
 
+#: the window manager's frame (borders, title bar) in pixels, assumed before the window has one
+FRAME_GUESS = (8, 40)
+
 #: views of data of their own (no scenario problem banner) and views that show only the advice
 #: (hidden under the banner while there is no advice of a valid scenario)
 OWN_DATA_VIEWS = ("scenario", "knowledge_base", "sites")
@@ -405,6 +408,8 @@ class MainWindow(ActionsMixin, FilesMixin, WorkshopMixin, QMainWindow):
         avail = screen.availableGeometry()
         frame = self.frameGeometry()
         extra_w, extra_h = frame.width() - self.width(), frame.height() - self.height()
+        if not self.isVisible() and (extra_w, extra_h) == (0, 0):  # no frame yet: leave room for the title bar
+            extra_w, extra_h = FRAME_GUESS
         w = min(self.width(), avail.width() - extra_w)
         h = min(self.height(), avail.height() - extra_h)
         if (w, h) != (self.width(), self.height()):

@@ -65,10 +65,12 @@ def render_all(window, scenario: Path | None, outdir: Path, size: tuple[int, int
     window.resize(*size)
     window.show()
     if scenario is not None:
-        from advisor.scenario import read_scenario_data
+        from advisor.scenario import load_scenario
         from knowledge.infra.errors import InputError
 
-        read_scenario_data(scenario)  # a file that cannot be read or parsed is bad input: exit 2 (#34)
+        # a file that cannot be read, parsed or validated (a cost catalogue given as the scenario) is bad
+        # input: the scenario's own refusal, exit 2 (#34, #29), not screenshots of a half-open scenario
+        load_scenario(scenario)
         if not window.open_scenario(scenario):
             failure = window.error_bar.failure
             raise InputError(failure.message if failure else f"cannot open {scenario}")

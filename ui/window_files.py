@@ -231,8 +231,9 @@ class FilesMixin:
     def _add_recent(self, path: Path) -> None:
         from knowledge.infra.paths import bundle_root
 
-        if Path(path).resolve().is_relative_to(bundle_root().resolve()):
-            return  # the bundled examples are neither recent files nor the folder to save in
+        if Path(path).resolve().is_relative_to((bundle_root() / "resources" / "examples").resolve()):
+            return  # the bundled examples are neither recent files nor the folder to save in (a file saved
+            # anywhere else in the application's folder, e.g. a checkout, is: a restart reopens it)
         qs = window_settings()
         recent = [p for p in (qs.value("recent_files", []) or []) if p != str(path)]
         recent.insert(0, str(path))

@@ -551,9 +551,9 @@ def calibration_status(advice) -> list[FigureStatus]:
     return out
 
 
-def write_plan(scenario, out_dir, site: str = "site", kb_path=None, progress=None, cancel=None) -> BenchPlan:
-    """Plan for ``scenario`` with a knowledge base of its own (``kb_path``, default the shipped one)
-    and write it under ``out_dir``; the GUI runs this in its worker."""
+def plan_scenario(scenario, site: str = "site", kb_path=None, progress=None, cancel=None) -> BenchPlan:
+    """The plan for ``scenario`` with a knowledge base of its own (``kb_path``, default the shipped
+    one), written nowhere: what the GUI lists before anything is written."""
     from advisor.engine import advise
     from advisor.progress import report
     from knowledge.store import KnowledgeBase
@@ -561,8 +561,15 @@ def write_plan(scenario, out_dir, site: str = "site", kb_path=None, progress=Non
     with KnowledgeBase.open(kb_path) as kb:
         report(progress, 0.02, "advising")
         advice = advise(scenario, kb=kb, cancel=cancel)
-        plan = make_plan(advice, kb=kb, site=site,
+        return make_plan(advice, kb=kb, site=site,
                          progress=lambda f, m="": report(progress, 0.05 + 0.9 * f, m), cancel=cancel)
+
+
+def write_plan(scenario, out_dir, site: str = "site", kb_path=None, progress=None, cancel=None) -> BenchPlan:
+    """:func:`plan_scenario`, written under ``out_dir``; the GUI runs this in its worker."""
+    from advisor.progress import report
+
+    plan = plan_scenario(scenario, site, kb_path, progress, cancel)
     plan.write(out_dir)
     report(progress, 1.0, "done")
     return plan

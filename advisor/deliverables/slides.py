@@ -4,8 +4,8 @@ Built from the advice JSON (``Advice.to_dict(expand=True)``), the one source of 
 slides (formatted as the cards format them: :func:`advisor.text.fmt_value`, :func:`advisor.cost.money`),
 with the charts as PNG images the caller renders (the GUI's own chart code; this module stays
 Qt-free). Slides: title; the design at a glance; one per headline decision (its choice in the app's
-words, the figure that decided it, its chart); the cost when the design is priced; assumptions and
-warnings. Texts name decisions by their catalogue titles and workloads by their names, never by
+words, the figure that decided it, its chart); the cost when the design is priced and, when the caller
+ran the design search, its Pareto front; assumptions, warnings and document notes. Texts name decisions by their catalogue titles and workloads by their names, never by
 the engine's identifiers.
 """
 
@@ -30,6 +30,9 @@ MARGIN = Inches(0.5)
 #: the chart images' size on a slide (the caller renders them at :data:`CHART_PIXELS`)
 CHART_BOX = (Inches(7.4), Inches(4.26))
 CHART_PIXELS = (1040, 598)
+#: the key of the optional image of the design search's Pareto front (the caller runs the search)
+PARETO = "pareto"
+PARETO_BOX = (Inches(10.0), Inches(5.75))  # the aspect of CHART_PIXELS
 #: the most rows a table or a list shows on one slide; the rest is counted ("… and 4 more")
 MAX_ROWS = 11
 TITLE_LAYOUT, BLANK_LAYOUT = 0, 5  # the default template's "Title Slide" and "Title Only"
@@ -46,8 +49,10 @@ def chart_keys(data: dict) -> dict[str, str]:
     return out
 
 
-def slides_bytes(data: dict, images: Mapping[str, bytes] | None = None) -> bytes:
-    """The deck of the advice JSON ``data`` as .pptx bytes; ``images`` maps a chart key to its PNG."""
+def slides_bytes(data: dict, images: Mapping[str, bytes] | None = None, whatif: dict | None = None) -> bytes:
+    """The deck of the advice JSON ``data`` as .pptx bytes; ``images`` maps a chart key to its PNG;
+    ``whatif`` (``{"moved": text, "advice": the what-if advice's JSON}``, from the workshop) adds a
+    slide comparing the headline choices."""
     images = dict(images or {})
     prs = Presentation()
     prs.slide_width, prs.slide_height = WIDTH, HEIGHT
@@ -60,17 +65,22 @@ def slides_bytes(data: dict, images: Mapping[str, bytes] | None = None) -> bytes
             _decision_slide(prs, name, recs, images.get(charts.get(name, "")))
     if (data.get("cost") or {}).get("lines"):
         _cost_slide(prs, data["cost"])
+    if images.get(PARETO):
+        _pareto_slide(prs, images[PARETO])
+    if whatif and whatif.get("advice"):
+        _whatif_slide(prs, data, whatif)
     _assumption_slides(prs, data)
     out = io.BytesIO()
     prs.save(out)
     return out.getvalue()
 
 
-def write_slides(path: Path, data: dict, images: Mapping[str, bytes] | None = None) -> None:
+def write_slides(path: Path, data: dict, images: Mapping[str, bytes] | None = None,
+                 whatif: dict | None = None) -> None:
     """Write the deck atomically (built in memory, then renamed into place)."""
     from knowledge.infra.atomic import write_bytes_atomic
 
-    write_bytes_atomic(Path(path), slides_bytes(data, images))
+    write_bytes_atomic(Path(path), slides_bytes(data, images, whatif))
 
 
 def _slide(prs, title: str):
@@ -206,6 +216,36 @@ def _cost_slide(prs, cost: dict) -> None:
     if not cost.get("complete", True):
         foot.append("Incomplete: the catalogue does not price every part (see the workbook)")
     _text(slide, MARGIN, HEIGHT - Inches(1.5), WIDTH - 2 * MARGIN, Inches(1.2), foot, size=14)
+
+
+def _pareto_slide(prs, image: bytes) -> None:
+    """The design search's chart: every design that meets the targets, cost against the figure."""
+    slide = _slide(prs, "Cost against the other designs (Pareto front)")
+    left = (WIDTH - PARETO_BOX[0]) // 2
+    slide.shapes.add_picture(io.BytesIO(image), left, Inches(1.3), PARETO_BOX[0], PARETO_BOX[1])
+
+
+def whatif_rows(data: dict, other: dict) -> list[tuple[str, str, str, str]]:
+    """(decision, scope, advised choice, the what-if's choice) of each headline recommendation of
+    either advice, matched by decision and scope."""
+    ours = {(r.get("decision"), r.get("scope")): r for r in headline_recs(data)}
+    theirs = {(r.get("decision"), r.get("scope")): r for r in headline_recs(other)}
+    rows = []
+    for key in dict.fromkeys([*ours, *theirs]):
+        a, b = ours.get(key), theirs.get(key)
+        rows.append((catalog.title(str(key[0])), scope_text(str(key[1])), choice_text(a) if a else "—",
+                     choice_text(b) if b else "—"))
+    return rows
+
+
+def _whatif_slide(prs, data: dict, whatif: dict) -> None:
+    slide = _slide(prs, "What-if in the workshop")
+    _text(slide, MARGIN, Inches(1.2), WIDTH - 2 * MARGIN, Inches(0.6), [f"Moved: {whatif.get('moved', '')}"],
+          size=15)
+    rows, more = _capped(whatif_rows(data, whatif["advice"]), "decisions", MAX_ROWS - 1)
+    _table(slide, Inches(1.9), ("Decision", "For", "Advised", "With the what-if"), rows, (3.6, 2.0, 3.3, 3.4))
+    if more:
+        _text(slide, MARGIN, HEIGHT - Inches(0.8), WIDTH - 2 * MARGIN, Inches(0.5), [more], size=13)
 
 
 def _assumption_slides(prs, data: dict) -> None:

@@ -44,7 +44,7 @@ def scenario_inputs(scenario) -> dict[str, str]:
     shared = ", ".join(f"{s.kind} {fmt_value(s.network_gbps)} Gb/s" for s in h.shared_storage)
     wls = scenario.workloads
     return {
-        "Hosts (reserve)": f"{h.count} (+{h.reserve} reserve)" if h.reserve else str(h.count),
+        "Hosts (reserve)": f"{h.count} ({h.reserve} of them reserve)" if h.reserve else str(h.count),
         "Cores per host": str(h.cpu.sockets * h.cpu.cores_per_socket),
         "RAM per host (GiB)": fmt_value(h.ram_gib),
         "Network (Gb/s)": fmt_value(h.nic_gbps),
@@ -57,14 +57,20 @@ def scenario_inputs(scenario) -> dict[str, str]:
     }
 
 
+def priced(cost) -> bool:
+    """Whether a design's bill says anything: lines with money in them (a host model without a price
+    leaves a bill of 0)."""
+    return bool(cost is not None and cost.lines and abs(cost.total) >= 0.5)
+
+
 def cost_summary(advice) -> str | None:
     """The design's cost at one glance (``150,384 EUR over 5 years (capex ..., opex ... per year)``),
     or None when the advice was not priced (no cost catalogue)."""
     cost = getattr(advice, "cost", None)
     if cost is None:
         return None
-    if not cost.lines:
-        return "Cost: " + ("; ".join(cost.notes) or "not priced")
+    if not priced(cost):  # never a "0 EUR" headline for a design the catalogue cannot price
+        return "Cost: not priced" + (f" ({'; '.join(cost.notes)})" if cost.notes else "")
     return "Cost: " + cost.headline() + ("" if cost.complete else " (incomplete: see the cost notes)")
 
 

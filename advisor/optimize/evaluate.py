@@ -175,86 +175,166 @@ def evaluate_hosts(scenario: Scenario, catalogue: Catalogue, dims: Dimensions, h
                    calibration: Calibration | None = None, progress: ProgressCallback | None = None,
                    cancel: CancelToken | None = None) -> Table:
     """The :class:`Table` of the space's designs on ``hosts`` (see the module doc)."""
-    from advisor.engine import citation_index
-
-    cal = calibration or documents_only()
-    models = BatchedModels(kb, cal.family_dict())
-    cites = citation_index(kb)
-    reserve = scenario.hosts.reserve
-    table = Table([h.name for h in hosts], [], dims.hypervisors, dims.levels, [w.name for w in scenario.workloads],
-                  list(dims.cache_modes), reserve)
-    targets = scenario.preferences.targets
-
-    def context(sc: Scenario, facts: Facts, chosen: dict | None = None) -> EngineContext:
-        return EngineContext(scenario=sc, kb=kb, models=models, cites=cites, facts=facts, calibration=cal,
-                             chosen=dict(chosen or {}))
-
+    ev = _Evaluator(scenario, catalogue, dims, hosts, kb, calibration)
     # --- 1. scenarios and placements per host model, storage option and level -----------------------
-    units: list[tuple[int, HostModel, StorageOption, Scenario]] = []
-    for hi, h in enumerate(hosts):
-        for s in dims.storage[h.name]:
-            units.append((hi, h, s, host_scenario(scenario, h, catalogue, s)))
-    place_memo: dict[tuple, _Placement] = {}
-
-    def placement(hi: int, s: StorageOption, sc: Scenario, level: str, budgets, hv: str | None) -> _Placement:
-        key = (hi, BACKEND_KIND[s.backend] is None, level, budgets, hv)
-        if key not in place_memo:
-            ctx = context(sc, _facts(sc, 1, hv, level, s.backend))
-            place_memo[key] = _placement(ctx, budgets)
-        return place_memo[key]
-
-    def budgets_of(sc: Scenario, facts: Facts):
-        return host_count.Budgets.of(r.id for r in evaluate(host_count.DECISION, RuleContext(sc, facts), ["plan"]).fired)
-
-    lows: dict[int, int] = {}
-    for hi, _h, s, sc in units:
-        for level in dims.levels:
-            f = _facts(sc, max(sc.hosts.count - reserve, 1), None, level, s.backend)
-            p = placement(hi, s, sc, level, budgets_of(sc, f), None)
-            lows[hi] = min(lows.get(hi, p.active), p.active)
-    host_counts: dict[int, list[int]] = {}
-    for hi, h in enumerate(hosts):
-        if dims.fixed_active is not None:
-            host_counts[hi] = [dims.fixed_active]
-        elif explicit_counts is not None:
-            host_counts[hi] = sorted({int(n) for n in explicit_counts if n >= 1})
-        else:
-            host_counts[hi] = list(range(lows.get(hi, 1), lows.get(hi, 1) + max(1, counts)))
-        table.counts[h.name] = host_counts[hi]
+    host_counts = ev.host_counts(counts, explicit_counts)
     report(progress, 0.1, "placing the VMs on each host model")
     check(cancel)
-
     # --- 2. model figures per host model, storage option and count (batched) ------------------------
-    cells = [(u, n) for u in range(len(units)) for n in host_counts[units[u][0]]]
-    migrating = [w for w in scenario.workloads if w.live_migration]
+    cells = [(u, n) for u in range(len(ev.units)) for n in host_counts[ev.units[u][0]]]
+    cell_out = ev.cell_figures(cells)
+    report(progress, 0.45, "migration downtime per hypervisor")
+    check(cancel)
+    downtime = ev.downtimes()
+    report(progress, 0.55, "checking every configuration")
+    check(cancel)
+    # --- 3. every configuration --------------------------------------------------------------------
+    rows = _Rows.empty(len(scenario.workloads))
+    for ci, (u, n) in enumerate(cells):
+        if ci % 8 == 0:
+            check(cancel)
+            report(progress, 0.55 + 0.45 * ci / max(len(cells), 1), "checking every configuration")
+        ev.cell_rows(u, n, cell_out[(u, n)], downtime, rows)
+    ev.fill(rows)
+    report(progress, 1.0, "evaluated")
+    return ev.table
 
-    def cell_task(u: int, n: int) -> Callable[[], dict]:
+
+def _budgets_of(sc: Scenario, facts: Facts):
+    return host_count.Budgets.of(r.id for r in evaluate(host_count.DECISION, RuleContext(sc, facts), ["plan"]).fired)
+
+
+@dataclass
+class _Rows:
+    """The columns of the table as they are filled, one configuration (row) at a time."""
+
+    rows: dict[str, list]
+    mode_ok: list[list]
+    mode_ex: list[list]
+    thr: list[list]
+    cost_memo: dict[tuple, tuple] = field(default_factory=dict)
+    storage_index: dict[StorageOption, int] = field(default_factory=dict)
+
+    @classmethod
+    def empty(cls, workloads: int) -> _Rows:
+        return cls({k: [] for k in ("host", "storage", "active", "hv", "level", "reason", "capex", "opex",
+                                    "total", "kwh", "headroom", "host_cpu", "boot")},
+                   [[] for _ in range(workloads)], [[] for _ in range(workloads)], [[] for _ in range(workloads)])
+
+
+@dataclass(frozen=True)
+class _Cell:
+    """One (host model, storage option, active count) and what holds for all its configurations."""
+
+    hi: int
+    h: HostModel
+    s: StorageOption
+    sc: Scenario
+    n: int
+    si: int
+    out: dict
+    hv_excl: Any
+    offered: Any
+    host_cpu: float
+
+
+class _Evaluator:
+    """The state one :func:`evaluate_hosts` call shares between its steps: the models, the scenario
+    of every (host model, storage option) unit, the placements found, the table being filled."""
+
+    def __init__(self, scenario: Scenario, catalogue: Catalogue, dims: Dimensions, hosts: Sequence[HostModel], kb,
+                 calibration: Calibration | None):
+        from advisor.engine import citation_index
+
+        self.scenario, self.catalogue, self.dims, self.hosts, self.kb = scenario, catalogue, dims, hosts, kb
+        self.cal = calibration or documents_only()
+        self.models = BatchedModels(kb, self.cal.family_dict())
+        self.cites = citation_index(kb)
+        self.reserve = scenario.hosts.reserve
+        self.table = Table([h.name for h in hosts], [], dims.hypervisors, dims.levels,
+                           [w.name for w in scenario.workloads], list(dims.cache_modes), self.reserve)
+        self.targets = scenario.preferences.targets
+        self.units: list[tuple[int, HostModel, StorageOption, Scenario]] = []
+        for hi, h in enumerate(hosts):
+            for s in dims.storage[h.name]:
+                self.units.append((hi, h, s, host_scenario(scenario, h, catalogue, s)))
+        self.place_memo: dict[tuple, _Placement] = {}
+        self.mode_index = [{m: i for i, m in enumerate(ms)} for ms in dims.cache_modes]
+        self.throughput_targets = [t for t in self.targets if t.name == "min_throughput_mb_s"]
+        self.other_targets = tuple(n for n in NOT_BY_MODE if any(t.name == n for t in self.targets))
+
+    def context(self, sc: Scenario, facts: Facts, chosen: dict | None = None) -> EngineContext:
+        return EngineContext(scenario=sc, kb=self.kb, models=self.models, cites=self.cites, facts=facts,
+                             calibration=self.cal, chosen=dict(chosen or {}))
+
+    def placement(self, hi: int, s: StorageOption, sc: Scenario, level: str, budgets, hv: str | None) -> _Placement:
+        key = (hi, BACKEND_KIND[s.backend] is None, level, budgets, hv)
+        if key not in self.place_memo:
+            ctx = self.context(sc, _facts(sc, 1, hv, level, s.backend))
+            self.place_memo[key] = _placement(ctx, budgets)
+        return self.place_memo[key]
+
+    def host_counts(self, counts: int, explicit_counts: Sequence[int] | None) -> dict[int, list[int]]:
+        """The active counts searched per host model: the fixed one, the explicit ones, or ``counts``
+        from the fewest that place every VM on any of its storage options and levels."""
+        dims, reserve = self.dims, self.reserve
+        lows: dict[int, int] = {}
+        for hi, _h, s, sc in self.units:
+            for level in dims.levels:
+                f = _facts(sc, max(sc.hosts.count - reserve, 1), None, level, s.backend)
+                p = self.placement(hi, s, sc, level, _budgets_of(sc, f), None)
+                lows[hi] = min(lows.get(hi, p.active), p.active)
+        host_counts: dict[int, list[int]] = {}
+        for hi, h in enumerate(self.hosts):
+            if dims.fixed_active is not None:
+                host_counts[hi] = [dims.fixed_active]
+            elif explicit_counts is not None:
+                host_counts[hi] = sorted({int(n) for n in explicit_counts if n >= 1})
+            else:
+                host_counts[hi] = list(range(lows.get(hi, 1), lows.get(hi, 1) + max(1, counts)))
+            self.table.counts[h.name] = host_counts[hi]
+        return host_counts
+
+    def cell_figures(self, cells: list[tuple[int, int]]) -> dict[tuple[int, int], dict]:
+        """Per (unit, count): the containers choice, the boot time and the throughput figures per VM
+        and cache mode, the models batched over all cells."""
+        return dict(zip(cells, run_batched(self.models, [self._cell_task(u, n) for u, n in cells]), strict=True))
+
+    def _cell_task(self, u: int, n: int) -> Callable[[], dict]:
         def run() -> dict:
-            _hi, _h, s, sc = units[u]
+            _hi, _h, s, sc = self.units[u]
             out: dict[str, Any] = {}
             chosen: dict[str, Any] = {}
             if any(w.containerizable for w in sc.workloads):  # containers or VMs, as the engine decides
-                cctx = context(sc, _facts(sc, n))
+                cctx = self.context(sc, _facts(sc, n))
                 hypervisor._containers(cctx, "KVM")
                 chosen["containers"] = cctx.chosen.get("containers", {})
             out["chosen"] = chosen
-            tctx = context(sc, _facts(sc, n, None, None, s.backend), chosen)
-            out["boot"] = tg.boot_time_s(tctx, n) if any(t.name == "max_boot_time_s" for t in targets) else None
+            tctx = self.context(sc, _facts(sc, n, None, None, s.backend), chosen)
+            out["boot"] = tg.boot_time_s(tctx, n) if any(t.name == "max_boot_time_s" for t in self.targets) else None
             batch = cache_mode.per_vm_throughput(tctx, sc.workloads)
             out["figs"] = batch[0] if batch is not None else None
             return out
         return run
 
-    cell_out = dict(zip(cells, run_batched(models, [cell_task(u, n) for u, n in cells]), strict=True))
-    report(progress, 0.45, "migration downtime per hypervisor")
-    check(cancel)
+    def downtimes(self) -> dict[tuple[int, str], dict[str, float]]:
+        """Per (host model, hypervisor): the migration downtime of each over-allocation level (empty
+        without live migration or without a figure for every level), the models batched."""
+        first_unit: dict[int, int] = {}
+        for u, (hi, *_rest) in enumerate(self.units):
+            first_unit.setdefault(hi, u)
+        down_keys = [(hi, hv) for hi in first_unit for hv in self.dims.hypervisors]
+        return dict(zip(down_keys, run_batched(self.models, [self._downtime_task(first_unit[hi], hv)
+                                                             for hi, hv in down_keys]), strict=True))
 
-    def downtime_task(u: int, hv: str) -> Callable[[], dict[str, float]]:
+    def _downtime_task(self, u: int, hv: str) -> Callable[[], dict[str, float]]:
+        migrating = [w for w in self.scenario.workloads if w.live_migration]
+
         def run() -> dict[str, float]:
             if not migrating:
                 return {}
-            _hi, _h, _s, sc = units[u]
-            ctx = context(sc, _facts(sc, max(sc.hosts.count - reserve, 1), hv))
+            _hi, _h, _s, sc = self.units[u]
+            ctx = self.context(sc, _facts(sc, max(sc.hosts.count - self.reserve, 1), hv))
             rec = vcpu_overallocation.recommend(ctx)[0]
             figs = {rec.choice: rec.expected, **{a.choice: a.expected for a in rec.alternatives}}
             if not all("migration_downtime" in figs.get(k, {}) for k in OVERALLOCATION):
@@ -262,118 +342,109 @@ def evaluate_hosts(scenario: Scenario, catalogue: Catalogue, dims: Dimensions, h
             return {k: float(figs[k]["migration_downtime"].value) for k in OVERALLOCATION}
         return run
 
-    first_unit: dict[int, int] = {}
-    for u, (hi, *_rest) in enumerate(units):
-        first_unit.setdefault(hi, u)
-    down_keys = [(hi, hv) for hi in first_unit for hv in dims.hypervisors]
-    downtime = dict(zip(down_keys, run_batched(models, [downtime_task(first_unit[hi], hv) for hi, hv in down_keys]),
-                        strict=True))
-    report(progress, 0.55, "checking every configuration")
-    check(cancel)
-
-    # --- 3. every configuration --------------------------------------------------------------------
-    rows: dict[str, list] = {k: [] for k in ("host", "storage", "active", "hv", "level", "reason", "capex", "opex",
-                                             "total", "kwh", "headroom", "host_cpu", "boot")}
-    mode_ok: list[list] = [[] for _ in scenario.workloads]
-    mode_ex: list[list] = [[] for _ in scenario.workloads]
-    thr: list[list] = [[] for _ in scenario.workloads]
-    mode_index = [{m: i for i, m in enumerate(ms)} for ms in dims.cache_modes]
-    throughput_targets = [t for t in targets if t.name == "min_throughput_mb_s"]
-    other_targets = tuple(n for n in NOT_BY_MODE if any(t.name == n for t in targets))
-    cost_memo: dict[tuple, tuple] = {}
-    storage_index: dict[StorageOption, int] = {}
-    for ci, (u, n) in enumerate(cells):
-        if ci % 8 == 0:
-            check(cancel)
-            report(progress, 0.55 + 0.45 * ci / max(len(cells), 1), "checking every configuration")
-        hi, h, s, sc = units[u]
-        si = storage_index.setdefault(s, len(storage_index))
-        cell = cell_out[(u, n)]
-        figs = cell["figs"]
+    def cell_rows(self, u: int, n: int, cell_out: dict, downtime: dict, rows: _Rows) -> None:
+        """The rows of one (unit, count): every hypervisor and level."""
+        hi, h, s, sc = self.units[u]
+        si = rows.storage_index.setdefault(s, len(rows.storage_index))
         hv_excl = evaluate(hypervisor.DECISION, RuleContext(sc, _facts(sc, n)), HV).excluded
-        offered = storage_backend._offered(context(sc, _facts(sc, n)))
-        tctx = context(sc, _facts(sc, n, None, None, s.backend), cell["chosen"])
-        host_cpu = tg.host_cpu_pct(tctx, n)
-        for hv in dims.hypervisors:
+        offered = storage_backend._offered(self.context(sc, _facts(sc, n)))
+        tctx = self.context(sc, _facts(sc, n, None, None, s.backend), cell_out["chosen"])
+        c = _Cell(hi, h, s, sc, n, si, cell_out, hv_excl, offered, tg.host_cpu_pct(tctx, n))
+        for hv in self.dims.hypervisors:
             lv_excl = evaluate(vcpu_overallocation.DECISION, RuleContext(sc, _facts(sc, n, hv)), list(LEVELS)).excluded
-            key = (hi, si, n, hv)
-            if key not in cost_memo:
-                bill = price(catalogue, DesignFacts(h, n + reserve, n, busy_share(sc, n), hv, s.backend,
-                                                    catalogue.storage_product(s.product) if s.product else None,
-                                                    image_tb(sc)))
-                kwh = sum(line.quantity for line in bill.lines if line.category == "power")
-                cost_memo[key] = (bill.capex, bill.opex_per_year, bill.total, kwh)
-            capex, opex, total, kwh = cost_memo[key]
-            for level in dims.levels:
-                f = _facts(sc, n, hv, level, s.backend)
-                budgets = budgets_of(sc, f)
-                p = placement(hi, s, sc, level, budgets, hv)
-                sb_excl = evaluate(storage_backend.DECISION, RuleContext(sc, f), list(storage_backend.BACKENDS)).excluded
-                reason, missed = OK, ""
-                if p.problems or n < p.active:
-                    reason = PLACEMENT
-                elif hv in hv_excl or level in lv_excl or s.backend in sb_excl or s.backend in offered:
-                    reason = EXCLUDED
-                chosen = dict(cell["chosen"])
-                if level in downtime[(hi, hv)]:
-                    chosen["migration_downtime_s"] = downtime[(hi, hv)][level]
-                dctx = context(sc, f, chosen)
-                if reason == OK and other_targets:
-                    results = tg.evaluate(dctx, n, names=other_targets, cpu_points=host_count._migration_points(budgets))
-                    lost = tg.missed(results)
-                    if lost:
-                        reason, missed = TARGET, lost[0].text()
-                room = host_count.headroom(p.ctx, n, p.packing, budgets) if reason != PLACEMENT else {}
-                rows["host"].append(hi)
-                rows["storage"].append(si)
-                rows["active"].append(n)
-                rows["hv"].append(dims.hypervisors.index(hv))
-                rows["level"].append(dims.levels.index(level))
-                rows["reason"].append(reason)
-                rows["capex"].append(capex)
-                rows["opex"].append(opex)
-                rows["total"].append(total)
-                rows["kwh"].append(kwh)
-                rows["host_cpu"].append(host_cpu)
-                rows["boot"].append(np.nan if cell["boot"] is None else cell["boot"])
-                rows["headroom"].append(min((100.0 * room.get(w.name, 0) / max(w.vms, 1) for w in sc.workloads),
-                                            default=0.0) if room else 0.0)
-                if missed:
-                    table.missed[len(rows["host"]) - 1] = missed
-                for wi, w in enumerate(sc.workloads):
-                    modes = dims.cache_modes[wi]
-                    excl = evaluate(cache_mode.DECISION, RuleContext(sc, f, w), CACHE).excluded
-                    ok = np.ones(len(modes), dtype=bool)
-                    ex = np.array([m in excl for m in modes], dtype=bool)
-                    tp = np.full(len(modes), np.nan)
-                    for m in modes:
-                        j = mode_index[wi][m]
-                        if figs is None:
-                            continue
-                        mf = figs[wi][m]
-                        tp[j] = mf["throughput_per_vm"].value
-                        for t in throughput_targets:
-                            if w in tg._scopes(dctx, t, t.name) and not (t.workload is None and
-                                                                         tg._own_target(dctx, t.name, w)):
-                                ok[j] &= bool(t.met_by(tp[j]))
-                        asked = cache_mode.requested_io(w, _Implicit(mf))  # type: ignore[arg-type]
-                        if asked is not None:
-                            for r in tg.implicit_targets([_ImplicitRec(w.name, asked, m)]):
-                                ok[j] &= r.met is not False
-                    mode_ok[wi].append(ok & ~ex)
-                    mode_ex[wi].append(ex)
-                    thr[wi].append(tp)
-    for name, values in rows.items():
-        dtype = int if name in ("host", "storage", "active", "hv", "level", "reason") else float
-        setattr(table, name, np.asarray(values, dtype=dtype))
-    widths = [len(ms) for ms in dims.cache_modes]
-    table.mode_ok = [np.asarray(v, dtype=bool).reshape(-1, widths[i]) for i, v in enumerate(mode_ok)]
-    table.mode_excluded = [np.asarray(v, dtype=bool).reshape(-1, widths[i]) for i, v in enumerate(mode_ex)]
-    table.throughput = [np.asarray(v, dtype=float).reshape(-1, widths[i]) for i, v in enumerate(thr)]
-    table.storage_options = sorted(storage_index, key=storage_index.__getitem__)
-    table.notes = list(dims.notes)
-    report(progress, 1.0, "evaluated")
-    return table
+            cost = self._cost(c, hv, rows.cost_memo)
+            for level in self.dims.levels:
+                self._row(c, hv, level, lv_excl, cost, downtime[(hi, hv)], rows)
+
+    def _cost(self, c: _Cell, hv: str, memo: dict[tuple, tuple]) -> tuple:
+        """``(capex, opex per year, total, kWh per year)`` of the design's bill, priced once per
+        (host model, storage option, count, hypervisor)."""
+        key = (c.hi, c.si, c.n, hv)
+        if key not in memo:
+            s, sc, catalogue = c.s, c.sc, self.catalogue
+            bill = price(catalogue, DesignFacts(c.h, c.n + self.reserve, c.n, busy_share(sc, c.n), hv, s.backend,
+                                                catalogue.storage_product(s.product) if s.product else None,
+                                                image_tb(sc)))
+            kwh = sum(line.quantity for line in bill.lines if line.category == "power")
+            memo[key] = (bill.capex, bill.opex_per_year, bill.total, kwh)
+        return memo[key]
+
+    def _row(self, c: _Cell, hv: str, level: str, lv_excl, cost: tuple, downtime: dict[str, float],
+             rows: _Rows) -> None:
+        """One configuration: its verdict (placement, exclusions, targets without cache mode), its
+        figures, and per workload the cache modes allowed."""
+        sc, n, s = c.sc, c.n, c.s
+        f = _facts(sc, n, hv, level, s.backend)
+        budgets = _budgets_of(sc, f)
+        p = self.placement(c.hi, s, sc, level, budgets, hv)
+        sb_excl = evaluate(storage_backend.DECISION, RuleContext(sc, f), list(storage_backend.BACKENDS)).excluded
+        reason, missed = OK, ""
+        if p.problems or n < p.active:
+            reason = PLACEMENT
+        elif hv in c.hv_excl or level in lv_excl or s.backend in sb_excl or s.backend in c.offered:
+            reason = EXCLUDED
+        chosen = dict(c.out["chosen"])
+        if level in downtime:
+            chosen["migration_downtime_s"] = downtime[level]
+        dctx = self.context(sc, f, chosen)
+        if reason == OK and self.other_targets:
+            results = tg.evaluate(dctx, n, names=self.other_targets, cpu_points=host_count._migration_points(budgets))
+            lost = tg.missed(results)
+            if lost:
+                reason, missed = TARGET, lost[0].text()
+        room = host_count.headroom(p.ctx, n, p.packing, budgets) if reason != PLACEMENT else {}
+        capex, opex, total, kwh = cost
+        values = {"host": c.hi, "storage": c.si, "active": n, "hv": self.dims.hypervisors.index(hv),
+                  "level": self.dims.levels.index(level), "reason": reason, "capex": capex, "opex": opex,
+                  "total": total, "kwh": kwh, "host_cpu": c.host_cpu,
+                  "boot": np.nan if c.out["boot"] is None else c.out["boot"],
+                  "headroom": min((100.0 * room.get(w.name, 0) / max(w.vms, 1) for w in sc.workloads),
+                                  default=0.0) if room else 0.0}
+        for name, value in values.items():
+            rows.rows[name].append(value)
+        if missed:
+            self.table.missed[len(rows.rows["host"]) - 1] = missed
+        for wi, w in enumerate(sc.workloads):
+            self._modes(wi, w, sc, f, dctx, c.out["figs"], rows)
+
+    def _modes(self, wi: int, w, sc: Scenario, f: Facts, dctx: EngineContext, figs, rows: _Rows) -> None:
+        """Workload ``wi``'s cache modes in one configuration: excluded, throughput per VM, allowed
+        (not excluded, its throughput targets and the implicit ones met)."""
+        modes = self.dims.cache_modes[wi]
+        excl = evaluate(cache_mode.DECISION, RuleContext(sc, f, w), CACHE).excluded
+        ok = np.ones(len(modes), dtype=bool)
+        ex = np.array([m in excl for m in modes], dtype=bool)
+        tp = np.full(len(modes), np.nan)
+        for m in modes:
+            j = self.mode_index[wi][m]
+            if figs is None:
+                continue
+            mf = figs[wi][m]
+            tp[j] = mf["throughput_per_vm"].value
+            for t in self.throughput_targets:
+                if w in tg._scopes(dctx, t, t.name) and not (t.workload is None and
+                                                             tg._own_target(dctx, t.name, w)):
+                    ok[j] &= bool(t.met_by(tp[j]))
+            asked = cache_mode.requested_io(w, _Implicit(mf))  # type: ignore[arg-type]
+            if asked is not None:
+                for r in tg.implicit_targets([_ImplicitRec(w.name, asked, m)]):
+                    ok[j] &= r.met is not False
+        rows.mode_ok[wi].append(ok & ~ex)
+        rows.mode_ex[wi].append(ex)
+        rows.thr[wi].append(tp)
+
+    def fill(self, rows: _Rows) -> None:
+        """The table's arrays from the rows."""
+        table, dims = self.table, self.dims
+        for name, values in rows.rows.items():
+            dtype = int if name in ("host", "storage", "active", "hv", "level", "reason") else float
+            setattr(table, name, np.asarray(values, dtype=dtype))
+        widths = [len(ms) for ms in dims.cache_modes]
+        table.mode_ok = [np.asarray(v, dtype=bool).reshape(-1, widths[i]) for i, v in enumerate(rows.mode_ok)]
+        table.mode_excluded = [np.asarray(v, dtype=bool).reshape(-1, widths[i]) for i, v in enumerate(rows.mode_ex)]
+        table.throughput = [np.asarray(v, dtype=float).reshape(-1, widths[i]) for i, v in enumerate(rows.thr)]
+        table.storage_options = sorted(rows.storage_index, key=rows.storage_index.__getitem__)
+        table.notes = list(dims.notes)
 
 
 @dataclass

@@ -133,8 +133,11 @@ def _open(path: str, flags: int, want_direct: bool) -> tuple[int, bool]:
 
 
 def _free_bytes(directory: Path) -> int:
-    st = os.statvfs(directory)
-    return st.f_bavail * st.f_frsize
+    return shutil.disk_usage(directory).free  # statvfs's f_bavail x f_frsize where there is one (not on Windows)
+
+
+#: flush a buffered write: fdatasync where the OS has it (Linux), else fsync (macOS)
+_datasync = getattr(os, "fdatasync", os.fsync)
 
 
 def run_benchmarks(directory: str | os.PathLike, seconds: float = 10.0,
@@ -152,6 +155,9 @@ def run_benchmarks(directory: str | os.PathLike, seconds: float = 10.0,
     """
     if seconds < 1:
         raise InputError(f"the benchmark needs at least 1 second, not {seconds:g}")
+    if not hasattr(os, "preadv") or not hasattr(os, "pwrite"):
+        raise InputError("the disk benchmark needs positioned reads and writes (os.preadv, os.pwrite: Linux, "
+                         "macOS 11 or later), which this system's Python lacks")
     clock = _Clock(float(seconds), progress, cancel)
     base = Path(directory)
     try:
@@ -213,7 +219,7 @@ def _disk_phases(path: Path, cap: int, clock: _Clock, result: BenchResult, rng: 
         if not direct:
             state["dirty"] += nbytes
             if state["dirty"] >= every:
-                os.fdatasync(fd)
+                _datasync(fd)
                 state["dirty"] = 0
 
     def seq_write() -> int:
@@ -244,12 +250,13 @@ def _disk_phases(path: Path, cap: int, clock: _Clock, result: BenchResult, rng: 
             if phase == "sequential_read":
                 state["offset"] = 0
                 if not direct:
-                    os.fdatasync(fd)
-                    os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+                    _datasync(fd)
+                    if hasattr(os, "posix_fadvise"):  # not on macOS: its reads may come from the cache
+                        os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
             ops, moved, secs = clock.loop(phase, op)
             if phase.endswith("write") and not direct:
                 t = time.perf_counter()
-                os.fdatasync(fd)
+                _datasync(fd)
                 secs += time.perf_counter() - t
             factors = {"access_pattern": phase.split("_")[0], "operation": phase,
                        "block_size": str(block // 1024), "direct_io": "yes" if direct else "no",

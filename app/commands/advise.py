@@ -159,9 +159,10 @@ def _write_deliverable(args, advice) -> int:
 
         write_workbook(args.output, data, advice.scenario)
     else:
+        from app.commands.costs import catalogue_for
         from app.deliverables import write_slides
 
-        write_slides(args.output, advice, data, args.kb)
+        write_slides(args.output, advice, data, args.kb, catalogue_for(args))
     print(f"wrote the {args.format} of {len(advice.recommendations)} recommendations to {args.output}",
           file=sys.stderr)
     return 0

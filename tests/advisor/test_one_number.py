@@ -117,6 +117,20 @@ def _throughput(advice, out: dict) -> None:
                 iops.append(Stated(f"target {t.name}", float(t.expected), "exact"))
 
 
+def _downtime(advice, out: dict) -> None:
+    """The over-allocation card's migration downtime (s) and the ``max_migration_downtime_ms``
+    targets (ms) of the workloads that migrate."""
+    oa = advice.find("vcpu_overallocation")
+    fig = oa.expected.get("migration_downtime") if oa is not None else None
+    if fig is None:
+        return
+    q = out.setdefault(("migration_downtime_ms",), [])
+    q.append(Stated("over-allocation card", 1000.0 * float(fig["value"]), "exact"))
+    for t in advice.targets:
+        if t.name == "max_migration_downtime_ms" and t.expected is not None:
+            q.append(Stated(f"target {t.scope}", float(t.expected), "exact"))
+
+
 def _hosts(advice, markdown: str, out: dict) -> None:
     hc = advice.find("host_count")
     if hc is None or hc.value is None:
@@ -189,6 +203,7 @@ def statements(advice) -> dict[tuple, list[Stated]]:
     _boot(advice, out)
     _host_cpu(advice, out)
     _throughput(advice, out)
+    _downtime(advice, out)
     _hosts(advice, markdown, out)
     _report_figures(advice, markdown, out)
     _summary_figures(advice, out)
@@ -245,3 +260,14 @@ def test_every_replayed_scenario_states_one_number_per_quantity(kb):
         if bad:
             problems[sc.get("name", "?")] = bad
     assert problems == {}
+
+
+def test_the_downtime_target_states_the_cards_downtime(kb):
+    """Doc 004 chapter 8 (heavy tests) with a downtime target: the over-allocation card and the
+    target state one downtime for the migrating VM."""
+    sc = copy.deepcopy(next(e for e in load_suite() if e.id == "004-T8.3-downtime-heavy").cases[0].scenario)
+    sc["preferences"]["targets"] = {"max_migration_downtime_ms": 5000}
+    advice = advise(sc, kb=kb)
+    said = statements(advice)[("migration_downtime_ms",)]
+    assert {s.where.split()[0] for s in said} == {"over-allocation", "target"}
+    assert disagreements(advice) == []

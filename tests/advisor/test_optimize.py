@@ -6,7 +6,6 @@ runs in local processes with progress and cancel."""
 from __future__ import annotations
 
 import math
-import os
 from pathlib import Path
 
 import numpy as np
@@ -22,6 +21,7 @@ from advisor.scenario import load_scenario, parse_scenario
 from knowledge.costs import load_catalogue
 from knowledge.infra.errors import InputError
 from tests import model_cache
+from tests.oracle import size
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "resources" / "examples" / "scenario.yaml"
@@ -29,11 +29,8 @@ CATALOGUE = ROOT / "resources" / "examples" / "costs-example.yaml"
 
 pytestmark = pytest.mark.timeout(900)
 
-#: the brute-force checks search the full spaces in CI (CI=true) and smaller ones elsewhere
-FULL = os.environ.get("CI") == "true"
-#: active host counts per host model of the example's searches (CI: the full ones)
-COUNTS = {"targets": 4, "front": 3, "figures": 2, "processes": 2} if FULL else \
-         {"targets": 2, "front": 2, "figures": 1, "processes": 1}
+#: active host counts per host model of the example's searches (full in CI: tests/oracle.py)
+COUNTS = {"targets": size(4, 2), "front": size(3, 2), "figures": size(2, 1), "processes": size(2, 1)}
 
 
 @pytest.fixture(scope="module")

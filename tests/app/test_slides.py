@@ -37,7 +37,7 @@ def decks(qapp, tmp_path_factory):
         advice = advise(path, catalogue=catalogue)
         data = json.loads(json.dumps(advice.to_dict(expand=True)))
         target = folder / f"{path.stem}.pptx"
-        write_slides(target, advice, data)
+        write_slides(target, advice, data, catalogue=catalogue)
         out[path.name] = (data, target.read_bytes(), target)
     return out
 
@@ -109,6 +109,20 @@ def test_decision_slides_say_the_cards_choice_and_figure_with_the_chart(decks, n
             assert pic.left + pic.width <= prs.slide_width and pic.top + pic.height <= prs.slide_height
 
 
+def test_a_priced_deck_shows_the_cost_and_the_pareto_front(decks):
+    data, raw, _ = decks["scenario.yaml"]
+    prs = Presentation(io.BytesIO(raw))
+    slides = {s.shapes.title.text: s for s in prs.slides if s.shapes.title is not None}
+    cost = slides[f"Cost over {fmt_value(data['cost']['years'])} years"]
+    cells = [c.text for shape in cost.shapes if shape.has_table for row in shape.table.rows for c in row.cells]
+    for line in data["cost"]["lines"]:
+        assert line["name"] in cells and money(line["capex"], data["cost"]["currency"]) in cells
+    pareto = slides["Cost against the other designs (Pareto front)"]
+    pictures = [s for s in pareto.shapes if s.shape_type == 13]
+    assert len(pictures) == 1 and pictures[0].image.size == CHART_PIXELS
+    assert pictures[0].width * CHART_PIXELS[1] == pytest.approx(pictures[0].height * CHART_PIXELS[0], rel=1e-3)
+
+
 @pytest.mark.parametrize("name", [p.name for p in SCENARIOS])
 def test_no_internal_names_on_the_slides(decks, name):
     _, raw, _ = decks[name]
@@ -159,3 +173,47 @@ def test_the_deck_renders_with_libreoffice_with_every_chart_whole(decks, tmp_pat
             region = image.crop(box)
             assert region.getextrema()[0] < 128, f"{page.name}: the chart is blank"  # drawn
             assert box[2] <= w and box[3] <= h  # whole on the page
+
+
+def test_hostile_names_stay_text_on_the_slides():
+    """Names a user gives (formula-like, markup, a tab, any script) are the slides' plain text; the
+    deck opens again."""
+    from advisor.deliverables.slides import slides_bytes
+    from advisor.engine import advise
+
+    names = ["=cmd|' /C calc'!A0", "@SUM(A1)", "+1", "<b>bold</b>", "Ünïcødé ✓ 名前", "tab\there"]
+    scenario = json.loads((EXAMPLES / "small-lab.json").read_text(encoding="utf-8"))
+    scenario["name"] = '=HYPERLINK("http://example.invalid","x")'
+    scenario["workloads"] = [{**scenario["workloads"][0], "name": n} for n in names]
+    data = json.loads(json.dumps(advise(scenario).to_dict(expand=True)))
+    text = "\n".join(t for texts in slide_texts(slides_bytes(data)) for t in texts)
+    assert f"Cluster design: {scenario['name']}" in text
+    for name in names[:5]:
+        assert f"{name}: " in text, name  # the decision slides name each workload as given
+    assert "tab here: " in text  # a tab (the one control character a name may hold) becomes a space
+
+
+def test_the_workshops_what_if_is_compared_on_a_slide():
+    """A what-if from the workshop (more VMs) gets a slide: what moved, and each headline choice as
+    advised and with the what-if, read from the two advices' JSON."""
+    from advisor.deliverables.slides import slides_bytes
+    from advisor.engine import advise
+
+    base = json.loads((EXAMPLES / "small-lab.json").read_text(encoding="utf-8"))
+    bigger = json.loads(json.dumps(base))
+    bigger["workloads"][0]["vms"] = 40
+    data = json.loads(json.dumps(advise(base).to_dict(expand=True)))
+    other = json.loads(json.dumps(advise(bigger).to_dict(expand=True)))
+    raw = slides_bytes(data, whatif={"moved": "VMs 2 -> 40", "advice": other})
+    prs = Presentation(io.BytesIO(raw))
+    slide = next(s for s in prs.slides if s.shapes.title is not None and s.shapes.title.text == "What-if in the workshop")
+    texts = [p.text for s in slide.shapes if s.has_text_frame for p in s.text_frame.paragraphs]
+    assert "Moved: VMs 2 -> 40" in texts
+    table = next(s.table for s in slide.shapes if s.has_table)
+    rows = [[c.text for c in row.cells] for row in table.rows][1:]
+    hosts = next(r for r in rows if r[0] == catalog.title("host_count"))
+    want = [choice_text(next(r for r in d["recommendations"] if r["decision"] == "host_count"))
+            for d in (data, other)]
+    assert hosts[2:] == want and want[0] != want[1], hosts
+    assert "What-if in the workshop" not in [s.shapes.title.text for s in Presentation(
+        io.BytesIO(slides_bytes(data))).slides if s.shapes.title is not None]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.gui_journeys.steps import answer_file_dialog, cell, choose, fill
+from tests.gui_journeys.steps import answer_file_dialog, cell, choose, fill, pick_files
 from tests.gui_journeys.xinput import pump, wait_until
 
 FIXTURES = Path(__file__).resolve().parents[1] / "knowledge" / "importers" / "fixtures"
@@ -35,20 +35,7 @@ def test_site_team_imports_calibrates_and_restarts(x, launch, tmp_path):
     # import the tools' outputs into site "lab" with the file dialog
     sites = w.show_view("sites")
     fill(x, sites.new_site, "lab")
-    names = " ".join(f'"{f}"' for f in FILES)
-
-    def pick_files(dialog) -> None:
-        x.focus(dialog)
-        x.key("ctrl+a")
-        x.type(str(FIXTURES))
-        x.key("Return")  # into the folder
-        pump(400)
-        x.type(names)
-        x.key("Return")
-
-    from PySide6.QtWidgets import QFileDialog
-
-    x.on_modal(pick_files, kind=QFileDialog)
+    pick_files(x, FIXTURES, FILES)
     from PySide6.QtWidgets import QPushButton
 
     import_button = next(b for b in sites.findChildren(QPushButton) if b.text() == "Import files…")

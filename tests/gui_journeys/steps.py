@@ -87,3 +87,20 @@ def answer_file_dialog(x: X, path: Path, trigger, window: QWidget | None = None)
     pump(200)
     if window is not None:
         x.focus(window)
+
+
+def pick_files(x: X, folder: Path, names) -> None:
+    """Answer the next file dialog (opened after this call) with several files of ``folder``: the
+    folder typed, Enter, then the names quoted, Enter."""
+    quoted = " ".join(f'"{n}"' for n in names)
+
+    def answer(dialog) -> None:
+        x.focus(dialog)
+        x.key("ctrl+a")
+        x.type(str(folder))
+        x.key("Return")  # into the folder
+        pump(400)
+        x.type(quoted)
+        x.key("Return")
+
+    x.on_modal(answer, kind=QFileDialog)

@@ -36,3 +36,11 @@ def test_site_team_imports_calibrates_and_restarts(journey):
 def test_bad_input_everywhere_is_explained_and_nothing_is_lost(journey):
     """(d) wrong values in every kind of field and table, a refused save, broken files."""
     journey("bad_input", "1920x1080")
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(330)
+def test_estate_user_imports_optimizes_and_exports_by_keyboard(journey):
+    """(e, issue #29) File > Import inventory from the menu by keyboard only: import, cost catalogue,
+    optimize, load the best design, export the configuration and the report."""
+    journey("estate", "1280x720")

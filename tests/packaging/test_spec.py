@@ -209,3 +209,21 @@ def test_inventory_readers_libraries_are_bundled(spec_support):
             "app.commands.inventory"} <= hidden
     excluded = set(spec_support.EXCLUDES)
     assert not {"openpyxl", "defusedxml", "et_xmlfile", "xml.parsers.expat", "csv"} & excluded
+
+
+def test_deliverables_libraries_are_bundled(spec_support):
+    """XlsxWriter (the workbook), python-pptx and Pillow (the slide deck: pptx reads picture sizes
+    with it) are hidden imports and never excluded."""
+    hidden = set(spec_support.hidden_imports())
+    for mod in ("xlsxwriter", "pptx", "PIL.Image"):
+        assert mod in hidden, mod
+    assert {"advisor.deliverables.workbook", "advisor.deliverables.slides", "ui.deliverables",
+            "app.deliverables"} <= hidden
+    assert not {"xlsxwriter", "pptx", "PIL", "lxml"} & set(spec_support.EXCLUDES)
+
+
+def test_platform_tags_name_the_builds_of_each_os(spec_support):
+    tag = spec_support.platform_tag
+    assert tag("Linux", "x86_64") == "linux-x86_64"
+    assert tag("Windows", "AMD64") == "windows-x86_64"
+    assert tag("Darwin", "arm64") == "macos-arm64" and tag("Darwin", "x86_64") == "macos-x86_64"

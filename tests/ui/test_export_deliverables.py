@@ -24,10 +24,15 @@ def test_export_from_the_file_menu_writes_the_file(window, qtbot, tmp_path, monk
         return str(target), args[3] if len(args) > 3 else ""
 
     monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(get_save_file_name))
-    with qtbot.waitSignal(window.deliverables().sig_written, timeout=120000) as blocker:
-        _menu_action(window, text).trigger()
+    done, failed = [], []
+    exporter = window.deliverables()
+    exporter.sig_written.connect(done.append)
+    exporter.task.sig_failed.connect(failed.append)
+    _menu_action(window, text).trigger()
+    qtbot.waitUntil(lambda: bool(done or failed), timeout=120000)
     assert asked, "no file dialog was asked"
-    written = blocker.args[0]
+    assert not failed, failed[0]
+    written = done[0]
     assert written == tmp_path / f"design.{kind}" and written.exists()
     advice = window.session.advice
     if kind == "xlsx":
@@ -43,3 +48,27 @@ def test_export_from_the_file_menu_writes_the_file(window, qtbot, tmp_path, monk
         assert deck.slides[0].shapes.title.text == f"Cluster design: {advice.scenario.name}"
         pictures = [s for slide in deck.slides for s in slide.shapes if s.shape_type == 13]
         assert pictures, "the deck has no chart"
+
+
+@pytest.mark.timeout(180)
+def test_the_slides_carry_the_workshops_what_if(window, qtbot, tmp_path, monkeypatch):
+    from pptx import Presentation
+
+    from ui.whatif_state import state_for
+
+    state = state_for(window.session)
+    state.reset()
+    with qtbot.waitSignal(state.sig_advice, timeout=120000, check_params_cb=lambda a: a is not None
+                          and a is not window.session.advice):
+        state.set("vms", state.inputs["vms"] * 3)
+    target = tmp_path / "workshop.pptx"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(lambda *a, **k: (str(target), "")))
+    done, failed = [], []
+    exporter = window.deliverables()
+    exporter.sig_written.connect(done.append)
+    exporter.task.sig_failed.connect(failed.append)
+    window.export_slides()
+    qtbot.waitUntil(lambda: bool(done or failed), timeout=120000)
+    assert not failed, failed[0]
+    titles = [s.shapes.title.text for s in Presentation(str(target)).slides if s.shapes.title is not None]
+    assert "What-if in the workshop" in titles

@@ -108,3 +108,20 @@ def test_the_plan_dialog_starts_on_the_calibrated_site_and_follows_typing(window
     dialog.site.setText("zlab")
     assert dialog.log.toPlainText().startswith("Site zlab")
     dialog.reject()
+
+
+def test_the_plan_lists_its_runs_before_writing_them(window, qtbot, tmp_path):
+    """Issue #29 point 9: List the runs shows the plan's runs and writes nothing."""
+    panel = window.show_view("sites")
+    dialog = panel.bench_plan_dialog()
+    qtbot.addWidget(dialog)
+    folder = tmp_path / "plan"
+    dialog.folder.setText(str(folder))
+    assert dialog.list_button.text() == "&List the runs"
+    with qtbot.waitSignal(dialog.task.sig_done, timeout=120000):
+        dialog.list_button.click()
+    text = dialog.log.toPlainText()
+    assert dialog.preview is not None and dialog.preview.runs
+    assert "nothing written yet" in text and dialog.preview.runs[0].name in text
+    assert not folder.exists()
+    dialog.reject()

@@ -64,3 +64,17 @@ def test_screenshots_of_every_view(tmp_path, kb_file):
         colours = {img.pixel(x, y) for x in range(0, 1024, 16) for y in range(0, 700, 16)}
         assert len(colours) > 20, name
     assert (out / "about.png").exists()
+
+
+@pytest.mark.timeout(120)
+def test_screenshots_of_a_cost_catalogue_given_as_the_scenario_refuse_it_clearly(tmp_path, kb_file):
+    """Issue #29 point 9: the scenario's own refusal and exit code 2, no traceback from a view."""
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    costs = ROOT / "resources" / "examples" / "costs-example.yaml"
+    proc = subprocess.run([sys.executable, "-m", "app", "gui", "--scenario", str(costs), "--screenshots",
+                           str(tmp_path / "shots"), "--kb", str(kb_file)], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=100)
+    assert proc.returncode == 2, proc.stderr[-2000:]
+    assert "Traceback" not in proc.stderr
+    assert "costs-example.yaml" in proc.stderr and "problem(s) in the scenario" in proc.stderr
+    assert not list((tmp_path / "shots").glob("*.png"))

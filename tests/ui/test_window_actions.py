@@ -134,3 +134,51 @@ def test_file_import_inventory_from_the_menu_opens_the_files_chosen(qtbot, monke
     assert dialogs[0].inventory is not None, dialogs[0].message.text()
     dialogs[0].reject()
     QApplication.processEvents()
+
+
+def test_the_shortcut_list_names_keys_a_keyboard_has(qtbot):
+    """Issue #29 point 9: Undo reads "Ctrl+Z" (not "Ctrl+Z, F14"); Optimize is listed with Ctrl+0."""
+    from ui.dialogs.help import shortcut_rows
+
+    w = _window(qtbot)
+    rows = dict((what, keys) for keys, what in shortcut_rows(w))
+    undo = next(keys for what, keys in rows.items() if what.startswith("Undo"))
+    assert undo == "Ctrl+Z" and not any("F14" in keys for keys in rows.values())
+    assert rows["Optimize"] == "Ctrl+0"
+
+
+def test_the_first_window_fits_the_screen_with_its_title_bar(qtbot):
+    """Issue #29 point 9: the first start (no saved geometry) on a small screen: the window and the
+    title bar the window manager adds fit the available height (it was 1280x800 on a 720-px screen)."""
+    from ui.main_window import FRAME_GUESS, MainWindow
+    from ui.session import Session
+
+    w = MainWindow(Session(settings_store()))
+    qtbot.addWidget(w)
+    avail = QApplication.primaryScreen().availableGeometry()
+    assert w.height() + FRAME_GUESS[1] <= avail.height() and w.width() + FRAME_GUESS[0] <= avail.width()
+
+
+def test_a_restart_reopens_the_file_saved_last_even_inside_the_application_folder(qtbot, monkeypatch, tmp_path):
+    """Issue #29 point 9: a file saved in the application's folder (a checkout) was never a recent
+    file, so a restart reopened an older one; only the bundled examples are left out."""
+    import knowledge.infra.paths as paths
+    from ui.main_window import MainWindow
+    from ui.session import Session
+
+    monkeypatch.setattr(paths, "bundle_root", lambda: tmp_path)
+    w = _window(qtbot)
+    older, newer = tmp_path / "old.yaml", tmp_path / "work" / "lab.yaml"
+    newer.parent.mkdir()
+    assert w._save_to(older) and w._save_to(newer)
+    assert w.recent_files()[0] == str(newer)
+    example = tmp_path / "resources" / "examples" / "scenario.yaml"
+    example.parent.mkdir(parents=True)
+    w._add_recent(example)
+    assert w.recent_files()[0] == str(newer)
+    again = MainWindow(Session(settings_store()))
+    qtbot.addWidget(again)
+    from app.gui import _open_last_or_welcome
+
+    _open_last_or_welcome(again)
+    assert again.session.document.path == newer

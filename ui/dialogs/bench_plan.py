@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtWidgets import QLineEdit
+from PySide6.QtWidgets import QDialogButtonBox, QLineEdit
 
 from ui.dialogs.folder_task import FolderTaskDialog
 
@@ -34,6 +34,12 @@ class BenchPlanDialog(FolderTaskDialog):
         self.log.setPlaceholderText("The runs, and what they calibrate, appear here.")
         self.plan_button = self.action_button
         self.plan_button.setEnabled(self.ready)
+        self.preview = None  # the plan listed before anything is written
+        self._listing = False
+        self.list_button = self.buttons.addButton("&List the runs", QDialogButtonBox.ButtonRole.ActionRole)
+        self.list_button.setToolTip("Which runs the plan holds and what they calibrate, before anything is written")
+        self.list_button.setEnabled(self.ready)
+        self.list_button.clicked.connect(self.list_runs)
         self.resize(820, 520)
         self.log.setPlainText(self.status_text())
         # the status follows the site typed (before a plan is written: then the log is the plan's)
@@ -70,7 +76,22 @@ class BenchPlanDialog(FolderTaskDialog):
         self.start(write_plan, self.scenario, self.folder_path(), site, self.session.kb_path,
                    message="Asking the engine which figures the site would calibrate…")
 
+    def list_runs(self) -> None:
+        """List the plan's runs (in the worker), writing nothing."""
+        from advisor.benchplan import plan_scenario
+
+        site = self.site.text().strip() or "site"
+        self._listing = True
+        self.start(plan_scenario, self.scenario, site, self.session.kb_path,
+                   message="Asking the engine which figures the site would calibrate…")
+
     def on_done(self, plan) -> str:
+        if self._listing:
+            self._listing = False
+            self.preview = plan
+            lines = [f"The plan holds {len(plan.runs)} runs (nothing written yet; Write plan writes them and "
+                     f"run-all.sh to {self.folder_path()}):", ""]
+            return "\n".join(lines + [f"  {r.name}: {r.why}" for r in plan.runs])
         self.plan = plan
         folder, d = self.folder_path(), plan.deps
         lines = [f"Wrote {len(plan.runs)} runs to {folder}: run {folder / 'run-all.sh'} on a disk like the hosts' "

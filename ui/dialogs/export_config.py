@@ -20,6 +20,24 @@ TARGET_CHOICES = (("libvirt", "libvirt (KVM/QEMU domain XML)"), ("xen", "Xen (xl
                   ("openstack", "OpenStack (flavors, nova.conf)"), ("all", "All four"))
 
 
+#: the target that configures a hypervisor the advice can choose
+HYPERVISOR_TARGETS = {"xen": "xen", "kvm": "libvirt"}
+
+
+def advised_target(advice) -> tuple[str, str]:
+    """(target key, why) the dialog starts with: the advised hypervisor's own target, else libvirt
+    and a sentence saying why."""
+    rec = advice.first("hypervisor", "cluster") if advice is not None else None
+    if rec is None:
+        return "libvirt", ""
+    choice = str(rec.choice)
+    key = HYPERVISOR_TARGETS.get(choice.lower())
+    if key is not None:
+        return key, f"The advice chose {choice}: its target is selected."
+    return "libvirt", (f"The advice chose {choice}, which none of the targets configures: libvirt (KVM) is "
+                       "selected; choose another target if you build the cluster on it.")
+
+
 class ExportConfigDialog(FolderTaskDialog):
     """Target, folder, check; the export runs in a worker and its outcome is listed."""
 
@@ -44,6 +62,11 @@ class ExportConfigDialog(FolderTaskDialog):
         self.log.setPlaceholderText("What was written, and what the checks found, appears here.")
         self.export_button = self.action_button
         self.export_button.setEnabled(self.ready)
+        key, why = advised_target(advice)
+        self.target.setCurrentIndex(self.target.findData(key))
+        self.target_note = why  # shown in the log until the export runs
+        if why:
+            self.log.setPlainText(why)
         self.resize(760, 480)
 
     @property

@@ -29,7 +29,8 @@ def shortcut_rows(window) -> list[tuple[str, str]]:
     rows = []
     seen = set()
     for act in window.actions():
-        keys = [k.toString(QKeySequence.SequenceFormat.NativeText) for k in act.shortcuts() if not k.isEmpty()]
+        # the primary key only: the platform's extra bindings (Undo's F14, a keyboard's Undo key) are no help
+        keys = [k.toString(QKeySequence.SequenceFormat.NativeText) for k in act.shortcuts()[:1] if not k.isEmpty()]
         name = strip_mnemonic(act.text()).rstrip("…").strip()
         if keys and name and (name, tuple(keys)) not in seen:
             seen.add((name, tuple(keys)))

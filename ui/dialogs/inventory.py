@@ -15,7 +15,7 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QItemSelectionModel, QModelIndex, Qt, Signal
+from PySide6.QtCore import QAbstractTableModel, QItemSelectionModel, QModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -325,6 +325,21 @@ class InventoryDialog(QDialog):
         self._set_ready(True)
         self._refresh_text()
         self._update_buttons()
+        QTimer.singleShot(0, self.fit_info)
+
+    def fit_info(self) -> None:
+        """Give the Assumed and Today texts the height they need (the groups table keeps a header and
+        three rows, and scrolls), so that Today is read whole at 1280x720 without scrolling."""
+        split, scroll = self.findChild(QSplitter), self.findChild(QScrollArea, "inventoryInfo")
+        info = scroll.widget()
+        need = info.heightForWidth(scroll.viewport().width())
+        if need <= 0:
+            need = info.sizeHint().height()
+        total = sum(split.sizes())
+        rows = self.table.verticalHeader().defaultSectionSize()
+        table_min = self.table.horizontalHeader().height() + 3 * rows + 4
+        bottom = max(scroll.minimumHeight(), min(need + 4, total - table_min))
+        split.setSizes([total - bottom, bottom])
 
     # --- editing -------------------------------------------------------------------------------
     def selected_rows(self) -> list[int]:

@@ -45,6 +45,25 @@ class PreferencesDialog(QDialog):
         self._settings = copy.deepcopy(settings)  # keeps the environment overrides it was loaded with
         self._overridden: set[str] = set(getattr(settings, "_overridden", set()))
 
+        self._make_editors(store)
+        form = self._form()
+        for name in self._overridden & set(FIELDS):
+            editor = self.editor(name)
+            editor.setEnabled(False)
+            editor.setToolTip(f"Set by the environment variable {store.env_prefix}{name.upper()} for this run.")
+        self.buttons = self._make_buttons()
+
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(18, 16, 18, 12)
+        lay.setSpacing(14)
+        lay.addLayout(form)
+        lay.addStretch(1)
+        lay.addWidget(self.buttons)
+        self.show_settings(self._settings)
+        self.setMinimumWidth(max(420, self.sizeHint().width()))
+
+    def _make_editors(self, store: SettingsStore) -> None:
+        """One editor per field of :data:`FIELDS`, with its range, units and tooltip."""
         self.theme = QComboBox()
         for mode in store.themes:
             self.theme.addItem(THEME_LABELS.get(mode, mode.capitalize()), mode)
@@ -73,6 +92,8 @@ class PreferencesDialog(QDialog):
         self.max_recent = self._int_spin("max_recent", " files", 1)
         self.max_recent.setToolTip("How many scenario files the File ▸ Open recent menu remembers.")
 
+    def _form(self) -> QFormLayout:
+        """The editors in three headed sections, each with a label that is its buddy, all one width."""
         form = QFormLayout()
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.FieldsStayAtSizeHint)
         form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.DontWrapRows)
@@ -97,28 +118,18 @@ class PreferencesDialog(QDialog):
         width = max(self.theme.sizeHint().width(), self.font_pt.sizeHint().width())
         for editor in (self.theme, self.font_pt, self.workshop_font_pt, self.whatif_debounce_ms, self.max_recent):
             editor.setMinimumWidth(width)
+        return form
 
-        for name in self._overridden & set(FIELDS):
-            editor = self.editor(name)
-            editor.setEnabled(False)
-            editor.setToolTip(f"Set by the environment variable {store.env_prefix}{name.upper()} for this run.")
-
-        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
-                                        | QDialogButtonBox.StandardButton.RestoreDefaults)
-        self.buttons.accepted.connect(self.accept)
-        self.buttons.rejected.connect(self.reject)
-        restore = self.buttons.button(QDialogButtonBox.StandardButton.RestoreDefaults)
+    def _make_buttons(self) -> QDialogButtonBox:
+        """OK, Cancel and Restore Defaults (which only refills the fields)."""
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+                                   | QDialogButtonBox.StandardButton.RestoreDefaults)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        restore = buttons.button(QDialogButtonBox.StandardButton.RestoreDefaults)
         restore.setToolTip("Put the default values in the fields (nothing changes until OK)")
         restore.clicked.connect(self.restore_defaults)
-
-        lay = QVBoxLayout(self)
-        lay.setContentsMargins(18, 16, 18, 12)
-        lay.setSpacing(14)
-        lay.addLayout(form)
-        lay.addStretch(1)
-        lay.addWidget(self.buttons)
-        self.show_settings(self._settings)
-        self.setMinimumWidth(max(420, self.sizeHint().width()))
+        return buttons
 
     # --- editors -------------------------------------------------------------------------
     def _double_spin(self, name: str, suffix: str, step: float) -> QDoubleSpinBox:

@@ -61,6 +61,29 @@ def advise_all(items: list[tuple[str, dict]], kb, site, userdb_path, progress=No
     return out
 
 
+def _cost_cell(advice) -> str:
+    from advisor.figures.summary import cost_summary
+
+    text = cost_summary(advice)
+    return "no cost catalogue" if text is None else text.removeprefix("Cost: ")
+
+
+def _cpu_cell(advice) -> str:
+    from advisor.expected import as_figure
+    from advisor.text import fmt_value
+
+    rec = advice.first("host_count", "cluster")
+    fig = rec.expected.get("host_cpu_utilization") if rec is not None else None
+    if fig is None:
+        return "—"
+    fig = as_figure(fig)
+    return f"{fmt_value(fig.value)} {fig.unit}"
+
+
+#: result rows under the decisions: (label, advice -> text)
+RESULT_ROWS = (("Cost", _cost_cell), ("Host CPU at the planned load", _cpu_cell))
+
+
 class QtComparePanel(QWidget):
     """Side-by-side comparison; the first column is the open scenario."""
 
@@ -74,9 +97,10 @@ class QtComparePanel(QWidget):
         add = QPushButton("Add scenario file…")
         add.setToolTip("Compare with up to three scenario files")
         add.clicked.connect(self.add_dialog)
-        variant = QPushButton("Add a copy to vary")
-        variant.setToolTip("Add a copy of the open scenario (e.g. to try other hosts)")
-        variant.clicked.connect(lambda: self.add_data(f"{self.session.document.title} (copy)",
+        variant = QPushButton("&Keep a copy, then vary")
+        variant.setToolTip("Keep the open scenario as it is now in a column of its own; then change the open "
+                           "scenario (the first column follows every edit) and compare")
+        variant.clicked.connect(lambda: self.add_data(f"{self.session.document.title} (as it was)",
                                                       copy.deepcopy(self.session.document.data)))
         clear = QPushButton("Clear")
         clear.clicked.connect(self.clear)
@@ -163,6 +187,9 @@ class QtComparePanel(QWidget):
                 rec = adv.find(dec, scope) if adv is not None else None
                 row.append(choice_text(rec) if rec else "—")
             cells.append(row)
+        for label, read in RESULT_ROWS:  # what the designs cost and how busy their hosts are
+            labels.append(label)
+            cells.append(["invalid" if isinstance(a, str) else ("—" if a is None else read(a)) for a in self.advices])
         return labels, cells
 
     def show_advices(self, advices: list[Advice | str | None]) -> None:

@@ -72,6 +72,7 @@ class QtOptimizePanel(QWidget):
         self.counts = QSpinBox()
         self.counts.setRange(1, 40)
         self.counts.setValue(6)
+        self.counts.setSuffix(" host counts")
         self.counts.setToolTip("Host counts tried per host model, from the fewest that places the VMs")
         self.keep_fixed = QCheckBox("Keep the scenario's fixed choices")
         self.keep_fixed.setToolTip("Search only the choices the scenario leaves open (preferences.hypervisor and "
@@ -91,7 +92,7 @@ class QtOptimizePanel(QWidget):
             lab.setBuddy(w)
             top.addWidget(lab)
             top.addWidget(w)
-        counts_label = QLabel("Host &counts:")
+        counts_label = QLabel("&Try:")  # "Try 6 host counts", not "Host counts: 6" (which reads as 6 hosts)
         counts_label.setBuddy(self.counts)
         top.addStretch(1)
         self.info = QLabel()

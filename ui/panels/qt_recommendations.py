@@ -340,6 +340,9 @@ class QtRecommendationsPanel(QWidget):
         outer.addWidget(grid_box, 1)
         self._columns = 0
         area = QScrollArea()
+        self.area = area
+        self._to_top = False  # a new scenario or design: its advice is read from the top
+        session.document.sig_changed.connect(lambda path: path == () and setattr(self, "_to_top", True))
         area.setWidget(self.grid_host)
         area.setWidgetResizable(True)
         area.setFrameShape(QScrollArea.Shape.NoFrame)
@@ -438,6 +441,9 @@ class QtRecommendationsPanel(QWidget):
         self.scope.setCurrentText(current if current in scopes else "all")
         self.scope.blockSignals(False)
         self.render()
+        if self._to_top:
+            self._to_top = False
+            self.area.verticalScrollBar().setValue(0)
 
     def render(self) -> None:
         advice = self.session.advice

@@ -124,3 +124,27 @@ def test_results_become_site_measurements(result, tmp_path):
     with UserDatabase(db_path) as db:
         got = db.site_measurements("lab-host", metric="throughput")[0]
     assert got.value_si == pytest.approx(thr.value * MIB)
+
+
+def test_a_python_without_positioned_io_is_told_so_not_crashed(bench_dir, monkeypatch):
+    """Windows' Python has no os.preadv/os.pwrite (issue #33: no Linux-only call outside the Linux
+    plug-in without a guard): the benchmark says what it needs instead of an AttributeError."""
+    import os
+
+    monkeypatch.delattr(os, "preadv")
+    with pytest.raises(InputError, match="positioned reads and writes"):
+        run_benchmarks(bench_dir, seconds=1, max_file_bytes=8 * MIB, memory_bytes=MIB)
+    assert list(bench_dir.iterdir()) == []
+
+
+def test_buffered_io_without_fdatasync_or_fadvise_still_runs(bench_dir, monkeypatch):
+    """macOS has neither os.fdatasync nor os.posix_fadvise: fsync stands in, the cache is not dropped."""
+    import os
+
+    import advisor.probes.bench as bench
+
+    monkeypatch.setattr(bench, "_datasync", os.fsync)
+    monkeypatch.delattr(os, "posix_fadvise")
+    monkeypatch.delattr(os, "fdatasync")
+    res = run_benchmarks(bench_dir, seconds=1, max_file_bytes=8 * MIB, memory_bytes=MIB, try_direct=False)
+    assert {m.factors.get("operation") for m in res.measurements} >= set(OPERATIONS)

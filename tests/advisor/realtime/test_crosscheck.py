@@ -15,6 +15,7 @@ from advisor.realtime import TaskSet, analyze, min_budget, ratio_curve, schedula
 from advisor.realtime.response import response_time, response_times
 from advisor.realtime.supply import supply, supply_inverse
 from tests.advisor.realtime import shin_lee
+from tests.oracle import size
 
 SETTINGS = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -150,7 +151,8 @@ def test_min_budget_is_the_exact_threshold_and_budget_is_monotone(ts, t_vm, x, p
     assert not schedulable(ts, t_vm, below, x, policy)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.oracle
+@settings(max_examples=size(40, 15), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(task_sets(max_tasks=4, max_util=0.7, deadlines=True), st.floats(0.05, 1.0),
        st.sampled_from([0.0, 0.25, 1.0]))
 def test_exact_intervals_match_a_fine_brute_force_scan(ts, share_above, x):
