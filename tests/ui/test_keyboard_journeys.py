@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QDialog, QLineEdit, QRadioButton, QWidget
+from PySide6.QtWidgets import QApplication, QLineEdit, QRadioButton, QWidget
 
 from tests.ui.conftest import wait_idle
 from tests.ui.userinput import focus, key, type_text
