@@ -70,3 +70,32 @@ def test_figure_names_read_as_labels():
 
     assert figure_parts("iops_share_per_vm", {"value": 40.0, "unit": "%"})[0] == "IOPS share per VM"
     assert figure_parts("throughput_per_vm", {"value": 4.0, "unit": "MB/s"})[0] == "throughput per VM"
+
+
+def test_at_1024_px_the_task_header_and_what_if_legends_are_whole(window, qtbot):
+    """Was: 'Deadline D_' in the task table's header, 'directsync (estimated) ★ reco' under a
+    what-if chart."""
+    from PySide6.QtGui import QFontMetrics
+
+    from tests.ui.conftest import wait_idle
+    from ui.plots.charts import ChartWidget
+
+    window.resize(1024, 700)
+    panel = window.show_view("realtime")
+    wait_idle(qtbot, panel)
+    QApplication.processEvents()
+    header = panel.table.horizontalHeader()
+    fm = QFontMetrics(header.font())
+    for col in range(panel.table.columnCount()):
+        text = panel.table.horizontalHeaderItem(col).text()
+        widest = max(fm.horizontalAdvance(line) for line in text.splitlines())
+        assert widest + 8 <= header.sectionSize(col), (text, header.sectionSize(col))
+    whatif = window.show_view("whatif")
+    wait_idle(qtbot, whatif, 60000)
+    qtbot.wait(100)
+    QApplication.processEvents()
+    charts = [c for c in whatif.findChildren(ChartWidget) if c.legend_label.isVisible()]
+    assert charts
+    for chart in charts:
+        label = chart.legend_label
+        assert label.minimumSizeHint().width() <= label.width(), (chart.spec.title, label.width())

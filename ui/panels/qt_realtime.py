@@ -95,7 +95,7 @@ class QtRealtimePanel(QWidget):
 
         self.table = SpreadsheetTable(0, 4)
         self.table.setAccessibleName("Real-time tasks")
-        self.table.setHorizontalHeaderLabels(["Task", "Period T_i", "WCET C_i", "Deadline D_i"])
+        self.table.setHorizontalHeaderLabels(["Task", "Period\nT_i", "WCET\nC_i", "Deadline\nD_i"])  # whole at 1024 px
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.table.verticalHeader().hide()
         self.table.setToolTip("Paste rows from a spreadsheet with Ctrl+V: name, period, WCET[, deadline]; the deadline is optional (default: the period)")

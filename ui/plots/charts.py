@@ -491,9 +491,14 @@ class ChartWidget(QWidget):
             self.legend_label.hide()
             return
         size = max(self.font().pointSizeF(), 7.0) * 0.9
-        parts = [f"<span style='white-space:nowrap'><span style='color:{col}'>{sample}</span>&nbsp;"
-                 + (f"<b>{html.escape(name)}</b>" if chosen else html.escape(name)) + "</span>"
-                 for name, col, sample, chosen in entries]
+        parts = []
+        for name, col, sample, chosen in entries:
+            # the sample stays with the first word; a long name wraps at its spaces (a narrow chart
+            # at 1024 px cut "directsync (estimated) ★ recommended" at its right edge)
+            first, _sep, rest = html.escape(name).partition(" ")
+            text = f"<span style='white-space:nowrap'><span style='color:{col}'>{sample}</span>&nbsp;{first}</span>"
+            text += f" {rest}" if rest else ""
+            parts.append(f"<b>{text}</b>" if chosen else text)
         self.legend_label.setText(f"<span style='font-size:{size:.1f}pt; color:{pc['foreground']}'>"
                                   + " &nbsp; ".join(parts) + "</span>")
         self.legend_label.show()
