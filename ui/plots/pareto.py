@@ -7,7 +7,6 @@ from PySide6.QtCore import Signal
 
 from ui.plots.charts import ChartWidget
 
-
 CLICK_HINT = "Click a point to load its design into the scenario (Edit ▸ Undo takes it back)."
 
 
