@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
     QGroupBox,
+    QHeaderView,
     QLabel,
     QLineEdit,
     QPlainTextEdit,
@@ -112,6 +113,8 @@ def derived_name(widget: QWidget) -> str:
     """A name for ``widget`` from what the user sees around it (see the module doc)."""
     if widget.objectName() == "qt_tableview_cornerbutton":
         return "Select all cells"
+    if isinstance(widget, QHeaderView):
+        return "Column headers" if widget.orientation() == Qt.Orientation.Horizontal else "Row headers"
     name = _form_label(widget)
     if not name and isinstance(widget, QAbstractItemView | QComboBox):
         group = _group_title(widget) or (_tab_title(widget) if isinstance(widget, QAbstractItemView) else "")

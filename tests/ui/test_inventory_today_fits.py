@@ -20,5 +20,7 @@ def test_the_today_panel_needs_no_scrolling(window, qtbot):
     qtbot.wait(100)
     QApplication.processEvents()
     assert "Today" in dialog.today.text()
-    assert dialog.info_scroll.verticalScrollBar().maximum() == 0
+    from PySide6.QtWidgets import QScrollArea
+
+    assert dialog.findChild(QScrollArea, "inventoryInfo").verticalScrollBar().maximum() == 0
     dialog.reject()

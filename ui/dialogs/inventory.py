@@ -261,7 +261,6 @@ class InventoryDialog(QDialog):
         info_scroll.setWidget(info)
         info_scroll.setMinimumHeight(self.fontMetrics().lineSpacing() * 8)
         split.addWidget(info_scroll)
-        self.split, self.info_scroll = split, info_scroll
         split.setStretchFactor(0, 3)
         split.setStretchFactor(1, 2)
         lay.addWidget(split, 1)
@@ -331,15 +330,16 @@ class InventoryDialog(QDialog):
     def fit_info(self) -> None:
         """Give the Assumed and Today texts the height they need (the groups table keeps a header and
         three rows, and scrolls), so that Today is read whole at 1280x720 without scrolling."""
-        info = self.info_scroll.widget()
-        need = info.heightForWidth(self.info_scroll.viewport().width())
+        split, scroll = self.findChild(QSplitter), self.findChild(QScrollArea, "inventoryInfo")
+        info = scroll.widget()
+        need = info.heightForWidth(scroll.viewport().width())
         if need <= 0:
             need = info.sizeHint().height()
-        total = sum(self.split.sizes())
+        total = sum(split.sizes())
         rows = self.table.verticalHeader().defaultSectionSize()
         table_min = self.table.horizontalHeader().height() + 3 * rows + 4
-        bottom = max(self.info_scroll.minimumHeight(), min(need + 4, total - table_min))
-        self.split.setSizes([total - bottom, bottom])
+        bottom = max(scroll.minimumHeight(), min(need + 4, total - table_min))
+        split.setSizes([total - bottom, bottom])
 
     # --- editing -------------------------------------------------------------------------------
     def selected_rows(self) -> list[int]:

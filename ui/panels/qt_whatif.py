@@ -123,8 +123,6 @@ class QtWhatIfPanel(QWidget):
 
     def __init__(self, session, parent=None, large: bool = False):
         super().__init__(parent)
-        from ui.plots.charts import ChartWidget
-
         self.session = session
         self.large = large
         self.look = "workshop" if large else None  # the workshop's look is its own (ui/window_workshop.py)
@@ -136,6 +134,18 @@ class QtWhatIfPanel(QWidget):
         self._rt_timer.timeout.connect(self.run_realtime)
         self.on_settings_changed()
 
+        root = QHBoxLayout(self)
+        root.addWidget(self._build_sliders())
+        root.addLayout(self._build_charts(), 1)
+        self.state.sig_inputs.connect(self.on_inputs)
+        self.state.sig_advice.connect(self.show_decisions)
+        session.sig_ready.connect(lambda: self.on_inputs(""))
+        self.on_inputs("")
+        self.show_decisions(self.state.advice)
+
+    def _build_sliders(self) -> QScrollArea:
+        """The sliders, Apply, Reset and the chart readings, in a scroll area (the left column)."""
+        large = self.large
         self.sliders: dict[str, _Slider] = {}
         box = QGroupBox("What if…")
         bl = QVBoxLayout(box)
@@ -175,12 +185,17 @@ class QtWhatIfPanel(QWidget):
         left.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         left.setMaximumWidth(box.maximumWidth() + 20)
         left.setMinimumWidth(box.minimumWidth() + 12)
+        return left
 
+    def _build_charts(self) -> QVBoxLayout:
+        """The what-if advice's summary over the charts' grid (the right column)."""
+        from ui.plots.charts import ChartWidget
+
+        large = self.large
         self.decisions = QLabel("Recommendations follow the sliders.")
         self.decisions.setObjectName("banner")
         self.decisions.setWordWrap(True)
         self.decisions.setTextFormat(Qt.TextFormat.RichText)
-
         self.charts: dict[str, ChartWidget] = {}
         grid_host = FitPage()  # scrolls only when the minimum does not fit
         self.grid = QGridLayout(grid_host)
@@ -205,14 +220,7 @@ class QtWhatIfPanel(QWidget):
             self.chart_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
             right.addWidget(self.chart_area, 1)
             self._arrange_charts(3)
-        root = QHBoxLayout(self)
-        root.addWidget(left)
-        root.addLayout(right, 1)
-        self.state.sig_inputs.connect(self.on_inputs)
-        self.state.sig_advice.connect(self.show_decisions)
-        session.sig_ready.connect(lambda: self.on_inputs(""))
-        self.on_inputs("")
-        self.show_decisions(self.state.advice)
+        return right
 
     def _arrange_charts(self, columns: int) -> None:
         """Lay the charts out in ``columns`` columns (each at least about 26 characters wide)."""
