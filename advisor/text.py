@@ -58,7 +58,8 @@ def figure_parts(name: str, fig) -> tuple[str, str, str, str]:
         interval = f"measured on {fig.measured_on}"
     elif isinstance(low, int | float) and isinstance(high, int | float) and (low != value or high != value):
         interval = f"{fmt_value(low)}–{fmt_value(high)}"
-    return label, shown, str(fig.unit), interval
+    unit = "" if str(fig.unit) == "1" else str(fig.unit)  # "1": a plain number (a share, a utilization)
+    return label, shown, unit, interval
 
 
 def figure_text(name: str, fig) -> str:

@@ -84,6 +84,5 @@ def pareto_figure(result, max_points: int = MAX_POINTS) -> ParetoFigure:
         fig.designs[f"{BEST} ({result.objective})"] = [b]
     spec.caption = (f"{result.feasible:,} of {result.size:,} designs meet every target and hard limit. Each point is a "
                     f"design (host model, hypervisor, over-allocation, storage, cache modes, host count); the front "
-                    f"holds those no cheaper design beats on {label}. Click a point to load its design into the "
-                    "scenario (Edit ▸ Undo takes it back).")
+                    f"holds those no cheaper design beats on {label}.")
     return fig

@@ -315,7 +315,7 @@ def _rationale(ctx: EngineContext, s: _Sizing) -> str:
 
 #: the sizing's assumptions, listed in ``details.assumptions``
 ASSUMPTIONS = ("vCPUs count against physical cores, not hardware threads",
-               "busy share per vCPU: low 0.2, medium 0.5, high 0.9 (or the workload's measured cpu_busy_share), on "
+               "busy share per vCPU: low 0.2, medium 0.5, high 0.9 (or the workload's measured CPU busy share), on "
                "a core of the thesis' 2.0 GHz; a request load costs the thesis' CPU per request (doc 004 Section "
                "8.4.1); busy cores = core-GHz over the hosts' clock",
                "IOPS per VM when not given: low 50, medium 200, high 1000",

@@ -7,6 +7,8 @@ from PySide6.QtCore import Signal
 
 from ui.plots.charts import ChartWidget
 
+CLICK_HINT = "Click a point to load its design into the scenario (Edit ▸ Undo takes it back)."
+
 
 class ParetoChart(ChartWidget):
     """``sig_design(candidate)`` when a point is clicked."""
@@ -21,6 +23,8 @@ class ParetoChart(ChartWidget):
         self.figure = fig
         self._items = None  # always rebuilt: the click handlers belong to the new points
         self.set_spec(fig.spec)
+        if fig.spec.caption and not fig.spec.empty_reason:  # what a click does: the window's words, not a file's
+            self.caption.setText(f"{fig.spec.caption} {CLICK_HINT}")
         for p, scatter in zip(fig.spec.points, (self._items or {}).get("points", []), strict=False):
             scatter.sigClicked.connect(lambda _item, points, _ev=None, name=p.name: self._clicked(name, points))
 
