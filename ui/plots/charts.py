@@ -495,7 +495,7 @@ class ChartWidget(QWidget):
         for name, col, sample, chosen in entries:
             # the sample stays with the first word; a long name wraps at its spaces (a narrow chart
             # at 1024 px cut "directsync (estimated) ★ recommended" at its right edge)
-            first, _sep, rest = html.escape(name).partition(" ")
+            first, _sep, rest = html.escape(name).partition(" ") if len(name) > 24 else (html.escape(name), "", "")
             text = f"<span style='white-space:nowrap'><span style='color:{col}'>{sample}</span>&nbsp;{first}</span>"
             text += f" {rest}" if rest else ""
             parts.append(f"<b>{text}</b>" if chosen else text)
