@@ -84,22 +84,12 @@ class QtRealtimePanel(QWidget):
 
     def __init__(self, session, parent=None):
         super().__init__(parent)
-        from ui.plots.charts import ChartWidget
-
         self.session = session
         self.task = TaskSlot("real-time analysis", session.notifier, parent=self)
         self.task.sig_done.connect(self.show_result)
         self.result = None
         self._debounce = QTimer(self, singleShot=True, interval=120)
         self._debounce.timeout.connect(self.recompute)
-
-        self.table = SpreadsheetTable(0, 4)
-        self.table.setAccessibleName("Real-time tasks")
-        self.table.setHorizontalHeaderLabels(["Task", "Period\nT_i", "WCET\nC_i", "Deadline\nD_i"])  # whole at 1024 px
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
-        self.table.verticalHeader().hide()
-        self.table.setToolTip("Paste rows from a spreadsheet with Ctrl+V: name, period, WCET[, deadline]; the deadline is optional (default: the period)")
-        self.table.itemChanged.connect(lambda _i: self._debounce.start())
         self.problems: dict[tuple[int, int], str] = {}
         self._loaded_rt = None  # the workload's task set as last shown (to follow undo and open)
         # what the advice analysed the selected workload with (share, overhead, speed_scale, period),
@@ -107,6 +97,28 @@ class QtRealtimePanel(QWidget):
         self.advised: dict | None = None
         self._share_edited = False
         self._setting_share = False
+
+        buttons = self._make_task_table()
+        src = self._make_source()
+        form = self._make_inputs()
+        self._make_results()
+        self._assemble(src, buttons, form)
+
+        session.document.sig_changed.connect(lambda _p: self.refresh_workloads())
+        session.document.sig_path.connect(lambda _p: self.refresh_workloads(reload=True))
+        session.sig_ready.connect(self.recompute)
+        session.sig_advice.connect(lambda _a: self._follow_advice())
+        self.refresh_workloads(reload=True)
+
+    def _make_task_table(self) -> QHBoxLayout:
+        """The task table (paste with Ctrl+V) and the row of its buttons, returned."""
+        self.table = SpreadsheetTable(0, 4)
+        self.table.setAccessibleName("Real-time tasks")
+        self.table.setHorizontalHeaderLabels(["Task", "Period\nT_i", "WCET\nC_i", "Deadline\nD_i"])  # whole at 1024 px
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.table.verticalHeader().hide()
+        self.table.setToolTip("Paste rows from a spreadsheet with Ctrl+V: name, period, WCET[, deadline]; the deadline is optional (default: the period)")
+        self.table.itemChanged.connect(lambda _i: self._debounce.start())
         QShortcut(QKeySequence.StandardKey.Paste, self.table, activated=self.paste)
         add = self.add_button = QPushButton("&Add task")
         add.setToolTip("A new task row: type its name, then Tab to Period, WCET and Deadline")
@@ -120,7 +132,10 @@ class QtRealtimePanel(QWidget):
         for b in (add, rem, paste):
             buttons.addWidget(b)
         buttons.addStretch(1)
+        return buttons
 
+    def _make_source(self) -> QHBoxLayout:
+        """The workload whose task set is shown, and Save to scenario."""
         self.workload = QComboBox()
         self.workload.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.workload.setMinimumContentsLength(12)
@@ -133,7 +148,10 @@ class QtRealtimePanel(QWidget):
         src.addWidget(QLabel("Workload:"))
         src.addWidget(self.workload, 1)
         src.addWidget(self.save_button)
+        return src
 
+    def _make_inputs(self) -> QFormLayout:
+        """Time unit, share or period, overhead and policy; each change re-runs the analysis."""
         self.unit = QComboBox()
         self.unit.addItems(["ms", "us", "s"])
         self.unit.setToolTip("Unit of every time in the table and of the results")
@@ -164,7 +182,10 @@ class QtRealtimePanel(QWidget):
         form.addRow(self.by_period, self.period)
         form.addRow("Overhead X", self.overhead)
         form.addRow("Policy in the VM", self.policy)
+        return form
 
+    def _make_results(self) -> None:
+        """The summary line and the (read-only) response-time table."""
         self.summary = QLabel("Enter tasks to analyse.")
         self.summary.setWordWrap(True)
         self.summary.setObjectName("banner")
@@ -177,6 +198,10 @@ class QtRealtimePanel(QWidget):
         self.responses.setAccessibleName("Response times of the tasks")
         self.responses.setAccessibleDescription("Per task: utilization, worst-case response time, its ratio "
                                                 "to the deadline and whether the deadline is met")
+
+    def _assemble(self, src: QHBoxLayout, buttons: QHBoxLayout, form: QFormLayout) -> None:
+        """The task set on the left; summary, chart and response times on the right, scrolling."""
+        from ui.plots.charts import ChartWidget
 
         inputs = QGroupBox("Task set")
         il = QVBoxLayout(inputs)
@@ -206,12 +231,6 @@ class QtRealtimePanel(QWidget):
         split.setStretchFactor(1, 3)
         split.setSizes([420, 760])
         QVBoxLayout(self).addWidget(split)
-
-        session.document.sig_changed.connect(lambda _p: self.refresh_workloads())
-        session.document.sig_path.connect(lambda _p: self.refresh_workloads(reload=True))
-        session.sig_ready.connect(self.recompute)
-        session.sig_advice.connect(lambda _a: self._follow_advice())
-        self.refresh_workloads(reload=True)
 
     def busy(self) -> bool:
         return self.task.running or self._debounce.isActive()
