@@ -387,6 +387,45 @@ class ChartWidget(QWidget):
                 self.legend.scene().removeItem(self.legend)
             item.legend = None  # PlotItem.addLegend would otherwise hand back the removed legend
             self.legend = None
+        self._set_axes(item, spec, pc)
+        if spec.empty:  # nothing of the chart before stays: no legend under an empty plot
+            self.legend_label.hide()
+            self.legend_label.clear()
+            self._hidden_labels = []
+            text = pg.TextItem(spec.empty_reason or "No data", color=pc["muted"], anchor=(0.5, 0.5))
+            item.addItem(text)
+            text.setPos(0.5, 0.5)
+            item.setXRange(0, 1)
+            item.setYRange(0, 1)
+            return
+        items: dict[str, list] = {"curves": [], "points": [], "lines": [], "regions": []}
+        colors = self._series_colors(spec)
+        self.series_color = colors
+        for region in spec.regions:
+            r = pg.LinearRegionItem(values=(region.start, region.end), movable=False,
+                                    brush=pg.mkBrush(_color(pc["good"], 55)), pen=pg.mkPen(None))
+            r.setZValue(-10)
+            item.addItem(r)
+            items["regions"].append(r)
+        items["curves"] = self._add_curves(item, spec, colors, pc)
+        for p in spec.points:
+            col = colors.get(p.color_key or p.name, pc["accent"])
+            px, py = self._scatter_xy(spec, p)
+            scatter = pg.ScatterPlotItem(
+                x=px, y=py, symbol=p.symbol,
+                size=12 if p.highlight else 9, brush=pg.mkBrush(_color(col, 230)),
+                pen=pg.mkPen(pc["foreground"] if p.highlight else pc["background"], width=1.2),
+                data=list(p.tips) or None, hoverable=True, tip=_tip_text)
+            item.addItem(scatter)
+            items["points"].append(scatter)
+        x0, x1 = self._x_span(spec)
+        for line in spec.lines:
+            items["lines"].append(self._add_line(item, line, pc, x0, x1, spec))
+        self._items = items
+        self._show_legend(spec, colors, pc)
+
+    def _set_axes(self, item, spec: ChartSpec, pc: dict) -> None:
+        """Log modes, axis titles (shortened to the unit on a compact chart) and the x ticks."""
         item.setLogMode(x=spec.log_x, y=spec.log_y)
         style = {"color": pc["foreground"]}
         if self.compact:  # workshop mode: large fonts, small plots; keep the axis titles whole
@@ -404,26 +443,12 @@ class ChartWidget(QWidget):
         self._fit_left_label()
         bottom = self.plot.getAxis("bottom")
         bottom.setTicks([spec.x_ticks] if spec.x_ticks else None)
-        if spec.empty:  # nothing of the chart before stays: no legend under an empty plot
-            self.legend_label.hide()
-            self.legend_label.clear()
-            self._hidden_labels = []
-            text = pg.TextItem(spec.empty_reason or "No data", color=pc["muted"], anchor=(0.5, 0.5))
-            item.addItem(text)
-            text.setPos(0.5, 0.5)
-            item.setXRange(0, 1)
-            item.setYRange(0, 1)
-            return
-        items: dict[str, list] = {"curves": [], "points": [], "lines": [], "regions": []}
-        colors = self._series_colors(spec)
-        self.series_color = colors
+
+    def _add_curves(self, item, spec: ChartSpec, colors: dict, pc: dict) -> list:
+        """Each curve (its band between low and high first), the recommended one wide; ``(main, lo,
+        hi)`` per curve."""
         any_highlight = any(c.highlight for c in spec.curves)
-        for region in spec.regions:
-            r = pg.LinearRegionItem(values=(region.start, region.end), movable=False,
-                                    brush=pg.mkBrush(_color(pc["good"], 55)), pen=pg.mkPen(None))
-            r.setZValue(-10)
-            item.addItem(r)
-            items["regions"].append(r)
+        drawn = []
         for c in spec.curves:
             col = colors.get(c.color_key or c.name, pc["accent"])
             mean = np.asarray(c.mean, dtype=float)
@@ -442,22 +467,8 @@ class ChartWidget(QWidget):
                 name = None
             main = item.plot(x, mean, pen=pg.mkPen(_color(col, alpha), width=width, style=_STYLES.get(c.style)))
             main.opts["name"] = name  # named for the legend under the plot (not drawn in the plot area)
-            items["curves"].append((main, lo, hi))
-        for p in spec.points:
-            col = colors.get(p.color_key or p.name, pc["accent"])
-            px, py = self._scatter_xy(spec, p)
-            scatter = pg.ScatterPlotItem(
-                x=px, y=py, symbol=p.symbol,
-                size=12 if p.highlight else 9, brush=pg.mkBrush(_color(col, 230)),
-                pen=pg.mkPen(pc["foreground"] if p.highlight else pc["background"], width=1.2),
-                data=list(p.tips) or None, hoverable=True, tip=_tip_text)
-            item.addItem(scatter)
-            items["points"].append(scatter)
-        x0, x1 = self._x_span(spec)
-        for line in spec.lines:
-            items["lines"].append(self._add_line(item, line, pc, x0, x1, spec))
-        self._items = items
-        self._show_legend(spec, colors, pc)
+            drawn.append((main, lo, hi))
+        return drawn
 
     def legend_entries(self, spec: ChartSpec, colors: dict | None = None) -> list[tuple[str, str, str, bool]]:
         """(name, colour, sample, chosen) of each series the legend names, the recommended option
