@@ -207,7 +207,7 @@ class QtOptimizePanel(QWidget):
         for r, c in enumerate(result.pareto):
             f = c.figure(result.figure)
             cells = (money(c.total, result.currency), "—" if f is None else f"{f:.4g}", str(c.hosts),
-                     c.design.hypervisor, c.design.host_model, c.design.storage.label())
+                     c.design.hypervisor, c.design.host_model, c.design.storage.text())
             for col, text in enumerate(cells):
                 self.front.setItem(r, col, QTableWidgetItem(text))
         self.front.resizeColumnsToContents()
