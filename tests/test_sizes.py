@@ -19,7 +19,6 @@ MAX_MODULE, MAX_FUNCTION = 600, 80
 ALLOWED: set[str] = {
     "advisor/benchplan/__init__.py:run_all",
     "ui/panels/qt_realtime.py:QtRealtimePanel.__init__",
-    "ui/panels/qt_sites.py:QtSitesPanel.__init__",
     "ui/plots/charts.py:ChartWidget._build",
 }
 
