@@ -438,30 +438,7 @@ def run_all(plan: BenchPlan) -> str:
     out.append("")
     for r in plan.runs:
         out.append(f"# {r.name}: {r.why}")
-        res = f'"$RESULTS/{r.output.split("/", 1)[-1]}"'
-        if r.tool in ("fio", "fio-profile"):
-            # fio splits directory= at ':' (several directories): a ':' of the path is written '\\:'
-            run = [f'bounded $((RUNTIME + LAYOUT)) {res} env TARGET_DIR="${{WORK//:/\\\\:}}" fio --output-format=json '
-                   f'"$HERE/{r.job_file}"', f'rm -f "$WORK"/{r.name}.*']
-            out += run if not r.optional else ['if [ "${PROFILES:-0}" = "1" ]; then', *[f"  {x}" for x in run], "fi"]
-        elif r.tool == "sysbench-fileio":
-            mode = SYSBENCH_MODE[(r.pattern, r.direction)]  # type: ignore[index]
-            opts = (f'--file-total-size="$SIZE" --file-test-mode={mode} --file-extra-flags=direct --file-num=4 '
-                    f'--file-block-size={int((r.block_kib or 4) * 1024)} --file-fsync-freq=0')
-            out += [f'(cd "$WORK" && sysbench fileio {opts} prepare > /dev/null) || failed=1',
-                    f'bounded $((RUNTIME + LAYOUT)) {res} bash -c "cd \\"\\$1\\" && exec sysbench fileio '
-                    f'{opts.replace(chr(34), "")} --time=$RUNTIME run" _ "$WORK"',
-                    f'(cd "$WORK" && sysbench fileio {opts} cleanup > /dev/null)']
-        elif r.tool == "sysbench-cpu":
-            out.append(f'bounded $((CPU_TIME + 30)) {res} sysbench cpu --threads=1 --time="$CPU_TIME" run')
-        elif r.tool == "postmark":
-            # PostMark keeps file names in 80-character buffers: a short location, relative to the work folder
-            out += ['mkdir -p "$WORK/pm"',
-                    f'sed -e "s|@LOCATION@|pm|" -e "s|@FILES@|$((RUNTIME * 50 + 100))|" '
-                    f'-e "s|@TRANSACTIONS@|$((RUNTIME * 250 + 500))|" "$HERE/{r.job_file}" > "$WORK/{r.name}.pmrc"',
-                    f'bounded $((RUNTIME + LAYOUT)) {res} bash -c \'cd "$1" && exec postmark "$2"\' _ "$WORK" '
-                    f'"$WORK/{r.name}.pmrc"',
-                    'rm -rf "$WORK/pm"']
+        out += _run_lines(r)
         out.append("")
     out += [
         'echo "results in $RESULTS"',
@@ -473,6 +450,36 @@ def run_all(plan: BenchPlan) -> str:
         "fi",
         'exit "$failed"', ""]
     return "\n".join(out)
+
+
+def _run_lines(r: Run) -> list[str]:
+    """The lines of run-all.sh that run ``r`` (bounded) and leave its output in RESULTS."""
+    out: list[str] = []
+    res = f'"$RESULTS/{r.output.split("/", 1)[-1]}"'
+    if r.tool in ("fio", "fio-profile"):
+        # fio splits directory= at ':' (several directories): a ':' of the path is written '\\:'
+        run = [f'bounded $((RUNTIME + LAYOUT)) {res} env TARGET_DIR="${{WORK//:/\\\\:}}" fio --output-format=json '
+               f'"$HERE/{r.job_file}"', f'rm -f "$WORK"/{r.name}.*']
+        out += run if not r.optional else ['if [ "${PROFILES:-0}" = "1" ]; then', *[f"  {x}" for x in run], "fi"]
+    elif r.tool == "sysbench-fileio":
+        mode = SYSBENCH_MODE[(r.pattern, r.direction)]  # type: ignore[index]
+        opts = (f'--file-total-size="$SIZE" --file-test-mode={mode} --file-extra-flags=direct --file-num=4 '
+                f'--file-block-size={int((r.block_kib or 4) * 1024)} --file-fsync-freq=0')
+        out += [f'(cd "$WORK" && sysbench fileio {opts} prepare > /dev/null) || failed=1',
+                f'bounded $((RUNTIME + LAYOUT)) {res} bash -c "cd \\"\\$1\\" && exec sysbench fileio '
+                f'{opts.replace(chr(34), "")} --time=$RUNTIME run" _ "$WORK"',
+                f'(cd "$WORK" && sysbench fileio {opts} cleanup > /dev/null)']
+    elif r.tool == "sysbench-cpu":
+        out.append(f'bounded $((CPU_TIME + 30)) {res} sysbench cpu --threads=1 --time="$CPU_TIME" run')
+    elif r.tool == "postmark":
+        # PostMark keeps file names in 80-character buffers: a short location, relative to the work folder
+        out += ['mkdir -p "$WORK/pm"',
+                f'sed -e "s|@LOCATION@|pm|" -e "s|@FILES@|$((RUNTIME * 50 + 100))|" '
+                f'-e "s|@TRANSACTIONS@|$((RUNTIME * 250 + 500))|" "$HERE/{r.job_file}" > "$WORK/{r.name}.pmrc"',
+                f'bounded $((RUNTIME + LAYOUT)) {res} bash -c \'cd "$1" && exec postmark "$2"\' _ "$WORK" '
+                f'"$WORK/{r.name}.pmrc"',
+                'rm -rf "$WORK/pm"']
+    return out
 
 
 def readme(plan: BenchPlan, sc) -> str:

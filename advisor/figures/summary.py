@@ -74,6 +74,18 @@ def cost_summary(advice) -> str | None:
     return "Cost: " + cost.headline() + ("" if cost.complete else " (incomplete: see the cost notes)")
 
 
+def _in_words(delta) -> str:
+    """An alternative's cost line in the cards' words: "NFS root file system: ...", "iSCSI: ...",
+    not the engine's "nfs_root: ..."."""
+    from advisor.figures.prose import prose
+    from advisor.recommend.catalog import choice_label
+
+    text = delta.text
+    if text.startswith(f"{delta.choice}:"):
+        text = choice_label(delta.decision, delta.choice) + text[len(delta.choice):]
+    return prose(text)
+
+
 def card_cost_lines(advice, decision: str, scope: str) -> list[str]:
     """What a card says about money: its own share of the bill (licences on the hypervisor card,
     the hosts and the total on the host-count card, the storage on the storage card) and what each
@@ -96,7 +108,7 @@ def card_cost_lines(advice, decision: str, scope: str) -> list[str]:
         up, year = cost.of("storage")
         out.append(f"Shared storage: {money(up, cur)} up front, {money(year, cur)} per year" if up or year
                    else "Images on the hosts' local disks: no shared storage to buy")
-    alts = [d.text for d in cost.alternatives if d.decision == decision and d.scope == scope]
+    alts = [_in_words(d) for d in cost.alternatives if d.decision == decision and d.scope == scope]
     if alts and not out:  # a decision with no line of its own: say what the lines below are
         out.append(f"Cost of the alternatives (whole design over {cost.years:g} years):")
     return out + alts

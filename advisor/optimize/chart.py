@@ -39,7 +39,7 @@ def design_text(c, result) -> str:
     d = c.design
     label, unit, _ = FIGURES[result.figure]
     value = c.figure(result.figure)
-    return (f"{d.host_model} x {c.hosts} hosts, {d.hypervisor}, {d.level} over-allocation, {d.storage.label()}: "
+    return (f"{d.host_model} x {c.hosts} hosts, {d.hypervisor}, {d.level} over-allocation, {d.storage.text()}: "
             f"{money(c.total, result.currency)} over {result.years:g} years; {label} "
             + ("—" if value is None else f"{fmt_value(value)} {unit}"))
 

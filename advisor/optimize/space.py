@@ -40,6 +40,13 @@ class StorageOption:
     def label(self) -> str:
         return self.backend if self.product is None else f"{self.backend} on {self.product}"
 
+    def text(self) -> str:
+        """The option in the cards' words (``NFS, image files on store-a``), for people."""
+        from advisor.recommend.catalog import choice_label
+
+        shown = choice_label("storage_backend", self.backend)
+        return shown if self.product is None else f"{shown} on {self.product}"
+
 
 @dataclass(frozen=True)
 class Design:

@@ -198,7 +198,7 @@ def _files(directory: Path | str | None) -> list[tuple[Path, Mapping]]:
                          "of the program; pass --suite DIR)")
     out = []
     for path in sorted(d.glob("*.yaml")):
-        text = read_regular_text(path, "replay suite file", MAX_SUITE_FILE_BYTES)  # no FIFO, device, giant
+        text = read_regular_text(path, "replay suite", MAX_SUITE_FILE_BYTES)  # no FIFO, device, giant
         try:
             data = yaml.safe_load(text)
         except yaml.YAMLError as exc:

@@ -16,7 +16,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "figure series and worked example, written once as a scenario in resources/replay/) "
                     "through the advisor and list, per measured value, the document's number, the advice's "
                     "expected figure with its interval, and whether it lies within. Exits 1 when the in-sample "
-                    "bar fails: fewer than 95 %% of the experiments pass, or a setup a document ran gets no "
+                    "bar fails: fewer than 95 % of the experiments pass, or a setup a document ran gets no "
                     "host count.")
     p.add_argument("--document", action="append", metavar="ID",
                    help="only this document (id or prefix, e.g. 001; repeatable)")

@@ -39,7 +39,8 @@ def explain(exc: BaseException, path: Path, what: str, doing: str) -> DatabaseEr
         msg = (f"{what} {path} is locked by another program (another import or Capacity Advisor window "
                f"writing to it) and stayed locked for {BUSY_TIMEOUT_MS // 1000} s while {doing}; nothing "
                "was changed. Try again when the other one has finished")
-    elif "full" in low or (isinstance(exc, OSError) and getattr(exc, "errno", None) == 28):
+    elif "full" in low or (isinstance(exc, OSError) and getattr(exc, "errno", None) == 28) or (
+            "disk i/o" in low and _no_space(path)):
         msg = (f"the disk holding {what} {path} is full while {doing}; the change was rolled back "
                "(nothing half-written). Free some space and try again")
     elif "readonly" in low or "read-only" in low or "read only" in low:
@@ -59,6 +60,17 @@ def explain(exc: BaseException, path: Path, what: str, doing: str) -> DatabaseEr
         err.exit_code = 1  # the disk, not the database: exit 1 as any failed write (3 is a damaged file)
     err.__cause__ = exc
     return err
+
+
+def _no_space(path: Path) -> bool:
+    """Whether the file system holding ``path`` has (almost) no free space left: SQLite says only
+    "disk I/O error" when it cannot make its shared-memory file there."""
+    import shutil
+
+    try:
+        return shutil.disk_usage(Path(path).parent).free < 256 * 1024
+    except OSError:
+        return False
 
 
 def _is_lock(exc: sqlite3.Error) -> bool:

@@ -152,6 +152,7 @@ def read_inventory(paths: Sequence[Path | str], progress: ProgressFn | None = No
     if not estate.vms and not estate.hosts:
         raise InputError(f"{', '.join(str(p) for p in files)}: no VMs and no hosts found"
                          + (f" that could be imported ({estate.left_out} left out: "
-                            f"{'; '.join(estate.warnings[:3])})" if estate.left_out else ""))
+                            f"{'; '.join(w.removeprefix('left out: ') for w in estate.warnings[:3])})"
+                            if estate.left_out else ""))
     report(progress, 1.0, f"read {len(estate.vms)} VMs and {len(estate.hosts)} hosts")
     return estate

@@ -37,18 +37,19 @@ def looks_like_virsh_text(head: str) -> bool:
 
 
 def _bytes(value: str, unit: str | None, where: str, element: str) -> float:
-    """A size in bytes (through the estate's one number check: finite, at most MAX_NUMBER units)."""
+    """A size in bytes (through the estate's one number check: finite, at most MAX_NUMBER units);
+    ``element`` is an XML element's name in brackets (``<memory>``) or a virsh text's key (``Max memory``)."""
     try:
         n = finite_value(float(value))
     except (TypeError, ValueError) as exc:
         shown = f"{value[:20]!r}... ({len(value)} characters)" if len(str(value)) > 24 else repr(value)
-        raise RowError(f"{where}: element <{element}>: {shown} is not a size that fits ({exc})") from None
+        raise RowError(f"{where}: {element}: {shown} is not a size that fits ({exc})") from None
     factor = UNITS.get((unit or "KiB").strip().lower())
     if factor is None:
-        raise RowError(f"{where}: element <{element}>: unknown unit {str(unit)[:20]!r} (libvirt units: KiB, MiB, GiB, "
+        raise RowError(f"{where}: {element}: unknown unit {str(unit)[:20]!r} (libvirt units: KiB, MiB, GiB, "
                        "TiB, PiB, EiB or their decimal kB, MB, GB, TB, PB, EB)")
     if n < 0:
-        raise RowError(f"{where}: element <{element}>: negative size {value}")
+        raise RowError(f"{where}: {element}: negative size {value}")
     return n * factor
 
 
@@ -76,7 +77,7 @@ def read_domain_xml(path: Path, text: str, estate: Estate) -> VM:
     mem_el = root.find("memory")
     if mem_el is None or not (mem_el.text or "").strip():
         raise InputError(f"{where}: domain {name}: element <memory> is missing")
-    ram = _bytes(mem_el.text.strip(), mem_el.get("unit"), where, "memory") / MIB
+    ram = _bytes(mem_el.text.strip(), mem_el.get("unit"), where, "element <memory>") / MIB
     vcpu_el = root.find("vcpu")
     if vcpu_el is None or not (vcpu_el.text or "").strip():
         raise InputError(f"{where}: domain {name}: element <vcpu> is missing")
@@ -159,6 +160,7 @@ def read_virsh_text(path: Path, text: str, estate: Estate) -> tuple[list[VM], li
                 kv = _KV.match(lines[i])
                 if kv:
                     block[kv.group(1).strip()] = kv.group(2).strip()
+                    block[f"__line__:{kv.group(1).strip()}"] = str(i + 1)  # where each key stands, for messages
                 i += 1
             block["__line__"] = str(start + 1)
             (nodes if "CPU model" in block else info).append(block)
@@ -193,6 +195,11 @@ def read_virsh_text(path: Path, text: str, estate: Estate) -> tuple[list[VM], li
     return list(vms.values()), hosts
 
 
+def _line(b: dict[str, str], key: str) -> str:
+    """The line of ``key`` in a virsh text block (the block's first line when the key is not there)."""
+    return b.get(f"__line__:{key}", b["__line__"])
+
+
 def _dominfo(b: dict[str, str], where: str) -> VM:
     line = b["__line__"]
     name = b.get("Name", "").strip()
@@ -203,14 +210,16 @@ def _dominfo(b: dict[str, str], where: str) -> VM:
         try:
             vcpus = int(b["CPU(s)"])
         except ValueError:
-            raise RowError(f"{where}: dominfo of {name[:40]} (line {line}): 'CPU(s): {b['CPU(s)'][:20]}' is not a count") from None
-    mem = b.get("Max memory") or b.get("Used memory")
+            raise RowError(f"{where}: dominfo of {name[:40]} (line {_line(b, 'CPU(s)')}): "
+                           f"'CPU(s): {b['CPU(s)'][:20]}' is not a count") from None
+    key = "Max memory" if b.get("Max memory") else "Used memory"
+    mem = b.get(key)
     if mem:
         m = re.match(r"^([\d.]+)\s*(\w+)?$", mem)
+        here = f"{where}: dominfo of {name[:40]} (line {_line(b, key)})"
         if not m:
-            raise RowError(f"{where}: dominfo of {name[:40]} (line {line}): 'Max memory: {mem[:20]}' is not a size")
-        ram = _bytes(m.group(1), m.group(2) or "KiB", f"{where}: dominfo of {name[:40]} (line {line})",
-                     "Max memory") / MIB
+            raise RowError(f"{here}: '{key}: {mem[:20]}' is not a size")
+        ram = _bytes(m.group(1), m.group(2) or "KiB", here, key) / MIB
     state = b.get("State", "").lower()
     return VM(name=name, source=where, platform="libvirt", uid=b.get("UUID", ""), vcpus=vcpus, ram_mib=ram,
               where=f"dominfo at line {line}",
@@ -218,7 +227,6 @@ def _dominfo(b: dict[str, str], where: str) -> VM:
 
 
 def _node(b: dict[str, str], where: str, path: Path, n: int, total: int) -> Host:
-    line = b["__line__"]
 
     def num(key: str) -> float | None:
         v = b.get(key)
@@ -227,7 +235,8 @@ def _node(b: dict[str, str], where: str, path: Path, n: int, total: int) -> Host
         try:
             return parse_number(v.split()[0]) if v.split() else None
         except ValueError as exc:
-            raise RowError(f"{where}: nodeinfo (line {line}): '{key}: {v[:24]}' is not a number ({exc})") from None
+            raise RowError(f"{where}: nodeinfo (line {_line(b, key)}): '{key}: {v[:24]}' is not a number "
+                           f"({exc})") from None
 
     cpus, cells = num("CPU(s)"), num("NUMA cell(s)") or 1
     sockets, cores, threads = num("CPU socket(s)"), num("Core(s) per socket"), num("Thread(s) per core")
@@ -237,7 +246,8 @@ def _node(b: dict[str, str], where: str, path: Path, n: int, total: int) -> Host
         total_sockets = (sockets or 1) * cells
     mem = b.get("Memory size", "")
     m = re.match(r"^([\d.]+)\s*(\w+)?$", mem)
-    ram = _bytes(m.group(1), m.group(2) or "KiB", f"{where}: nodeinfo (line {line})", "Memory size") / MIB if m else None
+    here = f"{where}: nodeinfo (line {_line(b, 'Memory size')})"
+    ram = _bytes(m.group(1), m.group(2) or "KiB", here, "Memory size") / MIB if m else None
     mhz = num("CPU frequency")
     name = path.stem if total == 1 else f"{path.stem}-{n + 1}"
     return Host(name=name, source=where, cpu_model=b.get("CPU model", ""), sockets=int(total_sockets),

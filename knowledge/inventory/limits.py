@@ -91,7 +91,8 @@ def _vm_problem(vm: VM) -> str | None:
         if fld in ("disk_gb", "used_gb"):
             low_ok = v >= lo
         if not (low_ok and v <= hi):
-            return f"{v:g} {what} (must be {'more than' if fld == 'ram_mib' else 'at least'} {lo:g} and at most {hi:g})"
+            least = "more than" if fld == "ram_mib" else "at least"
+            return f"{v:g} {what} (must be {least} {lo:g} and at most {hi:,.0f})"
     return None
 
 

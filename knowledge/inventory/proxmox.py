@@ -59,7 +59,7 @@ def _entry(i: int, item: dict, where: str, estate: Estate, source: Source) -> No
         status = str(item.get("status", "")).lower()
         estate.vms.append(VM(
             name=name, source=where, platform="proxmox", uid=str(item.get("vmid", "")), where=f"entry {i}",
-            vcpus=int(vcpus) if vcpus else None, ram_mib=mem / MIB if mem else None,
+            vcpus=int(vcpus) if vcpus is not None else None, ram_mib=mem / MIB if mem is not None else None,
             disk_gb=disk / GB if disk else None, used_gb=used / GB if used and kind == "lxc" else None,
             powered_on=(status == "running") if status else None, template=template, container=kind == "lxc",
             host=str(item.get("node", ""))))

@@ -223,7 +223,7 @@ def _vm_of(r: _Rows, cells, row: int, source: str, name: str) -> VM:
         raise RowError(f"{r.where}: tab vInfo, row {row}, column {r.header[r.cols.index['memory']]!r}: "
                          f"negative memory {mem:g}")
     return VM(name=name, source=source, platform="vmware", uid=r.text(cells, "uuid"), where=f"tab vInfo, row {row}",
-              vcpus=int(cpus) if cpus else None, ram_mib=mem or None,
+              vcpus=int(cpus) if cpus is not None else None, ram_mib=mem,  # a 0 given is checked, not "unknown"
               disk_gb=disk * GB_PER_MIB if disk else None, used_gb=used * GB_PER_MIB if used else None,
               powered_on=None if not power else power == "poweredon", template=template,
               host=r.text(cells, "host"), cluster=r.text(cells, "cluster") or r.text(cells, "datacenter"),

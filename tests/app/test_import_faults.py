@@ -4,6 +4,7 @@ all-or-nothing per file, messages are clear, exit codes are 0/1/2/3, databases s
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -178,6 +179,28 @@ def test_disk_full_fails_the_file_whole_with_a_clear_message(tmp_path, monkeypat
         assert_whole(small / "data" / user_db_path().name)
         with UserDatabase() as db:
             assert [i.tool for i in db.imports("full")] == ["sysbench"]
+    finally:
+        _umount(small)
+
+
+def test_a_disk_full_before_the_database_opens_is_exit_1_and_says_so(tmp_path, monkeypatch):
+    """The review's reproducer (#34 point 9): the disk is already full when the import opens the user
+    database (SQLite says only "disk I/O error" when it cannot make its shared-memory file)."""
+    small = tmp_path / "small2"
+    if not _mount_tmpfs(small, "200k"):
+        pytest.skip("needs root and a tmpfs mount to make a small disk")
+    try:
+        monkeypatch.setenv("CAPADVISOR_DATA_DIR", str(small / "data"))
+        assert run("import", str(FIXTURES / "sysbench10_cpu.txt"), "--site", "full")[0] == 0
+        db_file = small / "data" / user_db_path().name
+        before = db_file.read_bytes()
+        with contextlib.suppress(OSError), open(small / "fill", "wb") as fh:
+            while True:
+                fh.write(b"\0" * 4096)
+        code, _out, err = run("import", str(FIO), "--site", "full")
+        assert code == 1 and "Traceback" not in err, err
+        assert "is full" in err
+        assert db_file.read_bytes() == before
     finally:
         _umount(small)
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import shiboken6
 from PySide6.QtWidgets import QApplication, QFileDialog
 
 from tests.gui_journeys.steps import answer_file_dialog, pick_files
@@ -71,7 +72,8 @@ def _cost_catalogue(x, w):
     assert dialog.catalogue().hosts, dialog.status.text()
     x.screenshot("cost-catalogue", dialog)
     x.key("ctrl+s")  # Save
-    wait_until(lambda: not dialog.isVisible(), 10, "the catalogue to be saved")
+    # (the dialog may already be deleted when it is looked at: closed and gone is saved too)
+    wait_until(lambda: not shiboken6.isValid(dialog) or not dialog.isVisible(), 10, "the catalogue to be saved")
     x.focus(w)
     wait_until(lambda: w.session.catalogue is not None and _settled(w), 60, "the priced advice")
 

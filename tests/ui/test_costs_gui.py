@@ -80,6 +80,10 @@ def test_cards_and_summary_show_the_cost(window, qtbot):
     # a card with no share of the bill of its own heads its alternatives' lines as such
     assert lvl.cost_label.text().startswith("<b>Cost of the alternatives (whole design over 5 years):</b>")
     assert s.advice.cost.total > 0
+    storage = next(c for c in panel.cards if c.rec.decision == "storage_backend")
+    assert storage.cost_label is not None and storage.rec.alternatives
+    for ident in ("nfs_root", "nfs_file", "local_disk", "iscsi:"):  # the cards' words, not the engine's (#29 point 8)
+        assert ident not in storage.cost_label.text(), storage.cost_label.text()
 
 
 def test_optimize_tab_searches_draws_the_front_and_a_click_loads_the_design(window, qtbot):

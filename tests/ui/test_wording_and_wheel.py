@@ -99,3 +99,11 @@ def test_at_1024_px_the_task_header_and_what_if_legends_are_whole(window, qtbot)
     for chart in charts:
         label = chart.legend_label
         assert label.minimumSizeHint().width() <= label.width(), (chart.spec.title, label.width())
+
+
+def test_design_search_texts_name_storage_in_the_cards_words():
+    from advisor.optimize.space import StorageOption
+
+    assert StorageOption("nfs_file", "store-a").text() == "NFS, image files on store-a"
+    assert StorageOption("local_disk").text() == "local disk"
+    assert StorageOption("nfs_file", "store-a").label() == "nfs_file on store-a"  # the JSON's interface stays

@@ -169,6 +169,14 @@ class InventoryDialog(QDialog):
         self.task: Any = None  # the ui.workers.TaskSlot reading the files
         self.files = [Path(f) for f in files or []]
         lay = QVBoxLayout(self)
+        self._add_status(lay)
+        lay.addLayout(self._make_tools())
+        lay.addWidget(self._make_groups(), 1)
+        self._add_footer(lay)
+        self._set_ready(False)
+
+    def _add_status(self, lay: QVBoxLayout) -> None:
+        """What was found, the error message (hidden), and the reading progress with its Stop button."""
         self.found = QLabel("Reading " + ", ".join(f.name for f in self.files) + "…" if self.files else "")
         self.found.setObjectName("inventoryFound")
         self.found.setWordWrap(True)
@@ -192,6 +200,8 @@ class InventoryDialog(QDialog):
         self.progress_row.setLayout(prow)
         lay.addWidget(self.progress_row)
 
+    def _make_tools(self) -> QHBoxLayout:
+        """Group by, powered-off VMs, Merge, Split (its menu) and Rename."""
         tools = QHBoxLayout()
         group_label = QLabel("&Group by:")
         tools.addWidget(group_label)
@@ -226,8 +236,10 @@ class InventoryDialog(QDialog):
         self.rename_button.clicked.connect(self.rename_selected)
         for b in (self.merge_button, self.split_button, self.rename_button):
             tools.addWidget(b)
-        lay.addLayout(tools)
+        return tools
 
+    def _make_groups(self) -> QSplitter:
+        """The groups table above the Assumed and Today texts (which scroll)."""
         split = QSplitter(Qt.Orientation.Vertical)
         self.table = QTableView()
         self.table.setObjectName("inventoryGroups")
@@ -263,7 +275,10 @@ class InventoryDialog(QDialog):
         split.addWidget(info_scroll)
         split.setStretchFactor(0, 3)
         split.setStretchFactor(1, 2)
-        lay.addWidget(split, 1)
+        return split
+
+    def _add_footer(self, lay: QVBoxLayout) -> None:
+        """The totals, Use as scenario / Cancel, and F2 to rename."""
         self.totals = QLabel()
         self.totals.setObjectName("inventoryTotals")
         self.totals.setTextFormat(Qt.TextFormat.RichText)
@@ -280,7 +295,6 @@ class InventoryDialog(QDialog):
         rename.setShortcut(QKeySequence(Qt.Key.Key_F2))
         on_trigger(rename, self.rename_selected)
         self.addAction(rename)
-        self._set_ready(False)
 
     # --- reading -----------------------------------------------------------------------------
     def show_progress(self, fraction: float, message: str) -> None:

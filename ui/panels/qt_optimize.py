@@ -61,6 +61,27 @@ class QtOptimizePanel(QWidget):
         self.task.sig_done.connect(self._on_result)
         self.task.sig_progress.connect(self._on_progress)
         self.task.sig_finished.connect(self._on_finished)
+        self._make_controls()
+        top, counts_label = self._top_row()
+        self._make_results()
+        split = self._results_split()
+        lay = QVBoxLayout(self)
+        second = QHBoxLayout()  # the check box and the progress bar under the controls: fits 1024 px wide
+        second.addWidget(counts_label)
+        second.addWidget(self.counts)
+        second.addWidget(self.keep_fixed)
+        second.addWidget(self.bar, 1)
+        second.addWidget(self.run_button)  # on the second row: the first fits 1024 px at 16 pt
+        second.addWidget(self.cancel_button)
+        lay.addLayout(top)
+        lay.addLayout(second)
+        lay.addWidget(self.info)
+        lay.addWidget(split, 1)
+        session.sig_catalogue.connect(lambda _c: self._show_status())
+        self._show_status()
+
+    def _make_controls(self) -> None:
+        """Objective, chart figure, host counts, fixed choices, Search, Cancel and the progress bar."""
         self.objective = QComboBox()
         for key, text in OBJECTIVES:
             self.objective.addItem(text, key)
@@ -86,6 +107,9 @@ class QtOptimizePanel(QWidget):
         self.bar = QProgressBar()
         self.bar.setRange(0, 100)
         self.bar.setVisible(False)
+
+    def _top_row(self) -> tuple[QHBoxLayout, QLabel]:
+        """The objective and chart row, and the label of the host counts (on the second row)."""
         top = QHBoxLayout()
         for label, w in (("&Objective:", self.objective), ("&Chart:", self.figure)):
             lab = QLabel(label)
@@ -95,6 +119,10 @@ class QtOptimizePanel(QWidget):
         counts_label = QLabel("&Try:")  # "Try 6 host counts", not "Host counts: 6" (which reads as 6 hosts)
         counts_label.setBuddy(self.counts)
         top.addStretch(1)
+        return top, counts_label
+
+    def _make_results(self) -> None:
+        """The status line, the Pareto chart, the best design and the front's table."""
         self.info = QLabel()
         self.info.setObjectName("subtitle")
         self.info.setWordWrap(True)
@@ -116,6 +144,9 @@ class QtOptimizePanel(QWidget):
         self.front.horizontalHeader().setStretchLastSection(True)
         self.front.cellDoubleClicked.connect(lambda r, _c: self.load_design(self.result.pareto[r]))
         self.front.setToolTip("The Pareto front: double-click a row to load its design")
+
+    def _results_split(self) -> QSplitter:
+        """The chart beside the best design and the front."""
         side = QWidget()
         sl = QVBoxLayout(side)
         sl.setContentsMargins(0, 0, 0, 0)
@@ -128,20 +159,7 @@ class QtOptimizePanel(QWidget):
         split.addWidget(side)
         split.setStretchFactor(0, 3)
         split.setStretchFactor(1, 2)
-        lay = QVBoxLayout(self)
-        second = QHBoxLayout()  # the check box and the progress bar under the controls: fits 1024 px wide
-        second.addWidget(counts_label)
-        second.addWidget(self.counts)
-        second.addWidget(self.keep_fixed)
-        second.addWidget(self.bar, 1)
-        second.addWidget(self.run_button)  # on the second row: the first fits 1024 px at 16 pt
-        second.addWidget(self.cancel_button)
-        lay.addLayout(top)
-        lay.addLayout(second)
-        lay.addWidget(self.info)
-        lay.addWidget(split, 1)
-        session.sig_catalogue.connect(lambda _c: self._show_status())
-        self._show_status()
+        return split
 
     def busy(self) -> bool:
         return self.task.running
@@ -207,7 +225,7 @@ class QtOptimizePanel(QWidget):
         for r, c in enumerate(result.pareto):
             f = c.figure(result.figure)
             cells = (money(c.total, result.currency), "—" if f is None else f"{f:.4g}", str(c.hosts),
-                     c.design.hypervisor, c.design.host_model, c.design.storage.label())
+                     c.design.hypervisor, c.design.host_model, c.design.storage.text())
             for col, text in enumerate(cells):
                 self.front.setItem(r, col, QTableWidgetItem(text))
         self.front.resizeColumnsToContents()

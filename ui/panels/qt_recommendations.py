@@ -104,6 +104,23 @@ class RecommendationCard(QFrame):
         lay = QVBoxLayout(self)
         lay.setContentsMargins(14, 12, 14, 12)
         lay.setSpacing(6)
+        self._add_head(lay, rec)
+        self._add_today(lay, today)
+        self._add_cost(lay, cost)
+        self._add_figures(lay, rec, targets)
+        self._add_basis(lay, rec, calibration)
+        self._add_warnings(lay, rec)
+        self._add_citations(lay, rec)
+        self.notes_label = _document_notes_label(rec)
+        if self.notes_label is not None:
+            lay.addWidget(self.notes_label)
+        self._add_alternatives(lay, rec)
+        for label_widget in self.findChildren(QLabel):  # every text above is escaped: never read as plain
+            label_widget.setTextFormat(Qt.TextFormat.RichText)
+        lay.addStretch(1)
+
+    def _add_head(self, lay: QVBoxLayout, rec: Recommendation) -> None:
+        """The decision and scope, the confidence, and the choice."""
         head = QHBoxLayout()
         title = QLabel(_esc(f"{decision_title(rec.decision).upper()}  ·  {rec.scope.replace('workload:', '')}"))
         title.setObjectName("cardDecision")
@@ -120,6 +137,9 @@ class RecommendationCard(QFrame):
         self.choice.setObjectName("cardChoice")
         self.choice.setWordWrap(True)
         lay.addWidget(self.choice)
+
+    def _add_today(self, lay: QVBoxLayout, today: dict | None) -> None:
+        """An imported estate: what runs today next to the advice (``today_label``, else None)."""
         self.today_label = None
         if today:  # an imported estate: what runs today next to the advice (advisor.inventory)
             from advisor.inventory import MARKS
@@ -133,6 +153,9 @@ class RecommendationCard(QFrame):
             self.today_label.setWordWrap(True)
             self.today_label.setToolTip("What the imported estate runs with today (estate.today in the scenario)")
             lay.addWidget(self.today_label)
+
+    def _add_cost(self, lay: QVBoxLayout, cost: list[str] | None) -> None:
+        """What the choice costs and what its alternatives would change (``cost_label``, else None)."""
         self.cost_label = None
         if cost:  # what the choice costs and what its alternatives would change (advisor.cost)
             self.cost_label = QLabel("<br>".join((f"<b>{_esc(t)}</b>" if i == 0 else f"• {_esc(t)}")
@@ -141,6 +164,9 @@ class RecommendationCard(QFrame):
             self.cost_label.setWordWrap(True)
             self.cost_label.setToolTip("From your cost catalogue (Edit ▸ Cost catalogue…)")
             lay.addWidget(self.cost_label)
+
+    def _add_figures(self, lay: QVBoxLayout, rec: Recommendation, targets: list | None) -> None:
+        """The expected figures, and the scenario's targets they answer, met or not."""
         figs = [figure_text(k, v) for k, v in rec.expected.items()]
         if figs:
             f = QLabel("<br>".join(figs[:6]))
@@ -157,6 +183,9 @@ class RecommendationCard(QFrame):
             tl.setToolTip("A target of the scenario (preferences.targets) against the plan's expected value")
             lay.addWidget(tl)
             self.target_labels.append(tl)
+
+    def _add_basis(self, lay: QVBoxLayout, rec: Recommendation, calibration: str) -> None:
+        """What the figures rest on, and what a site's calibration changed."""
         basis = basis_text(rec.expected)
         if basis:
             self.basis_label = QLabel(basis)
@@ -174,6 +203,9 @@ class RecommendationCard(QFrame):
             self.calibration_label.setToolTip("The same figure on the documents' ratios alone, and with the site's "
                                               "measured figures (Sites & imports)")
             lay.addWidget(self.calibration_label)
+
+    def _add_warnings(self, lay: QVBoxLayout, rec: Recommendation) -> None:
+        """Extrapolation, the recommendation's warnings and its rationale."""
         if rec.extrapolated:
             wl = QLabel("⚠ Extrapolated: this scenario lies outside what the documents measured.")
             wl.setObjectName("warning")
@@ -190,6 +222,9 @@ class RecommendationCard(QFrame):
             r.setWordWrap(True)
             r.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
             lay.addWidget(r)
+
+    def _add_citations(self, lay: QVBoxLayout, rec: Recommendation) -> None:
+        """The evidence: a link per place in the documents (``citation_label``)."""
         cites = rec.citations
         if cites:
             places = _unique_places(cites)
@@ -204,9 +239,9 @@ class RecommendationCard(QFrame):
             cl.linkActivated.connect(self._on_link)
             self.citation_label = cl
             lay.addWidget(cl)
-        self.notes_label = _document_notes_label(rec)
-        if self.notes_label is not None:
-            lay.addWidget(self.notes_label)
+
+    def _add_alternatives(self, lay: QVBoxLayout, rec: Recommendation) -> None:
+        """The button that opens the alternatives (their table is made when first asked for)."""
         alts = rec.alternatives
         if alts:
             self.alt_button = QPushButton(f"Alternatives ({len(alts)}) and why they lost")
@@ -215,9 +250,6 @@ class RecommendationCard(QFrame):
             self.alt_button.toggled.connect(lambda on: self.alt_table.setVisible(on))
             lay.addWidget(self.alt_button, 0, Qt.AlignmentFlag.AlignLeft)
             self._alt_index = lay.count()  # the table goes here when first asked for (an estate has hundreds)
-        for label_widget in self.findChildren(QLabel):  # every text above is escaped: never read as plain
-            label_widget.setTextFormat(Qt.TextFormat.RichText)
-        lay.addStretch(1)
 
     @property
     def alt_table(self) -> QTableWidget:

@@ -57,6 +57,20 @@ class QtSitesPanel(QWidget):
         self.outcomes: list = []  # the FileResults of the last import in this window
         self.batch = None
 
+        left_box = self._make_sites_box(session)
+        self._make_measurements()
+        right = self._make_right()
+        split = QSplitter()
+        split.addWidget(left_box)
+        split.addWidget(right)
+        split.setSizes([300, 900])
+        QVBoxLayout(self).addWidget(split)
+        session.sig_site.connect(lambda _s: self._show_calibration_choice())
+        session.sig_advice.connect(lambda _a: self.show_calibration())
+        self.refresh()
+
+    def _make_sites_box(self, session) -> QGroupBox:
+        """The sites, the site for new imports, Import / Delete / Benchmark plan and the calibration choice."""
         self.site_list = QListWidget()
         self.site_list.setToolTip("Your sites (a customer, a lab); select one to see its measurements")
         self.site_list.currentRowChanged.connect(lambda _r: self.show_site())
@@ -96,7 +110,10 @@ class QtSitesPanel(QWidget):
         hint.setObjectName("hint")
         hint.setWordWrap(True)
         ll.addWidget(hint)
+        return left_box
 
+    def _make_measurements(self) -> None:
+        """The measurements' table and filter, and the page shown instead while there are none."""
         self.model = RecordTableModel(SITE_COLUMNS)
         self.proxy = FilterProxy(self)
         self.proxy.setSourceModel(self.model)
@@ -133,6 +150,9 @@ class QtSitesPanel(QWidget):
         self.table_stack.addWidget(empty_area)
         self._empty_page = empty_area
         self.table_stack.addWidget(self.table)
+
+    def _make_right(self) -> QWidget:
+        """Heading, filter and figures above the measurements, the import log below."""
         self.heading = QLabel("No site selected")
         self.heading.setObjectName("subtitle")
         self.heading.setWordWrap(True)
@@ -173,14 +193,7 @@ class QtSitesPanel(QWidget):
         self.vsplit.addWidget(log_box)
         self.vsplit.setStretchFactor(0, 3)
         self.vsplit.setStretchFactor(1, 2)
-        split = QSplitter()
-        split.addWidget(left_box)
-        split.addWidget(right)
-        split.setSizes([300, 900])
-        QVBoxLayout(self).addWidget(split)
-        session.sig_site.connect(lambda _s: self._show_calibration_choice())
-        session.sig_advice.connect(lambda _a: self.show_calibration())
-        self.refresh()
+        return right
 
     def busy(self) -> bool:
         return self.task.running

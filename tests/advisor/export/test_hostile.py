@@ -65,3 +65,24 @@ def test_hostile_names_reach_comments_only(advice_of, session_kb):
         for line in text.splitlines():
             if "$(evilcmd)" in line or "rm -rf /tmp" in line:
                 assert line.lstrip().startswith(("#", ";")), (rel, line)
+
+
+def test_hostile_names_stay_text_in_the_export_readmes(advice_of):
+    """A scenario or group name with markup (`<x>live</x>`, an unclosed `<!--`, a heading, a table bar)
+    reaches the README of every target as text (the review of #34: a raw tag and an open comment hid the
+    rest of the README in any Markdown renderer)."""
+    from markdown_it import MarkdownIt
+
+    sc = _scenario()
+    sc["name"] = "evil ---> <x>live</x> <!-- -- # | *"
+    sc["workloads"][2]["name"] = "w<x>g</x> <!--"
+    advice = advice_of(sc)
+    md = MarkdownIt("commonmark")
+    for target in TARGETS:
+        ex = export_config(advice, target)
+        readmes = [text for rel, text in ex.files.items() if rel.endswith("README.md")]
+        assert readmes, target
+        for text in readmes:
+            html = md.render(text)
+            assert "<x>" not in html and "<!--" not in html, target
+            assert "## How to apply" in text and "How to apply</h2>" in html  # nothing after a name is hidden
