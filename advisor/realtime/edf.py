@@ -382,6 +382,8 @@ def ratio_curve(periods, wcets, deadlines, vm_periods: np.ndarray, share: float,
     if not finite.any():
         return out
     t, d, _ = checkpoints(periods, wcets, deadlines, float(needs[finite].max()))
+    if len(t) == 0:  # no deadline can be missed (a whole core, no overhead): the first deadlines show the ratio
+        t, d, _ = checkpoints(periods, wcets, deadlines, float(np.max(deadlines)))
     chunk = max(1, 4_000_000 // max(1, len(t)))
     cols = np.flatnonzero(finite)
     for start in range(0, len(cols), chunk):

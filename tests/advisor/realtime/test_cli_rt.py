@@ -151,3 +151,12 @@ def test_sets_beyond_the_checkpoint_cap(run, tmp_path, rows):
     assert code == 0
     data = json.loads(out)
     assert data["intervals_computed"] is False and data["min_budget"] > 0
+
+
+def test_edf_curve_on_a_whole_core_is_drawn_not_a_traceback(run):
+    """Share 1 without overhead: no deadline can be missed, so no checkpoint lies within the horizon;
+    the curve still reads the first deadlines (max dbf(t)/t = 9/36 for the thesis' tasks), exit 0."""
+    code, out, err = run(EXAMPLE, "--share", "1", "--policy", "edf", "--curve", "15", "--format", "json")
+    assert code == 0, err
+    ratios = json.loads(out)["curve"]["max_ratio"]
+    assert len(ratios) == 15 and all(r == pytest.approx(0.25) for r in ratios)
