@@ -16,11 +16,7 @@ PACKAGES = ("app", "advisor", "knowledge", "ui")
 MAX_MODULE, MAX_FUNCTION = 600, 80
 
 #: the offenders that remain (module path, or "path:qualified.function"): to be split, then removed here
-ALLOWED: set[str] = {
-    "advisor/benchplan/__init__.py:run_all",
-    "ui/panels/qt_realtime.py:QtRealtimePanel.__init__",
-    "ui/plots/charts.py:ChartWidget._build",
-}
+ALLOWED: set[str] = set()
 
 pytestmark = pytest.mark.timeout(60)
 
