@@ -104,7 +104,8 @@ def test_fixed_overallocation_level(kb):
     free = advise(drs(600), kb=kb).find("vcpu_overallocation")
     fixed = advise(drs(600, vcpu_overallocation="medium"), kb=kb)
     assert free.choice != "medium" and fixed.find("vcpu_overallocation").choice == "medium"
-    assert "preferences.vcpu_overallocation" in str(fixed.find("vcpu_overallocation").to_dict())
+    said = str(fixed.find("vcpu_overallocation").to_dict())  # in the app's words, with the rule that fixed it
+    assert "the scenario's preferences fix the over-allocation to medium" in said and "oa.fixed-by-preferences" in said
 
 
 def test_response_time_target_is_judged_or_explained(kb):

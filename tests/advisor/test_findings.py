@@ -63,7 +63,9 @@ def test_heavy_vm_downtime_on_kvm_follows_the_hypervisor(kb):
     esxi = advise(heavy, kb=kb).find("vcpu_overallocation").expected["migration_downtime"]
     assert 3.5 < esxi["value"] < 5.0
     assert kvm["value"] == pytest.approx(esxi["value"] * 0.7 / 3, rel=0.02) and kvm["value"] < 1.2
-    assert kvm["low"] == pytest.approx(esxi["low"] * 0.7 / 3, rel=0.02) and kvm["extrapolated"]
+    # extrapolated: the calibrated interval is widened (advisor/models/conformal.py), so it reaches at least
+    # as low as ESXi's low end scaled by the ratio
+    assert 0 < kvm["low"] <= esxi["low"] * 0.7 / 3 * 1.02 and kvm["extrapolated"]
     assert kvm["high"] == pytest.approx(esxi["high"], rel=1e-6)
     light = make([workload("m", vms=2, vcpus=5, ram_gib=14, cpu_intensity="low", io={"intensity": "low"},
                            live_migration=True)], count=2, reserve=0)
