@@ -186,14 +186,7 @@ def loads(text: str, fmt: str, source: str) -> Any:
     the validating reader (:class:`knowledge.infra.reader.MappingReader`) at the field's path
     (TOML refuses them itself)."""
     if fmt == "json":
-        try:
-            return json.loads(text, object_pairs_hook=_json_pairs)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"{source}: invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}") from None
-        except RecursionError:
-            raise InputError(f"{source}: invalid JSON: nested too deeply") from None
-        except ValueError as exc:  # e.g. an integer of more than 4300 digits
-            raise InputError(f"{source}: invalid JSON: {exc}") from None
+        return json_document(text, source, object_pairs_hook=_json_pairs)
     if fmt == "toml":
         import tomllib
 
@@ -232,3 +225,17 @@ def _toml_detail(exc: Exception, text: str) -> str:
         if line:
             msg += f": {line[:80]!r}"
     return msg
+
+
+def json_document(text: str, source: object, **hooks: Any) -> Any:
+    """``json.loads(text, **hooks)`` with every way it fails as an InputError naming ``source``: the
+    line and column of a syntax error, nesting too deep for the parser, and any other refusal (an
+    integer of thousands of digits, a hook's ValueError such as a ``NaN`` literal refused)."""
+    try:
+        return json.loads(text, **hooks)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{source}: invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}") from None
+    except RecursionError:
+        raise InputError(f"{source}: invalid JSON: nested too deeply") from None
+    except ValueError as exc:
+        raise InputError(f"{source}: invalid JSON: {str(exc)[:200]}") from None

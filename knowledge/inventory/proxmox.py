@@ -8,10 +8,10 @@ logical CPU count; sockets and cores are not in this listing), ``storage`` the s
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from knowledge.infra.errors import InputError
+from knowledge.infra.userdata import json_document
 from knowledge.inventory.common import MAX_JSON_BYTES, RowError, checked
 from knowledge.inventory.model import GB, MIB, VM, Estate, Host, Source
 
@@ -105,11 +105,4 @@ def load_json(path: Path, text: str):
     if len(text) > MAX_JSON_BYTES:
         raise InputError(f"{path}: {len(text) / 2**20:.0f} MiB of JSON is more than the {MAX_JSON_BYTES // 2**20} MiB "
                          "a JSON estate export may be")
-    try:
-        return json.loads(text, parse_constant=_reject_constant)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{path}: invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}") from exc
-    except RecursionError:
-        raise InputError(f"{path}: invalid JSON: nested too deeply") from None
-    except ValueError as exc:
-        raise InputError(f"{path}: invalid JSON: {str(exc)[:200]}") from None
+    return json_document(text, path, parse_constant=_reject_constant)
