@@ -83,10 +83,13 @@ def _disk_mib(field: str, header: str) -> Col:
     return Col(field, header, scale=GB_PER_MIB, unit="MiB")
 
 
+#: Live Optics' performance sheets (the utilisation series; read by the series readers, not here)
+LIVE_OPTICS_PERF = {"vm_perf": "VM Performance", "esx_perf": "ESX Performance"}
+
 LIVE_OPTICS = Collector(
     "liveoptics-xlsx", "a Live Optics export", "Live Optics (Optical Prime) VMware export (.xlsx with sheets "
     "VMs, ESX Hosts)",
-    frozenset({"ESX Hosts", "ESX Performance", "VM Performance", "Host Devices", "VM Disks", "ESX Licenses",
+    frozenset({"ESX Hosts", *LIVE_OPTICS_PERF.values(), "Host Devices", "VM Disks", "ESX Licenses",
                "Host Network Adapters", "Host Disks"}),
     vms=Table("VMs", (
         Col("name", "VM Name", required=True),
