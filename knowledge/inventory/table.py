@@ -31,7 +31,8 @@ MIN_VM_RAM_MIB = 32
 POWER = {"poweredon": True, "on": True, "kon": True, "running": True, "poweredoff": False, "off": False,
          "koff": False, "suspended": False, "stopped": False, "kpaused": False, "paused": False}
 
-_UNIT = re.compile(r"\(\s*(?:in\s+)?(bytes|[kmgtp]i?b|[kmg]hz|%)\s*\)|\b(?:in)?([kmgtp]i?b)\s*$", re.I)
+#: a unit in a header: ``(MiB)``, ``(In GB)``, `` MiB`` at the end, ``...SizeInMB``
+_UNIT = re.compile(r"\(\s*(?:in\s+)?(bytes|[kmgtp]i?b|[kmg]hz|%)\s*\)|(?:\b|(?<=[a-z])in)([kmgtp]i?b)\s*$", re.I)
 
 
 def stem(header: str) -> str:

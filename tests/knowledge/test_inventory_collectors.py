@@ -210,6 +210,11 @@ def _hostile(tmp: Path) -> dict[str, tuple[Path, str]]:
                                         "(MiB)", "Provisioned Memory (GiB)")),
                              r"lo-gib.xlsx: a Live Optics export: sheet VMs, column 'Provisioned Memory \(GiB\)': "
                              r"gives ram in GiB"),
+        "wrong-unit-dotted": (_copy_csv(tmp, AWS, "aws-gbhdr.csv",
+                                        lambda rows: [[h.replace("RAM.TotalSizeInMB", "RAM.TotalSizeInGB") for h in r]
+                                                      if i == 0 else r for i, r in enumerate(rows)]),
+                              r"aws-gbhdr.csv: an AWS Migration Hub import file: the file, column "
+                              r"'RAM.TotalSizeInGB': gives ram in GB, but AWS Migration Hub writes it in MB"),
         "wrong-unit-values": (_copy_csv(tmp, AWS, "aws-gb.csv", lambda rows: _cells(
                                   rows, "RAM.TotalSizeInMB", lambda v: str(int(v) // 1024))),
                               r"aws-gb.csv: line 2, column 'RAM.TotalSizeInMB': VM 'web-01' would have 4 MiB .*"
@@ -232,7 +237,8 @@ def _hostile(tmp: Path) -> dict[str, tuple[Path, str]]:
     }
 
 
-HOSTILE = ["missing-column", "missing-csv-column", "wrong-unit-header", "wrong-unit-sheet", "wrong-unit-values",
+HOSTILE = ["missing-column", "missing-csv-column", "wrong-unit-header", "wrong-unit-sheet", "wrong-unit-dotted",
+           "wrong-unit-values",
            "percent", "empty-sheet", "no-rows", "duplicate", "duplicate-csv", "no-vm-sheet"]
 
 
@@ -259,3 +265,21 @@ def test_known_workbooks_this_program_does_not_read_are_named_never_sent_to_rvto
     with pytest.raises(InputError, match=r"lo-hosts.xlsx: a Live Optics export, but without its VMs sheet") as e:
         read_inventory([lo_hosts])
     assert "RVTools" not in str(e.value)
+
+
+@pytest.mark.parametrize("fmt", ["liveoptics-xlsx", "nutanix-xlsx"])
+def test_powered_off_vms_and_templates_are_treated_as_for_rvtools(fmt, capsys):
+    """Templates never reach the scenario; powered-off VMs do, unless --exclude-powered-off."""
+    import json
+
+    path, totals = CASES[fmt]
+    want = totals()
+    assert main(["inventory", str(path), "--no-advise", "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["found"]["templates"] == want.templates and doc["found"]["powered_off"] == want.powered_off
+    planned = doc["totals"]["scenario"]
+    assert (planned["vms"], planned["vcpus"]) == (want.vms, want.vcpus)
+    assert main(["inventory", str(path), "--no-advise", "--format", "json", "--exclude-powered-off"]) == 0
+    off = [v for v in read_inventory([path]).vms if v.powered_on is False and not v.template]
+    planned = json.loads(capsys.readouterr().out)["totals"]["scenario"]
+    assert (planned["vms"], planned["vcpus"]) == (want.vms - len(off), want.vcpus - sum(v.vcpus for v in off))
