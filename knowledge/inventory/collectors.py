@@ -176,8 +176,10 @@ AZURE_MIGRATE = Collector(
         Col("os", "*OS name", required=True),
         _pct("cpu_usage_pct", "CPU utilization percentage"),
         _pct("mem_usage_pct", "Memory utilization percentage"),
+        Col("disk_gb", "*Storage allocated (In MB)", scale=GB_PER_MIB, unit="MB"),  # a later template's total
         Col("disk_gb", "Disk {n} size (In GB)", scale=1.0, unit="GB"),
         Col("used_gb", "Storage in use (In GB)", scale=1.0, unit="GB"),
+        Col("used_gb", "Storage in use (In MB)", scale=GB_PER_MIB, unit="MB"),
     )),
 )
 

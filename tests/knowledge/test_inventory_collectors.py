@@ -283,3 +283,16 @@ def test_powered_off_vms_and_templates_are_treated_as_for_rvtools(fmt, capsys):
     off = [v for v in read_inventory([path]).vms if v.powered_on is False and not v.template]
     planned = json.loads(capsys.readouterr().out)["totals"]["scenario"]
     assert (planned["vms"], planned["vcpus"]) == (want.vms - len(off), want.vcpus - sum(v.vcpus for v in off))
+
+
+def test_the_azure_migrate_template_with_storage_in_mb(tmp_path):
+    """A later form of the import template gives the storage as totals in MB (``Storage in use (In
+    MB)``, ``*Storage allocated (In MB)``) instead of numbered disks in GB."""
+    p = tmp_path / "az-mb.csv"
+    p.write_text("*Server name,IP addresses,*Cores,*Memory (In MB),*OS name,OS version,OS architecture,Server type,"
+                 "Hypervisor,CPU utilization percentage,Memory utilization percentage,Storage in use (In MB),"
+                 "*Storage allocated (In MB)\ndc01,10.0.0.1,2,2048,Windows Server 2022,,x64,Virtual,Hyper-V,10,20,"
+                 "40960,81920\n")
+    (vm,) = read_inventory([p]).vms
+    assert (vm.vcpus, vm.ram_mib, vm.disk_gb, vm.used_gb) == (2, 2048, pytest.approx(81920 * GB_PER_MIB),
+                                                              pytest.approx(40960 * GB_PER_MIB))
