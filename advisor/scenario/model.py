@@ -89,8 +89,41 @@ class Realtime:
 
 
 @dataclass
+class GrowthRates:
+    """A workload's own growth rates, % per year compounded (None: the scenario's ``growth``)."""
+
+    cpu_pct_per_year: float | None = None
+    ram_pct_per_year: float | None = None
+    storage_pct_per_year: float | None = None
+
+
+@dataclass
+class GrowthEvent:
+    """A step of the growth: ``add_vms`` VMs of ``workload``'s shape arrive in ``year`` (negative:
+    retired); they grow with the workload from then on."""
+
+    year: int
+    workload: str
+    add_vms: int
+
+
+@dataclass
+class Growth:
+    """``growth``: demand growth per resource, % per year compounded, over ``horizon_years``, and
+    step events (see :mod:`advisor.growth`)."""
+
+    horizon_years: int = 5
+    cpu_pct_per_year: float = 0.0
+    ram_pct_per_year: float = 0.0
+    storage_pct_per_year: float = 0.0
+    events: list[GrowthEvent] = field(default_factory=list)
+
+
+@dataclass
 class Workload:
-    """A group of identical VMs."""
+    """A group of identical VMs. A workload given as totals (``total_vcpus``, ``total_ram_gib``,
+    ``total_storage_tb``) is that many typical VMs: the reader sets ``vms`` (and ``io.disk_gb``
+    from the total storage) and the file keeps the totals."""
 
     name: str
     vms: int = 1
@@ -115,6 +148,15 @@ class Workload:
     #: share at ``preferences.sizing_percentile`` becomes ``cpu_busy_share`` (see :func:`share_at`)
     cpu_busy_percentiles: dict[str, float] | None = None
     measured: list[str] | None = None  # fields derived from the estate's measurements, not assumed
+    total_vcpus: int | None = None  # the workload as totals (#31): sized as typical VMs
+    total_ram_gib: float | None = None
+    total_storage_tb: float | None = None
+    growth: GrowthRates | None = None  # this workload's own growth rates (None: the scenario's)
+
+    @property
+    def from_totals(self) -> bool:
+        """Whether the workload is given as totals (its ``vms`` are derived from them)."""
+        return self.total_vcpus is not None or self.total_ram_gib is not None or self.total_storage_tb is not None
 
     @property
     def disk_size_gb(self) -> float:
@@ -238,6 +280,7 @@ class Scenario:
     preferences: Preferences = field(default_factory=Preferences)
     estate: dict[str, Any] | None = None  # where an imported scenario came from and what runs today
     calibration: CalibrationChoice | None = None  # the site the advice is calibrated to
+    growth: Growth | None = None  # demand growth over a horizon (the advice's timeline)
 
     def to_dict(self) -> dict:
         """A plain mapping in the file format (None values left out)."""
@@ -248,6 +291,11 @@ class Scenario:
             prefs["targets"] = targets_to_file(self.preferences.targets)
         if not prefs.get("fixed"):
             prefs.pop("fixed", None)
+        for w, row in zip(self.workloads, out.get("workloads", []), strict=True):
+            if w.from_totals:  # the file keeps the totals; the VMs (and their disks) follow from them
+                row.pop("vms", None)
+                if w.total_storage_tb is not None:
+                    row.get("io", {}).pop("disk_gb", None)
         return out
 
     @property
