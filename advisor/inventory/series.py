@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from advisor.scenario.fields import BY_PATH
-from advisor.scenario.model import level_of
+from advisor.scenario.model import level_of, share_at
 from advisor.scenario.model import percentile_key as label
 from knowledge.series import SeriesStore
 
@@ -30,6 +30,8 @@ from knowledge.series import SeriesStore
 DEFAULT_PERCENTILE = int(BY_PATH["preferences.sizing_percentile"].default)
 #: the percentiles every workload states (100: the peak)
 STATED = (50, 95, 99, 100)
+#: how a group is sized when its VMs have series
+SUMMED = "summed series"
 #: VMs reduced at a time (a block of 1,000 VMs x 30 days of 5-minute steps is 35 MB)
 ROWS_AT_ONCE = 1000
 #: days of series a trend needs, and the interval level it states
@@ -116,10 +118,17 @@ class GroupSeries:
     cores: np.ndarray                  # per percentile: the group's summed series (busy cores)
     shares: dict[str, float] = field(default_factory=dict)  # per percentile: the busy share sized on
     filled: int = 0
+    basis: str = "summed series"       # or "sum of the VMs' peaks" (a collector without series)
+
+    def share_at(self, percentile: float) -> float:
+        """The busy share sized on at ``percentile`` (a peak-sized group: its peak)."""
+        return float(share_at(self.shares, percentile) or 0.0)
 
     def today(self) -> dict[str, Any]:
         """The group's measured series for its ``today``."""
         out: dict[str, Any] = {"cpu_busy_pct": dict(self.cpu_pct), "vms_measured": self.vms}
+        if self.basis != SUMMED:
+            out["basis"] = self.basis
         if self.mem_pct is not None:
             out["mem_busy_pct"] = dict(self.mem_pct)
         if self.filled:
@@ -143,49 +152,94 @@ class SeriesSizing:
     def compute(self, inv) -> None:
         """Reduce every group of ``inv`` (an :class:`~advisor.inventory.grouping.Grouping`)."""
         row_of = {id(v): i for i, v in enumerate(inv.estate.vms)}
-        qs = self.qs
         total = np.zeros(self.store.steps)
         self.groups = {}
         for g in inv.groups:
             vms = [inv.vms[i] for i in g.members]
-            red = reduce_rows(self.store, np.array([row_of[id(v)] for v in vms], dtype=np.int64),
-                              np.array([v.vcpus or 0 for v in vms], dtype=np.float64),
-                              np.array([(v.ram_mib or 0) / 1024 for v in vms], dtype=np.float64),
-                              np.array([v.count for v in vms], dtype=np.float64), qs)
-            if not red.vms or red.vcpus <= 0:
+            rows = np.array([row_of[id(v)] for v in vms], dtype=np.int64)
+            found = self._series_group(vms, rows)
+            if found is not None:
+                self.groups[g.name], cores = found
+                total += cores
                 continue
-            total += red.cores
-            cpu = np.array(_pcts(red.cores, qs))
-            ram_total = sum((v.ram_mib or 0) / 1024 * v.count for v in vms)
-            mem = (dict(zip(map(label, qs), (round(float(100 * x / ram_total), 2) for x in _pcts(red.ram_gib, qs)),
-                            strict=True)) if red.ram_gib is not None and ram_total else None)
-            self.groups[g.name] = GroupSeries(red.vms, sum(v.count for v in vms), red.vcpus,
-                                              {label(q): round(float(100 * c / red.vcpus), 2) for q, c in zip(qs, cpu, strict=True)},
-                                              mem, red.own.sum(axis=0), cpu, filled=red.filled)
-        self._scale(total, qs)
+            gs = self._summary_group(vms, rows)
+            if gs is not None:
+                self.groups[g.name] = gs
+        self._scale(total)
 
-    def _scale(self, total: np.ndarray, qs: tuple[float, ...]) -> None:
+    def _series_group(self, vms: list, rows: np.ndarray) -> tuple[GroupSeries, np.ndarray] | None:
+        """A group's summed series and its percentiles (None: none of its VMs has a series)."""
+        qs = self.qs
+        red = reduce_rows(self.store, rows, np.array([v.vcpus or 0 for v in vms], dtype=np.float64),
+                          np.array([(v.ram_mib or 0) / 1024 for v in vms], dtype=np.float64),
+                          np.array([v.count for v in vms], dtype=np.float64), qs)
+        if not red.vms or red.vcpus <= 0:
+            return None
+        cpu = np.array(_pcts(red.cores, qs))
+        ram_total = sum((v.ram_mib or 0) / 1024 * v.count for v in vms)
+        mem = (dict(zip(map(label, qs), (round(float(100 * x / ram_total), 2) for x in _pcts(red.ram_gib, qs)),
+                        strict=True)) if red.ram_gib is not None and ram_total else None)
+        return GroupSeries(red.vms, sum(v.count for v in vms), red.vcpus,
+                           {label(q): round(float(100 * c / red.vcpus), 2) for q, c in zip(qs, cpu, strict=True)},
+                           mem, red.own.sum(axis=0), cpu, filled=red.filled), red.cores
+
+    def _summary_group(self, vms: list, rows: np.ndarray) -> GroupSeries | None:
+        """A group whose VMs have only an average and a peak (Live Optics): sized on the sum of the
+        peaks, an upper bound (None: no statistics either)."""
+        stats = self.store.summary
+        peak = stats.get("cpu_peak")
+        if peak is None or np.isnan(peak[rows]).all():
+            return None
+        ok = ~np.isnan(peak[rows])
+        weight = np.array([(v.vcpus or 0) * v.count for v in vms], dtype=np.float64)[ok]
+        if weight.sum() <= 0:
+            return None
+
+        def pct(stat: str) -> float | None:
+            col = stats.get(stat)
+            if col is None or np.isnan(col[rows][ok]).any():
+                return None
+            return round(float((col[rows][ok] * weight).sum() / weight.sum()), 2)
+
+        cpu = {k: x for k, x in (("mean", pct("cpu_mean")), ("peak", pct("cpu_peak"))) if x is not None}
+        mem = {k: x for k, x in (("mean", pct("mem_mean")), ("peak", pct("mem_peak"))) if x is not None}
+        n = int(np.array([v.count for v in vms])[ok].sum())
+        return GroupSeries(n, sum(v.count for v in vms), float(weight.sum()), cpu, mem or None,
+                           np.zeros(0), np.zeros(0), shares={"peak": round(cpu["peak"] / 100, 4)},
+                           basis="sum of the VMs' peaks")
+
+    def _scale(self, total: np.ndarray) -> None:
         """The estate's summed series, and each group's shares scaled to it percentile by percentile."""
-        if not self.groups:
-            self.estate = {}
+        qs = self.qs
+        summed = {n: gs for n, gs in self.groups.items() if gs.basis == SUMMED}
+        peaks = {n: gs for n, gs in self.groups.items() if gs.basis != SUMMED}
+        self.estate = {"percentile": self.percentile, "vms": sum(g.vms for g in self.groups.values()),
+                       "files": [{"file": f.path, "format": f.format, "vms": f.vms, "samples": f.samples,
+                                  "metrics": f.metrics, "notes": f.notes} for f in self.store.files]} if self.groups else {}
+        if peaks:
+            self.estate["peak_sized"] = {"groups": sorted(peaks), "vms": sum(g.vms for g in peaks.values()),
+                                         "busy_cores": round(sum(g.vcpus * g.shares["peak"] for g in peaks.values()), 2),
+                                         "basis": "the sum of the VMs' peaks (the collector gives each VM's average "
+                                                  "and peak, no series): an upper bound"}
+        if self.store.host_summary:
+            self.estate["hosts_measured"] = dict(self.store.host_summary)
+        if not summed:
             return
         est = np.array(_pcts(total, qs))
-        groups_sum = np.sum([gs.cores for gs in self.groups.values()], axis=0)
-        own_sum = np.sum([gs.own_cores for gs in self.groups.values()], axis=0)
+        groups_sum = np.sum([gs.cores for gs in summed.values()], axis=0)
+        own_sum = np.sum([gs.own_cores for gs in summed.values()], axis=0)
         factor = np.where(groups_sum > 0, est / np.where(groups_sum > 0, groups_sum, 1.0), 1.0)
-        for gs in self.groups.values():
+        for gs in summed.values():
             gs.shares = {label(q): round(float(min(1.0, max(0.0, c * f / gs.vcpus))), 4)
                          for q, c, f in zip(qs, gs.cores, factor, strict=True)}
         k = qs.index(float(self.percentile))
-        self.estate = {"percentile": self.percentile, "basis": "summed series",
-                       "busy_cores": {label(q): round(float(c), 2) for q, c in zip(qs, est, strict=True)},
-                       "sum_of_vm_percentiles_cores": round(float(own_sum[k]), 2),
-                       "sum_of_group_percentiles_cores": round(float(groups_sum[k]), 2),
-                       "coincidence_factor": round(float(factor[k]), 4), "steps": int(self.store.steps),
-                       "interval_s": self.store.interval, "vms": sum(g.vms for g in self.groups.values()),
-                       "files": [{"file": f.path, "format": f.format, "vms": f.vms, "samples": f.samples,
-                                  "metrics": f.metrics} for f in self.store.files],
-                       "trend": fit_trend(total, self.store.interval or 0.0)}
+        self.estate.update({
+            "basis": SUMMED, "series_vms": sum(g.vms for g in summed.values()),
+            "busy_cores": {label(q): round(float(c), 2) for q, c in zip(qs, est, strict=True)},
+            "sum_of_vm_percentiles_cores": round(float(own_sum[k]), 2),
+            "sum_of_group_percentiles_cores": round(float(groups_sum[k]), 2),
+            "coincidence_factor": round(float(factor[k]), 4), "steps": int(self.store.steps),
+            "interval_s": self.store.interval, "trend": fit_trend(total, self.store.interval or 0.0)})
 
     def text(self) -> str:
         """What the sizing used, in one sentence."""
@@ -193,9 +247,16 @@ class SeriesSizing:
         if not e:
             return "no series joined a planned VM"
         p = label(self.percentile)
-        return (f"CPU sized on the {p} of the summed series of {e['vms']} VMs: {e['busy_cores'][p]:g} busy cores "
-                f"(the sum of each VM's own {p} would be {e['sum_of_vm_percentiles_cores']:g}; peaks that do not "
-                f"coincide are not added up)")
+        parts = []
+        if e.get("basis") == SUMMED:
+            parts.append(f"CPU sized on the {p} of the summed series of {e['series_vms']} VMs: {e['busy_cores'][p]:g} "
+                         f"busy cores (the sum of each VM's own {p} would be {e['sum_of_vm_percentiles_cores']:g}; "
+                         "peaks that do not coincide are not added up)")
+        if e.get("peak_sized"):
+            x = e["peak_sized"]
+            parts.append(f"{x['vms']} VMs with only an average and a peak sized on {x['basis']}: "
+                         f"{x['busy_cores']:g} busy cores")
+        return "; ".join(parts)
 
 
 def fit_trend(cores: np.ndarray, interval_s: float) -> dict[str, Any] | None:
@@ -226,7 +287,7 @@ def fit_trend(cores: np.ndarray, interval_s: float) -> dict[str, Any] | None:
 def apply_to_workload(w: dict[str, Any], gs: GroupSeries, percentile: float) -> None:
     """Write a group's series into its scenario mapping ``w``: the busy shares per percentile, the share
     and intensity sized on (measured, no longer assumed) and the series' percentiles under ``today``."""
-    share = gs.shares[label(percentile)]
+    share = gs.share_at(percentile)
     w["cpu_busy_percentiles"] = dict(gs.shares)
     w["cpu_busy_share"] = share
     w["cpu_intensity"] = level_of(share)

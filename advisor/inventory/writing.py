@@ -10,7 +10,7 @@ from typing import Any
 
 from advisor.inventory.assumptions import assumption_rows, host_mapping, workload_mapping
 from advisor.inventory.grouping import Group, Grouping
-from advisor.inventory.series import SeriesSizing, apply_to_workload, label, read_for
+from advisor.inventory.series import SeriesSizing, apply_to_workload, read_for
 from knowledge.infra.errors import InputError
 
 
@@ -101,7 +101,7 @@ class Inventory(Grouping):
         if gs is None or series is None:
             return None
         return {**gs.today(), "vms": gs.of, "sizing_percentile": series.percentile,
-                "sized_busy_pct": round(100 * gs.shares[label(series.percentile)], 2)}
+                "sized_busy_pct": round(100 * gs.share_at(series.percentile), 2)}
 
     def summary(self) -> dict[str, Any]:
         """Found, groups and totals, JSON-ready (the CLI's ``--format json`` and the GUI's labels)."""

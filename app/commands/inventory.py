@@ -118,7 +118,8 @@ def series_lines(s: dict) -> list[str]:
         return []
     files = ", ".join(f"{Path(f['file']).name} ({f['format']}, {f['vms']} VMs, {f['samples']:,} samples)"
                       for f in e["files"])
-    lines = [f"Series: {files}; every {e['interval_s']:g} s, {e['steps']:,} steps", f"  {e['text']}"]
+    step = f"; every {e['interval_s']:g} s, {e['steps']:,} steps" if e.get("steps") else ""
+    lines = [f"Series: {files}{step}", f"  {e['text']}"]
     if e.get("trend"):
         t = e["trend"]
         lines.append(f"  trend (fitted, {t['days']} days): CPU {t['cpu_pct_per_year']:+g} % per year "
@@ -130,17 +131,19 @@ def series_lines(s: dict) -> list[str]:
             mem = (", memory % " + ", ".join(f"{k} {v:g}" for k, v in x["mem_busy_pct"].items())
                    if x.get("mem_busy_pct") else "")
             lines.append(f"  {g['name']}: CPU % of vCPUs {cpu}{mem} ({x['vms_measured']} of {x['vms']} VMs); "
-                         f"sized at {x['sized_busy_pct']:g} %")
+                         f"sized at {x['sized_busy_pct']:g} %" + (f" ({x['basis']})" if x.get("basis") else ""))
     return lines
 
 
 def cmd_inventory(args) -> int:
     from advisor.inventory import Inventory, scenario_yaml, today_vs_advised, write_scenario
     from knowledge.inventory import read_inventory
-    from knowledge.series import detect_series
+    from knowledge.series import SERIES_ONLY, detect_series
 
-    series = [f for f in args.files if detect_series(f)]
-    estate = read_inventory([f for f in args.files if f not in series])
+    kinds = {f: detect_series(f) for f in args.files}
+    series = [f for f in args.files if kinds[f] in SERIES_ONLY]
+    series += [f for f in args.files if kinds[f] == "liveoptics-perf"]  # an inventory with VM statistics
+    estate = read_inventory([f for f in args.files if kinds[f] not in SERIES_ONLY])
     inv = Inventory(estate, args.group_by, include_powered_off=not args.exclude_powered_off, name=args.name or "")
     if series:
         inv.add_series(series, args.percentile)

@@ -85,6 +85,20 @@ def _disk_mib(field: str, header: str) -> Col:
 
 #: Live Optics' performance sheets (the utilisation series; read by the series readers, not here)
 LIVE_OPTICS_PERF = {"vm_perf": "VM Performance", "esx_perf": "ESX Performance"}
+# l-long (#31, series readers): the performance sheets' columns. Optical Prime writes each VM's and host's
+# average and peak over the collection, not the samples (knowledge/series/liveoptics.py)
+LIVE_OPTICS_VM_PERF = Table(LIVE_OPTICS_PERF["vm_perf"], (
+    Col("name", "VM Name", required=True),
+    _pct("cpu_peak", "Peak vCPU %"), _pct("cpu_mean", "Average vCPU %"),
+    _pct("cpu_peak", "Peak CPU %"), _pct("cpu_mean", "Average CPU %"),  # as the hosts' sheet names them
+    _pct("mem_peak", "Peak Memory %"), _pct("mem_mean", "Average Memory %"),
+    Col("iops_peak", "Peak IOPS", scale=1.0, unit="IOPS"), Col("iops_mean", "Average IOPS", scale=1.0, unit="IOPS"),
+))
+LIVE_OPTICS_ESX_PERF = Table(LIVE_OPTICS_PERF["esx_perf"], (
+    Col("name", "Host", required=True),
+    _pct("cpu_peak", "Peak CPU %"), _pct("cpu_mean", "Average CPU %"),
+    _pct("mem_peak", "Peak Memory %"), _pct("mem_mean", "Average Memory %"),
+))
 
 LIVE_OPTICS = Collector(
     "liveoptics-xlsx", "a Live Optics export", "Live Optics (Optical Prime) VMware export (.xlsx with sheets "

@@ -5,7 +5,9 @@ Formats (recognised from the content):
 - ``series-csv``: the plain CSV ``vm, timestamp, cpu_pct, mem_pct[, iops, mbps]``
   (:mod:`knowledge.series.plaincsv`, streamed);
 - ``prometheus-json``: a saved Prometheus ``query_range`` answer (node_exporter, libvirt exporter;
-  :mod:`knowledge.series.prometheus`).
+  :mod:`knowledge.series.prometheus`);
+- ``liveoptics-perf``: a Live Optics workbook's ``VM Performance`` / ``ESX Performance`` sheets, which
+  hold each VM's average and peak, not samples (:mod:`knowledge.series.liveoptics`).
 
 The samples land on one grid (:class:`~knowledge.series.store.SeriesStore`): a row per VM of the
 inventory, a column per sampling step; every file must sample at the same step. Reducing them
@@ -24,13 +26,16 @@ import numpy as np
 from knowledge.infra.errors import InputError
 from knowledge.series.store import METRICS, SeriesFile, SeriesStore, join_keys
 
-__all__ = ["FORMATS", "METRICS", "SeriesFile", "SeriesStore", "detect_series", "join_keys", "read_series"]
+__all__ = ["FORMATS", "METRICS", "SERIES_ONLY", "SeriesFile", "SeriesStore", "detect_series", "join_keys", "read_series"]
 
 #: series format ids and what produces them (help texts and errors)
 FORMATS = {
     "series-csv": "utilisation CSV: vm, timestamp, cpu_pct, mem_pct[, iops, mbps]",
     "prometheus-json": "a Prometheus query_range answer (JSON; node_exporter or libvirt exporter CPU and memory)",
+    "liveoptics-perf": "a Live Optics workbook's VM Performance / ESX Performance sheets (average and peak per VM)",
 }
+#: formats that are series only (a Live Optics workbook is an inventory too)
+SERIES_ONLY = ("series-csv", "prometheus-json")
 
 
 def detect_series(path: Path | str) -> str | None:
@@ -44,7 +49,11 @@ def detect_series(path: Path | str) -> str | None:
         head = read_regular_head(path, 8192)
     except OSError as exc:
         raise InputError(f"cannot read {path}: {exc.strerror or exc}") from exc
-    if head[:4] == b"PK\x03\x04" or b"\x00" in head[:64]:
+    if head[:4] == b"PK\x03\x04":
+        from knowledge.series.liveoptics import has_perf
+
+        return "liveoptics-perf" if has_perf(path) else None
+    if b"\x00" in head[:64]:
         return None
     text = head.decode("utf-8-sig", errors="replace")
     if prometheus.looks_like(text):
@@ -61,7 +70,9 @@ def read_series(paths: Sequence[Path | str], names: Sequence[str], vcpus: Sequen
     RAM, which turn CPU seconds and bytes into %)."""
     from knowledge.inventory.common import check_cancel
     from knowledge.series import plaincsv, prometheus
+    from knowledge.series.store import return_big_frees
 
+    return_big_frees()
     store = SeriesStore(names)
     cpus = np.asarray(vcpus, dtype=np.float64) if vcpus is not None else None
     ram = np.asarray(ram_mib, dtype=np.float64) if ram_mib is not None else None
@@ -73,6 +84,10 @@ def read_series(paths: Sequence[Path | str], names: Sequence[str], vcpus: Sequen
             store.files.append(plaincsv.read_csv(path, store))
         elif fmt == "prometheus-json":
             store.files.append(prometheus.read_prometheus(path, store, cpus, ram))
+        elif fmt == "liveoptics-perf":
+            from knowledge.series.liveoptics import read_perf
+
+            store.files.append(read_perf(path, store))
         else:
             raise InputError(f"{path}: not a utilisation series; supported: " + "; ".join(FORMATS.values()))
     return store

@@ -19,7 +19,7 @@ from knowledge.series.store import SeriesFile, SeriesStore
 COLUMNS = ("vm", "timestamp", "cpu_pct", "mem_pct", "iops", "mbps")
 REQUIRED = COLUMNS[:4]
 #: bytes parsed per block (the stream holds about two of them)
-BLOCK_BYTES = 32 * 1024 * 1024
+BLOCK_BYTES = 8 * 1024 * 1024
 #: an epoch timestamp above this is in milliseconds
 MS_ABOVE = 1e11
 
@@ -109,7 +109,9 @@ class _Reader:
                                   strings_can_be_null=False, quoted_strings_can_be_null=False)
         pending: list = []
         try:
-            with csv.open_csv(self.path, read_options=opts, convert_options=conv) as stream:
+            # the system allocator (not Arrow's caching one): each block's memory goes back when it is dropped
+            with csv.open_csv(self.path, read_options=opts, convert_options=conv,
+                              memory_pool=pa.system_memory_pool()) as stream:
                 for batch in stream:
                     pending.append((batch, self._rows(batch)))
                     self.rows_before += batch.num_rows

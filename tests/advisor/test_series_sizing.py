@@ -111,3 +111,21 @@ def test_json_summary_states_the_percentiles_and_bad_series_exit_2(tmp_path, cap
     assert main(["inventory", str(inv), str(bad)]) == 2
     err = capsys.readouterr().err
     assert "bad.csv" in err and "'stranger' (line 2)" in err and "not in the inventory" in err
+
+
+def test_a_live_optics_workbook_sizes_on_the_sum_of_its_vm_peaks(tmp_path, capsys):
+    from openpyxl import load_workbook
+
+    book = Path(__file__).parents[1] / "fixtures" / "inventory" / "collectors" / "liveoptics.xlsx"
+    assert main(["inventory", str(book), "--format", "json", "--no-advise"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    # independent reader: each planned VM's vCPUs (VMs sheet, templates left out) x its peak (VM Performance)
+    wb = load_workbook(book, read_only=True)
+    vms = {r[0]: r[6] for r in list(wb["VMs"].iter_rows(values_only=True))[1:] if r[4] != "TRUE"}
+    peaks = {r[0]: r[2] for r in list(wb["VM Performance"].iter_rows(values_only=True))[1:]}
+    expected = sum(c * peaks[n] / 100 for n, c in vms.items() if n in peaks)
+    assert doc["series"]["peak_sized"]["busy_cores"] == pytest.approx(expected, rel=0.01)
+    sized = sum(w["vms"] * w["vcpus"] * w["cpu_busy_share"] for w in doc["scenario"]["workloads"])
+    assert sized == pytest.approx(expected, rel=0.02)
+    assert all(w["cpu_busy_percentiles"] == {"peak": w["cpu_busy_share"]} for w in doc["scenario"]["workloads"])
+    assert "sized on the sum of the VMs' peaks" in doc["series"]["text"]

@@ -1,0 +1,98 @@
+"""Live Optics (Optical Prime) performance sheets: ``VM Performance`` (per VM) and ``ESX Performance``
+(per host). Optical Prime writes each VM's and host's **average and peak** over the collection, not its
+samples (Dell's "VMware Guest VM Performance" article: the archive metrics become figures such as "Peak
+IOPS" posted to the VM details), so these give no series to take a percentile of: they are kept as
+per-VM statistics (:attr:`SeriesStore.summary`), joined to the inventory's VMs by ``VM Name``, and
+the hosts' by ``Host``. The columns are declared with the collector's other vocabulary
+(:data:`knowledge.inventory.collectors.LIVE_OPTICS_VM_PERF`, ``LIVE_OPTICS_ESX_PERF``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from knowledge.infra.errors import InputError
+from knowledge.inventory.collectors import LIVE_OPTICS_ESX_PERF, LIVE_OPTICS_VM_PERF, Table
+from knowledge.inventory.common import RowError, checked, norm_header
+from knowledge.series.store import SeriesFile, SeriesStore
+
+
+def has_perf(path: Path) -> bool:
+    """Whether ``path`` is a workbook with a Live Optics ``VM Performance`` sheet."""
+    from knowledge.inventory.xlsx import Workbook
+
+    try:
+        with Workbook(path) as wb:
+            return wb.find_sheet(LIVE_OPTICS_VM_PERF.sheet) is not None
+    except InputError:
+        return False
+
+
+def _columns(header: list[str], table: Table, path: Path, sheet: str) -> dict[str, int]:
+    """field -> column index of the first published column found; InputError naming a missing one."""
+    keys = [norm_header(h) for h in header]
+    out: dict[str, int] = {}
+    for col in table.columns:
+        k = norm_header(col.header)
+        if col.field not in out and k in keys:
+            out[col.field] = keys.index(k)
+    missing = [c.header for c in table.columns if c.required and c.field not in out]
+    if missing:
+        raise InputError(f"{path}: tab {sheet}: row 1: no column {', '.join(missing)}")
+    return out
+
+
+def _rows(wb, path: Path, table: Table):
+    """``(where, {field: value})`` of every row of ``table``'s sheet (none when the sheet is absent)."""
+    sheet = wb.find_sheet(table.sheet)
+    if sheet is None:
+        return
+    cols = _columns(wb.header(sheet), table, path, sheet)
+    by_field = {c.field: c for c in table.columns}
+    for n, cells in wb.rows(sheet, set(cols.values())):
+        if n == 1:
+            continue
+        name = str(cells.get(cols["name"]) or "").strip()
+        if not name:
+            continue
+        where = f"{path}: tab {sheet}, row {n}"
+        values = {}
+        for field, i in cols.items():
+            if field == "name":
+                continue
+            c = by_field[field]
+            try:
+                x = checked(cells.get(i), where, c.header, c.low, c.high * 1.005 if c.unit == "%" else c.high)
+            except RowError as exc:
+                raise InputError(str(exc) + (" (a percentage, 0-100)" if c.unit == "%" else "")) from None
+            if x is not None:
+                values[field] = min(x, 100.0) if c.unit == "%" else x
+        yield where, name, values
+
+
+def read_perf(path: Path, store: SeriesStore) -> SeriesFile:
+    """The VM and host statistics of a Live Optics workbook onto ``store``."""
+    from knowledge.inventory.xlsx import Workbook
+
+    path = Path(path)
+    out = SeriesFile(str(path), "liveoptics-perf")
+    with Workbook(path) as wb:
+        rows = list(_rows(wb, path, LIVE_OPTICS_VM_PERF))
+        # the sheet lists the same VMs as the workbook's VMs sheet: one the inventory left out (a row
+        # it could not read) is skipped and counted, not refused
+        skipped = []
+        for _where, name, values in rows:
+            row = store.lookup(name)
+            if row < 0:
+                skipped.append(name)
+                continue
+            for stat, x in values.items():
+                store.add_summary(row, stat, x)
+            out.vms += 1
+        out.metrics = sorted({k for _w, _n, v in rows for k in v})
+        if skipped:
+            out.notes.append(f"{len(skipped)} VM(s) of {LIVE_OPTICS_VM_PERF.sheet} not in the inventory, skipped: "
+                             + ", ".join(skipped[:5]))
+        for _where, name, values in _rows(wb, path, LIVE_OPTICS_ESX_PERF):
+            store.host_summary[name] = values
+    out.notes.append("average and peak per VM over the collection (Live Optics writes no samples)")
+    return out
