@@ -55,6 +55,7 @@ from advisor.recommend.host_demand import (
 )
 from advisor.recommend.host_limits import _oversize, _page_cache, _shared_capacity, _shared_load, _soft_limits
 from advisor.recommend.packing import Packing, balance
+from advisor.recommend.placement_plan import Constrained, constrain
 from advisor.rules import evaluate
 from advisor.scenario import TARGETS as TARGET_NAMES
 
@@ -130,6 +131,8 @@ class _Sizing:
     room: dict[str, int] = field(default_factory=dict)
     #: the placement on the recommended hosts: the first fit's, or spread over the hosts targets add
     plan: Packing | None = None
+    #: the placement under the scenario's constraints, failures and HA admission (None: none declared)
+    constrained: Constrained | None = None
 
     @property
     def finite(self) -> dict[str, float]:
@@ -163,7 +166,11 @@ def _place(ctx: EngineContext) -> _Sizing:
             problems.append(f"the hosts have no {LABELS[k]} for the workloads ({', '.join(short)} need "
                             f"{_num(total[k])} {UNITS[k]})")
     problems += _oversize(ctx, cap, packing, budgets)
-    return _Sizing(outcome, budgets, need, cap, total, packing, pooled_hosts(ctx, cap, budgets), problems)
+    constrained = None if problems else constrain(ctx, cap, budgets, packing.hosts)
+    if constrained is not None:
+        problems += constrained.problems
+    return _Sizing(outcome, budgets, need, cap, total, packing, pooled_hosts(ctx, cap, budgets), problems,
+                   constrained=constrained)
 
 
 def _count(ctx: EngineContext, s: _Sizing) -> None:
@@ -172,7 +179,7 @@ def _count(ctx: EngineContext, s: _Sizing) -> None:
     from advisor.recommend import targets as tg
 
     sc = ctx.scenario
-    active = max(s.pooled, s.packing.hosts)
+    active = max(s.pooled, s.packing.hosts, s.constrained.active if s.constrained else 0)
     minimum = max(1, s.budgets.min_hosts - sc.hosts.reserve)
     s.raised = active < minimum
     s.active = s.placed_active = active = max(active, minimum)
@@ -307,7 +314,7 @@ def _rationale(ctx: EngineContext, s: _Sizing) -> str:
             f"({sc.hosts.cpu.cores} per host, threads not counted) at {ctx.facts.overallocation_ratio or 1.0:g} "
             f"vCPUs per core; RAM is {'not over-committed' if over == 1 else f'over-committed {over:g}x'}"
             f" after the hypervisor's {hypervisor_reserve_gib(sc.hosts.ram_gib):.3g} GiB."
-            f"{_reserved_text(ctx, s)}{target_text}"
+            f"{_reserved_text(ctx, s)}{s.constrained.text() if s.constrained else ''}{target_text}"
             + (f" Still room on the {active} active hosts for "
                + ", ".join(f"{n} more {name} VM{'s' if n != 1 else ''}" for name, n in room.items())
                + " (each profile alone)." if room else ""))
@@ -337,6 +344,7 @@ def _details(ctx: EngineContext, s: _Sizing, extra: dict) -> dict:
                "hosts_by_packing": s.packing.hosts, "hosts_by_pooling": s.pooled,
                "hosts_by_targets": s.active if s.by_targets else None,
                "placement": (s.plan or s.packing).placement(), "packing_order": (s.plan or s.packing).order,
+               **(s.constrained.details(sc.hosts.reserve) if s.constrained else {}),
                "unplaced": dict(s.packing.unplaced), "infeasible": s.problems,
                "budgets": s.budgets.to_dict(planned_cpu_percent(sc)),
                "hypervisor_reserve_gib": round(hypervisor_reserve_gib(sc.hosts.ram_gib), 3),

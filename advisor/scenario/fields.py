@@ -47,7 +47,9 @@ MAX_SCENARIO_BYTES = 64 * 1024 * 1024
 #: virtual disk (and image) per VM when the scenario gives no size, GB
 DEFAULT_DISK_GB = 20.0
 
-VALUE_KINDS = ("int", "float", "text", "choice", "bool")
+VALUE_KINDS = ("int", "float", "text", "choice", "bool", "group")
+#: vSphere-style HA admission policies (``preferences.ha.policy``)
+HA_POLICIES = ("slot", "percentage", "failover_hosts")
 
 
 @dataclass(frozen=True)
@@ -132,6 +134,13 @@ FIELDS: tuple[Field, ...] = (
        **_POS),
     _f("hosts.model", "text", "Host model", "The cost catalogue's host model these hosts are (capadvisor costs)",
        form=False),
+    # placement constraints (#32)
+    _f("hosts.failure_domains", "list", "Failure domains", "Racks, rooms or sites the hosts stand in (each with "
+       "its own power and network): a VM group spreads over them", default=[], form=False),
+    _f("hosts.failure_domains.name", "text", "Name", "Name of the failure domain", required=True, fallback="",
+       empty=False),
+    _f("hosts.failure_domains.hosts", "int", "Hosts", "Hosts planned in this domain (new hosts are added to the "
+       "domains in turn)", "hosts", default=1, minimum=0, maximum=100_000, decimals=0),
     _f("hosts.disks", "list", "Local disk groups", "Groups of identical local disks per host", default=[]),
     _f("hosts.disks.kind", "choice", "Kind", "Kind of the local disks of this group", default="ssd",
        required=True, fallback="ssd", choices=DISK_KINDS),
@@ -202,6 +211,10 @@ FIELDS: tuple[Field, ...] = (
     _f("workloads.replication_factor", "int", "Replication factor",
        "Copies of each item a distributed database keeps (Cassandra's RF; not set: 3)", "copies", minimum=1,
        maximum=100, decimals=0),
+    _f("workloads.anti_affinity", "group", "Anti-affinity", "true: no two VMs of this workload share a host; a "
+       "group name: no two VMs of the workloads of that group share a host", default=False, form=False),
+    _f("workloads.affinity", "group", "Affinity", "true: the VMs of this workload stay on one host; a group name: "
+       "the VMs of the workloads of that group stay on one host", default=False, form=False),
     _f("workloads.cpu_busy_share", "float", "CPU busy share", "Share of each vCPU kept busy, 0-1, as measured "
        "(an imported estate's CPU usage)", minimum=0, maximum=1, form=False, measurable=True),
     _f("workloads.realtime", "section", "Real-time tasks", "A hard real-time task set of the VMs (edited in the "
@@ -251,6 +264,18 @@ FIELDS: tuple[Field, ...] = (
     _f("preferences.targets", "targets", "Targets", "Performance targets the plan must meet", default={}),
     _f("preferences.fixed", "fixed", "Fixed choices", "Choices the advice must take: decision -> choice",
        default={}),
+    _f("preferences.survive", "section", "Survive", "Failures the placement must survive: every VM still placed "
+       "after losing this many hosts, or whole failure domains", form=False),
+    _f("preferences.survive.hosts", "int", "Hosts", "Hosts that may fail at once", "hosts", default=0, minimum=0,
+       maximum=64, decimals=0),
+    _f("preferences.survive.domains", "int", "Domains", "Whole failure domains that may fail at once",
+       "domains", default=0, minimum=0, maximum=16, decimals=0),
+    _f("preferences.ha", "section", "HA admission", "The platform's HA admission control and the capacity it "
+       "reserves", form=False),
+    _f("preferences.ha.policy", "choice", "Policy", "slot: vSphere slots (largest reservation); percentage: a "
+       "share of the cluster; failover_hosts: dedicated idle hosts", default="slot", choices=HA_POLICIES),
+    _f("preferences.ha.tolerate_hosts", "int", "Tolerate", "Host failures the admission control tolerates",
+       "hosts", default=1, minimum=0, maximum=64, decimals=0),
     # --- where it came from
     _f("estate", "mapping", "Estate", "Where an imported scenario came from and what runs today", form=False),
     _f("calibration", "section", "Calibration", "The site whose imported benchmarks calibrate the advice",
