@@ -97,7 +97,8 @@ class Unit:
 
 def _units(cap: list[float], keys: tuple[str, ...], profiles, rules: dict[str, Rule]) -> list[Unit]:
     """The units in placement order (largest dominant share first, then the order given)."""
-    units, together = [], {}
+    units: list[Unit] = []
+    together: dict[str, Unit] = {}
     for name, demand, n in profiles:
         d = [float(demand.get(k, 0.0)) for k in keys]
         r = rules.get(name)

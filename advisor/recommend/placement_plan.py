@@ -69,9 +69,10 @@ def constrain(ctx: EngineContext, cap: dict[str, float], budgets: Budgets, start
     rules = rules_of(sc.workloads, len(domains))
     problems = []
     for w in sc.workloads:
-        if (w.replication_factor or 0) > 1 and domains and len(domains) < w.replication_factor:
-            problems.append(f"{w.name}: replication factor {w.replication_factor} needs at least "
-                            f"{w.replication_factor} failure domains, {len(domains)} declared (hosts.failure_domains)")
+        rf = w.replication_factor or 0
+        if rf > 1 and w.vms > 1 and domains and len(domains) < rf:
+            problems.append(f"{w.name}: replication factor {rf} needs at least "
+                            f"{rf} failure domains, {len(domains)} declared (hosts.failure_domains)")
     survive = sc.preferences.survive
     if survive is not None and survive.domains and len(domains) <= survive.domains:
         problems.append(f"surviving the loss of {survive.domains} failure domain(s) needs more than "
