@@ -12,13 +12,16 @@ from knowledge.infra import jsonout
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
-        "inventory", help="import today's VM inventory (RVTools, libvirt, Proxmox, OpenStack, CSV) into a scenario",
+        "inventory", help="import today's VM inventory (RVTools, Live Optics, Nutanix Collector, Azure Migrate, AWS Migration "
+             "Hub, libvirt, Proxmox, OpenStack, CSV) into a scenario",
         description="Read estate exports, show what was found (VMs, powered off, templates, hosts), group the VMs "
                     "into workload groups and write a scenario. Formats are recognised from the content: RVTools "
                     ".xlsx (tabs vInfo, vHost, vCPU, vMemory, vDatastore, vDisk, vPartition) or those tabs as CSV; virsh dumpxml domain XML "
                     "and virsh list --all / dominfo / nodeinfo text; pvesh get /cluster/resources "
                     "--output-format json; openstack server list --long -f json with openstack flavor list -f "
-                    "json (and openstack hypervisor list --long -f json for the hosts); Capacity Advisor's inventory CSV template (see docs/inventory.md). Fields no export carries (I/O "
+                    "json (and openstack hypervisor list --long -f json for the hosts); Live Optics (Optical Prime) .xlsx (sheets "
+                    "VMs, ESX Hosts); Nutanix Collector .xlsx (sheets vmList, vHosts); the Azure Migrate import CSV; "
+                    "the AWS Migration Hub import CSV; Capacity Advisor's inventory CSV template (see docs/inventory.md). Fields no export carries (I/O "
                     "pattern, loss tolerance, live migration ...) get defaults marked as assumed. Unless "
                     "--no-advise, the advice is computed and set next to today's settings (cache modes, "
                     "pinning, vCPUs per core). Without -o the scenario goes to stdout and the summary to stderr.")
