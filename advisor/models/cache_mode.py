@@ -41,6 +41,14 @@ RAM (``h``, ``C`` and ``M`` all fall with n); more host RAM never lowers a cache
 not move ``none``; per-VM throughput is capped at the measured one-VM figure of its group (a VM
 never gets more than it had alone on the testbed).
 
+The documents' order of the modes: the tables measure the three modes side by side on one testbed,
+and their ratio (writethrough / none, writeback / none, writeback / writethrough, per operation and
+workload) keeps its side of 1 across the VM counts where it is measured (Postmark: writethrough is
+the slowest everywhere; Bonnie++ reads: writethrough above none). Where every measured VM count puts
+a mode on one side of its reference, the mode's figure stays within the measured ratio to the
+reference's figure (:func:`mode_ratios`, :func:`_in_order`): the mode's effect is learned across the
+configurations, so a configuration the model never saw (a table left out) keeps the order.
+
 Query: ``cache_mode`` (writeback|writethrough|none), ``vms_per_host`` (float >= 1), ``operation``
 (random_read|random_write|sequential_read|sequential_write|rewrite), ``workload`` (optional:
 postmark_set1|postmark_set2|bonnie; default postmark_set1 for random operations, bonnie for the
@@ -284,6 +292,7 @@ class CacheModeThroughput(Family):
         # the hardware limit: the group's measured one-VM figure (a group without one has none)
         core["cap"] = {g: float(y[(group == g) & (vms == 1)].max()) for g in groups if np.any((group == g) & (vms == 1))}
         core["vms_range"] = (float(vms.min()), float(vms.max()))
+        core["order"] = mode_ratios(mode, op, wl, vms, y)
         core["share_range"] = {w: (float(share[wl == w].min()), float(share[wl == w].max())) for w in set(wl)}
         return core
 
@@ -299,7 +308,28 @@ class CacheModeThroughput(Family):
         return self._predict_transferred(core, cols, n, self.disk_factor(cols, n))
 
     def _predict_transferred(self, core, cols, n, factor):
-        """Mean and extrapolation flags with the disk path scaled by ``factor`` (1: the testbed)."""
+        """Mean and extrapolation flags with the disk path scaled by ``factor`` (1: the testbed),
+        the modes kept in the order the tables measured (see :func:`_in_order`)."""
+        mean, extrap, limit = self._transferred(core, cols, n, factor)
+        if not core.get("order"):
+            return mean, extrap
+        mode = column(cols, "cache_mode", n, numeric=False, family=self.name)
+        testbed = {k: v for k, v in cols.items() if k not in ("disk_path_mb_s", "stream_mb_s")}
+        here = {m: self._transferred(core, {**cols, "cache_mode": m}, n, factor)[0] for m in MODES}
+        there = {m: self._transferred(core, {**testbed, "cache_mode": m}, n, 1.0)[0] for m in MODES}
+        key = self._order_key(core, cols, n)
+        ordered = _in_order(core["order"], key, here, there)
+        return np.minimum(np.choose(_mode_index(mode), [ordered[m] for m in MODES]), limit), extrap
+
+    def _order_key(self, core, cols, n) -> np.ndarray:
+        """``operation/workload`` of each query, the workload resolved as the model does."""
+        mode, op, wl, *_ = self._features(cols, n)
+        wl = np.where(np.isin(_group(mode, op, wl), core["groups"]), wl, default_workload(op))
+        return np.char.add(np.char.add(op, "/"), wl)
+
+    def _transferred(self, core, cols, n, factor):
+        """(mean, extrapolated, the physical limit the mean obeys) of the model, disk path
+        scaled by ``factor``."""
         mode, op, wl, vms, cache, work = self._features(cols, n)
         known = np.isin(_group(mode, op, wl), core["groups"])
         if not known.all():  # an operation/workload pair never measured: the op's default workload
@@ -315,13 +345,14 @@ class CacheModeThroughput(Family):
         data["logcap"] = np.log(path)
         # the one-VM cap moves with the disk; a cached mode's (its page cache) never below the testbed's
         cap_factor = np.where(np.isin(mode, CACHED), np.maximum(factor, 1.0), factor)
-        mean = np.minimum(core["model"].predict(data), _lookup(core["cap"], group) * cap_factor)
-        mean = np.minimum(mean, _write_limit(mode, op, path, stream))
+        limit = np.minimum(_lookup(core["cap"], group) * cap_factor,
+                           self._device_limit(cols, n, mode, op, wl, cache, work))
+        mean = np.minimum(core["model"].predict(data), limit)
         lo, hi = core["vms_range"]
         s_lo = np.array([core["share_range"].get(w, (np.inf, -np.inf))[0] for w in wl])
         s_hi = np.array([core["share_range"].get(w, (np.inf, -np.inf))[1] for w in wl])
         extrap = ~known | (vms < lo) | (vms > hi) | (share < s_lo * 0.999) | (share > s_hi * 1.001)
-        return mean, extrap
+        return mean, extrap, limit
 
     def _device_limits(self, cols, n) -> tuple[np.ndarray, np.ndarray]:
         """(disk path, streaming share) per query, MB/s (inf when not given): see the module doc."""
@@ -337,13 +368,17 @@ class CacheModeThroughput(Family):
         the page cache can serve)."""
         low, high = super()._bounds(low, high, cols, n)
         mode, op, wl, vms, cache, work = self._features(cols, n)
+        limit = self._device_limit(cols, n, mode, op, wl, cache, work)
+        return np.minimum(low, limit), np.minimum(high, limit)
+
+    def _device_limit(self, cols, n, mode, op, wl, cache, work) -> np.ndarray:
+        """The most the device share plus the page cache serve, MB/s (see the module doc)."""
         path, stream = self._device_limits(cols, n)
         work = np.where(np.isnan(work), _lookup(self._files, wl), work)
         h = np.where(np.isin(mode, CACHED), hit_ratio(cache, work, wl == "bonnie"), 0.0)
         with np.errstate(divide="ignore"):
             reads = np.where(h < 1.0, path / np.maximum(1.0 - h, 0.0), np.inf)
-        limit = np.minimum(np.where(_is_write(op), np.inf, reads), _write_limit(mode, op, path, stream))
-        return np.minimum(low, limit), np.minimum(high, limit)
+        return np.minimum(np.where(_is_write(op), np.inf, reads), _write_limit(mode, op, path, stream))
 
     def _calibrate(self, mean, cols, n, calibration):
         op = column(cols, "operation", n, numeric=False, family=self.name)
@@ -369,6 +404,59 @@ class CacheModeThroughput(Family):
         site = calibration.get("site", "site")
         basis = f"site:{site}" if not np.isnan(native).any() else f"site:{site}+documents"
         return scaled, basis
+
+
+#: the pairs of modes whose measured ratio keeps them in order: (mode, reference mode)
+ORDER_PAIRS = (("writethrough", "none"), ("writeback", "none"), ("writeback", "writethrough"))
+
+
+def mode_ratios(mode, op, wl, vms, y) -> dict[tuple[str, str, str], tuple[float, float]]:
+    """Per (mode, reference, ``operation/workload``): the bounds the measured ratio mode /
+    reference puts on the model, one-sided. Where every configuration the tables measured
+    (VMs per host) has the mode below its reference, the ratio stays at most the largest
+    measured; where every one has it above, at least the smallest; where they disagree, no bound.
+    Two configurations at least (a pair measured once says nothing across configurations)."""
+    cells: dict[tuple[str, float], dict[str, float]] = {}
+    for m, o, w, v, t in zip(mode, op, wl, vms, y, strict=True):
+        cells.setdefault((f"{o}/{w}", float(v)), {})[str(m)] = float(t)
+    out = {}
+    for a, b in ORDER_PAIRS:
+        ratios: dict[str, list[float]] = {}
+        for (key, _), by_mode in cells.items():
+            if a in by_mode and b in by_mode:
+                ratios.setdefault(key, []).append(by_mode[a] / by_mode[b])
+        for key, rs in ratios.items():
+            if len(rs) >= 2 and max(rs) < 1.0:
+                out[(a, b, key)] = (0.0, max(rs))
+            elif len(rs) >= 2 and min(rs) > 1.0:
+                out[(a, b, key)] = (min(rs), np.inf)
+    return out
+
+
+def _in_order(order: dict, key: np.ndarray, here: dict[str, np.ndarray],
+              there: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """Each mode's figure within the measured ratio to its references (:func:`mode_ratios`):
+    ``here`` the model's figures for the query's device, ``there`` for the testbed's. An upper
+    bound reads the reference on the query's device (it moves with the disk as the reference
+    does); a lower bound reads it on the testbed (a page cache that serves the VM does not move
+    with the disk, so a faster disk under the reference must not lift the mode)."""
+    out = {"none": here["none"]}
+    tb = {"none": there["none"]}
+    for m in ("writethrough", "writeback"):
+        value, at_tb = here[m], there[m]
+        for a, b in ORDER_PAIRS:
+            if a != m:
+                continue
+            lo = np.array([order.get((a, b, k), (0.0, np.inf))[0] for k in key])
+            hi = np.array([order.get((a, b, k), (0.0, np.inf))[1] for k in key])
+            value = np.maximum(np.minimum(value, out[b] * hi), tb[b] * lo)
+            at_tb = np.maximum(np.minimum(at_tb, tb[b] * hi), tb[b] * lo)
+        out[m], tb[m] = value, at_tb
+    return out
+
+
+def _mode_index(mode: np.ndarray) -> np.ndarray:
+    return np.select([mode == m for m in MODES], list(range(len(MODES))), 0)
 
 
 def _is_write(op: np.ndarray) -> np.ndarray:

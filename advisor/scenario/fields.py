@@ -211,6 +211,10 @@ FIELDS: tuple[Field, ...] = (
        maximum=100, decimals=0),
     _f("workloads.cpu_busy_share", "float", "CPU busy share", "Share of each vCPU kept busy, 0-1, as measured "
        "(an imported estate's CPU usage)", minimum=0, maximum=1, form=False, measurable=True),
+    # l-long (#31): percentile sizing from series
+    _f("workloads.cpu_busy_percentiles", "mapping", "CPU busy percentiles", "Busy share of each vCPU, 0-1, at "
+       "percentiles of the measured series (keys p50, p95, p99, peak, ...): the share at "
+       "preferences.sizing_percentile is the one sized on", form=False, measurable=True),
     _f("workloads.realtime", "section", "Real-time tasks", "A hard real-time task set of the VMs (edited in the "
        "Real-time tab)", form=False),
     _f("workloads.realtime.time_unit", "choice", "Time unit", "The unit of the task set's times", default="ms",
@@ -263,6 +267,9 @@ FIELDS: tuple[Field, ...] = (
        default=1.0, minimum=1.0, maximum=4.0, step=0.1),
     _f("preferences.max_host_cpu_percent", "float", "Max host CPU", "Planned peak CPU utilization", "%",
        default=80.0, minimum=10, maximum=100, step=5),
+    _f("preferences.sizing_percentile", "float", "Sizing percentile", "The percentile of the measured "
+       "utilisation series the CPU is sized on (workloads with measured series; 100: the peak)", "%",
+       default=95.0, minimum=1, maximum=100, step=1, decimals=1),
     _f("preferences.frequent_provisioning", "bool", "Frequent provisioning",
        "Servers are created and started often (elastic scale-out)", default=False),
     _f("preferences.hypervisor", "choice", "Hypervisor", "Fixes the hypervisor (not set: the advice chooses)",

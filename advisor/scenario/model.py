@@ -144,6 +144,9 @@ class Workload:
     #: share of each vCPU kept busy, 0-1, as measured (an imported estate's CPU usage); it sets the
     #: CPU load while ``cpu_intensity`` is the level it falls in (see advisor.recommend.load)
     cpu_busy_share: float | None = None
+    #: busy shares at percentiles of the measured series (``p50``, ``p95``, ``p99``, ``peak``, ...); the
+    #: share at ``preferences.sizing_percentile`` becomes ``cpu_busy_share`` (see :func:`share_at`)
+    cpu_busy_percentiles: dict[str, float] | None = None
     measured: list[str] | None = None  # fields derived from the estate's measurements, not assumed
     total_vcpus: int | None = None  # the workload as totals (#31): sized as typical VMs
     total_ram_gib: float | None = None
@@ -231,6 +234,7 @@ class Preferences:
     container_friendly: bool = False
     ram_overcommit: float = 1.0
     max_host_cpu_percent: float = 80.0
+    sizing_percentile: float = 95.0  # the percentile of measured series the CPU is sized on
     frequent_provisioning: bool = False  # servers are created and started often (elastic scale-out)
     hypervisor: str | None = None
     targets: list[Target] = field(default_factory=list)
@@ -297,6 +301,32 @@ class Scenario:
     @property
     def total_vms(self) -> int:
         return sum(w.vms for w in self.workloads)
+
+
+#: a measured busy share falls in the CPU intensity whose share is nearest: below 0.35 low, below 0.7 medium
+LEVEL_BOUNDS = (("low", 0.35), ("medium", 0.7), ("high", 1.0))
+
+
+def level_of(share: float) -> str:
+    """The CPU intensity a measured busy share (0-1) falls in."""
+    return next((name for name, top in LEVEL_BOUNDS if share < top), "high")
+
+
+def percentile_key(q: float) -> str:
+    """The key of percentile ``q`` in ``cpu_busy_percentiles``: ``p95``, ``p99.9``, ``peak`` (100)."""
+    return "peak" if q >= 100 else f"p{q:g}"
+
+
+def share_at(table: dict[str, float], q: float) -> float | None:
+    """The busy share at percentile ``q`` of a ``cpu_busy_percentiles`` table: its own entry, else
+    linear between the nearest keys around it, else the nearest end; None for an empty table."""
+    points = sorted((100.0 if k == "peak" else float(k[1:]), float(v)) for k, v in table.items())
+    if not points:
+        return None
+    for (qa, a), (qb, b) in zip(points, points[1:], strict=False):
+        if qa <= q <= qb:
+            return a + (b - a) * (q - qa) / (qb - qa) if qb > qa else b
+    return points[0][1] if q < points[0][0] else points[-1][1]
 
 
 def targets_to_file(targets: list[Target]) -> dict:

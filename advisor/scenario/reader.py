@@ -41,6 +41,8 @@ from advisor.scenario.model import (
     SharedStorage,
     Target,
     Workload,
+    level_of,
+    share_at,
 )
 from knowledge.infra.errors import InputError
 from knowledge.infra.reader import MAX_NUMBER, MISSING, MappingReader, Problems, is_number
@@ -194,6 +196,37 @@ def _mapping(r: _Reader, key: str, path: str, pr: Problems) -> dict | None:
     return value
 
 
+def _percentiles(r: _Reader, path: str, pr: Problems) -> dict[str, float] | None:
+    """``cpu_busy_percentiles``: keys ``p<percentile>`` or ``peak``, busy shares 0-1."""
+    table = _mapping(r, "cpu_busy_percentiles", path, pr)
+    if table is None:
+        return None
+    out = {}
+    for k, v in table.items():
+        where = f"{path}.cpu_busy_percentiles.{k}"
+        q = 100.0 if k == "peak" else (float(k[1:]) if re.fullmatch(r"p\d+(\.\d+)?", str(k)) else -1.0)
+        if not 0 < q <= 100:
+            pr.add(where, "must be named p<percentile> (p50, p95, p99.9) or peak")
+        elif not is_number(v) or not 0 <= float(v) <= 1:
+            pr.add(where, f"must be a busy share from 0 to 1, not {v!r}")
+        else:
+            out[str(k)] = float(v)
+    return out
+
+
+def _sized_at_percentile(workloads: list[Workload], prefs: Preferences) -> None:
+    """A workload with measured percentiles is sized at ``preferences.sizing_percentile``: its
+    ``cpu_busy_share`` (and, while measured, its ``cpu_intensity``) is the table's share there."""
+    for w in workloads:
+        measured = w.measured or []
+        share = share_at(w.cpu_busy_percentiles or {}, prefs.sizing_percentile)
+        if share is None or "cpu_busy_share" not in measured:
+            continue
+        w.cpu_busy_share = round(share, 4)
+        if "cpu_intensity" in measured:
+            w.cpu_intensity = level_of(share)
+
+
 def _workload(data: Any, i: int, pr: Problems) -> Workload:
     path = f"workloads[{i}]"
     r = _Reader(data, path, pr)
@@ -209,6 +242,7 @@ def _workload(data: Any, i: int, pr: Problems) -> Workload:
     rt_data = r.raw("realtime", None)
     growth = r.raw("growth", None)
     return Workload(io=io, realtime=_realtime(rt_data, f"{path}.realtime", pr) if rt_data is not None else None,
+                    cpu_busy_percentiles=_percentiles(r, path, pr),
                     assumed=_names(r, "assumed", path, pr), today=_mapping(r, "today", path, pr),
                     measured=_names(r, "measured", path, pr),
                     growth=None if growth is None else GrowthRates(**_Reader(growth, f"{path}.growth", pr).values()),
@@ -394,6 +428,7 @@ def parse_scenario(data: Any, source: str = "scenario") -> Scenario:
         pr.add("workloads", "must list at least one workload")
     _check_workloads(workloads, hosts, "hosts" in r.data, pr)
     prefs = _preferences(r.section("preferences"), workloads, hosts.reserve, pr)
+    _sized_at_percentile(workloads, prefs)
     growth = _growth(r.raw("growth"), workloads, pr) if r.raw("growth", None) is not None else None
     estate = _mapping(r, "estate", "", pr)
     calibration = None
