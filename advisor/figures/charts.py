@@ -16,6 +16,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from advisor.figures import timeline_chart  # noqa: F401 (its builder registers before CHARTS is made)
 from advisor.figures.prose import fmt_value
 from advisor.figures.registry import builders, builds
 from advisor.figures.spec import ChartSpec, Curve, Line, Mark, Points, Region

@@ -195,3 +195,15 @@ def test_a_typical_vm_larger_than_a_host_is_named_as_such():
     with pytest.raises(InputError, match=r"workloads\[0\]\.ram_gib: 16 GiB exceeds a host's RAM \(8 GiB\) \(the "
                                          "typical VM its totals are sized as"):
         parse_scenario(sc)
+
+
+def test_the_report_says_when_the_planned_hosts_run_out(session_kb):
+    from advisor.render import to_html, to_markdown
+
+    a = advise(scenario(25), kb=session_kb)
+    md, page = to_markdown(a), to_html(a)
+    for text in (md, page):
+        assert "The 4 planned hosts run out in year 3 (cpu allocation)" in text
+    assert "| 3 | 5 | +1 | 40 | 122.1 |" in md  # year 3: 5 hosts needed, one bought, 40 VMs, 122.07 %
+    flat = to_markdown(advise(scenario(0), kb=session_kb))
+    assert "The 4 planned hosts last the 4-year horizon" in flat
