@@ -143,7 +143,8 @@ class _MigrationTime(_Chapter8):
     unit = "s"
     #: ridge on the two slopes only (intercept free); one value for both metrics, not tuned per family
     alpha = 1e-2
-    feature_names = ("overallocation_ratio", "migrated_vm_load", "others_load", "vms_per_host", "hypervisor")
+    feature_names: tuple[str, ...] = ("overallocation_ratio", "migrated_vm_load", "others_load", "vms_per_host",
+                                      "hypervisor")
 
     def __init__(self, kb=None, points=None):
         self._knee = 2.5
@@ -153,16 +154,21 @@ class _MigrationTime(_Chapter8):
     def citations(self):
         return tuple(dict.fromkeys(super().citations() + tuple(self._knee_cites)))
 
-    def _design(self, ratio, load):
-        """Columns: intercept, log of the ratio capped at the knee, log host load."""
-        return np.column_stack([np.ones(len(ratio)), np.log(np.minimum(ratio, self._knee)), np.log(load)])
-
-    def _collect(self, kb) -> list[TrainingPoint]:
+    def _chapter8(self, kb) -> dict:
+        """Chapter 8's configuration; sets the hypervisor factors and the knee (medium level's ratio)."""
         self._hypervisor_factors(kb)
         cfg = chapter8_config(kb)
         self._knee = float(cfg["ratio"]["medium"])
         knee_rows = [r for r in cfg["rows"] if r.factors.get("overallocation") in (None, "medium")]
         self._knee_cites = [(r.document, r.locator) for r in knee_rows] + [(knee_rows[0].document, KNEE_LOCATOR)]
+        return cfg
+
+    def _design(self, ratio, load):
+        """Columns: intercept, log of the ratio capped at the knee, log host load."""
+        return np.column_stack([np.ones(len(ratio)), np.log(np.minimum(ratio, self._knee)), np.log(load)])
+
+    def _collect(self, kb) -> list[TrainingPoint]:
+        cfg = self._chapter8(kb)
         pts = []
         for r in kb.measurements(document=DOC, locator="Table 8.3", metric=self.metric):
             f = r.factors
@@ -252,11 +258,7 @@ class MigrationDowntime(_MigrationTime):
     CH5_VCPU_ROW, CH5_LOGICAL_ROW, CH5_NEIGHBOUR_ROW = "c5-S5.3.2.2-02", "c5-S5.3-05", "c5-S5.3.2.2-05"
 
     def _collect(self, kb) -> list[TrainingPoint]:
-        self._hypervisor_factors(kb)
-        cfg = chapter8_config(kb)
-        self._knee = float(cfg["ratio"]["medium"])
-        knee_rows = [r for r in cfg["rows"] if r.factors.get("overallocation") in (None, "medium")]
-        self._knee_cites = [(r.document, r.locator) for r in knee_rows] + [(knee_rows[0].document, KNEE_LOCATOR)]
+        cfg = self._chapter8(kb)
         load = {kind: kb.get(DOC, key) for kind, key in self.LOAD_ROWS.items()}
         link = kb.get(DOC, self.LINK_ROW)
         pts = []
