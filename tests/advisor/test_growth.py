@@ -244,3 +244,29 @@ def test_optimize_horizon_needs_a_growth_section():
     del sc["growth"]
     with pytest.raises(InputError, match="no growth section"):
         horizon_scenario(parse_scenario(sc))
+
+
+def test_the_timeline_chart_is_the_timeline_and_marks_the_card_s_hosts(session_kb):
+    import numpy as np
+
+    from advisor.figures.charts import build_charts
+
+    a = advise(scenario(25), kb=session_kb)
+    spec = build_charts(session_kb, a.scenario, a, {}, ["timeline"])["timeline"]
+    needed = spec.curves[0]
+    assert needed.highlight and needed.name == "active hosts needed"
+    # the step holds each year's hosts until the next year: 3, 4, 4, 5, 7
+    assert [float(np.interp(y + 0.5, needed.x, needed.mean)) for y in range(5)] == [3, 4, 4, 5, 7]
+    (mark,) = spec.marks
+    assert mark.y == a.find("host_count").expected["active_hosts"].value == 3 and mark.x == 0
+    assert {line.label for line in spec.lines} >= {"planned: 4 active hosts", "runs out: year 3 (cpu allocation)"}
+    bought = spec.points[0]
+    assert list(bought.x) == [1.0, 3.0, 4.0] and bought.tips[-1] == "year 4: buy 2 hosts"
+    ram = next(c for c in spec.curves if c.name == "RAM demand")
+    assert ram.mean[0] == pytest.approx(163.2 / 123.66)  # 20 VMs x 8.16 GiB over one host's 123.66 GiB
+    flat = build_charts(session_kb, None, advise(scenario(0), kb=session_kb), {}, ["timeline"])["timeline"]
+    assert len(set(flat.curves[0].mean)) == 1
+    sc = scenario(25)
+    del sc["growth"]
+    none = build_charts(session_kb, None, advise(sc, kb=session_kb), {}, ["timeline"])["timeline"]
+    assert none.empty and "add a growth section" in none.empty_reason
