@@ -22,7 +22,7 @@ def test_each_chart_names_a_decision_of_the_catalogue():
     names = {d.name for d in catalog.CATALOG}
     assert {c.decision for c in registry.CHARTS if c.decision} <= names
     assert registry.of_decision("vcpu_overallocation") == ("overallocation_overhead", "migration_downtime")
-    assert registry.of_decision("host_count") == ("timeline",)
+    assert registry.of_decision("host_count") == ()
 
 
 def test_each_view_has_its_charts_once_in_a_reading_order():
