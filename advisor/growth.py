@@ -26,6 +26,7 @@ the binding hard resource.
 
 from __future__ import annotations
 
+import copy
 import math
 from dataclasses import dataclass, field
 from typing import Any
@@ -38,8 +39,10 @@ from advisor.recommend.host_demand import (
     placement_demand,
     vm_demand,
 )
+from advisor.recommend.load import vm_iops
 from advisor.recommend.packing import pack
 from advisor.scenario.model import Growth, Scenario, Workload
+from knowledge.infra.errors import InputError
 
 #: which growth rate each resource of the host count follows
 RATE_OF = {"cpu_allocation": "cpu", "cpu_load": "cpu", "ram": "ram", "disk_capacity": "storage",
@@ -234,3 +237,31 @@ def _price(tl: Timeline, ctx: EngineContext, cat, design: dict[str, Any]) -> Non
 def _disks_gb(g: Growth, w: Workload, year: int) -> float:
     """GB of virtual disks of ``w`` in ``year`` (at the storage rate)."""
     return vm_equivalents(g, w, year)["storage"] * w.disk_size_gb
+
+
+def horizon_scenario(sc: Scenario) -> Scenario:
+    """The scenario at the most demanding point of its growth, as a scenario without growth (what
+    ``capadvisor optimize --horizon`` searches a design for: one that lasts every year). Each
+    workload holds the most whole VMs its CPU or RAM asks in any year; RAM per VM is scaled to the
+    largest total any year asks, vCPUs per VM too, rounded up to whole vCPUs (at most one more per
+    VM than the timeline's CPU), and the virtual disk and IOPS per VM to the largest storage total
+    (a VM's disk may grow)."""
+    g = sc.growth
+    if g is None:
+        raise InputError(f"{sc.name}: the scenario has no growth section (growth: {{horizon_years, "
+                         "cpu_pct_per_year, ram_pct_per_year, storage_pct_per_year}}) to size for")
+    out = copy.deepcopy(sc)
+    out.growth, out.name = None, f"{sc.name} (year {g.horizon_years} of its growth)"
+    for w, o in zip(sc.workloads, out.workloads, strict=True):
+        eqs = [vm_equivalents(g, w, y) for y in range(g.horizon_years + 1)]
+        n = max(1, max(math.ceil(max(e["cpu"], e["ram"]) - 1e-9) for e in eqs))
+        scale = {r: max(e[r] for e in eqs) / n for r in RATES}
+        o.vms, o.total_vcpus, o.total_ram_gib, o.total_storage_tb, o.growth = n, None, None, None, None
+        o.vcpus = max(1, math.ceil(w.vcpus * scale["cpu"] - 1e-9))
+        o.ram_gib = w.ram_gib * scale["ram"]
+        o.io.disk_gb = w.disk_size_gb * scale["storage"]
+        o.io.footprint_gb = w.io.footprint_gb * scale["storage"] if w.io.footprint_gb else w.io.footprint_gb
+        o.io.iops = vm_iops(w) * scale["storage"]
+        if w.request_load_rps:
+            o.request_load_rps = w.request_load_rps * scale["cpu"] * w.vcpus / o.vcpus
+    return out

@@ -35,11 +35,15 @@ DISK_SPECS = table_specs("hosts.disks")
 SHARED_SPECS = table_specs("hosts.shared_storage")
 WORKLOAD_SPECS = table_specs("workloads")
 PREF_SPECS = table_specs("preferences")
+GROWTH_SPECS = table_specs("growth")
+EVENT_SPECS = table_specs("growth.events")
 
 
-_SECTIONS = {"hosts": ("Hosts", HOST_SPECS), "preferences": ("Preferences", PREF_SPECS)}
+_SECTIONS = {"hosts": ("Hosts", HOST_SPECS), "preferences": ("Preferences", PREF_SPECS),
+             "growth": ("Growth", GROWTH_SPECS)}
 _LISTS = {("hosts", "disks"): ("Local disk group", DISK_SPECS),
-          ("hosts", "shared_storage"): ("Shared storage", SHARED_SPECS)}
+          ("hosts", "shared_storage"): ("Shared storage", SHARED_SPECS),
+          ("growth", "events"): ("Growth event", EVENT_SPECS)}
 _PATH_PART = re.compile(r"([A-Za-z_]\w*)|\[(\d+)\]")
 _RT_WORDS = {"realtime": "real-time tasks", "tasks": "task", "wcet": "WCET", "period": "period",
              "deadline": "deadline", "share": "share", "overhead": "overhead", "time_unit": "time unit"}
@@ -133,6 +137,13 @@ def new_workload(existing: list[dict]) -> dict:
 PROBE_BENCH_SECONDS = 3.0
 
 
+def new_growth_event(existing: list, workloads: list) -> dict:
+    """A step event: 10 VMs of the first workload a year after the last event (at most year 1 more)."""
+    year = max((int(e.get("year", 0)) for e in existing if isinstance(e, dict)), default=0) + 1
+    first = next((w.get("name") for w in workloads if isinstance(w, dict) and w.get("name")), "")
+    return {"year": year, "workload": first, "add_vms": 10}
+
+
 def _probe_hosts(progress=None, cancel=None) -> dict:
     """Worker: this machine as the ``hosts`` mapping of a scenario (from the hardware probe), its
     disk measured by a short micro-benchmark (figures marked ``source: probe``; none when the
@@ -222,8 +233,26 @@ class QtScenarioPanel(QWidget):
         ll.addWidget(storage_box)
         ll.addWidget(prefs_box)
         ll.addWidget(targets_box)
+        ll.addWidget(self._build_growth_box(document))
         ll.addStretch(1)
         return left
+
+    def _build_growth_box(self, document: ScenarioDocument) -> QGroupBox:
+        """Growth over a horizon (rates per resource) and its step events (the advice's timeline)."""
+        box = QGroupBox("Growth over the years")
+        box.setToolTip("growth: demand growth per year, compounded; the advice's timeline shows the hosts each "
+                       "year needs and the year the planned hosts run out")
+        self.growth_form = BoundForm(document, GROWTH_SPECS, ("growth",))
+        self.events_table = RecordTable(document, ("growth", "events"), EVENT_SPECS,
+                                        lambda existing: new_growth_event(existing, self.workloads()),
+                                        "growth event", "No step events: demand grows by the rates only.")
+        lay = QVBoxLayout(box)
+        lay.addWidget(self.growth_form)
+        label = QLabel("Step events (VMs added in a year)")
+        label.setObjectName("subheading")
+        lay.addWidget(label)
+        lay.addWidget(self.events_table)
+        return box
 
     def _build_workload_column(self, document: ScenarioDocument) -> None:
         """The workload list (middle) and the selected workload's form (right)."""
