@@ -16,6 +16,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from advisor.figures import timeline_chart  # noqa: F401 (its builder registers before CHARTS is made)
 from advisor.figures.prose import fmt_value
 from advisor.figures.registry import builders, builds
 from advisor.figures.spec import ChartSpec, Curve, Line, Mark, Points, Region
@@ -313,13 +314,10 @@ def _to_scenario(kb, curve: Curve, scenario, advice, figure: str, ratios, fixed:
 
     hw = Hardware(scenario, advice.calibration if advice is not None else None)
     migrating = [w for w in scenario.workloads if w.live_migration]
-    totals = None
-    if figure == "migration_downtime":
-        totals = next(iter(_sweep(kb, "migration_total_time", "overallocation_ratio", ratios, fixed).values())).mean
     for attr in ("mean", "low", "high"):
         values = getattr(curve, attr)
         if values is not None:
-            setattr(curve, attr, to_scenario(hw, migrating, figure, values, totals)[0])
+            setattr(curve, attr, to_scenario(hw, migrating, figure, values)[0])
 
 
 @builds("overallocation_overhead")
@@ -339,14 +337,20 @@ def overhead_chart(kb, scenario, advice, inputs: dict) -> ChartSpec:
 @builds("migration_downtime")
 def downtime_chart(kb, scenario, advice, inputs: dict) -> ChartSpec:
     """Live-migration downtime (s) vs vCPU over-allocation, for the thesis' light- and heavy-load tests."""
-    from advisor.recommend.vcpu_overallocation import HEAVY_TESTS, LIGHT_TESTS
+    from advisor.recommend.vcpu_overallocation import downtime_inputs
 
     rec = chosen(advice, "vcpu_overallocation", "cluster")
     tests = rec.details.get("migration_tests") if rec is not None else None
     light, heavy = "light-load tests (x.1)", "heavy-load tests (x.2)"
+    sc = advice.scenario if advice is not None else scenario
+    nic = float(sc.hosts.nic_gbps) if sc is not None else 10.0
+    migrating = [w for w in sc.workloads if w.live_migration] if sc is not None else []
+    cases = {light: downtime_inputs([], False, nic), heavy: downtime_inputs([], True, nic)}
+    marked = {"light": light, "heavy": heavy}.get(tests or "", "")
+    if marked:  # the card's own query: the migrating VMs' stated request rate, when they state one
+        cases[marked] = downtime_inputs(migrating, tests == "heavy", nic)
     spec = _overalloc(kb, "migration_downtime", "Migration downtime vs over-allocation", "downtime", scenario,
-                      advice, inputs, {light: dict(LIGHT_TESTS), heavy: dict(HEAVY_TESTS)}, "migration_downtime",
-                      {"light": light, "heavy": heavy}.get(tests or "", ""))
+                      advice, inputs, cases, "migration_downtime", marked)
     spec.legend = "tl"  # the measured points of the massive level sit at the top right
     return spec
 

@@ -48,8 +48,9 @@ load_shift), ``balancer`` (drs|human_expert; ``expert``, ``manual`` accepted; de
 required); result %. ``drs_migrations`` also ``vms_per_host`` and ``hosts`` (before the event;
 default the test's: 4 and 3, for host_added 6 and 2); result migrations per event.
 Extrapolated: levels 2 and 4 (never tested), mean host CPU outside the measured range, another
-VM or host count than the test's for host_added and maintenance. All on VMware ESXi 5.5 DRS.
-No calibration keys.
+VM or host count than the test's for host_added and maintenance, and an event the balancer has no
+points for: it takes the balancer's pooled cell (the mean over the events it was seen on; for an
+evacuation, every VM of the host moves, Section 7.5). All on VMware ESXi 5.5 DRS. No calibration keys.
 """
 
 from __future__ import annotations
@@ -130,6 +131,7 @@ class _Chapter7(Family):
 
     @staticmethod
     def _cell_values(cells, event, balancer, level):
+        """The cell value of every query; NaN where its event has no points for its balancer."""
         out = np.full(len(event), np.nan)
         for e, (x, y) in cells["drs"].items():
             s = (event == e) & (balancer == "drs")
@@ -137,6 +139,16 @@ class _Chapter7(Family):
         for e, v in cells["expert"].items():
             out[(event == e) & (balancer == "human_expert")] = v
         return out
+
+    @staticmethod
+    def _pooled(cells, balancer, level) -> np.ndarray:
+        """A cell without points takes the balancer's pooled value: the mean of its cells over the
+        events that have them (at the query's level for DRS); NaN when the balancer has none."""
+        drs = [np.interp(level, x, y) for x, y in cells["drs"].values()]
+        expert = list(cells["expert"].values())
+        pooled_drs = np.mean(drs, axis=0) if drs else np.full(len(level), np.nan)
+        pooled_expert = float(np.mean(expert)) if expert else np.nan
+        return np.where(balancer == "drs", pooled_drs, pooled_expert)
 
     def _n_params(self) -> int:
         return sum(len(x) for x, _ in self._core["cells"]["drs"].values()) + len(self._core["cells"]["expert"])
@@ -209,10 +221,12 @@ class DrsPeakCpu(_Chapter7):
 
     def _predict_core(self, core, cols, n):
         event, balancer, level, mean_cpu = self._features(cols, n)
-        r = np.maximum(self._cell_values(core["cells"], event, balancer, level), 0.0)
+        r = self._cell_values(core["cells"], event, balancer, level)
+        missing = np.isnan(r)  # an event the balancer was never seen on: its pooled imbalance
+        r = np.maximum(np.where(missing, self._pooled(core["cells"], balancer, level), r), 0.0)
         lo, hi = core["cpu_range"]
         extrap = (((balancer == "drs") & ~np.isin(level, LEVELS)) | (mean_cpu < lo * 0.999) | (mean_cpu > hi * 1.001)
-                  | np.isnan(r))
+                  | missing)
         return mean_cpu * np.exp(np.nan_to_num(r)), extrap
 
     def _bounds(self, low, high, cols, n):
@@ -292,8 +306,10 @@ class DrsMigrations(_Chapter7):
     def _predict_core(self, core, cols, n):
         event, balancer, level, vms, hosts, dvms, dhosts = self._features(cols, n)
         m = self._cell_values(core["cells"], event, balancer, level)
+        missing = np.isnan(m)  # never seen: an evacuation moves every VM of the host (Section 7.5), else pooled
+        m = np.where(missing, np.where(event == "maintenance", 1.0, self._pooled(core["cells"], balancer, level)), m)
         scaled = np.isin(event, ("host_added", "maintenance"))
-        extrap = (((balancer == "drs") & ~np.isin(level, LEVELS)) | np.isnan(m)
+        extrap = (((balancer == "drs") & ~np.isin(level, LEVELS)) | missing
                   | (scaled & (~np.isclose(vms, dvms) | ~np.isclose(hosts, dhosts))))
         return needed_moves(event, vms, hosts) * np.nan_to_num(m), extrap
 

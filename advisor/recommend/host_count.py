@@ -57,6 +57,7 @@ from advisor.recommend.host_limits import _oversize, _page_cache, _shared_capaci
 from advisor.recommend.packing import Packing, balance
 from advisor.rules import evaluate
 from advisor.scenario import TARGETS as TARGET_NAMES
+from advisor.scenario.totals import totals_text
 from advisor.text import figure_label
 
 #: the most hosts the target search adds beyond the placement's count
@@ -362,7 +363,7 @@ def recommend(ctx: EngineContext) -> list[Recommendation]:
         decision=DECISION, scope="cluster", choice="infeasible" if s.infeasible else str(hosts),
         value=None if s.infeasible else float(hosts), alternatives=_alternatives(ctx, s),
         expected=expected, confidence=0.2 if s.infeasible else 0.8,
-        rationale=f"{_rationale(ctx, s)} {text}".strip(),
+        rationale=" ".join(x for x in (_rationale(ctx, s), totals_text(sc), text) if x),
         citations=ctx.cites.for_rules(outcome.fired), rules=[r.id for r in outcome.fired],
         warnings=list(dict.fromkeys(outcome.warnings)) + warnings,
         basis=ctx.calibration.basis if site_iops else "documents")

@@ -139,3 +139,23 @@ def test_loo_beats_the_mean_in_absolute_migrations(moves):
 def test_poisson_interval():
     lo, hi = poisson_interval(np.array([0.0, 1.0, 4.0]))
     assert lo.tolist() == [0.0, 0.0, 1.0] and hi.tolist() == [0.0, 3.0, 8.0]  # 5th and 95th: a 90 % interval
+
+
+def test_an_event_left_out_for_a_balancer_takes_its_pooled_cell(peak, moves, session_kb):
+    """The held-out replay leaves an experiment's rows out: the expert's maintenance total (one row
+    for every load) goes, and the families must still predict it, flagged, from what is left."""
+    from advisor.models import FAMILIES
+
+    def without(fam, event):
+        keep = [p for p in fam.training_points()
+                if not (p.features["event"] == event and p.features["balancer"] == "human_expert")]
+        return FAMILIES[fam.name].factory(session_kb).fit(keep)
+
+    q = {"event": "maintenance", "balancer": "human_expert"}
+    m = without(moves, "maintenance").predict([q])
+    assert m.mean[0] == pytest.approx(4.0) and m.extrapolated[0]  # every VM of the evacuated host moves
+    assert moves.predict([q]).extrapolated[0] == np.False_
+    left = without(peak, "host_added")
+    pred = left.predict([{**q, "event": "host_added", "mean_host_cpu": 40.0}])
+    others = left.predict([{**q, "event": e, "mean_host_cpu": 40.0} for e in EVENT_NAMES if e != "host_added"])
+    assert pred.extrapolated[0] and pred.mean[0] == pytest.approx(40.0 * np.exp(np.mean(np.log(others.mean / 40.0))))
