@@ -398,6 +398,7 @@ class ChartWidget(QWidget):
             item.setXRange(0, 1)
             item.setYRange(0, 1)
             return
+        item.enableAutoRange(axis="x")  # a chart drawn anew spans its data (an empty one fixed 0-1)
         items: dict[str, list] = {"curves": [], "points": [], "lines": [], "regions": []}
         colors = self._series_colors(spec)
         self.series_color = colors
