@@ -55,7 +55,8 @@ or req/s per VM for telecom; default the workload's measured rate: 80k, 60k, 20k
 default the workload's testbed). Latency: ``platform``, ``workload`` (mix|read|write),
 ``replication_factor``. Extrapolated: a load outside the range measured *for that workload*
 (Table 9.2 ran each Cassandra workload at one rate only, so any other rate is flagged), a
-replication factor outside 1-3, another core count, a hypervisor without runs. Calibration
+replication factor outside those the platform ran the workload at (1-3), another core count, a
+hypervisor without runs. Calibration
 (CPU): ``native_cpu_percent`` measured at ``native_load`` on the site's bare metal replaces the
 documents' native figure; the documents' platform-vs-native and load ratios are kept (at the
 testbed's core count, as the site figure already holds the site's cores).
@@ -250,14 +251,17 @@ class _CpuModel(_Chapter9):
         upper = np.r_[50.0, np.inf, np.inf, np.inf, np.inf, np.inf, np.inf, 3.0, 100.0]
         model = LogNonlinearLearner(log_cpu, x0, lower, upper)(data, y)
         loads = {w: (float(load[wl == w].min()), float(load[wl == w].max())) for w in set(wl)}
-        rfs = {w: (float(rf[wl == w].min()), float(rf[wl == w].max())) for w in set(wl)}
+        # replication factors per platform and workload: a platform's level at an RF it never ran at
+        # rests on the other platforms' replication slope (a table left out: an extrapolation)
+        cell = _cell(plat, wl)
+        rfs = {c: (float(rf[cell == c].min()), float(rf[cell == c].max())) for c in set(cell)}
         return {"model": model, "load_range": loads, "rf_range": rfs, "seen": tuple(sorted(set(plat)))}
 
     def _predict_core(self, core, cols, n):
         data, (plat, _, analog, wl, rf, load, cores) = self._features(cols, n)
         mean = core["model"].predict(data)
         l_lo, l_hi = _ranges(core["load_range"], wl)
-        r_lo, r_hi = _ranges(core["rf_range"], wl)
+        r_lo, r_hi = _ranges(core["rf_range"], _cell(plat, wl))
         cassandra = wl != "telecom"
         extrap = (analog | ~np.isin(plat, core["seen"]) | (load < l_lo * (1 - 1e-9)) | (load > l_hi * (1 + 1e-9))
                   | (cassandra & ((rf < r_lo) | (rf > r_hi))) | ~np.isclose(cores, _lookup(self._cores, wl)))
@@ -329,14 +333,21 @@ class ContainerLatency(_Chapter9):
         y = np.array([p.target for p in points], dtype=float)
         signs = [FREE] * (len(HYPERVISORS) + len(CASSANDRA)) + [POSITIVE] * (len(HYPERVISORS) * len(CASSANDRA))
         model = LogLinearLearner(signs, alpha=1e-3)(self._design(plat, wl, rf), y)
-        return {"model": model, "rf_range": (float(rf.min()), float(rf.max())), "seen": tuple(sorted(set(plat)))}
+        cell = _cell(plat, wl)  # each platform and workload has its own replication slope
+        rfs = {c: (float(rf[cell == c].min()), float(rf[cell == c].max())) for c in set(cell)}
+        return {"model": model, "rf_range": rfs, "seen": tuple(sorted(set(plat)))}
 
     def _predict_core(self, core, cols, n):
         plat, _, _ = self._platform(cols, n)
         wl, rf = self._workload(cols, n)
         mean = core["model"].predict(self._design(plat, wl, rf))
-        lo, hi = core["rf_range"]
+        lo, hi = _ranges(core["rf_range"], _cell(plat, wl))
         return mean, ~np.isin(plat, core["seen"]) | (rf < lo) | (rf > hi)
+
+
+def _cell(plat: np.ndarray, wl: np.ndarray) -> np.ndarray:
+    """``platform/workload`` labels (the replication factors each ran at are kept per cell)."""
+    return np.char.add(np.char.add(np.asarray(plat).astype(str), "/"), np.asarray(wl).astype(str))
 
 
 def _lookup(table: dict[str, float], keys: np.ndarray) -> np.ndarray:
