@@ -78,3 +78,19 @@ def test_the_editor_growth_controls_write_the_growth_section(window, qtbot):
     form.editors[("horizon_years",)].sig_edited.emit(0)
     assert "growth.horizon_years" in doc.problems  # refused naming the field, under it in the form
     doc.undo_stack.setClean()
+
+
+@pytest.mark.timeout(120)
+def test_a_workload_given_as_totals_shows_the_typical_vms_it_is_sized_as(window, qtbot):
+    _load_growth(window, qtbot)
+    editor = window.show_view("scenario")
+    # erp: 400 vCPUs / 4 = 100, 2,048 GiB / 16 = 128 -> 128 typical VMs of 4 vCPU / 16 GiB
+    assert editor.workload_list.item(0).text().endswith("128 typical VMs x 4 vCPU, 16 GiB (from totals)")
+    editor.workload_list.setCurrentRow(0)
+    form = editor.workload_form
+    assert form.editors[("vms",)].placeholderText() == "128 (from totals)"
+    assert form.editors[("vcpus",)].placeholderText() == "4 (typical VM)"
+    assert form.editors[("total_vcpus",)].text() == "400"
+    editor.workload_list.setCurrentRow(1)  # web: plain VMs, the field table's default again
+    assert form.editors[("vms",)].placeholderText() == "1 (default)"
+    assert window.session.document.scenario.workloads[0].vms == 128
