@@ -33,6 +33,7 @@ from ui.views import SHORT_TITLES, VIEWS, view
 from ui.views import view_names as _view_names
 from ui.window_actions import ActionsMixin
 from ui.window_files import FilesMixin, window_settings, with_scenario_suffix
+from ui.window_keys import WindowKeysFirst
 from ui.window_workshop import WorkshopMixin
 from ui.workers import Failure
 
@@ -171,6 +172,7 @@ class MainWindow(ActionsMixin, FilesMixin, WorkshopMixin, QMainWindow):
         if hasattr(hints, "colorSchemeChanged"):  # follow the desktop's light/dark switch live
             hints.colorSchemeChanged.connect(self._on_color_scheme_changed)
         self._build_actions()
+        self._window_keys = WindowKeysFirst(self)  # Ctrl+E etc. also from a text field (X11 keys)
         self._restore_state()
         self._update_title()
         self._on_tab_changed(self.tabs.currentIndex())

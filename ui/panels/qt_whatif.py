@@ -24,7 +24,6 @@ from PySide6.QtWidgets import (
     QPushButton,
     QScrollArea,
     QSizePolicy,
-    QSlider,
     QVBoxLayout,
     QWidget,
 )
@@ -33,6 +32,7 @@ from advisor.figures import registry
 from advisor.figures.whatif import INPUTS, Input, inputs_of, readings
 from advisor.text import plural
 from ui.scrolling import FitPage
+from ui.slider_access import ValueSlider
 from ui.tablemodels import fmt_value
 from ui.whatif_state import state_for
 from ui.workers import TaskSlot
@@ -55,7 +55,7 @@ class _Slider(QWidget):
         super().__init__(parent)
         self.name = name
         label, self.unit, self.lo, self.hi, self.step = spec.label, spec.unit, spec.minimum, spec.maximum, spec.step
-        self.slider = QSlider(Qt.Orientation.Horizontal)
+        self.slider = ValueSlider(Qt.Orientation.Horizontal, self.lo, self.step, self.unit, fmt_value)
         self.slider.setRange(0, int(round((self.hi - self.lo) / self.step)))
         self.slider.setObjectName(f"slider_{name}")
         self.slider.setToolTip(f"{spec.tip}. {label} ({self.unit}); drag, or arrow keys step, Page Up/Down jump"
@@ -83,7 +83,7 @@ class _Slider(QWidget):
         self.slider.valueChanged.connect(self._changed)
 
     def value(self) -> float:
-        return self.lo + self.slider.value() * self.step
+        return self.slider.real_value()
 
     def set_range(self, lo: float, hi: float) -> None:
         """The values the slider offers (keeps its value where it can)."""
@@ -91,6 +91,7 @@ class _Slider(QWidget):
             return
         v = self.value()
         self.lo, self.hi = lo, hi
+        self.slider.lo = lo
         self.slider.blockSignals(True)
         self.slider.setRange(0, int(round((self.hi - self.lo) / self.step)))
         self.slider.setPageStep(max(1, self.slider.maximum() // 10))
@@ -110,8 +111,8 @@ class _Slider(QWidget):
 
     def _show(self) -> None:
         self.value_label.setText(f"<b>{fmt_value(self.value())}</b> {self.unit}")
-        # a screen reader reads the slider's step number as its value: the description says the value
         self.slider.setAccessibleDescription(f"Now {fmt_value(self.value())} {self.unit}. {self._tip}".strip())
+        self.slider.announce()
 
     def _changed(self, _v: int) -> None:
         self._show()
