@@ -90,6 +90,7 @@ class Timeline:
     capacity: dict[str, float]
     runs_out: dict[str, Any] | None = None
     notes: list[str] = field(default_factory=list)
+    currency: str = ""  # of the years' cost, with a cost catalogue
 
     @property
     def planned_active(self) -> int:
@@ -249,6 +250,7 @@ def _price(tl: Timeline, ctx: EngineContext, cat, design: dict[str, Any]) -> Non
     g = sc.growth
     assert g is not None  # (a timeline is made of a growth section)
     spent, capex_before = 0.0, 0.0
+    tl.currency = cat.currency
     for y in tl.years:
         busy = min(1.0, y.demand.get("cpu_load", 0.0) / max(y.active_hosts * cores, 1))
         image_tb = sum(_disks_gb(g, w, y.year) for w in sc.workloads) / 1000.0

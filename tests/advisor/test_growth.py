@@ -117,6 +117,10 @@ def test_cost_per_year_with_a_catalogue(session_kb):
     assert [y["cost"]["opex"] for y in years][:4] == [3000, 4000, 4000, 5000]
     assert [y["cost"]["cumulative"] for y in years][:4] == [33000, 47000, 51000, 66000]
     assert "cost" not in timeline(session_kb, scenario(25))[0][0]
+    from advisor.render import to_markdown
+
+    md = to_markdown(advise(scenario(25), kb=session_kb, catalogue=cat))
+    assert "spend (EUR) |" in md and "| 1 | 4 | +1 | 25 | 78.12 |" in md and "| 14,000 |" in md
 
 
 def test_no_growth_section_no_timeline(session_kb):
