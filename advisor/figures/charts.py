@@ -366,10 +366,12 @@ def transfer_chart(kb, scenario, advice, inputs: dict) -> ChartSpec:
     if advice is not None:
         scenario = advice.scenario
     link = nic = float(scenario.hosts.nic_gbps) if scenario else 1.0
+    query = {"link_gbps": link}
     if advice is not None:  # the rate the recommender moves images at: the NIC or slower disks
-        from advisor.recommend.image_transfer import path_gbps
+        from advisor.recommend.image_transfer import path_gbps, transfer_inputs
 
         link = path_gbps(advice.context(kb))[0]
+        query = transfer_inputs(advice.context(kb))
     path = f"Link {nic:g} Gb/s" + (f", the hosts' disks write {link * 125:,.0f} MB/s" if link < nic else "")
     advised = max((w.image_size_gb for w in scenario.workloads), default=10.0) if scenario else 10.0
     size = float(inputs.get("image_gb") or advised)  # the recommender's image: the largest
@@ -382,7 +384,7 @@ def transfer_chart(kb, scenario, advice, inputs: dict) -> ChartSpec:
     spec = ChartSpec("image_transfer", "Image transfer time vs image size", "image size", "GB", "transfer time",
                      fam.unit, caption=f"{path}; the dashed line is the fastest any protocol can "
                                        f"move the image. Recommended: {choice or '-'}.")
-    spec.curves = _curves(_sweep(kb, fam.name, "image_size_gb", x, {"link_gbps": link}, ("protocol", protocols)),
+    spec.curves = _curves(_sweep(kb, fam.name, "image_size_gb", x, query, ("protocol", protocols)),
                           x, hi)
     spec.legend = "tl"
     spec.lines.append(Line(f"line-rate limit ({link:.3g} Gb/s)", 0.0, "y", slope=floor_seconds(1.0, link),

@@ -304,7 +304,7 @@ class CacheModeThroughput(Family):
         # the hardware limit: the group's measured one-VM figure (a group without one has none)
         core["cap"] = {g: float(y[(group == g) & (vms == 1)].max()) for g in groups if np.any((group == g) & (vms == 1))}
         core["vms_range"] = (float(vms.min()), float(vms.max()))
-        core["order"] = mode_ratios(mode, op, wl, vms, y)
+        core["order"] = mode_ratios(mode, op, wl, vms, y, data["h"])
         core["share_range"] = {w: (float(share[wl == w].min()), float(share[wl == w].max())) for w in set(wl)}
         return core
 
@@ -336,15 +336,17 @@ class CacheModeThroughput(Family):
         testbed = {k: v for k, v in cols.items() if k not in ("disk_path_mb_s", "stream_mb_s")}
         here = {m: self._transferred(core, {**cols, "cache_mode": m}, n, factor)[0] for m in MODES}
         there = {m: self._transferred(core, {**testbed, "cache_mode": m}, n, 1.0)[0] for m in MODES}
-        key = self._order_key(core, cols, n)
-        ordered = _in_order(core["order"], key, here, there)
+        key, h = self._order_key(core, cols, n)
+        ordered = _in_order(core["order"], key, h, here, there)
         return np.minimum(np.choose(_mode_index(mode), [ordered[m] for m in MODES]), limit), extrap
 
-    def _order_key(self, core, cols, n) -> np.ndarray:
-        """``operation/workload`` of each query, the workload resolved as the model does."""
-        mode, op, wl, *_ = self._features(cols, n)
+    def _order_key(self, core, cols, n) -> tuple[np.ndarray, np.ndarray]:
+        """(``operation/workload``, the page cache's hit ratio) of each query, the workload resolved
+        as the model does."""
+        mode, op, wl, vms, cache, work = self._features(cols, n)
         wl = np.where(np.isin(_group(mode, op, wl), core["groups"]), wl, default_workload(op))
-        return np.char.add(np.char.add(op, "/"), wl)
+        work = np.where(np.isnan(work), _lookup(self._files, wl), work)
+        return np.char.add(np.char.add(op, "/"), wl), hit_ratio(cache, work, wl == "bonnie")
 
     def _transferred(self, core, cols, n, factor):
         """(mean, extrapolated, the physical limit the mean obeys) of the model, disk path
@@ -425,34 +427,64 @@ class CacheModeThroughput(Family):
         return scaled, basis
 
 
+#: hit ratios closer than this count as the same page-cache regime (:func:`_ratio_bounds`)
+HIT_TOLERANCE = 0.05
 #: the pairs of modes whose measured ratio keeps them in order: (mode, reference mode)
 ORDER_PAIRS = (("writethrough", "none"), ("writeback", "none"), ("writeback", "writethrough"))
 
 
-def mode_ratios(mode, op, wl, vms, y) -> dict[tuple[str, str, str], tuple[float, float]]:
-    """Per (mode, reference, ``operation/workload``): the bounds the measured ratio mode /
-    reference puts on the model, one-sided. Where every configuration the tables measured
-    (VMs per host) has the mode below its reference, the ratio stays at most the largest
-    measured; where every one has it above, at least the smallest; where they disagree, no bound.
-    Two configurations at least (a pair measured once says nothing across configurations)."""
+def mode_ratios(mode, op, wl, vms, y, h) -> dict[tuple[str, str, str], tuple[str, np.ndarray, np.ndarray]]:
+    """Per (mode, reference, ``operation/workload``) whose measured ratio mode / reference keeps
+    one side of 1 at every configuration the tables measured (VMs per host; two at least: a pair
+    measured once says nothing across configurations): ``("upper", h, ratios)`` where the mode is
+    below its reference everywhere, ``("lower", h, ratios)`` where above, with the page cache's hit
+    ratio ``h`` of each configuration (:func:`_in_order` reads them)."""
     cells: dict[tuple[str, float], dict[str, float]] = {}
-    for m, o, w, v, t in zip(mode, op, wl, vms, y, strict=True):
+    hits: dict[tuple[str, float], float] = {}
+    for m, o, w, v, t, hit in zip(mode, op, wl, vms, y, h, strict=True):
         cells.setdefault((f"{o}/{w}", float(v)), {})[str(m)] = float(t)
+        hits[(f"{o}/{w}", float(v))] = float(hit)
     out = {}
     for a, b in ORDER_PAIRS:
-        ratios: dict[str, list[float]] = {}
-        for (key, _), by_mode in cells.items():
+        ratios: dict[str, list[tuple[float, float]]] = {}
+        for cell, by_mode in cells.items():
             if a in by_mode and b in by_mode:
-                ratios.setdefault(key, []).append(by_mode[a] / by_mode[b])
-        for key, rs in ratios.items():
-            if len(rs) >= 2 and max(rs) < 1.0:
-                out[(a, b, key)] = (0.0, max(rs))
-            elif len(rs) >= 2 and min(rs) > 1.0:
-                out[(a, b, key)] = (min(rs), np.inf)
+                ratios.setdefault(cell[0], []).append((hits[cell], by_mode[a] / by_mode[b]))
+        for key, hr in ratios.items():
+            hs, rs = np.array([x[0] for x in hr]), np.array([x[1] for x in hr])
+            if len(rs) >= 2 and rs.max() < 1.0:
+                out[(a, b, key)] = ("upper", hs, rs)
+            elif len(rs) >= 2 and rs.min() > 1.0:
+                out[(a, b, key)] = ("lower", hs, rs)
     return out
 
 
-def _in_order(order: dict, key: np.ndarray, here: dict[str, np.ndarray],
+def _ratio_bounds(order: dict, pair: tuple[str, str], key: np.ndarray, h: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(lowest, highest) ratio of ``pair`` per query. Writethrough completes every write on the
+    device, so its ratios hold whatever the page cache holds; writeback's gain grows with the page
+    cache's hit ratio, so a ratio measured at a lower hit ratio caps no query with a higher one (the
+    Bonnie++ file fits one VM's page cache, not two VMs'), and one measured at a higher hit ratio
+    floors none with a lower one."""
+    lo, hi = np.zeros(len(key)), np.full(len(key), np.inf)
+    for k in set(key.tolist()):
+        entry = order.get((*pair, k))
+        if entry is None:
+            continue
+        side, hs, rs = entry
+        sel = key == k
+        anyway = pair[0] == "writethrough"
+        if side == "upper":
+            ok = anyway | (hs[None, :] >= h[sel][:, None] - HIT_TOLERANCE)
+            hi[sel] = np.where(ok, rs[None, :], -np.inf).max(axis=1)
+            hi[sel] = np.where(np.isfinite(hi[sel]), hi[sel], np.inf)
+        else:
+            ok = anyway | (hs[None, :] <= h[sel][:, None] + HIT_TOLERANCE)
+            lo[sel] = np.where(ok, rs[None, :], np.inf).min(axis=1)
+            lo[sel] = np.where(np.isfinite(lo[sel]), lo[sel], 0.0)
+    return lo, hi
+
+
+def _in_order(order: dict, key: np.ndarray, h: np.ndarray, here: dict[str, np.ndarray],
               there: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     """Each mode's figure within the measured ratio to its references (:func:`mode_ratios`):
     ``here`` the model's figures for the query's device, ``there`` for the testbed's. An upper
@@ -466,8 +498,7 @@ def _in_order(order: dict, key: np.ndarray, here: dict[str, np.ndarray],
         for a, b in ORDER_PAIRS:
             if a != m:
                 continue
-            lo = np.array([order.get((a, b, k), (0.0, np.inf))[0] for k in key])
-            hi = np.array([order.get((a, b, k), (0.0, np.inf))[1] for k in key])
+            lo, hi = _ratio_bounds(order, (a, b), key, h)
             value = np.maximum(np.minimum(value, out[b] * hi), tb[b] * lo)
             at_tb = np.maximum(np.minimum(at_tb, tb[b] * hi), tb[b] * lo)
         out[m], tb[m] = value, at_tb

@@ -41,6 +41,13 @@ a lower threshold can only trigger more moves); maintenance moves are mandatory 
 interval is the 10th-90th percentile of a Poisson count with the predicted mean, not a log
 interval; a median absolute *percentage* error is undefined on such targets.
 
+The options' order (both): every event was measured with the same options on one testbed, so a
+cell (event, option) is partially pooled towards its event's mean plus the option's effect averaged
+over the other events (:func:`partial_pool`, strength a quarter of one load's evidence): where a
+cell's own loads cannot order two options (equal counts, equal CPU at the other loads), the order
+the other events measured decides. An evacuation's moves are mandatory at every level and keep their
+own means; a count that is zero at every load stays zero (the option never moved a VM for it).
+
 Query (both): ``event`` (load_shift|two_load_shifts|host_added|failover|maintenance; default
 load_shift), ``balancer`` (drs|human_expert; ``expert``, ``manual`` accepted; default drs),
 ``drs_level`` (1-5, default 3, VMware's default, row c7-S7.1.1-04; ignored for the expert).
@@ -96,11 +103,48 @@ def _isotonic(levels: list[float], values: list[float], weights: list[float], in
     return np.asarray(iso.X_thresholds_, float), np.asarray(iso.y_thresholds_, float)
 
 
+#: how many loads' worth of evidence the shared option effect counts as, against a cell's own mean
+POOL_STRENGTH = 0.25
+
+
+def partial_pool(event: np.ndarray, option: np.ndarray, value: np.ndarray, strength: float = POOL_STRENGTH,
+                 alone: tuple[str, ...] = (), keep_zero: bool = False) -> dict[tuple[str, str], tuple[float, float]]:
+    """(event, option) -> (pooled value, points). Every event is measured with the same options (DRS
+    levels 1, 3, 5 and the expert) on one testbed: an option's effect (its cells' difference from
+    their event's mean, averaged over the events) is shared, and a cell measured at ``n`` loads
+    keeps ``n / (n + POOL_STRENGTH)`` of its own deviation from ``event mean + shared effect``. A
+    cell whose own loads cannot order two options (equal counts, equal CPU) takes the order the
+    other events measured; a load left out of the cell shrinks it towards the shared effect. The
+    events in ``alone`` keep their own means and lend no effect (an evacuation's moves are
+    mandatory at every level); with ``keep_zero`` a cell that is zero at every load stays zero (a
+    threshold the event never crossed: the option never moves a VM for it)."""
+    raw = {}
+    for e, o in dict.fromkeys(zip(event.tolist(), option.tolist(), strict=True)):
+        sel = (event == e) & (option == o)
+        raw[(e, o)] = (float(value[sel].mean()), float(sel.sum()))
+    own = {k for k in raw if k[0] in alone or (keep_zero and not np.any(value[(event == k[0]) & (option == k[1])]))}
+    level = {e: float(np.mean([v for (ee, _), (v, _) in raw.items() if ee == e])) for e in set(event.tolist())}
+    effect: dict[str, list[float]] = {}
+    for (e, o), (v, _) in raw.items():
+        if e not in alone:
+            effect.setdefault(o, []).append(v - level[e])
+    shared = {o: float(np.mean(d)) for o, d in effect.items()}
+    out = {}
+    for (e, o), (v, n) in raw.items():
+        prior = level[e] + shared.get(o, 0.0)
+        out[(e, o)] = (v, n) if (e, o) in own else (prior + n / (n + strength) * (v - prior), n)
+    return out
+
+
 class _Chapter7(Family):
     """Shared: event, balancer and level columns; cell fits isotonic in the level."""
 
     #: isotonic direction of the cell values across DRS levels
     increasing = True
+    #: :func:`partial_pool`'s strength (0: every cell its own mean), its events alone, its zero cells kept
+    pool_strength = POOL_STRENGTH
+    pool_alone: tuple[str, ...] = ()
+    pool_keep_zero = False
 
     def _common(self, cols, n):
         event = column(cols, "event", n, "load_shift", numeric=False, family=self.name)
@@ -113,18 +157,21 @@ class _Chapter7(Family):
         return event, balancer, level
 
     def _fit_cells(self, event, balancer, level, value) -> dict:
-        """{"expert": event -> mean, "drs": event -> (level knots, value knots)}."""
+        """{"expert": event -> value, "drs": event -> (level knots, value knots)}: each cell's mean
+        over the loads, partially pooled towards its event's level plus the option's effect shared
+        by every event (:func:`partial_pool`), then isotonic across the DRS levels."""
+        option = np.where(balancer == "human_expert", "expert", np.char.add("drs ", level.astype(str)))
+        cell = partial_pool(event, option, value, self.pool_strength, self.pool_alone, self.pool_keep_zero)
         expert, drs = {}, {}
         for e in sorted(set(event)):
-            sel = (event == e) & (balancer == "human_expert")
-            if sel.any():
-                expert[e] = float(value[sel].mean())
+            if (e, "expert") in cell:
+                expert[e] = cell[(e, "expert")][0]
             lv, vals, wts = [], [], []
             for lvl in sorted(set(level[(event == e) & (balancer == "drs")])):
-                s = (event == e) & (balancer == "drs") & (level == lvl)
+                v, n = cell[(e, f"drs {lvl}")]
                 lv.append(lvl)
-                vals.append(float(value[s].mean()))
-                wts.append(float(s.sum()))
+                vals.append(v)
+                wts.append(n)
             if lv:
                 drs[e] = _isotonic(lv, vals, wts, self.increasing)
         return {"expert": expert, "drs": drs}
@@ -240,6 +287,8 @@ class DrsMigrations(_Chapter7):
 
     name = "drs_migrations"
     unit = "migrations"
+    pool_alone = ("maintenance",)
+    pool_keep_zero = True
     feature_names = ("event", "balancer", "drs_level", "vms_per_host", "hosts")
     description = ("Live migrations per event (load shift, host added, failover, maintenance) made by VMware DRS "
                    "(levels 1-5) or a human expert; doc 004 Tables 7.1-7.9 (55 points); non-decreasing in the "

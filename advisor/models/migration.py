@@ -222,13 +222,13 @@ class MigrationDowntime(_MigrationTime):
     Pre-copy copies the VM's memory while it runs, then again the pages it dirtied meanwhile, and
     stops the VM for the last copy (stop-and-copy) and the switch-over::
 
-        downtime = t_switch * (min(ratio, knee) / knee) ** b  +  k * rps / link_gbps
+        downtime = t_switch * (clip(ratio, 1, knee) / knee) ** b  +  k * rps / link_gbps
 
     The last copy is the memory the VM dirtied during the previous round: proportional to its dirty
     rate, which is proportional to the requests it serves (``migrated_vm_rps``), sent over the
     migration link (``link_gbps``). The switch-over (stopping, device state, resuming, the
     hypervisor's own work) does not move with the link; over-allocation slows it as the vCPUs
-    wait for cores (``b >= 0``), up to the medium level (Section 8.5, conclusion c8-C1: massive
+    wait for cores (``b >= 0``; at one vCPU per logical CPU or fewer none waits), up to the medium level (Section 8.5, conclusion c8-C1: massive
     measured like medium, the ``knee``). The VM's RAM sets the *total* time (the first full copy),
     not the last copy: it is not a feature here.
 
@@ -286,7 +286,7 @@ class MigrationDowntime(_MigrationTime):
         return ratio, rps, gbps
 
     def _data(self, ratio, rps, gbps) -> dict:
-        return {"log_ratio": np.log(np.minimum(ratio, self._knee) / self._knee), "rps": rps, "gbps": gbps}
+        return {"log_ratio": np.log(np.clip(ratio, 1.0, self._knee) / self._knee), "rps": rps, "gbps": gbps}
 
     def _fit_core(self, points):
         cols, n = self._point_columns(points)

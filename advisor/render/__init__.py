@@ -216,7 +216,8 @@ def timeline_data(tl) -> dict | None:
              "disk": fmt_value(y.utilization.get("disk_capacity", 0.0)), "binding": y.binding.replace("_", " "),
              "fits": "yes" if y.fits else "NO",
              "spend": fmt_value(y.cost["spend"]) if y.cost else ""} for y in tl.years]
-    return {"headline": headline, "rows": rows, "priced": any(y.cost for y in tl.years), "notes": list(tl.notes)}
+    return {"headline": headline, "rows": rows, "priced": any(y.cost for y in tl.years), "notes": list(tl.notes),
+            "currency": tl.currency}
 
 
 def cost_data(cost) -> dict | None:
@@ -282,7 +283,7 @@ the knowledge-base rows it rests on (document and table, section or figure).</p>
 {% for n in cost.notes %}<p class="warn">{{ n }}</p>{% endfor %}{% endif %}
 {% if timeline %}<h2>Growth over the years</h2>
 <p><b>{{ timeline.headline }}</b>. Utilization is of the planned hosts' usable capacity (%).</p>
-<table><tr><th>year</th><th>hosts needed</th><th>bought</th><th>VMs</th><th>CPU allocation %</th><th>RAM %</th><th>disk %</th><th>binding</th><th>planned hosts hold it</th>{% if timeline.priced %}<th>spend</th>{% endif %}</tr>
+<table><tr><th>year</th><th>hosts needed</th><th>bought</th><th>VMs</th><th>CPU allocation %</th><th>RAM %</th><th>disk %</th><th>binding</th><th>planned hosts hold it</th>{% if timeline.priced %}<th>spend ({{ timeline.currency }})</th>{% endif %}</tr>
 {% for y in timeline.rows %}<tr><td>{{ y.year }}</td><td>{{ y.hosts }}</td><td>{{ y.buy }}</td><td>{{ y.vms }}</td><td>{{ y.cpu }}</td><td>{{ y.ram }}</td><td>{{ y.disk }}</td><td>{{ y.binding }}</td><td{% if y.fits == "NO" %} class="warn"{% endif %}>{{ y.fits }}</td>{% if timeline.priced %}<td>{{ y.spend }}</td>{% endif %}</tr>
 {% endfor %}</table>
 {% for n in timeline.notes %}<p class="warn">{{ n }}</p>{% endfor %}{% endif %}
@@ -414,7 +415,7 @@ Workload groups:
 
 **{{ timeline.headline }}**. Utilization is of the planned hosts' usable capacity (%).
 
-| year | hosts needed | bought | VMs | CPU allocation % | RAM % | disk % | binding | planned hosts hold it |{% if timeline.priced %} spend |{% endif %}
+| year | hosts needed | bought | VMs | CPU allocation % | RAM % | disk % | binding | planned hosts hold it |{% if timeline.priced %} spend ({{ timeline.currency }}) |{% endif %}
 
 |---|---|---|---|---|---|---|---|---|{% if timeline.priced %}---|{% endif %}
 

@@ -117,6 +117,10 @@ def test_cost_per_year_with_a_catalogue(session_kb):
     assert [y["cost"]["opex"] for y in years][:4] == [3000, 4000, 4000, 5000]
     assert [y["cost"]["cumulative"] for y in years][:4] == [33000, 47000, 51000, 66000]
     assert "cost" not in timeline(session_kb, scenario(25))[0][0]
+    from advisor.render import to_markdown
+
+    md = to_markdown(advise(scenario(25), kb=session_kb, catalogue=cat))
+    assert "spend (EUR) |" in md and "| 1 | 4 | +1 | 25 | 78.12 |" in md and "| 14,000 |" in md
 
 
 def test_no_growth_section_no_timeline(session_kb):
@@ -270,3 +274,21 @@ def test_the_timeline_chart_is_the_timeline_and_marks_the_card_s_hosts(session_k
     del sc["growth"]
     none = build_charts(session_kb, None, advise(sc, kb=session_kb), {}, ["timeline"])["timeline"]
     assert none.empty and "add a growth section" in none.empty_reason
+
+
+def test_workloads_of_one_profile_grow_into_one_vm_shape():
+    """The placement keeps VMs of one demand together (an estate of thousands of groups places in
+    seconds): two groups of one shape, 7 and 13 VMs, CPU at 10 % and RAM at 30 %, have the same
+    grown VM in year 3 (CPU per VM x 1.1^3 / 1.3^3 = 0.6058), not one scaled by its own rounding."""
+    from advisor.growth import grown
+
+    sc = parse_scenario(scenario(10, ram=30, storage=0))
+    g, w = sc.growth, sc.workloads[0]
+    demand = {"cpu_allocation": 2.0, "ram": 8.16, "disk_capacity": 50.0}
+    w.vms = 7
+    a = grown(g, w, demand, 3)
+    w.vms = 13
+    b = grown(g, w, demand, 3)
+    assert a[1] == b[1] and a[1]["cpu_allocation"] == pytest.approx(2 * 1.1**3 / 1.3**3)
+    assert (a[0], b[0]) == (16, 29)  # ceil(7 x 2.197), ceil(13 x 2.197)
+    assert a[2]["ram"] == pytest.approx(8.16 * 7 * 1.3**3)  # the exact demand, for the utilization

@@ -94,3 +94,31 @@ def test_a_workload_given_as_totals_shows_the_typical_vms_it_is_sized_as(window,
     editor.workload_list.setCurrentRow(1)  # web: plain VMs, the field table's default again
     assert form.editors[("vms",)].placeholderText() == "1 (default)"
     assert window.session.document.scenario.workloads[0].vms == 128
+
+
+@pytest.mark.timeout(300)
+def test_optimize_tab_finds_the_design_that_lasts_the_horizon(window, qtbot):
+    from PySide6.QtCore import Qt
+
+    from knowledge.costs import load_catalogue
+
+    _load_growth(window, qtbot)
+    s = window.session
+    with qtbot.waitSignal(s.sig_advice, timeout=60000):
+        s.set_catalogue(load_catalogue(EXAMPLE.parent / "costs-example.yaml"))
+    assert s.advice.timeline.runs_out is not None  # the planned 10 hosts run out (year 4, RAM)
+    panel = window.show_view("optimize")
+    panel.counts.setValue(1)
+    panel.horizon.setChecked(True)
+    with qtbot.waitSignal(panel.task.sig_done, timeout=240000):
+        qtbot.mouseClick(panel.run_button, Qt.MouseButton.LeftButton)
+    wait_idle(qtbot, panel, 60000)
+    res = panel.result
+    assert res.best is not None and "year 5 of its growth" in res.scenario.name
+    with qtbot.waitSignal(s.sig_advice, timeout=60000):
+        panel.load_design(res.best)
+    assert s.document.data["growth"]["horizon_years"] == 5  # loaded onto the scenario itself, growth kept
+    assert s.document.data["workloads"][0]["total_vcpus"] == 400
+    assert s.advice.timeline.runs_out is None  # the design lasts every year
+    s.document.undo_stack.undo()
+    s.document.undo_stack.setClean()

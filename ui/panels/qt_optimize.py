@@ -36,11 +36,13 @@ FIGURES = (("headroom", "Headroom (% more VMs)"), ("host_cpu", "Busiest host's C
 
 
 def run_search(scenario, catalogue, kb, objective: str, figure: str, host_counts: int, keep_fixed: bool,
-               progress=None, cancel=None):
+               progress=None, cancel=None, horizon: bool = False):
     """Worker: the design-space search of ``scenario`` (its fixed choices dropped unless
-    ``keep_fixed``: a design loaded from this chart fixes every choice)."""
+    ``keep_fixed``: a design loaded from this chart fixes every choice); with ``horizon``, of the
+    scenario at the most demanding year of its growth (a design that lasts the horizon)."""
     import copy
 
+    from advisor.growth import horizon_scenario
     from advisor.optimize import SpaceOptions, optimize
 
     sc = scenario
@@ -48,6 +50,8 @@ def run_search(scenario, catalogue, kb, objective: str, figure: str, host_counts
         sc = copy.deepcopy(scenario)
         sc.preferences.fixed = {}
         sc.preferences.hypervisor = None
+    if horizon:
+        sc = horizon_scenario(sc)
     return optimize(sc, catalogue, kb, objective=objective, figure=figure,
                     options=SpaceOptions(host_counts=host_counts), progress=progress, cancel=cancel,
                     keep_table=True)
@@ -60,6 +64,7 @@ class QtOptimizePanel(QWidget):
         super().__init__(parent)
         self.session = session
         self.result = None
+        self.origin = None  # the scenario of the last search, as the document held it
         self.task = TaskSlot("design search", session.notifier, parent=self)
         self.task.sig_done.connect(self._on_result)
         self.task.sig_progress.connect(self._on_progress)
@@ -98,6 +103,9 @@ class QtOptimizePanel(QWidget):
         self.counts.setValue(6)
         self.counts.setSuffix(" host counts")
         self.counts.setToolTip("Host counts tried per host model, from the fewest that places the VMs")
+        self.horizon = QCheckBox("Last the &growth horizon")
+        self.horizon.setToolTip("Search the design that lasts every year of the scenario's growth section (sized for "
+                                "its most demanding year); a loaded design keeps the growth")
         self.keep_fixed = QCheckBox("Keep the scenario's fixed choices")
         self.keep_fixed.setToolTip("Search only the choices the scenario leaves open (preferences.hypervisor and "
                                    "preferences.fixed); a design loaded from this chart fixes all of them")
@@ -119,6 +127,7 @@ class QtOptimizePanel(QWidget):
             lab.setBuddy(w)
             top.addWidget(lab)
             top.addWidget(w)
+        top.addWidget(self.horizon)
         counts_label = QLabel("&Try:")  # "Try 6 host counts", not "Host counts: 6" (which reads as 6 hosts)
         counts_label.setBuddy(self.counts)
         top.addStretch(1)
@@ -205,12 +214,18 @@ class QtOptimizePanel(QWidget):
         if s.kb is None or scenario is None or s.catalogue is None or s.document.problems:
             self.info.setText("The scenario must be valid, the models ready and a cost catalogue stored.")
             return
+        if self.horizon.isChecked() and scenario.growth is None:
+            self.info.setText("The scenario has no growth section to last: give it one in the Scenario tab "
+                              "(Growth over the years), or clear \u201cLast the growth horizon\u201d.")
+            return
+        self.origin = scenario  # a design is loaded onto the scenario searched from (its growth kept)
         self.run_button.setEnabled(False)
         self.cancel_button.setEnabled(True)
         self.bar.setValue(0)
         self.bar.setVisible(True)
         self.task.start(run_search, scenario, s.catalogue, s.kb, self.objective.currentData(),
-                        self.figure.currentData(), self.counts.value(), self.keep_fixed.isChecked())
+                        self.figure.currentData(), self.counts.value(), self.keep_fixed.isChecked(),
+                        horizon=self.horizon.isChecked())
 
     def _on_progress(self, fraction: float, message: str) -> None:
         self.bar.setValue(int(100 * fraction))
@@ -263,7 +278,7 @@ class QtOptimizePanel(QWidget):
         from advisor.optimize import design_scenario
         from advisor.optimize.chart import design_text
 
-        sc = design_scenario(self.result.scenario, self.session.catalogue, candidate.design)
+        sc = design_scenario(self.origin or self.result.scenario, self.session.catalogue, candidate.design)
         data = sc.to_dict()
         self.session.document.replace(data, f"load design {candidate.design.host_model} x {candidate.hosts}")
         self.session.notifier.message(f"Loaded: {design_text(candidate, self.result)} — Edit ▸ Undo takes it back",

@@ -167,3 +167,19 @@ def test_downtime_reads_the_dirty_rate_and_the_link(downtime):
         {**q, "migrated_vm_rps": 0.0, "link_gbps": 100.0}]).mean
     assert busy > 1.5 * light and busy_fast < busy
     assert idle == pytest.approx(idle_fast) and idle < light
+
+
+def test_light_tests_predicted_from_heavy_and_chapter_5(downtime):
+    """Held out, the light tests (2.2-2.9 s) from the heavy ones and chapter 5: at little and massive
+    within the interval. Chapter 5's hosts ran 0.75 vCPUs per logical CPU: no vCPU waits for a core,
+    so its switch-over is the unloaded one (read at 0.75 it was 2.8 s for the light little test).
+    The light medium test (2.17 s, below its little 2.21 s) is not: the heavy tests rise to medium."""
+    from advisor.models.migration import MigrationDowntime
+
+    pts = downtime.training_points()
+    light = ("c8-081", "c8-085", "c8-089")
+    rest = MigrationDowntime(points=[p for p in pts if p.key.split("+")[0] not in light]).fit()
+    own = {p.key.split("+")[0]: p for p in pts if p.key.split("+")[0] in light}
+    pred = rest.predict([own[k].features for k in ("c8-081", "c8-089")])
+    for p, lo, hi in zip((own["c8-081"], own["c8-089"]), pred.low, pred.high, strict=True):
+        assert lo <= p.target <= hi, p.key
