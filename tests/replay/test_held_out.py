@@ -54,7 +54,7 @@ def test_held_out_floors(summary):
 
 
 @pytest.mark.xfail(strict=True, reason="issue #28 targets not reached yet: held out 84/99 experiments, "
-                                       "88 % of values, median width 1.05, 96 % of option pairs in order")
+                                       "89 % of values, median width 1.09, 96 % of option pairs in order")
 def test_held_out_targets(summary):
     assert summary["share"] >= TARGET["share"] and summary["values_share"] >= TARGET["values_share"]
     assert summary["interval_median_width"] <= TARGET["interval_median_width"]
