@@ -17,7 +17,7 @@ from app.cli import main
 pytestmark = pytest.mark.timeout(600)
 
 #: what the held-out replay reaches now (see the module doc)
-FLOOR = {"share": 0.84, "values_share": 0.88, "order_share": 0.96}
+FLOOR = {"share": 0.85, "values_share": 0.88, "order_share": 0.96}
 #: the issue's targets (#28, "Done when")
 TARGET = {"share": 0.90, "values_share": 0.90, "interval_median_width": 0.40, "order_share": 0.97}
 
@@ -53,8 +53,8 @@ def test_held_out_floors(summary):
         assert summary[key] >= floor, (key, summary[key])
 
 
-@pytest.mark.xfail(strict=True, reason="issue #28 targets not reached yet: held out 84/99 experiments, "
-                                       "89 % of values, median width 1.09, 96 % of option pairs in order")
+@pytest.mark.xfail(strict=True, reason="issue #28 targets not reached yet: held out 85/99 experiments, "
+                                       "89 % of values, median width 1.11, 96 % of option pairs in order")
 def test_held_out_targets(summary):
     assert summary["share"] >= TARGET["share"] and summary["values_share"] >= TARGET["values_share"]
     assert summary["interval_median_width"] <= TARGET["interval_median_width"]
