@@ -17,7 +17,7 @@ from app.cli import main
 pytestmark = pytest.mark.timeout(600)
 
 #: what the held-out replay reaches now (see the module doc)
-FLOOR = {"share": 0.85, "values_share": 0.88, "order_share": 0.96}
+FLOOR = {"share": 0.85, "values_share": 0.89, "order_share": 0.96}
 #: the issue's targets (#28, "Done when")
 TARGET = {"share": 0.90, "values_share": 0.90, "interval_median_width": 0.40, "order_share": 0.97}
 

@@ -13,11 +13,14 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QHBoxLayout,
+    QHeaderView,
     QLabel,
     QProgressBar,
     QPushButton,
+    QSizePolicy,
     QSpinBox,
     QSplitter,
+    QStackedWidget,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -150,7 +153,10 @@ class QtOptimizePanel(QWidget):
         self.front.verticalHeader().setVisible(False)
         self.front.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.front.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.front.horizontalHeader().setStretchLastSection(True)
+        header = self.front.horizontalHeader()
+        for col in range(self.front.columnCount() - 1):  # every title whole ("Hosts", not "Hos…"), at any font
+            header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
+        header.setStretchLastSection(True)
         self.front.cellDoubleClicked.connect(lambda r, _c: self.load_design(self.result.pareto[r]))
         self.front.setToolTip("The Pareto front: double-click a row to load its design")
 
@@ -163,11 +169,22 @@ class QtOptimizePanel(QWidget):
         sl.addWidget(self.load_best, 0, Qt.AlignmentFlag.AlignLeft)
         sl.addWidget(QLabel("Pareto front (double-click a row to load it):"))
         sl.addWidget(self.front, 1)
+        # before a search: a sentence saying what to do, not the chart's empty 0-1 axes
+        self.placeholder = QLabel()
+        self.placeholder.setObjectName("emptyState")
+        self.placeholder.setWordWrap(True)
+        self.placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.placeholder.setMargin(24)
+        self.placeholder.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)  # the splitter decides
+        self.chart_stack = QStackedWidget()
+        self.chart_stack.addWidget(self.placeholder)
+        self.chart_stack.addWidget(self.chart)
         split = QSplitter(Qt.Orientation.Horizontal)
-        split.addWidget(self.chart)
+        split.addWidget(self.chart_stack)
         split.addWidget(side)
         split.setStretchFactor(0, 3)
         split.setStretchFactor(1, 2)
+        split.setSizes([600, 400])  # the front's first four columns in view at 1024 px
         return split
 
     def busy(self) -> bool:
@@ -175,6 +192,13 @@ class QtOptimizePanel(QWidget):
 
     def _show_status(self) -> None:
         cat = self.session.catalogue
+        if self.result is None:
+            self.placeholder.setText(
+                "No chart yet: the design search needs prices. Open Edit ▸ Cost catalogue… to import your "
+                "prices (or the example's placeholder prices), then press Search designs." if cat is None else
+                "No chart yet: press Search designs. The chart then sets each design's cost against the "
+                "chosen figure; click a point to load its design.")
+            self.chart_stack.setCurrentWidget(self.placeholder)
         if cat is None:
             self.info.setText("No cost catalogue yet: Edit ▸ Cost catalogue… (import your prices, or load the "
                               "example with placeholder prices), then search.")
@@ -218,6 +242,8 @@ class QtOptimizePanel(QWidget):
 
         self.result = result
         self.chart.set_figure(pareto_figure(result))
+        self.chart_stack.setCurrentWidget(self.chart)
+        self.chart_stack.setCurrentWidget(self.chart)
         per_s = f", {result.size / result.elapsed_s:,.0f} designs per second" if result.elapsed_s > 0 else ""
         lost = "; ".join(f"{n:,} ({why})" for why, n in result.discarded.items() if n)
         self.info.setText(f"<b>{result.size:,}</b> designs searched in {result.elapsed_s:.1f} s{per_s}"

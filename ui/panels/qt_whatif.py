@@ -136,7 +136,8 @@ class QtWhatIfPanel(QWidget):
         self.on_settings_changed()
 
         root = QHBoxLayout(self)
-        root.addWidget(self._build_sliders())
+        self.slider_area = self._build_sliders()
+        root.addWidget(self.slider_area)
         root.addLayout(self._build_charts(), 1)
         self.state.sig_inputs.connect(self.on_inputs)
         self.state.sig_advice.connect(self.show_decisions)
@@ -210,17 +211,15 @@ class QtWhatIfPanel(QWidget):
         self._grid_columns = 0
         right = QVBoxLayout()
         right.addWidget(self.decisions)
-        if large:  # workshop: four charts, two by two, always in view
-            right.addWidget(grid_host, 1)
-            self._arrange_charts(2)
-        else:  # the tab: as many columns as fit; more charts below, scrolled to
-            self.chart_area = QScrollArea()
-            self.chart_area.setWidget(grid_host)
-            self.chart_area.setWidgetResizable(True)
-            self.chart_area.setFrameShape(QScrollArea.Shape.NoFrame)
-            self.chart_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-            right.addWidget(self.chart_area, 1)
-            self._arrange_charts(3)
+        # the tab: as many columns as fit, more charts below; the workshop: four charts two by two,
+        # in view unless their texts would no longer fit (a small screen, large fonts): then it scrolls
+        self.chart_area = QScrollArea()
+        self.chart_area.setWidget(grid_host)
+        self.chart_area.setWidgetResizable(True)
+        self.chart_area.setFrameShape(QScrollArea.Shape.NoFrame)
+        self.chart_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        right.addWidget(self.chart_area, 1)
+        self._arrange_charts(2 if large else 3)
         return right
 
     def _arrange_charts(self, columns: int) -> None:
@@ -234,7 +233,8 @@ class QtWhatIfPanel(QWidget):
         for i, chart in enumerate(self.charts.values()):
             self.grid.addWidget(chart, i // columns, i % columns)
             if not self.large:
-                chart.setMinimumHeight(max(220, 14 * self.fontMetrics().height()))
+                chart.min_floor = max(220, 14 * self.fontMetrics().height())
+                chart.setMinimumHeight(chart.min_floor)
         for c in range(3):
             self.grid.setColumnStretch(c, 1 if c < columns else 0)
         for r in range(rows):
@@ -242,6 +242,9 @@ class QtWhatIfPanel(QWidget):
 
     def resizeEvent(self, event) -> None:  # noqa: N802 - Qt override
         super().resizeEvent(event)
+        if self.large:  # a small screen: the sliders a third of the width, the charts the rest
+            area = self.slider_area
+            area.setMaximumWidth(max(area.minimumWidth(), min(area.widget().maximumWidth() + 20, self.width() // 3)))
         if not self.large:
             width = self.chart_area.viewport().width() if self.chart_area.isVisible() else self.width() * 2 // 3
             per_chart = 30 * self.fontMetrics().averageCharWidth()
