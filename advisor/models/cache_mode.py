@@ -54,6 +54,10 @@ a mode on one side of its reference, the mode's figure stays within the measured
 reference's figure (:func:`mode_ratios`, :func:`_in_order`): the mode's effect is learned across the
 configurations, so a configuration the model never saw (a table left out) keeps the order.
 
+A rewrite reads each block and writes it back in turn: it is never faster than the same mode's
+sequential read and write of the same configuration taken one after the other,
+``1 / (1 / read + 1 / write)`` (every configuration of Tables 2, 5 and 6 keeps it).
+
 Query: ``cache_mode`` (writeback|writethrough|none), ``vms_per_host`` (float >= 1), ``operation``
 (random_read|random_write|sequential_read|sequential_write|rewrite), ``workload`` (optional:
 postmark_set1|postmark_set2|bonnie; default postmark_set1 for random operations, bonnie for the
@@ -338,7 +342,25 @@ class CacheModeThroughput(Family):
         there = {m: self._transferred(core, {**testbed, "cache_mode": m}, n, 1.0)[0] for m in MODES}
         key, h = self._order_key(core, cols, n)
         ordered = _in_order(core["order"], key, h, here, there)
-        return np.minimum(np.choose(_mode_index(mode), [ordered[m] for m in MODES]), limit), extrap
+        mean = np.minimum(np.choose(_mode_index(mode), [ordered[m] for m in MODES]), limit)
+        return self._rewrite_bound(core, cols, n, factor, mean), extrap
+
+    def _rewrite_bound(self, core, cols, n, factor, mean):
+        """A rewrite reads each block and writes it back, one after the other: never faster than the
+        same mode's sequential read and write of the same configuration taken in turn,
+        ``1 / (1 / read + 1 / write)`` (every table of doc 001 keeps it: Tables 2, 5 and 6)."""
+        op = column(cols, "operation", n, numeric=False, family=self.name)
+        rows = np.flatnonzero(op == "rewrite")
+        if rows.size == 0:
+            return mean
+        sub = {k: (np.asarray(v, dtype=object)[rows].tolist() if isinstance(v, (list, tuple, np.ndarray)) else v)
+               for k, v in cols.items()}
+        f = np.broadcast_to(np.asarray(factor, dtype=float), (n,))[rows]
+        read, write = (self._predict_transferred(core, {**sub, "operation": o}, rows.size, f)[0]
+                       for o in ("sequential_read", "sequential_write"))
+        out = np.array(mean, dtype=float)
+        out[rows] = np.minimum(out[rows], 1.0 / (1.0 / read + 1.0 / write))
+        return out
 
     def _order_key(self, core, cols, n) -> tuple[np.ndarray, np.ndarray]:
         """(``operation/workload``, the page cache's hit ratio) of each query, the workload resolved
