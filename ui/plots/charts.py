@@ -33,6 +33,8 @@ from ui.plots.axes import ReadableAxis  # noqa: E402
 pg.setConfigOptions(antialias=True, useNumba=False, foreground="k")
 
 _STYLES = {"solid": Qt.PenStyle.SolidLine, "dash": Qt.PenStyle.DashLine, "dot": Qt.PenStyle.DotLine}
+#: a line style as the legend draws it in text
+_SAMPLES = {"solid": "━━", "dash": "╌╌", "dot": "┈┈"}
 
 
 def _color(hex_color: str, alpha: int = 255) -> QColor:
@@ -510,7 +512,7 @@ class ChartWidget(QWidget):
         several = len([c for c in spec.curves if c.in_legend]) > 1
         for c in spec.curves:
             if c.in_legend:
-                sample = {"dash": "╌╌", "dot": "┈┈"}.get(c.style, "━━")
+                sample = _SAMPLES.get(c.style, "━━")
                 out.append((c.name + (" ★ recommended" if c.highlight and several else ""),
                             colors.get(c.color_key or c.name, pc["accent"]), sample, c.highlight))
         if not self.compact:
@@ -525,6 +527,10 @@ class ChartWidget(QWidget):
         for mark in spec.marks:
             if mark.label and not any(mark.label == e[0] for e in out):
                 out.append((mark.label, pc["accent"], "┃", True))
+        drawn = {c.style for c in spec.curves}
+        for style, text in spec.style_notes.items():  # what solid and dashed stand for
+            if style in drawn:
+                out.append((text, pc["muted"], _SAMPLES.get(style, "━━"), False))
         return out
 
     def _show_legend(self, spec: ChartSpec, colors: dict, pc: dict) -> None:
