@@ -194,10 +194,9 @@ class _without_rows:
             if len(keep) == len(pts):
                 fitted[name] = fam
             else:
-                fresh = models.FAMILIES[name].factory(kb)
-                fitted[name] = fresh.fit(keep) if keep else None
-                if fitted[name] is None:
-                    raise InputError(f"{name}: no training points left without the experiment's rows")
+                if not keep:  # as for a knowledge base without its rows: the advice decides without it
+                    raise models.FamilyUnavailable(f"{name}: no training points left without the experiment's rows")
+                fitted[name] = models.FAMILIES[name].factory(kb).fit(keep)
             return fitted[name]
 
         self._saved = real

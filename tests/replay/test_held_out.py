@@ -83,3 +83,13 @@ def test_the_quoted_last_run_is_the_replay(held, summary, session_kb):
             assert quoted[key] == got[key], (mode, key, got)
         for key in ("interval_median_width", "order_share"):
             assert quoted[key] == pytest.approx(got[key], abs=0.005), (mode, key, got)
+
+
+def test_a_family_left_without_points_is_unavailable_not_a_rejected_scenario(session_kb):
+    """000-F3 is image_transfer_time's only experiment: held out, the family has no rows left, and
+    the advice is made without it (as for a knowledge base without those rows), not refused."""
+    held = replay.run(replay.load_suite(), session_kb, documents=["000"], held_out=True)
+    f3 = next(r for r in held.experiments if r.experiment.id == "000-F3")
+    for c in f3.cases:
+        assert c.host_count != "error" and "scenario rejected" not in c.problem, c.problem
+        assert not c.within and "no figure" in c.problem
