@@ -18,10 +18,8 @@ from PySide6.QtWidgets import (  # noqa: E402
     QApplication,
     QHBoxLayout,
     QLabel,
-    QMenu,
     QPushButton,
     QSizePolicy,
-    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -29,6 +27,7 @@ from PySide6.QtWidgets import (  # noqa: E402
 from advisor.figures.spec import ChartSpec  # noqa: E402
 from ui import theme  # noqa: E402
 from ui.plots.axes import ReadableAxis  # noqa: E402
+from ui.plots.chart_data import data_button  # noqa: E402
 
 pg.setConfigOptions(antialias=True, useNumba=False, foreground="k")
 
@@ -125,7 +124,7 @@ class ChartWidget(QWidget):
         head.setContentsMargins(0, 0, 0, 0)
         head.addWidget(self.title, 1)
         head.addWidget(self.reset_button, 0, Qt.AlignmentFlag.AlignTop)
-        self.data_button = self._data_button()
+        self.data_button = data_button(self)
         self.data_button.setEnabled(False)
         for widget in (self, self.plot):
             widget.setAccessibleName("Chart: nothing drawn yet")
@@ -168,21 +167,6 @@ class ChartWidget(QWidget):
         needed = max(self.min_floor, lay.minimumHeightForWidth(self.width()))
         if needed != self.minimumHeight():
             self.setMinimumHeight(needed)
-
-    def _data_button(self) -> QToolButton:
-        """"Data": the chart's numbers as a table (for a screen reader) or copied as text."""
-        button = QToolButton()
-        button.setText("Data")
-        button.setObjectName("chartData")
-        button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
-        menu = QMenu(button)
-        menu.addAction("Show as &table…", self.show_data)
-        menu.addAction("&Copy data", self.copy_data)
-        button.setMenu(menu)
-        button.setToolTip("The chart's numbers: as a table, or copied for a spreadsheet")
-        button.setAccessibleName("Chart data")
-        button.setAccessibleDescription("Show the numbers of this chart as a table, or copy them")
-        return button
 
     def show_data(self) -> None:
         """The chart's numbers in a dialog with a table (read by screen readers) and Copy."""
