@@ -55,6 +55,7 @@ class QtWhatIfState(QObject):
         self.session = session
         self.model = WhatIf()
         self._cost_memo: list[tuple] = []
+        self._charts: list[tuple] = []  # (key and inputs, scenario, advice, kb, spec), the latest 16
         self.task = TaskSlot("what-if advice", session.notifier, parent=self)
         self.task.sig_done.connect(self._on_advice)
         self.task.sig_started.connect(lambda: self.sig_busy.emit(True))
@@ -67,6 +68,20 @@ class QtWhatIfState(QObject):
             self._on_session_advice(session.advice)
 
     # --- reading -----------------------------------------------------------------------------
+    def chart(self, key: str, scenario, advice, inputs: dict):
+        """The chart ``key`` at these inputs, made once for every view that shows it (the tab and
+        the workshop draw the same what-if: entering the workshop reuses the tab's charts' data)."""
+        from advisor.figures.charts import safe_chart
+
+        kb = self.session.kb
+        sig = (key, tuple(sorted(inputs.items())))
+        for k, sc, adv, base, spec in self._charts:
+            if k == sig and sc is scenario and adv is advice and base is kb:
+                return spec
+        spec = safe_chart(key, kb, scenario, advice, dict(inputs))
+        self._charts = [*self._charts[-15:], (sig, scenario, advice, kb, spec)]
+        return spec
+
     def cost_of(self, advice):
         """The bill of ``advice`` at its planned hosts (:func:`planned_hosts`; the advice's own
         bill prices the needed ones, so "Hosts planned" would not move it); None without prices."""

@@ -142,7 +142,7 @@ class QtWhatIfPanel(QWidget):
         self.state.sig_inputs.connect(self.on_inputs)
         self.state.sig_advice.connect(self.show_decisions)
         session.sig_ready.connect(lambda: self.on_inputs(""))
-        self.on_inputs("")
+        self.on_inputs("", draw=self.state.advice is None)  # with an advice, show_decisions draws each chart once
         self.show_decisions(self.state.advice)
 
     def _build_sliders(self) -> QScrollArea:
@@ -273,8 +273,8 @@ class QtWhatIfPanel(QWidget):
         """A slider moved: the shared state moves (every view follows)."""
         self.state.set(name, value)
 
-    def on_inputs(self, name: str) -> None:
-        """The state moved (``""``: every input): sliders, charts and readings follow."""
+    def on_inputs(self, name: str, draw: bool = True) -> None:
+        """The state moved (``""``: every input): sliders, charts (unless not ``draw``) and readings follow."""
         t0 = time.perf_counter()
         names = [name] if name else list(INPUTS)
         for n in names:
@@ -282,7 +282,7 @@ class QtWhatIfPanel(QWidget):
                 self.sliders[n].set_range(*self.state.model.bounds(n))
                 self.sliders[n].set_value(self.state.inputs.get(n, self.sliders[n].value()))
         self._update_buttons()
-        if self.session.kb is None:
+        if self.session.kb is None or not draw:
             return
         keys = set()
         for n in names:
@@ -314,11 +314,8 @@ class QtWhatIfPanel(QWidget):
         if key == "realtime":
             self._rt_timer.start()
             return
-        from advisor.figures.charts import safe_chart
-
         scenario, advice = self._scenario_and_advice()
-        spec = safe_chart(key, self.session.kb, scenario, advice, dict(self.state.inputs))
-        self.charts[key].set_spec(spec)
+        self.charts[key].set_spec(self.state.chart(key, scenario, advice, self.state.inputs))
 
     def run_realtime(self) -> None:
         scenario, advice = self._scenario_and_advice()

@@ -148,7 +148,8 @@ class ChartWidget(QWidget):
 
     def changeEvent(self, event) -> None:  # noqa: N802 - Qt override
         super().changeEvent(event)
-        if event.type() == QEvent.Type.FontChange:
+        if event.type() == QEvent.Type.FontChange:  # (a look of its own, e.g. the workshop's)
+            self._apply_colors()  # the axes' fonts follow
             self._fit_plot_minimum()
             self._fit_height()
 
