@@ -170,8 +170,10 @@ def cache_mode_chart(kb, scenario, advice, inputs: dict) -> ChartSpec:
                          x, None, style="dash", bands=False,
                          suffix=f" on the {testbed['host_ram_gib']:g} GiB testbed")
         for c in dashed:
-            c.in_legend = False  # the caption explains the dashes; the legend stays small
+            c.in_legend = False  # one legend entry says what the dashes are; the legend stays small
         spec.curves += dashed
+        spec.style_notes = {"solid": "solid: this cluster's hosts",
+                            "dash": f"dashed: the documents' {testbed['host_ram_gib']:g} GiB testbed (points: measured)"}
     spec.points = _points_by(fam, "cache_mode", "vms_per_host",
                              lambda p: p.features.get("operation") == op and p.features.get("workload") == bench)
     spec.log_y = True  # the scenario's figures (on its own disks) and the testbed's measurements lie orders apart

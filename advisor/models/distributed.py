@@ -48,9 +48,9 @@ VM, Gb/s). Results: MB/s (10^6 B/s) per VM; s. Extrapolated: node count other th
 node link, RF other than the configuration's (Gluster supports at most 2, row c4-S4.3.1.2-02),
 fewer than 256 concurrent VMs (the store's rate rises with clients, Section 4.4, so fewer VMs
 may not reach it), or a configuration without its own points: it takes the mean log efficiency of
-the configurations that have points; its interval reaches down to the conformal band of the
-residuals of each configuration predicted without its own points (leave one configuration out) and
-up to the network bound (efficiency 1: three or four configurations cannot calibrate a 90 % upper end). No calibration keys: the site
+the configurations that have points; its interval is the physical range, from nothing up to the
+network bound (efficiency 1): a 90 % conformal band for a new configuration needs at least 19
+configurations to calibrate on, the documents measured four. No calibration keys: the site
 benchmarks the importers read (fio, bonnie++, ...) measure a host's disks, not a distributed store.
 """
 
@@ -191,22 +191,15 @@ class DistributedThroughput(_Chapter4):
                 model.coef[k] = pooled
         return {"model": model, "seen": seen}
 
-    def _extrapolation_folds(self, points):
-        """A configuration without points is what a query extrapolates over: leave each one out."""
-        by_system: dict[object, list[int]] = {}
-        for i, p in enumerate(points):
-            by_system.setdefault(p.features["storage_system"], []).append(i)
-        return list(by_system.values())
-
     def _relative_interval(self, cols, n, extrap=None):
-        """A configuration without points: the lower end of the leave-one-configuration-out band, up to
-        the network bound (:meth:`_bounds`; three or four configurations cannot calibrate the upper end
-        at 90 %, physics can); any other extrapolation: the calibrated band widened (the module doc of
-        advisor.models.conformal)."""
+        """A configuration without points: the physical range, from nothing up to the network bound
+        (:meth:`_bounds`): a 90 % conformal band for a new configuration needs at least 19 others
+        (the ``ceil((k + 1) x 0.95)``-th of ``k`` residuals), the documents measured four. Any other
+        extrapolation: the calibrated band widened (the module doc of advisor.models.conformal)."""
         unseen = ~np.isin(_systems(cols, n, self.name), self._core["seen"])
         ext = np.zeros(n, dtype=bool) if extrap is None else np.asarray(extrap, dtype=bool)
         widen = np.where(ext, EXTRAPOLATION_FACTOR, 1.0)
-        return (np.exp(np.where(unseen, self._ext_lo, self._log_lo * widen)),
+        return (np.where(unseen, 0.0, np.exp(self._log_lo * widen)),
                 np.where(unseen, np.inf, np.exp(self._log_hi * widen)))
 
     def _predict_core(self, core, cols, n):

@@ -18,10 +18,8 @@ from PySide6.QtWidgets import (  # noqa: E402
     QApplication,
     QHBoxLayout,
     QLabel,
-    QMenu,
     QPushButton,
     QSizePolicy,
-    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -29,10 +27,13 @@ from PySide6.QtWidgets import (  # noqa: E402
 from advisor.figures.spec import ChartSpec  # noqa: E402
 from ui import theme  # noqa: E402
 from ui.plots.axes import ReadableAxis  # noqa: E402
+from ui.plots.chart_data import data_button  # noqa: E402
 
 pg.setConfigOptions(antialias=True, useNumba=False, foreground="k")
 
 _STYLES = {"solid": Qt.PenStyle.SolidLine, "dash": Qt.PenStyle.DashLine, "dot": Qt.PenStyle.DotLine}
+#: a line style as the legend draws it in text
+_SAMPLES = {"solid": "━━", "dash": "╌╌", "dot": "┈┈"}
 
 
 def _color(hex_color: str, alpha: int = 255) -> QColor:
@@ -123,7 +124,7 @@ class ChartWidget(QWidget):
         head.setContentsMargins(0, 0, 0, 0)
         head.addWidget(self.title, 1)
         head.addWidget(self.reset_button, 0, Qt.AlignmentFlag.AlignTop)
-        self.data_button = self._data_button()
+        self.data_button = data_button(self)
         self.data_button.setEnabled(False)
         for widget in (self, self.plot):
             widget.setAccessibleName("Chart: nothing drawn yet")
@@ -166,21 +167,6 @@ class ChartWidget(QWidget):
         needed = max(self.min_floor, lay.minimumHeightForWidth(self.width()))
         if needed != self.minimumHeight():
             self.setMinimumHeight(needed)
-
-    def _data_button(self) -> QToolButton:
-        """"Data": the chart's numbers as a table (for a screen reader) or copied as text."""
-        button = QToolButton()
-        button.setText("Data")
-        button.setObjectName("chartData")
-        button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
-        menu = QMenu(button)
-        menu.addAction("Show as &table…", self.show_data)
-        menu.addAction("&Copy data", self.copy_data)
-        button.setMenu(menu)
-        button.setToolTip("The chart's numbers: as a table, or copied for a spreadsheet")
-        button.setAccessibleName("Chart data")
-        button.setAccessibleDescription("Show the numbers of this chart as a table, or copy them")
-        return button
 
     def show_data(self) -> None:
         """The chart's numbers in a dialog with a table (read by screen readers) and Copy."""
@@ -510,7 +496,7 @@ class ChartWidget(QWidget):
         several = len([c for c in spec.curves if c.in_legend]) > 1
         for c in spec.curves:
             if c.in_legend:
-                sample = {"dash": "╌╌", "dot": "┈┈"}.get(c.style, "━━")
+                sample = _SAMPLES.get(c.style, "━━")
                 out.append((c.name + (" ★ recommended" if c.highlight and several else ""),
                             colors.get(c.color_key or c.name, pc["accent"]), sample, c.highlight))
         if not self.compact:
@@ -525,6 +511,10 @@ class ChartWidget(QWidget):
         for mark in spec.marks:
             if mark.label and not any(mark.label == e[0] for e in out):
                 out.append((mark.label, pc["accent"], "┃", True))
+        drawn = {c.style for c in spec.curves}
+        for style, text in spec.style_notes.items():  # what solid and dashed stand for
+            if style in drawn:
+                out.append((text, pc["muted"], _SAMPLES.get(style, "━━"), False))
         return out
 
     def _show_legend(self, spec: ChartSpec, colors: dict, pc: dict) -> None:
