@@ -369,11 +369,13 @@ class QtWhatIfPanel(QWidget):
             parts.append(txt)
         from advisor.cost import money, signed
 
-        cost, was_cost = getattr(advice, "cost", None), getattr(self.session.advice, "cost", None)
+        # the bill of the hosts planned (the advice's own prices the needed ones), and how it moved
+        cost, was_cost = self.state.cost_of(advice), self.state.cost_of(self.session.advice)
         if cost is not None and not priced(cost):
             parts.append(_esc(cost_summary(advice)))
-        elif cost is not None:  # the bill at one glance (advisor.cost), and how it moved
-            txt = f"Cost: <b>{_esc(money(cost.total, cost.currency))}</b> over {cost.years:g} years"
+        elif cost is not None:
+            n = plural(cost.design.get("hosts") or 0, "hosts")
+            txt = f"Cost of {n}: <b>{_esc(money(cost.total, cost.currency))}</b> over {cost.years:g} years"
             if was_cost is not None and advice is not self.session.advice and abs(cost.total - was_cost.total) >= 0.5:
                 txt = (f"<span style='color:{_accent(self.look)}'>{txt} ({_esc(signed(cost.total - was_cost.total))})"
                        "</span>")
