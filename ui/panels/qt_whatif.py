@@ -39,6 +39,8 @@ from ui.workers import TaskSlot
 
 #: the charts of the panel, in reading order (the large workshop layout shows its own)
 CHART_KEYS = registry.keys(registry.WHATIF)
+#: charts shown only while they have something to draw (the timeline: a scenario with growth)
+SHOWN_WHEN_DRAWN = frozenset({"timeline"})
 
 
 def realtime_data(kb, scenario, advice, inputs, progress=None, cancel=None):
@@ -209,6 +211,9 @@ class QtWhatIfPanel(QWidget):
             self.charts[key].look = self.look
             self.charts[key].on_theme_changed()
         self._grid_columns = 0
+        self._hidden = {k for k in self.charts if k in SHOWN_WHEN_DRAWN}  # shown once they have data
+        for key in self._hidden:
+            self.charts[key].setVisible(False)
         right = QVBoxLayout()
         right.addWidget(self.decisions)
         # the tab: as many columns as fit, more charts below; the workshop: four charts two by two,
@@ -229,8 +234,9 @@ class QtWhatIfPanel(QWidget):
         self._grid_columns = columns
         for chart in self.charts.values():
             self.grid.removeWidget(chart)
-        rows = (len(self.charts) + columns - 1) // columns
-        for i, chart in enumerate(self.charts.values()):
+        shown = [c for k, c in self.charts.items() if k not in self._hidden]
+        rows = (len(shown) + columns - 1) // columns
+        for i, chart in enumerate(shown):
             self.grid.addWidget(chart, i // columns, i % columns)
             if not self.large:
                 chart.min_floor = max(220, 14 * self.fontMetrics().height())
@@ -319,6 +325,11 @@ class QtWhatIfPanel(QWidget):
         scenario, advice = self._scenario_and_advice()
         spec = safe_chart(key, self.session.kb, scenario, advice, dict(self.state.inputs))
         self.charts[key].set_spec(spec)
+        if key in SHOWN_WHEN_DRAWN and (key in self._hidden) != spec.empty:  # the timeline: only with growth
+            self._hidden.symmetric_difference_update({key})
+            columns, self._grid_columns = self._grid_columns, 0
+            self._arrange_charts(columns)  # laid out (in the page) before it shows
+            self.charts[key].setVisible(not spec.empty)
 
     def run_realtime(self) -> None:
         scenario, advice = self._scenario_and_advice()
@@ -358,11 +369,13 @@ class QtWhatIfPanel(QWidget):
             parts.append(txt)
         from advisor.cost import money, signed
 
-        cost, was_cost = getattr(advice, "cost", None), getattr(self.session.advice, "cost", None)
+        # the bill of the hosts planned (the advice's own prices the needed ones), and how it moved
+        cost, was_cost = self.state.cost_of(advice), self.state.cost_of(self.session.advice)
         if cost is not None and not priced(cost):
             parts.append(_esc(cost_summary(advice)))
-        elif cost is not None:  # the bill at one glance (advisor.cost), and how it moved
-            txt = f"Cost: <b>{_esc(money(cost.total, cost.currency))}</b> over {cost.years:g} years"
+        elif cost is not None:
+            n = plural(cost.design.get("hosts") or 0, "hosts")
+            txt = f"Cost of {n}: <b>{_esc(money(cost.total, cost.currency))}</b> over {cost.years:g} years"
             if was_cost is not None and advice is not self.session.advice and abs(cost.total - was_cost.total) >= 0.5:
                 txt = (f"<span style='color:{_accent(self.look)}'>{txt} ({_esc(signed(cost.total - was_cost.total))})"
                        "</span>")
