@@ -54,7 +54,9 @@ states ratios per physical core, rows c6-S6.4-03/05: 2 and 4; the family does no
 On hosts with two threads per core, vCPUs per physical core = 2 x this ratio.
 
 Extrapolated: ratio outside 1.25-5, host load outside the tested loads (migration: 5900-7700
-req/s; overhead: 5600-5900 req/s), a hypervisor other than VMware ESXi.
+req/s; overhead: 5600-5900 req/s), a hypervisor other than VMware ESXi. Below the lowest ratio
+measured, the overhead's interval is the monotone bound: from 0 (the documents give no floor) up to
+the figure at that ratio with its band's upper end.
 """
 
 from __future__ import annotations
@@ -379,3 +381,19 @@ class OverallocationOverhead(_Chapter8):
         extrap = ((ratio < lo) | (ratio > hi) | (load < l_lo * (1 - 1e-9)) | (load > l_hi * (1 + 1e-9))
                   | (hyp != "vmware esxi"))
         return mean, extrap
+
+    def _bounds(self, low, high, cols, n):
+        """Below the lowest over-allocation measured, the host CPU is at most the figure there at the
+        query's load (it never falls as the ratio rises), with that figure's band; the documents bound
+        it from below by nothing: ``[0, figure at the lowest ratio x its band's upper end]``."""
+        low, high = super()._bounds(low, high, cols, n)
+        ratio, load, hyp = self._features(cols, n)
+        lowest = self._core["ratio_range"][0]
+        below = ratio < lowest * (1 - 1e-9)
+        if not below.any():
+            return low, high
+        edge = self._core["model"].predict(np.column_stack([np.ones(n), np.full(n, np.log(lowest))]))
+        l_lo, l_hi = self._core.get("load_range", (self._ref_load, self._ref_load))
+        far = (load < l_lo * (1 - 1e-9)) | (load > l_hi * (1 + 1e-9)) | (hyp != "vmware esxi")
+        top = edge * load / self._ref_load * np.exp(np.where(far, self._ext_hi, self._log_hi))
+        return np.where(below, self.lower_bound, low), np.where(below, np.minimum(top, self.upper_bound), high)

@@ -109,5 +109,7 @@ class RequestResponseTime(Family):
         below = load < lightest * 0.999
         if not below.any():
             return low, high
-        edge = self._core["model"].predict(self._design(hv, np.full(n, lightest))) * np.exp(self._log_hi)
+        unseen = ~np.isin(hv, self._core["seen"])
+        edge = self._core["model"].predict(self._design(hv, np.full(n, lightest))) * np.exp(
+            np.where(unseen, self._ext_hi, self._log_hi))
         return np.where(below, self.lower_bound, low), np.where(below, edge, high)

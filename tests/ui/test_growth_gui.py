@@ -46,6 +46,7 @@ def test_plots_show_the_timeline_and_the_growth_slider_flattens_it(window, qtbot
     tab = window.show_view("whatif")
     wait_idle(qtbot, tab, 60000)
     slider = tab.sliders["growth_pct"]
+    assert tab.charts["timeline"].isVisible()  # a scenario with growth: the what-if shows its timeline
     assert slider.value() == pytest.approx(30.0)  # the example's largest rate
     with qtbot.waitSignal(tab.state.task.sig_done, timeout=60000):
         slider.set_value(0.0, emit=True)

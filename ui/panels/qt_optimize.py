@@ -77,12 +77,16 @@ class QtOptimizePanel(QWidget):
         second = QHBoxLayout()  # the check box and the progress bar under the controls: fits 1024 px wide
         second.addWidget(counts_label)
         second.addWidget(self.counts)
-        second.addWidget(self.keep_fixed)
         second.addWidget(self.bar, 1)
         second.addWidget(self.run_button)  # on the second row: the first fits 1024 px at 16 pt
         second.addWidget(self.cancel_button)
+        third = QHBoxLayout()  # what the search keeps: its own row, so each row fits 1024 px at 16 pt
+        third.addWidget(self.keep_fixed)
+        third.addWidget(self.horizon)
+        third.addStretch(1)
         lay.addLayout(top)
         lay.addLayout(second)
+        lay.addLayout(third)
         lay.addWidget(self.info)
         lay.addWidget(split, 1)
         session.sig_catalogue.connect(lambda _c: self._show_status())
@@ -127,7 +131,6 @@ class QtOptimizePanel(QWidget):
             lab.setBuddy(w)
             top.addWidget(lab)
             top.addWidget(w)
-        top.addWidget(self.horizon)
         counts_label = QLabel("&Try:")  # "Try 6 host counts", not "Host counts: 6" (which reads as 6 hosts)
         counts_label.setBuddy(self.counts)
         top.addStretch(1)

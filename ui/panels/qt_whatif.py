@@ -39,6 +39,8 @@ from ui.workers import TaskSlot
 
 #: the charts of the panel, in reading order (the large workshop layout shows its own)
 CHART_KEYS = registry.keys(registry.WHATIF)
+#: charts shown only while they have something to draw (the timeline: a scenario with growth)
+SHOWN_WHEN_DRAWN = frozenset({"timeline"})
 
 
 def realtime_data(kb, scenario, advice, inputs, progress=None, cancel=None):
@@ -209,6 +211,9 @@ class QtWhatIfPanel(QWidget):
             self.charts[key].look = self.look
             self.charts[key].on_theme_changed()
         self._grid_columns = 0
+        self._hidden = {k for k in self.charts if k in SHOWN_WHEN_DRAWN}  # shown once they have data
+        for key in self._hidden:
+            self.charts[key].setVisible(False)
         right = QVBoxLayout()
         right.addWidget(self.decisions)
         # the tab: as many columns as fit, more charts below; the workshop: four charts two by two,
@@ -229,8 +234,9 @@ class QtWhatIfPanel(QWidget):
         self._grid_columns = columns
         for chart in self.charts.values():
             self.grid.removeWidget(chart)
-        rows = (len(self.charts) + columns - 1) // columns
-        for i, chart in enumerate(self.charts.values()):
+        shown = [c for k, c in self.charts.items() if k not in self._hidden]
+        rows = (len(shown) + columns - 1) // columns
+        for i, chart in enumerate(shown):
             self.grid.addWidget(chart, i // columns, i % columns)
             if not self.large:
                 chart.min_floor = max(220, 14 * self.fontMetrics().height())
@@ -315,7 +321,13 @@ class QtWhatIfPanel(QWidget):
             self._rt_timer.start()
             return
         scenario, advice = self._scenario_and_advice()
-        self.charts[key].set_spec(self.state.chart(key, scenario, advice, self.state.inputs))
+        spec = self.state.chart(key, scenario, advice, self.state.inputs)
+        self.charts[key].set_spec(spec)
+        if key in SHOWN_WHEN_DRAWN and (key in self._hidden) != spec.empty:  # the timeline: only with growth
+            self._hidden.symmetric_difference_update({key})
+            columns, self._grid_columns = self._grid_columns, 0
+            self._arrange_charts(columns)  # laid out (in the page) before it shows
+            self.charts[key].setVisible(not spec.empty)
 
     def run_realtime(self) -> None:
         scenario, advice = self._scenario_and_advice()

@@ -183,3 +183,20 @@ def test_light_tests_predicted_from_heavy_and_chapter_5(downtime):
     pred = rest.predict([own[k].features for k in ("c8-081", "c8-089")])
     for p, lo, hi in zip((own["c8-081"], own["c8-089"]), pred.low, pred.high, strict=True):
         assert lo <= p.target <= hi, p.key
+
+
+def test_overhead_below_the_lowest_ratio_is_bounded_by_the_figure_there(trained):
+    """The held-out replay leaves Section 8.4.1's three levels out: the one point left (ratio 5) gives
+    no slope, and the little and medium levels are bounded only by monotonicity: [0, figure at 5]."""
+    fam = trained["overallocation_overhead"]
+    pts = fam.training_points()
+    left = type(fam)(points=[p for p in pts if p.features["overallocation_ratio"] == 5.0
+                             and p.target > 80]).fit()
+    q = [{"overallocation_ratio": r} for r in (1.25, 2.5, 5.0)]
+    pred = left.predict(q)
+    assert pred.low[:2].tolist() == [0.0, 0.0] and pred.extrapolated[:2].all()
+    edge = pred.mean[2] * np.exp(left._log_hi)
+    assert pred.high[:2] == pytest.approx([min(edge, 100.0)] * 2)
+    measured = sorted(p.target for p in pts if p.target < 80)  # 50, 60, 65 % (rows c8-104, c8-102, c8-103)
+    assert pred.low[0] <= measured[0] <= pred.high[0] and pred.low[1] <= measured[1] <= pred.high[1]
+    assert fam.predict([{"overallocation_ratio": 2.0}]).low[0] > 0  # within the measured ratios: the band
