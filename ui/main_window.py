@@ -248,7 +248,8 @@ class MainWindow(ActionsMixin, FilesMixin, WorkshopMixin, QMainWindow):
         from ui.accessible import name_all
 
         self._naming = False
-        for root in (self.tabs.currentWidget(), self.menuBar(), *self.findChildren(QToolBar), self.statusBar()):
+        shop = self._workshop if self.in_workshop else None  # (its chart area's scroll bar, …)
+        for root in (self.tabs.currentWidget(), shop, self.menuBar(), *self.findChildren(QToolBar), self.statusBar()):
             if root is not None:
                 name_all(root)
 

@@ -55,6 +55,7 @@ class WorkshopMixin:
             bar.hide()
         if full_screen:
             self.showFullScreen()
+        self.name_widgets_soon()  # a screen reader hears a name for each of its controls
 
     def _leave_workshop(self) -> None:
         state, geometry, saved, bars = self._state_before_workshop
