@@ -118,3 +118,20 @@ def test_a_what_if_slider_reports_the_value_it_stands_for_not_its_step(window, q
     iface = QAccessible.queryAccessibleInterface(share.slider)
     assert iface.valueInterface().maximumValue() == pytest.approx(share.hi)
     assert iface.valueInterface().minimumStepSize() == pytest.approx(0.01)
+
+
+def test_a_field_s_clear_button_is_not_named_like_the_field(window, qtbot):
+    """Was: the clear button (⊗) of "Scenario name" was announced "Scenario name, button"."""
+    from PySide6.QtWidgets import QAbstractButton, QLineEdit
+
+    seen = 0
+    for name in window.view_names():
+        window.show_view(name)
+        _settle(qtbot, window)
+        for field in window.findChildren(QLineEdit):
+            for button in field.findChildren(QAbstractButton):
+                if button.isVisible():
+                    _role, heard, _d = _announced(button)
+                    assert heard.startswith("Clear") and heard != _announced(field)[1], (heard, field.objectName())
+                    seen += 1
+    assert seen

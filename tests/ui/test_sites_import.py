@@ -107,6 +107,8 @@ def test_the_sites_tab_removes_one_imported_file(sites_panel, qtbot, monkeypatch
     """Issue #29: one bad imported file can be removed from a site (was: only the whole site)."""
     from PySide6.QtWidgets import QInputDialog
 
+    sites_panel.refresh()
+    assert not sites_panel.remove_button.isEnabled()  # no site yet
     files = [FIXTURES / "fio3_randrw_2jobs.json", FIXTURES / "sysbench10_cpu.txt"]
     with qtbot.waitSignal(sites_panel.task.sig_done, timeout=30000):
         sites_panel.import_files(files, site="lab")

@@ -240,9 +240,11 @@ class QtSitesPanel(QWidget):
             self.figures_label.clear()
             self.show_calibration()
             self.table_stack.setCurrentWidget(self._empty_page)
+            self.remove_button.setEnabled(False)  # no site: no file to remove
             return
         self.table_stack.setCurrentWidget(self.table)
         name = item.data(Qt.ItemDataRole.UserRole)
+        self.remove_button.setEnabled(True)
         rows = [{"metric": m.metric, "value": m.value, "unit": m.unit, "factors": m.factors, "subject": m.subject,
                  "tool": m.tool} for m in self.session.userdb.site_measurements(name)]
         self.model.set_rows(rows)
