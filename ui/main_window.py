@@ -299,6 +299,13 @@ class MainWindow(ActionsMixin, FilesMixin, WorkshopMixin, QMainWindow):
             dlg = self.help_dialog = HelpDialog(self)
         return dlg
 
+    @staticmethod
+    def _present(dlg) -> None:
+        """Show ``dlg`` with the keyboard focus (Esc closes it at once, as in any dialog)."""
+        dlg.show()
+        dlg.raise_()
+        dlg.activateWindow()
+
     def show_user_guide(self):
         """The user guide (F1), at the section of the view in use."""
         dlg = self._help_dialog()
@@ -306,16 +313,14 @@ class MainWindow(ActionsMixin, FilesMixin, WorkshopMixin, QMainWindow):
             section = "Workshop mode"
         else:
             section = strip_mnemonic(VIEWS[self.tabs.currentIndex()].title)
-        dlg.show()
-        dlg.raise_()
+        self._present(dlg)
         dlg.show_section(section)
         return dlg
 
     def show_shortcuts(self):
         """The user guide at its list of keyboard shortcuts (Ctrl+F1)."""
         dlg = self._help_dialog()
-        dlg.show()
-        dlg.raise_()
+        self._present(dlg)
         dlg.show_section("Keyboard shortcuts")
         return dlg
 

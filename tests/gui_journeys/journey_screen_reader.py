@@ -77,6 +77,15 @@ def test_a_screen_reader_hears_a_name_for_every_control_of_every_view(x, launch)
     x.screenshot("workshop", w)
     x.key("Escape")
     wait_until(lambda: not w.in_workshop, 10, "leaving workshop mode")
+    # the keyboard-shortcut list by Ctrl+F1 reads with its heading, and Esc closes it (was: it kept
+    # no focus, Esc went to the window)
+    x.key("ctrl+F1")
+    wait_until(lambda: getattr(w, "help_dialog", None) is not None and w.help_dialog.isVisible(), 10, "the list")
+    wait_until(lambda: QApplication.activeWindow() is w.help_dialog, 10, "the list to have the focus")
+    problems += _heard(w.help_dialog, "shortcuts", seen)
+    x.screenshot("shortcuts", w.help_dialog)
+    x.key("Escape")
+    wait_until(lambda: not w.help_dialog.isVisible(), 10, "Esc to close the shortcut list")
     charts = [v for v in seen.values() if v[1] == "PlotWidget"]
     assert len(seen) > 150 and len(charts) >= 12, (len(seen), len(charts))  # the walk reached every view
     assert not problems, f"{len(problems)} of {len(seen)} widgets: {problems[:12]}"
