@@ -65,3 +65,10 @@ def test_the_front_table_shows_every_column_title_whole_at_1024_px(qtbot, sessio
     for col in range(4):  # total, figure, hosts and hypervisor in view without scrolling
         right = header.sectionViewportPosition(col) + header.sectionSize(col)
         assert right <= header.viewport().width(), (col, right, header.viewport().width())
+
+
+def test_the_host_counts_field_and_buttons_keep_their_size_on_a_wide_screen(qtbot, session):
+    """Was: at 1920 px "6 host counts" and the buttons stretched over the whole row."""
+    panel = _optimize_panel(qtbot, session, 1900, 1000)
+    for w in (panel.counts, panel.run_button, panel.cancel_button):
+        assert w.width() <= 2 * w.sizeHint().width(), (w, w.width(), w.sizeHint().width())

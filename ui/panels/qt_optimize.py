@@ -77,7 +77,8 @@ class QtOptimizePanel(QWidget):
         second = QHBoxLayout()  # the check box and the progress bar under the controls: fits 1024 px wide
         second.addWidget(counts_label)
         second.addWidget(self.counts)
-        second.addWidget(self.bar, 1)
+        second.addWidget(self.bar, 3)
+        second.addStretch(1)  # the bar hidden: the field and buttons keep their size (at 1920 px too)
         second.addWidget(self.run_button)  # on the second row: the first fits 1024 px at 16 pt
         second.addWidget(self.cancel_button)
         third = QHBoxLayout()  # what the search keeps: its own row, so each row fits 1024 px at 16 pt
