@@ -34,10 +34,11 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from advisor.expected import INTERVAL_LEVEL
 from advisor.models.base import TrainingPoint
 from knowledge.infra.errors import InputError
 
-LEVEL = 0.9            # nominal coverage of every family's interval
+LEVEL = INTERVAL_LEVEL  # nominal coverage of every family's interval (declared with the figure type)
 FOLDS = 10             # CV+ folds for the interpolation band
 MIN_RESIDUALS = 3      # fewer held-out residuals: no calibration, the fallback band
 MIN_HALF_WIDTH = 0.05  # log units, about +-5 %: a band is never narrower (the documents' rounding)
