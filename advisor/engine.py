@@ -18,6 +18,7 @@ from typing import Any
 
 from advisor.calibration import Calibration, calibrate, documents_only, for_scenario
 from advisor.cost import DesignCost, advice_cost
+from advisor.growth import Timeline, timeline
 from advisor.hardware import finish, summary_basis
 from advisor.notes import NoteIndex
 from advisor.notes import attach as attach_notes
@@ -72,6 +73,8 @@ class Advice:
     targets: list[TargetResult] = field(default_factory=list)
     #: what the design costs with the user's cost catalogue (:mod:`advisor.cost`); None without one
     cost: DesignCost | None = None
+    #: capacity over the years of the scenario's ``growth`` (:mod:`advisor.growth`); None without one
+    timeline: Timeline | None = None
     _lookup: Any = field(default=None, repr=False, compare=False)
 
     def scopes(self) -> list[str]:
@@ -160,6 +163,8 @@ class Advice:
             "recommendations": recs,
             "targets": [t.to_dict() for t in self.targets],
             "cost": self.cost.to_dict() if self.cost is not None else None,
+            "timeline": self.timeline.to_list() if self.timeline is not None else [],
+            "runs_out": self.timeline.runs_out if self.timeline is not None else None,
             "warnings": self.warnings, "model_problems": dict(self.model_problems),
             **self._placement(),
         }
@@ -262,6 +267,10 @@ def _advise(scenario, kb, site, userdb, progress, cancel, calibration, catalogue
         if catalogue is not None:
             report(progress, 0.97, "pricing the design")
             advice.cost = advice_cost(advice, catalogue, kb)
+        if sc.growth is not None:
+            report(progress, 0.98, "growing the demand over the horizon")
+            advice.timeline = timeline(ctx, advice.find("host_count"), catalogue,
+                                       advice.cost.design if advice.cost is not None else None)
         report(progress, 1.0, "done")
         advice.elapsed_s = time.perf_counter() - start
         return advice

@@ -62,7 +62,9 @@ def _inventory_format(path: Path) -> str:
     try:
         return detect(path)[0]
     except Exception:  # noqa: BLE001 - not an export the inventory readers know (or unreadable)
-        return ""
+        # a workbook goes to the inventory import all the same: it says which collector's export
+        # it is (or that it is none) instead of the scenario reader's unknown keys
+        return "xlsx" if Path(path).suffix.lower() == ".xlsx" else ""
 
 
 def _json_scenario(path: Path) -> bool:

@@ -10,11 +10,33 @@ from typing import Any
 
 from advisor.inventory.assumptions import assumption_rows, host_mapping, workload_mapping
 from advisor.inventory.grouping import Group, Grouping
+from advisor.inventory.series import SeriesSizing, apply_to_workload, label, read_for
 from knowledge.infra.errors import InputError
 
 
 class Inventory(Grouping):
-    """An estate and its workload groups (the model the CLI prints and the GUI edits)."""
+    """An estate and its workload groups (the model the CLI prints and the GUI edits), and the
+    utilisation series read beside it (:meth:`add_series`)."""
+
+    series: SeriesSizing | None = None
+    _series_key: tuple = ()
+
+    def add_series(self, paths, percentile: float | None = None, cancel=None) -> SeriesSizing:
+        """Read utilisation series joined to these VMs by name; the groups are sized on their
+        ``percentile`` (default: the scenario's) of the summed series from now on."""
+        self.series = read_for(self, paths, percentile, cancel)
+        self._series_key = self._grouping_key()
+        return self.series
+
+    def _grouping_key(self) -> tuple:
+        return tuple((g.name, tuple(g.members)) for g in self.groups), self.include_powered_off
+
+    def sized_series(self) -> SeriesSizing | None:
+        """The series reduced for the current groups (again after a regroup, merge or split)."""
+        if self.series is not None and self._series_key != self._grouping_key():
+            self.series.compute(self)
+            self._series_key = self._grouping_key()
+        return self.series
 
     def to_scenario(self, name: str | None = None) -> dict[str, Any]:
         """The scenario mapping (``advisor.scenario.parse_scenario`` accepts it)."""
@@ -36,8 +58,13 @@ class Inventory(Grouping):
                                                                      self.estate.sources for x in s.notes] if n]
         if notes:
             estate["notes"] = notes
-        return {"version": 1, "name": name or self.name, "hosts": hosts,
-                "workloads": [self.workload(g) for g in self.groups], "estate": estate}
+        out = {"version": 1, "name": name or self.name, "hosts": hosts,
+               "workloads": [self.workload(g) for g in self.groups], "estate": estate}
+        series = self.sized_series()
+        if series is not None and series.estate:
+            estate["series"] = series.estate
+            out["preferences"] = {"sizing_percentile": series.percentile}
+        return out
 
     def _nothing_to_plan(self) -> str:
         """Why there is no VM to plan, saying what the files held."""
@@ -60,7 +87,21 @@ class Inventory(Grouping):
 
     def workload(self, g: Group) -> dict[str, Any]:
         """The scenario mapping of one group, with its assumptions and today's settings."""
-        return workload_mapping(self, g)
+        w = workload_mapping(self, g)
+        series = self.sized_series()
+        gs = series.groups.get(g.name) if series is not None else None
+        if gs is not None and series is not None:
+            apply_to_workload(w, gs, series.percentile)
+        return w
+
+    def _group_series(self, g: Group) -> dict[str, Any] | None:
+        """A group's series percentiles and the share it is sized on (None: no series)."""
+        series = self.sized_series()
+        gs = series.groups.get(g.name) if series is not None else None
+        if gs is None or series is None:
+            return None
+        return {**gs.today(), "vms": gs.of, "sizing_percentile": series.percentile,
+                "sized_busy_pct": round(100 * gs.shares[label(series.percentile)], 2)}
 
     def summary(self) -> dict[str, Any]:
         """Found, groups and totals, JSON-ready (the CLI's ``--format json`` and the GUI's labels)."""
@@ -76,12 +117,15 @@ class Inventory(Grouping):
                            "pinned": p.pinned, "examples": p.examples, "note": g.note,
                            "cpu_busy_pct": round(100.0 * p.cpu.share, 1) if p.cpu is not None else None,
                            "cpu_measured": p.cpu.source if p.cpu is not None else None,
-                           "today_text": p.today_text()})
+                           "today_text": p.today_text(), "series": self._group_series(g)})
+        series = self.sized_series()
         return {"found": self.estate.counts(), "group_by": self.group_by, "groups": groups,
                 "totals": {"source": self.source_totals(), "scenario": self.scenario_totals()},
                 "today": self.today(), "warnings": list(self.estate.warnings),
                 "sources": [{"file": s.path, "format": s.format, "vms": s.vms, "hosts": s.hosts, "notes": s.notes}
-                            for s in self.estate.sources]}
+                            for s in self.estate.sources],
+                "series": (dict(series.estate, text=series.text()) if series is not None and series.estate
+                           else None)}
 
 
 def import_inventory(paths, group_by: str = "auto", include_powered_off: bool = True, progress=None,

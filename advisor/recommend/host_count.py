@@ -58,6 +58,8 @@ from advisor.recommend.packing import Packing, balance
 from advisor.recommend.placement_plan import Constrained, constrain
 from advisor.rules import evaluate
 from advisor.scenario import TARGETS as TARGET_NAMES
+from advisor.scenario.totals import totals_text
+from advisor.text import figure_label
 
 #: the most hosts the target search adds beyond the placement's count
 MAX_EXTRA_HOSTS = 256
@@ -252,7 +254,7 @@ def _alternatives(ctx: EngineContext, s: _Sizing) -> list[Alternative]:
         p_active = planned - sc.hosts.reserve
         if p_active < s.placed_active and not s.raised:
             why = (f"too few: placing whole VMs takes {s.placed_active} active hosts "
-                   f"({bottleneck.replace('_', ' ')} alone needs {s.need[bottleneck]:.2f})")
+                   f"({figure_label(bottleneck)} alone needs {s.need[bottleneck]:.2f})")
         elif p_active < s.placed_active:
             why = "too few: VMs that live-migrate need a second host [hc.migration-two-hosts]"
         elif planned < hosts:
@@ -260,7 +262,7 @@ def _alternatives(ctx: EngineContext, s: _Sizing) -> list[Alternative]:
                                            cpu_points=_migration_points(s.budgets)))
             why = f"too few to meet the targets ({'; '.join(r.text() for r in missed)})"
         else:
-            why = (f"{planned - hosts} more than needed; utilization of {bottleneck.replace('_', ' ')} would be "
+            why = (f"{planned - hosts} more than needed; utilization of {figure_label(bottleneck)} would be "
                    f"{100 * s.need[bottleneck] / max(p_active, 1):.0f} %")
         out.append(Alternative(str(planned), -1.0, {"hosts": figure(planned, "hosts")}, f"the planned count: {why}"))
     if hosts + 1 != planned:
@@ -309,7 +311,7 @@ def _rationale(ctx: EngineContext, s: _Sizing) -> str:
     over = sc.preferences.ram_overcommit
     room = s.room
     return (f"{hosts} hosts: {active} active for the workloads plus {sc.hosts.reserve} kept free "
-            f"(N+{sc.hosts.reserve}). The bottleneck is {s.bottleneck.replace('_', ' ')} "
+            f"(N+{sc.hosts.reserve}). The bottleneck is {figure_label(s.bottleneck)} "
             f"({s.need[s.bottleneck]:.2f} hosts' worth).{whole} CPU counts physical cores "
             f"({sc.hosts.cpu.cores} per host, threads not counted) at {ctx.facts.overallocation_ratio or 1.0:g} "
             f"vCPUs per core; RAM is {'not over-committed' if over == 1 else f'over-committed {over:g}x'}"
@@ -369,7 +371,7 @@ def recommend(ctx: EngineContext) -> list[Recommendation]:
         decision=DECISION, scope="cluster", choice="infeasible" if s.infeasible else str(hosts),
         value=None if s.infeasible else float(hosts), alternatives=_alternatives(ctx, s),
         expected=expected, confidence=0.2 if s.infeasible else 0.8,
-        rationale=f"{_rationale(ctx, s)} {text}".strip(),
+        rationale=" ".join(x for x in (_rationale(ctx, s), totals_text(sc), text) if x),
         citations=ctx.cites.for_rules(outcome.fired), rules=[r.id for r in outcome.fired],
         warnings=list(dict.fromkeys(outcome.warnings)) + warnings,
         basis=ctx.calibration.basis if site_iops else "documents")

@@ -6,19 +6,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from advisor.hardware import TESTBEDS
+from advisor.scenario.model import LEVEL_BOUNDS, level_of  # noqa: F401 (declared with the scenario)
 
 if TYPE_CHECKING:
     from advisor.recommend.base import EngineContext
 
 #: busy share of a vCPU per CPU intensity
 BUSY = {"low": 0.2, "medium": 0.5, "high": 0.9}
-#: a measured busy share falls in the level whose share is nearest: below 0.35 low, below 0.7 medium
-LEVEL_BOUNDS = (("low", 0.35), ("medium", 0.7), ("high", 1.0))
-
-
-def level_of(share: float) -> str:
-    """The CPU intensity a measured busy share (0-1) falls in."""
-    return next((name for name, top in LEVEL_BOUNDS if share < top), "high")
 
 
 def measured_share(w) -> float | None:

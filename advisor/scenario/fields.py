@@ -46,6 +46,13 @@ MAX_PROBLEMS_LISTED = 50
 MAX_SCENARIO_BYTES = 64 * 1024 * 1024
 #: virtual disk (and image) per VM when the scenario gives no size, GB
 DEFAULT_DISK_GB = 20.0
+#: the typical VM a workload given as totals (``total_vcpus``, ...) is sized as, unless its
+#: ``vcpus`` / ``ram_gib`` say otherwise (issue #31: 4 vCPU / 16 GiB)
+TYPICAL_VCPUS, TYPICAL_RAM_GIB = 4, 16.0
+#: the workload fields that give a workload as totals
+TOTALS = ("total_vcpus", "total_ram_gib", "total_storage_tb")
+#: the longest growth horizon, years
+MAX_HORIZON_YEARS = 30
 
 VALUE_KINDS = ("int", "float", "text", "choice", "bool", "group")
 #: vSphere-style HA admission policies (``preferences.ha.policy``)
@@ -172,8 +179,8 @@ FIELDS: tuple[Field, ...] = (
        empty=False),
     _f("workloads.application", "text", "Application",
        "What runs in the VMs, e.g. cassandra, telecom, web (some rules depend on it)", default="", assumable=True),
-    _f("workloads.vms", "int", "VMs", "Number of VMs in this group", "VMs", default=1, required=True, fallback=1,
-       minimum=1, maximum=1_000_000, assumable=True),
+    _f("workloads.vms", "int", "VMs", "Number of VMs in this group (not given when the group is given as totals)",
+       "VMs", default=1, required=True, fallback=1, minimum=1, maximum=1_000_000, assumable=True),
     _f("workloads.vcpus", "int", "vCPUs per VM", "Virtual CPUs of one VM", "vCPUs", default=1, required=True,
        fallback=1, minimum=1, maximum=4096, assumable=True),
     _f("workloads.ram_gib", "float", "RAM per VM", "Memory of one VM", "GiB", default=1.0, required=True,
@@ -217,6 +224,10 @@ FIELDS: tuple[Field, ...] = (
        "the VMs of the workloads of that group stay on one host", default=False, form=False),
     _f("workloads.cpu_busy_share", "float", "CPU busy share", "Share of each vCPU kept busy, 0-1, as measured "
        "(an imported estate's CPU usage)", minimum=0, maximum=1, form=False, measurable=True),
+    # l-long (#31): percentile sizing from series
+    _f("workloads.cpu_busy_percentiles", "mapping", "CPU busy percentiles", "Busy share of each vCPU, 0-1, at "
+       "percentiles of the measured series (keys p50, p95, p99, peak, ...): the share at "
+       "preferences.sizing_percentile is the one sized on", form=False, measurable=True),
     _f("workloads.realtime", "section", "Real-time tasks", "A hard real-time task set of the VMs (edited in the "
        "Real-time tab)", form=False),
     _f("workloads.realtime.time_unit", "choice", "Time unit", "The unit of the task set's times", default="ms",
@@ -237,6 +248,24 @@ FIELDS: tuple[Field, ...] = (
        fallback=0.0, maximum=1e9, **_POS),
     _f("workloads.realtime.tasks.deadline", "float", "Deadline", "The task's deadline (not set: the period)",
        maximum=1e9, **_POS),
+    # --- totals and growth of a workload (#31)
+    _f("workloads.total_vcpus", "int", "Total vCPUs", "The workload as totals: all its vCPUs together. It is "
+       f"sized as that many typical VMs (vCPUs per VM, default {TYPICAL_VCPUS}); give no vms then", "vCPUs",
+       minimum=1, maximum=100_000_000),
+    _f("workloads.total_ram_gib", "float", "Total RAM", "The workload as totals: all its RAM together (RAM per "
+       f"VM of the typical VM, default {TYPICAL_RAM_GIB:g} GiB)", "GiB", maximum=1e10, step=64, decimals=0, **_POS),
+    _f("workloads.total_storage_tb", "float", "Total storage", "The workload as totals: all its virtual disks "
+       "together (10^12 B), shared evenly by its typical VMs; give no io.disk_gb then", "TB", maximum=1e7,
+       step=1, **_POS),
+    _f("workloads.growth", "section", "Growth of this workload", "Growth rates of this workload where they differ "
+       "from the scenario's growth section"),
+    _f("workloads.growth.cpu_pct_per_year", "float", "CPU growth", "This workload's CPU demand growth per year, "
+       "compounded (not set: growth.cpu_pct_per_year)", "%/year", minimum=-90, maximum=1000, step=5),
+    _f("workloads.growth.ram_pct_per_year", "float", "RAM growth", "This workload's RAM demand growth per year, "
+       "compounded (not set: growth.ram_pct_per_year)", "%/year", minimum=-90, maximum=1000, step=5),
+    _f("workloads.growth.storage_pct_per_year", "float", "Storage growth", "This workload's storage (capacity, "
+       "IOPS, traffic) growth per year, compounded (not set: growth.storage_pct_per_year)", "%/year",
+       minimum=-90, maximum=1000, step=5),
     _f("workloads.assumed", "names", "Assumed", "Fields filled with defaults, not known (an imported estate)",
        form=False),
     _f("workloads.measured", "names", "Measured", "Fields derived from the estate's measurements, not assumed",
@@ -251,6 +280,9 @@ FIELDS: tuple[Field, ...] = (
        default=1.0, minimum=1.0, maximum=4.0, step=0.1),
     _f("preferences.max_host_cpu_percent", "float", "Max host CPU", "Planned peak CPU utilization", "%",
        default=80.0, minimum=10, maximum=100, step=5),
+    _f("preferences.sizing_percentile", "float", "Sizing percentile", "The percentile of the measured "
+       "utilisation series the CPU is sized on (workloads with measured series; 100: the peak)", "%",
+       default=95.0, minimum=1, maximum=100, step=1, decimals=1),
     _f("preferences.frequent_provisioning", "bool", "Frequent provisioning",
        "Servers are created and started often (elastic scale-out)", default=False),
     _f("preferences.hypervisor", "choice", "Hypervisor", "Fixes the hypervisor (not set: the advice chooses)",
@@ -276,6 +308,25 @@ FIELDS: tuple[Field, ...] = (
        "share of the cluster; failover_hosts: dedicated idle hosts", default="slot", choices=HA_POLICIES),
     _f("preferences.ha.tolerate_hosts", "int", "Tolerate", "Host failures the admission control tolerates",
        "hosts", default=1, minimum=0, maximum=64, decimals=0),
+    # --- growth over a horizon (#31)
+    _f("growth", "section", "Growth", "Demand growth over a horizon of years: the advice's timeline (hosts needed "
+       "per year, utilization of the planned hosts, the year they run out)"),
+    _f("growth.horizon_years", "int", "Horizon", "Years the timeline covers (year 0 is today)", "years", default=5,
+       minimum=1, maximum=MAX_HORIZON_YEARS),
+    _f("growth.cpu_pct_per_year", "float", "CPU growth", "CPU demand growth per year, compounded", "%/year",
+       default=0.0, minimum=-90, maximum=1000, step=5),
+    _f("growth.ram_pct_per_year", "float", "RAM growth", "RAM demand growth per year, compounded", "%/year",
+       default=0.0, minimum=-90, maximum=1000, step=5),
+    _f("growth.storage_pct_per_year", "float", "Storage growth", "Storage demand growth per year (capacity, IOPS, "
+       "storage traffic), compounded", "%/year", default=0.0, minimum=-90, maximum=1000, step=5),
+    _f("growth.events", "list", "Step events", "One-off changes: VMs added to (or taken from) a workload in a year; "
+       "they grow with the workload from then on", default=[], limit=1000),
+    _f("growth.events.year", "int", "Year", "The year the VMs arrive (1 = a year from today)", "year",
+       required=True, fallback=1, minimum=1, maximum=MAX_HORIZON_YEARS),
+    _f("growth.events.workload", "text", "Workload", "The workload the VMs join (its name)", required=True,
+       empty=False),
+    _f("growth.events.add_vms", "int", "VMs added", "VMs of the workload's shape added (negative: retired)", "VMs",
+       required=True, fallback=1, minimum=-1_000_000, maximum=1_000_000),
     # --- where it came from
     _f("estate", "mapping", "Estate", "Where an imported scenario came from and what runs today", form=False),
     _f("calibration", "section", "Calibration", "The site whose imported benchmarks calibrate the advice",

@@ -114,8 +114,41 @@ class Realtime:
 
 
 @dataclass
+class GrowthRates:
+    """A workload's own growth rates, % per year compounded (None: the scenario's ``growth``)."""
+
+    cpu_pct_per_year: float | None = None
+    ram_pct_per_year: float | None = None
+    storage_pct_per_year: float | None = None
+
+
+@dataclass
+class GrowthEvent:
+    """A step of the growth: ``add_vms`` VMs of ``workload``'s shape arrive in ``year`` (negative:
+    retired); they grow with the workload from then on."""
+
+    year: int
+    workload: str
+    add_vms: int
+
+
+@dataclass
+class Growth:
+    """``growth``: demand growth per resource, % per year compounded, over ``horizon_years``, and
+    step events (see :mod:`advisor.growth`)."""
+
+    horizon_years: int = 5
+    cpu_pct_per_year: float = 0.0
+    ram_pct_per_year: float = 0.0
+    storage_pct_per_year: float = 0.0
+    events: list[GrowthEvent] = field(default_factory=list)
+
+
+@dataclass
 class Workload:
-    """A group of identical VMs."""
+    """A group of identical VMs. A workload given as totals (``total_vcpus``, ``total_ram_gib``,
+    ``total_storage_tb``) is that many typical VMs: the reader sets ``vms`` (and ``io.disk_gb``
+    from the total storage) and the file keeps the totals."""
 
     name: str
     vms: int = 1
@@ -138,7 +171,19 @@ class Workload:
     #: share of each vCPU kept busy, 0-1, as measured (an imported estate's CPU usage); it sets the
     #: CPU load while ``cpu_intensity`` is the level it falls in (see advisor.recommend.load)
     cpu_busy_share: float | None = None
+    #: busy shares at percentiles of the measured series (``p50``, ``p95``, ``p99``, ``peak``, ...); the
+    #: share at ``preferences.sizing_percentile`` becomes ``cpu_busy_share`` (see :func:`share_at`)
+    cpu_busy_percentiles: dict[str, float] | None = None
     measured: list[str] | None = None  # fields derived from the estate's measurements, not assumed
+    total_vcpus: int | None = None  # the workload as totals (#31): sized as typical VMs
+    total_ram_gib: float | None = None
+    total_storage_tb: float | None = None
+    growth: GrowthRates | None = None  # this workload's own growth rates (None: the scenario's)
+
+    @property
+    def from_totals(self) -> bool:
+        """Whether the workload is given as totals (its ``vms`` are derived from them)."""
+        return self.total_vcpus is not None or self.total_ram_gib is not None or self.total_storage_tb is not None
 
     @property
     def disk_size_gb(self) -> float:
@@ -216,6 +261,7 @@ class Preferences:
     container_friendly: bool = False
     ram_overcommit: float = 1.0
     max_host_cpu_percent: float = 80.0
+    sizing_percentile: float = 95.0  # the percentile of measured series the CPU is sized on
     frequent_provisioning: bool = False  # servers are created and started often (elastic scale-out)
     hypervisor: str | None = None
     targets: list[Target] = field(default_factory=list)
@@ -263,6 +309,7 @@ class Scenario:
     preferences: Preferences = field(default_factory=Preferences)
     estate: dict[str, Any] | None = None  # where an imported scenario came from and what runs today
     calibration: CalibrationChoice | None = None  # the site the advice is calibrated to
+    growth: Growth | None = None  # demand growth over a horizon (the advice's timeline)
 
     def to_dict(self) -> dict:
         """A plain mapping in the file format (None values left out)."""
@@ -273,11 +320,42 @@ class Scenario:
             prefs["targets"] = targets_to_file(self.preferences.targets)
         if not prefs.get("fixed"):
             prefs.pop("fixed", None)
+        for w, row in zip(self.workloads, out.get("workloads", []), strict=True):
+            if w.from_totals:  # the file keeps the totals; the VMs (and their disks) follow from them
+                row.pop("vms", None)
+                if w.total_storage_tb is not None:
+                    row.get("io", {}).pop("disk_gb", None)
         return out
 
     @property
     def total_vms(self) -> int:
         return sum(w.vms for w in self.workloads)
+
+
+#: a measured busy share falls in the CPU intensity whose share is nearest: below 0.35 low, below 0.7 medium
+LEVEL_BOUNDS = (("low", 0.35), ("medium", 0.7), ("high", 1.0))
+
+
+def level_of(share: float) -> str:
+    """The CPU intensity a measured busy share (0-1) falls in."""
+    return next((name for name, top in LEVEL_BOUNDS if share < top), "high")
+
+
+def percentile_key(q: float) -> str:
+    """The key of percentile ``q`` in ``cpu_busy_percentiles``: ``p95``, ``p99.9``, ``peak`` (100)."""
+    return "peak" if q >= 100 else f"p{q:g}"
+
+
+def share_at(table: dict[str, float], q: float) -> float | None:
+    """The busy share at percentile ``q`` of a ``cpu_busy_percentiles`` table: its own entry, else
+    linear between the nearest keys around it, else the nearest end; None for an empty table."""
+    points = sorted((100.0 if k == "peak" else float(k[1:]), float(v)) for k, v in table.items())
+    if not points:
+        return None
+    for (qa, a), (qb, b) in zip(points, points[1:], strict=False):
+        if qa <= q <= qb:
+            return a + (b - a) * (q - qa) / (qb - qa) if qb > qa else b
+    return points[0][1] if q < points[0][0] else points[-1][1]
 
 
 def targets_to_file(targets: list[Target]) -> dict:

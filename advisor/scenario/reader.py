@@ -6,6 +6,7 @@ a :class:`~advisor.scenario.model.Scenario`, every field read by its row of the 
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
@@ -16,6 +17,9 @@ from advisor.scenario.fields import (
     MAX_PROBLEMS_LISTED,
     MEASURABLE,
     SCENARIO_VERSION,
+    TOTALS,
+    TYPICAL_RAM_GIB,
+    TYPICAL_VCPUS,
     VALUE_KINDS,
     Field,
 )
@@ -26,6 +30,9 @@ from advisor.scenario.model import (
     Cpu,
     Disk,
     FailureDomain,
+    Growth,
+    GrowthEvent,
+    GrowthRates,
     HaPolicy,
     Hosts,
     IOProfile,
@@ -37,6 +44,8 @@ from advisor.scenario.model import (
     Survive,
     Target,
     Workload,
+    level_of,
+    share_at,
 )
 from knowledge.infra.errors import InputError
 from knowledge.infra.reader import MAX_NUMBER, MISSING, MappingReader, Problems, is_number
@@ -197,18 +206,86 @@ def _mapping(r: _Reader, key: str, path: str, pr: Problems) -> dict | None:
     return value
 
 
+def _percentiles(r: _Reader, path: str, pr: Problems) -> dict[str, float] | None:
+    """``cpu_busy_percentiles``: keys ``p<percentile>`` or ``peak``, busy shares 0-1."""
+    table = _mapping(r, "cpu_busy_percentiles", path, pr)
+    if table is None:
+        return None
+    out = {}
+    for k, v in table.items():
+        where = f"{path}.cpu_busy_percentiles.{k}"
+        q = 100.0 if k == "peak" else (float(k[1:]) if re.fullmatch(r"p\d+(\.\d+)?", str(k)) else -1.0)
+        if not 0 < q <= 100:
+            pr.add(where, "must be named p<percentile> (p50, p95, p99.9) or peak")
+        elif not is_number(v) or not 0 <= float(v) <= 1:
+            pr.add(where, f"must be a busy share from 0 to 1, not {v!r}")
+        else:
+            out[str(k)] = float(v)
+    return out
+
+
+def _sized_at_percentile(workloads: list[Workload], prefs: Preferences) -> None:
+    """A workload with measured percentiles is sized at ``preferences.sizing_percentile``: its
+    ``cpu_busy_share`` (and, while measured, its ``cpu_intensity``) is the table's share there."""
+    for w in workloads:
+        measured = w.measured or []
+        share = share_at(w.cpu_busy_percentiles or {}, prefs.sizing_percentile)
+        if share is None or "cpu_busy_share" not in measured:
+            continue
+        w.cpu_busy_share = round(share, 4)
+        if "cpu_intensity" in measured:
+            w.cpu_intensity = level_of(share)
+
+
 def _workload(data: Any, i: int, pr: Problems) -> Workload:
     path = f"workloads[{i}]"
     r = _Reader(data, path, pr)
     io = IOProfile(**_Reader(r.section("io"), f"{path}.io", pr).values())
     if io.footprint_gb is not None and io.disk_gb is not None and io.footprint_gb > io.disk_gb:
         pr.add(f"{path}.io.footprint_gb", f"must be <= io.disk_gb ({_num(io.disk_gb)})")
-    values = r.values()
+    if any(r.data.get(k) is not None for k in TOTALS):
+        values = r.values("vms", "vcpus", "ram_gib")
+        _totals(r, values, io, path, pr)
+    else:
+        values = r.values()
     values["name"] = values["name"] or f"workload{i + 1}"
     rt_data = r.raw("realtime", None)
+    growth = r.raw("growth", None)
     return Workload(io=io, realtime=_realtime(rt_data, f"{path}.realtime", pr) if rt_data is not None else None,
+                    cpu_busy_percentiles=_percentiles(r, path, pr),
                     assumed=_names(r, "assumed", path, pr), today=_mapping(r, "today", path, pr),
-                    measured=_names(r, "measured", path, pr), **values)
+                    measured=_names(r, "measured", path, pr),
+                    growth=None if growth is None else GrowthRates(**_Reader(growth, f"{path}.growth", pr).values()),
+                    **values)
+
+
+def _totals(r: _Reader, values: dict[str, Any], io: IOProfile, path: str, pr: Problems) -> None:
+    """A workload given as totals: its typical VM (``vcpus`` / ``ram_gib``, else 4 vCPU / 16 GiB)
+    and as many of them as the largest total needs (``vms``); the total storage shared evenly
+    (``io.disk_gb``). ``vms`` and ``io.disk_gb`` beside the totals they follow from are refused."""
+    values["vcpus"] = r.get("vcpus", TYPICAL_VCPUS)
+    values["ram_gib"] = r.get("ram_gib", TYPICAL_RAM_GIB)
+    if r.data.get("vms") is not None:
+        pr.add(f"{path}.vms", f"give either vms or the totals ({', '.join(k for k in TOTALS if k in r.data)}): "
+                              "the VMs follow from the totals")
+    if values.get("total_storage_tb") is not None and io.disk_gb is not None:
+        pr.add(f"{path}.io.disk_gb", "give either io.disk_gb or total_storage_tb: the disk per VM follows from "
+                                     "the total")
+    values["vms"] = typical_vms(values["total_vcpus"], values["total_ram_gib"], values["vcpus"] or TYPICAL_VCPUS,
+                                values["ram_gib"] or TYPICAL_RAM_GIB)
+    if values.get("total_storage_tb") is not None and io.disk_gb is None:
+        io.disk_gb = values["total_storage_tb"] * 1000.0 / values["vms"]
+
+
+def typical_vms(total_vcpus: int | None, total_ram_gib: float | None, vcpus: int, ram_gib: float) -> int:
+    """Typical VMs of ``vcpus`` / ``ram_gib`` that hold the totals: the most either total needs,
+    rounded up (at least one; a total of storage alone is one VM's worth per VM asked: one)."""
+    need = 1
+    if total_vcpus is not None:
+        need = max(need, math.ceil(total_vcpus / vcpus - 1e-9))
+    if total_ram_gib is not None:
+        need = max(need, math.ceil(total_ram_gib / ram_gib - 1e-9))
+    return need
 
 
 def _target(name: str, raw: Any, path: str, workload: str | None, pr: Problems) -> Target | None:
@@ -317,12 +394,33 @@ def _check_workloads(workloads: list[Workload], hosts: Hosts, has_hosts: bool, p
         if w.name in seen:
             pr.add(f"workloads[{i}].name", f"duplicate of workloads[{seen[w.name]}].name ({w.name!r})")
         seen.setdefault(w.name, i)
+        typical = " (the typical VM its totals are sized as: give a smaller vcpus / ram_gib)" if w.from_totals else ""
         if w.vcpus > hosts.cpu.threads and hosts.cpu.threads > 0 and has_hosts:
             pr.add(f"workloads[{i}].vcpus", f"{w.vcpus} vCPUs exceed the {hosts.cpu.threads} hardware threads "
-                                            "of a host")
+                                            f"of a host{typical}")
         if w.ram_gib > hosts.ram_gib and has_hosts:
             pr.add(f"workloads[{i}].ram_gib", f"{_num(w.ram_gib)} GiB exceeds a host's RAM "
-                                              f"({_num(hosts.ram_gib)} GiB)")
+                                              f"({_num(hosts.ram_gib)} GiB){typical}")
+
+
+def _growth(data: Any, workloads: list[Workload], pr: Problems) -> Growth:
+    """``growth``: rates, horizon and step events (each naming a workload of the scenario, in a
+    year of the horizon, adding or retiring VMs)."""
+    r = _Reader(data, "growth", pr)
+    g = Growth(**r.values())
+    names = {w.name: w for w in workloads}
+    for i, e in enumerate(r.items("events", [], limit=r.row("events").limit)):
+        p = f"growth.events[{i}]"
+        er = _Reader(e, p, pr)
+        ev = GrowthEvent(**er.values())
+        if ev.year > g.horizon_years:
+            pr.add(f"{p}.year", f"must be within the horizon (growth.horizon_years: {g.horizon_years})")
+        if ev.workload and ev.workload not in names:
+            pr.add(f"{p}.workload", f"no workload named {ev.workload!r}")
+        if er.data.get("add_vms") == 0:
+            pr.add(f"{p}.add_vms", "must not be 0 (VMs added, or retired when negative)")
+        g.events.append(ev)
+    return g
 
 
 def parse_scenario(data: Any, source: str = "scenario") -> Scenario:
@@ -344,6 +442,8 @@ def parse_scenario(data: Any, source: str = "scenario") -> Scenario:
         pr.add("workloads", "must list at least one workload")
     _check_workloads(workloads, hosts, "hosts" in r.data, pr)
     prefs = _preferences(r.section("preferences"), workloads, hosts.reserve, pr)
+    _sized_at_percentile(workloads, prefs)
+    growth = _growth(r.raw("growth"), workloads, pr) if r.raw("growth", None) is not None else None
     estate = _mapping(r, "estate", "", pr)
     calibration = None
     if r.raw("calibration", None) is not None:
@@ -353,5 +453,5 @@ def parse_scenario(data: Any, source: str = "scenario") -> Scenario:
     if pr.items:
         raise InputError(f"{source}: {len(pr.items)} problem(s) in the scenario:\n  {pr.listing()}")
     return Scenario(name=name, version=SCENARIO_VERSION, hosts=hosts,
-                    workloads=workloads, preferences=prefs, estate=estate,
+                    workloads=workloads, preferences=prefs, estate=estate, growth=growth,
                     calibration=calibration if calibration is not None and calibration.site else None)

@@ -12,17 +12,26 @@ from knowledge.infra import jsonout
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
-        "inventory", help="import today's VM inventory (RVTools, libvirt, Proxmox, OpenStack, CSV) into a scenario",
+        "inventory", help="import today's VM inventory (RVTools, Live Optics, Nutanix Collector, Azure Migrate, AWS Migration "
+             "Hub, libvirt, Proxmox, OpenStack, CSV) into a scenario",
         description="Read estate exports, show what was found (VMs, powered off, templates, hosts), group the VMs "
                     "into workload groups and write a scenario. Formats are recognised from the content: RVTools "
                     ".xlsx (tabs vInfo, vHost, vCPU, vMemory, vDatastore, vDisk, vPartition) or those tabs as CSV; virsh dumpxml domain XML "
                     "and virsh list --all / dominfo / nodeinfo text; pvesh get /cluster/resources "
                     "--output-format json; openstack server list --long -f json with openstack flavor list -f "
-                    "json (and openstack hypervisor list --long -f json for the hosts); Capacity Advisor's inventory CSV template (see docs/inventory.md). Fields no export carries (I/O "
+                    "json (and openstack hypervisor list --long -f json for the hosts); Live Optics (Optical Prime) .xlsx (sheets "
+                    "VMs, ESX Hosts); Nutanix Collector .xlsx (sheets vmList, vHosts); the Azure Migrate import CSV; "
+                    "the AWS Migration Hub import CSV; Capacity Advisor's inventory CSV template (see docs/inventory.md). Fields no export carries (I/O "
                     "pattern, loss tolerance, live migration ...) get defaults marked as assumed. Unless "
                     "--no-advise, the advice is computed and set next to today's settings (cache modes, "
                     "pinning, vCPUs per core). Without -o the scenario goes to stdout and the summary to stderr.")
-    p.add_argument("files", nargs="+", type=Path, metavar="FILE", help="export files (several are joined)")
+    p.add_argument("files", nargs="+", type=Path, metavar="FILE",
+                   help="export files (several are joined), then any utilisation SERIES files: a Prometheus "
+                        "query_range answer (JSON), a CSV vm,timestamp,cpu_pct,mem_pct[,iops,mbps]; series are "
+                        "joined to the inventory's VMs by name and recognised from their content")
+    p.add_argument("--percentile", type=_percentile, metavar="N",
+                   help="size the CPU on the N-th percentile (1-100; 100: the peak) of the summed series of the "
+                        f"VMs [preferences.sizing_percentile, {DEFAULT_PERCENTILE:g}]")
     p.add_argument("--group-by", choices=("auto", "size", "name-prefix", "cluster"), default="auto",
                    help="auto: same vCPUs and similar RAM/disk, at most about 12 groups; size: same vCPU/RAM/disk "
                         "profile; name-prefix: VM names without their numbers (web-01 -> web); cluster: the "
@@ -40,8 +49,20 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 #: the keys of the ``--format json`` document (its help names them; a test holds the two together)
-JSON_KEYS = ("found", "group_by", "groups", "totals", "today", "warnings", "sources", "scenario", "today_vs_advised",
-             "written")
+JSON_KEYS = ("found", "group_by", "groups", "totals", "today", "warnings", "sources", "series", "scenario",
+             "today_vs_advised", "written")
+#: the percentile sized on when --percentile is not given (the scenario field's default)
+DEFAULT_PERCENTILE = 95.0
+
+
+def _percentile(text: str) -> float:
+    try:
+        q = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 1 <= q <= 100:
+        raise argparse.ArgumentTypeError(f"{q:g} is outside 1-100")
+    return q
 
 
 def summary_lines(inv, advised_rows: list[dict] | None) -> list[str]:
@@ -79,6 +100,7 @@ def summary_lines(inv, advised_rows: list[dict] | None) -> list[str]:
     if measured:
         lines.append("Measured (derived from the estate's usage, not assumed): " + ", ".join(measured)
                      + " (each group's 'CPU ... % busy'; a snapshot at export time)")
+    lines += series_lines(s)
     t = s["today"]
     if t:
         lines.append("Today:")
@@ -89,12 +111,41 @@ def summary_lines(inv, advised_rows: list[dict] | None) -> list[str]:
     return lines
 
 
+def series_lines(s: dict) -> list[str]:
+    """The series part of the summary: what the sizing used, per group p50/p95/p99/peak."""
+    e = s.get("series")
+    if not e:
+        return []
+    files = ", ".join(f"{Path(f['file']).name} ({f['format']}, {f['vms']} VMs, {f['samples']:,} samples)"
+                      for f in e["files"])
+    lines = [f"Series: {files}; every {e['interval_s']:g} s, {e['steps']:,} steps", f"  {e['text']}"]
+    if e.get("trend"):
+        t = e["trend"]
+        lines.append(f"  trend (fitted, {t['days']} days): CPU {t['cpu_pct_per_year']:+g} % per year "
+                     f"({100 * t['level']:g} % interval {t['low']:+g} to {t['high']:+g}); may seed the growth section")
+    for g in s["groups"]:
+        x = g.get("series")
+        if x:
+            cpu = ", ".join(f"{k} {v:g}" for k, v in x["cpu_busy_pct"].items())
+            mem = (", memory % " + ", ".join(f"{k} {v:g}" for k, v in x["mem_busy_pct"].items())
+                   if x.get("mem_busy_pct") else "")
+            lines.append(f"  {g['name']}: CPU % of vCPUs {cpu}{mem} ({x['vms_measured']} of {x['vms']} VMs); "
+                         f"sized at {x['sized_busy_pct']:g} %")
+    return lines
+
+
 def cmd_inventory(args) -> int:
     from advisor.inventory import Inventory, scenario_yaml, today_vs_advised, write_scenario
     from knowledge.inventory import read_inventory
+    from knowledge.series import detect_series
 
-    estate = read_inventory(args.files)
+    series = [f for f in args.files if detect_series(f)]
+    estate = read_inventory([f for f in args.files if f not in series])
     inv = Inventory(estate, args.group_by, include_powered_off=not args.exclude_powered_off, name=args.name or "")
+    if series:
+        inv.add_series(series, args.percentile)
+    elif args.percentile is not None:
+        print("warning: --percentile without series files: nothing is sized on a percentile", file=sys.stderr)
     data = inv.to_scenario()
     from advisor.scenario import parse_scenario
 

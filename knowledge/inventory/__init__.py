@@ -3,6 +3,8 @@
 Supported (each detected from the file's content, not its name):
 
 - RVTools: the .xlsx workbook (tabs vInfo, vHost, vDisk, vPartition) or those tabs as CSV files;
+- Live Optics (Optical Prime) and Nutanix Collector workbooks, Azure Migrate and AWS Migration Hub
+  import CSVs (their columns: :mod:`knowledge.inventory.collectors`);
 - libvirt: ``virsh dumpxml`` domain XML, ``virsh list --all`` / ``dominfo`` / ``nodeinfo`` text;
 - Proxmox VE: ``pvesh get /cluster/resources --output-format json``;
 - OpenStack: ``openstack server list --long -f json`` with ``openstack flavor list -f json``
@@ -21,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from knowledge.infra.errors import InputError
+from knowledge.inventory import collectors
 from knowledge.inventory.common import MAX_XML_BYTES, ProgressFn, RowError, check_cancel, read_text, report
 from knowledge.inventory.limits import admit
 from knowledge.inventory.model import VM, Estate, Host, Source
@@ -37,7 +40,11 @@ FORMATS = {
     "openstack-json": "openstack server list --long -f json, openstack flavor list -f json, openstack hypervisor "
                       "list --long -f json",
     "template-csv": "Capacity Advisor inventory template (CSV)",
+    **{c.format: c.produces for c in collectors.ALL},
 }
+
+
+_COLLECTOR_FORMATS = {c.format for c in collectors.ALL}
 
 
 def _unknown(path: Path, what: str) -> InputError:
@@ -47,7 +54,7 @@ def _unknown(path: Path, what: str) -> InputError:
 def detect(path: Path) -> tuple[str, Any]:
     """``(format, parsed content)`` of one file; InputError when it is none of :data:`FORMATS`."""
     from knowledge.infra.files import check_regular, read_regular_head
-    from knowledge.inventory import libvirt, openstack, proxmox, rvtools, template
+    from knowledge.inventory import collector_files, libvirt, openstack, proxmox, rvtools, template
 
     path = Path(path)
     check_regular(path, "estate export")  # no FIFO, device or folder: refused before it is opened
@@ -56,7 +63,7 @@ def detect(path: Path) -> tuple[str, Any]:
     except OSError as exc:
         raise InputError(f"cannot read {path}: {exc.strerror or exc}") from exc
     if magic == b"PK\x03\x04":
-        return "rvtools-xlsx", None
+        return _workbook_format(path), None
     if magic[:4] == b"\xd0\xcf\x11\xe0":
         raise InputError(f"{path}: an old binary Excel (.xls) workbook; save it as .xlsx or export the tabs as CSV")
     text = read_text(path)
@@ -86,6 +93,9 @@ def detect(path: Path) -> tuple[str, Any]:
     kind, t_score = template.template_family(text)
     rows = rvtools.sniff_rows(text[: text.find("\n") + 1 if "\n" in text else len(text)])
     tab, r_score = rvtools.csv_family(path, [h.strip() for h in rows[0]]) if rows else (None, 0)
+    collector, c_score = collectors.identify_csv(collector_files.csv_keys(rows[0])) if rows else (None, 0)
+    if collector and c_score > max(t_score, r_score if r_score < 100 else 0):
+        return collector.format, text
     if kind and t_score >= r_score:
         return "template-csv", text
     if tab:
@@ -93,10 +103,29 @@ def detect(path: Path) -> tuple[str, Any]:
     raise _unknown(path, "format not recognised")
 
 
+def _workbook_format(path: Path) -> str:
+    """The format of an .xlsx workbook, from its sheet names; a known collector's workbook this
+    program does not read, or a workbook of none, is refused saying which (never "not RVTools")."""
+    from knowledge.inventory.xlsx import sheet_names
+
+    names = sheet_names(path)
+    kind, collector, advice = collectors.identify_workbook(names)
+    if kind == "rvtools":
+        return "rvtools-xlsx"
+    if collector is not None:
+        return collector.format
+    if kind == "unsupported":
+        raise InputError(f"{path}: {advice}")
+    others = ", ".join(f"no {c.vms.sheet} sheet ({c.name})" for c in collectors.WORKBOOKS)
+    raise InputError(f"{path}: no vInfo tab (RVTools), {others}: a workbook of no collector this program reads; "
+                     f"its tabs are: {', '.join(names) or 'none'}; workbooks read: "
+                     + "; ".join([FORMATS["rvtools-xlsx"]] + [c.produces for c in collectors.WORKBOOKS]))
+
+
 def read_inventory(paths: Sequence[Path | str], progress: ProgressFn | None = None, cancel=None) -> Estate:
     """Read every file into one estate (RVTools CSV tabs and OpenStack servers/flavors are
     joined across files; the same libvirt domain described twice is counted once)."""
-    from knowledge.inventory import libvirt, openstack, proxmox, rvtools, template
+    from knowledge.inventory import collector_files, libvirt, openstack, proxmox, rvtools, template
 
     files: list[Path] = [Path(p) for p in paths]
     if not files:
@@ -146,6 +175,12 @@ def read_inventory(paths: Sequence[Path | str], progress: ProgressFn | None = No
             estate.sources.append(openstack.read_hypervisors(path, content, estate))
         elif fmt == "template-csv":
             estate.sources.append(template.read_template(path, content, estate))
+        elif fmt in _COLLECTOR_FORMATS:
+            collector = collectors.by_format(fmt)
+            if collector in collectors.WORKBOOKS:
+                estate.sources.append(collector_files.read_workbook(path, collector, estate, sub, cancel))
+            else:
+                estate.sources.append(collector_files.read_csv(path, content, collector, estate, cancel))
     if csv_tabs:
         rvtools.read_csv_tabs(csv_tabs, estate, lambda f, m: report(progress, 0.9 + 0.08 * f, m), cancel)
     admit(estate)

@@ -80,6 +80,17 @@ def _files(tmp: Path, fmt: str, rows) -> list[Path]:
         sheet += [[name.replace("\x00", ""), power, a if isinstance(a, (int, float)) and not isinstance(a, bool)
                    and abs(a) < 1e300 else _text(a), _text(b), _text(c)] for name, a, b, c, power in rows]
         return [write_sdk_style(tmp / "estate.xlsx", {"vInfo": sheet})]
+    if fmt == "liveoptics":
+        sheet = [["VM Name", "Power State", "Virtual CPU", "Provisioned Memory (MiB)", "Virtual Disk Size (MiB)"]]
+        sheet += [[name.replace("\x00", ""), power, _text(a), _text(b), _text(c)] for name, a, b, c, power in rows]
+        return [write_sdk_style(tmp / "lo.xlsx", {"VMs": sheet, "ESX Hosts": [["Host Name"], ["esx"]]})]
+    if fmt == "azure-migrate":
+        out = io.StringIO()
+        csv.writer(out).writerows([["*Server name", "*Cores", "*Memory (In MB)", "*OS name", "Disk 1 size (In GB)"]]
+                                  + [[name, _text(a), _text(b), power, _text(c)] for name, a, b, c, power in rows])
+        p = tmp / "azmigrate.csv"
+        p.write_text(out.getvalue(), encoding="utf-8", errors="surrogatepass")
+        return [p]
     if fmt == "proxmox":
         items = [{"type": "qemu", "vmid": i, "name": name, "maxcpu": _json_value(a), "maxmem": _json_value(b),
                   "maxdisk": _json_value(c), "status": "running"} for i, (name, a, b, c, _p) in enumerate(rows)]
@@ -121,7 +132,8 @@ def _files(tmp: Path, fmt: str, rows) -> list[Path]:
     return [p]
 
 
-FORMATS = ("rvtools-csv", "rvtools-xlsx", "proxmox", "openstack", "libvirt", "virsh", "template")
+FORMATS = ("rvtools-csv", "rvtools-xlsx", "liveoptics", "azure-migrate", "proxmox", "openstack", "libvirt", "virsh",
+           "template")
 
 
 @pytest.mark.parametrize("fmt", FORMATS)

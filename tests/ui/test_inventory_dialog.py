@@ -230,3 +230,32 @@ def test_opening_an_estate_export_as_a_scenario_offers_the_inventory_import(qtbo
     assert dialog.inventory.source_totals()["vms"] == C.FACTS["rvtools-3x.xlsx"]["vms"]
     dialog.reject()
     assert window.session.document.data["name"] == before
+
+
+@pytest.mark.parametrize("name", ["liveoptics.xlsx", "nutanix-collector.xlsx", "azure-migrate-import.csv",
+                                  "aws-migrationhub-import.csv"])
+def test_import_inventory_accepts_the_other_collectors(qtbot, window, name):
+    """File > Import inventory reads the Live Optics, Nutanix Collector, Azure Migrate and AWS
+    Migration Hub fixtures (tests/fixtures/inventory/collectors) and names their format."""
+    from ui.dialogs.inventory import INVENTORY_FILTER
+
+    path = C.FIX / "collectors" / name
+    assert f"*{path.suffix}" in INVENTORY_FILTER.split(";;")[0]
+    dialog = open_import(qtbot, window, [path])
+    assert dialog.inventory is not None, dialog.message.text()
+    assert "Found <b>9</b> VMs" in dialog.found.text()
+    fmt = {"liveoptics.xlsx": "liveoptics-xlsx", "nutanix-collector.xlsx": "nutanix-xlsx",
+           "azure-migrate-import.csv": "azure-migrate-csv", "aws-migrationhub-import.csv": "aws-mhub-csv"}[name]
+    assert [s.format for s in dialog.inventory.estate.sources] == [fmt]
+    dialog.reject()
+
+
+def test_a_known_collector_workbook_it_cannot_read_is_named_in_the_dialog(qtbot, window, tmp_path):
+    from tests.knowledge.rvtools_workbooks import write_openpyxl
+
+    path = write_openpyxl(tmp_path / "lo-hosts.xlsx", {"ESX Hosts": [["Host Name"], ["esx-1"]],
+                                                       "ESX Performance": [["Host"], ["esx-1"]]})
+    dialog = open_import(qtbot, window, [path])
+    assert dialog.inventory is None and "a Live Optics export, but without its VMs sheet" in dialog.message.text()
+    assert "RVTools" not in dialog.message.text()
+    dialog.reject()

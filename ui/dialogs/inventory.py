@@ -41,8 +41,9 @@ from knowledge.infra.errors import UserFacingError
 from ui.triggers import on_trigger
 
 #: file chooser filter for estate exports
-INVENTORY_FILTER = ("Estate exports (*.xlsx *.csv *.xml *.json *.out *.txt);;RVTools workbook (*.xlsx);;"
-                    "CSV (*.csv);;libvirt domain XML (*.xml);;JSON (*.json);;All files (*)")
+INVENTORY_FILTER = ("Estate exports (*.xlsx *.csv *.xml *.json *.out *.txt);;RVTools, Live Optics or Nutanix "
+                    "Collector workbook (*.xlsx);;CSV: RVTools tabs, Azure Migrate or AWS Migration Hub import, "
+                    "inventory template (*.csv);;libvirt domain XML (*.xml);;JSON (*.json);;All files (*)")
 
 GROUP_BY_LABELS = {"auto": "similar size (auto)", "size": "identical vCPU/RAM/disk", "name-prefix": "VM name prefix",
                    "cluster": "cluster or host"}

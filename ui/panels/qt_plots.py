@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QGridLayout, QLabel, QScrollArea, QVBoxLayout, QWidget
 
+from advisor.expected import INTERVAL_LEVEL
 from advisor.figures import registry
 from ui.workers import TaskSlot
 
@@ -31,7 +32,7 @@ class QtPlotsPanel(QWidget):
         self.task.sig_done.connect(self.set_specs)
         self.charts: dict[str, ChartWidget] = {}
         self.info = QLabel("Hover a point to see its document, locator and row; the thick line is the "
-                           "recommended option; bands are 80 % intervals.")
+                           f"recommended option; bands are {round(100 * INTERVAL_LEVEL)} % intervals.")
         self.info.setObjectName("subtitle")
         self.info.setWordWrap(True)
         host = QWidget()

@@ -29,6 +29,7 @@ from advisor.hardware import basis_groups
 from advisor.recommend import catalog
 from advisor.recommend.base import Alternative, Recommendation
 from advisor.recommend.targets import card_line, for_card
+from advisor.text import figure_label
 from ui.tablemodels import fmt_value
 
 if TYPE_CHECKING:
@@ -71,7 +72,7 @@ def basis_text(expected: Mapping[str, ExpectedFigure]) -> str:
     for basis, names, hardware, _beds in groups:
         which = ""
         if len(groups) > 1 and not (len(names) == largest and largest > MAX_NAMES):  # the rest go unnamed
-            shown = ", ".join(n.replace("_", " ") for n in names[:MAX_NAMES])
+            shown = ", ".join(figure_label(n) for n in names[:MAX_NAMES])
             which = f" ({shown}{f' and {len(names) - MAX_NAMES} more' if len(names) > MAX_NAMES else ''})"
         line = f"Basis: <b>{_esc(basis)}</b>{_esc(which)}"
         if hardware:

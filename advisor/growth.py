@@ -1,0 +1,298 @@
+"""Capacity over time: the scenario's ``growth`` section turned into the advice's ``timeline``
+(hosts needed per year, utilization of the planned hosts per resource and the binding one, cost
+per year with a cost catalogue) and ``runs_out`` (the first year the planned hosts miss a hard
+limit), with the host count's own placement (:func:`advisor.recommend.packing.pack`).
+
+**Growth.** Demand grows per resource, compounded: CPU (allocation and load) at
+``cpu_pct_per_year``, RAM at ``ram_pct_per_year``, storage (capacity, IOPS and storage traffic) at
+``storage_pct_per_year``; a workload's own ``growth`` replaces a rate for it. A step event adds
+``add_vms`` VMs of its workload's shape in its year (negative: retires them); they grow with the
+workload from then on. In year ``y`` a workload of ``n`` VMs therefore holds, in resource ``r``,
+``n (1 + p_r)^y + sum_events add (1 + p_r)^(y - year)`` VMs' worth of its per-VM demand.
+
+**Placement.** A workload grows as more whole VMs of its shape: as many as its fastest-growing
+resource needs, rounded up; the other resources' per-VM demand is scaled by their growth over the
+fastest one (each at most today's VM, so a VM never outgrows a host). Demand and utilization are
+the exact totals; the placement's exceed them by less than one VM's worth per workload. The host count of a year is
+that placement's (first-fit decreasing, as the host count card), at least live migration's
+second host, and never below today's advised count while every resource's demand is at least
+today's (the hosts the targets add today stay); year 0 is the advice itself.
+
+**Planned hosts** are the scenario's (``preferences.fixed.host_count`` when a design is fixed,
+else ``hosts.count``), reserve included; utilization is of their usable capacity (the host
+count's ceilings) on the active ones. ``runs_out`` is the first year the whole VMs no longer fit
+the planned active hosts in the hard limits (CPU allocation, RAM, local disk capacity), naming
+the binding hard resource.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from advisor.recommend.base import EngineContext, Recommendation
+from advisor.recommend.host_demand import (
+    HARD,
+    Budgets,
+    host_capacity,
+    placement_demand,
+    vm_demand,
+)
+from advisor.recommend.load import vm_iops
+from advisor.recommend.packing import pack
+from advisor.scenario.model import Growth, GrowthEvent, Scenario, Workload
+from knowledge.infra.errors import InputError
+
+#: which growth rate each resource of the host count follows
+RATE_OF = {"cpu_allocation": "cpu", "cpu_load": "cpu", "ram": "ram", "disk_capacity": "storage",
+           "disk_iops": "storage", "network": "storage"}
+RATES = ("cpu", "ram", "storage")
+
+
+@dataclass
+class Year:
+    """One year of the timeline: hosts needed (reserve included) and bought this year, VMs,
+    demand per resource, utilization (%) of the planned hosts' usable capacity, the binding
+    resource, whether the planned hosts still hold it (hard limits), and the cost with a catalogue."""
+
+    year: int
+    hosts: int
+    active_hosts: int
+    buy: int
+    vms: int
+    demand: dict[str, float]
+    utilization: dict[str, float]
+    binding: str
+    fits: bool
+    cost: dict[str, float] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"year": self.year, "hosts": self.hosts, "active_hosts": self.active_hosts,
+                               "buy": self.buy, "vms": self.vms,
+                               "utilization": {k: round(v, 2) for k, v in self.utilization.items()},
+                               "binding": self.binding, "planned_hosts_fit": self.fits,
+                               "demand": {k: round(v, 3) for k, v in self.demand.items()}}
+        if self.cost is not None:
+            out["cost"] = dict(self.cost)
+        return out
+
+
+@dataclass
+class Timeline:
+    """The years of the horizon (year 0: today), the planned hosts and their usable capacity per
+    resource (one host, and the active ones), and the first year they run out."""
+
+    years: list[Year]
+    planned_hosts: int
+    reserve: int
+    capacity: dict[str, float]
+    runs_out: dict[str, Any] | None = None
+    notes: list[str] = field(default_factory=list)
+    currency: str = ""  # of the years' cost, with a cost catalogue
+
+    @property
+    def planned_active(self) -> int:
+        return max(self.planned_hosts - self.reserve, 1)
+
+    def to_list(self) -> list[dict[str, Any]]:
+        return [y.to_dict() for y in self.years]
+
+
+def factor(pct: float, years: float) -> float:
+    """Compound growth of ``pct`` % per year over ``years``."""
+    return (1.0 + pct / 100.0) ** years
+
+
+def rates(g: Growth, w: Workload) -> dict[str, float]:
+    """The growth rates (% per year) of workload ``w``: its own where given, else the scenario's."""
+    own = w.growth
+    out = {}
+    for r in RATES:
+        mine = getattr(own, f"{r}_pct_per_year") if own is not None else None
+        out[r] = float(mine if mine is not None else getattr(g, f"{r}_pct_per_year"))
+    return out
+
+
+def vm_equivalents(g: Growth, w: Workload, year: int, events: list[GrowthEvent] | None = None) -> dict[str, float]:
+    """Per growth rate: how many of today's VMs of ``w`` the demand of ``year`` is worth (today's
+    VMs and the events' VMs, each compounded from its year; never below 0). ``events``: those of
+    ``w`` (default: found in ``g``)."""
+    p = rates(g, w)
+    mine = [e for e in g.events if e.workload == w.name] if events is None else events
+    out = {}
+    for r in RATES:
+        n = w.vms * factor(p[r], year)
+        n += sum(e.add_vms * factor(p[r], year - e.year) for e in mine if e.year <= year)
+        out[r] = max(n, 0.0)
+    return out
+
+
+def grown(g: Growth, w: Workload, demand: dict[str, float], year: int, events: list[GrowthEvent] | None = None
+          ) -> tuple[int, dict[str, float], dict[str, float]]:
+    """(whole VMs, per-VM demand, exact demand) of ``w`` in ``year``: as many VMs as the
+    fastest-growing rate needs, rounded up; each resource's per-VM demand scaled by its growth
+    over the fastest one (the same scale for every workload of one profile and rates without
+    events, so the placement keeps them together; the placed total exceeds the exact one by less
+    than one VM's worth)."""
+    mine = [e for e in g.events if e.workload == w.name] if events is None else events
+    eq = vm_equivalents(g, w, year, mine)
+    exact = {k: v * eq[RATE_OF.get(k, "cpu")] for k, v in demand.items()}
+    top = max(eq.values())
+    n = math.ceil(top - 1e-9)
+    if n <= 0:
+        return 0, dict.fromkeys(demand, 0.0), exact
+    if any(e.year <= year for e in mine):
+        scale = {r: eq[r] / top for r in RATES}
+    else:
+        p = rates(g, w)
+        f = {r: factor(p[r], year) for r in RATES}
+        scale = {r: f[r] / max(f.values()) for r in RATES}
+    return n, {k: v * scale[RATE_OF.get(k, "cpu")] for k, v in demand.items()}, exact
+
+
+def planned_hosts(sc: Scenario) -> int:
+    """The planned hosts, reserve included: the fixed design's count, else ``hosts.count``."""
+    pinned = sc.preferences.fixed.get("host_count")
+    return int(pinned) if pinned is not None else sc.hosts.count
+
+
+def _year(g: Growth, base: list[tuple[Workload, dict[str, float]]], cap: dict[str, float], year: int,
+          planned_active: int, events: dict[str, list[GrowthEvent]]) -> tuple[int, int, dict, dict, bool]:
+    """(active hosts the placement needs, VMs, demand totals, utilization of the planned hosts,
+    whether the planned hosts hold the VMs in the hard limits) in ``year``."""
+    total = dict.fromkeys(cap, 0.0)
+    profiles, vms = [], 0
+    for w, d in base:
+        n, per, exact = grown(g, w, d, year, events.get(w.name, []))
+        vms += n
+        for k, v in exact.items():
+            total[k] += v
+        profiles.append((w.name, placement_demand(per, cap), n, per))
+    placed = pack(cap, [p[:3] for p in profiles])
+    util = {k: 100.0 * total[k] / (cap[k] * planned_active) for k in cap if cap[k] > 0}
+    return placed.hosts, vms, total, util, _hard_fits(placed, profiles, cap, total, planned_active)
+
+
+def _hard_fits(placed, profiles: list[tuple], cap: dict[str, float], total: dict[str, float], active: int) -> bool:
+    """Whether ``active`` hosts hold the whole VMs in the hard limits: yes when the full placement
+    fits them, no when a hard resource is short in total (or missing), else a placement of the
+    hard resources alone decides."""
+    hard_cap = {k: cap[k] for k in HARD if cap.get(k, 0) > 0}
+    if any(total[k] > 0 for k in HARD if cap.get(k, 0) <= 0):
+        return False
+    if not placed.unplaced and placed.hosts <= active:
+        return True
+    if any(total[k] > cap[k] * active * (1 + 1e-9) for k in hard_cap):
+        return False
+    held = pack(hard_cap, [(name, {k: per[k] for k in hard_cap}, n) for name, _, n, per in profiles])
+    return not held.unplaced and held.hosts <= active
+
+
+def _binding(util: dict[str, float], keys: tuple[str, ...] | None = None) -> str:
+    pool = {k: v for k, v in util.items() if keys is None or k in keys} or util
+    return max(pool, key=lambda k: pool[k]) if pool else ""
+
+
+def timeline(ctx: EngineContext, hc: Recommendation | None, catalogue=None,
+             design: dict[str, Any] | None = None) -> Timeline | None:
+    """The timeline of the scenario's growth (None without a ``growth`` section or a host count
+    card): ``hc`` is the advice's host count recommendation (its fired rules are the budgets, its
+    count today's); ``catalogue`` and ``design`` (hypervisor, storage backend) price each year."""
+    sc = ctx.scenario
+    g = sc.growth
+    if g is None or hc is None:
+        return None
+    budgets = Budgets.of(hc.rules)
+    cap = host_capacity(ctx, budgets)
+    base = [(w, vm_demand(ctx, w, budgets)) for w in sc.workloads]
+    reserve = sc.hosts.reserve
+    planned = planned_hosts(sc)
+    p_active = max(planned - reserve, 1)
+    today = int(hc.value) - reserve if hc.value is not None else None
+    minimum = max(1, budgets.min_hosts - reserve)
+    out = Timeline([], planned, reserve, cap)
+    first: dict[str, float] = {}
+    most = 0
+    events: dict[str, list[GrowthEvent]] = {}
+    for e in g.events:
+        events.setdefault(e.workload, []).append(e)
+    for y in range(g.horizon_years + 1):
+        active, vms, total, util, fits = _year(g, base, cap, y, p_active, events)
+        first = first or total
+        active = max(active, minimum)
+        if today is not None and all(total[k] >= first[k] - 1e-9 for k in total):
+            active = max(active, today)
+        hosts = active + reserve
+        buy = max(hosts - most, 0) if y else hosts
+        most = max(most, hosts)
+        out.years.append(Year(y, hosts, active, buy, vms, total, util, _binding(util), fits))
+        if not fits and out.runs_out is None:
+            out.runs_out = {"year": y, "resource": _binding(util, HARD), "planned_hosts": planned}
+    if hc.value is None:
+        out.notes.append("no host count meets every hard limit today: the hosts per year are the placement's")
+    if catalogue is not None:
+        _price(out, ctx, catalogue, design or {})
+    return out
+
+
+def _price(tl: Timeline, ctx: EngineContext, cat, design: dict[str, Any]) -> None:
+    """Each year's cost with the catalogue: capex of the hosts (and storage) bought that year (the
+    rise of the design's capex) plus that year's opex; the running total."""
+    from advisor.cost import DesignFacts, match_host, match_storage, price
+
+    sc = ctx.scenario
+    host = match_host(cat, sc.hosts)
+    backend = design.get("storage_backend")
+    storage = match_storage(cat, sc, backend)
+    cores = max(sc.hosts.cpu.cores, 1)
+    g = sc.growth
+    assert g is not None  # (a timeline is made of a growth section)
+    spent, capex_before = 0.0, 0.0
+    tl.currency = cat.currency
+    for y in tl.years:
+        busy = min(1.0, y.demand.get("cpu_load", 0.0) / max(y.active_hosts * cores, 1))
+        image_tb = sum(_disks_gb(g, w, y.year) for w in sc.workloads) / 1000.0
+        bill = price(cat, DesignFacts(host, y.hosts, y.active_hosts, busy, design.get("hypervisor"), backend,
+                                      storage, image_tb))
+        capex = max(bill.capex - capex_before, 0.0)
+        capex_before = max(capex_before, bill.capex)
+        spent += capex + bill.opex_per_year
+        y.cost = {"capex": round(capex, 2), "opex": round(bill.opex_per_year, 2),
+                  "spend": round(capex + bill.opex_per_year, 2), "cumulative": round(spent, 2)}
+    if host is None:
+        tl.notes.append("no host model of the cost catalogue matches the hosts: the hosts are not priced")
+
+
+def _disks_gb(g: Growth, w: Workload, year: int) -> float:
+    """GB of virtual disks of ``w`` in ``year`` (at the storage rate)."""
+    return vm_equivalents(g, w, year)["storage"] * w.disk_size_gb
+
+
+def horizon_scenario(sc: Scenario) -> Scenario:
+    """The scenario at the most demanding point of its growth, as a scenario without growth (what
+    ``capadvisor optimize --horizon`` searches a design for: one that lasts every year). Each
+    workload holds the most whole VMs its CPU or RAM asks in any year; RAM per VM is scaled to the
+    largest total any year asks, vCPUs per VM too, rounded up to whole vCPUs (at most one more per
+    VM than the timeline's CPU), and the virtual disk and IOPS per VM to the largest storage total
+    (a VM's disk may grow)."""
+    g = sc.growth
+    if g is None:
+        raise InputError(f"{sc.name}: the scenario has no growth section (growth: {{horizon_years, "
+                         "cpu_pct_per_year, ram_pct_per_year, storage_pct_per_year}}) to size for")
+    out = copy.deepcopy(sc)
+    out.growth, out.name = None, f"{sc.name} (year {g.horizon_years} of its growth)"
+    for w, o in zip(sc.workloads, out.workloads, strict=True):
+        eqs = [vm_equivalents(g, w, y) for y in range(g.horizon_years + 1)]
+        n = max(1, max(math.ceil(max(e["cpu"], e["ram"]) - 1e-9) for e in eqs))
+        scale = {r: max(e[r] for e in eqs) / n for r in RATES}
+        o.vms, o.total_vcpus, o.total_ram_gib, o.total_storage_tb, o.growth = n, None, None, None, None
+        o.vcpus = max(1, math.ceil(w.vcpus * scale["cpu"] - 1e-9))
+        o.ram_gib = w.ram_gib * scale["ram"]
+        o.io.disk_gb = w.disk_size_gb * scale["storage"]
+        o.io.footprint_gb = w.io.footprint_gb * scale["storage"] if w.io.footprint_gb else w.io.footprint_gb
+        o.io.iops = vm_iops(w) * scale["storage"]
+        if w.request_load_rps:
+            o.request_load_rps = w.request_load_rps * scale["cpu"] * w.vcpus / o.vcpus
+    return out

@@ -1,0 +1,216 @@
+"""Prometheus ``query_range`` answers (``GET /api/v1/query_range``, saved as JSON): the envelope
+``{"status": "success", "data": {"resultType": "matrix", "result": [{"metric": {labels},
+"values": [[<unix_time>, "<sample_value>"], ...]}, ...]}}`` (Prometheus HTTP API, docs/querying/api.md;
+the fixtures' SOURCES.md names the version read).
+
+What a series measures comes from its ``__name__`` label:
+
+- libvirt exporter: ``libvirt_domain_info_cpu_time_seconds_total`` (a counter of CPU seconds: its rate
+  over the VM's vCPUs is the CPU busy %), ``libvirt_domain_info_memory_usage_bytes`` (over the VM's RAM);
+  the VM is the ``domain`` label;
+- node_exporter (a VM running its own exporter): ``node_cpu_seconds_total{mode="idle"}`` (busy % = 100 -
+  the idle rate over the CPUs), ``node_memory_MemAvailable_bytes`` with ``node_memory_MemTotal_bytes``;
+  the node-mixin recording rules ``instance:node_cpu_utilisation:rate5m`` and
+  ``instance:node_memory_utilisation:ratio`` (ratios 0-1; a site's rule of that name recorded in %,
+  values above 1.5, is read as %); the VM is ``instance`` without its port (or ``nodename``);
+- Tinkoff/libvirt-exporter's ``libvirt_domain_memory_stats_used_percent`` (already %);
+- a computed expression (no ``__name__``) must already be a percentage; the file's name says which
+  (``cpu`` or ``mem`` in it).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from pathlib import Path
+
+import numpy as np
+
+from knowledge.infra.errors import InputError
+from knowledge.series.store import SeriesFile, SeriesStore
+
+#: labels naming the VM, most specific first
+VM_LABELS = ("domain", "vm", "name", "nodename", "instance", "host")
+LIBVIRT_CPU = "libvirt_domain_info_cpu_time_seconds_total"
+LIBVIRT_MEM = "libvirt_domain_info_memory_usage_bytes"
+#: already a percentage (Tinkoff/libvirt-exporter)
+PERCENTS = {"libvirt_domain_memory_stats_used_percent": "mem_pct"}
+NODE_CPU = "node_cpu_seconds_total"
+NODE_AVAILABLE, NODE_TOTAL = "node_memory_MemAvailable_bytes", "node_memory_MemTotal_bytes"
+#: recording rules of the node mixin: a ratio 0-1 -> metric
+RATIOS = {"instance:node_cpu_utilisation:rate5m": "cpu_pct", "instance:node_memory_utilisation:ratio": "mem_pct"}
+KNOWN = (LIBVIRT_CPU, LIBVIRT_MEM, NODE_CPU, NODE_AVAILABLE, NODE_TOTAL, *RATIOS, *PERCENTS)
+#: a "ratio" rule whose values exceed this was recorded in % (some sites define the rule x 100)
+RATIO_IN_PERCENT_ABOVE = 1.5
+#: the largest query_range answer read, bytes (every sample becomes Python objects while it is read)
+MAX_BYTES = 512 * 1024 * 1024
+
+
+def looks_like(head: str) -> bool:
+    """Whether a JSON text starts like a Prometheus API answer."""
+    h = head.lstrip()
+    return h.startswith("{") and '"status"' in h[:4096] and any(k in h[:8192] for k in ('"resultType"', '"errorType"'))
+
+
+def _load(path: Path) -> dict:
+    from knowledge.infra.files import read_regular_text
+
+    text = read_regular_text(path, "Prometheus answer", MAX_BYTES)
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as exc:
+        cut = " (the file ends before the JSON does: truncated?)" if text.rstrip()[-1:] not in ("}", "]") else ""
+        raise InputError(f"{path}: line {exc.lineno} column {exc.colno}: not valid JSON: {exc.msg}{cut}") from exc
+    if not isinstance(doc, dict) or "status" not in doc:
+        raise InputError(f"{path}: line 1: not a Prometheus API answer (no 'status' field)")
+    if doc["status"] != "success":
+        raise InputError(f"{path}: field status: {doc['status']!r}: {doc.get('errorType', '')} {doc.get('error', '')}"
+                         .rstrip())
+    data = doc.get("data")
+    kind = data.get("resultType") if isinstance(data, dict) else None
+    if kind != "matrix" or not isinstance(data, dict):
+        raise InputError(f"{path}: field data.resultType: {kind!r}; a range query's answer is a 'matrix' "
+                         "(save the answer of /api/v1/query_range, not /api/v1/query)")
+    if not isinstance(data.get("result"), list):
+        raise InputError(f"{path}: field data.result: not a list of series")
+    return data
+
+
+def _vm_name(labels: dict, where: str) -> str:
+    for k in VM_LABELS:
+        if labels.get(k):
+            return str(labels[k])
+    raise InputError(f"{where}, field metric: no label naming the VM ({', '.join(VM_LABELS)})")
+
+
+def _samples(entry: dict, where: str) -> tuple[np.ndarray, np.ndarray]:
+    values = entry.get("values")
+    if not isinstance(values, list):
+        raise InputError(f"{where}, field values: not a list of [time, value] pairs")
+    try:
+        ts = np.array([float(v[0]) for v in values], dtype=np.float64)
+        xs = np.array([float(v[1]) for v in values], dtype=np.float64)
+    except (TypeError, ValueError, IndexError) as exc:
+        raise InputError(f"{where}, field values: a sample is not [<unix_time>, \"<value>\"] ({exc})") from exc
+    if np.isinf(xs).any():
+        raise InputError(f"{where}, field values[{int(np.flatnonzero(np.isinf(xs))[0])}]: infinite value")
+    return ts, xs
+
+
+def _rate(ts: np.ndarray, xs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per-second rate of a counter between samples (a reset leaves a gap)."""
+    dt, dx = np.diff(ts), np.diff(xs)
+    rate = np.where((dx >= 0) & (dt > 0), dx / np.where(dt > 0, dt, 1.0), np.nan)
+    return ts[1:], rate
+
+
+class _Reader:
+    def __init__(self, path: Path, store: SeriesStore, vcpus: np.ndarray | None, ram_mib: np.ndarray | None):
+        self.path, self.store, self.vcpus, self.ram_mib = path, store, vcpus, ram_mib
+        self.file = SeriesFile(str(path), "prometheus-json")
+        self.rows: set[int] = set()
+        self.idle: dict[str, list] = defaultdict(list)       # instance -> [(ts, idle rate)] per CPU
+        self.memory: dict[str, dict[str, tuple]] = defaultdict(dict)  # instance -> {name: (ts, bytes)}
+
+    def read(self) -> SeriesFile:
+        result = _load(self.path)["result"]
+        if not result:
+            raise InputError(f"{self.path}: field data.result: no series (the query matched nothing)")
+        for i, entry in enumerate(result):
+            where = f"{self.path}: data.result[{i}]"
+            if not isinstance(entry, dict) or not isinstance(entry.get("metric"), dict):
+                raise InputError(f"{where}: not a series ({{'metric': ..., 'values': ...}})")
+            self._series(entry, where)
+        self._node_cpu()
+        self._node_memory()
+        self.file.vms = len(self.rows)
+        self.file.metrics = self.store.metrics
+        return self.file
+
+    def _series(self, entry: dict, where: str) -> None:
+        labels = entry["metric"]
+        name = str(labels.get("__name__", ""))
+        vm = _vm_name(labels, where)
+        ts, xs = _samples(entry, where)
+        if len(ts) < 2:
+            return
+        if name == NODE_CPU:
+            if labels.get("mode") == "idle":
+                self.idle[vm].append(_rate(ts, xs))
+            return
+        if name in (NODE_AVAILABLE, NODE_TOTAL):
+            self.memory[vm][name] = (ts, xs, where)
+            return
+        row = self._row(vm, where)
+        metric, values, ts = self._convert(name, row, ts, xs, where)
+        self._add(metric, row, ts, values, where)
+
+    def _convert(self, name: str, row: int, ts, xs, where: str):
+        if name == LIBVIRT_CPU:
+            vcpus = float(self.vcpus[row]) if self.vcpus is not None and self.vcpus[row] > 0 else np.nan
+            if np.isnan(vcpus):
+                raise InputError(f"{where}: {name} needs the VM's vCPUs, which the inventory does not give")
+            ts, rate = _rate(ts, xs)
+            return "cpu_pct", 100.0 * rate / vcpus, ts
+        if name == LIBVIRT_MEM:
+            ram = float(self.ram_mib[row]) if self.ram_mib is not None and self.ram_mib[row] > 0 else np.nan
+            if np.isnan(ram):
+                raise InputError(f"{where}: {name} needs the VM's RAM, which the inventory does not give")
+            return "mem_pct", 100.0 * xs / (ram * 1024 * 1024), ts
+        if name in RATIOS:
+            in_pct = bool(len(xs)) and float(np.nanmax(xs)) > RATIO_IN_PERCENT_ABOVE
+            return RATIOS[name], xs if in_pct else 100.0 * xs, ts
+        if name in PERCENTS:
+            return PERCENTS[name], xs, ts
+        if name:
+            raise InputError(f"{where}, field metric.__name__: {name!r} is not a metric read here ({', '.join(KNOWN)}; "
+                             "or a percentage computed by the query, without a metric name)")
+        stem = self.path.name.lower()
+        if ("cpu" in stem) == ("mem" in stem):
+            raise InputError(f"{where}: a computed series (no __name__): is it CPU or memory %? put 'cpu' or "
+                             f"'mem' in the file's name ({self.path.name})")
+        return ("cpu_pct" if "cpu" in stem else "mem_pct"), xs, ts
+
+    def _row(self, vm: str, where: str) -> int:
+        return int(self.store.resolve([vm], str(self.path), lambda _n: where.split(": ", 1)[1])[0])
+
+    def _add(self, metric: str, row: int, ts: np.ndarray, values: np.ndarray, where: str) -> None:
+        ok = ~np.isnan(ts)
+        ts, values = ts[ok], values[ok]
+        if len(ts) < 2:
+            return
+        step = float(np.median(np.diff(ts)))
+        if not self.file.interval_s:
+            self.file.interval_s = step
+        self.store.set_interval(step, str(self.path))
+        self.store.add(metric, np.full(len(ts), row, dtype=np.int64), ts, values, str(self.path),
+                       lambda i: f"{where}, values[{i}]", "values")
+        self.rows.add(row)
+        self.file.samples += len(ts)
+
+    def _node_cpu(self) -> None:
+        for vm, parts in self.idle.items():
+            where = f"{self.path}: {NODE_CPU} of {vm}"
+            common = parts[0][0]
+            for ts, _r in parts[1:]:
+                common = np.intersect1d(common, ts)
+            idle = sum(np.interp(common, ts, r) for ts, r in parts) / len(parts)
+            self._add("cpu_pct", self._row(vm, where), common, np.clip(100.0 * (1.0 - idle), 0.0, 100.0), where)
+
+    def _node_memory(self) -> None:
+        for vm, pair in self.memory.items():
+            if len(pair) < 2:
+                missing = NODE_TOTAL if NODE_AVAILABLE in pair else NODE_AVAILABLE
+                raise InputError(f"{next(iter(pair.values()))[2]}: {vm} has no {missing} series in this file; "
+                                 "memory busy % needs both")
+            (ta, a, where), (tt, t, _w) = pair[NODE_AVAILABLE], pair[NODE_TOTAL]
+            common = np.intersect1d(ta, tt)
+            used = 100.0 * (1.0 - np.interp(common, ta, a) / np.interp(common, tt, t))
+            self._add("mem_pct", self._row(vm, where), common, used, where)
+
+
+def read_prometheus(path: Path, store: SeriesStore, vcpus: np.ndarray | None = None,
+                    ram_mib: np.ndarray | None = None) -> SeriesFile:
+    """Read one saved ``query_range`` answer onto ``store`` (``vcpus``/``ram_mib`` per store row turn
+    CPU seconds and bytes into %); InputError naming file, series and field."""
+    return _Reader(Path(path), store, vcpus, ram_mib).read()

@@ -1,0 +1,221 @@
+"""Where the readers put the samples: one dense grid per metric, a row per VM of the inventory and a
+column per sampling step, kept as blocks of :data:`BLOCK` steps (allocated as the samples arrive).
+
+Percentages are kept as ``uint16`` hundredths of a percent (0.01 % resolution, :data:`MISSING` for a
+step without a sample): 10,000 VMs x 30 days of 5-minute samples are 173 MB per metric. IOPS and MB/s,
+when a source gives them, are ``float32``. Every sample is joined to a VM by name when it is added;
+every check names the file, the line (or entry) and the field."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from knowledge.infra.errors import InputError
+
+#: the metrics a series may carry: CPU and memory busy (% of the VM's vCPUs / RAM), IOPS, MB/s
+METRICS = ("cpu_pct", "mem_pct", "iops", "mbps")
+PERCENT = ("cpu_pct", "mem_pct")
+#: sampling steps per block of the grid
+BLOCK = 1024
+#: a step without a sample (percent metrics, in hundredths)
+MISSING = np.uint16(65535)
+#: a percentage may overshoot 100 by this much (rounding in the collector) and is then read as 100
+PCT_SLACK = 0.5
+#: a timestamp may sit this share of a step off the grid (collector jitter) and still be on it
+GRID_SLACK = 0.05
+#: the most distinct VM names a series file may name that the inventory lacks before it is refused
+UNKNOWN_LISTED = 5
+
+Where = Callable[[int], str]
+
+
+def join_keys(name: str) -> list[str]:
+    """The keys a name joins on, most exact first: as written, lower-case, without a ``:port``
+    (Prometheus ``instance``), the short host name (before the first dot)."""
+    name = name.strip()
+    low = name.lower()
+    bare = re.sub(r":\d+$", "", low)
+    short = bare.split(".")[0] if not re.fullmatch(r"[\d.]+", bare) else bare
+    return list(dict.fromkeys([name, low, bare, short]))
+
+
+@dataclass
+class SeriesFile:
+    """One series file: its format and what it gave."""
+
+    path: str
+    format: str
+    vms: int = 0
+    samples: int = 0
+    metrics: list[str] = field(default_factory=list)
+    interval_s: float = 0.0
+    notes: list[str] = field(default_factory=list)
+
+
+class SeriesStore:
+    """The samples of every series file, joined to the inventory's VMs (``names``) by name."""
+
+    def __init__(self, names: Sequence[str]):
+        self.names = list(names)
+        self._index: dict[str, int] = {}
+        taken: dict[str, int] = {}
+        for i, n in enumerate(self.names):
+            for k in join_keys(n):
+                taken[k] = taken.get(k, 0) + 1
+                self._index.setdefault(k, i)
+        # a key two VMs share (web.a and web.b -> web) joins neither of them
+        self._index = {k: i for k, i in self._index.items() if taken[k] == 1 or k == self.names[i]}
+        self.interval: float | None = None
+        self.interval_from = ""
+        self.t0: float | None = None
+        self.blocks: dict[str, dict[int, np.ndarray]] = {m: {} for m in METRICS}
+        self.files: list[SeriesFile] = []
+        self.samples = 0
+        self.lo: int | None = None   # the first and last step holding a sample
+        self.hi: int | None = None
+
+    # --- joining ---------------------------------------------------------------------------------
+    def lookup(self, name: str) -> int:
+        """The row of the VM called ``name`` (-1: the inventory has no such VM)."""
+        for k in join_keys(name):
+            i = self._index.get(k)
+            if i is not None:
+                return i
+        return -1
+
+    def resolve(self, labels: Sequence[str], path: str, first_line: Callable[[str], str]) -> np.ndarray:
+        """Rows of ``labels`` (distinct names of one file); InputError naming the file, the first
+        line of each name the inventory lacks and the names it has."""
+        rows = np.array([self.lookup(str(n)) for n in labels], dtype=np.int64)
+        unknown = [str(n) for n, r in zip(labels, rows, strict=True) if r < 0]
+        if unknown:
+            shown = "; ".join(f"{n!r} ({first_line(n)})" for n in unknown[:UNKNOWN_LISTED])
+            more = f" and {len(unknown) - UNKNOWN_LISTED} more" if len(unknown) > UNKNOWN_LISTED else ""
+            known = ", ".join(self.names[:3]) + (", ..." if len(self.names) > 3 else "")
+            raise InputError(f"{path}: {len(unknown)} VM name(s) not in the inventory: {shown}{more}; the series "
+                             f"join the inventory's VMs by name ({known}); give the inventory that lists them")
+        return rows
+
+    # --- the grid --------------------------------------------------------------------------------
+    def set_interval(self, interval: float, path: str) -> None:
+        """The sampling step of ``path`` (s): the first file's sets it, every other must have it."""
+        if not interval or interval <= 0:
+            raise InputError(f"{path}: no sampling interval: every VM has a single timestamp")
+        if self.interval is None:
+            self.interval, self.interval_from = float(interval), path
+        elif abs(interval - self.interval) > GRID_SLACK * self.interval:
+            raise InputError(f"{path}: mixed intervals: samples every {interval:g} s, but {self.interval_from} "
+                             f"every {self.interval:g} s; export every series at one step (e.g. 300 s)")
+
+    def add(self, metric: str, rows: np.ndarray, ts: np.ndarray, values: np.ndarray, path: str,
+            where: Where, field_name: str) -> int:
+        """Put one batch of samples on the grid (``where(i)``: file and line of sample ``i``);
+        returns the samples kept (missing values are skipped)."""
+        values = np.asarray(values, dtype=np.float64)
+        ok = ~np.isnan(values)
+        if not ok.all():
+            rows, ts, values = rows[ok], ts[ok], values[ok]
+            where = _shifted(where, np.flatnonzero(ok))
+        if not len(values):
+            return 0
+        stored = self._checked(metric, values, where, field_name)
+        slots = self._slots(np.asarray(ts, dtype=np.float64), path, where)
+        self._put(metric, rows, slots, stored)
+        self.samples += len(values)
+        return len(values)
+
+    def _checked(self, metric: str, values: np.ndarray, where: Where, field_name: str) -> np.ndarray:
+        """The values as stored; InputError naming the first value in the wrong unit."""
+        if metric in PERCENT:
+            bad = np.flatnonzero((values < 0) | (values > 100 + PCT_SLACK))
+            if len(bad):
+                x = values[bad[0]]
+                raise InputError(f"{where(int(bad[0]))}, field {field_name}: {x:g} is not a percentage (0-100)"
+                                 + ("; MHz or bytes? give the share of the VM's vCPUs or RAM in %" if x > 100 else ""))
+            return np.rint(np.minimum(values, 100.0) * 100.0).astype(np.uint16)
+        bad = np.flatnonzero(values < 0)
+        if len(bad):
+            raise InputError(f"{where(int(bad[0]))}, field {field_name}: {values[bad[0]]:g} is negative")
+        return values.astype(np.float32)
+
+    def _slots(self, ts: np.ndarray, path: str, where: Where) -> np.ndarray:
+        assert self.interval is not None
+        if self.t0 is None:
+            self.t0 = float(ts[0])
+        rel = (ts - self.t0) / self.interval
+        slots = np.rint(rel)
+        off = np.flatnonzero(np.abs(rel - slots) > GRID_SLACK)
+        if len(off):
+            i = int(off[0])
+            raise InputError(f"{where(i)}, field timestamp: {ts[i]:.0f} is not on the {self.interval:g} s grid of "
+                             f"the other samples (mixed intervals or unaligned clocks; {self.interval_from} "
+                             f"sets the step)")
+        return slots.astype(np.int64)
+
+    def _put(self, metric: str, rows: np.ndarray, slots: np.ndarray, values: np.ndarray) -> None:
+        blocks = self.blocks[metric]
+        first, last = int(slots.min()), int(slots.max())
+        self.lo = first if self.lo is None else min(self.lo, first)
+        self.hi = last if self.hi is None else max(self.hi, last)
+        block = slots // BLOCK
+        col = slots - block * BLOCK
+        lo, hi = int(block.min()), int(block.max())
+        for b in range(lo, hi + 1):
+            sel = slice(None) if lo == hi else (block == b)
+            if lo != hi and not sel.any():  # type: ignore[union-attr]
+                continue
+            grid = blocks.get(b)
+            if grid is None:
+                grid = blocks[b] = (np.full((len(self.names), BLOCK), MISSING, dtype=np.uint16) if metric in PERCENT
+                                    else np.full((len(self.names), BLOCK), np.nan, dtype=np.float32))
+            grid[rows[sel], col[sel]] = values[sel]
+
+    # --- reading back ----------------------------------------------------------------------------
+    @property
+    def metrics(self) -> list[str]:
+        return [m for m in METRICS if self.blocks[m]]
+
+    @property
+    def steps(self) -> int:
+        """Sampling steps from the first sample to the last."""
+        return 0 if self.lo is None or self.hi is None else self.hi - self.lo + 1
+
+    def matrix(self, metric: str, rows: np.ndarray) -> np.ndarray:
+        """``float32`` [len(rows), :attr:`steps`] of ``metric`` (NaN: no sample); percentages in %."""
+        if self.lo is None or self.hi is None:
+            return np.zeros((len(rows), 0), dtype=np.float32)
+        lo, hi = self.lo // BLOCK, self.hi // BLOCK + 1
+        parts = []
+        for b in range(lo, hi):
+            grid = self.blocks[metric].get(b)
+            if grid is None:
+                parts.append(np.full((len(rows), BLOCK), np.nan, dtype=np.float32))
+                continue
+            part = grid[rows]
+            if metric in PERCENT:
+                f = part.astype(np.float32) / np.float32(100.0)
+                f[part == MISSING] = np.nan
+                part = f
+            parts.append(part)
+        start = self.lo - lo * BLOCK
+        return np.concatenate(parts, axis=1)[:, start:start + self.steps]
+
+    def rows_with(self, metric: str) -> np.ndarray:
+        """Rows (VMs) with at least one sample of ``metric``."""
+        seen = np.zeros(len(self.names), dtype=bool)
+        for grid in self.blocks[metric].values():
+            seen |= (grid != MISSING).any(axis=1) if metric in PERCENT else (~np.isnan(grid)).any(axis=1)
+        return np.flatnonzero(seen)
+
+    def first_time(self) -> float:
+        """The timestamp of the first step (s since the epoch)."""
+        return (self.t0 or 0.0) + (self.lo or 0) * (self.interval or 0.0)
+
+
+def _shifted(where: Where, index: np.ndarray) -> Where:
+    """``where`` for a batch filtered down to ``index``."""
+    return lambda i: where(int(index[i]))

@@ -1,0 +1,294 @@
+"""Growth over a horizon (#31): the advice's ``timeline`` and ``runs_out`` for a hand-computed
+example, flat at 0 %, step events, rates that differ per resource and per workload, the cost per
+year with a catalogue, the scenario's refusals naming the field, and workloads given as totals.
+Real engine, real knowledge base; every expected number is computed by hand in the comments."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from advisor.engine import advise
+from advisor.scenario import parse_scenario
+from knowledge.costs import parse_catalogue
+from knowledge.infra.errors import InputError
+
+# The example: hosts of 2 x 8 = 16 cores (no SMT), 128 GiB, one 2,000 GB SSD; 4 planned hosts, no
+# reserve. Workload web: 20 VMs of 2 vCPUs / 8 GiB / 50 GB disk, low CPU (busy 0.2 x 2 vCPU = 0.4
+# cores at 2.0 GHz), over-allocation fixed at none (1 vCPU per core).
+# Per host usable: CPU allocation 16 cores; CPU load 16 x 80 % = 12.8 cores; RAM 128 - (0.5 + 3 %
+# of 128 = 3.84) = 123.66 GiB; disk 90 % of 2,000 = 1,800 GB.
+# Per VM: 2 cores allocated, 0.4 busy, 8 x 1.02 = 8.16 GiB, 50 GB. A host takes min(16/2 = 8,
+# 12.8/0.4 = 32, floor(123.66/8.16) = 15, 1800/50 = 36) = 8 VMs: CPU allocation binds.
+# Utilization of the 4 planned hosts' CPU allocation = 2 x VMs / (4 x 16) = VMs / 32.
+CORES, PLANNED = 16, 4
+
+
+def scenario(cpu: float = 25.0, ram: float | None = None, storage: float | None = None, events=(), horizon=4,
+             **workload) -> dict:
+    w = {"name": "web", "vms": 20, "vcpus": 2, "ram_gib": 8, "cpu_intensity": "low", "io": {"disk_gb": 50}}
+    w.update(workload)
+    return {"name": "growth example",
+            "hosts": {"count": PLANNED, "cpu": {"sockets": 2, "cores_per_socket": 8, "ghz": 2.0}, "ram_gib": 128,
+                      "disks": [{"kind": "ssd", "count": 1, "size_gb": 2000}]},
+            "workloads": [w], "preferences": {"vcpu_overallocation": "none"},
+            "growth": {"horizon_years": horizon, "cpu_pct_per_year": cpu,
+                       "ram_pct_per_year": cpu if ram is None else ram,
+                       "storage_pct_per_year": cpu if storage is None else storage, "events": list(events)}}
+
+
+def timeline(kb, sc, **kw) -> tuple[list[dict], dict | None]:
+    d = advise(sc, kb=kb, **kw).to_dict()
+    return d["timeline"], d["runs_out"]
+
+
+def test_25_percent_a_year_hand_computed(session_kb):
+    # VMs' worth in year y: 20 x 1.25^y = 20, 25, 31.25, 39.0625, 48.828 -> whole VMs 20, 25, 32, 40, 49.
+    # Hosts at 8 VMs per host (a grown VM's cores are 2 x 31.25 / 32 = 1.95: still 8 per host):
+    # ceil(20/8) = 3, ceil(25/8) = 4, ceil(32/8) = 4, ceil(40/8) = 5, ceil(49/8) = 7.
+    # CPU allocation of the 4 planned hosts: 40/64 = 62.5 %, 50/64 = 78.125 %, 62.5/64 = 97.66 %,
+    # 78.125/64 = 122.07 %, 97.66/64 = 152.59 %. Year 3's 40 VMs need 5 hosts > 4: it runs out.
+    years, runs_out = timeline(session_kb, scenario(25))
+    assert [y["year"] for y in years] == [0, 1, 2, 3, 4]
+    assert [y["vms"] for y in years] == [20, 25, 32, 40, 49]
+    assert [y["hosts"] for y in years] == [3, 4, 4, 5, 7]
+    assert [y["buy"] for y in years] == [3, 1, 0, 1, 2]  # the purchase points
+    assert [y["utilization"]["cpu_allocation"] for y in years] == pytest.approx([62.5, 78.12, 97.66, 122.07, 152.59],
+                                                                              abs=0.01)
+    # RAM: 8.16 x VMs' worth / (4 x 123.66): 20 -> 163.2 / 494.64 = 32.99 %
+    assert years[0]["utilization"]["ram"] == pytest.approx(100 * 163.2 / 494.64, abs=0.01)
+    assert all(y["binding"] == "cpu_allocation" for y in years)
+    assert [y["planned_hosts_fit"] for y in years] == [True, True, True, False, False]
+    assert runs_out == {"year": 3, "resource": "cpu_allocation", "planned_hosts": PLANNED}
+
+
+def test_year_zero_is_the_advice_and_the_timeline_is_flat_at_zero(session_kb):
+    a = advise(scenario(0), kb=session_kb)
+    years, runs_out = a.to_dict()["timeline"], a.to_dict()["runs_out"]
+    assert years[0]["hosts"] == a.find("host_count").value == 3
+    assert len(years) == 5 and runs_out is None
+    assert all((y["vms"], y["hosts"], y["buy"] if y["year"] else 0) == (20, 3, 0) for y in years)
+    assert all(y["utilization"] == years[0]["utilization"] for y in years)
+
+
+def test_more_growth_never_means_fewer_hosts(session_kb):
+    slow, _ = timeline(session_kb, scenario(10))
+    fast, _ = timeline(session_kb, scenario(40))
+    assert all(f["hosts"] >= s["hosts"] for s, f in zip(slow, fast, strict=True))
+    assert fast[-1]["hosts"] > slow[-1]["hosts"]
+    assert [y["utilization"]["cpu_allocation"] for y in fast] == sorted(y["utilization"]["cpu_allocation"]
+                                                                        for y in fast)
+
+
+def test_a_step_event_arrives_in_its_year_and_grows_from_then(session_kb):
+    # +8 VMs in year 2: 31.25 + 8 = 39.25 -> 40 VMs, 5 hosts: runs out in year 2 instead of 3.
+    # Year 3: 39.0625 + 8 x 1.25 = 49.0625 -> 50 VMs, ceil(50/8) = 7 hosts.
+    years, runs_out = timeline(session_kb, scenario(25, events=[{"year": 2, "workload": "web", "add_vms": 8}]))
+    assert [y["vms"] for y in years] == [20, 25, 40, 50, 62]
+    assert [y["hosts"] for y in years][:4] == [3, 4, 5, 7]
+    assert runs_out == {"year": 2, "resource": "cpu_allocation", "planned_hosts": PLANNED}
+
+
+def test_rates_per_resource_and_per_workload(session_kb):
+    # CPU 0 %, RAM 100 %: year 1 is worth 20 VMs of CPU and 40 of RAM -> 40 VMs of 1 core and 8.16 GiB;
+    # a host takes min(16, floor(123.66/8.16) = 15) = 15 -> 3 hosts; RAM 326.4/494.64 = 65.99 % binds.
+    # Year 2: 80 VMs, 15 per host -> 6 hosts > 4: runs out on RAM.
+    years, runs_out = timeline(session_kb, scenario(0, ram=100))
+    assert [y["vms"] for y in years][:3] == [20, 40, 80]
+    assert years[1]["utilization"]["cpu_allocation"] == pytest.approx(62.5)
+    assert years[1]["utilization"]["ram"] == pytest.approx(100 * 326.4 / 494.64, abs=0.01)
+    assert years[1]["binding"] == "ram" and years[1]["hosts"] == 3
+    assert runs_out == {"year": 2, "resource": "ram", "planned_hosts": PLANNED}
+    # the workload's own rate replaces the scenario's: 0 % for web -> flat
+    years, runs_out = timeline(session_kb, scenario(0, ram=100, growth={"ram_pct_per_year": 0}))
+    assert {y["vms"] for y in years} == {20} and runs_out is None
+
+
+def test_cost_per_year_with_a_catalogue(session_kb):
+    # One host model matching the hosts: 10,000 each, 1,000 support per year, no power price.
+    # Year 0: 3 hosts bought, 30,000 + 3,000 = 33,000; year 1: one more, 10,000 + 4,000 = 14,000
+    # (47,000 so far); year 2: no purchase, 4,000 (51,000); year 3: one more, 10,000 + 5,000 (66,000).
+    cat = parse_catalogue({"currency": "EUR", "years": 5, "hosts": [
+        {"name": "h16", "cpu": {"sockets": 2, "cores_per_socket": 8}, "ram_gib": 128, "price": 10000,
+         "support_per_year": 1000, "power_w": 300}]})
+    years, _ = timeline(session_kb, scenario(25), catalogue=cat)
+    assert [y["cost"]["capex"] for y in years][:4] == [30000, 10000, 0, 10000]
+    assert [y["cost"]["opex"] for y in years][:4] == [3000, 4000, 4000, 5000]
+    assert [y["cost"]["cumulative"] for y in years][:4] == [33000, 47000, 51000, 66000]
+    assert "cost" not in timeline(session_kb, scenario(25))[0][0]
+    from advisor.render import to_markdown
+
+    md = to_markdown(advise(scenario(25), kb=session_kb, catalogue=cat))
+    assert "spend (EUR) |" in md and "| 1 | 4 | +1 | 25 | 78.12 |" in md and "| 14,000 |" in md
+
+
+def test_no_growth_section_no_timeline(session_kb):
+    sc = scenario(25)
+    del sc["growth"]
+    d = advise(sc, kb=session_kb).to_dict()
+    assert d["timeline"] == [] and d["runs_out"] is None
+
+
+@pytest.mark.parametrize(("change", "problem"), [
+    (lambda g: g.update(growth_pct=3), "growth.growth_pct: unknown key"),
+    (lambda g: g.update(cpu_pct_per_year=-95), "growth.cpu_pct_per_year: must be >= -90"),
+    (lambda g: g.update(horizon_years=0), "growth.horizon_years: must be >= 1"),
+    (lambda g: g.update(ram_pct_per_year="lots"), "growth.ram_pct_per_year: must be a number"),
+    (lambda g: g["events"].append({"year": 9, "workload": "web", "add_vms": 2}),
+     "growth.events[0].year: must be within the horizon"),
+    (lambda g: g["events"].append({"year": 1, "workload": "db", "add_vms": 2}),
+     "growth.events[0].workload: no workload named 'db'"),
+    (lambda g: g["events"].append({"year": 1, "workload": "web", "add_vms": 0}),
+     "growth.events[0].add_vms: must not be 0"),
+    (lambda g: g["events"].append({"year": 1, "workload": "web", "vms": 2}), "growth.events[0].vms: unknown key"),
+])
+def test_nonsense_growth_is_refused_naming_the_field(change, problem):
+    sc = scenario(25)
+    change(sc["growth"])
+    with pytest.raises(InputError, match=problem.replace("[", r"\[").replace("]", r"\]")):
+        parse_scenario(sc)
+
+
+def test_a_workload_s_own_growth_refuses_unknown_keys():
+    with pytest.raises(InputError, match=r"workloads\[0\]\.growth\.cpu: unknown key"):
+        parse_scenario(scenario(25, growth={"cpu": 3}))
+
+
+# --- totals ------------------------------------------------------------------------------------------
+def totals_scenario(**totals) -> dict:
+    w = {"name": "estate", **totals}
+    return {"hosts": {"count": 10, "cpu": {"sockets": 2, "cores_per_socket": 16}, "ram_gib": 512,
+                      "disks": [{"kind": "ssd", "count": 4, "size_gb": 4000}]}, "workloads": [w]}
+
+
+def test_totals_are_sized_as_typical_vms_and_the_advice_says_so(session_kb):
+    # 2,000 vCPUs / 4 = 500 VMs; 16,384 GiB / 16 = 1,024 VMs: the larger, 1,024 typical VMs of
+    # 4 vCPU / 16 GiB; 30 TB over them: 30,000 / 1,024 = 29.3 GB each.
+    sc = parse_scenario(totals_scenario(total_vcpus=2000, total_ram_gib=16384, total_storage_tb=30))
+    w = sc.workloads[0]
+    assert (w.vms, w.vcpus, w.ram_gib) == (1024, 4, 16.0)
+    assert w.io.disk_gb == pytest.approx(30000 / 1024)
+    rec = advise(sc, kb=session_kb).find("host_count")
+    assert rec.value is not None  # one big workload is no longer refused for exceeding a host
+    assert "estate (totals: 2,000 vCPUs, 16,384 GiB RAM, 30 TB) is sized as 1,024 typical VMs of 4 vCPU / 16 GiB" \
+        in rec.rationale
+    # a shape of its own: 8 vCPU / 32 GiB -> max(2000/8 = 250, 16384/32 = 512) = 512 VMs
+    own = parse_scenario(totals_scenario(total_vcpus=2000, total_ram_gib=16384, vcpus=8, ram_gib=32))
+    assert own.workloads[0].vms == 512
+
+
+def test_totals_survive_a_save_and_refuse_vms_beside_them():
+    sc = parse_scenario(totals_scenario(total_vcpus=1001, total_storage_tb=2))
+    assert sc.workloads[0].vms == 251  # ceil(1001 / 4)
+    data = sc.to_dict()
+    row = data["workloads"][0]
+    assert "vms" not in row and "disk_gb" not in row["io"] and row["total_vcpus"] == 1001
+    assert parse_scenario(copy.deepcopy(data)).workloads[0].vms == 251
+    row["vms"] = 3
+    row["io"]["disk_gb"] = 10
+    with pytest.raises(InputError) as err:
+        parse_scenario(data)
+    assert "workloads[0].vms: give either vms or the totals" in str(err.value)
+    assert "workloads[0].io.disk_gb: give either io.disk_gb or total_storage_tb" in str(err.value)
+
+
+def test_a_typical_vm_larger_than_a_host_is_named_as_such():
+    sc = totals_scenario(total_ram_gib=1000)
+    sc["hosts"]["ram_gib"] = 8
+    with pytest.raises(InputError, match=r"workloads\[0\]\.ram_gib: 16 GiB exceeds a host's RAM \(8 GiB\) \(the "
+                                         "typical VM its totals are sized as"):
+        parse_scenario(sc)
+
+
+def test_the_report_says_when_the_planned_hosts_run_out(session_kb):
+    from advisor.render import to_html, to_markdown
+
+    a = advise(scenario(25), kb=session_kb)
+    md, page = to_markdown(a), to_html(a)
+    for text in (md, page):
+        assert "The 4 planned hosts run out in year 3 (cpu allocation)" in text
+    assert "| 3 | 5 | +1 | 40 | 122.1 |" in md  # year 3: 5 hosts needed, one bought, 40 VMs, 122.07 %
+    flat = to_markdown(advise(scenario(0), kb=session_kb))
+    assert "The 4 planned hosts last the 4-year horizon" in flat
+
+
+# --- optimize over the horizon -----------------------------------------------------------------------
+@pytest.mark.timeout(300)
+def test_optimize_horizon_finds_a_design_that_lasts_and_today_s_does_not(session_kb):
+    from advisor.growth import horizon_scenario
+    from advisor.optimize import design_scenario, optimize
+
+    cat = parse_catalogue({"currency": "EUR", "years": 5, "hosts": [
+        {"name": "h16", "cpu": {"sockets": 2, "cores_per_socket": 8, "ghz": 2.0}, "ram_gib": 128, "price": 10000,
+         "support_per_year": 1000, "power_w": 300, "disks": [{"kind": "ssd", "count": 1, "size_gb": 2000}]}]})
+    sc = parse_scenario(scenario(25))
+    grown = horizon_scenario(sc)
+    # year 4 at 25 %: 20 x 1.25^4 = 48.828 VMs' worth -> 49 VMs; RAM and disk per VM scaled so that the
+    # totals are exact: 8 x 48.828 / 49 = 7.972 GiB, 50 x 48.828 / 49 = 49.82 GB; vCPUs: 2 x 0.9965 -> 2
+    w = grown.workloads[0]
+    assert (w.vms, w.vcpus) == (49, 2)
+    assert (w.ram_gib, w.io.disk_gb) == (pytest.approx(8 * 48.828125 / 49), pytest.approx(50 * 48.828125 / 49))
+    assert grown.growth is None and "year 4 of its growth" in grown.name
+    results = {}
+    for name, searched in (("today", sc), ("horizon", grown)):
+        best = optimize(searched, cat, session_kb).best
+        assert best is not None
+        d = advise(design_scenario(sc, cat, best.design), kb=session_kb).to_dict()
+        results[name] = (best.total, d["runs_out"])
+    assert results["horizon"][1] is None  # the design lasts every year
+    assert results["today"][1] is not None  # the cheapest design for today runs out within the horizon
+    assert results["horizon"][0] > results["today"][0]
+
+
+def test_optimize_horizon_needs_a_growth_section():
+    from advisor.growth import horizon_scenario
+
+    sc = scenario(25)
+    del sc["growth"]
+    with pytest.raises(InputError, match="no growth section"):
+        horizon_scenario(parse_scenario(sc))
+
+
+def test_the_timeline_chart_is_the_timeline_and_marks_the_card_s_hosts(session_kb):
+    import numpy as np
+
+    from advisor.figures.charts import build_charts
+
+    a = advise(scenario(25), kb=session_kb)
+    spec = build_charts(session_kb, a.scenario, a, {}, ["timeline"])["timeline"]
+    needed = spec.curves[0]
+    assert needed.highlight and needed.name == "active hosts needed"
+    # the step holds each year's hosts until the next year: 3, 4, 4, 5, 7
+    assert [float(np.interp(y + 0.5, needed.x, needed.mean)) for y in range(5)] == [3, 4, 4, 5, 7]
+    (mark,) = spec.marks
+    assert mark.y == a.find("host_count").expected["active_hosts"].value == 3 and mark.x == 0
+    assert {line.label for line in spec.lines} >= {"planned: 4 active hosts", "runs out: year 3 (cpu allocation)"}
+    bought = spec.points[0]
+    assert list(bought.x) == [1.0, 3.0, 4.0] and bought.tips[-1] == "year 4: buy 2 hosts"
+    ram = next(c for c in spec.curves if c.name == "RAM demand")
+    assert ram.mean[0] == pytest.approx(163.2 / 123.66)  # 20 VMs x 8.16 GiB over one host's 123.66 GiB
+    flat = build_charts(session_kb, None, advise(scenario(0), kb=session_kb), {}, ["timeline"])["timeline"]
+    assert len(set(flat.curves[0].mean)) == 1
+    sc = scenario(25)
+    del sc["growth"]
+    none = build_charts(session_kb, None, advise(sc, kb=session_kb), {}, ["timeline"])["timeline"]
+    assert none.empty and "add a growth section" in none.empty_reason
+
+
+def test_workloads_of_one_profile_grow_into_one_vm_shape():
+    """The placement keeps VMs of one demand together (an estate of thousands of groups places in
+    seconds): two groups of one shape, 7 and 13 VMs, CPU at 10 % and RAM at 30 %, have the same
+    grown VM in year 3 (CPU per VM x 1.1^3 / 1.3^3 = 0.6058), not one scaled by its own rounding."""
+    from advisor.growth import grown
+
+    sc = parse_scenario(scenario(10, ram=30, storage=0))
+    g, w = sc.growth, sc.workloads[0]
+    demand = {"cpu_allocation": 2.0, "ram": 8.16, "disk_capacity": 50.0}
+    w.vms = 7
+    a = grown(g, w, demand, 3)
+    w.vms = 13
+    b = grown(g, w, demand, 3)
+    assert a[1] == b[1] and a[1]["cpu_allocation"] == pytest.approx(2 * 1.1**3 / 1.3**3)
+    assert (a[0], b[0]) == (16, 29)  # ceil(7 x 2.197), ceil(13 x 2.197)
+    assert a[2]["ram"] == pytest.approx(8.16 * 7 * 1.3**3)  # the exact demand, for the utilization

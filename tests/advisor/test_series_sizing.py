@@ -1,0 +1,113 @@
+"""Percentile sizing from utilisation series (advisor/inventory/series.py, #31): the hosts are sized on
+the percentile of the summed series, which is not the sum of each VM's own percentile when peaks do not
+coincide; `capadvisor inventory INVENTORY SERIES --percentile N` changes the host count on a spiky series."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from advisor.inventory import Inventory
+from advisor.scenario import parse_scenario
+from app.cli import main
+from knowledge.inventory import read_inventory
+
+pytestmark = pytest.mark.timeout(300)
+
+T0 = 1_700_000_000
+STEPS = 288 * 8  # 8 days of 5-minute samples
+
+
+def _inventory(tmp: Path, vms: dict[str, int]) -> Path:
+    p = tmp / "inventory.csv"
+    p.write_text("name,vcpus,ram_gib\n" + "".join(f"{n},{c},16\n" for n, c in vms.items()))
+    return p
+
+
+def _series(tmp: Path, cpu: dict[str, np.ndarray]) -> Path:
+    p = tmp / "series.csv"
+    lines = ["vm,timestamp,cpu_pct,mem_pct"]
+    for t in range(STEPS):
+        lines += [f"{n},{T0 + 300 * t},{x[t]:.2f},40" for n, x in cpu.items()]
+    p.write_text("\n".join(lines) + "\n")
+    return p
+
+
+def test_summed_series_percentile_is_not_the_sum_of_per_vm_percentiles_on_anti_correlated_vms(tmp_path):
+    t = np.arange(STEPS)
+    wave = 50 + 45 * np.sin(2 * np.pi * t / 288)   # a daily wave
+    cpu = {"day-01": wave, "night-01": 100 - wave}  # busy while the other is idle
+    inv = Inventory(read_inventory([_inventory(tmp_path, {"day-01": 4, "night-01": 4})]), "name-prefix")
+    sizing = inv.add_series([_series(tmp_path, cpu)], 95)
+    e = sizing.estate
+    # by hand: busy cores per step = % x vCPUs, summed, then the percentile
+    q = np.round(np.stack([wave, 100 - wave]), 2)
+    summed = np.percentile((q * 4 / 100).sum(axis=0), 95)
+    own = sum(np.percentile(x * 4 / 100, 95) for x in q)
+    assert e["busy_cores"]["p95"] == pytest.approx(summed, abs=0.01) == pytest.approx(4.0, abs=0.01)
+    assert e["sum_of_vm_percentiles_cores"] == pytest.approx(own, abs=0.01)
+    assert own > 7.5 and e["busy_cores"]["p95"] < own - 3  # the summed series is far lower
+    assert "summed series of 2 VMs" in sizing.text() and "sum of each VM's own p95 would be" in sizing.text()
+    # the scenario's groups are sized on the summed series: their busy cores add up to it
+    sc = parse_scenario(inv.to_scenario(), "imported")
+    cores = sum(w.vms * w.vcpus * w.cpu_busy_share for w in sc.workloads)
+    assert cores == pytest.approx(summed, rel=0.01)
+    assert sc.preferences.sizing_percentile == 95
+    assert all("cpu_busy_percentiles" in w.measured for w in sc.workloads)
+
+
+def test_the_scenario_field_resizes_an_imported_workload(tmp_path):
+    t = np.arange(STEPS)
+    spiky = np.where(t % 288 < 30, 95.0, 10.0)
+    inv = Inventory(read_inventory([_inventory(tmp_path, {"app-01": 8})]))
+    inv.add_series([_series(tmp_path, {"app-01": spiky})], 95)
+    data = inv.to_scenario()
+    assert parse_scenario(data).workloads[0].cpu_busy_share == pytest.approx(0.95)
+    data["preferences"]["sizing_percentile"] = 50
+    w = parse_scenario(data).workloads[0]
+    assert w.cpu_busy_share == pytest.approx(0.10) and w.cpu_intensity == "low"
+
+
+def _hosts(path: Path, kb_path) -> int:
+    from advisor.engine import advise
+    from advisor.scenario import load_scenario
+    from knowledge.store import KnowledgeBase
+
+    with KnowledgeBase.open(kb_path) as kb:
+        advice = advise(load_scenario(path), kb=kb)
+    return int(next(r for r in advice.recommendations if r.decision == "host_count").value)
+
+
+def test_percentile_50_and_95_give_different_host_counts_on_a_spiky_series(tmp_path, capsys, compiled_kb):
+    t = np.arange(STEPS)
+    vms = {f"app-{i:02d}": 8 for i in range(40)}
+    spiky = np.where(t % 288 < 30, 95.0, 12.0)  # a daily burst of 2.5 hours, together
+    files = [_inventory(tmp_path, vms), _series(tmp_path, dict.fromkeys(vms, spiky))]
+    hosts = {}
+    for q in ("50", "95"):
+        out = tmp_path / f"p{q}.yaml"
+        assert main(["inventory", *map(str, files), "--percentile", q, "-o", str(out), "--no-advise"]) == 0
+        text = capsys.readouterr().out
+        assert f"CPU sized on the p{q} of the summed series of 40 VMs" in text
+        assert "p50 12, p95 95, p99 95, peak 95" in text
+        hosts[q] = _hosts(out, compiled_kb)
+    assert hosts["95"] > hosts["50"] + 5, hosts
+
+
+def test_json_summary_states_the_percentiles_and_bad_series_exit_2(tmp_path, capsys):
+    inv = _inventory(tmp_path, {"app-01": 2})
+    series = _series(tmp_path, {"app-01": np.full(STEPS, 30.0)})
+    assert main(["inventory", str(inv), str(series), "--format", "json", "--no-advise"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    g = doc["groups"][0]["series"]
+    assert g["cpu_busy_pct"] == {"p50": 30.0, "p95": 30.0, "p99": 30.0, "peak": 30.0}
+    assert doc["series"]["percentile"] == 95 and doc["series"]["basis"] == "summed series"
+    assert doc["scenario"]["preferences"]["sizing_percentile"] == 95
+    bad = tmp_path / "bad.csv"
+    bad.write_text(f"vm,timestamp,cpu_pct,mem_pct\nstranger,{T0},10,10\nstranger,{T0 + 300},10,10\n")
+    assert main(["inventory", str(inv), str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert "bad.csv" in err and "'stranger' (line 2)" in err and "not in the inventory" in err

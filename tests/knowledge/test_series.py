@@ -1,0 +1,110 @@
+"""Utilisation series readers (knowledge/series): the plain CSV and Prometheus query_range answers
+(fixtures written in the documented format, see series_fixtures/SOURCES.md), joined to VMs by name;
+bad input names file, line (or entry) and field."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from knowledge.infra.errors import InputError
+from knowledge.series import detect_series, read_series
+
+pytestmark = pytest.mark.timeout(60)
+
+FIX = Path(__file__).parent / "series_fixtures"
+T0 = 1_700_000_000
+
+
+def write_csv(path: Path, rows, header: str = "vm,timestamp,cpu_pct,mem_pct") -> Path:
+    path.write_text(header + "\n" + "".join(",".join(str(x) for x in r) + "\n" for r in rows))
+    return path
+
+
+def test_plain_csv_lands_on_the_grid_in_any_order(tmp_path):
+    rows = [(vm, T0 + 300 * t, 10 * t + i, 50) for t in range(4) for i, vm in enumerate(("a", "b"))]
+    p = write_csv(tmp_path / "s.csv", rows[::-1])  # newest first
+    store = read_series([p], ["a", "b", "c"])
+    assert detect_series(p) == "series-csv"
+    assert store.interval == 300 and store.steps == 4
+    np.testing.assert_allclose(store.matrix("cpu_pct", np.array([0, 1])), [[0, 10, 20, 30], [1, 11, 21, 31]])
+    assert store.files[0].vms == 2 and store.files[0].samples == 8
+    assert np.isnan(store.matrix("cpu_pct", np.array([2]))).all()  # c has no series
+
+
+def test_libvirt_exporter_cpu_seconds_and_memory_bytes_become_percent():
+    p = FIX / "query_range-libvirt.json"
+    assert detect_series(p) == "prometheus-json"
+    # web-01: 2 vCPUs, 4 GiB; db-01: 4 vCPUs, 8 GiB (the inventory says so)
+    store = read_series([p], ["db-01", "web-01"], vcpus=[4, 2], ram_mib=[8192, 4096])
+    cpu = store.matrix("cpu_pct", np.array([0, 1]))
+    doc = json.loads(p.read_text())
+    web = [float(v) for _t, v in doc["data"]["result"][0]["values"]]
+    expected_web = 100 * np.diff(web) / 300 / 2  # the counter's rate over 2 vCPUs, by hand
+    np.testing.assert_allclose(cpu[1][~np.isnan(cpu[1])], expected_web, atol=0.01)
+    np.testing.assert_allclose(cpu[0][~np.isnan(cpu[0])][:2], [50.0, 25.0], atol=0.01)  # 2.0, 1.0 of 4 cores
+    mem = store.matrix("mem_pct", np.array([1]))[0]
+    assert mem[0] == pytest.approx(25.0) and np.nanmax(mem) == pytest.approx(50.0)
+
+
+def test_node_exporter_idle_seconds_and_memory_pair_and_instance_port_joins():
+    store = read_series([FIX / "query_range-node.json"], ["APP-01.example.org"], vcpus=[2], ram_mib=[8192])
+    cpu = store.matrix("cpu_pct", np.array([0]))[0]
+    # idle rates per step (cpu0, cpu1) 0.9/0.7 -> busy 20 %, 0.1/0.1 -> 90 %
+    assert cpu[~np.isnan(cpu)][0] == pytest.approx(20.0, abs=0.01)
+    assert np.nanmax(cpu) == pytest.approx(90.0, abs=0.01)
+    mem = store.matrix("mem_pct", np.array([0]))[0]
+    assert np.nanmax(mem) == pytest.approx(75.0)  # 6 of 8 GiB used
+
+
+@pytest.mark.parametrize("text, words", [
+    ('{"status": "success", "data": {"resultType": "matrix", "result": [{"metric": {"domain": "a"}, "val',
+     ["line 1 column", "truncated"]),
+    ('{"status": "success", "data": {"resultType": "vector", "result": []}}', ["data.resultType", "query_range"]),
+    ('{"status": "error", "errorType": "bad_data", "error": "parse error"}', ["status", "bad_data"]),
+    ('{"status": "success", "data": {"resultType": "matrix", "result": [{"metric": {"__name__": "up", '
+     '"instance": "a:9100"}, "values": [[1, "1"], [2, "1"]]}]}}', ["data.result[0]", "__name__", "'up'"]),
+])
+def test_bad_prometheus_answers_are_named(tmp_path, text, words):
+    p = tmp_path / "answer.json"
+    p.write_text(text)
+    with pytest.raises(InputError) as e:
+        read_series([p], ["a"], vcpus=[1], ram_mib=[1024])
+    msg = str(e.value)
+    assert str(p) in msg and all(w in msg for w in words), msg
+
+
+@pytest.mark.parametrize("rows, header, words", [
+    ([("a", T0, 250, 10), ("a", T0 + 300, 20, 10)], None, ["line 2", "field cpu_pct", "250", "not a percentage"]),
+    ([("a", T0, 10, 10), ("ghost", T0 + 300, 20, 10)], None, ["'ghost'", "line 3", "not in the inventory"]),
+    ([("a", T0 + 300 * t, 10, 10) for t in range(4)] + [("a", T0 + 1050, 20, 10)], None,
+     ["line 6", "field timestamp", "300 s grid"]),
+    ([("a", T0, 10)], "vm,timestamp,cpu_pct", ["line 1", "mem_pct"]),
+    ([("a", T0, 10, 10), ("a", T0 + 300, "abc", 10)], None, ["line 3", "cpu_pct"]),
+])
+def test_bad_csv_names_file_line_and_field(tmp_path, rows, header, words):
+    p = write_csv(tmp_path / "s.csv", rows, header or "vm,timestamp,cpu_pct,mem_pct")
+    with pytest.raises(InputError) as e:
+        read_series([p], ["a"])
+    msg = str(e.value)
+    assert str(p) in msg and all(w in msg for w in words), msg
+
+
+def test_truncated_csv_and_mixed_intervals_across_files(tmp_path):
+    p = tmp_path / "cut.csv"
+    p.write_text(f"vm,timestamp,cpu_pct,mem_pct\na,{T0},10,10\na,{T0 + 300},1")
+    with pytest.raises(InputError, match=r"cut.csv: line 3"):
+        read_series([p], ["a"])
+    five = write_csv(tmp_path / "five.csv", [("a", T0 + 300 * t, 10, 10) for t in range(3)])
+    one = write_csv(tmp_path / "one.csv", [("b", T0 + 60 * t, 10, 10) for t in range(3)])
+    with pytest.raises(InputError, match=r"one.csv: mixed intervals: samples every 60 s, but .*five.csv every 300 s"):
+        read_series([five, one], ["a", "b"])
+
+
+def test_an_inventory_file_is_not_a_series(tmp_path):
+    p = tmp_path / "inv.csv"
+    p.write_text("name,vcpus,ram_gib\na,2,4\n")
+    assert detect_series(p) is None
