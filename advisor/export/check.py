@@ -33,6 +33,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from advisor.export.check_groups import check_server_group_command, parse_pve_ha, parse_server_groups_yaml
+
 #: seconds any external checker may take
 TOOL_TIMEOUT_S = 60
 
@@ -481,7 +483,9 @@ def check_files(files: dict[str, str]) -> list[Finding]:
     findings: list[Finding] = []
     xl = None
     for rel, text in sorted(files.items()):
-        if rel.endswith(".xml"):
+        if rel.startswith("proxmox/ha/") or rel.endswith("server-groups.yaml"):
+            findings.append(_check_groups(rel, text))
+        elif rel.endswith(".xml"):
             ok, msg = validate_libvirt_xml(text, fragment=not rel.endswith("domain.xml"))
             findings.append(Finding(rel, "virt-xml-validate", ok, msg))
         elif rel.endswith(".cfg"):
@@ -518,6 +522,16 @@ def check_files(files: dict[str, str]) -> list[Finding]:
     return findings
 
 
+def _check_groups(rel: str, text: str) -> Finding:
+    """A placement-constraint file: Proxmox VE HA section config or Heat server groups."""
+    tool = "Proxmox VE HA config" if rel.startswith("proxmox/ha/") else "Heat server groups"
+    try:
+        parse_pve_ha(text) if rel.startswith("proxmox/ha/") else parse_server_groups_yaml(text)
+        return Finding(rel, tool, True)
+    except Exception as exc:  # yaml errors and ValueError alike
+        return Finding(rel, tool, False, str(exc))
+
+
 def _check_commands(rel: str, text: str) -> list[Finding]:
     out: list[Finding] = []
     problems: list[str] = []
@@ -551,6 +565,9 @@ def _check_commands(rel: str, text: str) -> list[Finding]:
     if commands(text, "openstack"):
         try:
             parse_flavor_commands(text)
+            for words in commands(text, "openstack"):
+                if words[1:4] == ["server", "group", "create"]:
+                    check_server_group_command(words)
         except ValueError as exc:
             problems.append(str(exc))
         checked.append("openstack flavor create")
