@@ -33,7 +33,12 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from advisor.export.check_groups import check_server_group_command, parse_pve_ha, parse_server_groups_yaml
+from advisor.export.check_groups import (
+    check_server_group_command,
+    heat_resources,
+    parse_pve_ha,
+    parse_server_groups_yaml,
+)
 
 #: seconds any external checker may take
 TOOL_TIMEOUT_S = 60
@@ -429,16 +434,8 @@ def parse_nova_conf(text: str) -> configparser.ConfigParser:
 def parse_flavors_yaml(text: str) -> dict[str, dict]:
     """The flavors of a Heat template: name -> {vcpus, ram, disk, extra_specs}; ValueError when the
     template or a flavor is malformed."""
-    import yaml
-
-    doc = yaml.safe_load(text)
-    if not isinstance(doc, dict) or "heat_template_version" not in doc or not isinstance(doc.get("resources"), dict):
-        raise ValueError("not a Heat template with resources")
     out = {}
-    for rid, res in doc["resources"].items():
-        if not isinstance(res, dict) or res.get("type") != "OS::Nova::Flavor":
-            raise ValueError(f"resource {rid} is not an OS::Nova::Flavor")
-        props = res.get("properties") or {}
+    for rid, props in heat_resources(text, "OS::Nova::Flavor").items():
         for k in ("vcpus", "ram", "disk"):
             if not isinstance(props.get(k), int) or props[k] < (1 if k != "disk" else 0):
                 raise ValueError(f"{rid}.{k} must be a positive integer")

@@ -18,8 +18,8 @@ _RESOURCE = re.compile(r"^(vm|ct):[1-9][0-9]{2,8}$")
 _NODE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9.-]*(:[0-9]+)?$")
 
 
-def parse_server_groups_yaml(text: str) -> dict[str, str]:
-    """Server group name -> policy of a Heat template of ``OS::Nova::ServerGroup`` resources."""
+def heat_resources(text: str, kind: str) -> dict[str, dict]:
+    """Resource id -> properties of a Heat template whose resources are all of type ``kind``."""
     import yaml
 
     doc = yaml.safe_load(text)
@@ -27,9 +27,16 @@ def parse_server_groups_yaml(text: str) -> dict[str, str]:
         raise ValueError("not a Heat template with resources")
     out = {}
     for rid, res in doc["resources"].items():
-        if not isinstance(res, dict) or res.get("type") != "OS::Nova::ServerGroup":
-            raise ValueError(f"resource {rid} is not an OS::Nova::ServerGroup")
-        props = res.get("properties") or {}
+        if not isinstance(res, dict) or res.get("type") != kind:
+            raise ValueError(f"resource {rid} is not an {kind}")
+        out[str(rid)] = res.get("properties") or {}
+    return out
+
+
+def parse_server_groups_yaml(text: str) -> dict[str, str]:
+    """Server group name -> policy of a Heat template of ``OS::Nova::ServerGroup`` resources."""
+    out = {}
+    for rid, props in heat_resources(text, "OS::Nova::ServerGroup").items():
         pol = props.get("policies")
         if not isinstance(pol, list) or len(pol) != 1 or pol[0] not in NOVA_POLICIES:
             raise ValueError(f"{rid}.policies must be one of {', '.join(NOVA_POLICIES)}")
