@@ -10,7 +10,9 @@ A workload's constraints (:func:`rules_of`):
   VMs spread over at least RF hosts (and RF domains);
 * ``affinity: true`` (or a group name): its VMs (the group's) stay on one host: they are placed
   as one unit;
-* with failure domains declared, anti-affine VMs spread evenly over the domains too.
+* with failure domains declared, anti-affine VMs spread evenly over the domains too;
+* sequential-I/O workloads (doc 003's interference, rule ``dp.no-sequential-pairs``): a host runs
+  the VMs of at most one of them.
 
 Hosts are numbered in order and stand in the declared domains in turn (host i in domain
 i mod D). :func:`place` is first-fit decreasing (largest dominant share first) over single
@@ -18,7 +20,8 @@ hosts honouring the caps; :func:`survives` removes each failure the scenario mus
 (``preferences.survive``: any one host, the fullest hosts, or each whole domain) and re-places the
 lost VMs on the survivors' leftovers (host caps kept; the domain spread is the failure itself).
 A replicated workload's VMs on the lost hosts are not re-placed: their replicas carry the loss.
-:func:`constrained_count` is the smallest count that places and survives. Pure: no engine
+:func:`constrained_count` is the smallest count that places and survives (galloping search and
+bisection over the count). Pure: no engine
 context, only capacities, per-VM demands and the rules.
 """
 
@@ -44,10 +47,13 @@ class Rule:
     together: str | None = None
     replicated: bool = False
     kinds: tuple[str, ...] = ()
+    #: a set of workloads of which a host runs only one (doc 003's sequential-I/O interference)
+    exclusive: str | None = None
 
 
-def rules_of(workloads, domains: int) -> dict[str, Rule]:
-    """Workload name -> its :class:`Rule` (only workloads with a constraint)."""
+def rules_of(workloads, domains: int, exclusive: frozenset[str] = frozenset()) -> dict[str, Rule]:
+    """Workload name -> its :class:`Rule` (only workloads with a constraint); the workloads named in
+    ``exclusive`` never share a host with each other (each may share one with itself)."""
     out = {}
     for w in workloads:
         kinds, per_host, per_domain, group, together = [], None, None, None, None
@@ -66,8 +72,11 @@ def rules_of(workloads, domains: int) -> dict[str, Rule]:
         if w.affinity:
             together = w.affinity if isinstance(w.affinity, str) else f"\0{w.name}"
             kinds.append("affinity")
+        if w.name in exclusive:
+            kinds.append("sequential_io")
         if kinds:
-            out[w.name] = Rule(per_host, per_domain, group, together, bool(rf and rf > 1), tuple(kinds))
+            out[w.name] = Rule(per_host, per_domain, group, together, bool(rf and rf > 1), tuple(kinds),
+                               "sequential_io" if w.name in exclusive else None)
     return out
 
 
@@ -80,6 +89,7 @@ class Host:
     free: list[float]
     vms: dict[str, int] = field(default_factory=dict)
     groups: dict[str, int] = field(default_factory=dict)
+    owners: dict[str, str] = field(default_factory=dict)  # exclusive set -> the workload holding the host
 
     def to_dict(self) -> dict:
         return {"host": f"host-{self.index + 1}", "domain": self.domain,
@@ -127,6 +137,8 @@ def _admits(h: Host, u: Unit, rules: dict[str, Rule], per_dom: dict | None) -> b
             return False
         if r.group is not None and h.groups.get(r.group, 0) + n > 1:
             return False
+        if r.exclusive is not None and h.owners.get(r.exclusive, name) != name:
+            return False
         if per_dom is not None and r.per_domain is not None and per_dom.get((h.domain, name), 0) + n > r.per_domain:
             return False
     return True
@@ -139,6 +151,8 @@ def _put(h: Host, u: Unit, rules: dict[str, Rule], per_dom: dict | None) -> None
         r = rules.get(name)
         if r is not None and r.group is not None:
             h.groups[r.group] = h.groups.get(r.group, 0) + n
+        if r is not None and r.exclusive is not None:
+            h.owners[r.exclusive] = name
         if per_dom is not None:
             per_dom[(h.domain, name)] = per_dom.get((h.domain, name), 0) + n
 
@@ -216,7 +230,7 @@ def lose(p: Placement, lost: list[int], profiles, rules: dict[str, Rule]) -> dic
     """Re-place the VMs of the ``lost`` hosts on the survivors' leftovers (host caps kept; a
     replicated workload's lost VMs are carried by its replicas): workload -> VMs left over."""
     gone = set(lost)
-    survivors = [Host(h.index, h.domain, list(h.free), dict(h.vms), dict(h.groups)) for h in p.hosts
+    survivors = [Host(h.index, h.domain, list(h.free), dict(h.vms), dict(h.groups), dict(h.owners)) for h in p.hosts
                  if h.index not in gone]
     moved: dict[str, int] = {}
     for h in p.hosts:
@@ -253,13 +267,34 @@ class Counted:
 
 
 def _first_placing(capacity, profiles, rules, domains, start: int, survive=None) -> Placement | None:
-    for n in range(max(1, start), max(1, start) + MAX_EXTRA):
+    """The placement on the fewest hosts from ``start`` that places every VM (and survives): a
+    galloping search (start, +1, +2, +4, ...) to the first count that does, then bisection down to
+    the count after the last that did not (first fit almost always places on more hosts once it
+    placed on fewer; the result is checked, never assumed)."""
+    def ok(n: int) -> Placement | None:
         p = place(capacity, profiles, rules, domains, n)
-        if p.unplaced:
-            continue
-        if survive is None or survives(p, profiles, rules, survive) is None:
-            return p
-    return None
+        if p.unplaced or (survive is not None and survives(p, profiles, rules, survive) is not None):
+            return None
+        return p
+
+    lo, step, found = max(1, start) - 1, 1, None  # lo: a count known not to do (or below start)
+    n = max(1, start)
+    while n <= max(1, start) + MAX_EXTRA:
+        found = ok(n)
+        if found is not None:
+            break
+        lo, n, step = n, n + step, step * 2
+    if found is None:
+        return None
+    hi = n
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        p = ok(mid) if mid >= max(1, start) else None
+        if p is not None:
+            hi, found = mid, p
+        else:
+            lo = mid
+    return found
 
 
 def constrained_count(capacity: dict[str, float], profiles, rules: dict[str, Rule], domains, survive,

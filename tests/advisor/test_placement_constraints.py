@@ -172,3 +172,20 @@ def test_bad_constraint_input_is_named(kb):
     text = str(e.value)
     assert "workloads[0].anti_affinity" in text and "hosts.failure_domains" in text
     assert "preferences.ha.policy" in text
+
+
+# --- doc 003's interference rule as a constraint ------------------------------------------------
+def test_sequential_io_workloads_never_share_a_host(kb):
+    seq = {"pattern": "sequential", "intensity": "medium"}
+    wls = [workload("backup", vms=2, vcpus=2, ram_gib=8, cpu_intensity="low", io=seq),
+           workload("etl", vms=2, vcpus=2, ram_gib=8, cpu_intensity="low", io=seq)]
+    _, one = host_count(scenario(wls[:1]), kb)  # one sequential workload: no constraint, one host
+    assert one.expected["active_hosts"]["value"] == 1 and "constraints" not in one.details
+    _, rec = host_count(scenario(wls), kb)
+    assert rec.expected["active_hosts"]["value"] == 2
+    for h in rec.details["placement_by_host"]:
+        assert len(h["vms"]) <= 1  # one sequential workload per host, its VMs together
+    c = rec.details["constraints"]
+    assert c["binding"] == "sequential_io" and c["sequential_io"]["workloads"] == ["backup", "etl"]
+    assert c["sequential_io"]["run_time_longer_pct"] == 18.0 and c["sequential_io"]["bandwidth_less_pct"] == 24.0
+    assert "about 18 % longer with 24 % less bandwidth [dp.no-sequential-pairs]" in rec.rationale
