@@ -32,6 +32,7 @@ from advisor.figures.summary import design, scenario_inputs
 from advisor.models import accuracy as replay_headline
 from advisor.recommend import catalog
 from advisor.recommend.targets import is_max
+from advisor.render.placement import placement_data
 from advisor.text import MarkdownText, clean_text, md_escape
 
 CSS = """
@@ -196,7 +197,7 @@ def report_data(advice, title: str | None = None, documents: dict[str, str] | No
                       for doc, locs in sorted(cited.items())],
         "document_notes": [noted[k] for k in sorted(noted)],
         "cost": cost_data(getattr(advice, "cost", None)),
-        "timeline": timeline_data(getattr(advice, "timeline", None)),
+        "timeline": timeline_data(getattr(advice, "timeline", None)), "placement": placement_data(advice),
         "replay": replay_headline.text(),
     }
 
@@ -281,6 +282,9 @@ the knowledge-base rows it rests on (document and table, section or figure).</p>
 {% for c in cost.lines %}<tr><td>{{ c.category }}</td><td>{{ c.name }}</td><td>{{ c.quantity }}</td><td>{{ c.capex }}</td><td>{{ c.opex }}</td><td>{{ c.note }}</td></tr>
 {% endfor %}<tr><th colspan="3">total</th><th>{{ cost.capex }}</th><th>{{ cost.opex }}</th><th>{{ cost.total }} over {{ cost.years }} years</th></tr></table>
 {% for n in cost.notes %}<p class="warn">{{ n }}</p>{% endfor %}{% endif %}
+{% if placement %}<h2>Placement</h2>
+<p><b>{{ placement.headline }}</b>.{% if placement.ha %} {{ placement.ha }}.{% endif %}</p>
+<table><tr><th>host</th><th>domain</th><th>VMs</th></tr>{% for h in placement.rows %}<tr><td>{{ h.host }}</td><td>{{ h.domain }}</td><td>{{ h.vms }}</td></tr>{% endfor %}</table>{% endif %}
 {% if timeline %}<h2>Growth over the years</h2>
 <p><b>{{ timeline.headline }}</b>. Utilization is of the planned hosts' usable capacity (%).</p>
 <table><tr><th>year</th><th>hosts needed</th><th>bought</th><th>VMs</th><th>CPU allocation %</th><th>RAM %</th><th>disk %</th><th>binding</th><th>planned hosts hold it</th>{% if timeline.priced %}<th>spend ({{ timeline.currency }})</th>{% endif %}</tr>
@@ -407,6 +411,19 @@ Workload groups:
 {% for n in cost.notes %}
 
 ⚠ {{ n }}
+{% endfor %}
+{% endif %}
+{% if placement %}
+
+## Placement
+
+**{{ placement.headline }}**.{% if placement.ha %} {{ placement.ha }}.{% endif %}
+
+
+| host | domain | VMs |
+|---|---|---|
+{% for h in placement.rows %}
+| {{ h.host }} | {{ h.domain }} | {{ h.vms }} |
 {% endfor %}
 {% endif %}
 {% if timeline %}

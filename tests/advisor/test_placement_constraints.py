@@ -189,3 +189,17 @@ def test_sequential_io_workloads_never_share_a_host(kb):
     assert c["binding"] == "sequential_io" and c["sequential_io"]["workloads"] == ["backup", "etl"]
     assert c["sequential_io"]["run_time_longer_pct"] == 18.0 and c["sequential_io"]["bandwidth_less_pct"] == 24.0
     assert "about 18 % longer with 24 % less bandwidth [dp.no-sequential-pairs]" in rec.rationale
+
+
+# --- the placement table in the report ---------------------------------------------------------
+def test_report_shows_the_placement_table(kb):
+    from advisor.render import to_html, to_markdown
+
+    advice, rec = host_count(scenario([cassandra(replication_factor=3)], domains=DOMAINS), kb)
+    md = to_markdown(advice)
+    assert "## Placement" in md and "binding: replication factor" in md
+    assert "| host | domain | VMs |\n|---|---|---|\n| host-1 | rack-a | cassandra 1 |" in md
+    html = to_html(advice)
+    assert "<h2>Placement</h2>" in html and "<td>host-3</td><td>rack-c</td><td>cassandra 1</td>" in html
+    plain, _ = host_count(scenario([cassandra()]), kb)
+    assert "## Placement" not in to_markdown(plain)
