@@ -203,3 +203,25 @@ def test_report_shows_the_placement_table(kb):
     assert "<h2>Placement</h2>" in html and "<td>host-3</td><td>rack-c</td><td>cassandra 1</td>" in html
     plain, _ = host_count(scenario([cassandra()]), kb)
     assert "## Placement" not in to_markdown(plain)
+
+
+# --- optimize respects the constraints -----------------------------------------------------------
+@pytest.mark.timeout(900)
+def test_optimize_counts_hosts_under_the_constraints(session_kb):
+    from advisor.optimize import SpaceOptions, optimize
+    from advisor.optimize.space import design_scenario
+    from advisor.scenario import load_scenario, parse_scenario
+    from knowledge.costs import load_catalogue
+    from tests.advisor.test_engine import EXAMPLE
+
+    cat = load_catalogue(EXAMPLE.parent / "costs-example.yaml")
+    d = load_scenario(EXAMPLE).to_dict()
+    d["workloads"] = [w for w in d["workloads"] if w["name"] in ("web", "cassandra")]
+    web = next(w for w in d["workloads"] if w["name"] == "web")
+    web["anti_affinity"] = True
+    sc = parse_scenario(d)
+    res = optimize(sc, cat, session_kb, options=SpaceOptions(host_counts=2), workers=1)
+    assert res.best is not None
+    assert res.best.hosts - sc.hosts.reserve >= web["vms"]  # one web VM per host
+    advice = advise(parse_scenario(design_scenario(sc, cat, res.best.design).to_dict()), kb=session_kb, catalogue=cat)
+    assert advice.find("host_count").value == res.best.hosts
