@@ -225,3 +225,12 @@ def test_optimize_counts_hosts_under_the_constraints(session_kb):
     assert res.best.hosts - sc.hosts.reserve >= web["vms"]  # one web VM per host
     advice = advise(parse_scenario(design_scenario(sc, cat, res.best.design).to_dict()), kb=session_kb, catalogue=cat)
     assert advice.find("host_count").value == res.best.hosts
+
+
+def test_a_domain_short_of_its_declared_hosts_is_named(kb):
+    domains = [{"name": "rack-a", "hosts": 1}, {"name": "rack-b", "hosts": 1}, {"name": "rack-c", "hosts": 1}]
+    wls = [workload("web", vms=6, vcpus=2, ram_gib=4, cpu_intensity="low", io=LOW, anti_affinity=True)]
+    _, rec = host_count(scenario(wls, domains=domains), kb)
+    assert rec.expected["active_hosts"]["value"] == 6
+    assert "failure domain rack-a: the placement uses 2 hosts there, 1 declared (hosts.failure_domains)" in \
+        rec.warnings
