@@ -236,8 +236,8 @@ def _expected(ctx: EngineContext, s: _Sizing) -> tuple[dict, dict, list[str]]:
         details["page_cache"] = cache_details
     if shared_details:
         details["shared_storage"] = shared_details
-    warnings = [w for w in (*s.problems, _shared_capacity(ctx), *shared_warnings, *soft_warnings, *cache_warnings)
-                if w]
+    warnings = [w for w in (*s.problems, _shared_capacity(ctx), *shared_warnings, *soft_warnings, *cache_warnings,
+                            *(s.constrained.notes if s.constrained else ())) if w]
     return expected, details, warnings
 
 

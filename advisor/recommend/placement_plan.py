@@ -35,6 +35,7 @@ class Constrained:
     binding: str
     problems: list[str] = field(default_factory=list)
     interference: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # warnings that do not make the count infeasible
 
     @property
     def placement(self) -> Placement | None:
@@ -109,4 +110,17 @@ def constrain(ctx: EngineContext, cap: dict[str, float], budgets: Budgets, start
             active, binding = ha["hosts"] - sc.hosts.reserve, f"HA admission ({sc.preferences.ha.policy})"
             if counted is not None:  # the placement spreads over the hosts admission control needs
                 counted.placement = place(cap, profiles, rules, domains, active)
-    return Constrained(active, start, counted, ha, binding, problems, sorted(sequential(sc)))
+    out = Constrained(active, start, counted, ha, binding, problems, sorted(sequential(sc)))
+    out.notes = _domain_notes(domains, out.placement)
+    return out
+
+
+def _domain_notes(domains, placement: Placement | None) -> list[str]:
+    """Where the placement needs more hosts in a failure domain than the scenario declares there."""
+    if placement is None or not domains:
+        return []
+    used: dict[str, int] = {}
+    for h in placement.hosts:
+        used[h.domain] = used.get(h.domain, 0) + 1
+    return [f"failure domain {d.name}: the placement uses {used[d.name]} hosts there, {d.hosts} declared "
+            "(hosts.failure_domains)" for d in domains if used.get(d.name, 0) > d.hosts]

@@ -11,7 +11,11 @@ COLUMNS = ("host", "domain", "VMs")
 def placement_data(advice) -> dict | None:
     """None when the host count placed under no constraint."""
     rec = advice.find("host_count")
-    details = (rec.details or {}) if rec is not None else {}
+    return placement_of((rec.details or {}) if rec is not None else {})
+
+
+def placement_of(details: dict) -> dict | None:
+    """:func:`placement_data` of the host count's ``details``."""
     hosts = details.get("placement_by_host")
     if not hosts:
         return None

@@ -203,3 +203,34 @@ def test_report_shows_the_placement_table(kb):
     assert "<h2>Placement</h2>" in html and "<td>host-3</td><td>rack-c</td><td>cassandra 1</td>" in html
     plain, _ = host_count(scenario([cassandra()]), kb)
     assert "## Placement" not in to_markdown(plain)
+
+
+# --- optimize respects the constraints -----------------------------------------------------------
+@pytest.mark.timeout(900)
+def test_optimize_counts_hosts_under_the_constraints(session_kb):
+    from advisor.optimize import SpaceOptions, optimize
+    from advisor.optimize.space import design_scenario
+    from advisor.scenario import load_scenario, parse_scenario
+    from knowledge.costs import load_catalogue
+    from tests.advisor.test_engine import EXAMPLE
+
+    cat = load_catalogue(EXAMPLE.parent / "costs-example.yaml")
+    d = load_scenario(EXAMPLE).to_dict()
+    d["workloads"] = [w for w in d["workloads"] if w["name"] in ("web", "cassandra")]
+    web = next(w for w in d["workloads"] if w["name"] == "web")
+    web["anti_affinity"] = True
+    sc = parse_scenario(d)
+    res = optimize(sc, cat, session_kb, options=SpaceOptions(host_counts=2), workers=1)
+    assert res.best is not None
+    assert res.best.hosts - sc.hosts.reserve >= web["vms"]  # one web VM per host
+    advice = advise(parse_scenario(design_scenario(sc, cat, res.best.design).to_dict()), kb=session_kb, catalogue=cat)
+    assert advice.find("host_count").value == res.best.hosts
+
+
+def test_a_domain_short_of_its_declared_hosts_is_named(kb):
+    domains = [{"name": "rack-a", "hosts": 1}, {"name": "rack-b", "hosts": 1}, {"name": "rack-c", "hosts": 1}]
+    wls = [workload("web", vms=6, vcpus=2, ram_gib=4, cpu_intensity="low", io=LOW, anti_affinity=True)]
+    _, rec = host_count(scenario(wls, domains=domains), kb)
+    assert rec.expected["active_hosts"]["value"] == 6
+    assert "failure domain rack-a: the placement uses 2 hosts there, 1 declared (hosts.failure_domains)" in \
+        rec.warnings
