@@ -177,7 +177,7 @@ def cache_mode_chart(kb, scenario, advice, inputs: dict) -> ChartSpec:
     spec.points = _points_by(fam, "cache_mode", "vms_per_host",
                              lambda p: p.features.get("operation") == op and p.features.get("workload") == bench)
     spec.log_y = True  # the scenario's figures (on its own disks) and the testbed's measurements lie orders apart
-    label = f"{fmt_value(vph)} VMs/host"
+    label = f"{fmt_value(vph, 3)} VMs/host"  # as the card states it (3 digits: not "16.33")
     if vph == advised and rec is not None and "throughput_per_vm" in rec.expected:
         spec.mark(Mark(label, advised, rec.expected["throughput_per_vm"].value, "cache_mode", rec.scope,
                        "throughput_per_vm"))
