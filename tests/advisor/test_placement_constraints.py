@@ -256,3 +256,16 @@ def test_surviving_two_hosts_checks_every_pair(kb):
             assert lose(p, [i, j], profiles, rules_of([], 0)) == {}
     short = place(cap, profiles, {}, [], int(n2) - 1)
     assert survives(short, profiles, {}, Survive(hosts=2)) is not None
+
+
+def test_the_constraints_round_trip_through_the_file_format():
+    from advisor.scenario import parse_scenario
+
+    sc = parse_scenario(scenario([cassandra(replication_factor=3, affinity="pair"),
+                                  workload("web", anti_affinity="front")], domains=DOMAINS,
+                                 survive={"domains": 1}, ha={"policy": "percentage", "tolerate_hosts": 2}))
+    again = parse_scenario(sc.to_dict())
+    assert again == sc
+    assert again.preferences.ha.policy == "percentage" and again.preferences.survive.domains == 1
+    assert [d.name for d in again.hosts.failure_domains] == ["rack-a", "rack-b", "rack-c"]
+    assert (again.workloads[0].affinity, again.workloads[1].anti_affinity) == ("pair", "front")
