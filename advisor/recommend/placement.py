@@ -17,7 +17,8 @@ A workload's constraints (:func:`rules_of`):
 Hosts are numbered in order and stand in the declared domains in turn (host i in domain
 i mod D). :func:`place` is first-fit decreasing (largest dominant share first) over single
 hosts honouring the caps; :func:`survives` removes each failure the scenario must survive
-(``preferences.survive``: any one host, the fullest hosts, or each whole domain) and re-places the
+(``preferences.survive``: each set of N hosts, or the fullest N in a large cluster, or each whole
+domain) and re-places the
 lost VMs on the survivors' leftovers (host caps kept; the domain spread is the failure itself).
 A replicated workload's VMs on the lost hosts are not re-placed: their replicas carry the loss.
 :func:`constrained_count` is the smallest count that places and survives (galloping search and
@@ -34,6 +35,8 @@ from dataclasses import dataclass, field
 EPS = 1e-9
 #: the most hosts the count search adds beyond its lower bound
 MAX_EXTRA = 4096
+#: the most sets of hosts checked one by one for ``survive.hosts`` > 1 (beyond: the fullest hosts)
+MAX_FAILURE_SETS = 2000
 
 
 @dataclass(frozen=True)
@@ -210,7 +213,8 @@ def place(capacity: dict[str, float], profiles, rules: dict[str, Rule], domains,
 
 def failures(p: Placement, survive) -> list[tuple[str, list[int]]]:
     """The failures to survive: (label, indices of the lost hosts). ``domains``: each whole domain
-    (each set of that many); ``hosts``: 1 -> each host, more -> the fullest hosts together."""
+    (each set of that many); ``hosts``: each set of that many hosts (up to :data:`MAX_FAILURE_SETS`
+    sets; beyond, the fullest hosts together)."""
     out: list[tuple[str, list[int]]] = []
     if survive is None:
         return out
@@ -220,6 +224,9 @@ def failures(p: Placement, survive) -> list[tuple[str, list[int]]]:
             out.append(("domain " + ", ".join(lost), [h.index for h in p.hosts if h.domain in lost]))
     if survive.hosts == 1:
         out += [(f"host-{h.index + 1}", [h.index]) for h in p.hosts]
+    elif survive.hosts > 1 and math.comb(len(p.hosts), survive.hosts) <= MAX_FAILURE_SETS:
+        for pair in itertools.combinations(range(len(p.hosts)), min(survive.hosts, len(p.hosts) - 1)):
+            out.append((", ".join(f"host-{i + 1}" for i in pair), list(pair)))
     elif survive.hosts > 1:
         load = sorted(p.hosts, key=lambda h: -sum(h.vms.values()))
         out.append((f"the {survive.hosts} fullest hosts", [h.index for h in load[:survive.hosts]]))

@@ -234,3 +234,38 @@ def test_a_domain_short_of_its_declared_hosts_is_named(kb):
     assert rec.expected["active_hosts"]["value"] == 6
     assert "failure domain rack-a: the placement uses 2 hosts there, 1 declared (hosts.failure_domains)" in \
         rec.warnings
+
+
+def test_surviving_two_hosts_checks_every_pair(kb):
+    from advisor.recommend.placement import lose, place, rules_of, survives
+    from advisor.scenario.model import Survive
+
+    cap = {"cpu_allocation": 32.0, "ram": usable_ram(512)}
+    profiles = [("app", {"cpu_allocation": 8.0, "ram": 96 * 1.02}, 12)]
+    wls = [workload("app", vms=12, vcpus=8, ram_gib=96, cpu_intensity="low", io=LOW)]
+    _, one = host_count(scenario(wls, survive={"hosts": 1}), kb)
+    _, two = host_count(scenario(wls, survive={"hosts": 2}), kb)
+    n1, n2 = one.expected["active_hosts"]["value"], two.expected["active_hosts"]["value"]
+    # 4 VMs per host (CPU: 32 / 8 cores): 3 hosts full; a lost host's 4 VMs need a 4th, empty; two lost
+    # hosts' 8 VMs need two empty ones: 5
+    assert (n1, n2) == (4, 5)
+    p = place(cap, profiles, {}, [], int(n2))
+    assert survives(p, profiles, {}, Survive(hosts=2)) is None
+    for i in range(int(n2)):
+        for j in range(i + 1, int(n2)):
+            assert lose(p, [i, j], profiles, rules_of([], 0)) == {}
+    short = place(cap, profiles, {}, [], int(n2) - 1)
+    assert survives(short, profiles, {}, Survive(hosts=2)) is not None
+
+
+def test_the_constraints_round_trip_through_the_file_format():
+    from advisor.scenario import parse_scenario
+
+    sc = parse_scenario(scenario([cassandra(replication_factor=3, affinity="pair"),
+                                  workload("web", anti_affinity="front")], domains=DOMAINS,
+                                 survive={"domains": 1}, ha={"policy": "percentage", "tolerate_hosts": 2}))
+    again = parse_scenario(sc.to_dict())
+    assert again == sc
+    assert again.preferences.ha.policy == "percentage" and again.preferences.survive.domains == 1
+    assert [d.name for d in again.hosts.failure_domains] == ["rack-a", "rack-b", "rack-c"]
+    assert (again.workloads[0].affinity, again.workloads[1].anti_affinity) == ("pair", "front")
