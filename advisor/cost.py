@@ -326,10 +326,11 @@ def busy_share(scenario, active: int) -> float:
 
 
 # --- the cost of an advice ----------------------------------------------------------------------------
-def advice_cost(advice, cat: Catalogue, kb=None) -> DesignCost:
+def advice_cost(advice, cat: Catalogue, kb=None, hosts: int | None = None) -> DesignCost:
     """The advised design's bill and the alternatives on its cards that change it. ``kb`` lets the
     over-allocation and storage alternatives be re-sized by the engine's host count; without it
-    they keep the advised count."""
+    they keep the advised count. ``hosts`` prices that many hosts instead of the advised count (a
+    what-if prices the hosts planned)."""
     sc = advice.scenario
     hc = advice.find("host_count")
     hv = advice.first("hypervisor", "cluster")
@@ -341,7 +342,7 @@ def advice_cost(advice, cat: Catalogue, kb=None) -> DesignCost:
         out = DesignCost(cat.name, cat.currency, cat.years, complete=False)
         out.notes.append("no feasible host count: the design is not priced")
         return out
-    hosts = int(hc.value)
+    hosts = int(hc.value) if hosts is None else max(int(hosts), reserve + 1)
     active = hosts - reserve
     hypervisor = hv.choice if hv is not None else None
 

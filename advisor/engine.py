@@ -166,7 +166,16 @@ class Advice:
             "timeline": self.timeline.to_list() if self.timeline is not None else [],
             "runs_out": self.timeline.runs_out if self.timeline is not None else None,
             "warnings": self.warnings, "model_problems": dict(self.model_problems),
+            **self._placement(),
         }
+
+    def _placement(self) -> dict:
+        """``placement``: per host its ``host``, ``domain`` and VMs per workload, when the host
+        count placed under constraints (#32; the unconstrained groups stay in its details)."""
+        for r in self.recommendations:
+            if r.decision == "host_count" and (r.details or {}).get("placement_by_host"):
+                return {"placement": r.details["placement_by_host"]}
+        return {}
 
 
 def _scenario(scenario: Scenario | dict | str | Path) -> Scenario:

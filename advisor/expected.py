@@ -24,6 +24,9 @@ from collections.abc import Iterator, Mapping, MutableMapping
 from dataclasses import dataclass, field
 from typing import Any
 
+#: the nominal coverage of every expected figure's interval (the models' conformal bands, the charts' bands)
+INTERVAL_LEVEL = 0.9
+
 #: the attributes written as keys of their own (in this order, after value/low/high/unit); None or
 #: an empty list is not written
 _OPTIONAL = ("level", "basis", "extrapolated", "hardware", "testbed", "measured_on", "notes")

@@ -11,8 +11,9 @@ workload from then on. In year ``y`` a workload of ``n`` VMs therefore holds, in
 ``n (1 + p_r)^y + sum_events add (1 + p_r)^(y - year)`` VMs' worth of its per-VM demand.
 
 **Placement.** A workload grows as more whole VMs of its shape: as many as its fastest-growing
-resource needs, rounded up; the other resources' per-VM demand is scaled so that their totals
-are exact (each at most today's VM, so a VM never outgrows a host). The host count of a year is
+resource needs, rounded up; the other resources' per-VM demand is scaled by their growth over the
+fastest one (each at most today's VM, so a VM never outgrows a host). Demand and utilization are
+the exact totals; the placement's exceed them by less than one VM's worth per workload. The host count of a year is
 that placement's (first-fit decreasing, as the host count card), at least live migration's
 second host, and never below today's advised count while every resource's demand is at least
 today's (the hosts the targets add today stay); year 0 is the advice itself.
@@ -26,6 +27,7 @@ the binding hard resource.
 
 from __future__ import annotations
 
+import copy
 import math
 from dataclasses import dataclass, field
 from typing import Any
@@ -38,8 +40,10 @@ from advisor.recommend.host_demand import (
     placement_demand,
     vm_demand,
 )
+from advisor.recommend.load import vm_iops
 from advisor.recommend.packing import pack
-from advisor.scenario.model import Growth, Scenario, Workload
+from advisor.scenario.model import Growth, GrowthEvent, Scenario, Workload
+from knowledge.infra.errors import InputError
 
 #: which growth rate each resource of the host count follows
 RATE_OF = {"cpu_allocation": "cpu", "cpu_load": "cpu", "ram": "ram", "disk_capacity": "storage",
@@ -86,6 +90,7 @@ class Timeline:
     capacity: dict[str, float]
     runs_out: dict[str, Any] | None = None
     notes: list[str] = field(default_factory=list)
+    currency: str = ""  # of the years' cost, with a cost catalogue
 
     @property
     def planned_active(self) -> int:
@@ -110,26 +115,41 @@ def rates(g: Growth, w: Workload) -> dict[str, float]:
     return out
 
 
-def vm_equivalents(g: Growth, w: Workload, year: int) -> dict[str, float]:
+def vm_equivalents(g: Growth, w: Workload, year: int, events: list[GrowthEvent] | None = None) -> dict[str, float]:
     """Per growth rate: how many of today's VMs of ``w`` the demand of ``year`` is worth (today's
-    VMs and the events' VMs, each compounded from its year; never below 0)."""
+    VMs and the events' VMs, each compounded from its year; never below 0). ``events``: those of
+    ``w`` (default: found in ``g``)."""
     p = rates(g, w)
+    mine = [e for e in g.events if e.workload == w.name] if events is None else events
     out = {}
     for r in RATES:
         n = w.vms * factor(p[r], year)
-        n += sum(e.add_vms * factor(p[r], year - e.year) for e in g.events if e.workload == w.name and e.year <= year)
+        n += sum(e.add_vms * factor(p[r], year - e.year) for e in mine if e.year <= year)
         out[r] = max(n, 0.0)
     return out
 
 
-def grown(g: Growth, w: Workload, demand: dict[str, float], year: int) -> tuple[int, dict[str, float]]:
-    """(whole VMs, per-VM demand) of ``w`` in ``year``: as many VMs as the fastest-growing rate
-    needs, rounded up; each resource's per-VM demand scaled so that its total is exact."""
-    eq = vm_equivalents(g, w, year)
-    n = math.ceil(max(eq.values()) - 1e-9)
+def grown(g: Growth, w: Workload, demand: dict[str, float], year: int, events: list[GrowthEvent] | None = None
+          ) -> tuple[int, dict[str, float], dict[str, float]]:
+    """(whole VMs, per-VM demand, exact demand) of ``w`` in ``year``: as many VMs as the
+    fastest-growing rate needs, rounded up; each resource's per-VM demand scaled by its growth
+    over the fastest one (the same scale for every workload of one profile and rates without
+    events, so the placement keeps them together; the placed total exceeds the exact one by less
+    than one VM's worth)."""
+    mine = [e for e in g.events if e.workload == w.name] if events is None else events
+    eq = vm_equivalents(g, w, year, mine)
+    exact = {k: v * eq[RATE_OF.get(k, "cpu")] for k, v in demand.items()}
+    top = max(eq.values())
+    n = math.ceil(top - 1e-9)
     if n <= 0:
-        return 0, dict.fromkeys(demand, 0.0)
-    return n, {k: v * eq[RATE_OF.get(k, "cpu")] / n for k, v in demand.items()}
+        return 0, dict.fromkeys(demand, 0.0), exact
+    if any(e.year <= year for e in mine):
+        scale = {r: eq[r] / top for r in RATES}
+    else:
+        p = rates(g, w)
+        f = {r: factor(p[r], year) for r in RATES}
+        scale = {r: f[r] / max(f.values()) for r in RATES}
+    return n, {k: v * scale[RATE_OF.get(k, "cpu")] for k, v in demand.items()}, exact
 
 
 def planned_hosts(sc: Scenario) -> int:
@@ -138,26 +158,36 @@ def planned_hosts(sc: Scenario) -> int:
     return int(pinned) if pinned is not None else sc.hosts.count
 
 
-def _year(ctx: EngineContext, g: Growth, base: list[tuple[Workload, dict[str, float]]], cap: dict[str, float],
-          year: int, planned_active: int) -> tuple[int, int, dict[str, float], dict[str, float], bool]:
+def _year(g: Growth, base: list[tuple[Workload, dict[str, float]]], cap: dict[str, float], year: int,
+          planned_active: int, events: dict[str, list[GrowthEvent]]) -> tuple[int, int, dict, dict, bool]:
     """(active hosts the placement needs, VMs, demand totals, utilization of the planned hosts,
     whether the planned hosts hold the VMs in the hard limits) in ``year``."""
     total = dict.fromkeys(cap, 0.0)
-    profiles, hard, vms = [], [], 0
-    hard_cap = {k: cap[k] for k in HARD if cap.get(k, 0) > 0}
+    profiles, vms = [], 0
     for w, d in base:
-        n, per = grown(g, w, d, year)
+        n, per, exact = grown(g, w, d, year, events.get(w.name, []))
         vms += n
-        for k, v in per.items():
-            total[k] += v * n
-        profiles.append((w.name, placement_demand(per, cap), n))
-        hard.append((w.name, {k: per[k] for k in hard_cap}, n))
-    placed = pack(cap, profiles)
-    held = pack(hard_cap, hard) if hard_cap else None
-    fits = held is None or (not held.unplaced and held.hosts <= planned_active)
-    fits = fits and all(total[k] == 0 for k in HARD if cap.get(k, 0) <= 0)
+        for k, v in exact.items():
+            total[k] += v
+        profiles.append((w.name, placement_demand(per, cap), n, per))
+    placed = pack(cap, [p[:3] for p in profiles])
     util = {k: 100.0 * total[k] / (cap[k] * planned_active) for k in cap if cap[k] > 0}
-    return placed.hosts, vms, total, util, fits
+    return placed.hosts, vms, total, util, _hard_fits(placed, profiles, cap, total, planned_active)
+
+
+def _hard_fits(placed, profiles: list[tuple], cap: dict[str, float], total: dict[str, float], active: int) -> bool:
+    """Whether ``active`` hosts hold the whole VMs in the hard limits: yes when the full placement
+    fits them, no when a hard resource is short in total (or missing), else a placement of the
+    hard resources alone decides."""
+    hard_cap = {k: cap[k] for k in HARD if cap.get(k, 0) > 0}
+    if any(total[k] > 0 for k in HARD if cap.get(k, 0) <= 0):
+        return False
+    if not placed.unplaced and placed.hosts <= active:
+        return True
+    if any(total[k] > cap[k] * active * (1 + 1e-9) for k in hard_cap):
+        return False
+    held = pack(hard_cap, [(name, {k: per[k] for k in hard_cap}, n) for name, _, n, per in profiles])
+    return not held.unplaced and held.hosts <= active
 
 
 def _binding(util: dict[str, float], keys: tuple[str, ...] | None = None) -> str:
@@ -185,8 +215,11 @@ def timeline(ctx: EngineContext, hc: Recommendation | None, catalogue=None,
     out = Timeline([], planned, reserve, cap)
     first: dict[str, float] = {}
     most = 0
+    events: dict[str, list[GrowthEvent]] = {}
+    for e in g.events:
+        events.setdefault(e.workload, []).append(e)
     for y in range(g.horizon_years + 1):
-        active, vms, total, util, fits = _year(ctx, g, base, cap, y, p_active)
+        active, vms, total, util, fits = _year(g, base, cap, y, p_active, events)
         first = first or total
         active = max(active, minimum)
         if today is not None and all(total[k] >= first[k] - 1e-9 for k in total):
@@ -217,6 +250,7 @@ def _price(tl: Timeline, ctx: EngineContext, cat, design: dict[str, Any]) -> Non
     g = sc.growth
     assert g is not None  # (a timeline is made of a growth section)
     spent, capex_before = 0.0, 0.0
+    tl.currency = cat.currency
     for y in tl.years:
         busy = min(1.0, y.demand.get("cpu_load", 0.0) / max(y.active_hosts * cores, 1))
         image_tb = sum(_disks_gb(g, w, y.year) for w in sc.workloads) / 1000.0
@@ -234,3 +268,31 @@ def _price(tl: Timeline, ctx: EngineContext, cat, design: dict[str, Any]) -> Non
 def _disks_gb(g: Growth, w: Workload, year: int) -> float:
     """GB of virtual disks of ``w`` in ``year`` (at the storage rate)."""
     return vm_equivalents(g, w, year)["storage"] * w.disk_size_gb
+
+
+def horizon_scenario(sc: Scenario) -> Scenario:
+    """The scenario at the most demanding point of its growth, as a scenario without growth (what
+    ``capadvisor optimize --horizon`` searches a design for: one that lasts every year). Each
+    workload holds the most whole VMs its CPU or RAM asks in any year; RAM per VM is scaled to the
+    largest total any year asks, vCPUs per VM too, rounded up to whole vCPUs (at most one more per
+    VM than the timeline's CPU), and the virtual disk and IOPS per VM to the largest storage total
+    (a VM's disk may grow)."""
+    g = sc.growth
+    if g is None:
+        raise InputError(f"{sc.name}: the scenario has no growth section (growth: {{horizon_years, "
+                         "cpu_pct_per_year, ram_pct_per_year, storage_pct_per_year}}) to size for")
+    out = copy.deepcopy(sc)
+    out.growth, out.name = None, f"{sc.name} (year {g.horizon_years} of its growth)"
+    for w, o in zip(sc.workloads, out.workloads, strict=True):
+        eqs = [vm_equivalents(g, w, y) for y in range(g.horizon_years + 1)]
+        n = max(1, max(math.ceil(max(e["cpu"], e["ram"]) - 1e-9) for e in eqs))
+        scale = {r: max(e[r] for e in eqs) / n for r in RATES}
+        o.vms, o.total_vcpus, o.total_ram_gib, o.total_storage_tb, o.growth = n, None, None, None, None
+        o.vcpus = max(1, math.ceil(w.vcpus * scale["cpu"] - 1e-9))
+        o.ram_gib = w.ram_gib * scale["ram"]
+        o.io.disk_gb = w.disk_size_gb * scale["storage"]
+        o.io.footprint_gb = w.io.footprint_gb * scale["storage"] if w.io.footprint_gb else w.io.footprint_gb
+        o.io.iops = vm_iops(w) * scale["storage"]
+        if w.request_load_rps:
+            o.request_load_rps = w.request_load_rps * scale["cpu"] * w.vcpus / o.vcpus
+    return out

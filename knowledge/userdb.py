@@ -321,6 +321,23 @@ class UserDatabase:
         return site.measurements
 
     # --- imports ---------------------------------------------------------------------------
+    def delete_import(self, site: str, import_id: int) -> tuple[ImportRecord, int]:
+        """Remove one imported file of ``site`` with its measurements, in one transaction (a bad
+        file no longer means deleting the whole site); returns the import and the measurements
+        removed. An id that is not one of the site's imports is refused, naming the ones it has."""
+        records = {r.id: r for r in self.imports(self.site(site).name)}
+        rec = records.get(import_id)
+        if rec is None:
+            known = ", ".join(str(i) for i in sorted(records)) or "none"
+            raise InputError(f"site {site!r} has no import {import_id} (its imports: {known}; "
+                             f"see capadvisor sites show {site})")
+        with self._write(f"removing import {import_id} from site {site!r}"):
+            self._con.execute("DELETE FROM site_factors WHERE measurement_id IN "
+                              "(SELECT id FROM site_measurements WHERE import_id=?)", (import_id,))
+            removed = self._con.execute("DELETE FROM site_measurements WHERE import_id=?", (import_id,)).rowcount
+            self._con.execute("DELETE FROM imports WHERE id=?", (import_id,))
+        return rec, removed
+
     def find_import(self, site: str, content_hash: str) -> ImportRecord | None:
         """The import of the same content into ``site``, if any."""
         for rec in self.imports(site):

@@ -113,6 +113,10 @@ def derived_name(widget: QWidget) -> str:
     """A name for ``widget`` from what the user sees around it (see the module doc)."""
     if widget.objectName() == "qt_tableview_cornerbutton":
         return "Select all cells"
+    field = widget.parentWidget()
+    if isinstance(widget, QAbstractButton) and isinstance(field, QLineEdit):  # its clear button
+        what = accessible_name(field) or derived_name(field)
+        return f"Clear {what}" if what else "Clear the field"
     if isinstance(widget, QHeaderView):
         return "Column headers" if widget.orientation() == Qt.Orientation.Horizontal else "Row headers"
     name = _form_label(widget)

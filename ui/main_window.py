@@ -33,6 +33,7 @@ from ui.views import SHORT_TITLES, VIEWS, view
 from ui.views import view_names as _view_names
 from ui.window_actions import ActionsMixin
 from ui.window_files import FilesMixin, window_settings, with_scenario_suffix
+from ui.window_keys import WindowKeysFirst
 from ui.window_workshop import WorkshopMixin
 from ui.workers import Failure
 
@@ -171,6 +172,7 @@ class MainWindow(ActionsMixin, FilesMixin, WorkshopMixin, QMainWindow):
         if hasattr(hints, "colorSchemeChanged"):  # follow the desktop's light/dark switch live
             hints.colorSchemeChanged.connect(self._on_color_scheme_changed)
         self._build_actions()
+        self._window_keys = WindowKeysFirst(self)  # Ctrl+E etc. also from a text field (X11 keys)
         self._restore_state()
         self._update_title()
         self._on_tab_changed(self.tabs.currentIndex())
@@ -246,7 +248,8 @@ class MainWindow(ActionsMixin, FilesMixin, WorkshopMixin, QMainWindow):
         from ui.accessible import name_all
 
         self._naming = False
-        for root in (self.tabs.currentWidget(), self.menuBar(), *self.findChildren(QToolBar), self.statusBar()):
+        shop = self._workshop if self.in_workshop else None  # (its chart area's scroll bar, …)
+        for root in (self.tabs.currentWidget(), shop, self.menuBar(), *self.findChildren(QToolBar), self.statusBar()):
             if root is not None:
                 name_all(root)
 
@@ -296,6 +299,13 @@ class MainWindow(ActionsMixin, FilesMixin, WorkshopMixin, QMainWindow):
             dlg = self.help_dialog = HelpDialog(self)
         return dlg
 
+    @staticmethod
+    def _present(dlg) -> None:
+        """Show ``dlg`` with the keyboard focus (Esc closes it at once, as in any dialog)."""
+        dlg.show()
+        dlg.raise_()
+        dlg.activateWindow()
+
     def show_user_guide(self):
         """The user guide (F1), at the section of the view in use."""
         dlg = self._help_dialog()
@@ -303,16 +313,14 @@ class MainWindow(ActionsMixin, FilesMixin, WorkshopMixin, QMainWindow):
             section = "Workshop mode"
         else:
             section = strip_mnemonic(VIEWS[self.tabs.currentIndex()].title)
-        dlg.show()
-        dlg.raise_()
+        self._present(dlg)
         dlg.show_section(section)
         return dlg
 
     def show_shortcuts(self):
         """The user guide at its list of keyboard shortcuts (Ctrl+F1)."""
         dlg = self._help_dialog()
-        dlg.show()
-        dlg.raise_()
+        self._present(dlg)
         dlg.show_section("Keyboard shortcuts")
         return dlg
 

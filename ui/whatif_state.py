@@ -27,6 +27,14 @@ def advise_data(data: dict, kb, site, userdb_path, progress=None, cancel=None, c
     return advice
 
 
+def planned_hosts(advice) -> int | None:
+    """The hosts a what-if buys: the planned count, or the needed one where the plan has too few."""
+    hc = advice.find("host_count") if advice is not None else None
+    if hc is None or hc.value is None:
+        return None
+    return max(int(advice.scenario.hosts.count), int(round(hc.value)))
+
+
 def state_for(session) -> QtWhatIfState:
     """The what-if state of ``session`` (made on first use; every view gets the same one)."""
     found = session.findChild(QtWhatIfState)
@@ -46,6 +54,8 @@ class QtWhatIfState(QObject):
         super().__init__(session)
         self.session = session
         self.model = WhatIf()
+        self._cost_memo: list[tuple] = []
+        self._charts: list[tuple] = []  # (key and inputs, scenario, advice, kb, spec), the latest 16
         self.task = TaskSlot("what-if advice", session.notifier, parent=self)
         self.task.sig_done.connect(self._on_advice)
         self.task.sig_started.connect(lambda: self.sig_busy.emit(True))
@@ -58,6 +68,35 @@ class QtWhatIfState(QObject):
             self._on_session_advice(session.advice)
 
     # --- reading -----------------------------------------------------------------------------
+    def chart(self, key: str, scenario, advice, inputs: dict):
+        """The chart ``key`` at these inputs, made once for every view that shows it (the tab and
+        the workshop draw the same what-if: entering the workshop reuses the tab's charts' data)."""
+        from advisor.figures.charts import safe_chart
+
+        kb = self.session.kb
+        sig = (key, tuple(sorted(inputs.items())))
+        for k, sc, adv, base, spec in self._charts:
+            if k == sig and sc is scenario and adv is advice and base is kb:
+                return spec
+        spec = safe_chart(key, kb, scenario, advice, dict(inputs))
+        self._charts = [*self._charts[-15:], (sig, scenario, advice, kb, spec)]
+        return spec
+
+    def cost_of(self, advice):
+        """The bill of ``advice`` at its planned hosts (:func:`planned_hosts`; the advice's own
+        bill prices the needed ones, so "Hosts planned" would not move it); None without prices."""
+        catalogue = self.session.catalogue
+        if advice is None or catalogue is None or getattr(advice, "cost", None) is None:
+            return None
+        for a, c, bill in self._cost_memo:
+            if a is advice and c is catalogue:
+                return bill
+        from advisor.cost import advice_cost
+
+        bill = advice_cost(advice, catalogue, hosts=planned_hosts(advice))
+        self._cost_memo = [*self._cost_memo[-3:], (advice, catalogue, bill)]  # the what-if's and the scenario's
+        return bill
+
     @property
     def inputs(self) -> dict[str, float]:
         return self.model.inputs

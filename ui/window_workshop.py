@@ -34,8 +34,8 @@ class WorkshopMixin:
         if self._workshop is None:
             from ui.panels.qt_workshop import QtWorkshopPanel
 
-            self._workshop = QtWorkshopPanel(self.session)
-            self._workshop.setObjectName("workshop")
+            self._workshop_font_pt = self._workshop_pt()
+            self._workshop = QtWorkshopPanel(self.session, font_pt=self._workshop_font_pt)
             self._workshop.sig_exit.connect(lambda: self.toggle_workshop(False))
         return self._workshop
 
@@ -46,8 +46,8 @@ class WorkshopMixin:
     def _enter_workshop(self, full_screen: bool) -> None:
         self._state_before_workshop = (self.windowState(), self.geometry(), self.saveGeometry(),
                                        [w for w in self._chrome() if w.isVisible()])
-        panel = self._workshop_panel()
         self._workshop_full_screen = full_screen
+        panel = self._workshop_panel()
         self._apply_workshop_look()
         self.stack.addWidget(panel)
         self.stack.setCurrentWidget(panel)
@@ -55,6 +55,7 @@ class WorkshopMixin:
             bar.hide()
         if full_screen:
             self.showFullScreen()
+        self.name_widgets_soon()  # a screen reader hears a name for each of its controls
 
     def _leave_workshop(self) -> None:
         state, geometry, saved, bars = self._state_before_workshop
@@ -74,13 +75,16 @@ class WorkshopMixin:
     def _apply_workshop_look(self) -> None:
         """Large, but never so large that the view overflows a small projector (pt per 90 px of
         width); applied again only when the size changes."""
-        full = self._workshop_full_screen and self.screen() is not None
-        width = self.screen().availableGeometry().width() if full else self.width()
-        pt = min(self.settings.workshop_font_pt, max(11.0, width / 90))
+        pt = self._workshop_pt()
         if pt != self._workshop_font_pt:
             self._workshop_font_pt = pt
             theme.apply_to(self._workshop, "workshop", pt)
             self._workshop.on_theme_changed()
+
+    def _workshop_pt(self) -> float:
+        full = getattr(self, "_workshop_full_screen", True) and self.screen() is not None
+        width = self.screen().availableGeometry().width() if full else self.width()
+        return min(self.settings.workshop_font_pt, max(11.0, width / 90))
 
     @property
     def in_workshop(self) -> bool:

@@ -33,6 +33,13 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from advisor.export.check_groups import (
+    check_server_group_command,
+    heat_resources,
+    parse_pve_ha,
+    parse_server_groups_yaml,
+)
+
 #: seconds any external checker may take
 TOOL_TIMEOUT_S = 60
 
@@ -427,16 +434,8 @@ def parse_nova_conf(text: str) -> configparser.ConfigParser:
 def parse_flavors_yaml(text: str) -> dict[str, dict]:
     """The flavors of a Heat template: name -> {vcpus, ram, disk, extra_specs}; ValueError when the
     template or a flavor is malformed."""
-    import yaml
-
-    doc = yaml.safe_load(text)
-    if not isinstance(doc, dict) or "heat_template_version" not in doc or not isinstance(doc.get("resources"), dict):
-        raise ValueError("not a Heat template with resources")
     out = {}
-    for rid, res in doc["resources"].items():
-        if not isinstance(res, dict) or res.get("type") != "OS::Nova::Flavor":
-            raise ValueError(f"resource {rid} is not an OS::Nova::Flavor")
-        props = res.get("properties") or {}
+    for rid, props in heat_resources(text, "OS::Nova::Flavor").items():
         for k in ("vcpus", "ram", "disk"):
             if not isinstance(props.get(k), int) or props[k] < (1 if k != "disk" else 0):
                 raise ValueError(f"{rid}.{k} must be a positive integer")
@@ -481,7 +480,9 @@ def check_files(files: dict[str, str]) -> list[Finding]:
     findings: list[Finding] = []
     xl = None
     for rel, text in sorted(files.items()):
-        if rel.endswith(".xml"):
+        if rel.startswith("proxmox/ha/") or rel.endswith("server-groups.yaml"):
+            findings.append(_check_groups(rel, text))
+        elif rel.endswith(".xml"):
             ok, msg = validate_libvirt_xml(text, fragment=not rel.endswith("domain.xml"))
             findings.append(Finding(rel, "virt-xml-validate", ok, msg))
         elif rel.endswith(".cfg"):
@@ -518,6 +519,16 @@ def check_files(files: dict[str, str]) -> list[Finding]:
     return findings
 
 
+def _check_groups(rel: str, text: str) -> Finding:
+    """A placement-constraint file: Proxmox VE HA section config or Heat server groups."""
+    tool = "Proxmox VE HA config" if rel.startswith("proxmox/ha/") else "Heat server groups"
+    try:
+        parse_pve_ha(text) if rel.startswith("proxmox/ha/") else parse_server_groups_yaml(text)
+        return Finding(rel, tool, True)
+    except Exception as exc:  # yaml errors and ValueError alike
+        return Finding(rel, tool, False, str(exc))
+
+
 def _check_commands(rel: str, text: str) -> list[Finding]:
     out: list[Finding] = []
     problems: list[str] = []
@@ -551,6 +562,9 @@ def _check_commands(rel: str, text: str) -> list[Finding]:
     if commands(text, "openstack"):
         try:
             parse_flavor_commands(text)
+            for words in commands(text, "openstack"):
+                if words[1:4] == ["server", "group", "create"]:
+                    check_server_group_command(words)
         except ValueError as exc:
             problems.append(str(exc))
         checked.append("openstack flavor create")

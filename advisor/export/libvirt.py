@@ -297,5 +297,9 @@ class _Gen:
 
 
 def generate(plan: ClusterPlan) -> Export:
-    """The libvirt export of ``plan``."""
-    return _Gen(plan).build()
+    """The libvirt export of ``plan`` (with a folder per host when it was placed under constraints)."""
+    from advisor.export.groups import libvirt_hosts
+
+    ex = _Gen(plan).build()
+    libvirt_hosts(ex)
+    return ex

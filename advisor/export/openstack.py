@@ -35,6 +35,7 @@ from __future__ import annotations
 import shlex
 
 from advisor.export.base import Export, readme, realtime_text
+from advisor.export.groups import openstack_groups
 from advisor.export.hostsetup import host_setup, rt_cpu_list
 from advisor.export.libvirt import RT_SHARES, cfs_limits
 from advisor.export.plan import ClusterPlan, GroupPlan, decimal_text, exact
@@ -264,5 +265,7 @@ class _Gen:
 
 
 def generate(plan: ClusterPlan) -> Export:
-    """The OpenStack export of ``plan``."""
-    return _Gen(plan).build()
+    """The OpenStack export of ``plan`` (with its server groups when the scenario constrains placement)."""
+    ex = _Gen(plan).build()
+    openstack_groups(ex)
+    return ex

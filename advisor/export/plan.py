@@ -226,6 +226,9 @@ class GroupPlan:
     runs_as_src: Source | None = None
     realtime: RealtimePlan | None = None
     rt_first_cpu: int | None = None  # host CPU of the first real-time vCPU of the group's first VM
+    anti_affinity: bool | str = False  # the scenario's placement constraints (#32)
+    affinity: bool | str = False
+    replication_factor: int | None = None
 
     @property
     def ram_mib(self) -> int:
@@ -298,6 +301,8 @@ class ClusterPlan:
     governor: str | None = None
     governor_src: Source | None = None
     notes: list[str] = field(default_factory=list)
+    #: the host count's placement under constraints: [{host, domain, vms: {workload: n}}] (#32)
+    placement: list[dict] = field(default_factory=list)
 
     @property
     def overalloc_per_thread(self) -> Decimal | None:
@@ -375,6 +380,7 @@ def plan_from_advice(advice) -> ClusterPlan:
         hosts_src=Source.of(hc) if hc else None, reserved_ram_gib=_reserved_ram(advice, hc),
         backend=sb.choice if sb else "local_disk", backend_src=Source.of(sb) if sb else None,
         shared_kinds=[s.kind for s in sc.hosts.shared_storage], groups=[])
+    plan.placement = list((hc.details or {}).get("placement_by_host") or []) if hc else []
     if (gov := advice.find("cpu_governor")) is not None:
         plan.governor, plan.governor_src = gov.choice, Source.of(gov)
     next_cpu = HOUSEKEEPING_CPU + 1
@@ -388,7 +394,8 @@ def plan_from_advice(advice) -> ClusterPlan:
             group_slug = f"{base}-{n}"
         slugs.add(group_slug)
         g = GroupPlan(name=one_line(w.name), slug=group_slug, vms=w.vms, vcpus=w.vcpus, ram_gib=w.ram_gib,
-                      disk_gb=w.disk_size_gb, live_migration=w.live_migration)
+                      disk_gb=w.disk_size_gb, live_migration=w.live_migration, anti_affinity=w.anti_affinity,
+                      affinity=w.affinity, replication_factor=w.replication_factor)
         if (r := advice.find("cache_mode", scope)) is not None:
             g.cache, g.cache_src = r.choice, Source.of(r)
         if (r := advice.find("disk_placement", scope)) is not None:

@@ -22,6 +22,7 @@ import shlex
 from decimal import ROUND_CEILING, Decimal
 
 from advisor.export.base import Export, hash_comment, readme, realtime_text
+from advisor.export.groups import proxmox_ha
 from advisor.export.hostsetup import host_setup, rt_cpu_list
 from advisor.export.libvirt import cfs_limits
 from advisor.export.plan import ClusterPlan, GroupPlan
@@ -166,10 +167,8 @@ class _Gen:
         if p.hypervisor != "KVM":
             out.insert(3, f"# note: the advice chose {p.hypervisor}; Proxmox VE runs KVM: these are the KVM settings")
         listing = [(file, "`qm create` per VM and `qm set` for real-time VMs")]
-        vmid = VMID_BASE
-        for g in p.vm_groups():
-            out += self.group_block(g, vmid + 1, file)
-            vmid += (g.vms // 100 + 1) * 100
+        for g, first in zip(p.vm_groups(), first_ids(p.vm_groups()), strict=True):
+            out += self.group_block(g, first, file)
             rt = g.realtime
             if (rt is not None and g.rt_cpus and rt.period_us is not None and rt.budget_us is not None
                     and (rt.dedicated or not isinstance(cfs_limits(rt.period_us, rt.budget_us), str))):
@@ -189,6 +188,17 @@ class _Gen:
         return ex
 
 
+def first_ids(groups: list[GroupPlan]) -> list[int]:
+    """The VM id of each group's first VM: groups start at the next hundred after the last."""
+    out, vmid = [], VMID_BASE
+    for g in groups:
+        out.append(vmid + 1)
+        vmid += (g.vms // 100 + 1) * 100
+    return out
+
+
 def generate(plan: ClusterPlan) -> Export:
     """The Proxmox VE export of ``plan``."""
-    return _Gen(plan).build()
+    ex = _Gen(plan).build()
+    proxmox_ha(ex, first_ids(plan.vm_groups()))
+    return ex

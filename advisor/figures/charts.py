@@ -16,6 +16,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from advisor.figures import timeline_chart  # noqa: F401 (its builder registers before CHARTS is made)
 from advisor.figures.prose import fmt_value
 from advisor.figures.registry import builders, builds
 from advisor.figures.spec import ChartSpec, Curve, Line, Mark, Points, Region
@@ -169,12 +170,14 @@ def cache_mode_chart(kb, scenario, advice, inputs: dict) -> ChartSpec:
                          x, None, style="dash", bands=False,
                          suffix=f" on the {testbed['host_ram_gib']:g} GiB testbed")
         for c in dashed:
-            c.in_legend = False  # the caption explains the dashes; the legend stays small
+            c.in_legend = False  # one legend entry says what the dashes are; the legend stays small
         spec.curves += dashed
+        spec.style_notes = {"solid": "solid: this cluster's hosts",
+                            "dash": f"dashed: the documents' {testbed['host_ram_gib']:g} GiB testbed (points: measured)"}
     spec.points = _points_by(fam, "cache_mode", "vms_per_host",
                              lambda p: p.features.get("operation") == op and p.features.get("workload") == bench)
     spec.log_y = True  # the scenario's figures (on its own disks) and the testbed's measurements lie orders apart
-    label = f"{fmt_value(vph)} VMs/host"
+    label = f"{fmt_value(vph, 3)} VMs/host"  # as the card states it (3 digits: not "16.33")
     if vph == advised and rec is not None and "throughput_per_vm" in rec.expected:
         spec.mark(Mark(label, advised, rec.expected["throughput_per_vm"].value, "cache_mode", rec.scope,
                        "throughput_per_vm"))
@@ -313,13 +316,10 @@ def _to_scenario(kb, curve: Curve, scenario, advice, figure: str, ratios, fixed:
 
     hw = Hardware(scenario, advice.calibration if advice is not None else None)
     migrating = [w for w in scenario.workloads if w.live_migration]
-    totals = None
-    if figure == "migration_downtime":
-        totals = next(iter(_sweep(kb, "migration_total_time", "overallocation_ratio", ratios, fixed).values())).mean
     for attr in ("mean", "low", "high"):
         values = getattr(curve, attr)
         if values is not None:
-            setattr(curve, attr, to_scenario(hw, migrating, figure, values, totals)[0])
+            setattr(curve, attr, to_scenario(hw, migrating, figure, values)[0])
 
 
 @builds("overallocation_overhead")
@@ -339,14 +339,20 @@ def overhead_chart(kb, scenario, advice, inputs: dict) -> ChartSpec:
 @builds("migration_downtime")
 def downtime_chart(kb, scenario, advice, inputs: dict) -> ChartSpec:
     """Live-migration downtime (s) vs vCPU over-allocation, for the thesis' light- and heavy-load tests."""
-    from advisor.recommend.vcpu_overallocation import HEAVY_TESTS, LIGHT_TESTS
+    from advisor.recommend.vcpu_overallocation import downtime_inputs
 
     rec = chosen(advice, "vcpu_overallocation", "cluster")
     tests = rec.details.get("migration_tests") if rec is not None else None
     light, heavy = "light-load tests (x.1)", "heavy-load tests (x.2)"
+    sc = advice.scenario if advice is not None else scenario
+    nic = float(sc.hosts.nic_gbps) if sc is not None else 10.0
+    migrating = [w for w in sc.workloads if w.live_migration] if sc is not None else []
+    cases = {light: downtime_inputs([], False, nic), heavy: downtime_inputs([], True, nic)}
+    marked = {"light": light, "heavy": heavy}.get(tests or "", "")
+    if marked:  # the card's own query: the migrating VMs' stated request rate, when they state one
+        cases[marked] = downtime_inputs(migrating, tests == "heavy", nic)
     spec = _overalloc(kb, "migration_downtime", "Migration downtime vs over-allocation", "downtime", scenario,
-                      advice, inputs, {light: dict(LIGHT_TESTS), heavy: dict(HEAVY_TESTS)}, "migration_downtime",
-                      {"light": light, "heavy": heavy}.get(tests or "", ""))
+                      advice, inputs, cases, "migration_downtime", marked)
     spec.legend = "tl"  # the measured points of the massive level sit at the top right
     return spec
 
@@ -362,10 +368,12 @@ def transfer_chart(kb, scenario, advice, inputs: dict) -> ChartSpec:
     if advice is not None:
         scenario = advice.scenario
     link = nic = float(scenario.hosts.nic_gbps) if scenario else 1.0
+    query = {"link_gbps": link}
     if advice is not None:  # the rate the recommender moves images at: the NIC or slower disks
-        from advisor.recommend.image_transfer import path_gbps
+        from advisor.recommend.image_transfer import path_gbps, transfer_inputs
 
         link = path_gbps(advice.context(kb))[0]
+        query = transfer_inputs(advice.context(kb))
     path = f"Link {nic:g} Gb/s" + (f", the hosts' disks write {link * 125:,.0f} MB/s" if link < nic else "")
     advised = max((w.image_size_gb for w in scenario.workloads), default=10.0) if scenario else 10.0
     size = float(inputs.get("image_gb") or advised)  # the recommender's image: the largest
@@ -378,7 +386,7 @@ def transfer_chart(kb, scenario, advice, inputs: dict) -> ChartSpec:
     spec = ChartSpec("image_transfer", "Image transfer time vs image size", "image size", "GB", "transfer time",
                      fam.unit, caption=f"{path}; the dashed line is the fastest any protocol can "
                                        f"move the image. Recommended: {choice or '-'}.")
-    spec.curves = _curves(_sweep(kb, fam.name, "image_size_gb", x, {"link_gbps": link}, ("protocol", protocols)),
+    spec.curves = _curves(_sweep(kb, fam.name, "image_size_gb", x, query, ("protocol", protocols)),
                           x, hi)
     spec.legend = "tl"
     spec.lines.append(Line(f"line-rate limit ({link:.3g} Gb/s)", 0.0, "y", slope=floor_seconds(1.0, link),

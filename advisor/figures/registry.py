@@ -43,6 +43,7 @@ CHARTS: tuple[Chart, ...] = (
     Chart("migration_downtime", "vcpu_overallocation", plots=6, report=6, whatif=6),
     Chart("realtime", "vm_period_budget", plots=7, report=7, whatif=4, workshop=4),
     Chart("site", None, plots=8, report=8),
+    Chart("timeline", None, plots=9, report=9, whatif=7),  # the growth (#31): no card of its own
 )
 _BY_KEY = {c.key: c for c in CHARTS}
 _BUILDERS: dict[str, Callable] = {}

@@ -103,6 +103,9 @@ class ChartSpec:
     y_range: tuple[float, float] | None = None
     #: the advice's numbers on this chart (drawn as marker lines and highlighted points)
     marks: list[Mark] = field(default_factory=list)
+    #: what a line style (``solid``, ``dash``, ``dot``) stands for, named in the legend where the
+    #: curves drawn in it are not (e.g. dashed: the documents' testbed; solid: this cluster)
+    style_notes: dict[str, str] = field(default_factory=dict)
 
     def mark(self, mark: Mark) -> Mark:
         """Add ``mark``: its marker line and, with a ``y``, its point on the recommended curve."""

@@ -51,6 +51,9 @@ INPUTS: dict[str, Input] = {i.name: i for i in (
           "Read the CPU overhead and migration downtime at another ratio"),
     Input("load_total", "Request load", "req/s", 5000.0, 100000.0, 1000.0, ("cpu_utilization",), "chart",
           "Read the host CPU at another request rate"),
+    Input("growth_pct", "Growth", "%/year", 0.0, 100.0, 1.0, ("timeline",), "scenario",
+          "CPU, RAM and storage demand of every workload grow by this much per year, compounded (the growth rates; "
+          "5 years when the scenario has no horizon)"),
     Input("vms_per_host", "VMs per host", "VMs", 1.0, 64.0, 1.0, ("cache_mode",), "derived",
           "The VMs per host of the what-if advice's hosts"),
 )}
@@ -92,6 +95,8 @@ def default_inputs(advice, scenario=None) -> dict[str, float]:
     else:
         out["share"] = 0.5
     out["image_gb"] = float(max((w.image_size_gb for w in scenario.workloads), default=10.0))
+    g = scenario.growth
+    out["growth_pct"] = float(max(g.cpu_pct_per_year, g.ram_pct_per_year, g.storage_pct_per_year)) if g else 0.0
     return out
 
 
@@ -99,7 +104,8 @@ def apply_inputs(data: dict, inputs: dict) -> dict:
     """The scenario data with the what-if inputs applied: every workload group scaled so that all
     groups together have ``vms`` VMs (each at least one), ``hosts`` planned hosts (or hosts to
     carry ``vms_per_host``), every image at ``image_gb``, every real-time VM at ``share`` (never
-    below its task utilization)."""
+    below its task utilization), every growth rate at ``growth_pct`` (a workload's own rates too; a growth
+    section made when there is none)."""
     out = copy.deepcopy(data)
     if inputs.get("vms"):
         scale_vms(out, int(round(float(inputs["vms"]))))
@@ -109,6 +115,14 @@ def apply_inputs(data: dict, inputs: dict) -> dict:
         hosts["count"] = max(1, int(round(float(inputs["hosts"]))))
     elif inputs.get("vms_per_host"):
         hosts["count"] = max(1, math.ceil(total / float(inputs["vms_per_host"]))) + int(hosts.get("reserve", 0))
+    if "growth_pct" in inputs:
+        raw = out.get("growth")
+        growth: dict = raw if isinstance(raw, dict) else {}
+        pct = float(inputs["growth_pct"])
+        out["growth"] = {**growth, "cpu_pct_per_year": pct, "ram_pct_per_year": pct, "storage_pct_per_year": pct}
+        for w in out.get("workloads", []):
+            if isinstance(w, dict):
+                w.pop("growth", None)  # every workload at the one rate
     for w in out.get("workloads", []):
         if inputs.get("image_gb"):
             w["image_gb"] = float(inputs["image_gb"])

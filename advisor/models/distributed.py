@@ -47,7 +47,10 @@ configuration's, 3 or 2), ``node_link_gbps`` (storage node NIC, Gb/s, default 1)
 VM, Gb/s). Results: MB/s (10^6 B/s) per VM; s. Extrapolated: node count other than 24, another
 node link, RF other than the configuration's (Gluster supports at most 2, row c4-S4.3.1.2-02),
 fewer than 256 concurrent VMs (the store's rate rises with clients, Section 4.4, so fewer VMs
-may not reach it), or a configuration without its own points. No calibration keys: the site
+may not reach it), or a configuration without its own points: it takes the mean log efficiency of
+the configurations that have points; its interval is the physical range, from nothing up to the
+network bound (efficiency 1): a 90 % conformal band for a new configuration needs at least 19
+configurations to calibrate on, the documents measured four. No calibration keys: the site
 benchmarks the importers read (fio, bonnie++, ...) measure a host's disks, not a distributed store.
 """
 
@@ -56,6 +59,7 @@ from __future__ import annotations
 import numpy as np
 
 from advisor.models.base import TrainingPoint
+from advisor.models.conformal import EXTRAPOLATION_FACTOR
 from advisor.models.family import Family, column, point
 from advisor.models.learners import FREE, LogLinearLearner, one_hot
 from knowledge.infra.errors import InputError
@@ -179,7 +183,24 @@ class DistributedThroughput(_Chapter4):
         aggregate = np.array([p.target for p in points]) * vms
         efficiency = aggregate / network_bound_mb_s(op, nodes, link, rf)
         model = LogLinearLearner([FREE] * (len(SYSTEMS) + 1), alpha=1e-4)(self._design(sys_, op), efficiency)
-        return {"model": model, "seen": tuple(sorted(set(sys_)))}
+        seen = tuple(sorted(set(sys_)))
+        # a system without points takes the seen systems' mean log efficiency (shrinkage to the pool)
+        pooled = float(np.mean([model.coef[SYSTEMS.index(s)] for s in seen]))
+        for k, s in enumerate(SYSTEMS):
+            if s not in seen:
+                model.coef[k] = pooled
+        return {"model": model, "seen": seen}
+
+    def _relative_interval(self, cols, n, extrap=None):
+        """A configuration without points: the physical range, from nothing up to the network bound
+        (:meth:`_bounds`): a 90 % conformal band for a new configuration needs at least 19 others
+        (the ``ceil((k + 1) x 0.95)``-th of ``k`` residuals), the documents measured four. Any other
+        extrapolation: the calibrated band widened (the module doc of advisor.models.conformal)."""
+        unseen = ~np.isin(_systems(cols, n, self.name), self._core["seen"])
+        ext = np.zeros(n, dtype=bool) if extrap is None else np.asarray(extrap, dtype=bool)
+        widen = np.where(ext, EXTRAPOLATION_FACTOR, 1.0)
+        return (np.where(unseen, 0.0, np.exp(self._log_lo * widen)),
+                np.where(unseen, np.inf, np.exp(self._log_hi * widen)))
 
     def _predict_core(self, core, cols, n):
         sys_, op, rf, tested_rf, nodes, link, vms, cap = self._features(cols, n)

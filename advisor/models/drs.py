@@ -41,6 +41,13 @@ a lower threshold can only trigger more moves); maintenance moves are mandatory 
 interval is the 10th-90th percentile of a Poisson count with the predicted mean, not a log
 interval; a median absolute *percentage* error is undefined on such targets.
 
+The options' order (both): every event was measured with the same options on one testbed, so a
+cell (event, option) is partially pooled towards its event's mean plus the option's effect averaged
+over the other events (:func:`partial_pool`, strength a quarter of one load's evidence): where a
+cell's own loads cannot order two options (equal counts, equal CPU at the other loads), the order
+the other events measured decides. An evacuation's moves are mandatory at every level and keep their
+own means; a count that is zero at every load stays zero (the option never moved a VM for it).
+
 Query (both): ``event`` (load_shift|two_load_shifts|host_added|failover|maintenance; default
 load_shift), ``balancer`` (drs|human_expert; ``expert``, ``manual`` accepted; default drs),
 ``drs_level`` (1-5, default 3, VMware's default, row c7-S7.1.1-04; ignored for the expert).
@@ -48,8 +55,9 @@ load_shift), ``balancer`` (drs|human_expert; ``expert``, ``manual`` accepted; de
 required); result %. ``drs_migrations`` also ``vms_per_host`` and ``hosts`` (before the event;
 default the test's: 4 and 3, for host_added 6 and 2); result migrations per event.
 Extrapolated: levels 2 and 4 (never tested), mean host CPU outside the measured range, another
-VM or host count than the test's for host_added and maintenance. All on VMware ESXi 5.5 DRS.
-No calibration keys.
+VM or host count than the test's for host_added and maintenance, and an event the balancer has no
+points for: it takes the balancer's pooled cell (the mean over the events it was seen on; for an
+evacuation, every VM of the host moves, Section 7.5). All on VMware ESXi 5.5 DRS. No calibration keys.
 """
 
 from __future__ import annotations
@@ -95,11 +103,48 @@ def _isotonic(levels: list[float], values: list[float], weights: list[float], in
     return np.asarray(iso.X_thresholds_, float), np.asarray(iso.y_thresholds_, float)
 
 
+#: how many loads' worth of evidence the shared option effect counts as, against a cell's own mean
+POOL_STRENGTH = 0.25
+
+
+def partial_pool(event: np.ndarray, option: np.ndarray, value: np.ndarray, strength: float = POOL_STRENGTH,
+                 alone: tuple[str, ...] = (), keep_zero: bool = False) -> dict[tuple[str, str], tuple[float, float]]:
+    """(event, option) -> (pooled value, points). Every event is measured with the same options (DRS
+    levels 1, 3, 5 and the expert) on one testbed: an option's effect (its cells' difference from
+    their event's mean, averaged over the events) is shared, and a cell measured at ``n`` loads
+    keeps ``n / (n + POOL_STRENGTH)`` of its own deviation from ``event mean + shared effect``. A
+    cell whose own loads cannot order two options (equal counts, equal CPU) takes the order the
+    other events measured; a load left out of the cell shrinks it towards the shared effect. The
+    events in ``alone`` keep their own means and lend no effect (an evacuation's moves are
+    mandatory at every level); with ``keep_zero`` a cell that is zero at every load stays zero (a
+    threshold the event never crossed: the option never moves a VM for it)."""
+    raw = {}
+    for e, o in dict.fromkeys(zip(event.tolist(), option.tolist(), strict=True)):
+        sel = (event == e) & (option == o)
+        raw[(e, o)] = (float(value[sel].mean()), float(sel.sum()))
+    own = {k for k in raw if k[0] in alone or (keep_zero and not np.any(value[(event == k[0]) & (option == k[1])]))}
+    level = {e: float(np.mean([v for (ee, _), (v, _) in raw.items() if ee == e])) for e in set(event.tolist())}
+    effect: dict[str, list[float]] = {}
+    for (e, o), (v, _) in raw.items():
+        if e not in alone:
+            effect.setdefault(o, []).append(v - level[e])
+    shared = {o: float(np.mean(d)) for o, d in effect.items()}
+    out = {}
+    for (e, o), (v, n) in raw.items():
+        prior = level[e] + shared.get(o, 0.0)
+        out[(e, o)] = (v, n) if (e, o) in own else (prior + n / (n + strength) * (v - prior), n)
+    return out
+
+
 class _Chapter7(Family):
     """Shared: event, balancer and level columns; cell fits isotonic in the level."""
 
     #: isotonic direction of the cell values across DRS levels
     increasing = True
+    #: :func:`partial_pool`'s strength (0: every cell its own mean), its events alone, its zero cells kept
+    pool_strength = POOL_STRENGTH
+    pool_alone: tuple[str, ...] = ()
+    pool_keep_zero = False
 
     def _common(self, cols, n):
         event = column(cols, "event", n, "load_shift", numeric=False, family=self.name)
@@ -112,24 +157,28 @@ class _Chapter7(Family):
         return event, balancer, level
 
     def _fit_cells(self, event, balancer, level, value) -> dict:
-        """{"expert": event -> mean, "drs": event -> (level knots, value knots)}."""
+        """{"expert": event -> value, "drs": event -> (level knots, value knots)}: each cell's mean
+        over the loads, partially pooled towards its event's level plus the option's effect shared
+        by every event (:func:`partial_pool`), then isotonic across the DRS levels."""
+        option = np.where(balancer == "human_expert", "expert", np.char.add("drs ", level.astype(str)))
+        cell = partial_pool(event, option, value, self.pool_strength, self.pool_alone, self.pool_keep_zero)
         expert, drs = {}, {}
         for e in sorted(set(event)):
-            sel = (event == e) & (balancer == "human_expert")
-            if sel.any():
-                expert[e] = float(value[sel].mean())
+            if (e, "expert") in cell:
+                expert[e] = cell[(e, "expert")][0]
             lv, vals, wts = [], [], []
             for lvl in sorted(set(level[(event == e) & (balancer == "drs")])):
-                s = (event == e) & (balancer == "drs") & (level == lvl)
+                v, n = cell[(e, f"drs {lvl}")]
                 lv.append(lvl)
-                vals.append(float(value[s].mean()))
-                wts.append(float(s.sum()))
+                vals.append(v)
+                wts.append(n)
             if lv:
                 drs[e] = _isotonic(lv, vals, wts, self.increasing)
         return {"expert": expert, "drs": drs}
 
     @staticmethod
     def _cell_values(cells, event, balancer, level):
+        """The cell value of every query; NaN where its event has no points for its balancer."""
         out = np.full(len(event), np.nan)
         for e, (x, y) in cells["drs"].items():
             s = (event == e) & (balancer == "drs")
@@ -137,6 +186,16 @@ class _Chapter7(Family):
         for e, v in cells["expert"].items():
             out[(event == e) & (balancer == "human_expert")] = v
         return out
+
+    @staticmethod
+    def _pooled(cells, balancer, level) -> np.ndarray:
+        """A cell without points takes the balancer's pooled value: the mean of its cells over the
+        events that have them (at the query's level for DRS); NaN when the balancer has none."""
+        drs = [np.interp(level, x, y) for x, y in cells["drs"].values()]
+        expert = list(cells["expert"].values())
+        pooled_drs = np.mean(drs, axis=0) if drs else np.full(len(level), np.nan)
+        pooled_expert = float(np.mean(expert)) if expert else np.nan
+        return np.where(balancer == "drs", pooled_drs, pooled_expert)
 
     def _n_params(self) -> int:
         return sum(len(x) for x, _ in self._core["cells"]["drs"].values()) + len(self._core["cells"]["expert"])
@@ -209,10 +268,12 @@ class DrsPeakCpu(_Chapter7):
 
     def _predict_core(self, core, cols, n):
         event, balancer, level, mean_cpu = self._features(cols, n)
-        r = np.maximum(self._cell_values(core["cells"], event, balancer, level), 0.0)
+        r = self._cell_values(core["cells"], event, balancer, level)
+        missing = np.isnan(r)  # an event the balancer was never seen on: its pooled imbalance
+        r = np.maximum(np.where(missing, self._pooled(core["cells"], balancer, level), r), 0.0)
         lo, hi = core["cpu_range"]
         extrap = (((balancer == "drs") & ~np.isin(level, LEVELS)) | (mean_cpu < lo * 0.999) | (mean_cpu > hi * 1.001)
-                  | np.isnan(r))
+                  | missing)
         return mean_cpu * np.exp(np.nan_to_num(r)), extrap
 
     def _bounds(self, low, high, cols, n):
@@ -226,6 +287,8 @@ class DrsMigrations(_Chapter7):
 
     name = "drs_migrations"
     unit = "migrations"
+    pool_alone = ("maintenance",)
+    pool_keep_zero = True
     feature_names = ("event", "balancer", "drs_level", "vms_per_host", "hosts")
     description = ("Live migrations per event (load shift, host added, failover, maintenance) made by VMware DRS "
                    "(levels 1-5) or a human expert; doc 004 Tables 7.1-7.9 (55 points); non-decreasing in the "
@@ -292,8 +355,10 @@ class DrsMigrations(_Chapter7):
     def _predict_core(self, core, cols, n):
         event, balancer, level, vms, hosts, dvms, dhosts = self._features(cols, n)
         m = self._cell_values(core["cells"], event, balancer, level)
+        missing = np.isnan(m)  # never seen: an evacuation moves every VM of the host (Section 7.5), else pooled
+        m = np.where(missing, np.where(event == "maintenance", 1.0, self._pooled(core["cells"], balancer, level)), m)
         scaled = np.isin(event, ("host_added", "maintenance"))
-        extrap = (((balancer == "drs") & ~np.isin(level, LEVELS)) | np.isnan(m)
+        extrap = (((balancer == "drs") & ~np.isin(level, LEVELS)) | missing
                   | (scaled & (~np.isclose(vms, dvms) | ~np.isclose(hosts, dhosts))))
         return needed_moves(event, vms, hosts) * np.nan_to_num(m), extrap
 

@@ -242,7 +242,13 @@ class Family:
         pred = self.predict_points(self._core, pts)
         ok = (y > 0) & (pred > 0)
         in_sample = np.log(y[ok] / pred[ok])
-        return conformal.calibrate(pts, self._fit_core, self.predict_points, in_sample)
+        return conformal.calibrate(pts, self._fit_core, self.predict_points, in_sample,
+                                   self._extrapolation_folds(pts))
+
+    def _extrapolation_folds(self, points: list[TrainingPoint]) -> list[list[int]] | None:
+        """Folds of the points a query extrapolates over (e.g. one configuration each), whose held-out
+        residuals calibrate the extrapolation band; None: the interpolation band, widened."""
+        return None
 
     def _n_params(self) -> int:
         """Number of fitted coefficients (for the degrees-of-freedom inflation of intervals)."""

@@ -30,7 +30,8 @@ documents measured response times only for this telecom application and Cassandr
 ``container_latency``); nothing here transfers to another application. No calibration keys.
 
 Query: ``hypervisor``, ``load_per_vcpu`` (req/s per vCPU, > 0). Result: ms. Extrapolated: a load
-per vCPU outside 16.7-442 req/s.
+per vCPU outside 16.7-442 req/s. Below the lightest load measured the interval is the monotone
+bound: from 0 (the documents give no floor) up to the figure at that load with its band's upper end.
 """
 
 from __future__ import annotations
@@ -97,3 +98,18 @@ class RequestResponseTime(Family):
         mean = core["model"].predict(self._design(hv, load))
         lo, hi = core["range"]
         return mean, (load < lo * 0.999) | (load > hi * 1.001) | ~np.isin(hv, core["seen"])
+
+    def _bounds(self, low, high, cols, n):
+        """Below the lightest load measured, the response time is at most the figure at that load (it
+        never falls as the load rises), whose interval is an interpolation's; the documents bound it
+        from below by nothing: ``[0, figure at the lightest load x its band's upper end]``."""
+        low, high = super()._bounds(low, high, cols, n)
+        hv, load = self._features(cols, n)
+        lightest = self._core["range"][0]
+        below = load < lightest * 0.999
+        if not below.any():
+            return low, high
+        unseen = ~np.isin(hv, self._core["seen"])
+        edge = self._core["model"].predict(self._design(hv, np.full(n, lightest))) * np.exp(
+            np.where(unseen, self._ext_hi, self._log_hi))
+        return np.where(below, self.lower_bound, low), np.where(below, edge, high)

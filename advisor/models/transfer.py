@@ -10,15 +10,26 @@ related figure). The two Figure 3 rows are the training points, as SCP-to-GridFT
 
 Model (physics plus the measured ratio)::
 
-    t = image_size * 8 / link_gbps * f[protocol],   f[gsiftp] = 1,   f[scp] = geomean(ratios)
+    t = image_size * 8 / rate * f[protocol],   f[gsiftp] = 1,   f[scp] = geomean(ratios)
+    rate = min(link_gbps * GOODPUT, disk_mb_s * 8 / 1000)
 
-The physical floor ``size / link rate`` (a 1 Gb/s link moves at most 125 MB/s) is a hard lower
-bound of the mean and the interval. The documents do not say how close GridFTP came to the
-link rate: the family assumes it saturates the link, which makes every figure optimistic; a site
-calibration replaces that assumption with a measured rate.
+GridFTP streams the image as TCP payload, so the most it moves over the link is the TCP goodput:
+each 1500-byte Ethernet frame carries 1448 bytes of data (IPv4 and TCP headers with timestamps,
+52 bytes) and costs 1538 bytes of line time (preamble, header, FCS, inter-frame gap, 38 bytes):
+``GOODPUT`` = 0.941, about 117.7 MB/s on 1 Gb/s (GridFTP's own block headers, 17 bytes per 64 KiB
+block, are negligible). That is why neither protocol reaches line rate (doc 000 Figure 3(b)): the
+GridFTP figure sits 6 % above the line-rate floor, SCP's at its measured ratio above GridFTP's. The
+image is written to the destination host's disk: where that writes slower than the goodput
+(``disk_mb_s``, sequential MB/s), the disk sets the rate (no TCP framing on it). The documents
+give no absolute transfer time, so nothing narrows the GridFTP figure further; a site
+calibration replaces it with a measured rate.
+
+The physical floor ``size / min(link rate, disk rate)`` (a 1 Gb/s link moves at most 125 MB/s)
+is a hard lower bound of the mean and the interval.
 
 Query: ``image_size_gb`` (GB, 10^9 B), ``protocol`` (scp|gsiftp; gridftp is accepted for
-gsiftp), ``link_gbps`` (default 1). Result: transfer time, s. Extrapolated: size outside the
+gsiftp), ``link_gbps`` (default 1), ``disk_mb_s`` (optional: the destination disk's sequential
+write rate, MB/s; default not given, the disk keeps up). Result: transfer time, s. Extrapolated: size outside the
 measured 3-21 GB (row S4.3-01's range), or a link other than the measured 1 Gb/s (SCP's encryption becomes
 CPU-bound on faster links). Calibration: ``scp_mb_s`` (the site's measured SCP copy rate, MB/s)
 gives ``t_scp = size / rate`` and ``t_gsiftp = t_scp / ratio``, never below the link floor.
@@ -39,9 +50,18 @@ SIZE_RANGE_ROWS = ("S4.3-01", "S4.3-02")  # the swept sizes (3-21 GB), step betw
 LINK_ROW = "S4.1-12"
 
 
+#: TCP payload per Ethernet frame over its line time at a 1500-byte MTU (see the module doc)
+GOODPUT = (1500.0 - 52.0) / (1500.0 + 38.0)
+
+
 def link_floor_s(size_gb: np.ndarray, link_gbps: np.ndarray) -> np.ndarray:
     """Shortest possible transfer time, s: size (GB) x 8 bit/B / link rate (Gb/s)."""
     return size_gb * 8.0 / link_gbps
+
+
+def _disk_gbps(disk_mb_s: np.ndarray) -> np.ndarray:
+    """The destination disk's write rate in Gb/s (infinite when not given)."""
+    return np.where(np.isnan(disk_mb_s), np.inf, disk_mb_s * 8.0 / 1000.0)
 
 
 class ImageTransferTime(Family):
@@ -49,7 +69,7 @@ class ImageTransferTime(Family):
 
     name = "image_transfer_time"
     unit = "s"
-    feature_names = ("image_size_gb", "protocol", "link_gbps")
+    feature_names = ("image_size_gb", "protocol", "link_gbps", "disk_mb_s")
     description = ("Image transfer time (s) vs image size, protocol (scp|gsiftp) and link rate: link-rate "
                    "floor times the measured SCP/GridFTP ratio (doc 000 Figure 3, 2 ratio points; no "
                    "absolute transfer time in the knowledge base).")
@@ -94,19 +114,25 @@ class ImageTransferTime(Family):
         size = column(cols, "image_size_gb", n, family=self.name)
         proto = column(cols, "protocol", n, numeric=False, family=self.name)
         link = column(cols, "link_gbps", n, 1.0, family=self.name)
+        disk = column(cols, "disk_mb_s", n, np.nan, family=self.name)
         bad = sorted(set(proto) - set(ALIASES))
         if bad:
             raise InputError(f"{self.name}: no measurements for protocol(s) {', '.join(bad)}; "
                              f"the documents compare {', '.join(PROTOCOLS)} (gridftp = gsiftp)")
-        if np.any(size <= 0) or np.any(link <= 0):
-            raise InputError(f"{self.name}: image_size_gb and link_gbps must be > 0")
+        if np.any(size <= 0) or np.any(link <= 0) or np.any(disk <= 0):
+            raise InputError(f"{self.name}: image_size_gb, link_gbps and disk_mb_s must be > 0")
         proto = np.where(proto == "gridftp", "gsiftp", proto)
-        return size, proto, link
+        return size, proto, link, disk
+
+    def floor_s(self, cols, n) -> np.ndarray:
+        """The physical floor of every query, s: the image over the slower of link and disk."""
+        size, _, link, disk = self._features(cols, n)
+        return link_floor_s(size, np.minimum(link, _disk_gbps(disk)))
 
     def _predict_core(self, core, cols, n):
-        size, proto, link = self._features(cols, n)
+        size, proto, link, disk = self._features(cols, n)
         factor = np.where(proto == "scp", core["factor"]["scp"], core["factor"]["gsiftp"])
-        mean = link_floor_s(size, link) * factor
+        mean = link_floor_s(size, np.minimum(link * GOODPUT, _disk_gbps(disk))) * factor
         lo, hi = core["size_range"]
         extrap = (size < lo) | (size > hi) | ~np.isclose(link, core["link"])
         return mean, extrap
@@ -114,14 +140,13 @@ class ImageTransferTime(Family):
     def _calibrate(self, mean, cols, n, calibration):
         if "scp_mb_s" not in calibration:
             return mean, "documents"
-        size, proto, link = self._features(cols, n)
+        size, proto, _, _ = self._features(cols, n)
         t_scp = size * 1000.0 / float(calibration["scp_mb_s"])
         t = np.where(proto == "scp", t_scp, t_scp / self._core["factor"]["scp"])
-        return np.maximum(t, link_floor_s(size, link)), f"site:{calibration.get('site', 'site')}"
+        return np.maximum(t, self.floor_s(cols, n)), f"site:{calibration.get('site', 'site')}"
 
     def _bounds(self, low, high, cols, n):
-        size, _, link = self._features(cols, n)
-        floor = link_floor_s(size, link)
+        floor = self.floor_s(cols, n)
         return np.maximum(low, floor), np.maximum(high, floor)
 
     def predict_columns(self, columns, n, calibration=None):
@@ -129,8 +154,7 @@ class ImageTransferTime(Family):
         pred = super().predict_columns(columns, n, calibration)
         if n == 0:
             return pred
-        size, _, link = self._features(columns, n)
-        floor = link_floor_s(size, link)
+        floor = self.floor_s(columns, n)
         if np.all(pred.mean >= floor):
             return pred
         from dataclasses import replace

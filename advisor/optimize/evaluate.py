@@ -48,6 +48,7 @@ from advisor.progress import CancelToken, ProgressCallback, check, report
 from advisor.recommend import cache_mode, host_count, hypervisor, storage_backend, vcpu_overallocation
 from advisor.recommend import targets as tg
 from advisor.recommend.base import EngineContext
+from advisor.recommend.placement_plan import constrain
 from advisor.recommend.vcpu_overallocation import per_core
 from advisor.rules import CACHE, HV, OVERALLOCATION, Facts, RuleContext, evaluate
 from advisor.scenario import Scenario
@@ -160,6 +161,9 @@ def _placement(ctx: EngineContext, budgets) -> _Placement:
     problems = [k for k in host_count.HARD if not math.isfinite(need[k])]
     problems += host_count._oversize(ctx, cap, packing, budgets)
     active = max(pooled, packing.hosts, max(1, budgets.min_hosts - sc.hosts.reserve))
+    constrained = None if problems else constrain(ctx, cap, budgets, packing.hosts)  # placement constraints (#32)
+    if constrained is not None:
+        active, problems = max(active, constrained.active), problems + constrained.problems
     return _Placement(active, packing, problems, budgets, ctx)
 
 

@@ -55,9 +55,11 @@ from advisor.recommend.host_demand import (
 )
 from advisor.recommend.host_limits import _oversize, _page_cache, _shared_capacity, _shared_load, _soft_limits
 from advisor.recommend.packing import Packing, balance
+from advisor.recommend.placement_plan import Constrained, constrain
 from advisor.rules import evaluate
 from advisor.scenario import TARGETS as TARGET_NAMES
 from advisor.scenario.totals import totals_text
+from advisor.text import figure_label
 
 #: the most hosts the target search adds beyond the placement's count
 MAX_EXTRA_HOSTS = 256
@@ -131,6 +133,8 @@ class _Sizing:
     room: dict[str, int] = field(default_factory=dict)
     #: the placement on the recommended hosts: the first fit's, or spread over the hosts targets add
     plan: Packing | None = None
+    #: the placement under the scenario's constraints, failures and HA admission (None: none declared)
+    constrained: Constrained | None = None
 
     @property
     def finite(self) -> dict[str, float]:
@@ -164,7 +168,11 @@ def _place(ctx: EngineContext) -> _Sizing:
             problems.append(f"the hosts have no {LABELS[k]} for the workloads ({', '.join(short)} need "
                             f"{_num(total[k])} {UNITS[k]})")
     problems += _oversize(ctx, cap, packing, budgets)
-    return _Sizing(outcome, budgets, need, cap, total, packing, pooled_hosts(ctx, cap, budgets), problems)
+    constrained = None if problems else constrain(ctx, cap, budgets, packing.hosts)
+    if constrained is not None:
+        problems += constrained.problems
+    return _Sizing(outcome, budgets, need, cap, total, packing, pooled_hosts(ctx, cap, budgets), problems,
+                   constrained=constrained)
 
 
 def _count(ctx: EngineContext, s: _Sizing) -> None:
@@ -173,7 +181,7 @@ def _count(ctx: EngineContext, s: _Sizing) -> None:
     from advisor.recommend import targets as tg
 
     sc = ctx.scenario
-    active = max(s.pooled, s.packing.hosts)
+    active = max(s.pooled, s.packing.hosts, s.constrained.active if s.constrained else 0)
     minimum = max(1, s.budgets.min_hosts - sc.hosts.reserve)
     s.raised = active < minimum
     s.active = s.placed_active = active = max(active, minimum)
@@ -228,8 +236,8 @@ def _expected(ctx: EngineContext, s: _Sizing) -> tuple[dict, dict, list[str]]:
         details["page_cache"] = cache_details
     if shared_details:
         details["shared_storage"] = shared_details
-    warnings = [w for w in (*s.problems, _shared_capacity(ctx), *shared_warnings, *soft_warnings, *cache_warnings)
-                if w]
+    warnings = [w for w in (*s.problems, _shared_capacity(ctx), *shared_warnings, *soft_warnings, *cache_warnings,
+                            *(s.constrained.notes if s.constrained else ())) if w]
     return expected, details, warnings
 
 
@@ -246,7 +254,7 @@ def _alternatives(ctx: EngineContext, s: _Sizing) -> list[Alternative]:
         p_active = planned - sc.hosts.reserve
         if p_active < s.placed_active and not s.raised:
             why = (f"too few: placing whole VMs takes {s.placed_active} active hosts "
-                   f"({bottleneck.replace('_', ' ')} alone needs {s.need[bottleneck]:.2f})")
+                   f"({figure_label(bottleneck)} alone needs {s.need[bottleneck]:.2f})")
         elif p_active < s.placed_active:
             why = "too few: VMs that live-migrate need a second host [hc.migration-two-hosts]"
         elif planned < hosts:
@@ -254,7 +262,7 @@ def _alternatives(ctx: EngineContext, s: _Sizing) -> list[Alternative]:
                                            cpu_points=_migration_points(s.budgets)))
             why = f"too few to meet the targets ({'; '.join(r.text() for r in missed)})"
         else:
-            why = (f"{planned - hosts} more than needed; utilization of {bottleneck.replace('_', ' ')} would be "
+            why = (f"{planned - hosts} more than needed; utilization of {figure_label(bottleneck)} would be "
                    f"{100 * s.need[bottleneck] / max(p_active, 1):.0f} %")
         out.append(Alternative(str(planned), -1.0, {"hosts": figure(planned, "hosts")}, f"the planned count: {why}"))
     if hosts + 1 != planned:
@@ -303,12 +311,12 @@ def _rationale(ctx: EngineContext, s: _Sizing) -> str:
     over = sc.preferences.ram_overcommit
     room = s.room
     return (f"{hosts} hosts: {active} active for the workloads plus {sc.hosts.reserve} kept free "
-            f"(N+{sc.hosts.reserve}). The bottleneck is {s.bottleneck.replace('_', ' ')} "
+            f"(N+{sc.hosts.reserve}). The bottleneck is {figure_label(s.bottleneck)} "
             f"({s.need[s.bottleneck]:.2f} hosts' worth).{whole} CPU counts physical cores "
             f"({sc.hosts.cpu.cores} per host, threads not counted) at {ctx.facts.overallocation_ratio or 1.0:g} "
             f"vCPUs per core; RAM is {'not over-committed' if over == 1 else f'over-committed {over:g}x'}"
             f" after the hypervisor's {hypervisor_reserve_gib(sc.hosts.ram_gib):.3g} GiB."
-            f"{_reserved_text(ctx, s)}{target_text}"
+            f"{_reserved_text(ctx, s)}{s.constrained.text() if s.constrained else ''}{target_text}"
             + (f" Still room on the {active} active hosts for "
                + ", ".join(f"{n} more {name} VM{'s' if n != 1 else ''}" for name, n in room.items())
                + " (each profile alone)." if room else ""))
@@ -338,6 +346,7 @@ def _details(ctx: EngineContext, s: _Sizing, extra: dict) -> dict:
                "hosts_by_packing": s.packing.hosts, "hosts_by_pooling": s.pooled,
                "hosts_by_targets": s.active if s.by_targets else None,
                "placement": (s.plan or s.packing).placement(), "packing_order": (s.plan or s.packing).order,
+               **(s.constrained.details(sc.hosts.reserve) if s.constrained else {}),
                "unplaced": dict(s.packing.unplaced), "infeasible": s.problems,
                "budgets": s.budgets.to_dict(planned_cpu_percent(sc)),
                "hypervisor_reserve_gib": round(hypervisor_reserve_gib(sc.hosts.ram_gib), 3),

@@ -4,9 +4,10 @@ Choices: Nimbus or OpenNebula, each with GridFTP or SCP (doc 000), or no copy at
 images are NFS files the hosts attach (doc 002). OpenNebula with GridFTP was never timed (doc 000
 ran GridFTP under Nimbus only): it gets no transfer time, only the line-rate floor, and says so.
 Expected figure: transfer time (s) of the
-largest image from ``image_transfer_time`` at the host NIC speed, or at the rate the destination
-host's local disks write when that is lower (sequential MB/s, declared or per-kind defaults), never
-below the physics floor image size / that rate (a 1 Gb/s link moves at most 125 MB/s).
+largest image from ``image_transfer_time`` at the TCP goodput over the host NIC (94 % of its line
+rate: neither protocol reaches line rate), or at the rate the destination host's local disks write
+when that is lower (sequential MB/s, declared or per-kind defaults), never below the physics floor
+image size / the slower of NIC and disks (a 1 Gb/s link moves at most 125 MB/s).
 
 ``manager_overhead_vs_opennebula``: the time the provisioning manager keeps a VM in its
 initialization and termination states, relative to OpenNebula's for the same images (doc 000
@@ -73,6 +74,15 @@ def path_gbps(ctx: EngineContext) -> tuple[float, list, bool]:
     return nic.value, [nic], close(nic.value, testbed.need("link_gbps"))
 
 
+def transfer_inputs(ctx: EngineContext) -> dict[str, float]:
+    """The ``image_transfer_time`` query's hardware: the host NIC and, when the hosts have local
+    disks, the rate they write (sequential MB/s): the image moves at the slower of the TCP goodput
+    over the NIC and the disk."""
+    hw = hardware_of(ctx)
+    local = hw.local()
+    return {"link_gbps": hw.nic().value, **({"disk_mb_s": float(local.mb_s)} if local is not None else {})}
+
+
 def recommend(ctx: EngineContext) -> list[Recommendation]:
     outcome = evaluate(DECISION, ctx.rule_ctx(), CHOICES)
     if ctx.facts.storage_backend != "nfs_file":
@@ -81,7 +91,8 @@ def recommend(ctx: EngineContext) -> list[Recommendation]:
     link, hw_figs, same = path_gbps(ctx)
     nic = ctx.scenario.hosts.nic_gbps
     floor = floor_seconds(size, link)
-    pred = ctx.models.predict("image_transfer_time", [{"image_size_gb": size, "protocol": p, "link_gbps": link}
+    query = transfer_inputs(ctx)
+    pred = ctx.models.predict("image_transfer_time", [{"image_size_gb": size, "protocol": p, **query}
                                                       for p in ("gridftp", "scp")], calibrate=False)
     expected: dict[str, dict] = {c: {} for c in CHOICES}
     cites = []

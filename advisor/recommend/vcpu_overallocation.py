@@ -47,6 +47,17 @@ DECISION = "vcpu_overallocation"
 #: Table 8.2 loads (req/s) of the tests the thesis' text treats as heavy (x.2) and light (x.1)
 HEAVY_TESTS = {"migrated_vm_load": 100.0, "others_load": 1900.0}
 LIGHT_TESTS = {"migrated_vm_load": 1900.0, "others_load": 1000.0}
+#: the migrated VM's own load (req/s) in the heavy (x.2) and light (x.1) tests, Section 8.4.1 (rows c8-109,
+#: c8-099): what the downtime's last copy reads when no migrating workload states its request load
+MIGRATED_RPS = {True: 1900.0, False: 100.0}
+
+
+def downtime_inputs(migrating, heavy: bool, nic_gbps: float) -> dict[str, float]:
+    """The ``migration_downtime`` query's physics: the migrated VM's request rate (its dirty rate;
+    the largest a migrating workload states, else the thesis' heavy or light test VM's) and the
+    link the memory is copied over (the host NIC)."""
+    stated = [float(w.request_load_rps) for w in migrating if w.request_load_rps]
+    return {"migrated_vm_rps": max(stated) if stated else MIGRATED_RPS[heavy], "link_gbps": float(nic_gbps)}
 
 
 def model_ratio(vcpus_per_core, threads_per_core: int):
@@ -121,13 +132,13 @@ def _migration_rows(fam: str, hv: str, heavy: bool) -> list[str]:
     return rows
 
 
-def to_scenario(hw, migrating, label: str, values, totals=None):
+def to_scenario(hw, migrating, label: str, values):
     """The thesis' figure ``label`` (chapter 8 hosts: 12 cores at 2.0 GHz, 10 Gb/s, 14 GB VMs;
     numbers or arrays) on the scenario's hosts (``hw``, :class:`advisor.hardware.Hardware`): host
     CPU for the same work by CPU capacity (cores x clock), migration total time by the time its
-    memory copy takes (the largest migrating VM's RAM over the host NIC), downtime (the last copy
-    of dirty memory) as the whole migration's ``totals`` (the total times at the same points)
-    move. Returns (values, hardware figures, testbed, whether the scenario's is the testbed's).
+    memory copy takes (the largest migrating VM's RAM over the host NIC); downtime as it comes (its
+    family reads the link and the VM's request rate, ``migrated_vm_rps``/``link_gbps``: the last
+    copy of dirty memory does not grow with the whole memory copy). Returns (values, hardware figures, testbed, whether the scenario's is the testbed's).
     ``host_cpu_utilization`` comes on the scenario's hosts already (:func:`cpu_figures`, the busy-core
     model in core-GHz over the hosts' cores x clock): only its hardware figures and testbed are named."""
     if label in ("thesis_host_cpu", "host_cpu_utilization"):
@@ -141,9 +152,9 @@ def to_scenario(hw, migrating, label: str, values, totals=None):
     k, figs, same = migration_scale(hw, bed, ram)
     if label == "migration_total_time":
         return transfer_migration_time(np.asarray(values, dtype=float), bed, k), figs, bed, same
-    totals = np.asarray(totals, dtype=float)
-    ratio = np.where(totals > 0, transfer_migration_time(totals, bed, k) / np.maximum(totals, 1e-12), 1.0)
-    return np.asarray(values, dtype=float) * ratio, figs, bed, same
+    # the downtime family reads the link and the VM's dirty rate itself (its pre-copy physics): not
+    # moved, and always the figure at the scenario's link (the model's reading of it, never the testbed's own)
+    return np.asarray(values, dtype=float), [hw.nic()], bed, False
 
 
 def _transfer(ctx: EngineContext, expected: dict[str, dict[str, ExpectedFigure]], migrating) -> list[str]:
@@ -154,14 +165,11 @@ def _transfer(ctx: EngineContext, expected: dict[str, dict[str, ExpectedFigure]]
     hw = hardware_of(ctx)
     dropped = []
     for level, figs in expected.items():
-        total_fig = figs.get("migration_total_time")
-        totals = total_fig.value if total_fig is not None else None  # before its own transfer
         for label in ("thesis_host_cpu", "migration_total_time", "migration_downtime"):
             fig = figs.get(label)
-            if fig is None or (label == "migration_downtime" and totals is None):
+            if fig is None:
                 continue
-            moved, hw_figs, bed, same = to_scenario(hw, migrating, label, [fig.value, fig.low, fig.high],
-                                                    [totals] * 3 if totals is not None else None)
+            moved, hw_figs, bed, same = to_scenario(hw, migrating, label, [fig.value, fig.low, fig.high])
             if label == "thesis_host_cpu" and float(moved[0]) >= 100.0:
                 del figs[label]
                 dropped.append(level)
@@ -276,6 +284,8 @@ def recommend(ctx: EngineContext) -> list[Recommendation]:
     load = host_request_load(ctx)
     threads = sc.hosts.cpu.threads_per_core
     mig_q = [{"overallocation_ratio": OVERALLOCATION[k], **(HEAVY_TESTS if heavy else LIGHT_TESTS)} for k in levels]
+    down_q = [{"overallocation_ratio": OVERALLOCATION[k], **downtime_inputs(migrating, heavy, sc.hosts.nic_gbps)}
+              for k in levels]
     expected: dict[str, dict] = {k: {} for k in levels}
     extra: dict[str, float] = {}
     cites: list[dict] = []
@@ -288,7 +298,7 @@ def recommend(ctx: EngineContext) -> list[Recommendation]:
         extrap = overhead[1]
     if migrating:
         for fam in ("migration_downtime", "migration_total_time"):
-            figs, mpred = _migration_figures(ctx, fam, mig_q, hv, heavy)
+            figs, mpred = _migration_figures(ctx, fam, down_q if fam == "migration_downtime" else mig_q, hv, heavy)
             if figs is None:
                 continue
             has_model = True

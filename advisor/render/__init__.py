@@ -32,6 +32,7 @@ from advisor.figures.summary import design, scenario_inputs
 from advisor.models import accuracy as replay_headline
 from advisor.recommend import catalog
 from advisor.recommend.targets import is_max
+from advisor.render.placement import placement_data
 from advisor.text import MarkdownText, clean_text, md_escape
 
 CSS = """
@@ -196,8 +197,28 @@ def report_data(advice, title: str | None = None, documents: dict[str, str] | No
                       for doc, locs in sorted(cited.items())],
         "document_notes": [noted[k] for k in sorted(noted)],
         "cost": cost_data(getattr(advice, "cost", None)),
+        "timeline": timeline_data(getattr(advice, "timeline", None)), "placement": placement_data(advice),
         "replay": replay_headline.text(),
     }
+
+
+def timeline_data(tl) -> dict | None:
+    """The growth timeline (:class:`advisor.growth.Timeline`) as plain values: the headline and
+    one row per year (hosts needed and bought, VMs, utilization of the planned hosts, cost)."""
+    if tl is None:
+        return None
+    horizon = tl.years[-1].year
+    out = tl.runs_out
+    headline = (f"The {tl.planned_hosts} planned hosts run out in year {out['year']} "
+                f"({out['resource'].replace('_', ' ')})" if out else
+                f"The {tl.planned_hosts} planned hosts last the {horizon}-year horizon")
+    rows = [{"year": y.year, "hosts": y.hosts, "buy": f"+{y.buy}" if y.buy else "", "vms": f"{y.vms:,}",
+             "cpu": fmt_value(y.utilization.get("cpu_allocation", 0.0)), "ram": fmt_value(y.utilization.get("ram", 0.0)),
+             "disk": fmt_value(y.utilization.get("disk_capacity", 0.0)), "binding": y.binding.replace("_", " "),
+             "fits": "yes" if y.fits else "NO",
+             "spend": fmt_value(y.cost["spend"]) if y.cost else ""} for y in tl.years]
+    return {"headline": headline, "rows": rows, "priced": any(y.cost for y in tl.years), "notes": list(tl.notes),
+            "currency": tl.currency}
 
 
 def cost_data(cost) -> dict | None:
@@ -261,6 +282,15 @@ the knowledge-base rows it rests on (document and table, section or figure).</p>
 {% for c in cost.lines %}<tr><td>{{ c.category }}</td><td>{{ c.name }}</td><td>{{ c.quantity }}</td><td>{{ c.capex }}</td><td>{{ c.opex }}</td><td>{{ c.note }}</td></tr>
 {% endfor %}<tr><th colspan="3">total</th><th>{{ cost.capex }}</th><th>{{ cost.opex }}</th><th>{{ cost.total }} over {{ cost.years }} years</th></tr></table>
 {% for n in cost.notes %}<p class="warn">{{ n }}</p>{% endfor %}{% endif %}
+{% if placement %}<h2>Placement</h2>
+<p><b>{{ placement.headline }}</b>.{% if placement.ha %} {{ placement.ha }}.{% endif %}</p>
+<table><tr><th>host</th><th>domain</th><th>VMs</th></tr>{% for h in placement.rows %}<tr><td>{{ h.host }}</td><td>{{ h.domain }}</td><td>{{ h.vms }}</td></tr>{% endfor %}</table>{% endif %}
+{% if timeline %}<h2>Growth over the years</h2>
+<p><b>{{ timeline.headline }}</b>. Utilization is of the planned hosts' usable capacity (%).</p>
+<table><tr><th>year</th><th>hosts needed</th><th>bought</th><th>VMs</th><th>CPU allocation %</th><th>RAM %</th><th>disk %</th><th>binding</th><th>planned hosts hold it</th>{% if timeline.priced %}<th>spend ({{ timeline.currency }})</th>{% endif %}</tr>
+{% for y in timeline.rows %}<tr><td>{{ y.year }}</td><td>{{ y.hosts }}</td><td>{{ y.buy }}</td><td>{{ y.vms }}</td><td>{{ y.cpu }}</td><td>{{ y.ram }}</td><td>{{ y.disk }}</td><td>{{ y.binding }}</td><td{% if y.fits == "NO" %} class="warn"{% endif %}>{{ y.fits }}</td>{% if timeline.priced %}<td>{{ y.spend }}</td>{% endif %}</tr>
+{% endfor %}</table>
+{% for n in timeline.notes %}<p class="warn">{{ n }}</p>{% endfor %}{% endif %}
 {% if today %}<h2>Today vs advised</h2>
 <table><tr><th>decision</th><th>scope</th><th>today</th><th>advised</th><th>changes</th><th>because</th></tr>
 {% for t in today %}<tr><td>{{ t.title }}</td><td>{{ t.scope }}</td><td>{{ t.today }}</td><td class="choice">{{ t.advised }}</td>
@@ -379,6 +409,38 @@ Workload groups:
 {% endfor %}
 | **total** | | | {{ cost.capex }} | {{ cost.opex }} | {{ cost.total }} over {{ cost.years }} years |
 {% for n in cost.notes %}
+
+⚠ {{ n }}
+{% endfor %}
+{% endif %}
+{% if placement %}
+
+## Placement
+
+**{{ placement.headline }}**.{% if placement.ha %} {{ placement.ha }}.{% endif %}
+
+
+| host | domain | VMs |
+|---|---|---|
+{% for h in placement.rows %}
+| {{ h.host }} | {{ h.domain }} | {{ h.vms }} |
+{% endfor %}
+{% endif %}
+{% if timeline %}
+
+## Growth over the years
+
+**{{ timeline.headline }}**. Utilization is of the planned hosts' usable capacity (%).
+
+| year | hosts needed | bought | VMs | CPU allocation % | RAM % | disk % | binding | planned hosts hold it |{% if timeline.priced %} spend ({{ timeline.currency }}) |{% endif %}
+
+|---|---|---|---|---|---|---|---|---|{% if timeline.priced %}---|{% endif %}
+
+{% for y in timeline.rows %}
+| {{ y.year }} | {{ y.hosts }} | {{ y.buy }} | {{ y.vms }} | {{ y.cpu }} | {{ y.ram }} | {{ y.disk }} | {{ y.binding }} | {{ y.fits }} |{% if timeline.priced %} {{ y.spend }} |{% endif %}
+
+{% endfor %}
+{% for n in timeline.notes %}
 
 ⚠ {{ n }}
 {% endfor %}

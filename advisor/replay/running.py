@@ -4,6 +4,7 @@ held out, the families refitted without the experiment's rows."""
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -18,23 +19,42 @@ from knowledge.infra.errors import InputError
 def find_figure(advice, case: Case) -> tuple[dict | None, str]:
     """The expected figure ``case`` names in ``advice`` (None and why when it is missing); with
     ``relative_to``, that figure over the same figure of another choice (a ratio or a percent
-    change, with the first figure's relative interval, or a difference)."""
+    change, or a difference), with both figures' uncertainty (:func:`_combined`)."""
     out, problem = _one_figure(advice, case, case.choice)
     if out is None or not case.relative_to:
         return out, problem
     base, problem = _one_figure(advice, case, case.relative_to)
     if base is None:
         return None, problem
-    b = float(base["value"])
     label = {k: out.get(k) or base.get(k) for k in ("measured_on",) if out.get(k) or base.get(k)}
-    if case.compare == "difference":  # the first figure's interval, shifted by the other's value
-        return {k: float(out[k]) - b for k in ("value", "low", "high")} | {"unit": out.get("unit")} | label, ""
-    if not b:
+    if case.compare != "difference" and not float(base["value"]):
         return None, f"{case.decision} {case.relative_to}: {case.figure} is 0"
-    ratio = {k: float(out[k]) / b for k in ("value", "low", "high")}
+    value, low, high = _combined(out, base, case.compare == "difference")
+    if case.compare == "difference":
+        return {"value": value, "low": low, "high": high, "unit": out.get("unit")} | label, ""
     if case.compare == "percent_change":
-        return {k: 100.0 * (v - 1.0) for k, v in ratio.items()} | {"unit": "%"} | label, ""
-    return ratio | {"unit": "ratio"} | label, ""
+        return {"value": 100.0 * (value - 1.0), "low": 100.0 * (low - 1.0), "high": 100.0 * (high - 1.0),
+                "unit": "%"} | label, ""
+    return {"value": value, "low": low, "high": high, "unit": "ratio"} | label, ""
+
+
+def _combined(a: dict, b: dict, difference: bool) -> tuple[float, float, float]:
+    """(value, low, high) of ``a - b`` (``difference``) or ``a / b``: the two figures' half-widths
+    added in quadrature (absolute for a difference, in log units for a ratio), as for independent
+    errors; a figure that states no spread adds none. Before, the ratio carried only ``a``'s interval,
+    as if ``b`` were exact."""
+    va, vb = float(a["value"]), float(b["value"])
+    if difference:
+        lo = math.hypot(va - float(a["low"]), float(b["high"]) - vb)
+        hi = math.hypot(float(a["high"]) - va, vb - float(b["low"]))
+        return va - vb, va - vb - lo, va - vb + hi
+    value = va / vb
+    ends = (float(a["low"]), float(a["high"]), float(b["low"]), float(b["high"]))
+    if min(va, vb, *ends) <= 0:  # no log spread: the first figure's relative interval
+        return value, ends[0] / vb, ends[1] / vb
+    lo = math.hypot(math.log(va / ends[0]), math.log(ends[3] / vb))
+    hi = math.hypot(math.log(ends[1] / va), math.log(vb / ends[2]))
+    return value, value * math.exp(-lo), value * math.exp(hi)
 
 
 def _one_figure(advice, case: Case, choice: str | None) -> tuple[dict | None, str]:
@@ -174,10 +194,9 @@ class _without_rows:
             if len(keep) == len(pts):
                 fitted[name] = fam
             else:
-                fresh = models.FAMILIES[name].factory(kb)
-                fitted[name] = fresh.fit(keep) if keep else None
-                if fitted[name] is None:
-                    raise InputError(f"{name}: no training points left without the experiment's rows")
+                if not keep:  # as for a knowledge base without its rows: the advice decides without it
+                    raise models.FamilyUnavailable(f"{name}: no training points left without the experiment's rows")
+                fitted[name] = models.FAMILIES[name].factory(kb).fit(keep)
             return fitted[name]
 
         self._saved = real

@@ -22,7 +22,8 @@ DOC = Path(__file__).resolve().parents[2] / "docs" / "scenario-format.md"
 
 _KIND_WORDS = {"int": "integer", "float": "number", "text": "text", "choice": "one of", "bool": "true/false",
                "section": "mapping", "list": "list of mappings", "names": "list of field names",
-               "mapping": "free-form mapping", "targets": "mapping of targets", "fixed": "mapping of choices"}
+               "mapping": "free-form mapping", "targets": "mapping of targets", "fixed": "mapping of choices",
+               "group": "true/false or a group name"}
 
 
 def _cell(text: str) -> str:

@@ -54,7 +54,9 @@ TOTALS = ("total_vcpus", "total_ram_gib", "total_storage_tb")
 #: the longest growth horizon, years
 MAX_HORIZON_YEARS = 30
 
-VALUE_KINDS = ("int", "float", "text", "choice", "bool")
+VALUE_KINDS = ("int", "float", "text", "choice", "bool", "group")
+#: vSphere-style HA admission policies (``preferences.ha.policy``)
+HA_POLICIES = ("slot", "percentage", "failover_hosts")
 
 
 @dataclass(frozen=True)
@@ -139,6 +141,13 @@ FIELDS: tuple[Field, ...] = (
        **_POS),
     _f("hosts.model", "text", "Host model", "The cost catalogue's host model these hosts are (capadvisor costs)",
        form=False),
+    # placement constraints (#32)
+    _f("hosts.failure_domains", "list", "Failure domains", "Racks, rooms or sites the hosts stand in (each with "
+       "its own power and network): a VM group spreads over them", default=[], form=False),
+    _f("hosts.failure_domains.name", "text", "Name", "Name of the failure domain", required=True, fallback="",
+       empty=False),
+    _f("hosts.failure_domains.hosts", "int", "Hosts", "Hosts planned in this domain (new hosts are added to the "
+       "domains in turn)", "hosts", default=1, minimum=0, maximum=100_000, decimals=0),
     _f("hosts.disks", "list", "Local disk groups", "Groups of identical local disks per host", default=[]),
     _f("hosts.disks.kind", "choice", "Kind", "Kind of the local disks of this group", default="ssd",
        required=True, fallback="ssd", choices=DISK_KINDS),
@@ -170,8 +179,8 @@ FIELDS: tuple[Field, ...] = (
        empty=False),
     _f("workloads.application", "text", "Application",
        "What runs in the VMs, e.g. cassandra, telecom, web (some rules depend on it)", default="", assumable=True),
-    _f("workloads.vms", "int", "VMs", "Number of VMs in this group", "VMs", default=1, required=True, fallback=1,
-       minimum=1, maximum=1_000_000, assumable=True),
+    _f("workloads.vms", "int", "VMs", "Number of VMs in this group (not given when the group is given as totals)",
+       "VMs", default=1, required=True, fallback=1, minimum=1, maximum=1_000_000, assumable=True),
     _f("workloads.vcpus", "int", "vCPUs per VM", "Virtual CPUs of one VM", "vCPUs", default=1, required=True,
        fallback=1, minimum=1, maximum=4096, assumable=True),
     _f("workloads.ram_gib", "float", "RAM per VM", "Memory of one VM", "GiB", default=1.0, required=True,
@@ -209,6 +218,10 @@ FIELDS: tuple[Field, ...] = (
     _f("workloads.replication_factor", "int", "Replication factor",
        "Copies of each item a distributed database keeps (Cassandra's RF; not set: 3)", "copies", minimum=1,
        maximum=100, decimals=0),
+    _f("workloads.anti_affinity", "group", "Anti-affinity", "true: no two VMs of this workload share a host; a "
+       "group name: no two VMs of the workloads of that group share a host", default=False, form=False),
+    _f("workloads.affinity", "group", "Affinity", "true: the VMs of this workload stay on one host; a group name: "
+       "the VMs of the workloads of that group stay on one host", default=False, form=False),
     _f("workloads.cpu_busy_share", "float", "CPU busy share", "Share of each vCPU kept busy, 0-1, as measured "
        "(an imported estate's CPU usage)", minimum=0, maximum=1, form=False, measurable=True),
     # l-long (#31): percentile sizing from series
@@ -283,6 +296,18 @@ FIELDS: tuple[Field, ...] = (
     _f("preferences.targets", "targets", "Targets", "Performance targets the plan must meet", default={}),
     _f("preferences.fixed", "fixed", "Fixed choices", "Choices the advice must take: decision -> choice",
        default={}),
+    _f("preferences.survive", "section", "Survive", "Failures the placement must survive: every VM still placed "
+       "after losing this many hosts, or whole failure domains", form=False),
+    _f("preferences.survive.hosts", "int", "Hosts", "Hosts that may fail at once", "hosts", default=0, minimum=0,
+       maximum=64, decimals=0),
+    _f("preferences.survive.domains", "int", "Domains", "Whole failure domains that may fail at once",
+       "domains", default=0, minimum=0, maximum=16, decimals=0),
+    _f("preferences.ha", "section", "HA admission", "The platform's HA admission control and the capacity it "
+       "reserves", form=False),
+    _f("preferences.ha.policy", "choice", "Policy", "slot: vSphere slots (largest reservation); percentage: a "
+       "share of the cluster; failover_hosts: dedicated idle hosts", default="slot", choices=HA_POLICIES),
+    _f("preferences.ha.tolerate_hosts", "int", "Tolerate", "Host failures the admission control tolerates",
+       "hosts", default=1, minimum=0, maximum=64, decimals=0),
     # --- growth over a horizon (#31)
     _f("growth", "section", "Growth", "Demand growth over a horizon of years: the advice's timeline (hosts needed "
        "per year, utilization of the planned hosts, the year they run out)"),

@@ -29,6 +29,30 @@ class SharedStorage:
 
 
 @dataclass
+class FailureDomain:
+    """A rack, room or site with its own power and network: its name and the hosts planned in it."""
+
+    name: str = ""
+    hosts: int = 1
+
+
+@dataclass
+class Survive:
+    """Failures the placement must survive: ``hosts`` at once, or ``domains`` whole failure domains."""
+
+    hosts: int = 0
+    domains: int = 0
+
+
+@dataclass
+class HaPolicy:
+    """The platform's HA admission control: ``slot``, ``percentage`` or ``failover_hosts``."""
+
+    policy: str = "slot"
+    tolerate_hosts: int = 1
+
+
+@dataclass
 class Hosts:
     """The planned hosts (all alike) and the N+x reserve kept free."""
 
@@ -40,6 +64,7 @@ class Hosts:
     nic_gbps: float = 1.0
     shared_storage: list[SharedStorage] = field(default_factory=list)
     model: str | None = None  # the cost catalogue's host model these hosts are (capadvisor costs)
+    failure_domains: list[FailureDomain] = field(default_factory=list)
 
 
 @dataclass
@@ -139,6 +164,8 @@ class Workload:
     image_gb: float | None = None
     realtime: Realtime | None = None
     replication_factor: int | None = None  # copies of each item a distributed database keeps (Cassandra RF)
+    anti_affinity: bool | str = False  # True: no two VMs share a host; a name: the group's VMs never share one
+    affinity: bool | str = False  # True: the VMs stay on one host; a name: the group's VMs stay on one host
     assumed: list[str] | None = None  # fields filled with defaults, not known (an imported estate)
     today: dict[str, Any] | None = None  # what these VMs run with today (an imported estate)
     #: share of each vCPU kept busy, 0-1, as measured (an imported estate's CPU usage); it sets the
@@ -244,6 +271,8 @@ class Preferences:
     #: choices the advice must take: decision -> choice (``cache_mode``: one mode, or workload -> mode;
     #: ``host_count``: hosts, reserve included); see :data:`FIXABLE`
     fixed: dict[str, Any] = field(default_factory=dict)
+    survive: Survive | None = None  # failures the placement must survive (None: none)
+    ha: HaPolicy | None = None  # the platform's HA admission control (None: only hosts.reserve)
 
     def pinned(self, decision: str, workload: str | None = None) -> Any:
         """The choice ``preferences.fixed`` (or ``preferences.hypervisor``) fixes for ``decision``

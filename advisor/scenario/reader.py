@@ -29,9 +29,11 @@ from advisor.scenario.model import (
     CalibrationChoice,
     Cpu,
     Disk,
+    FailureDomain,
     Growth,
     GrowthEvent,
     GrowthRates,
+    HaPolicy,
     Hosts,
     IOProfile,
     Preferences,
@@ -39,6 +41,7 @@ from advisor.scenario.model import (
     RtTask,
     Scenario,
     SharedStorage,
+    Survive,
     Target,
     Workload,
     level_of,
@@ -70,6 +73,9 @@ class _Reader(MappingReader):
                                 exclusive_min=f.exclusive_min)
         elif f.kind == "bool":
             value = self.boolean(key, default)
+        elif f.kind == "group":  # true/false, or a group's name
+            raw = self.raw(key, default)
+            value = raw if isinstance(raw, bool) else self.string(key, default, empty=False)
         else:
             value = self.string(key, default, f.choices or None, empty=f.empty)
         return value if value or f.fallback is None or not fallback else f.fallback
@@ -109,7 +115,11 @@ def _hosts(data: Any, pr: Problems) -> Hosts:
     if reserve >= count:
         pr.add("hosts.reserve", f"must be smaller than hosts.count ({count})")
     cpu = Cpu(**_Reader(r.section("cpu"), "hosts.cpu", pr).values())
-    return Hosts(cpu=cpu, disks=disks, shared_storage=shared, **values)
+    domains = [FailureDomain(**_Reader(d, f"hosts.failure_domains[{i}]", pr).values())
+               for i, d in enumerate(r.items("failure_domains", []))]
+    if len({d.name for d in domains}) < len(domains):
+        pr.add("hosts.failure_domains", "names must be unique")
+    return Hosts(cpu=cpu, disks=disks, shared_storage=shared, failure_domains=domains, **values)
 
 
 def _tasks(r: _Reader, path: str, pr: Problems) -> list[RtTask]:
@@ -369,8 +379,12 @@ def _fixed_modes(data: dict, path: str, choices: tuple[str, ...], workloads: set
 def _preferences(data: Any, workloads: list[Workload], reserve: int, pr: Problems) -> Preferences:
     p = _Reader(data, "preferences", pr)
     names = {w.name for w in workloads}
+    survive, ha = p.section("survive"), p.section("ha")
     return Preferences(targets=targets(p.section("targets"), names, pr),
-                       fixed=_fixed(p.section("fixed"), names, reserve, pr), **p.values())
+                       fixed=_fixed(p.section("fixed"), names, reserve, pr),
+                       survive=None if survive is None else Survive(**_Reader(survive, "preferences.survive",
+                                                                               pr).values()),
+                       ha=None if ha is None else HaPolicy(**_Reader(ha, "preferences.ha", pr).values()), **p.values())
 
 
 def _check_workloads(workloads: list[Workload], hosts: Hosts, has_hosts: bool, pr: Problems) -> None:

@@ -37,6 +37,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     de.add_argument("name")
     de.add_argument("--yes", action="store_true", help="do not ask for confirmation")
     de.set_defaults(func=cmd_delete)
+    ri = ssub.add_parser("remove-import", help="remove one imported file (and its measurements) from a site",
+                         description="Remove one imported benchmark file from a site, with its measurements; "
+                                     "the site's other imports stay. The ids are in 'capadvisor sites show SITE'.")
+    ri.add_argument("site")
+    ri.add_argument("import_id", type=int, metavar="IMPORT_ID")
+    ri.set_defaults(func=cmd_remove_import)
 
 
 def _db():
@@ -123,4 +129,11 @@ def cmd_delete(args) -> int:
                 return 1
         removed = db.delete_site(args.name)
     print(f"deleted site {args.name!r} ({removed} measurements)")
+    return 0
+
+
+def cmd_remove_import(args) -> int:
+    with _db() as db:
+        rec, removed = db.delete_import(args.site, args.import_id)
+    print(f"removed import {rec.id} ({rec.tool}: {rec.path}) from site {args.site!r} ({removed} measurements)")
     return 0

@@ -2,7 +2,8 @@
 50 KiB random record into 4 KiB requests whose own figure was 12x lower (doc 003 Figure 3 keeps
 the useful data per read constant); small-lab.json advised writethrough for random-writing CI
 runners whose data may be lost entirely (doc 001: writethrough wrote slowest in every table);
-OpenNebula with GridFTP, which doc 000 never timed, got a transfer time."""
+OpenNebula with GridFTP, which doc 000 never timed, got a transfer time; GridFTP's transfer time was
+the line-rate floor itself."""
 
 from __future__ import annotations
 
@@ -66,6 +67,19 @@ def test_combinations_never_measured_get_no_transfer_time(kb):
                                                                        if "transfer_time" in f}
     why = next(a.why_not for a in rec.alternatives if a.choice == "OpenNebula + GridFTP")
     assert "never measured" in why
+
+
+def test_gridftp_transfer_time_is_above_the_line_rate_floor(kb):
+    """Doc 000 Figure 3(b): neither protocol reaches line rate, but the Nimbus + GridFTP card stated
+    the line-rate floor itself as its transfer time. It now moves at the TCP goodput over the NIC
+    (or the disks' write rate when slower); SCP stays the measured ratio above it."""
+    sc = one_disk(64.0, "sequential")
+    sc["workloads"][0]["image_gb"] = 12.0
+    figs = options(advise(sc, kb=kb).find("image_transfer"))
+    gridftp, floor = figs["Nimbus + GridFTP"]["transfer_time"], figs["Nimbus + GridFTP"]["line_rate_floor"]
+    assert floor.value == pytest.approx(96.0)  # 12 GB over 1 Gb/s
+    assert floor.value < gridftp.value < 1.1 * floor.value and gridftp.low >= floor.value
+    assert figs["Nimbus + SCP"]["transfer_time"].value > 1.8 * gridftp.value
 
 
 def test_the_real_time_card_states_response_times_at_the_period_it_recommends(kb):

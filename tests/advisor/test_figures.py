@@ -129,6 +129,16 @@ def test_whatif_starts_at_the_advice_and_reads_the_cards_figures(rendered, kb):
     assert read_at(moved, 8.0)
 
 
+def test_the_vms_per_host_mark_is_rounded_as_the_card_states_it(rendered, kb):
+    """Was: "16.33 VMs/host" in the legend while the card says "16.3 VMs per host"."""
+    advice, _specs, _md, _page = rendered["scenario.yaml"]
+    inputs = {**default_inputs(advice), "vms_per_host": 49 / 3}
+    spec = build_charts(kb, advice.scenario, advice, inputs, ["cache_mode"])["cache_mode"]
+    assert [m.label for m in spec.marks] == ["16.3 VMs/host"]
+    (heading, _values), *_ = readings({"cache_mode": spec}, inputs)
+    assert heading == "per VM at 16.3 VMs/host"
+
+
 def test_apply_inputs_changes_the_scenario_for_a_new_advice(kb):
     data = load_scenario(EXAMPLES / "scenario.yaml").to_dict()
     out = apply_inputs(data, {"vms_per_host": 10, "image_gb": 3.0, "share": 0.8})

@@ -117,6 +117,10 @@ def test_cost_per_year_with_a_catalogue(session_kb):
     assert [y["cost"]["opex"] for y in years][:4] == [3000, 4000, 4000, 5000]
     assert [y["cost"]["cumulative"] for y in years][:4] == [33000, 47000, 51000, 66000]
     assert "cost" not in timeline(session_kb, scenario(25))[0][0]
+    from advisor.render import to_markdown
+
+    md = to_markdown(advise(scenario(25), kb=session_kb, catalogue=cat))
+    assert "spend (EUR) |" in md and "| 1 | 4 | +1 | 25 | 78.12 |" in md and "| 14,000 |" in md
 
 
 def test_no_growth_section_no_timeline(session_kb):
@@ -195,3 +199,96 @@ def test_a_typical_vm_larger_than_a_host_is_named_as_such():
     with pytest.raises(InputError, match=r"workloads\[0\]\.ram_gib: 16 GiB exceeds a host's RAM \(8 GiB\) \(the "
                                          "typical VM its totals are sized as"):
         parse_scenario(sc)
+
+
+def test_the_report_says_when_the_planned_hosts_run_out(session_kb):
+    from advisor.render import to_html, to_markdown
+
+    a = advise(scenario(25), kb=session_kb)
+    md, page = to_markdown(a), to_html(a)
+    for text in (md, page):
+        assert "The 4 planned hosts run out in year 3 (cpu allocation)" in text
+    assert "| 3 | 5 | +1 | 40 | 122.1 |" in md  # year 3: 5 hosts needed, one bought, 40 VMs, 122.07 %
+    flat = to_markdown(advise(scenario(0), kb=session_kb))
+    assert "The 4 planned hosts last the 4-year horizon" in flat
+
+
+# --- optimize over the horizon -----------------------------------------------------------------------
+@pytest.mark.timeout(300)
+def test_optimize_horizon_finds_a_design_that_lasts_and_today_s_does_not(session_kb):
+    from advisor.growth import horizon_scenario
+    from advisor.optimize import design_scenario, optimize
+
+    cat = parse_catalogue({"currency": "EUR", "years": 5, "hosts": [
+        {"name": "h16", "cpu": {"sockets": 2, "cores_per_socket": 8, "ghz": 2.0}, "ram_gib": 128, "price": 10000,
+         "support_per_year": 1000, "power_w": 300, "disks": [{"kind": "ssd", "count": 1, "size_gb": 2000}]}]})
+    sc = parse_scenario(scenario(25))
+    grown = horizon_scenario(sc)
+    # year 4 at 25 %: 20 x 1.25^4 = 48.828 VMs' worth -> 49 VMs; RAM and disk per VM scaled so that the
+    # totals are exact: 8 x 48.828 / 49 = 7.972 GiB, 50 x 48.828 / 49 = 49.82 GB; vCPUs: 2 x 0.9965 -> 2
+    w = grown.workloads[0]
+    assert (w.vms, w.vcpus) == (49, 2)
+    assert (w.ram_gib, w.io.disk_gb) == (pytest.approx(8 * 48.828125 / 49), pytest.approx(50 * 48.828125 / 49))
+    assert grown.growth is None and "year 4 of its growth" in grown.name
+    results = {}
+    for name, searched in (("today", sc), ("horizon", grown)):
+        best = optimize(searched, cat, session_kb).best
+        assert best is not None
+        d = advise(design_scenario(sc, cat, best.design), kb=session_kb).to_dict()
+        results[name] = (best.total, d["runs_out"])
+    assert results["horizon"][1] is None  # the design lasts every year
+    assert results["today"][1] is not None  # the cheapest design for today runs out within the horizon
+    assert results["horizon"][0] > results["today"][0]
+
+
+def test_optimize_horizon_needs_a_growth_section():
+    from advisor.growth import horizon_scenario
+
+    sc = scenario(25)
+    del sc["growth"]
+    with pytest.raises(InputError, match="no growth section"):
+        horizon_scenario(parse_scenario(sc))
+
+
+def test_the_timeline_chart_is_the_timeline_and_marks_the_card_s_hosts(session_kb):
+    import numpy as np
+
+    from advisor.figures.charts import build_charts
+
+    a = advise(scenario(25), kb=session_kb)
+    spec = build_charts(session_kb, a.scenario, a, {}, ["timeline"])["timeline"]
+    needed = spec.curves[0]
+    assert needed.highlight and needed.name == "active hosts needed"
+    # the step holds each year's hosts until the next year: 3, 4, 4, 5, 7
+    assert [float(np.interp(y + 0.5, needed.x, needed.mean)) for y in range(5)] == [3, 4, 4, 5, 7]
+    (mark,) = spec.marks
+    assert mark.y == a.find("host_count").expected["active_hosts"].value == 3 and mark.x == 0
+    assert {line.label for line in spec.lines} >= {"planned: 4 active hosts", "runs out: year 3 (cpu allocation)"}
+    bought = spec.points[0]
+    assert list(bought.x) == [1.0, 3.0, 4.0] and bought.tips[-1] == "year 4: buy 2 hosts"
+    ram = next(c for c in spec.curves if c.name == "RAM demand")
+    assert ram.mean[0] == pytest.approx(163.2 / 123.66)  # 20 VMs x 8.16 GiB over one host's 123.66 GiB
+    flat = build_charts(session_kb, None, advise(scenario(0), kb=session_kb), {}, ["timeline"])["timeline"]
+    assert len(set(flat.curves[0].mean)) == 1
+    sc = scenario(25)
+    del sc["growth"]
+    none = build_charts(session_kb, None, advise(sc, kb=session_kb), {}, ["timeline"])["timeline"]
+    assert none.empty and "add a growth section" in none.empty_reason
+
+
+def test_workloads_of_one_profile_grow_into_one_vm_shape():
+    """The placement keeps VMs of one demand together (an estate of thousands of groups places in
+    seconds): two groups of one shape, 7 and 13 VMs, CPU at 10 % and RAM at 30 %, have the same
+    grown VM in year 3 (CPU per VM x 1.1^3 / 1.3^3 = 0.6058), not one scaled by its own rounding."""
+    from advisor.growth import grown
+
+    sc = parse_scenario(scenario(10, ram=30, storage=0))
+    g, w = sc.growth, sc.workloads[0]
+    demand = {"cpu_allocation": 2.0, "ram": 8.16, "disk_capacity": 50.0}
+    w.vms = 7
+    a = grown(g, w, demand, 3)
+    w.vms = 13
+    b = grown(g, w, demand, 3)
+    assert a[1] == b[1] and a[1]["cpu_allocation"] == pytest.approx(2 * 1.1**3 / 1.3**3)
+    assert (a[0], b[0]) == (16, 29)  # ceil(7 x 2.197), ceil(13 x 2.197)
+    assert a[2]["ram"] == pytest.approx(8.16 * 7 * 1.3**3)  # the exact demand, for the utilization

@@ -19,7 +19,10 @@ CATALOGUE = ROOT / "resources" / "examples" / "costs-example.yaml"
 
 
 @pytest.fixture()
-def run(capsys):
+def run(capsys, monkeypatch):
+    # the tables fit the terminal: a fixed width, whatever terminal (or test worker) runs the suite
+    monkeypatch.setenv("COLUMNS", "200")
+
     def _run(*args):
         code = main(list(args))
         out = capsys.readouterr()

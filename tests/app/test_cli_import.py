@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -157,3 +158,33 @@ def test_sites_list_show_compare_delete(run):
     assert code == 0 and "deleted site 'b'" in out
     code, _, err = run("sites", "show", "b")
     assert code == 2 and "no site named 'b'" in err
+
+
+def test_sites_remove_import_removes_one_file_and_keeps_the_others(run, tmp_path):
+    """Issue #29: one bad imported file can be removed from a site (was: only the whole site)."""
+    run("import", fx("sysbench10_cpu.txt"), fx("bonnie2_csv_sync.txt"), "--site", "a")
+    with UserDatabase() as db:
+        imports = {Path(i.path).name: i.id for i in db.imports("a")}
+        before = {m.import_id for m in db.site_measurements("a")}
+        path = db.path
+    assert set(imports) == {"sysbench10_cpu.txt", "bonnie2_csv_sync.txt"} and len(before) == 2
+    bad = imports["bonnie2_csv_sync.txt"]
+    code, _, err = run("sites", "remove-import", "a", "999")
+    assert code == 2 and "no import 999" in err and str(bad) in err
+    code, _, err = run("sites", "remove-import", "nosuch", str(bad))
+    assert code == 2 and "no site named 'nosuch'" in err
+    code, out, _ = run("sites", "remove-import", "a", str(bad))
+    assert code == 0 and f"removed import {bad}" in out and "bonnie2_csv_sync.txt" in out
+    with UserDatabase(path) as db:
+        assert [Path(i.path).name for i in db.imports("a")] == ["sysbench10_cpu.txt"]
+        left = db.site_measurements("a")
+        assert left and {m.import_id for m in left} == {imports["sysbench10_cpu.txt"]}
+        orphans = db._con.execute("SELECT count(*) FROM site_factors f LEFT JOIN site_measurements m "
+                                  "ON m.id = f.measurement_id WHERE m.id IS NULL").fetchone()[0]
+        assert orphans == 0
+    code, out, _ = run("sites", "show", "a")
+    assert code == 0 and "bonnie2_csv_sync.txt" not in out and "414.69" not in out  # bonnie's figures went
+    code, out, _ = run("import", fx("bonnie2_csv_sync.txt"), "--site", "a")  # the same file again: imported anew
+    assert code == 0
+    with UserDatabase(path) as db:
+        assert len(db.imports("a")) == 2

@@ -71,3 +71,18 @@ def test_no_catalogue_and_no_feasible_design(run, tmp_path):
     assert data["best"] is None and data["feasible"] == 0 and "no design meets every target" in data["notes"][0]
     code, _out, err = run(str(EXAMPLE), "--catalogue", str(CATALOGUE), "--hypervisors", "Hyper-V")
     assert code == 2 and "unknown hypervisor: Hyper-V" in err
+
+
+def test_horizon_sizes_for_the_growth_and_the_written_design_lasts(run, tmp_path, kb_path, capsys):
+    growth = ROOT / "resources" / "examples" / "growth.yaml"
+    out_file = tmp_path / "lasts.yaml"
+    code, out, err = run(str(growth), "--catalogue", str(CATALOGUE), "--horizon", "--host-counts", "2",
+                         "--workers", "1", "--write-scenario", str(out_file))
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["notes"][0].startswith("sized for the growth horizon: Five years of growth (year 5 of its growth)")
+    assert main(["advise", "--kb", str(kb_path), str(out_file)]) == 0
+    advice = json.loads(capsys.readouterr().out)
+    assert advice["runs_out"] is None and len(advice["timeline"]) == 6  # the growth section is kept
+    code, _out, err = run(str(EXAMPLE), "--catalogue", str(CATALOGUE), "--horizon")
+    assert code == 2 and "the scenario has no growth section" in err

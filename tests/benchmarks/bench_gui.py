@@ -9,8 +9,8 @@ Each figure is printed with its baseline measured in the same run (issue #30's t
 4. Memory: RSS after the knowledge base, a 50-workload scenario and its advice are loaded and the
    what-if, recommendations and plots views shown (<= 350 MB), next to a bare PySide6 window's RSS.
 5. Workshop mode (issue #29): CPU seconds of the process to enter and to leave it (F11 / Esc), until
-   the window has been laid out and painted, every view of the window made first (target < 0.5 s each;
-   the first entry, which builds the workshop's charts, is reported apart).
+   the window has been laid out and painted, every view of the window made first (target < 0.5 s each,
+   the first entry, which builds the workshop's charts, included).
 Offscreen (QT_QPA_PLATFORM=offscreen), in temporary user directories; always exits 0.
 """
 
@@ -194,8 +194,8 @@ def workshop_cpu(window, rounds: int = 3) -> tuple[float, list[float], list[floa
 def bench_workshop(window) -> None:
     first, enters, leaves = workshop_cpu(window)
     enter, leave = max(enters), max(leaves)
-    ok = "OK" if enter < 0.5 and leave < 0.5 else "MISSED"
-    print(f"workshop mode: enter {enter:.2f} s CPU (first entry {first:.2f} s), leave {leave:.2f} s CPU "
+    ok = "OK" if max(first, enter, leave) < 0.5 else "MISSED"  # the first entry (it builds the charts) too
+    print(f"workshop mode: first entry {first:.2f} s CPU, enter {enter:.2f} s, leave {leave:.2f} s CPU "
           f"(target < 0.5 s each: {ok})")
 
 

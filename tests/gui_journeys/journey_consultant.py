@@ -101,7 +101,8 @@ def test_consultant_workshop_at_1280x720(x, launch):
     x.focus(w)
     x.key("Escape")
     wait_until(lambda: not w.in_workshop, 10, "leaving workshop mode")
-    pump(300)
+    wait_until(lambda: not w.isFullScreen() and w.frameGeometry().width() <= 1280
+               and w.frameGeometry().height() <= 720, 30, "the window back within the screen")
     frame = w.frameGeometry()
     assert not w.isFullScreen()
     assert frame.width() <= 1280 and frame.height() <= 720

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.gui_journeys.steps import answer_file_dialog, cell, choose, fill, pick_files
-from tests.gui_journeys.xinput import pump, wait_until
+from tests.gui_journeys.xinput import wait_until
 
 FIXTURES = Path(__file__).resolve().parents[1] / "knowledge" / "importers" / "fixtures"
 FILES = ("fio3_randrw_2jobs.json", "fio3_seqread_2jobs.jsonplus", "bonnie2_csv.txt", "postmark_terse.txt",
@@ -54,7 +54,8 @@ def test_site_team_imports_calibrates_and_restarts(x, launch, tmp_path):
     assert "fio3_randrw_2jobs.json" in sites.figures_label.text()
     x.screenshot("sites-calibrated", w)
     cards = w.show_view("recommendations")
-    pump(500)
+    # the cards are laid out after the view is shown (a slower start under load than any fixed delay)
+    wait_until(lambda: any(c.calibration_label is not None for c in cards.cards), 30, "the calibrated cards")
     noted = [c for c in cards.cards if c.calibration_label is not None]
     assert noted and "→ site" in " ".join(c.calibration_label.text() for c in noted)
     x.screenshot("cards-calibrated", w)
@@ -73,8 +74,7 @@ def test_site_team_imports_calibrates_and_restarts(x, launch, tmp_path):
     sites2 = again.show_view("sites")
     assert sites2.calibrate.currentText() == "lab"
     cards2 = again.show_view("recommendations")
-    pump(500)
-    assert any(c.calibration_label is not None for c in cards2.cards)
+    wait_until(lambda: any(c.calibration_label is not None for c in cards2.cards), 30, "the calibrated cards")
     assert "site lab" in cards2.design.text()
     x.focus(again)
     x.screenshot("restarted-still-calibrated", again)

@@ -44,3 +44,12 @@ def test_estate_user_imports_optimizes_and_exports_by_keyboard(journey):
     """(e, issue #29) File > Import inventory from the menu by keyboard only: import, cost catalogue,
     optimize, load the best design, export the configuration and the report."""
     journey("estate", "1280x720")
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(330)
+def test_a_screen_reader_hears_every_control_of_every_view(journey):
+    """(f, issue #29) every view by its shortcut and the workshop by F11 on a real X display: every
+    interactive widget has an accessible name, every chart its description, every what-if slider
+    its value in its unit."""
+    journey("screen_reader", "1280x720")

@@ -2,8 +2,8 @@
 against intervals calibrated on the other experiments, beside the in-sample replay.
 
 The floors below pin what the held-out replay reaches now (a regression fails here); the issue's
-targets that are not reached yet are ``xfail(strict=True)`` with the numbers in the reason, so the
-mark goes with the fix."""
+targets that are not reached yet are ``xfail(strict=True)`` with the numbers in the reason, one test
+per target, so each mark goes with its fix."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from app.cli import main
 pytestmark = pytest.mark.timeout(600)
 
 #: what the held-out replay reaches now (see the module doc)
-FLOOR = {"share": 0.77, "values_share": 0.82, "order_share": 0.87}
+FLOOR = {"share": 0.88, "values_share": 0.91, "order_share": 0.96}
 #: the issue's targets (#28, "Done when")
 TARGET = {"share": 0.90, "values_share": 0.90, "interval_median_width": 0.40, "order_share": 0.97}
 
@@ -53,11 +53,22 @@ def test_held_out_floors(summary):
         assert summary[key] >= floor, (key, summary[key])
 
 
-@pytest.mark.xfail(strict=True, reason="issue #28 targets not reached yet: held out 78/99 experiments, "
-                                       "83 % of values, median width 1.04, 89 % of option pairs in order")
-def test_held_out_targets(summary):
-    assert summary["share"] >= TARGET["share"] and summary["values_share"] >= TARGET["values_share"]
+def test_held_out_values_target(summary):
+    assert summary["values_share"] >= TARGET["values_share"]  # 334 of 367
+
+
+@pytest.mark.xfail(strict=True, reason="issue #28 target not reached yet: held out 88/99 experiments")
+def test_held_out_experiments_target(summary):
+    assert summary["share"] >= TARGET["share"]
+
+
+@pytest.mark.xfail(strict=True, reason="issue #28 target not reached yet: median interval width 1.11")
+def test_held_out_width_target(summary):
     assert summary["interval_median_width"] <= TARGET["interval_median_width"]
+
+
+@pytest.mark.xfail(strict=True, reason="issue #28 target not reached yet: 96 % of option pairs in order")
+def test_held_out_order_target(summary):
     assert summary["order_share"] >= TARGET["order_share"]
 
 
@@ -83,3 +94,13 @@ def test_the_quoted_last_run_is_the_replay(held, summary, session_kb):
             assert quoted[key] == got[key], (mode, key, got)
         for key in ("interval_median_width", "order_share"):
             assert quoted[key] == pytest.approx(got[key], abs=0.005), (mode, key, got)
+
+
+def test_a_family_left_without_points_is_unavailable_not_a_rejected_scenario(session_kb):
+    """000-F3 is image_transfer_time's only experiment: held out, the family has no rows left, and
+    the advice is made without it (as for a knowledge base without those rows), not refused."""
+    held = replay.run(replay.load_suite(), session_kb, documents=["000"], held_out=True)
+    f3 = next(r for r in held.experiments if r.experiment.id == "000-F3")
+    for c in f3.cases:
+        assert c.host_count != "error" and "scenario rejected" not in c.problem, c.problem
+        assert not c.within and "no figure" in c.problem

@@ -21,3 +21,12 @@ def test_the_panels_lists_are_the_registrys():
     assert qt_whatif.CHART_KEYS == registry.keys(registry.WHATIF)
     assert "registry.keys(registry.WORKSHOP) if large else CHART_KEYS" in Path(qt_whatif.__file__).read_text()
 
+
+
+def test_the_plots_tab_states_the_models_interval_level(window):
+    """The bands the charts draw are the models' conformal intervals: the tab says their level (it said
+    80 % while the intervals were 90 %)."""
+    from advisor.models.conformal import LEVEL
+
+    plots = window.show_view("plots")
+    assert f"bands are {round(100 * LEVEL)} % intervals" in plots.info.text()

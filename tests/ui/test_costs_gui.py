@@ -150,24 +150,27 @@ def test_without_a_catalogue_the_tab_says_where_to_get_one(window, qtbot):
 
 def test_the_workshop_summary_shows_the_cost_and_how_a_what_if_moves_it(window, qtbot):
     s = _priced(window, qtbot)
-    base = s.advice.cost.total
     window.toggle_workshop(True, full_screen=False)
     shop = window._workshop.whatif
     wait_idle(qtbot, shop, 60000)
     from advisor.cost import money
+    from ui.whatif_state import planned_hosts
 
-    assert f"Cost: <b>{money(base, 'EUR')}</b> over 5 years" in shop.decisions.text()
+    base = shop.state.cost_of(s.advice).total  # the hosts planned (the what-if's bill)
+    planned = planned_hosts(s.advice)
+    assert f"Cost of {planned} hosts: <b>{money(base, 'EUR')}</b> over 5 years" in shop.decisions.text()
     total = s.document.scenario.total_vms
     with qtbot.waitSignal(shop.state.task.sig_done, timeout=60000):
         shop.sliders["vms"].set_value(3 * total, emit=True)  # the client triples: more hosts, a larger bill
     wait_idle(qtbot, shop, 60000)
     what = shop.state.advice
-    assert what.cost is not None and what.cost.total > base
+    bill = shop.state.cost_of(what)
+    assert what.cost is not None and bill.total > base
     text = shop.decisions.text()
-    assert f"Cost: <b>{money(what.cost.total, 'EUR')}</b> over 5 years" in text
+    assert f"Cost of {planned_hosts(what)} hosts: <b>{money(bill.total, 'EUR')}</b> over 5 years" in text
     from advisor.cost import signed
 
-    assert f"({signed(what.cost.total - base)})" in text  # how far the what-if moved the bill
+    assert f"({signed(bill.total - base)})" in text  # how far the what-if moved the bill
     window.toggle_workshop(False)
 
 

@@ -157,3 +157,24 @@ def test_edf_near_the_utilization_shades_the_schedulable_periods(qtbot):
     for (a, b), (c, d) in zip(sorted(drawn), sorted(regions), strict=True):
         assert a == pytest.approx(c, rel=1e-9) and b == pytest.approx(d, rel=1e-9)
     assert "Largest VM period T_VM = 8.389 ms" in panel.summary.text()
+
+
+def test_the_chart_shows_the_whole_period_range_again_after_a_cell_was_fixed(qtbot):
+    """Was: Add task, type t4 (its period still empty: an empty chart at 0-1), then the period:
+    the chart kept the x-axis at 0-1 ms while T_VM = 13.29 ms lay far off it."""
+    panel = _panel(qtbot)
+    chart = panel.chart
+    panel.add_row()
+    row = panel.table.rowCount() - 1
+    panel.table.item(row, 0).setText("t4a")
+    qtbot.waitUntil(lambda: bool(panel.problems) and chart.spec.empty, timeout=10000)
+    for col, text in ((1, "20"), (2, "2")):
+        panel.table.item(row, col).setText(text)  # (the check made the row's empty cells)
+        qtbot.wait(10)
+    qtbot.waitUntil(lambda: not panel.problems and panel.result is not None, timeout=30000)
+    qtbot.waitUntil(lambda: chart.spec is not None and not chart.spec.empty, timeout=30000)
+    period = panel.result.max_period
+    (x_lo, x_hi), _ = chart.viewbox.viewRange()
+    curve_end = float(max(chart.spec.curves[0].x))
+    assert x_lo <= period <= x_hi, (x_lo, x_hi, period)
+    assert x_hi >= 0.95 * curve_end

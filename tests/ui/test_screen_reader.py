@@ -95,3 +95,43 @@ def test_each_chart_has_a_data_table_and_copy(window, qtbot):
     iface = QAccessible.queryAccessibleInterface(dialog.table)
     assert iface.role() == QAccessible.Role.Table and iface.childCount() > dialog.table.rowCount()  # cells
     dialog.close()
+
+
+def test_a_what_if_slider_reports_the_value_it_stands_for_not_its_step(window, qtbot):
+    """Was: "Hosts planned, slider, 4" while the label showed 6 hosts (the step number)."""
+    import re
+
+    panel = window.show_view("whatif")
+    _settle(qtbot, window)
+    sliders = panel.sliders
+    assert len(sliders) >= 5
+    for name, s in sliders.items():
+        iface = QAccessible.queryAccessibleInterface(s.slider)
+        shown = re.sub(r"<[^>]+>", "", s.value_label.text()).strip()
+        assert iface.text(QAccessible.Text.Value) == shown, name
+        assert iface.valueInterface().currentValue() == pytest.approx(s.value()), name
+    hosts = sliders["hosts"]
+    hosts.slider.triggerAction(hosts.slider.SliderAction.SliderSingleStepAdd)
+    iface = QAccessible.queryAccessibleInterface(hosts.slider)
+    assert iface.text(QAccessible.Text.Value) == f"{hosts.value():g} hosts"
+    share = sliders["share"]
+    iface = QAccessible.queryAccessibleInterface(share.slider)
+    assert iface.valueInterface().maximumValue() == pytest.approx(share.hi)
+    assert iface.valueInterface().minimumStepSize() == pytest.approx(0.01)
+
+
+def test_a_field_s_clear_button_is_not_named_like_the_field(window, qtbot):
+    """Was: the clear button (⊗) of "Scenario name" was announced "Scenario name, button"."""
+    from PySide6.QtWidgets import QAbstractButton, QLineEdit
+
+    seen = 0
+    for name in window.view_names():
+        window.show_view(name)
+        _settle(qtbot, window)
+        for field in window.findChildren(QLineEdit):
+            for button in field.findChildren(QAbstractButton):
+                if button.isVisible():
+                    _role, heard, _d = _announced(button)
+                    assert heard.startswith("Clear") and heard != _announced(field)[1], (heard, field.objectName())
+                    seen += 1
+    assert seen

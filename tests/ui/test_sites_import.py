@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import Qt
 
 FIXTURES = Path(__file__).resolve().parents[1] / "knowledge" / "importers" / "fixtures"
 
@@ -100,3 +101,35 @@ def test_a_batch_of_published_files_with_one_bad_file_reports_it_and_imports_the
     assert sum(t.startswith("✔") for t in lines) == 3
     stored = sites_panel.session.userdb.site("published").measurements
     assert stored == sum(len(f.measurements) for f in batch.files if f.ok) > 0
+
+
+def test_the_sites_tab_removes_one_imported_file(sites_panel, qtbot, monkeypatch):
+    """Issue #29: one bad imported file can be removed from a site (was: only the whole site)."""
+    from PySide6.QtWidgets import QInputDialog
+
+    sites_panel.refresh()
+    assert not sites_panel.remove_button.isEnabled()  # no site yet
+    files = [FIXTURES / "fio3_randrw_2jobs.json", FIXTURES / "sysbench10_cpu.txt"]
+    with qtbot.waitSignal(sites_panel.task.sig_done, timeout=30000):
+        sites_panel.import_files(files, site="lab")
+    db = sites_panel.session.userdb
+    before = db.site("lab")
+    asked = []
+
+    def pick(parent, title, label, items, current, editable):
+        asked.append((title, label, list(items)))
+        return next(i for i in items if i.startswith("fio3_randrw_2jobs.json")), True
+
+    monkeypatch.setattr(QInputDialog, "getItem", staticmethod(pick))
+    sites_panel.show()
+    assert sites_panel.remove_button.isVisible() and sites_panel.remove_button.isEnabled()
+    with qtbot.waitSignal(sites_panel.session.sig_sites_changed, timeout=5000):
+        qtbot.mouseClick(sites_panel.remove_button, Qt.MouseButton.LeftButton)
+    assert asked and "lab" in asked[0][1] and len(asked[0][2]) == 2
+    assert [Path(i.path).name for i in db.imports("lab")] == ["sysbench10_cpu.txt"]
+    after = db.site("lab")
+    assert after.imports == 1 and 0 < after.measurements < before.measurements
+    assert "Removed fio3_randrw_2jobs.json" in sites_panel.status.text()
+    assert "1 file(s)" in sites_panel.site_list.currentItem().text()
+    assert [sites_panel.log.item(i).text().split(":")[0] for i in range(sites_panel.log.count())] == \
+           ["✔ sysbench10_cpu.txt"]

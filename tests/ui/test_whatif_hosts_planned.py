@@ -42,3 +42,36 @@ def test_one_host_reads_in_the_singular():
     assert hosts_planned_text(3, 1) == ("3 hosts planned (1 needed)", False)
     assert catalog.choice_text("host_count", "1", 1) == "1 host"
     assert catalog.choice_text("host_count", "6", 6) == "6 hosts"
+
+
+@pytest.mark.timeout(300)
+def test_the_what_if_cost_prices_the_hosts_planned(window, qtbot):
+    """Was: the what-if's cost was the advice's bill at the *needed* count: moving "Hosts planned"
+    from 6 to 9 (5 needed) left it unchanged."""
+    import re
+
+    from advisor.cost import advice_cost
+    from tests.ui.test_costs_gui import _priced
+
+    s = _priced(window, qtbot)
+    tab = window.show_view("whatif")
+    wait_idle(qtbot, tab, 60000)
+    needed = int(s.advice.find("host_count").value)
+    planned = s.advice.scenario.hosts.count
+    assert planned > needed  # the example plans a spare host
+    at = {n: advice_cost(s.advice, s.catalogue, hosts=n).total for n in (needed, planned, planned + 3)}
+    assert at[needed] < at[planned] < at[planned + 3]
+
+    def shown() -> float:
+        text = re.sub(r"<[^>]+>", "", tab.decisions.text())
+        m = re.search(r"Cost of (\d+) hosts: ([\d,]+(?:\.\d+)?) ", text)
+        assert m, text
+        return int(m.group(1)), float(m.group(2).replace(",", ""))
+
+    assert shown() == (planned, pytest.approx(at[planned], abs=1))
+    what = _move(qtbot, tab, hosts=planned + 3)
+    assert int(what.find("host_count").value) == needed  # more hosts planned, the same needed
+    assert shown() == (planned + 3, pytest.approx(at[planned + 3], abs=1))
+    assert "+" in tab.decisions.text()  # and how it moved
+    what = _move(qtbot, tab, hosts=2)  # too few: the hosts the workloads need are bought
+    assert shown()[0] == int(what.find("host_count").value)

@@ -68,3 +68,32 @@ def test_leaving_gives_back_the_geometry(window, qtbot):
     QApplication.processEvents()
     assert window.geometry() == before
     assert not window.windowState() & Qt.WindowState.WindowMaximized
+
+
+@pytest.mark.timeout(300)
+def test_the_first_entry_draws_each_chart_once_from_the_tabs_data(window, qtbot, monkeypatch):
+    """Was: the first entry cost 0.5-0.74 s CPU: every workshop chart was computed twice (inputs,
+    then the advice's marks), drawn, then drawn again in the workshop's look, although the What-if
+    tab had just computed the same charts."""
+    import advisor.figures.charts as chart_builders
+    from tests.benchmarks.bench_gui import _cpu_of
+    from tests.ui.conftest import wait_idle
+    from ui.screenshots import settle
+
+    tab = window.show_view("whatif")
+    wait_idle(qtbot, tab, 60000)
+    settle(window)
+    computed, built = [], []
+    safe_chart = chart_builders.safe_chart
+    monkeypatch.setattr(chart_builders, "safe_chart", lambda key, *a, **k: (computed.append(key),
+                                                                             safe_chart(key, *a, **k))[1])
+    build = ChartWidget._build
+    monkeypatch.setattr(ChartWidget, "_build", lambda self, spec: (built.append(spec.key), build(self, spec))[1])
+    first = _cpu_of(lambda: window.toggle_workshop(True))
+    shop = window._workshop.whatif
+    assert not [k for k in computed if k != "realtime"], computed  # the tab's chart data, reused
+    drawn = [k for k in built if k != "realtime"]
+    assert sorted(drawn) == sorted(k for k in shop.charts if k != "realtime"), built  # each once
+    assert first < 0.5, first
+    wait_idle(qtbot, shop, 60000)
+    window.toggle_workshop(False)

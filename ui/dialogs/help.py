@@ -63,6 +63,10 @@ class HelpDialog(QDialog):
         lay = QVBoxLayout(self)
         lay.addWidget(self.browser, 1)
         lay.addWidget(buttons)
+        self.browser.setAccessibleName("User guide and keyboard shortcuts")
+        from ui.accessible import name_all
+
+        name_all(self)  # its scroll bars too: a screen reader hears a name for each control
 
     def show_section(self, heading: str) -> bool:
         """Scroll so that the section ``heading`` starts at the top; False if there is none."""
@@ -82,6 +86,7 @@ class HelpDialog(QDialog):
         bar.setValue(bar.maximum())
         block_top = int(layout.blockBoundingRect(cursor.block()).top())
         bar.setValue(block_top)
+        cursor.setPosition(cursor.block().position())  # the caret at the heading, nothing selected
         self.browser.setTextCursor(cursor)
         return True
 

@@ -118,6 +118,12 @@ class QtComparePanel(QWidget):
         self.table.setWordWrap(True)
         self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        # a design's name longer than its column ends in "…" (its tooltip holds it whole), never clipped at both sides
+        header = self.table.horizontalHeader()
+        header.setTextElideMode(Qt.TextElideMode.ElideRight)
+        bold = header.font()  # the style sheet draws the names at weight 600: elide with that font's widths
+        bold.setWeight(QFont.Weight.DemiBold)
+        header.setFont(bold)
         lay = QVBoxLayout(self)
         lay.addLayout(bar)
         lay.addWidget(self.table, 1)
@@ -202,6 +208,8 @@ class QtComparePanel(QWidget):
         self.table.setColumnCount(len(items))
         self.table.setRowCount(len(labels))
         self.table.setHorizontalHeaderLabels([n for n, _d in items])
+        for j, (name, _d) in enumerate(items):
+            self.table.horizontalHeaderItem(j).setToolTip(name)
         self.table.setVerticalHeaderLabels(labels)
         accent = QColor(theme.colors()["accent"])
         accent.setAlpha(60)

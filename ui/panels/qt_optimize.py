@@ -13,11 +13,14 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QHBoxLayout,
+    QHeaderView,
     QLabel,
     QProgressBar,
     QPushButton,
+    QSizePolicy,
     QSpinBox,
     QSplitter,
+    QStackedWidget,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -33,11 +36,13 @@ FIGURES = (("headroom", "Headroom (% more VMs)"), ("host_cpu", "Busiest host's C
 
 
 def run_search(scenario, catalogue, kb, objective: str, figure: str, host_counts: int, keep_fixed: bool,
-               progress=None, cancel=None):
+               progress=None, cancel=None, horizon: bool = False):
     """Worker: the design-space search of ``scenario`` (its fixed choices dropped unless
-    ``keep_fixed``: a design loaded from this chart fixes every choice)."""
+    ``keep_fixed``: a design loaded from this chart fixes every choice); with ``horizon``, of the
+    scenario at the most demanding year of its growth (a design that lasts the horizon)."""
     import copy
 
+    from advisor.growth import horizon_scenario
     from advisor.optimize import SpaceOptions, optimize
 
     sc = scenario
@@ -45,6 +50,8 @@ def run_search(scenario, catalogue, kb, objective: str, figure: str, host_counts
         sc = copy.deepcopy(scenario)
         sc.preferences.fixed = {}
         sc.preferences.hypervisor = None
+    if horizon:
+        sc = horizon_scenario(sc)
     return optimize(sc, catalogue, kb, objective=objective, figure=figure,
                     options=SpaceOptions(host_counts=host_counts), progress=progress, cancel=cancel,
                     keep_table=True)
@@ -57,6 +64,7 @@ class QtOptimizePanel(QWidget):
         super().__init__(parent)
         self.session = session
         self.result = None
+        self.origin = None  # the scenario of the last search, as the document held it
         self.task = TaskSlot("design search", session.notifier, parent=self)
         self.task.sig_done.connect(self._on_result)
         self.task.sig_progress.connect(self._on_progress)
@@ -69,12 +77,17 @@ class QtOptimizePanel(QWidget):
         second = QHBoxLayout()  # the check box and the progress bar under the controls: fits 1024 px wide
         second.addWidget(counts_label)
         second.addWidget(self.counts)
-        second.addWidget(self.keep_fixed)
-        second.addWidget(self.bar, 1)
+        second.addWidget(self.bar, 3)
+        second.addStretch(1)  # the bar hidden: the field and buttons keep their size (at 1920 px too)
         second.addWidget(self.run_button)  # on the second row: the first fits 1024 px at 16 pt
         second.addWidget(self.cancel_button)
+        third = QHBoxLayout()  # what the search keeps: its own row, so each row fits 1024 px at 16 pt
+        third.addWidget(self.keep_fixed)
+        third.addWidget(self.horizon)
+        third.addStretch(1)
         lay.addLayout(top)
         lay.addLayout(second)
+        lay.addLayout(third)
         lay.addWidget(self.info)
         lay.addWidget(split, 1)
         session.sig_catalogue.connect(lambda _c: self._show_status())
@@ -95,6 +108,9 @@ class QtOptimizePanel(QWidget):
         self.counts.setValue(6)
         self.counts.setSuffix(" host counts")
         self.counts.setToolTip("Host counts tried per host model, from the fewest that places the VMs")
+        self.horizon = QCheckBox("Last the &growth horizon")
+        self.horizon.setToolTip("Search the design that lasts every year of the scenario's growth section (sized for "
+                                "its most demanding year); a loaded design keeps the growth")
         self.keep_fixed = QCheckBox("Keep the scenario's fixed choices")
         self.keep_fixed.setToolTip("Search only the choices the scenario leaves open (preferences.hypervisor and "
                                    "preferences.fixed); a design loaded from this chart fixes all of them")
@@ -141,7 +157,10 @@ class QtOptimizePanel(QWidget):
         self.front.verticalHeader().setVisible(False)
         self.front.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.front.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.front.horizontalHeader().setStretchLastSection(True)
+        header = self.front.horizontalHeader()
+        for col in range(self.front.columnCount() - 1):  # every title whole ("Hosts", not "Hos…"), at any font
+            header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
+        header.setStretchLastSection(True)
         self.front.cellDoubleClicked.connect(lambda r, _c: self.load_design(self.result.pareto[r]))
         self.front.setToolTip("The Pareto front: double-click a row to load its design")
 
@@ -154,11 +173,22 @@ class QtOptimizePanel(QWidget):
         sl.addWidget(self.load_best, 0, Qt.AlignmentFlag.AlignLeft)
         sl.addWidget(QLabel("Pareto front (double-click a row to load it):"))
         sl.addWidget(self.front, 1)
+        # before a search: a sentence saying what to do, not the chart's empty 0-1 axes
+        self.placeholder = QLabel()
+        self.placeholder.setObjectName("emptyState")
+        self.placeholder.setWordWrap(True)
+        self.placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.placeholder.setMargin(24)
+        self.placeholder.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)  # the splitter decides
+        self.chart_stack = QStackedWidget()
+        self.chart_stack.addWidget(self.placeholder)
+        self.chart_stack.addWidget(self.chart)
         split = QSplitter(Qt.Orientation.Horizontal)
-        split.addWidget(self.chart)
+        split.addWidget(self.chart_stack)
         split.addWidget(side)
         split.setStretchFactor(0, 3)
         split.setStretchFactor(1, 2)
+        split.setSizes([600, 400])  # the front's first four columns in view at 1024 px
         return split
 
     def busy(self) -> bool:
@@ -166,6 +196,13 @@ class QtOptimizePanel(QWidget):
 
     def _show_status(self) -> None:
         cat = self.session.catalogue
+        if self.result is None:
+            self.placeholder.setText(
+                "No chart yet: the design search needs prices. Open Edit ▸ Cost catalogue… to import your "
+                "prices (or the example's placeholder prices), then press Search designs." if cat is None else
+                "No chart yet: press Search designs. The chart then sets each design's cost against the "
+                "chosen figure; click a point to load its design.")
+            self.chart_stack.setCurrentWidget(self.placeholder)
         if cat is None:
             self.info.setText("No cost catalogue yet: Edit ▸ Cost catalogue… (import your prices, or load the "
                               "example with placeholder prices), then search.")
@@ -181,12 +218,18 @@ class QtOptimizePanel(QWidget):
         if s.kb is None or scenario is None or s.catalogue is None or s.document.problems:
             self.info.setText("The scenario must be valid, the models ready and a cost catalogue stored.")
             return
+        if self.horizon.isChecked() and scenario.growth is None:
+            self.info.setText("The scenario has no growth section to last: give it one in the Scenario tab "
+                              "(Growth over the years), or clear \u201cLast the growth horizon\u201d.")
+            return
+        self.origin = scenario  # a design is loaded onto the scenario searched from (its growth kept)
         self.run_button.setEnabled(False)
         self.cancel_button.setEnabled(True)
         self.bar.setValue(0)
         self.bar.setVisible(True)
         self.task.start(run_search, scenario, s.catalogue, s.kb, self.objective.currentData(),
-                        self.figure.currentData(), self.counts.value(), self.keep_fixed.isChecked())
+                        self.figure.currentData(), self.counts.value(), self.keep_fixed.isChecked(),
+                        horizon=self.horizon.isChecked())
 
     def _on_progress(self, fraction: float, message: str) -> None:
         self.bar.setValue(int(100 * fraction))
@@ -203,6 +246,8 @@ class QtOptimizePanel(QWidget):
 
         self.result = result
         self.chart.set_figure(pareto_figure(result))
+        self.chart_stack.setCurrentWidget(self.chart)
+        self.chart_stack.setCurrentWidget(self.chart)
         per_s = f", {result.size / result.elapsed_s:,.0f} designs per second" if result.elapsed_s > 0 else ""
         lost = "; ".join(f"{n:,} ({why})" for why, n in result.discarded.items() if n)
         self.info.setText(f"<b>{result.size:,}</b> designs searched in {result.elapsed_s:.1f} s{per_s}"
@@ -237,7 +282,7 @@ class QtOptimizePanel(QWidget):
         from advisor.optimize import design_scenario
         from advisor.optimize.chart import design_text
 
-        sc = design_scenario(self.result.scenario, self.session.catalogue, candidate.design)
+        sc = design_scenario(self.origin or self.result.scenario, self.session.catalogue, candidate.design)
         data = sc.to_dict()
         self.session.document.replace(data, f"load design {candidate.design.host_model} x {candidate.hosts}")
         self.session.notifier.message(f"Loaded: {design_text(candidate, self.result)} — Edit ▸ Undo takes it back",

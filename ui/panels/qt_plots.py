@@ -3,8 +3,10 @@ recommended option highlighted. Data is gathered in a worker; charts redraw when
 
 from __future__ import annotations
 
+from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import QGridLayout, QLabel, QScrollArea, QVBoxLayout, QWidget
 
+from advisor.expected import INTERVAL_LEVEL
 from advisor.figures import registry
 from ui.workers import TaskSlot
 
@@ -31,7 +33,7 @@ class QtPlotsPanel(QWidget):
         self.task.sig_done.connect(self.set_specs)
         self.charts: dict[str, ChartWidget] = {}
         self.info = QLabel("Hover a point to see its document, locator and row; the thick line is the "
-                           "recommended option; bands are 80 % intervals.")
+                           f"recommended option; bands are {round(100 * INTERVAL_LEVEL)} % intervals.")
         self.info.setObjectName("subtitle")
         self.info.setWordWrap(True)
         host = QWidget()
@@ -46,6 +48,8 @@ class QtPlotsPanel(QWidget):
         area.setWidget(host)
         area.setWidgetResizable(True)
         area.setFrameShape(QScrollArea.Shape.NoFrame)
+        self._grid = grid
+        area.viewport().installEventFilter(self)
         lay = QVBoxLayout(self)
         lay.addWidget(self.info)
         lay.addWidget(area, 1)
@@ -53,6 +57,21 @@ class QtPlotsPanel(QWidget):
         session.sig_ready.connect(self.refresh)
         session.sig_sites_changed.connect(self.refresh)
         self.refresh()
+
+    def eventFilter(self, watched, event) -> bool:  # noqa: N802 - Qt override
+        if event.type() == QEvent.Type.Resize:
+            self._fit_charts(watched.height())
+        return super().eventFilter(watched, event)
+
+    def _fit_charts(self, view_height: int) -> None:
+        """No chart taller than the view: scrolled to, it is seen whole, its legend's last line
+        included (was: each chart asked for its plot's 480 px plus title and legend, 628 px in a
+        553 px view at 1280x720, and the cache-mode legend's third line sat under the view's edge).
+        The plot gives way; the chart's layout keeps the wrapped legend at its height for the width."""
+        top, _, _, bottom = self._grid.getContentsMargins()
+        cap = max(330, view_height - top - bottom)
+        for chart in self.charts.values():
+            chart.setMaximumHeight(cap)
 
     def busy(self) -> bool:
         return self.task.running

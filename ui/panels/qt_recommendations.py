@@ -29,6 +29,7 @@ from advisor.hardware import basis_groups
 from advisor.recommend import catalog
 from advisor.recommend.base import Alternative, Recommendation
 from advisor.recommend.targets import card_line, for_card
+from advisor.text import figure_label
 from ui.tablemodels import fmt_value
 
 if TYPE_CHECKING:
@@ -71,7 +72,7 @@ def basis_text(expected: Mapping[str, ExpectedFigure]) -> str:
     for basis, names, hardware, _beds in groups:
         which = ""
         if len(groups) > 1 and not (len(names) == largest and largest > MAX_NAMES):  # the rest go unnamed
-            shown = ", ".join(n.replace("_", " ") for n in names[:MAX_NAMES])
+            shown = ", ".join(figure_label(n) for n in names[:MAX_NAMES])
             which = f" ({shown}{f' and {len(names) - MAX_NAMES} more' if len(names) > MAX_NAMES else ''})"
         line = f"Basis: <b>{_esc(basis)}</b>{_esc(which)}"
         if hardware:
@@ -115,6 +116,9 @@ class RecommendationCard(QFrame):
         if self.notes_label is not None:
             lay.addWidget(self.notes_label)
         self._add_alternatives(lay, rec)
+        self.placement_table = _placement_table(rec)
+        if self.placement_table is not None:
+            lay.addWidget(self.placement_table)
         for label_widget in self.findChildren(QLabel):  # every text above is escaped: never read as plain
             label_widget.setTextFormat(Qt.TextFormat.RichText)
         lay.addStretch(1)
@@ -301,6 +305,29 @@ def _points_tip(points: float, chosen: float) -> str:
     return (f"{fmt_value(points)} points against {fmt_value(chosen)} for the chosen option: each finding of the "
             "documents that applies adds or takes points, and the option with the most is chosen "
             "(points compare the options of this decision only).")
+
+
+def _placement_table(rec: Recommendation) -> QTableWidget | None:
+    """The host count's placement under constraints (#32): host, failure domain, VMs per workload."""
+    from advisor.render.placement import COLUMNS, placement_of
+
+    data = placement_of(rec.details or {}) if rec.decision == "host_count" else None
+    if data is None:
+        return None
+    t = QTableWidget(len(data["rows"]), len(COLUMNS))
+    t.setHorizontalHeaderLabels([c.capitalize() if c != "VMs" else c for c in COLUMNS])
+    t.setAccessibleName("Placement")
+    t.setAccessibleDescription(data["headline"] + (f". {data['ha']}" if data["ha"] else ""))
+    t.setToolTip(t.accessibleDescription())
+    t.verticalHeader().hide()
+    t.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+    for i, row in enumerate(data["rows"]):
+        for j, key in enumerate(("host", "domain", "vms")):
+            t.setItem(i, j, QTableWidgetItem(row[key]))
+    t.horizontalHeader().setStretchLastSection(True)
+    t.resizeColumnsToContents()
+    t.setMaximumHeight(40 + 30 * min(len(data["rows"]), 8))
+    return t
 
 
 def _alternatives_table(alts: list[Alternative], rec: Recommendation | None = None) -> QTableWidget:

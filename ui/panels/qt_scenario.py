@@ -21,7 +21,8 @@ from PySide6.QtWidgets import (
 )
 
 from advisor.scenario import SHARED_KINDS
-from advisor.scenario.fields import BY_PATH
+from advisor.scenario.fields import BY_PATH, TOTALS, TYPICAL_RAM_GIB, TYPICAL_VCPUS
+from advisor.scenario.reader import typical_vms
 from ui.document import ScenarioDocument
 from ui.panels.fields import MARKS, BoundForm, provenance, table_specs
 from ui.panels.record_table import RecordTable
@@ -35,11 +36,15 @@ DISK_SPECS = table_specs("hosts.disks")
 SHARED_SPECS = table_specs("hosts.shared_storage")
 WORKLOAD_SPECS = table_specs("workloads")
 PREF_SPECS = table_specs("preferences")
+GROWTH_SPECS = table_specs("growth")
+EVENT_SPECS = table_specs("growth.events")
 
 
-_SECTIONS = {"hosts": ("Hosts", HOST_SPECS), "preferences": ("Preferences", PREF_SPECS)}
+_SECTIONS = {"hosts": ("Hosts", HOST_SPECS), "preferences": ("Preferences", PREF_SPECS),
+             "growth": ("Growth", GROWTH_SPECS)}
 _LISTS = {("hosts", "disks"): ("Local disk group", DISK_SPECS),
-          ("hosts", "shared_storage"): ("Shared storage", SHARED_SPECS)}
+          ("hosts", "shared_storage"): ("Shared storage", SHARED_SPECS),
+          ("growth", "events"): ("Growth event", EVENT_SPECS)}
 _PATH_PART = re.compile(r"([A-Za-z_]\w*)|\[(\d+)\]")
 _RT_WORDS = {"realtime": "real-time tasks", "tasks": "task", "wcet": "WCET", "period": "period",
              "deadline": "deadline", "share": "share", "overhead": "overhead", "time_unit": "time unit"}
@@ -133,6 +138,26 @@ def new_workload(existing: list[dict]) -> dict:
 PROBE_BENCH_SECONDS = 3.0
 
 
+def new_growth_event(existing: list, workloads: list) -> dict:
+    """A step event: 10 VMs of the first workload a year after the last event (at most year 1 more)."""
+    year = max((int(e.get("year", 0)) for e in existing if isinstance(e, dict)), default=0) + 1
+    first = next((w.get("name") for w in workloads if isinstance(w, dict) and w.get("name")), "")
+    return {"year": year, "workload": first, "add_vms": 10}
+
+
+def totals_shape(w: dict) -> tuple[int, int, float] | None:
+    """(VMs, vCPUs, GiB) of a workload given as totals, as the reader sizes it; None when it is not
+    (or its values are not numbers yet)."""
+    if not isinstance(w, dict) or not any(w.get(k) is not None for k in TOTALS):
+        return None
+    try:
+        vcpus, ram = int(w.get("vcpus") or TYPICAL_VCPUS), float(w.get("ram_gib") or TYPICAL_RAM_GIB)
+        cpu, mem = w.get("total_vcpus"), w.get("total_ram_gib")
+        return typical_vms(None if cpu is None else int(cpu), None if mem is None else float(mem), vcpus, ram), vcpus, ram
+    except (TypeError, ValueError, ZeroDivisionError):
+        return None
+
+
 def _probe_hosts(progress=None, cancel=None) -> dict:
     """Worker: this machine as the ``hosts`` mapping of a scenario (from the hardware probe), its
     disk measured by a short micro-benchmark (figures marked ``source: probe``; none when the
@@ -222,8 +247,26 @@ class QtScenarioPanel(QWidget):
         ll.addWidget(storage_box)
         ll.addWidget(prefs_box)
         ll.addWidget(targets_box)
+        ll.addWidget(self._build_growth_box(document))
         ll.addStretch(1)
         return left
+
+    def _build_growth_box(self, document: ScenarioDocument) -> QGroupBox:
+        """Growth over a horizon (rates per resource) and its step events (the advice's timeline)."""
+        box = QGroupBox("Growth over the years")
+        box.setToolTip("growth: demand growth per year, compounded; the advice's timeline shows the hosts each "
+                       "year needs and the year the planned hosts run out")
+        self.growth_form = BoundForm(document, GROWTH_SPECS, ("growth",))
+        self.events_table = RecordTable(document, ("growth", "events"), EVENT_SPECS,
+                                        lambda existing: new_growth_event(existing, self.workloads()),
+                                        "growth event", "No step events: demand grows by the rates only.")
+        lay = QVBoxLayout(box)
+        lay.addWidget(self.growth_form)
+        label = QLabel("Step events (VMs added in a year)")
+        label.setObjectName("subheading")
+        lay.addWidget(label)
+        lay.addWidget(self.events_table)
+        return box
 
     def _build_workload_column(self, document: ScenarioDocument) -> None:
         """The workload list (middle) and the selected workload's form (right)."""
@@ -357,8 +400,23 @@ class QtScenarioPanel(QWidget):
 
     @staticmethod
     def _workload_text(w: dict) -> str:
+        shape = totals_shape(w)
+        if shape is not None:
+            return (f"{w.get('name', '?')}\n  {shape[0]} typical VMs x {shape[1]} vCPU, {shape[2]:g} GiB "
+                    "(from totals)")
         return (f"{w.get('name', '?')}\n  {w.get('vms', 1)} VMs x {w.get('vcpus', 1)} vCPU, "
                 f"{w.get('ram_gib', 1)} GiB" + ("  · real-time" if w.get("realtime") else ""))
+
+    def _show_shape(self, w: dict) -> None:
+        """A workload given as totals: its VMs and typical VM as the placeholders of vms / vcpus /
+        ram_gib (what the advice sizes), else the field table's defaults."""
+        shape = totals_shape(w)
+        for key, value, why in (("vms", shape and shape[0], "from totals"), ("vcpus", shape and shape[1], "typical VM"),
+                                ("ram_gib", shape and shape[2], "typical VM")):
+            editor = self.workload_form.editors.get((key,))
+            if editor is not None and hasattr(editor, "setPlaceholderText"):
+                editor.setPlaceholderText(f"{value:g} ({why})" if shape else f"{BY_PATH['workloads.' + key].default:g} "
+                                                                             "(default)")
 
     def on_workload_selected(self, row: int) -> None:
         if row < 0:
@@ -367,6 +425,7 @@ class QtScenarioPanel(QWidget):
         self.workload_targets.bind(row)
         w = self.workloads()[row] if row < len(self.workloads()) else {}
         self.workload_box.setTitle(f"Workload: {w.get('name', '')}")
+        self._show_shape(w)
         rt = w.get("realtime")
         if rt:
             self.rt_label.setText(f"Real-time task set: {len(rt.get('tasks', []))} tasks "

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QGroupBox,
     QHBoxLayout,
     QHeaderView,
+    QInputDialog,
     QLabel,
     QLineEdit,
     QListWidget,
@@ -83,6 +84,10 @@ class QtSitesPanel(QWidget):
         imp.clicked.connect(self.import_dialog)
         delete = QPushButton("Delete site")
         delete.clicked.connect(self.delete_site)
+        remove = self.remove_button = QPushButton("&Remove a file…")
+        remove.setToolTip("Remove one imported file of this site with its measurements (a wrong or bad file); "
+                          "the site's other files stay")
+        remove.clicked.connect(lambda: self.remove_import())
         plan = QPushButton("Benchmark &plan…")
         plan.setToolTip("The fio, sysbench and PostMark runs that would calibrate the advice to this site")
         plan.clicked.connect(self.bench_plan_dialog)
@@ -103,6 +108,7 @@ class QtSitesPanel(QWidget):
         row.addWidget(imp)
         row.addWidget(delete)
         ll.addLayout(row)
+        ll.addWidget(remove)
         ll.addWidget(plan)
         ll.addWidget(QLabel("Calibrate the advice to:"))
         ll.addWidget(self.calibrate)
@@ -234,9 +240,11 @@ class QtSitesPanel(QWidget):
             self.figures_label.clear()
             self.show_calibration()
             self.table_stack.setCurrentWidget(self._empty_page)
+            self.remove_button.setEnabled(False)  # no site: no file to remove
             return
         self.table_stack.setCurrentWidget(self.table)
         name = item.data(Qt.ItemDataRole.UserRole)
+        self.remove_button.setEnabled(True)
         rows = [{"metric": m.metric, "value": m.value, "unit": m.unit, "factors": m.factors, "subject": m.subject,
                  "tool": m.tool} for m in self.session.userdb.site_measurements(name)]
         self.model.set_rows(rows)
@@ -374,3 +382,31 @@ class QtSitesPanel(QWidget):
                 self.session.set_site("")
             self.refresh()
             self.session.sig_sites_changed.emit()
+
+    def remove_import(self, import_id: int | None = None) -> None:
+        """Remove one imported file of the selected site (asked for when ``import_id`` is None)."""
+        item = self.site_list.currentItem()
+        if item is None:
+            return
+        name = item.data(Qt.ItemDataRole.UserRole)
+        records = self.session.userdb.imports(name)
+        if import_id is None:
+            if not records:
+                return
+            choices = [f"{Path(r.path).name} ({r.tool} {r.tool_version}".strip() + f", import {r.id})"
+                       for r in records]
+            text, ok = QInputDialog.getItem(self, "Remove an imported file",
+                                            f"The file of site {name} to remove, with its measurements:",
+                                            choices, 0, False)
+            if not ok or text not in choices:
+                return
+            import_id = records[choices.index(text)].id
+        try:
+            rec, removed = self.session.userdb.delete_import(name, import_id)
+        except UserFacingError as exc:
+            self.session.notifier.failure("removing an imported file", exc)
+            return
+        self.status.setText(f"Removed {Path(rec.path).name} from site {name} ({removed} measurements)")
+        self.outcomes = []  # the log lists what the site holds now
+        self.refresh()
+        self.session.sig_sites_changed.emit()

@@ -24,7 +24,6 @@ from PySide6.QtWidgets import (
     QPushButton,
     QScrollArea,
     QSizePolicy,
-    QSlider,
     QVBoxLayout,
     QWidget,
 )
@@ -33,12 +32,15 @@ from advisor.figures import registry
 from advisor.figures.whatif import INPUTS, Input, inputs_of, readings
 from advisor.text import plural
 from ui.scrolling import FitPage
+from ui.slider_access import ValueSlider
 from ui.tablemodels import fmt_value
 from ui.whatif_state import state_for
 from ui.workers import TaskSlot
 
 #: the charts of the panel, in reading order (the large workshop layout shows its own)
 CHART_KEYS = registry.keys(registry.WHATIF)
+#: charts shown only while they have something to draw (the timeline: a scenario with growth)
+SHOWN_WHEN_DRAWN = frozenset({"timeline"})
 
 
 def realtime_data(kb, scenario, advice, inputs, progress=None, cancel=None):
@@ -55,7 +57,7 @@ class _Slider(QWidget):
         super().__init__(parent)
         self.name = name
         label, self.unit, self.lo, self.hi, self.step = spec.label, spec.unit, spec.minimum, spec.maximum, spec.step
-        self.slider = QSlider(Qt.Orientation.Horizontal)
+        self.slider = ValueSlider(Qt.Orientation.Horizontal, self.lo, self.step, self.unit, fmt_value)
         self.slider.setRange(0, int(round((self.hi - self.lo) / self.step)))
         self.slider.setObjectName(f"slider_{name}")
         self.slider.setToolTip(f"{spec.tip}. {label} ({self.unit}); drag, or arrow keys step, Page Up/Down jump"
@@ -83,7 +85,7 @@ class _Slider(QWidget):
         self.slider.valueChanged.connect(self._changed)
 
     def value(self) -> float:
-        return self.lo + self.slider.value() * self.step
+        return self.slider.real_value()
 
     def set_range(self, lo: float, hi: float) -> None:
         """The values the slider offers (keeps its value where it can)."""
@@ -91,6 +93,7 @@ class _Slider(QWidget):
             return
         v = self.value()
         self.lo, self.hi = lo, hi
+        self.slider.lo = lo
         self.slider.blockSignals(True)
         self.slider.setRange(0, int(round((self.hi - self.lo) / self.step)))
         self.slider.setPageStep(max(1, self.slider.maximum() // 10))
@@ -110,8 +113,8 @@ class _Slider(QWidget):
 
     def _show(self) -> None:
         self.value_label.setText(f"<b>{fmt_value(self.value())}</b> {self.unit}")
-        # a screen reader reads the slider's step number as its value: the description says the value
         self.slider.setAccessibleDescription(f"Now {fmt_value(self.value())} {self.unit}. {self._tip}".strip())
+        self.slider.announce()
 
     def _changed(self, _v: int) -> None:
         self._show()
@@ -135,12 +138,13 @@ class QtWhatIfPanel(QWidget):
         self.on_settings_changed()
 
         root = QHBoxLayout(self)
-        root.addWidget(self._build_sliders())
+        self.slider_area = self._build_sliders()
+        root.addWidget(self.slider_area)
         root.addLayout(self._build_charts(), 1)
         self.state.sig_inputs.connect(self.on_inputs)
         self.state.sig_advice.connect(self.show_decisions)
         session.sig_ready.connect(lambda: self.on_inputs(""))
-        self.on_inputs("")
+        self.on_inputs("", draw=self.state.advice is None)  # with an advice, show_decisions draws each chart once
         self.show_decisions(self.state.advice)
 
     def _build_sliders(self) -> QScrollArea:
@@ -207,19 +211,20 @@ class QtWhatIfPanel(QWidget):
             self.charts[key].look = self.look
             self.charts[key].on_theme_changed()
         self._grid_columns = 0
+        self._hidden = {k for k in self.charts if k in SHOWN_WHEN_DRAWN}  # shown once they have data
+        for key in self._hidden:
+            self.charts[key].setVisible(False)
         right = QVBoxLayout()
         right.addWidget(self.decisions)
-        if large:  # workshop: four charts, two by two, always in view
-            right.addWidget(grid_host, 1)
-            self._arrange_charts(2)
-        else:  # the tab: as many columns as fit; more charts below, scrolled to
-            self.chart_area = QScrollArea()
-            self.chart_area.setWidget(grid_host)
-            self.chart_area.setWidgetResizable(True)
-            self.chart_area.setFrameShape(QScrollArea.Shape.NoFrame)
-            self.chart_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-            right.addWidget(self.chart_area, 1)
-            self._arrange_charts(3)
+        # the tab: as many columns as fit, more charts below; the workshop: four charts two by two,
+        # in view unless their texts would no longer fit (a small screen, large fonts): then it scrolls
+        self.chart_area = QScrollArea()
+        self.chart_area.setWidget(grid_host)
+        self.chart_area.setWidgetResizable(True)
+        self.chart_area.setFrameShape(QScrollArea.Shape.NoFrame)
+        self.chart_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        right.addWidget(self.chart_area, 1)
+        self._arrange_charts(2 if large else 3)
         return right
 
     def _arrange_charts(self, columns: int) -> None:
@@ -229,11 +234,13 @@ class QtWhatIfPanel(QWidget):
         self._grid_columns = columns
         for chart in self.charts.values():
             self.grid.removeWidget(chart)
-        rows = (len(self.charts) + columns - 1) // columns
-        for i, chart in enumerate(self.charts.values()):
+        shown = [c for k, c in self.charts.items() if k not in self._hidden]
+        rows = (len(shown) + columns - 1) // columns
+        for i, chart in enumerate(shown):
             self.grid.addWidget(chart, i // columns, i % columns)
             if not self.large:
-                chart.setMinimumHeight(max(220, 14 * self.fontMetrics().height()))
+                chart.min_floor = max(220, 14 * self.fontMetrics().height())
+                chart.setMinimumHeight(chart.min_floor)
         for c in range(3):
             self.grid.setColumnStretch(c, 1 if c < columns else 0)
         for r in range(rows):
@@ -241,6 +248,9 @@ class QtWhatIfPanel(QWidget):
 
     def resizeEvent(self, event) -> None:  # noqa: N802 - Qt override
         super().resizeEvent(event)
+        if self.large:  # a small screen: the sliders a third of the width, the charts the rest
+            area = self.slider_area
+            area.setMaximumWidth(max(area.minimumWidth(), min(area.widget().maximumWidth() + 20, self.width() // 3)))
         if not self.large:
             width = self.chart_area.viewport().width() if self.chart_area.isVisible() else self.width() * 2 // 3
             per_chart = 30 * self.fontMetrics().averageCharWidth()
@@ -269,8 +279,8 @@ class QtWhatIfPanel(QWidget):
         """A slider moved: the shared state moves (every view follows)."""
         self.state.set(name, value)
 
-    def on_inputs(self, name: str) -> None:
-        """The state moved (``""``: every input): sliders, charts and readings follow."""
+    def on_inputs(self, name: str, draw: bool = True) -> None:
+        """The state moved (``""``: every input): sliders, charts (unless not ``draw``) and readings follow."""
         t0 = time.perf_counter()
         names = [name] if name else list(INPUTS)
         for n in names:
@@ -278,7 +288,7 @@ class QtWhatIfPanel(QWidget):
                 self.sliders[n].set_range(*self.state.model.bounds(n))
                 self.sliders[n].set_value(self.state.inputs.get(n, self.sliders[n].value()))
         self._update_buttons()
-        if self.session.kb is None:
+        if self.session.kb is None or not draw:
             return
         keys = set()
         for n in names:
@@ -310,11 +320,14 @@ class QtWhatIfPanel(QWidget):
         if key == "realtime":
             self._rt_timer.start()
             return
-        from advisor.figures.charts import safe_chart
-
         scenario, advice = self._scenario_and_advice()
-        spec = safe_chart(key, self.session.kb, scenario, advice, dict(self.state.inputs))
+        spec = self.state.chart(key, scenario, advice, self.state.inputs)
         self.charts[key].set_spec(spec)
+        if key in SHOWN_WHEN_DRAWN and (key in self._hidden) != spec.empty:  # the timeline: only with growth
+            self._hidden.symmetric_difference_update({key})
+            columns, self._grid_columns = self._grid_columns, 0
+            self._arrange_charts(columns)  # laid out (in the page) before it shows
+            self.charts[key].setVisible(not spec.empty)
 
     def run_realtime(self) -> None:
         scenario, advice = self._scenario_and_advice()
@@ -354,11 +367,13 @@ class QtWhatIfPanel(QWidget):
             parts.append(txt)
         from advisor.cost import money, signed
 
-        cost, was_cost = getattr(advice, "cost", None), getattr(self.session.advice, "cost", None)
+        # the bill of the hosts planned (the advice's own prices the needed ones), and how it moved
+        cost, was_cost = self.state.cost_of(advice), self.state.cost_of(self.session.advice)
         if cost is not None and not priced(cost):
             parts.append(_esc(cost_summary(advice)))
-        elif cost is not None:  # the bill at one glance (advisor.cost), and how it moved
-            txt = f"Cost: <b>{_esc(money(cost.total, cost.currency))}</b> over {cost.years:g} years"
+        elif cost is not None:
+            n = plural(cost.design.get("hosts") or 0, "hosts")
+            txt = f"Cost of {n}: <b>{_esc(money(cost.total, cost.currency))}</b> over {cost.years:g} years"
             if was_cost is not None and advice is not self.session.advice and abs(cost.total - was_cost.total) >= 0.5:
                 txt = (f"<span style='color:{_accent(self.look)}'>{txt} ({_esc(signed(cost.total - was_cost.total))})"
                        "</span>")

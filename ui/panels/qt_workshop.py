@@ -42,9 +42,14 @@ class QtWorkshopPanel(QWidget):
 
     sig_exit = Signal()
 
-    def __init__(self, session, parent=None):
+    def __init__(self, session, parent=None, font_pt: float | None = None):
         super().__init__(parent)
         self.session = session
+        self.setObjectName("workshop")
+        if font_pt:  # the look first: the charts are drawn once, in it (not drawn, then drawn again)
+            from ui import theme
+
+            theme.apply_to(self, "workshop", font_pt)
         title = ElidedLabel(f"Capacity Advisor — {session.document.title}")
         title.setObjectName("title")
         self.title = title
@@ -56,7 +61,7 @@ class QtWorkshopPanel(QWidget):
         head = QHBoxLayout()
         head.addWidget(title, 1)
         head.addWidget(leave)
-        self.whatif = QtWhatIfPanel(session, large=True)
+        self.whatif = QtWhatIfPanel(session, parent=self, large=True)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(18, 12, 18, 12)
         lay.addLayout(head)

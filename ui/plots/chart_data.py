@@ -13,8 +13,10 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QHeaderView,
     QLabel,
+    QMenu,
     QTableWidget,
     QTableWidgetItem,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -100,6 +102,22 @@ def data_table_widget(spec: ChartSpec, parent: QWidget | None = None) -> QTableW
     table.setAccessibleName(f"Data of the chart {spec.title}")
     table.setAccessibleDescription(f"{len(rows)} rows: {', '.join(headers[:4])}. {spec.caption}")
     return table
+
+
+def data_button(chart) -> QToolButton:
+    """"Data": the chart's numbers as a table (for a screen reader) or copied as text."""
+    button = QToolButton()
+    button.setText("Data")
+    button.setObjectName("chartData")
+    button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+    menu = QMenu(button)
+    menu.addAction("Show as &table…", chart.show_data)
+    menu.addAction("&Copy data", chart.copy_data)
+    button.setMenu(menu)
+    button.setToolTip("The chart's numbers: as a table, or copied for a spreadsheet")
+    button.setAccessibleName("Chart data")
+    button.setAccessibleDescription("Show the numbers of this chart as a table, or copy them")
+    return button
 
 
 class ChartDataDialog(QDialog):

@@ -12,16 +12,14 @@ os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
 import numpy as np  # noqa: E402
 import pyqtgraph as pg  # noqa: E402
 import PySide6  # noqa: E402,F401 - pin the binding before pyqtgraph picks one
-from PySide6.QtCore import QEvent, Qt, Signal  # noqa: E402
+from PySide6.QtCore import QEvent, Qt, QTimer, Signal  # noqa: E402
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QImage  # noqa: E402
 from PySide6.QtWidgets import (  # noqa: E402
     QApplication,
     QHBoxLayout,
     QLabel,
-    QMenu,
     QPushButton,
     QSizePolicy,
-    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -29,10 +27,13 @@ from PySide6.QtWidgets import (  # noqa: E402
 from advisor.figures.spec import ChartSpec  # noqa: E402
 from ui import theme  # noqa: E402
 from ui.plots.axes import ReadableAxis  # noqa: E402
+from ui.plots.chart_data import data_button  # noqa: E402
 
 pg.setConfigOptions(antialias=True, useNumba=False, foreground="k")
 
 _STYLES = {"solid": Qt.PenStyle.SolidLine, "dash": Qt.PenStyle.DashLine, "dot": Qt.PenStyle.DotLine}
+#: a line style as the legend draws it in text
+_SAMPLES = {"solid": "━━", "dash": "╌╌", "dot": "┈┈"}
 
 
 def _color(hex_color: str, alpha: int = 255) -> QColor:
@@ -80,6 +81,7 @@ class ChartWidget(QWidget):
         super().__init__(parent)
         self.spec: ChartSpec | None = None
         self.compact = compact
+        self.min_floor = 0  # the least height a view asks of the chart (see _fit_height)
         self.look: str | None = None  # a look of its own (workshop), else the application's
         self.title = QLabel()
         self.title.setObjectName("chartTitle")
@@ -87,7 +89,7 @@ class ChartWidget(QWidget):
         self.viewbox = _ChartViewBox()
         self.plot = pg.PlotWidget(viewBox=self.viewbox, axisItems={"left": ReadableAxis("left"),
                                                                    "bottom": ReadableAxis("bottom")})
-        self.plot.setMinimumSize(150, 100 if compact else 140)  # workshop: four charts fit a small screen
+        self._fit_plot_minimum()  # workshop: four charts fit a small screen
         self.plot.installEventFilter(self)
         self.reset_button = QPushButton("Reset view")
         self.reset_button.setObjectName("resetView")
@@ -122,7 +124,7 @@ class ChartWidget(QWidget):
         head.setContentsMargins(0, 0, 0, 0)
         head.addWidget(self.title, 1)
         head.addWidget(self.reset_button, 0, Qt.AlignmentFlag.AlignTop)
-        self.data_button = self._data_button()
+        self.data_button = data_button(self)
         self.data_button.setEnabled(False)
         for widget in (self, self.plot):
             widget.setAccessibleName("Chart: nothing drawn yet")
@@ -138,20 +140,34 @@ class ChartWidget(QWidget):
         self.series_color: dict[str, str] = {}
         self._apply_colors()
 
-    def _data_button(self) -> QToolButton:
-        """"Data": the chart's numbers as a table (for a screen reader) or copied as text."""
-        button = QToolButton()
-        button.setText("Data")
-        button.setObjectName("chartData")
-        button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
-        menu = QMenu(button)
-        menu.addAction("Show as &table…", self.show_data)
-        menu.addAction("&Copy data", self.copy_data)
-        button.setMenu(menu)
-        button.setToolTip("The chart's numbers: as a table, or copied for a spreadsheet")
-        button.setAccessibleName("Chart data")
-        button.setAccessibleDescription("Show the numbers of this chart as a table, or copy them")
-        return button
+    def _fit_plot_minimum(self) -> None:
+        """The plot at least as tall as its axes plus three lines of plot area at its font (was a
+        fixed 100 px: at 16 pt the axes took it all and the x-axis title met the legend)."""
+        line = self.plot.fontMetrics().height()
+        self.plot.setMinimumSize(150, max(100 if self.compact else 140, 6 * line))
+
+    def changeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:  # (a look of its own, e.g. the workshop's)
+            self._apply_colors()  # the axes' fonts follow
+            self._fit_plot_minimum()
+            self._fit_height()
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(event)
+        if self.compact:  # after the layout has placed the parts at the new size
+            QTimer.singleShot(0, self, self._fit_height)
+
+    def _fit_height(self) -> None:
+        """A compact chart (what-if, workshop) asks for the height its wrapped title, legend and
+        caption need at its width (a grid counts only one line of each): a view too small for that
+        scrolls instead of drawing the legend over the axis title."""
+        lay = self.layout()
+        if not self.compact or lay is None or not lay.hasHeightForWidth():
+            return
+        needed = max(self.min_floor, lay.minimumHeightForWidth(self.width()))
+        if needed != self.minimumHeight():
+            self.setMinimumHeight(needed)
 
     def show_data(self) -> None:
         """The chart's numbers in a dialog with a table (read by screen readers) and Copy."""
@@ -236,6 +252,7 @@ class ChartWidget(QWidget):
             self._build(spec)
         self._apply_range(spec)
         self._stagger_labels()
+        self._fit_height()  # the legend may wrap to more lines
 
     def line_labels(self) -> list:
         """The labels drawn on the chart's straight lines (pyqtgraph InfLineLabel items)."""
@@ -398,6 +415,7 @@ class ChartWidget(QWidget):
             item.setXRange(0, 1)
             item.setYRange(0, 1)
             return
+        item.enableAutoRange(axis="x")  # a chart drawn anew spans its data (an empty one fixed 0-1)
         items: dict[str, list] = {"curves": [], "points": [], "lines": [], "regions": []}
         colors = self._series_colors(spec)
         self.series_color = colors
@@ -479,7 +497,7 @@ class ChartWidget(QWidget):
         several = len([c for c in spec.curves if c.in_legend]) > 1
         for c in spec.curves:
             if c.in_legend:
-                sample = {"dash": "╌╌", "dot": "┈┈"}.get(c.style, "━━")
+                sample = _SAMPLES.get(c.style, "━━")
                 out.append((c.name + (" ★ recommended" if c.highlight and several else ""),
                             colors.get(c.color_key or c.name, pc["accent"]), sample, c.highlight))
         if not self.compact:
@@ -494,6 +512,10 @@ class ChartWidget(QWidget):
         for mark in spec.marks:
             if mark.label and not any(mark.label == e[0] for e in out):
                 out.append((mark.label, pc["accent"], "┃", True))
+        drawn = {c.style for c in spec.curves}
+        for style, text in spec.style_notes.items():  # what solid and dashed stand for
+            if style in drawn:
+                out.append((text, pc["muted"], _SAMPLES.get(style, "━━"), False))
         return out
 
     def _show_legend(self, spec: ChartSpec, colors: dict, pc: dict) -> None:
@@ -506,13 +528,14 @@ class ChartWidget(QWidget):
         for name, col, sample, chosen in entries:
             # the sample stays with the first word; a long name wraps at its spaces (a narrow chart
             # at 1024 px cut "directsync (estimated) ★ recommended" at its right edge)
-            first, _sep, rest = html.escape(name).partition(" ") if len(name) > 24 else (html.escape(name), "", "")
+            first, _sep, rest = html.escape(name).partition(" ")  # (a 16-pt workshop chart cut "★ recommended")
             text = f"<span style='white-space:nowrap'><span style='color:{col}'>{sample}</span>&nbsp;{first}</span>"
             text += f" {rest}" if rest else ""
             parts.append(f"<b>{text}</b>" if chosen else text)
         self.legend_label.setText(f"<span style='font-size:{size:.1f}pt; color:{pc['foreground']}'>"
                                   + " &nbsp; ".join(parts) + "</span>")
         self.legend_label.show()
+        self._fit_height()
 
     def _add_line(self, item, line, pc, x0: float, x1: float, spec: ChartSpec):
         """Draw one line; returns its item (None when it cannot be drawn, e.g. <= 0 on a log axis)."""

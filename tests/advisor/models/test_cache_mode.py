@@ -234,7 +234,9 @@ def test_the_one_vm_sequential_reads_are_reproduced(fam):
     by_key = {p.key: p for p in fam.training_points()}
     pred = fam.predict([by_key[k].features for k in keys])
     for (key, y), m, lo, hi in zip(keys.items(), pred.mean, pred.low, pred.high, strict=True):
-        assert m == pytest.approx(y, rel=0.1), key
+        # T5-08 (writethrough, 2 VMs) within 12 %: it is kept above none's 2-VM figure (34 MB/s, the
+        # model's) by the smallest ratio Tables 2, 5 and 6 measured (writethrough reads faster in each)
+        assert m == pytest.approx(y, rel=0.12 if key == "T5-08" else 0.1), key
         assert lo <= y <= hi, key
     assert not pred.extrapolated.any()
     # the x17 drop from one to two VMs (the file stops fitting the page cache)
@@ -285,3 +287,68 @@ def test_unmeasured_workload_falls_back_to_the_operations_default(fam):
                         {"cache_mode": "writeback", "vms_per_host": 2, "operation": "sequential_read"}])
     assert pred.mean[0] == pytest.approx(pred.mean[1])
     assert pred.extrapolated.tolist() == [True, False]
+
+
+@pytest.mark.parametrize(("table", "faster", "slower", "ops"), [
+    ("T1", "none", "writethrough", ("random_read", "random_write")),                      # Postmark, one VM
+    ("T2", "none", "writethrough", ("rewrite",)),                                          # Bonnie++, one VM
+    ("T2", "writeback", "writethrough", ("sequential_read", "rewrite")),
+    ("T5", "writethrough", "none", ("sequential_read",)),                                  # Bonnie++, two VMs
+    # the 2 GiB Bonnie++ file fits one VM's page cache, not two VMs': writeback's rewrite, below none's
+    # at two and three VMs, is above it at one (a ratio measured with less page cache caps nothing)
+    ("T2", "writeback", "none", ("rewrite",)),
+    ("T6", "writeback", "writethrough", ("sequential_read",)),                             # three VMs
+])
+def test_held_out_tables_keep_the_documents_order_of_modes(fam, table, faster, slower, ops):
+    """Defect (issue #28): refitted without a table's own rows, the model ranked the modes against
+    the table (Table 1: writethrough above none, 7.68 against 3.34 MB/s; Table 2 rewrite: all
+    three at the 150 MB/s disk; Table 5 reads: none above writethrough). The ratio of a mode to its
+    reference, measured at the other VM counts, now keeps the order."""
+    pts = fam.training_points()
+    rest = CacheModeThroughput(points=[p for p in pts if not p.key.startswith(table + "-")]).fit()
+    own = [p for p in pts if p.key.startswith(table + "-") and p.features["operation"] in ops]
+    assert own
+    for p in own:
+        if p.features["cache_mode"] != faster:
+            continue
+        q = dict(p.features)
+        got = rest.predict([q, {**q, "cache_mode": slower}]).mean
+        measured = {x.features["cache_mode"]: x.target for x in own if x.features["operation"] == q["operation"]
+                    and x.features["workload"] == q["workload"]}
+        assert measured[faster] > measured[slower]  # the document's order
+        assert got[0] > got[1], (p.key, got)
+
+
+def test_a_postmark_write_is_its_read_times_one_ratio_in_every_mode(fam):
+    """Postmark reports one run's read and write rates (doc 001 Tables 1, 3, 4: write / read 1.16-1.17
+    in every mode): a point left out of one mode is pinned by its pair and the other modes."""
+    pts = [p for p in fam.training_points() if p.key != "T1-07"]  # writeback, set 2, random read, 1 VM
+    left = CacheModeThroughput(points=pts).fit()
+    for n in (1.0, 2.0, 3.0):
+        q = [{"cache_mode": m, "vms_per_host": n, "operation": op, "workload": "postmark_set2"}
+             for m in MODES for op in ("random_read", "random_write")]
+        mean = left.predict(q).mean.reshape(len(MODES), 2)
+        ratio = mean[:, 1] / mean[:, 0]
+        assert ratio == pytest.approx(np.full(len(MODES), ratio[0]), rel=0.02), (n, ratio)
+    t107 = next(p for p in fam.training_points() if p.key == "T1-07")
+    got = left.predict([t107.features]).mean[0]
+    in_sample = fam.predict([t107.features]).mean[0]
+    assert got > 0.8 * in_sample and got > 0.6 * t107.target  # 16.8 of 26.83 MB/s; without the tie 12.4
+
+
+def test_a_rewrite_is_never_faster_than_its_read_and_write_in_turn(fam):
+    """Physics (a rewrite reads each block and writes it back): at most 1 / (1/read + 1/write) of the
+    same mode and configuration. Defect (issue #28): held out, Table 2's one-VM writeback rewrite was
+    predicted at the 150 MB/s disk, interval [90, 150] MB/s, measured 42.7 (row T2-04)."""
+    pts = fam.training_points()
+    rest = CacheModeThroughput(points=[p for p in pts if not p.key.startswith("T2-")]).fit()
+    for model in (fam, rest):
+        for mode in MODES:
+            for vms in (1.0, 2.0, 3.0, 6.0):
+                q = {"cache_mode": mode, "vms_per_host": vms}
+                rw, r, w = model.predict([{**q, "operation": o} for o in ("rewrite", "sequential_read",
+                                                                          "sequential_write")]).mean
+                assert rw <= 1.0 / (1.0 / r + 1.0 / w) * (1 + 1e-9), (mode, vms)
+    t204 = next(p for p in pts if p.key == "T2-04")
+    pred = rest.predict([t204.features])
+    assert pred.low[0] <= t204.target <= pred.high[0]

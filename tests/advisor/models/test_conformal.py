@@ -67,3 +67,23 @@ def test_an_extrapolated_query_gets_the_wider_band(session_kb):
     assert not pred.extrapolated[0] and pred.extrapolated[1]
     rel = (pred.high - pred.low) / pred.mean
     assert rel[1] > rel[0]
+
+
+def test_extrapolation_folds_calibrate_the_extrapolation_band():
+    """A family that names what its queries extrapolate over (here: x beyond the rest) gets the band
+    of those folds' held-out residuals, not the interpolation band doubled."""
+    pts = [_pt(float(x), 2.0 * x * (1.0 + 0.3 * (x >= 8)), "A") for x in range(1, 11)]
+
+    def fit(keep):
+        return float(np.mean([p.target / p.features["x"] for p in keep]))
+
+    def predict(core, test):
+        return np.array([core * p.features["x"] for p in test])
+
+    groups = [[i for i, p in enumerate(pts) if p.features["x"] in xs] for xs in ({1, 2, 3}, {4, 5, 6, 7}, {8, 9, 10})]
+    inner, outer = conformal.calibrate(pts, fit, predict, np.zeros(10), groups)
+    logo = conformal.band(conformal.held_out_residuals(pts, groups, fit, predict))
+    assert outer == (min(logo[0], inner[0]), max(logo[1], inner[1]))
+    assert outer != (inner[0] * conformal.EXTRAPOLATION_FACTOR, inner[1] * conformal.EXTRAPOLATION_FACTOR)
+    doubled = conformal.calibrate(pts, fit, predict, np.zeros(10))[1]
+    assert doubled == (inner[0] * conformal.EXTRAPOLATION_FACTOR, inner[1] * conformal.EXTRAPOLATION_FACTOR)

@@ -89,6 +89,27 @@ def test_unknown_system_is_an_input_error(thr):
 
 
 # --- recovery -----------------------------------------------------------------------------------
+def test_a_system_without_points_takes_the_pooled_efficiency_and_the_physical_range(thr):
+    """The held-out replay leaves a configuration's rows out: its efficiency is then the pool's (not
+    the network bound), and its interval the physical range (three configurations cannot calibrate
+    a 90 % band for a fourth)."""
+    others = [p for p in thr.training_points() if p.features["storage_system"] != "compuverde_structured"]
+    fam = type(thr)(points=others).fit()
+    q = [{"storage_system": s, "operation": op} for s in ("compuverde_structured", "swift") for op in ("read", "write")]
+    pred = fam.predict(q)
+    bound = np.array([3000.0, 1500.0]) / 256  # 24 nodes x 1 Gb/s, RF 2 for writes
+    seen = fam._core["model"].coef[[SYSTEMS.index(s) for s in sorted({p.features["storage_system"] for p in others})]]
+    pooled = np.exp(np.mean(seen) + np.array([0.0, fam._core["model"].coef[-1]]))
+    assert pred.mean[:2] == pytest.approx(np.minimum(pooled, 1.0) * bound)
+    assert pred.mean[0] < 0.5 * bound[0] and pred.extrapolated.tolist() == [True, True, False, False]
+    assert pred.high[:2] == pytest.approx(bound)  # up to the network bound: efficiency 1
+    assert pred.low[:2].tolist() == [0.0, 0.0]
+    assert pred.low[2] == pytest.approx(pred.mean[2] * np.exp(fam._log_lo))  # a system with points: its band
+    # a seen system's node-count extrapolation keeps the widened calibrated band
+    far = fam.predict([{"storage_system": "swift", "operation": "read", "node_count": 12}])
+    assert far.high[0] / far.mean[0] == pytest.approx(np.exp(2 * fam._log_hi))
+
+
 def test_recovery_points_pool_the_two_runs_of_table_4_2(rec, session_kb):
     pts = {p.features["storage_system"]: p for p in rec.training_points()}
     assert set(pts) == set(SYSTEMS)

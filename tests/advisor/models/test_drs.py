@@ -139,3 +139,68 @@ def test_loo_beats_the_mean_in_absolute_migrations(moves):
 def test_poisson_interval():
     lo, hi = poisson_interval(np.array([0.0, 1.0, 4.0]))
     assert lo.tolist() == [0.0, 0.0, 1.0] and hi.tolist() == [0.0, 3.0, 8.0]  # 5th and 95th: a 90 % interval
+
+
+def test_an_event_left_out_for_a_balancer_takes_its_pooled_cell(peak, moves, session_kb):
+    """The held-out replay leaves an experiment's rows out: the expert's maintenance total (one row
+    for every load) goes, and the families must still predict it, flagged, from what is left."""
+    from advisor.models import FAMILIES
+
+    def without(fam, event):
+        keep = [p for p in fam.training_points()
+                if not (p.features["event"] == event and p.features["balancer"] == "human_expert")]
+        return FAMILIES[fam.name].factory(session_kb).fit(keep)
+
+    q = {"event": "maintenance", "balancer": "human_expert"}
+    m = without(moves, "maintenance").predict([q])
+    assert m.mean[0] == pytest.approx(4.0) and m.extrapolated[0]  # every VM of the evacuated host moves
+    assert moves.predict([q]).extrapolated[0] == np.False_
+    left = without(peak, "host_added")
+    pred = left.predict([{**q, "event": "host_added", "mean_host_cpu": 40.0}])
+    others = left.predict([{**q, "event": e, "mean_host_cpu": 40.0} for e in EVENT_NAMES if e != "host_added"])
+    assert pred.extrapolated[0] and pred.mean[0] == pytest.approx(40.0 * np.exp(np.mean(np.log(others.mean / 40.0))))
+
+
+def _left_out(fam, experiment: str):
+    """(the family refitted without the rows of the replay's ``experiment``, the points left out)."""
+    from advisor.replay import load_suite
+
+    rows = set(next(e for e in load_suite() if e.id == experiment).rows)
+    pts = fam.training_points()
+    out = [p for p in pts if rows & {k.split("@")[0] for k in p.key.split("+")}]
+    assert out
+    return type(fam)(points=[p for p in pts if p not in out]).fit(), out
+
+
+def test_held_out_peak_keeps_the_documents_order_of_options(peak):
+    """Defect (issue #28): Table 7.10 at 300 req/s left out, every option was predicted the same hottest
+    host (36.2 %), as at 500 and 700 req/s where all four measured alike; the table has levels 1 and 3
+    at 47 % above level 5 and the expert at 42 %. The option's effect shared by the other events (a
+    more aggressive threshold and the expert balance better) now orders them."""
+    rest, out = _left_out(peak, "004-T7.10-300")
+    mean = out[0].features["mean_host_cpu"]
+    q = [{"mean_host_cpu": mean, "event": "maintenance", "drs_level": lvl} for lvl in (1, 3, 5)]
+    level1, level3, level5, expert = rest.predict([*q, {**q[0], "balancer": "expert"}]).mean
+    assert min(level1, level3) > max(level5, expert)
+
+
+@pytest.mark.parametrize(("experiment", "event", "fewer", "more"), [
+    ("004-T7.1-700", "load_shift", 5, "expert"),        # level 5 made no move, the expert one
+    ("004-T7.3-300", "two_load_shifts", 5, "expert"),   # level 5 one move, the expert two
+    ("004-T7.5-300", "host_added", 3, "expert"),        # level 3 two moves, the expert four
+])
+def test_held_out_migrations_keep_the_documents_order_of_options(moves, experiment, event, fewer, more):
+    """Defect (issue #28): left out, these tables' options tied (their other loads measured the same
+    count for both); the options' effect across the events (DRS moves fewer VMs than the expert)
+    now orders them as the table does."""
+    rest, _ = _left_out(moves, experiment)
+    drs, expert = rest.predict([{"event": event, "drs_level": fewer}, {"event": event, "balancer": more}]).mean
+    assert drs < expert
+
+
+def test_pooling_keeps_mandatory_and_never_moved_cells(moves):
+    """An evacuation moves every VM at every level, and level 1 never moved a VM for a load shift:
+    the shared option effects do not move these cells."""
+    p = moves.predict([{"event": "maintenance", "drs_level": lvl} for lvl in (1, 3, 5)]
+                      + [{"event": "load_shift", "drs_level": 1}]).mean
+    assert p[:3] == pytest.approx([4.0, 4.0, 4.0]) and p[3] == 0.0

@@ -29,7 +29,8 @@ def test_scp_is_the_measured_ratio_slower_than_gridftp(fam):
     pred = fam.predict([{"image_size_gb": 6, "protocol": "scp"}, {"image_size_gb": 6, "protocol": "gridftp"}])
     ratio = np.exp(np.mean(np.log([1 / 0.54, 2.0])))
     assert pred.mean[0] / pred.mean[1] == pytest.approx(ratio)
-    assert pred.mean[1] == pytest.approx(6 * 8 / 1.0)  # GridFTP at the 1 Gb/s link rate
+    # GridFTP at the TCP goodput of the 1 Gb/s link (1448 data bytes per 1538 bytes of line time)
+    assert pred.mean[1] == pytest.approx(6 * 8 / 1.0 * 1538 / 1448)
     assert pred.unit == "s" and not pred.extrapolated.any()
 
 
@@ -72,3 +73,17 @@ def test_site_copy_rate_is_checked(fam, value):
     """Defect: scp_mb_s=0 gave an infinite transfer time."""
     with pytest.raises(InputError, match="image_transfer_time.*scp_mb_s"):
         fam.predict([{"image_size_gb": 6, "protocol": "scp"}], calibration={"scp_mb_s": value})
+
+
+def test_gridftp_is_above_the_line_rate_floor_and_bounded_by_the_disk(fam):
+    """Defect (issue #28): the GridFTP estimate was the line-rate floor itself, though doc 000 Figure
+    3(b) says neither protocol reaches line rate. It now moves at the TCP goodput over the link, or at
+    the destination disk's write rate when that is slower (never below either's floor)."""
+    q = {"image_size_gb": 12.0, "protocol": "gridftp", "link_gbps": 1.0}
+    link, slow_disk, fast_disk = fam.predict([q, {**q, "disk_mb_s": 60.0}, {**q, "disk_mb_s": 500.0}]).mean
+    floor = 12.0 * 8 / 1.0
+    assert floor < link < 1.1 * floor
+    assert slow_disk == pytest.approx(12.0 * 1000 / 60.0)  # the disk's own rate, no TCP framing on it
+    assert fast_disk == pytest.approx(link)
+    ten = fam.predict([{**q, "link_gbps": 10.0, "disk_mb_s": 150.0}])
+    assert ten.mean[0] == pytest.approx(12.0 * 1000 / 150.0) and ten.low[0] >= 12.0 * 1000 / 150.0 * (1 - 1e-12)

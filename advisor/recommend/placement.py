@@ -1,0 +1,334 @@
+"""Placement under constraints (#32): anti-affinity, affinity, replicas over hosts and failure
+domains, and the failures the placement must survive.
+
+A workload's constraints (:func:`rules_of`):
+
+* ``anti_affinity: true``: no two of its VMs share a host; a group name: no two VMs of the
+  workloads of that group share a host;
+* ``replication_factor: RF``: its replicas never share a host (and, when failure domains are
+  declared, a domain): at most ceil(VMs / RF) of its VMs on one host and in one domain, so the
+  VMs spread over at least RF hosts (and RF domains);
+* ``affinity: true`` (or a group name): its VMs (the group's) stay on one host: they are placed
+  as one unit;
+* with failure domains declared, anti-affine VMs spread evenly over the domains too;
+* sequential-I/O workloads (doc 003's interference, rule ``dp.no-sequential-pairs``): a host runs
+  the VMs of at most one of them.
+
+Hosts are numbered in order and stand in the declared domains in turn (host i in domain
+i mod D). :func:`place` is first-fit decreasing (largest dominant share first) over single
+hosts honouring the caps; :func:`survives` removes each failure the scenario must survive
+(``preferences.survive``: each set of N hosts, or the fullest N in a large cluster, or each whole
+domain) and re-places the
+lost VMs on the survivors' leftovers (host caps kept; the domain spread is the failure itself).
+A replicated workload's VMs on the lost hosts are not re-placed: their replicas carry the loss.
+:func:`constrained_count` is the smallest count that places and survives (galloping search and
+bisection over the count). Pure: no engine
+context, only capacities, per-VM demands and the rules.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass, field
+
+EPS = 1e-9
+#: the most hosts the count search adds beyond its lower bound
+MAX_EXTRA = 4096
+#: the most sets of hosts checked one by one for ``survive.hosts`` > 1 (beyond: the fullest hosts)
+MAX_FAILURE_SETS = 2000
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One workload's constraints: VMs per host and per domain at most, its anti-affinity group
+    (at most one VM of the group per host), its affinity unit and whether replicas carry a loss."""
+
+    per_host: int | None = None
+    per_domain: int | None = None
+    group: str | None = None
+    together: str | None = None
+    replicated: bool = False
+    kinds: tuple[str, ...] = ()
+    #: a set of workloads of which a host runs only one (doc 003's sequential-I/O interference)
+    exclusive: str | None = None
+
+
+def rules_of(workloads, domains: int, exclusive: frozenset[str] = frozenset()) -> dict[str, Rule]:
+    """Workload name -> its :class:`Rule` (only workloads with a constraint); the workloads named in
+    ``exclusive`` never share a host with each other (each may share one with itself)."""
+    out = {}
+    for w in workloads:
+        kinds, per_host, per_domain, group, together = [], None, None, None, None
+        if w.anti_affinity is True:
+            per_host, kinds = 1, ["anti_affinity"]
+        elif isinstance(w.anti_affinity, str) and w.anti_affinity:
+            group, kinds = w.anti_affinity, ["anti_affinity"]
+        if (w.anti_affinity is True or group) and domains:
+            per_domain = math.ceil(w.vms / domains)
+        rf = w.replication_factor
+        if rf and rf > 1 and w.vms > 1:
+            share = math.ceil(w.vms / rf)
+            per_host = min(per_host or share, share)
+            per_domain = min(per_domain or share, share) if domains else per_domain
+            kinds.append("replication_factor")
+        if w.affinity:
+            together = w.affinity if isinstance(w.affinity, str) else f"\0{w.name}"
+            kinds.append("affinity")
+        if w.name in exclusive:
+            kinds.append("sequential_io")
+        if kinds:
+            out[w.name] = Rule(per_host, per_domain, group, together, bool(rf and rf > 1), tuple(kinds),
+                               "sequential_io" if w.name in exclusive else None)
+    return out
+
+
+@dataclass
+class Host:
+    """One host: its domain, what it keeps free, its VMs per workload and per anti-affinity group."""
+
+    index: int
+    domain: str
+    free: list[float]
+    vms: dict[str, int] = field(default_factory=dict)
+    groups: dict[str, int] = field(default_factory=dict)
+    owners: dict[str, str] = field(default_factory=dict)  # exclusive set -> the workload holding the host
+
+    def to_dict(self) -> dict:
+        return {"host": f"host-{self.index + 1}", "domain": self.domain,
+                "vms": {k: v for k, v in self.vms.items() if v}}
+
+
+@dataclass
+class Unit:
+    """What is placed at once: one VM, or a whole affinity group (its members' VMs summed)."""
+
+    demand: list[float]
+    members: dict[str, int]
+    size: float = 0.0
+
+
+def _units(cap: list[float], keys: tuple[str, ...], profiles, rules: dict[str, Rule]) -> list[Unit]:
+    """The units in placement order (largest dominant share first, then the order given)."""
+    units: list[Unit] = []
+    together: dict[str, Unit] = {}
+    for name, demand, n in profiles:
+        d = [float(demand.get(k, 0.0)) for k in keys]
+        r = rules.get(name)
+        if r is not None and r.together:
+            u = together.setdefault(r.together, Unit([0.0] * len(keys), {}))
+            u.demand = [a + b * n for a, b in zip(u.demand, d, strict=True)]
+            u.members[name] = u.members.get(name, 0) + int(n)
+            continue
+        units += [Unit(d, {name: 1}) for _ in range(int(n))]
+    units += together.values()
+    for u in units:
+        u.size = max((x / c if c > 0 else 0.0 for x, c in zip(u.demand, cap, strict=True)), default=0.0)
+    units.sort(key=lambda u: -u.size)  # stable: ties keep the order given
+    return units
+
+
+def _admits(h: Host, u: Unit, rules: dict[str, Rule], per_dom: dict | None) -> bool:
+    for k, x in enumerate(u.demand):
+        if x > 0 and h.free[k] + EPS * max(1.0, x) < x:
+            return False
+    for name, n in u.members.items():
+        r = rules.get(name)
+        if r is None:
+            continue
+        if r.per_host is not None and h.vms.get(name, 0) + n > r.per_host:
+            return False
+        if r.group is not None and h.groups.get(r.group, 0) + n > 1:
+            return False
+        if r.exclusive is not None and h.owners.get(r.exclusive, name) != name:
+            return False
+        if per_dom is not None and r.per_domain is not None and per_dom.get((h.domain, name), 0) + n > r.per_domain:
+            return False
+    return True
+
+
+def _put(h: Host, u: Unit, rules: dict[str, Rule], per_dom: dict | None) -> None:
+    h.free = [f - x for f, x in zip(h.free, u.demand, strict=True)]
+    for name, n in u.members.items():
+        h.vms[name] = h.vms.get(name, 0) + n
+        r = rules.get(name)
+        if r is not None and r.group is not None:
+            h.groups[r.group] = h.groups.get(r.group, 0) + n
+        if r is not None and r.exclusive is not None:
+            h.owners[r.exclusive] = name
+        if per_dom is not None:
+            per_dom[(h.domain, name)] = per_dom.get((h.domain, name), 0) + n
+
+
+def _fill(hosts: list[Host], units: list[Unit], rules: dict[str, Rule], per_dom: dict | None) -> list[Unit]:
+    """First fit of ``units`` onto ``hosts``; the units no host admits."""
+    left = []
+    start: dict[tuple, int] = {}  # per unit shape: hosts before this index took no more of it
+    for u in units:
+        key = (tuple(u.demand), tuple(u.members.items()))
+        i0 = start.get(key, 0)
+        for i in range(i0, len(hosts)):
+            if _admits(hosts[i], u, rules, per_dom):
+                _put(hosts[i], u, rules, per_dom)
+                start[key] = i  # hosts before i refused it and only fill up
+                break
+        else:
+            left.append(u)
+            start[key] = len(hosts)
+    return left
+
+
+def domain_names(domains, count: int) -> list[str]:
+    """The domain of each of ``count`` hosts: the declared domains in turn ('' when none)."""
+    names = [d.name for d in domains] or [""]
+    return [names[i % len(names)] for i in range(count)]
+
+
+@dataclass
+class Placement:
+    """Hosts with their VMs, the units none admits, and the resource order of the free vectors."""
+
+    resources: tuple[str, ...]
+    capacity: list[float]
+    hosts: list[Host]
+    unplaced: dict[str, int]
+
+    def to_list(self) -> list[dict]:
+        return [h.to_dict() for h in self.hosts]
+
+
+def place(capacity: dict[str, float], profiles, rules: dict[str, Rule], domains, count: int) -> Placement:
+    """First-fit decreasing of whole VMs (affinity groups as one unit) onto ``count`` hosts under
+    ``rules``; ``unplaced``: workload -> VMs no host admits."""
+    keys = tuple(capacity)
+    cap = [float(capacity[k]) for k in keys]
+    hosts = [Host(i, d, list(cap)) for i, d in enumerate(domain_names(domains, count))]
+    left = _fill(hosts, _units(cap, keys, profiles, rules), rules, {} if domains else None)
+    unplaced: dict[str, int] = {}
+    for u in left:
+        for name, n in u.members.items():
+            unplaced[name] = unplaced.get(name, 0) + n
+    return Placement(keys, cap, hosts, unplaced)
+
+
+def failures(p: Placement, survive) -> list[tuple[str, list[int]]]:
+    """The failures to survive: (label, indices of the lost hosts). ``domains``: each whole domain
+    (each set of that many); ``hosts``: each set of that many hosts (up to :data:`MAX_FAILURE_SETS`
+    sets; beyond, the fullest hosts together)."""
+    out: list[tuple[str, list[int]]] = []
+    if survive is None:
+        return out
+    names = list(dict.fromkeys(h.domain for h in p.hosts))
+    if survive.domains and len(names) > 1:
+        for lost in itertools.combinations(names, min(survive.domains, len(names) - 1)):
+            out.append(("domain " + ", ".join(lost), [h.index for h in p.hosts if h.domain in lost]))
+    if survive.hosts == 1:
+        out += [(f"host-{h.index + 1}", [h.index]) for h in p.hosts]
+    elif survive.hosts > 1 and math.comb(len(p.hosts), survive.hosts) <= MAX_FAILURE_SETS:
+        for pair in itertools.combinations(range(len(p.hosts)), min(survive.hosts, len(p.hosts) - 1)):
+            out.append((", ".join(f"host-{i + 1}" for i in pair), list(pair)))
+    elif survive.hosts > 1:
+        load = sorted(p.hosts, key=lambda h: -sum(h.vms.values()))
+        out.append((f"the {survive.hosts} fullest hosts", [h.index for h in load[:survive.hosts]]))
+    return out
+
+
+def lose(p: Placement, lost: list[int], profiles, rules: dict[str, Rule]) -> dict[str, int]:
+    """Re-place the VMs of the ``lost`` hosts on the survivors' leftovers (host caps kept; a
+    replicated workload's lost VMs are carried by its replicas): workload -> VMs left over."""
+    gone = set(lost)
+    survivors = [Host(h.index, h.domain, list(h.free), dict(h.vms), dict(h.groups), dict(h.owners)) for h in p.hosts
+                 if h.index not in gone]
+    moved: dict[str, int] = {}
+    for h in p.hosts:
+        if h.index in gone:
+            for name, n in h.vms.items():
+                if n and not (rules.get(name) and rules[name].replicated):
+                    moved[name] = moved.get(name, 0) + n
+    demand = {name: d for name, d, _ in profiles}
+    units = _units(p.capacity, p.resources, [(n, demand[n], k) for n, k in moved.items()], rules)
+    left: dict[str, int] = {}
+    for u in _fill(survivors, units, rules, None):
+        for name, n in u.members.items():
+            left[name] = left.get(name, 0) + n
+    return left
+
+
+def survives(p: Placement, profiles, rules: dict[str, Rule], survive) -> str | None:
+    """The first failure after which some VM has no host (its label), or None."""
+    for label, lost in failures(p, survive):
+        if lose(p, lost, profiles, rules):
+            return label
+    return None
+
+
+@dataclass
+class Counted:
+    """The constrained count: the placement, the count by the constraints alone and after the
+    failures, and what bound it."""
+
+    placement: Placement
+    by_constraints: int
+    by_survival: int
+    binding: str
+
+
+def _first_placing(capacity, profiles, rules, domains, start: int, survive=None) -> Placement | None:
+    """The placement on the fewest hosts from ``start`` that places every VM (and survives): a
+    galloping search (start, +1, +2, +4, ...) to the first count that does, then bisection down to
+    the count after the last that did not (first fit almost always places on more hosts once it
+    placed on fewer; the result is checked, never assumed)."""
+    def ok(n: int) -> Placement | None:
+        p = place(capacity, profiles, rules, domains, n)
+        if p.unplaced or (survive is not None and survives(p, profiles, rules, survive) is not None):
+            return None
+        return p
+
+    lo, step, found = max(1, start) - 1, 1, None  # lo: a count known not to do (or below start)
+    n = max(1, start)
+    while n <= max(1, start) + MAX_EXTRA:
+        found = ok(n)
+        if found is not None:
+            break
+        lo, n, step = n, n + step, step * 2
+    if found is None:
+        return None
+    hi = n
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        p = ok(mid) if mid >= max(1, start) else None
+        if p is not None:
+            hi, found = mid, p
+        else:
+            lo = mid
+    return found
+
+
+def constrained_count(capacity: dict[str, float], profiles, rules: dict[str, Rule], domains, survive,
+                      start: int) -> Counted | None:
+    """The smallest count from ``start`` that places every VM under ``rules`` and still does after
+    each failure ``survive`` names; None when no count up to ``start + MAX_EXTRA`` does."""
+    lower = start
+    for name, _, n in profiles:
+        r = rules.get(name)
+        if r is not None and r.per_host:
+            lower = max(lower, math.ceil(n / r.per_host))
+    if domains and any(r.per_domain for r in rules.values()):
+        lower = max(lower, min(len(domains), max(math.ceil(n / rules[nm].per_domain) for nm, _, n in profiles
+                                                 if nm in rules and rules[nm].per_domain)))
+    first = _first_placing(capacity, profiles, rules, domains, lower)
+    if first is None:
+        return None
+    by_constraints = len(first.hosts)
+    final = first if survive is None or survives(first, profiles, rules, survive) is None else \
+        _first_placing(capacity, profiles, rules, domains, by_constraints + 1, survive)
+    if final is None:
+        return None
+    kinds = sorted({k for r in rules.values() for k in r.kinds})
+    if len(final.hosts) > by_constraints:
+        binding = "survive " + ", ".join(f"{v} {k}" for k, v in vars(survive).items() if v)
+    elif by_constraints > start:
+        binding = ", ".join(kinds)
+    else:
+        binding = "resources"
+    return Counted(final, by_constraints, len(final.hosts), binding)

@@ -1,0 +1,126 @@
+"""The host count's placement constraints from the scenario (#32): the workloads' anti-affinity,
+affinity and replicas, the failure domains, the failures to survive
+(:mod:`advisor.recommend.placement`) and the HA admission policy (:mod:`advisor.recommend.ha`),
+as the active hosts they need, the binding constraint and the per-host placement."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from advisor.recommend import ha as ha_policy
+from advisor.recommend.base import EngineContext
+from advisor.recommend.host_demand import Budgets, placement_demand, vm_demand
+from advisor.recommend.placement import Counted, Placement, constrained_count, place, rules_of
+
+#: doc 003 C5 (rule dp.no-sequential-pairs): two sequential-I/O VMs paired on one host ran about 18 %
+#: longer and got 24 % less bandwidth; random mixes interfered little
+INTERFERENCE = {"rule": "dp.no-sequential-pairs", "source": "003:C5", "run_time_longer_pct": 18.0,
+                "bandwidth_less_pct": 24.0}
+
+
+def sequential(sc) -> frozenset[str]:
+    """The workloads doc 003's interference rule keeps apart (sequential, not low I/O), when two or more."""
+    names = frozenset(w.name for w in sc.workloads if w.io.pattern == "sequential" and w.io.intensity != "low")
+    return names if len(names) > 1 else frozenset()
+
+
+@dataclass
+class Constrained:
+    """The constrained placement and what it needs."""
+
+    active: int
+    unconstrained: int
+    counted: Counted | None
+    ha: dict | None
+    binding: str
+    problems: list[str] = field(default_factory=list)
+    interference: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # warnings that do not make the count infeasible
+
+    @property
+    def placement(self) -> Placement | None:
+        return self.counted.placement if self.counted else None
+
+    def details(self, reserve: int) -> dict:
+        """The host count card's details: the per-host placement, the counts and what binds."""
+        c = self.counted
+        return {"placement_by_host": c.placement.to_list() if c else [],
+                "constraints": {"hosts_unconstrained": self.unconstrained,
+                                "hosts_by_constraints": c.by_constraints if c else self.unconstrained,
+                                "hosts_by_survival": c.by_survival if c else self.unconstrained,
+                                "hosts_by_ha": self.ha.get("active_hosts") if self.ha else None,
+                                "binding": self.binding,
+                                **({"sequential_io": {"workloads": self.interference, **INTERFERENCE}}
+                                   if self.interference else {})},
+                "ha": self.ha}
+
+    def text(self) -> str:
+        """The rationale's sentence on the constraints."""
+        seq = (f" Sequential-I/O workloads ({', '.join(self.interference)}) never share a host: paired, they ran "
+               f"about {INTERFERENCE['run_time_longer_pct']:g} % longer with {INTERFERENCE['bandwidth_less_pct']:g} % "
+               f"less bandwidth [{INTERFERENCE['rule']}]." if self.interference else "")
+        if self.active <= self.unconstrained:
+            return f" Placement constraints hold on these hosts (binding: {self.binding}).{seq}"
+        return (f" Placement constraints raise the active hosts from {self.unconstrained} to {self.active} "
+                f"(binding: {self.binding}).{seq}")
+
+
+def declared(sc) -> bool:
+    """Whether the scenario declares any placement constraint, failure to survive or HA policy."""
+    p = sc.preferences
+    return bool(p.survive or p.ha or sequential(sc) or any(w.anti_affinity or w.affinity or (w.replication_factor or 0) > 1
+                                         for w in sc.workloads))
+
+
+def profiles_of(ctx: EngineContext, cap: dict[str, float], budgets: Budgets) -> list[tuple]:
+    """(workload, per-VM placement demand, VMs) of every workload."""
+    return [(w.name, placement_demand(vm_demand(ctx, w, budgets), cap), w.vms) for w in ctx.scenario.workloads]
+
+
+def constrain(ctx: EngineContext, cap: dict[str, float], budgets: Budgets, start: int) -> Constrained | None:
+    """The active hosts the constraints need, from the unconstrained packing's ``start``."""
+    sc = ctx.scenario
+    if not declared(sc):
+        return None
+    domains = sc.hosts.failure_domains
+    profiles = profiles_of(ctx, cap, budgets)
+    rules = rules_of(sc.workloads, len(domains), sequential(sc))
+    problems = []
+    for w in sc.workloads:
+        rf = w.replication_factor or 0
+        if rf > 1 and w.vms > 1 and domains and len(domains) < rf:
+            problems.append(f"{w.name}: replication factor {rf} needs at least "
+                            f"{rf} failure domains, {len(domains)} declared (hosts.failure_domains)")
+    survive = sc.preferences.survive
+    if survive is not None and survive.domains and len(domains) <= survive.domains:
+        problems.append(f"surviving the loss of {survive.domains} failure domain(s) needs more than "
+                        f"{survive.domains} declared (hosts.failure_domains)")
+    counted = constrained_count(cap, profiles, rules, domains, survive, start)
+    if counted is None:
+        problems.append("no host count places every VM under its constraints (anti-affinity, affinity, "
+                        "replicas, failures to survive)")
+    active = counted.by_survival if counted else start
+    binding = counted.binding if counted else "infeasible"
+    ha = None
+    if sc.preferences.ha is not None:
+        ha = ha_policy.admission(sc.preferences.ha.policy, sc.preferences.ha.tolerate_hosts, cap, profiles, active)
+        if ha["hosts"] is None:
+            problems.append("HA slot policy: the largest VM's slot does not fit a host")
+        elif ha["hosts"] - sc.hosts.reserve > active:
+            active, binding = ha["hosts"] - sc.hosts.reserve, f"HA admission ({sc.preferences.ha.policy})"
+            if counted is not None:  # the placement spreads over the hosts admission control needs
+                counted.placement = place(cap, profiles, rules, domains, active)
+    out = Constrained(active, start, counted, ha, binding, problems, sorted(sequential(sc)))
+    out.notes = _domain_notes(domains, out.placement)
+    return out
+
+
+def _domain_notes(domains, placement: Placement | None) -> list[str]:
+    """Where the placement needs more hosts in a failure domain than the scenario declares there."""
+    if placement is None or not domains:
+        return []
+    used: dict[str, int] = {}
+    for h in placement.hosts:
+        used[h.domain] = used.get(h.domain, 0) + 1
+    return [f"failure domain {d.name}: the placement uses {used[d.name]} hosts there, {d.hosts} declared "
+            "(hosts.failure_domains)" for d in domains if used.get(d.name, 0) > d.hosts]

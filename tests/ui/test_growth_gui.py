@@ -1,0 +1,125 @@
+"""Growth in the desktop app (#31): the scenario editor's growth controls write the growth section
+(the form comes from the field table), the Plots tab draws the timeline chart of the advice
+(labelled axes with units, saved as a screenshot), and the what-if growth slider re-advises: at
+0 % the timeline is flat. Real MainWindow, real engine, offscreen."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from tests.ui.conftest import wait_idle
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "resources" / "examples" / "growth.yaml"
+SHOTS = Path(__file__).resolve().parent / "screenshots"
+
+
+def _load_growth(window, qtbot) -> None:
+    s = window.session
+    with qtbot.waitSignal(s.sig_advice, timeout=60000):
+        s.document.load_data(yaml.safe_load(EXAMPLE.read_text()))
+    s.document.undo_stack.setClean()
+
+
+@pytest.mark.timeout(240)
+def test_plots_show_the_timeline_and_the_growth_slider_flattens_it(window, qtbot, tmp_path):
+    _load_growth(window, qtbot)
+    advice = window.session.advice
+    assert advice.timeline is not None and advice.timeline.runs_out is not None
+    plots = window.show_view("plots")
+    wait_idle(qtbot, plots, 60000)
+    qtbot.waitUntil(lambda: plots.charts["timeline"].spec is not None
+                    and not plots.charts["timeline"].spec.empty, timeout=60000)
+    spec = plots.charts["timeline"].spec
+    assert (spec.x_label, spec.x_unit, spec.y_unit) == ("years from today", "years", "hosts")
+    assert [c.name for c in spec.curves][0] == "active hosts needed"
+    needed = spec.curves[0].mean
+    assert needed[-1] > needed[0]  # grows with the rate
+    chart = plots.charts["timeline"]
+    chart.resize(900, 560)
+    image = chart.grab()
+    assert image.width() >= 600 and not image.isNull()
+    image.save(str(tmp_path / "timeline.png"))  # looked at: labelled axes, legend, purchase points
+
+    tab = window.show_view("whatif")
+    wait_idle(qtbot, tab, 60000)
+    slider = tab.sliders["growth_pct"]
+    assert tab.charts["timeline"].isVisible()  # a scenario with growth: the what-if shows its timeline
+    assert slider.value() == pytest.approx(30.0)  # the example's largest rate
+    with qtbot.waitSignal(tab.state.task.sig_done, timeout=60000):
+        slider.set_value(0.0, emit=True)
+    wait_idle(qtbot, tab, 60000)
+    what = tab.state.advice
+    years = what.timeline.years
+    # at 0 % (every rate, the web workload's own too) only the year-2 event's 40 VMs arrive:
+    # erp's 128 typical VMs (2,048 GiB / 16) + web's 60 = 188, then 228
+    assert [y.vms for y in years] == [188, 188, 228, 228, 228, 228]
+    assert years[0].hosts == years[1].hosts and len({y.hosts for y in years[2:]}) == 1
+    assert what.scenario.growth.cpu_pct_per_year == 0.0 and all(w.growth is None for w in what.scenario.workloads)
+
+
+@pytest.mark.timeout(120)
+def test_the_editor_growth_controls_write_the_growth_section(window, qtbot):
+    editor = window.show_view("scenario")
+    form = editor.growth_form
+    units = {spec.path: spec.unit for spec in form.specs}  # from the field table
+    assert units == {("horizon_years",): "years", ("cpu_pct_per_year",): "%/year", ("ram_pct_per_year",): "%/year",
+                     ("storage_pct_per_year",): "%/year"}
+    doc = window.session.document
+    assert "growth" not in doc.data
+    form.editors[("cpu_pct_per_year",)].sig_edited.emit(20.0)  # what typing a number and Enter sends
+    assert doc.data["growth"] == {"cpu_pct_per_year": 20.0}
+    assert doc.scenario.growth.cpu_pct_per_year == 20.0 and doc.scenario.growth.horizon_years == 5
+    editor.events_table.add()  # the table's Add: 10 VMs of the first workload in year 1
+    first = doc.data["workloads"][0]["name"]
+    assert doc.data["growth"]["events"] == [{"year": 1, "workload": first, "add_vms": 10}]
+    assert doc.scenario.growth.events[0].add_vms == 10
+    form.editors[("horizon_years",)].sig_edited.emit(0)
+    assert "growth.horizon_years" in doc.problems  # refused naming the field, under it in the form
+    doc.undo_stack.setClean()
+
+
+@pytest.mark.timeout(120)
+def test_a_workload_given_as_totals_shows_the_typical_vms_it_is_sized_as(window, qtbot):
+    _load_growth(window, qtbot)
+    editor = window.show_view("scenario")
+    # erp: 400 vCPUs / 4 = 100, 2,048 GiB / 16 = 128 -> 128 typical VMs of 4 vCPU / 16 GiB
+    assert editor.workload_list.item(0).text().endswith("128 typical VMs x 4 vCPU, 16 GiB (from totals)")
+    editor.workload_list.setCurrentRow(0)
+    form = editor.workload_form
+    assert form.editors[("vms",)].placeholderText() == "128 (from totals)"
+    assert form.editors[("vcpus",)].placeholderText() == "4 (typical VM)"
+    assert form.editors[("total_vcpus",)].text() == "400"
+    editor.workload_list.setCurrentRow(1)  # web: plain VMs, the field table's default again
+    assert form.editors[("vms",)].placeholderText() == "1 (default)"
+    assert window.session.document.scenario.workloads[0].vms == 128
+
+
+@pytest.mark.timeout(300)
+def test_optimize_tab_finds_the_design_that_lasts_the_horizon(window, qtbot):
+    from PySide6.QtCore import Qt
+
+    from knowledge.costs import load_catalogue
+
+    _load_growth(window, qtbot)
+    s = window.session
+    with qtbot.waitSignal(s.sig_advice, timeout=60000):
+        s.set_catalogue(load_catalogue(EXAMPLE.parent / "costs-example.yaml"))
+    assert s.advice.timeline.runs_out is not None  # the planned 10 hosts run out (year 4, RAM)
+    panel = window.show_view("optimize")
+    panel.counts.setValue(1)
+    panel.horizon.setChecked(True)
+    with qtbot.waitSignal(panel.task.sig_done, timeout=240000):
+        qtbot.mouseClick(panel.run_button, Qt.MouseButton.LeftButton)
+    wait_idle(qtbot, panel, 60000)
+    res = panel.result
+    assert res.best is not None and "year 5 of its growth" in res.scenario.name
+    with qtbot.waitSignal(s.sig_advice, timeout=60000):
+        panel.load_design(res.best)
+    assert s.document.data["growth"]["horizon_years"] == 5  # loaded onto the scenario itself, growth kept
+    assert s.document.data["workloads"][0]["total_vcpus"] == 400
+    assert s.advice.timeline.runs_out is None  # the design lasts every year
+    s.document.undo_stack.undo()
+    s.document.undo_stack.setClean()
