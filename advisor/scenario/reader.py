@@ -75,7 +75,11 @@ class _Reader(MappingReader):
             value = self.boolean(key, default)
         elif f.kind == "group":  # true/false, or a group's name
             raw = self.raw(key, default)
-            value = raw if isinstance(raw, bool) else self.string(key, default, empty=False)
+            if isinstance(raw, (int, float)) and not isinstance(raw, bool):  # 0 or 1 is no group's name
+                self.problems.add(self.p(key), f"must be true, false or a group name, not the number {raw}")
+                value = default
+            else:
+                value = raw if isinstance(raw, bool) else self.string(key, default, empty=False)
         else:
             value = self.string(key, default, f.choices or None, empty=f.empty)
         return value if value or f.fallback is None or not fallback else f.fallback

@@ -174,6 +174,18 @@ def test_bad_constraint_input_is_named(kb):
     assert "preferences.ha.policy" in text
 
 
+@pytest.mark.parametrize("key", ["anti_affinity", "affinity"])
+@pytest.mark.parametrize("number", [0, 1, 2.5])
+def test_a_number_is_no_group_name(kb, key, number):
+    """``anti_affinity: 0`` read as the group named "0" switched the constraint on (found from outside)."""
+    from advisor.scenario import parse_scenario
+    from knowledge.infra.errors import InputError
+
+    with pytest.raises(InputError) as e:
+        parse_scenario(scenario([cassandra(**{key: number})]))
+    assert f"workloads[0].{key}: must be true, false or a group name" in str(e.value)
+
+
 # --- doc 003's interference rule as a constraint ------------------------------------------------
 def test_sequential_io_workloads_never_share_a_host(kb):
     seq = {"pattern": "sequential", "intensity": "medium"}
