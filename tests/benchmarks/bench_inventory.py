@@ -29,6 +29,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from tests.benchmarks.child import PRELUDE  # noqa: E402
+
 TABS = ("vInfo", "vHost", "vCPU", "vMemory", "vDisk", "vPartition")
 #: the vCPU and vMemory tabs (one row per VM) as RVTools 4.x prints them; the importer reads each VM's
 #: measured CPU ('Overall', 'Max') and memory ('Consumed', 'Active') from them
@@ -107,14 +109,7 @@ def write_workbook(path: Path, vms: int, hosts: int = 300, seed: int = 7) -> dic
 
 
 #: run in a fresh interpreter: the work, its time and its extra peak memory
-CHILD = r"""
-import json, sys, time
-sys.path.insert(0, {root!r})
-def rss(field):
-    for line in open("/proc/self/status"):
-        if line.startswith(field):
-            return int(line.split()[1]) / 1024
-import openpyxl
+CHILD = PRELUDE + r"""import openpyxl
 from advisor.inventory import Inventory
 from knowledge.inventory import read_inventory
 import defusedxml.ElementTree

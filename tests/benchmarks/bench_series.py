@@ -29,6 +29,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from tests.benchmarks.child import PRELUDE  # noqa: E402
+
 TARGET_S, TARGET_MB = 60.0, 1024.0
 STEP_S = 300
 T0 = 1_767_225_600  # 2026-01-01 00:00 UTC
@@ -72,14 +74,7 @@ def write_files(folder: Path, vms: int, days: int, seed: int = 7) -> tuple[Path,
     return inv, series
 
 
-CHILD = r"""
-import json, sys, time
-sys.path.insert(0, {root!r})
-def rss(field):
-    for line in open("/proc/self/status"):
-        if line.startswith(field):
-            return int(line.split()[1]) / 1024
-t0, c0 = time.perf_counter(), time.process_time()
+CHILD = PRELUDE + r"""t0, c0 = time.perf_counter(), time.process_time()
 if {what!r} == "loadtxt":
     import numpy as np
     rows = 0
