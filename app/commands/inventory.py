@@ -147,6 +147,8 @@ def cmd_inventory(args) -> int:
     inv = Inventory(estate, args.group_by, include_powered_off=not args.exclude_powered_off, name=args.name or "")
     if series:
         inv.add_series(series, args.percentile)
+    elif args.percentile is not None and any(v.cpu_pcts for v in estate.vms):
+        inv.sizing_percentile = args.percentile  # the VMs' own percentiles over the collection (Nutanix Collector)
     elif args.percentile is not None:
         print("warning: --percentile without series files: nothing is sized on a percentile", file=sys.stderr)
     data = inv.to_scenario()
