@@ -28,6 +28,16 @@ class Inventory(Grouping):
         self._series_key = self._grouping_key()
         return self.series
 
+    def set_percentile(self, percentile: float) -> None:
+        """Size the groups on another percentile of the series read (:meth:`add_series`)."""
+        if self.series is None:
+            raise InputError("no utilisation series were read: nothing is sized on a percentile")
+        if not 1 <= percentile <= 100:
+            raise InputError(f"sizing percentile {percentile:g} is outside 1-100")
+        self.series.percentile = float(percentile)
+        self.series.compute(self)
+        self._series_key = self._grouping_key()
+
     def _grouping_key(self) -> tuple:
         return tuple((g.name, tuple(g.members)) for g in self.groups), self.include_powered_off
 
@@ -101,7 +111,7 @@ class Inventory(Grouping):
             apply_to_workload(w, gs, series.percentile)
         return w
 
-    def _group_series(self, g: Group) -> dict[str, Any] | None:
+    def group_series(self, g: Group) -> dict[str, Any] | None:
         """A group's series percentiles and the share it is sized on (None: no series)."""
         series = self.sized_series()
         gs = series.groups.get(g.name) if series is not None else None
@@ -125,7 +135,7 @@ class Inventory(Grouping):
                            "cpu_busy_pct": round(100.0 * p.cpu.share, 1) if p.cpu is not None else None,
                            "cpu_measured": p.cpu.source if p.cpu is not None else None,
                            "cpu_assumed": p.cpu.assumed if p.cpu is not None else None,
-                           "today_text": p.today_text(), "series": self._group_series(g)})
+                           "today_text": p.today_text(), "series": self.group_series(g)})
         series = self.sized_series()
         return {"found": self.estate.counts(), "group_by": self.group_by, "groups": groups,
                 "totals": {"source": self.source_totals(), "scenario": self.scenario_totals()},
@@ -136,17 +146,44 @@ class Inventory(Grouping):
                            else None)}
 
 
-def import_inventory(paths, group_by: str = "auto", include_powered_off: bool = True, progress=None,
-                     cancel=None) -> Inventory:
-    """Read the files and group their VMs (the worker the GUI runs; the CLI calls it too)."""
-    from advisor.progress import check, report
-    from knowledge.inventory import read_inventory
+def split_series(paths) -> tuple[list[Path], list[Path]]:
+    """``(inventory files, series files)`` of ``paths``, told apart by their content
+    (:func:`knowledge.series.detect_series`): a Live Optics workbook with performance sheets is both."""
+    from knowledge.series import SERIES_ONLY, detect_series
 
-    estate = read_inventory(paths, progress=(lambda f, m: report(progress, 0.9 * f, m)) if progress else None,
-                            cancel=cancel)
+    files = [Path(p) for p in paths]
+    kinds = {f: detect_series(f) for f in files}
+    return ([f for f in files if kinds[f] not in SERIES_ONLY],
+            [f for f in files if kinds[f] in SERIES_ONLY] + [f for f in files if kinds[f] == "liveoptics-perf"])
+
+
+def import_inventory(paths, group_by: str = "auto", include_powered_off: bool = True, percentile: float | None = None,
+                     name: str = "", progress=None, cancel=None) -> Inventory:
+    """Read the estate exports among ``paths``, group their VMs and join the utilisation series
+    given beside them (sized on their ``percentile``): ``capadvisor inventory`` and the GUI's
+    Import inventory (in its worker) both call this."""
+    from advisor.progress import check, report
+    from knowledge.inventory import UnknownFormat, read_inventory
+    from knowledge.series import FORMATS as SERIES_FORMATS
+
+    estate_files, series = split_series(paths)
+    if series and not estate_files:
+        raise InputError(f"only utilisation series given ({', '.join(p.name for p in series)}): add the inventory "
+                         "whose VMs they measure (the estate export, e.g. RVTools or the inventory CSV template)")
+    share = 0.6 if series else 0.9
+    try:
+        estate = read_inventory(estate_files, progress=(lambda f, m: report(progress, share * f, m)) if progress
+                                else None, cancel=cancel)
+    except UnknownFormat as exc:  # a file of neither kind: say that series are read too
+        raise InputError(f"{exc}; or, beside them, utilisation series: " + "; ".join(SERIES_FORMATS.values())) from None
     check(cancel)
-    report(progress, 0.92, "grouping the VMs")
-    inv = Inventory(estate, group_by, include_powered_off)
+    report(progress, share + 0.02, "grouping the VMs")
+    inv = Inventory(estate, group_by, include_powered_off, name=name)
+    if series:
+        report(progress, share + 0.05, f"reading the series ({', '.join(p.name for p in series)})")
+        inv.add_series(series, percentile, cancel)
+    elif any(v.cpu_pcts for v in estate.vms):  # the VMs' own percentiles over the collection (Nutanix Collector)
+        inv.sizing_percentile = percentile
     report(progress, 1.0, f"{len(inv.vms)} VMs in {len(inv.groups)} groups")
     return inv
 

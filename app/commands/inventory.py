@@ -136,20 +136,11 @@ def series_lines(s: dict) -> list[str]:
 
 
 def cmd_inventory(args) -> int:
-    from advisor.inventory import Inventory, scenario_yaml, today_vs_advised, write_scenario
-    from knowledge.inventory import read_inventory
-    from knowledge.series import SERIES_ONLY, detect_series
+    from advisor.inventory import import_inventory, scenario_yaml, today_vs_advised, write_scenario
 
-    kinds = {f: detect_series(f) for f in args.files}
-    series = [f for f in args.files if kinds[f] in SERIES_ONLY]
-    series += [f for f in args.files if kinds[f] == "liveoptics-perf"]  # an inventory with VM statistics
-    estate = read_inventory([f for f in args.files if kinds[f] not in SERIES_ONLY])
-    inv = Inventory(estate, args.group_by, include_powered_off=not args.exclude_powered_off, name=args.name or "")
-    if series:
-        inv.add_series(series, args.percentile)
-    elif args.percentile is not None and any(v.cpu_pcts for v in estate.vms):
-        inv.sizing_percentile = args.percentile  # the VMs' own percentiles over the collection (Nutanix Collector)
-    elif args.percentile is not None:
+    inv = import_inventory(args.files, args.group_by, include_powered_off=not args.exclude_powered_off,
+                           percentile=args.percentile, name=args.name or "")
+    if inv.series is None and inv.sizing_percentile is None and args.percentile is not None:
         print("warning: --percentile without series files: nothing is sized on a percentile", file=sys.stderr)
     data = inv.to_scenario()
     from advisor.scenario import parse_scenario
