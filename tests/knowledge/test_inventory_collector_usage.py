@@ -160,6 +160,36 @@ def test_joined_vms_without_a_measurement_stay_assumed(tmp_path):
     assert lo_only >= 2
 
 
+def test_one_exports_hosts_never_stand_for_anothers_vms(tmp_path):
+    """RVTools' VMs get RVTools' hosts' usage over their own vCPUs (computed here from the tabs), however
+    busy the Live Optics hosts are; the Live Optics VMs their own VM Performance average."""
+    rv = RV.write("rvtools-4x.xlsx", tmp_path)
+    tabs = RV.tabs("rvtools-4x.xlsx")
+    head, *rows = tabs["vHost"]
+    hosts = [dict(zip(head, r, strict=True)) for r in rows]
+    speed = {h["Host"]: h["Speed"] for h in hosts}
+    head, *rows = tabs["vInfo"]
+    on = [r for r in (dict(zip(head, x, strict=True)) for x in rows)
+          if r["Powerstate"] == "poweredOn" and str(r["Template"]).lower() != "true" and r["Host"] in speed]
+    want = (sum(h["CPU usage %"] / 100 * h["# Cores"] * h["Speed"] for h in hosts)
+            / sum(r["CPUs"] * speed[r["Host"]] for r in on))
+    lo = _live_optics_on()
+    inv = Inventory(read_inventory([rv, LO]))
+    kinds = set()
+    for g in inv.groups:
+        members = [inv.vms[i] for i in g.members if inv.vms[i].powered_on]
+        p = inv.profile(g)
+        if members and all(v.source == str(rv) for v in members):
+            kinds.add("rvtools")
+            assert p.cpu.share == pytest.approx(want, rel=1e-6) and "vHost" in p.cpu.source
+        elif members and all(v.source == str(LO) for v in members):
+            kinds.add("live optics")
+            avg = sum(lo[v.name]["vcpus"] * lo[v.name]["Average vCPU %"] for v in members) / 100 / \
+                sum(lo[v.name]["vcpus"] for v in members)
+            assert p.cpu.share == pytest.approx(avg, rel=1e-6) and "VM Performance" in p.cpu.source
+    assert kinds == {"rvtools", "live optics"} and not inv.cpu_warnings()
+
+
 def test_joined_memory_in_use_names_each_source(tmp_path):
     """RVTools' vMemory 'Consumed' and Live Optics' 'Consumed Memory (MiB)' are each named with the VMs
     they count; the total is theirs added up."""
