@@ -273,14 +273,20 @@ class EstateToday:
 
     def _measured_at(self, hosts: list[Host]) -> str:
         """When the usage figures were taken: at export time, or as a collector's averages over its
-        collection (Live Optics, Nutanix Collector performance sheets), or both."""
-        froms = [h.usage_from for h in hosts] + [v.cpu_from for v in self.vms if v.cpu_usage_pct is not None]
-        averaged = [f for f in froms if OVER_COLLECTION in f]
-        if not averaged:
+        collection (Live Optics, Nutanix Collector performance sheets), said for the VMs' CPU and the
+        hosts' usage apart when they differ."""
+        def when(froms: list[str]) -> str:
+            averaged = sum(OVER_COLLECTION in f for f in froms)
+            return "" if not froms else "export time" if not averaged else OVER_COLLECTION if averaged == len(
+                froms) else f"partly {OVER_COLLECTION}, partly export time"
+
+        vms = when([v.cpu_from for v in self.vms if v.cpu_usage_pct is not None])
+        on_hosts = when([h.usage_from for h in hosts])
+        if {vms, on_hosts} <= {"", "export time"}:
             return EXPORT_TIME
-        if len(averaged) == len(froms):
-            return f"{OVER_COLLECTION} (the collector's performance data, not a peak)"
-        return f"export time for some figures, {OVER_COLLECTION} for others (not a peak)"
+        if not vms or not on_hosts or vms == on_hosts:
+            return f"{vms or on_hosts} (not a peak)"
+        return f"the VMs' CPU: {vms}; the hosts' usage: {on_hosts} (not a peak)"
 
 
 def _what_measured(vm: VM) -> str:

@@ -74,6 +74,7 @@ def test_nutanix_groups_are_sized_on_the_vcpu_sheet_percentile_asked(capsys, per
     avg = _weighted(vms, "Average %") / sum(v["vcpus"] for v in vms.values())
     assert doc["today"]["vcpu_busy_pct"] == pytest.approx(100 * avg, abs=0.05)
     assert "vCPU 'Average %'" in doc["today"]["vcpu_busy_from"]
+    assert "the VMs' CPU: average over the collection" in doc["today"]["measured_at"]
     assert all("100.0 % busy" not in g["today_text"] and g["cpu_busy_pct"] < 100 for g in doc["groups"])
     assert not doc["warnings"]
 
