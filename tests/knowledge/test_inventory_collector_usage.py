@@ -210,3 +210,23 @@ def test_joined_memory_in_use_names_each_source(tmp_path):
                                                       abs=0.05)
     assert today["ram_consumed_from"] == (f"RVTools vMemory 'Consumed' (2 VMs), Live Optics 'Consumed Memory "
                                           f"(MiB)' ({len(lo)} VMs)")
+
+
+def test_a_performance_sheet_in_another_unit_is_refused_and_unknown_vms_are_noted(tmp_path, capsys):
+    """A vCPU sheet whose 'Average %' holds MHz is refused naming file, sheet, row and column (exit 2);
+    a VM Performance row naming no VM of the VMs sheet is skipped and said in a note."""
+    wb = openpyxl.load_workbook(NX)
+    ws = wb["vCPU"]
+    col = next(c.column for c in ws[1] if c.value == "Average %")
+    ws.cell(row=3, column=col, value=2600)
+    bad = tmp_path / "nx-mhz.xlsx"
+    wb.save(bad)
+    assert main(["inventory", str(bad), "--no-advise"]) == 2
+    err = capsys.readouterr().err
+    assert "nx-mhz.xlsx" in err and "sheet vCPU, row 3, column 'Average %': 2600 %" in err
+    wb = openpyxl.load_workbook(LO)
+    wb["VM Performance"].append(["ghost-01", "vm-999", 50, 20, 1, 1])
+    extra = tmp_path / "lo-ghost.xlsx"
+    wb.save(extra)
+    (source,) = read_inventory([extra]).sources
+    assert any("1 row(s) name no VM" in n and "ghost-01" in n for n in source.notes)
