@@ -10,7 +10,7 @@ from typing import Any
 
 from advisor.inventory.assumptions import assumption_rows, host_mapping, workload_mapping
 from advisor.inventory.grouping import Group, Grouping
-from advisor.inventory.series import SeriesSizing, apply_to_workload, read_for
+from advisor.inventory.series import DEFAULT_PERCENTILE, SeriesSizing, apply_to_workload, read_for
 from knowledge.infra.errors import InputError
 
 
@@ -64,17 +64,24 @@ class Inventory(Grouping):
             "today": self.today(),
             "assumed": host_assumed,
         }
-        notes = [n for n in [note] + list(self.estate.warnings) + [f"{Path(s.path).name}: {x}" for s in
-                                                                     self.estate.sources for x in s.notes] if n]
+        notes = [n for n in [note] + self.warnings() + [f"{Path(s.path).name}: {x}" for s in
+                                                        self.estate.sources for x in s.notes] if n]
         if notes:
             estate["notes"] = notes
-        out = {"version": 1, "name": name or self.name, "hosts": hosts,
-               "workloads": [self.workload(g) for g in self.groups], "estate": estate}
+        workloads = [self.workload(g) for g in self.groups]
+        out: dict[str, Any] = {"version": 1, "name": name or self.name, "hosts": hosts, "workloads": workloads,
+                               "estate": estate}
         series = self.sized_series()
         if series is not None and series.estate:
             estate["series"] = series.estate
             out["preferences"] = {"sizing_percentile": series.percentile}
+        elif any("cpu_busy_percentiles" in w for w in workloads):  # the VMs' own percentiles
+            out["preferences"] = {"sizing_percentile": self.sizing_percentile or DEFAULT_PERCENTILE}
         return out
+
+    def warnings(self) -> list[str]:
+        """The sources' warnings and what the CPU figures cannot say (:meth:`cpu_warnings`)."""
+        return list(self.estate.warnings) + self.cpu_warnings()
 
     def _nothing_to_plan(self) -> str:
         """Why there is no VM to plan, saying what the files held."""
@@ -127,11 +134,12 @@ class Inventory(Grouping):
                            "pinned": p.pinned, "examples": p.examples, "note": g.note,
                            "cpu_busy_pct": round(100.0 * p.cpu.share, 1) if p.cpu is not None else None,
                            "cpu_measured": p.cpu.source if p.cpu is not None else None,
+                           "cpu_assumed": p.cpu.assumed if p.cpu is not None else None,
                            "today_text": p.today_text(), "series": self.group_series(g)})
         series = self.sized_series()
         return {"found": self.estate.counts(), "group_by": self.group_by, "groups": groups,
                 "totals": {"source": self.source_totals(), "scenario": self.scenario_totals()},
-                "today": self.today(), "warnings": list(self.estate.warnings),
+                "today": self.today(), "warnings": self.warnings(),
                 "sources": [{"file": s.path, "format": s.format, "vms": s.vms, "hosts": s.hosts, "notes": s.notes}
                             for s in self.estate.sources],
                 "series": (dict(series.estate, text=series.text()) if series is not None and series.estate
@@ -174,6 +182,8 @@ def import_inventory(paths, group_by: str = "auto", include_powered_off: bool = 
     if series:
         report(progress, share + 0.05, f"reading the series ({', '.join(p.name for p in series)})")
         inv.add_series(series, percentile, cancel)
+    elif any(v.cpu_pcts for v in estate.vms):  # the VMs' own percentiles over the collection (Nutanix Collector)
+        inv.sizing_percentile = percentile
     report(progress, 1.0, f"{len(inv.vms)} VMs in {len(inv.groups)} groups")
     return inv
 
