@@ -370,11 +370,11 @@ class InventoryDialog(QDialog):
         self.powered_off.blockSignals(True)
         self.powered_off.setChecked(inventory.include_powered_off)
         self.powered_off.blockSignals(False)
-        series = inventory.series
-        self.percentile_row.setVisible(series is not None)
-        if series is not None:
+        sized = inventory.sized_percentile  # of the series read, or of the VMs' own percentiles (Nutanix)
+        self.percentile_row.setVisible(sized is not None)
+        if sized is not None:
             self.percentile.blockSignals(True)
-            self.percentile.setValue(int(round(series.percentile)))
+            self.percentile.setValue(int(round(sized)))
             self.percentile.blockSignals(False)
         self.progress_row.hide()
         self._set_ready(True)
@@ -457,7 +457,7 @@ class InventoryDialog(QDialog):
             self._apply(self.inventory.set_include_powered_off, on)
 
     def _set_percentile(self, q: int) -> None:
-        if self.inventory is not None and self.inventory.series is not None:
+        if self.inventory is not None and self.inventory.sized_percentile is not None:
             self._apply(self.inventory.set_percentile, float(q))
 
     # --- text ------------------------------------------------------------------------------------
