@@ -230,3 +230,29 @@ def test_a_performance_sheet_in_another_unit_is_refused_and_unknown_vms_are_note
     wb.save(extra)
     (source,) = read_inventory([extra]).sources
     assert any("1 row(s) name no VM" in n and "ghost-01" in n for n in source.notes)
+
+
+def test_a_vm_name_in_both_exports_never_takes_the_other_exports_performance(tmp_path):
+    """RVTools and Live Optics both list web-01, app-01, db-01 ...: the Live Optics workbook's VM
+    Performance rows are joined to its own VMs (the workbook reader), and the series summary of the
+    CLI never hands them to RVTools' VMs of the same name."""
+    from advisor.inventory import import_inventory
+
+    rv = RV.write("rvtools-4x.xlsx", tmp_path)
+    rv_names = {r[0] for r in RV.tabs("rvtools-4x.xlsx")["vInfo"][1:]}
+    lo_vms = {r["VM Name"]: r for r in _sheet(LO, "VMs") if r["Template"] != "TRUE"}
+    unique = set(lo_vms) - rv_names
+    assert rv_names & set(lo_vms) and unique  # the case: some names in both files, some in one
+    inv = import_inventory([rv, LO])
+    assert inv.series is not None
+    for g in inv.groups:
+        gs = inv.series.groups.get(g.name)
+        members = [inv.vms[i] for i in g.members]
+        joined = [v for v in members if v.source == str(LO) and v.name in unique]
+        assert (gs.vms if gs else 0) == len(joined), g.name
+    lo_perf = {r["VM Name"]: r for r in _sheet(LO, "VM Performance")}
+    for v in inv.vms:
+        if v.source == str(LO) and v.powered_on:
+            assert v.cpu_usage_pct == lo_perf[v.name]["Average vCPU %"]
+        elif v.source == str(rv):
+            assert v.cpu_usage_pct is None and not v.cpu_pcts

@@ -372,12 +372,13 @@ class InventoryDialog(QDialog):
         self.powered_off.blockSignals(False)
         from advisor.inventory.series import SUMMED
 
+        sized = inventory.sized_percentile  # of the series read, or of the VMs' own percentiles (Nutanix)
         series = inventory.series
-        # a percentile only where there are series (a collector's average and peak are sized on the peak)
-        self.percentile_row.setVisible(series is not None and series.estate.get("basis") == SUMMED)
-        if series is not None:
+        # no percentile where the series are a collector's average and peak (sized on the peak)
+        self.percentile_row.setVisible(sized is not None and (series is None or series.estate.get("basis") == SUMMED))
+        if sized is not None:
             self.percentile.blockSignals(True)
-            self.percentile.setValue(int(round(series.percentile)))
+            self.percentile.setValue(int(round(sized)))
             self.percentile.blockSignals(False)
         self.progress_row.hide()
         self._set_ready(True)
@@ -460,11 +461,12 @@ class InventoryDialog(QDialog):
             self._apply(self.inventory.set_include_powered_off, on)
 
     def _set_percentile(self, q: int) -> None:
-        """Size on another percentile: the series are reduced again in the worker (long for a large
-        estate), the dialog shows the result as it showed the import."""
-        if self.inventory is None or self.inventory.series is None:
+        """Size on another percentile: series are reduced again in the worker (long for a large
+        estate), the dialog shows the result as it showed the import; the VMs' own percentiles
+        (Nutanix) at once."""
+        if self.inventory is None or self.inventory.sized_percentile is None:
             return
-        if self.task is None:
+        if self.task is None or self.inventory.series is None:
             self._apply(self.inventory.set_percentile, float(q))
             return
         self.show_message("")
