@@ -215,7 +215,8 @@ class SeriesSizing:
         peaks = {n: gs for n, gs in self.groups.items() if gs.basis != SUMMED}
         self.estate = {"percentile": self.percentile, "vms": sum(g.vms for g in self.groups.values()),
                        "files": [{"file": f.path, "format": f.format, "vms": f.vms, "samples": f.samples,
-                                  "metrics": f.metrics, "notes": f.notes} for f in self.store.files]} if self.groups else {}
+                                  "metrics": f.metrics, "notes": f.notes,
+                                  "warnings": f.warnings} for f in self.store.files]} if self.groups else {}
         if peaks:
             self.estate["peak_sized"] = {"groups": sorted(peaks), "vms": sum(g.vms for g in peaks.values()),
                                          "busy_cores": round(sum(g.vcpus * g.shares["peak"] for g in peaks.values()), 2),

@@ -20,7 +20,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "and virsh list --all / dominfo / nodeinfo text; pvesh get /cluster/resources "
                     "--output-format json; openstack server list --long -f json with openstack flavor list -f "
                     "json (and openstack hypervisor list --long -f json for the hosts); Live Optics (Optical Prime) .xlsx (sheets "
-                    "VMs, ESX Hosts); Nutanix Collector .xlsx (sheets vmList, vHosts); the Azure Migrate import CSV; "
+                    "VMs, ESX Hosts; VM Performance and ESX Performance: the VMs' average and peak CPU %, the hosts' "
+                    "average CPU and memory %); Nutanix Collector .xlsx (sheets vmList, vHosts; vCPU: the VMs' average, "
+                    "median, 95th percentile and peak CPU %, sized at --percentile); the Azure Migrate import CSV; "
                     "the AWS Migration Hub import CSV; Capacity Advisor's inventory CSV template (see docs/inventory.md). Fields no export carries (I/O "
                     "pattern, loss tolerance, live migration ...) get defaults marked as assumed. Unless "
                     "--no-advise, the advice is computed and set next to today's settings (cache modes, "
@@ -99,7 +101,7 @@ def summary_lines(inv, advised_rows: list[dict] | None) -> list[str]:
     measured = sorted({a for w in scenario["workloads"] for a in w.get("measured", [])})
     if measured:
         lines.append("Measured (derived from the estate's usage, not assumed): " + ", ".join(measured)
-                     + " (each group's 'CPU ... % busy'; a snapshot at export time)")
+                     + f" (each group's 'CPU ... % busy'; {_when_measured(s['today'])})")
     lines += series_lines(s)
     t = s["today"]
     if t:
@@ -109,6 +111,12 @@ def summary_lines(inv, advised_rows: list[dict] | None) -> list[str]:
         lines.append("Today vs advised:")
         lines += [f"  {x}" for x in format_today(advised_rows)]
     return lines
+
+
+def _when_measured(today: dict) -> str:
+    """When the estate's usage was taken (``estate.today``'s ``measured_at``; RVTools: a snapshot)."""
+    at = today.get("measured_at", "")
+    return "a snapshot at export time" if not at or at.startswith("export time (") else at
 
 
 def series_lines(s: dict) -> list[str]:
@@ -136,18 +144,11 @@ def series_lines(s: dict) -> list[str]:
 
 
 def cmd_inventory(args) -> int:
-    from advisor.inventory import Inventory, scenario_yaml, today_vs_advised, write_scenario
-    from knowledge.inventory import read_inventory
-    from knowledge.series import SERIES_ONLY, detect_series
+    from advisor.inventory import import_inventory, scenario_yaml, today_vs_advised, write_scenario
 
-    kinds = {f: detect_series(f) for f in args.files}
-    series = [f for f in args.files if kinds[f] in SERIES_ONLY]
-    series += [f for f in args.files if kinds[f] == "liveoptics-perf"]  # an inventory with VM statistics
-    estate = read_inventory([f for f in args.files if kinds[f] not in SERIES_ONLY])
-    inv = Inventory(estate, args.group_by, include_powered_off=not args.exclude_powered_off, name=args.name or "")
-    if series:
-        inv.add_series(series, args.percentile)
-    elif args.percentile is not None:
+    inv = import_inventory(args.files, args.group_by, include_powered_off=not args.exclude_powered_off,
+                           percentile=args.percentile, name=args.name or "")
+    if inv.series is None and inv.sizing_percentile is None and args.percentile is not None:
         print("warning: --percentile without series files: nothing is sized on a percentile", file=sys.stderr)
     data = inv.to_scenario()
     from advisor.scenario import parse_scenario

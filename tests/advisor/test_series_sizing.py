@@ -110,7 +110,7 @@ def test_json_summary_states_the_percentiles_and_bad_series_exit_2(tmp_path, cap
     bad.write_text(f"vm,timestamp,cpu_pct,mem_pct\nstranger,{T0},10,10\nstranger,{T0 + 300},10,10\n")
     assert main(["inventory", str(inv), str(bad)]) == 2
     err = capsys.readouterr().err
-    assert "bad.csv" in err and "'stranger' (line 2)" in err and "not in the inventory" in err
+    assert "bad.csv" in err and "'stranger' (line 2)" in err and "none of its VMs is in the inventory" in err
 
 
 def test_a_live_optics_workbook_sizes_on_the_sum_of_its_vm_peaks(tmp_path, capsys):
