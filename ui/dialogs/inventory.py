@@ -107,8 +107,9 @@ class GroupsModel(QAbstractTableModel):
                     "vCPUs per VM in the scenario", "RAM per VM in the scenario (the group's mean)",
                     "Virtual disk per VM (mean of the provisioned sizes)",
                     "What these VMs run with today: cache modes (counted per virtual disk), VMs pinned or "
-                    "powered off, vCPU range, CPU use measured at export time, or the CPU share the utilisation "
-                    "series size the group on",
+                    "powered off, vCPU range, CPU use measured (at export time, or a collector's average over its "
+                    "collection with its percentiles; 'assumed' where none of the VMs was measured), or the CPU "
+                    "share the utilisation series size the group on",
                     "What the grouping changed")[section]
         return None
 
