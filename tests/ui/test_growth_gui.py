@@ -126,7 +126,7 @@ def test_optimize_tab_finds_the_design_that_lasts_the_horizon(window, qtbot):
     s = window.session
     with qtbot.waitSignal(s.sig_advice, timeout=60000):
         s.set_catalogue(load_catalogue(EXAMPLE.parent / "costs-example.yaml"))
-    assert s.advice.timeline.runs_out is not None  # the planned 10 hosts run out (year 4, RAM)
+    assert s.advice.timeline.runs_out is not None  # the planned 10 hosts run out (year 3, CPU load)
     panel = window.show_view("optimize")
     panel.counts.setValue(1)
     panel.horizon.setChecked(True)
