@@ -20,9 +20,12 @@ today's (the hosts the targets add today stay); year 0 is the advice itself.
 
 **Planned hosts** are the scenario's (``preferences.fixed.host_count`` when a design is fixed,
 else ``hosts.count``), reserve included; utilization is of their usable capacity (the host
-count's ceilings) on the active ones. ``runs_out`` is the first year the whole VMs no longer fit
-the planned active hosts in the hard limits (CPU allocation, RAM, local disk capacity), naming
-the binding hard resource.
+count's ceilings) on the active ones. The planned hosts hold a year (``planned_hosts_fit``) when
+the hosts it needs are no more than the planned ones (the placement within every limit that places
+VMs: CPU allocation, CPU load at the planned ceiling, RAM, local disk capacity) and the whole VMs
+fit them in the hard limits (CPU allocation, RAM, local disk capacity). ``runs_out`` is the first
+year they no longer do, naming where the plan breaks: the most used of the resources that place
+VMs that year (a hard resource the hosts lack altogether first).
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ from typing import Any
 from advisor.recommend.base import EngineContext, Recommendation
 from advisor.recommend.host_demand import (
     HARD,
+    REPORTED_ONLY,
     Budgets,
     host_capacity,
     placement_demand,
@@ -49,6 +53,8 @@ from knowledge.infra.errors import InputError
 RATE_OF = {"cpu_allocation": "cpu", "cpu_load": "cpu", "ram": "ram", "disk_capacity": "storage",
            "disk_iops": "storage", "network": "storage"}
 RATES = ("cpu", "ram", "storage")
+#: the resources that place VMs (the host count's limits; IOPS and storage traffic are only reported)
+PLACING = tuple(k for k in RATE_OF if k not in REPORTED_ONLY)
 
 
 @dataclass
@@ -195,6 +201,13 @@ def _binding(util: dict[str, float], keys: tuple[str, ...] | None = None) -> str
     return max(pool, key=lambda k: pool[k]) if pool else ""
 
 
+def _breaks(util: dict[str, float], total: dict[str, float], cap: dict[str, float]) -> str:
+    """Where the plan breaks in a year it no longer holds: a hard resource the hosts lack
+    altogether, else the most used resource that places VMs."""
+    missing = [k for k in HARD if total.get(k, 0) > 0 and cap.get(k, 0) <= 0]
+    return missing[0] if missing else _binding(util, PLACING)
+
+
 def timeline(ctx: EngineContext, hc: Recommendation | None, catalogue=None,
              design: dict[str, Any] | None = None) -> Timeline | None:
     """The timeline of the scenario's growth (None without a ``growth`` section or a host count
@@ -219,7 +232,7 @@ def timeline(ctx: EngineContext, hc: Recommendation | None, catalogue=None,
     for e in g.events:
         events.setdefault(e.workload, []).append(e)
     for y in range(g.horizon_years + 1):
-        active, vms, total, util, fits = _year(g, base, cap, y, p_active, events)
+        active, vms, total, util, hard_fits = _year(g, base, cap, y, p_active, events)
         first = first or total
         active = max(active, minimum)
         if today is not None and all(total[k] >= first[k] - 1e-9 for k in total):
@@ -227,9 +240,10 @@ def timeline(ctx: EngineContext, hc: Recommendation | None, catalogue=None,
         hosts = active + reserve
         buy = max(hosts - most, 0) if y else hosts
         most = max(most, hosts)
+        fits = hard_fits and active <= p_active  # more hosts needed than planned: the plan does not hold
         out.years.append(Year(y, hosts, active, buy, vms, total, util, _binding(util), fits))
         if not fits and out.runs_out is None:
-            out.runs_out = {"year": y, "resource": _binding(util, HARD), "planned_hosts": planned}
+            out.runs_out = {"year": y, "resource": _breaks(util, total, cap), "planned_hosts": planned}
     if hc.value is None:
         out.notes.append("no host count meets every hard limit today: the hosts per year are the placement's")
     if catalogue is not None:

@@ -6,7 +6,8 @@ same facts as labelled text for the CLI and the GUI."""
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from knowledge.inventory.model import OVER_COLLECTION, VM, Estate, Host
@@ -35,6 +36,21 @@ class Measured:
         from advisor.recommend.load import level_of
 
         return level_of(self.share)
+
+
+@dataclass
+class Spread:
+    """The hosts' CPU usage % spread over the VMs on them: per VM (by id) its busy share and where it
+    comes from, and what could not be spread."""
+
+    share: dict[int, float] = field(default_factory=dict)
+    source: dict[int, str] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+
+    def add(self, other: Spread) -> None:
+        self.share.update(other.share)
+        self.source.update(other.source)
+        self.warnings += other.warnings
 
 
 def vm_sizes(vms: list[VM]) -> list[tuple[int, float, int]]:
@@ -86,61 +102,58 @@ class EstateToday:
         denominator = vm.vcpus * mhz if mhz else vm.cpu_max_mhz
         return min(1.0, max(0.0, vm.cpu_usage_mhz / denominator)) if denominator else None
 
-    def hosts_busy_share(self) -> Measured | None:
-        """The busy share from the hosts' CPU usage %: the busy MHz of the hosts that report it over
-        the MHz of the powered-on vCPUs that run on them (all powered-on VMs when the VMs do not name
-        those hosts). None when no host reports it, or when the listed VMs could not make the hosts
-        that busy (more than all their vCPUs): the export lists only part of what runs there, and
-        :meth:`cpu_warnings` says so."""
-        return self._spread()[0]
-
-    def _spread(self) -> tuple[Measured | None, set[int], str]:
-        """The hosts' busy share, the ids of the VMs it stands for, and a warning (cached)."""
+    def _spread(self) -> Spread:
+        """The hosts' CPU usage % over the VMs on them (cached): per file of hosts, the busy MHz of its
+        hosts that report it over the MHz of the powered-on vCPUs on them, so that one export's hosts
+        never stand for another's VMs; over every powered-on VM when the VMs mostly name no such host."""
         if not hasattr(self, "_spread_cache"):
-            self._spread_cache = self._compute_spread()
+            hosts = [h for h in self.estate.hosts if h.cpu_usage_pct is not None and h.cores and h.ghz]
+            on = [v for v in self.vms if v.powered_on is not False and v.vcpus and not v.template]
+            names = {n for h in hosts for n in (h.name, *h.aliases)}
+            placed = [v for v in on if v.host in names]
+            out = Spread()
+            if hosts and _vcpus(placed) < 0.5 * _vcpus(on):
+                out.add(self._spread_over(hosts, on, _busy_mhz(hosts) * len(self.estate.hosts) / len(hosts)))
+            elif hosts:
+                for file in dict.fromkeys(h.source for h in hosts):
+                    mine = [h for h in hosts if h.source == file]
+                    names = {n for h in mine for n in (h.name, *h.aliases)}
+                    out.add(self._spread_over(mine, [v for v in on if v.host in names], _busy_mhz(mine)))
+            self._spread_cache = out
         return self._spread_cache
 
-    def _compute_spread(self) -> tuple[Measured | None, set[int], str]:
-        hosts = [h for h in self.estate.hosts if h.cpu_usage_pct is not None and h.cores and h.ghz]
-        if not hosts:
-            return None, set(), ""
-        busy_mhz = sum((h.cpu_usage_pct or 0.0) / 100.0 * (h.cores or 0) * (h.ghz or 0.0) * 1000.0 for h in hosts)
-        names = {n for h in hosts for n in (h.name, *h.aliases)}
-        by_name = self._host_index()
-        mean = self._mean_mhz() or 1.0
-        on = [v for v in self.vms if v.powered_on is not False and v.vcpus and not v.template]
-        placed = [v for v in on if v.host in names]
-        if sum((v.vcpus or 0) * v.count for v in placed) < 0.5 * sum((v.vcpus or 0) * v.count for v in on):
-            placed, busy_mhz = on, busy_mhz * len(self.estate.hosts) / len(hosts)
+    def _spread_over(self, hosts: list[Host], vms: list[VM], busy_mhz: float) -> Spread:
+        """``busy_mhz`` of ``hosts`` spread over the vCPUs of ``vms``; none, with a warning, when
+        those vCPUs could not keep the hosts that busy (the export lists only part of what runs there)."""
+        by_name, mean = self._host_index(), self._mean_mhz() or 1.0
         vcpu_mhz = sum((v.vcpus or 0) * v.count * ((by_name[v.host].ghz or 0.0) * 1000.0 if v.host in by_name and
-                                                   by_name[v.host].ghz else mean) for v in placed)
+                                                   by_name[v.host].ghz else mean) for v in vms)
         if vcpu_mhz <= 0:
-            return None, set(), ""
-        n = sum(v.count for v in placed)
+            return Spread()
+        n = sum(v.count for v in vms)
         if busy_mhz > vcpu_mhz:
-            if all(self.vm_busy_share(v, by_name, mean) is not None for v in placed):
-                return None, set(), ""  # every VM has its own measurement: the hosts' figure is not needed
-            vcpus = sum((v.vcpus or 0) * v.count for v in placed)
-            return None, set(), (
-                f"the hosts' CPU usage % ({len(hosts)} hosts) is more than the {vcpus:,} vCPUs of the {n} powered-on "
-                f"VMs listed on them can keep busy (it would put them at {100.0 * busy_mhz / vcpu_mhz:.0f} %): the "
-                "export lists only part of what runs there, so no VM's CPU busy share is derived from it (the VMs "
-                "without their own CPU usage keep an assumed CPU intensity)")
-        usage = "; ".join(sorted({h.usage_from for h in hosts if h.usage_from})) or "vHost"
-        return (Measured(busy_mhz / vcpu_mhz, 0, n, f"the hosts' CPU usage % ({usage}) over the vCPUs of the {n} "
-                         "powered-on VMs on them"), {id(v) for v in placed}, "")
+            if all(self.vm_busy_share(v, by_name, mean) is not None for v in vms):
+                return Spread()  # every VM has its own measurement: the hosts' figure is not needed
+            return Spread(warnings=[
+                f"the hosts' CPU usage % ({len(hosts)} hosts of {Path(hosts[0].source).name}) is more than the "
+                f"{_vcpus(vms):,} vCPUs of the {n} powered-on VMs listed on them can keep busy (it would put them at "
+                f"{100.0 * busy_mhz / vcpu_mhz:.0f} %): the export lists only part of what runs there, so no VM's "
+                "CPU busy share is derived from it (the VMs without their own CPU usage keep an assumed CPU "
+                "intensity)"])
+        usage = ", ".join(sorted({h.usage_from or "vHost" for h in hosts}))
+        text = f"the hosts' CPU usage % ({usage}) over the vCPUs of the {n} powered-on VMs on them"
+        return Spread({id(v): busy_mhz / vcpu_mhz for v in vms}, {id(v): text for v in vms})
 
     def cpu_warnings(self) -> list[str]:
         """What the summary must say about the CPU figures (a hosts' usage the listed VMs cannot explain)."""
-        warning = self._spread()[2]
-        return [warning] if warning else []
+        return list(self._spread().warnings)
 
     def measured_cpu(self, vms: list[VM]) -> Measured | None:
         """The busy share of ``vms`` (vCPU-weighted): each VM's own measurement where the export has
         one, else the hosts' CPU usage % spread over the VMs on them. ``vms`` none of which is
         measured either way get the estate's figure, marked as assumed."""
         hosts, mean = self._host_index(), self._mean_mhz()
-        spread, placed, _w = self._spread()
+        spread = self._spread()
         on = [v for v in vms if v.powered_on is not False and v.vcpus and not v.template]
         own: list[tuple[VM, float]] = []
         by_host: list[tuple[VM, float]] = []
@@ -148,8 +161,8 @@ class EstateToday:
             x = self.vm_busy_share(v, hosts, mean)
             if x is not None:
                 own.append((v, x))
-            elif spread is not None and id(v) in placed:
-                by_host.append((v, spread.share))
+            elif id(v) in spread.share:
+                by_host.append((v, spread.share[id(v)]))
         n_on = sum(v.count for v in on)
         measured = own + by_host
         if measured:
@@ -260,14 +273,20 @@ class EstateToday:
 
     def _measured_at(self, hosts: list[Host]) -> str:
         """When the usage figures were taken: at export time, or as a collector's averages over its
-        collection (Live Optics, Nutanix Collector performance sheets), or both."""
-        froms = [h.usage_from for h in hosts] + [v.cpu_from for v in self.vms if v.cpu_usage_pct is not None]
-        averaged = [f for f in froms if OVER_COLLECTION in f]
-        if not averaged:
+        collection (Live Optics, Nutanix Collector performance sheets), said for the VMs' CPU and the
+        hosts' usage apart when they differ."""
+        def when(froms: list[str]) -> str:
+            averaged = sum(OVER_COLLECTION in f for f in froms)
+            return "" if not froms else "export time" if not averaged else OVER_COLLECTION if averaged == len(
+                froms) else f"partly {OVER_COLLECTION}, partly export time"
+
+        vms = when([v.cpu_from for v in self.vms if v.cpu_usage_pct is not None])
+        on_hosts = when([h.usage_from for h in hosts])
+        if {vms, on_hosts} <= {"", "export time"}:
             return EXPORT_TIME
-        if len(averaged) == len(froms):
-            return f"{OVER_COLLECTION} (the collector's performance data, not a peak)"
-        return f"export time for some figures, {OVER_COLLECTION} for others (not a peak)"
+        if not vms or not on_hosts or vms == on_hosts:
+            return f"{vms or on_hosts} (not a peak)"
+        return f"the VMs' CPU: {vms}; the hosts' usage: {on_hosts} (not a peak)"
 
 
 def _what_measured(vm: VM) -> str:
@@ -277,15 +296,29 @@ def _what_measured(vm: VM) -> str:
     return "vCPU tab 'Overall' MHz over its vCPUs at the host's clock"
 
 
-def _measured_text(own: list[tuple[VM, float]], by_host: list[tuple[VM, float]], spread: Measured | None, n: int,
+def _n_vms(n: int) -> str:
+    return f"{n} VM" if n == 1 else f"{n} VMs"
+
+
+def _vcpus(vms: list[VM]) -> int:
+    return sum((v.vcpus or 0) * v.count for v in vms)
+
+
+def _busy_mhz(hosts: list[Host]) -> float:
+    return sum((h.cpu_usage_pct or 0.0) / 100.0 * (h.cores or 0) * (h.ghz or 0.0) * 1000.0 for h in hosts)
+
+
+def _measured_text(own: list[tuple[VM, float]], by_host: list[tuple[VM, float]], spread: Spread, n: int,
                    n_on: int) -> str:
     """Where a group's busy share comes from: the columns its VMs were measured by, the hosts'."""
     parts = []
     if own:
         what = sorted({_what_measured(v) for v, _x in own})
-        parts.append(", ".join(what) + (f" ({sum(v.count for v, _x in own)} VMs)" if by_host else ""))
-    if by_host and spread is not None:
-        parts.append(f"{spread.source} ({sum(v.count for v, _x in by_host)} VMs)" if own else spread.source)
+        parts.append(", ".join(what) + (f" ({_n_vms(sum(v.count for v, _x in own))})" if by_host else ""))
+    froms: Counter = Counter()
+    for v, _x in by_host:
+        froms[spread.source[id(v)]] += v.count
+    parts += [f"{k} ({_n_vms(c)})" if own or len(froms) > 1 else k for k, c in froms.items()]
     return "; ".join(parts) + f" ({n} of {n_on} powered-on VMs measured)"
 
 

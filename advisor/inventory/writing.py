@@ -29,14 +29,28 @@ class Inventory(Grouping):
         return self.series
 
     def set_percentile(self, percentile: float) -> None:
-        """Size the groups on another percentile of the series read (:meth:`add_series`)."""
-        if self.series is None:
+        """Size the groups on another percentile of the series read (:meth:`add_series`), or of the
+        VMs' own percentiles over the collection (Nutanix Collector's vCPU sheet)."""
+        if self.sized_percentile is None:
             raise InputError("no utilisation series were read: nothing is sized on a percentile")
         if not 1 <= percentile <= 100:
             raise InputError(f"sizing percentile {percentile:g} is outside 1-100")
+        if self.series is None:
+            self.sizing_percentile = float(percentile)
+            return
         self.series.percentile = float(percentile)
         self.series.compute(self)
         self._series_key = self._grouping_key()
+
+    @property
+    def sized_percentile(self) -> float | None:
+        """The percentile the groups' CPU is sized on: of the series read, else of the VMs' own
+        percentiles (the scenario's default unless set); None when nothing gives percentiles."""
+        if self.series is not None:
+            return self.series.percentile
+        if any(v.cpu_pcts for v in self.vms):
+            return self.sizing_percentile or DEFAULT_PERCENTILE
+        return None
 
     def _grouping_key(self) -> tuple:
         return tuple((g.name, tuple(g.members)) for g in self.groups), self.include_powered_off
@@ -76,12 +90,15 @@ class Inventory(Grouping):
             estate["series"] = series.estate
             out["preferences"] = {"sizing_percentile": series.percentile}
         elif any("cpu_busy_percentiles" in w for w in workloads):  # the VMs' own percentiles
-            out["preferences"] = {"sizing_percentile": self.sizing_percentile or DEFAULT_PERCENTILE}
+            out["preferences"] = {"sizing_percentile": self.sized_percentile}
         return out
 
     def warnings(self) -> list[str]:
-        """The sources' warnings and what the CPU figures cannot say (:meth:`cpu_warnings`)."""
-        return list(self.estate.warnings) + self.cpu_warnings()
+        """The sources' warnings, what the CPU figures cannot say (:meth:`cpu_warnings`) and what the
+        series readers skipped or converted."""
+        files = self.series.store.files if self.series is not None else []
+        return (list(self.estate.warnings) + self.cpu_warnings()
+                + [f"{Path(f.path).name}: {w}" for f in files for w in f.warnings])
 
     def _nothing_to_plan(self) -> str:
         """Why there is no VM to plan, saying what the files held."""
@@ -188,6 +205,20 @@ def import_inventory(paths, group_by: str = "auto", include_powered_off: bool = 
     return inv
 
 
+def measured_comment(data: dict[str, Any], w: dict[str, Any]) -> str:
+    """The YAML comment of a measured value of workload ``w``: from its utilisation series (the
+    percentile and the days), else when the estate's usage was taken."""
+    from advisor.inventory.today import EXPORT_TIME
+    from advisor.scenario.model import percentile_key
+
+    estate = data.get("estate") or {}
+    series = estate.get("series") or {}
+    if (w.get("today") or {}).get("series") and series.get("days"):
+        return f"measured (the {percentile_key(series['percentile'])} of {series['days']:g} days of utilisation series)"
+    at = (estate.get("today") or {}).get("measured_at", EXPORT_TIME)
+    return "measured (from the estate's usage at export time)" if at == EXPORT_TIME else f"measured ({at})"
+
+
 def scenario_yaml(data: dict[str, Any]) -> str:
     """The scenario as YAML with a header and an ``# assumed`` comment on every line whose value
     is an assumption (the ``assumed`` lists say the same for programs)."""
@@ -226,7 +257,7 @@ def scenario_yaml(data: dict[str, Any]) -> str:
                 if sub in assumed and sub != "assumed":
                     comment = "assumed"
                 elif sub in measured and sub != "measured":
-                    comment = "measured (from the estate's usage at export time)"
+                    comment = measured_comment(data, workloads[w_index])
             m2 = re.match(r"^    ([a-z_]+):", line)
             if m2 and sub == "io" and f"io.{m2.group(1)}" in assumed:
                 comment = "assumed"
@@ -237,7 +268,7 @@ def scenario_yaml(data: dict[str, Any]) -> str:
         + (f" ({sources})" if sources else "") + " by `capadvisor inventory`.",
         "# Values marked '# assumed' (and listed under each workload's 'assumed' and estate.assumed) are",
         "# defaults, not facts from the export: check them before trusting the advice. Values marked",
-        "# '# measured' (listed under 'measured') are derived from the usage the export recorded.",
+        "# '# measured' (listed under 'measured') are derived from the usage the export or the series recorded.",
         "# 'today' and estate.today record what runs now (cache modes, pinning, vCPUs per core, hosts).",
         "# Units: RAM GiB, disk GB, links Gb/s, CPU GHz.",
     ]

@@ -210,7 +210,7 @@ def timeline_data(tl) -> dict | None:
     horizon = tl.years[-1].year
     out = tl.runs_out
     headline = (f"The {tl.planned_hosts} planned hosts run out in year {out['year']} "
-                f"({out['resource'].replace('_', ' ')})" if out else
+                f"({out['resource'].replace('_', ' ')}): {tl.years[out['year']].hosts} hosts needed" if out else
                 f"The {tl.planned_hosts} planned hosts last the {horizon}-year horizon")
     rows = [{"year": y.year, "hosts": y.hosts, "buy": f"+{y.buy}" if y.buy else "", "vms": f"{y.vms:,}",
              "cpu": fmt_value(y.utilization.get("cpu_allocation", 0.0)), "ram": fmt_value(y.utilization.get("ram", 0.0)),

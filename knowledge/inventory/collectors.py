@@ -125,7 +125,7 @@ NUTANIX_VCPU = Table("vCPU", (
 
 LIVE_OPTICS = Collector(
     "liveoptics-xlsx", "a Live Optics export", "Live Optics (Optical Prime) VMware export (.xlsx with sheets "
-    "VMs, ESX Hosts)",
+    "VMs, ESX Hosts; VM Performance, ESX Performance when present)",
     frozenset({"ESX Hosts", *LIVE_OPTICS_PERF.values(), "Host Devices", "VM Disks", "ESX Licenses",
                "Host Network Adapters", "Host Disks"}),
     vms=Table("VMs", (
@@ -169,7 +169,7 @@ LIVE_OPTICS = Collector(
 
 NUTANIX = Collector(
     "nutanix-xlsx", "a Nutanix Collector export", "Nutanix Collector export (.xlsx with sheets vmList, vHosts, "
-    "Metadata)",
+    "Metadata; vCPU when present)",
     frozenset({"vmList", "vCluster", "vHosts"}),
     vms=Table("vmList", (
         Col("name", "VM Name", required=True),

@@ -63,6 +63,53 @@ def test_25_percent_a_year_hand_computed(session_kb):
     assert runs_out == {"year": 3, "resource": "cpu_allocation", "planned_hosts": PLANNED}
 
 
+def test_cpu_load_runs_out_hand_computed(session_kb):
+    # High CPU: busy 0.9 x 2 vCPU = 1.8 cores a VM (2.0 GHz hosts); a host's CPU load ceiling is
+    # 12.8 cores -> floor(12.8 / 1.8) = 7 VMs a host (CPU allocation would take 8: CPU load binds).
+    # 10 %/yr: 20 x 1.1^y = 20, 22, 24.2, 26.62, 29.28 VMs' worth -> 20, 22, 25, 27, 30 whole VMs;
+    # hosts ceil(VMs / 7) = 3, 4, 4, 4, 5. CPU load of the 4 planned hosts: 1.8 x worth / 51.2 =
+    # 70.31, 77.34, 85.08, 93.59, 102.94 %; CPU allocation 2 x 29.282 / 64 = 91.51 % in year 4 (a hard
+    # limit never reached). Year 4 needs 5 hosts > 4 planned: the plan runs out there, on CPU load.
+    years, runs_out = timeline(session_kb, scenario(10, cpu_intensity="high"))
+    assert [y["vms"] for y in years] == [20, 22, 25, 27, 30]
+    assert [y["hosts"] for y in years] == [3, 4, 4, 4, 5]
+    assert [y["utilization"]["cpu_load"] for y in years] == pytest.approx(
+        [100 * 1.8 * 20 * 1.1**y / 51.2 for y in range(5)], abs=0.01)
+    assert years[4]["utilization"]["cpu_load"] == pytest.approx(102.94, abs=0.01)
+    assert years[4]["utilization"]["cpu_allocation"] == pytest.approx(91.51, abs=0.01)
+    assert [y["planned_hosts_fit"] for y in years] == [True, True, True, True, False]
+    assert runs_out == {"year": 4, "resource": "cpu_load", "planned_hosts": PLANNED}
+
+
+def test_more_hosts_needed_than_planned_never_holds(session_kb):
+    # No growth, 30 high-CPU VMs: ceil(30 / 7) = 5 hosts needed against 4 planned in every year
+    # (CPU load 1.8 x 30 / 51.2 = 105.47 %), though CPU allocation (60 / 64) and RAM hold.
+    years, runs_out = timeline(session_kb, scenario(0, cpu_intensity="high", vms=30))
+    assert {y["hosts"] for y in years} == {5}
+    assert not any(y["planned_hosts_fit"] for y in years)
+    assert runs_out == {"year": 0, "resource": "cpu_load", "planned_hosts": PLANNED}
+    assert years[0]["utilization"]["cpu_load"] == pytest.approx(100 * 54 / 51.2, abs=0.01)
+
+
+def test_the_shipped_growth_example_runs_out_where_its_chart_crosses(session_kb):
+    """resources/examples/growth.yaml: the first year the active hosts needed exceed the planned
+    active ones is the year ``runs_out`` names, and every year after it misses the plan too."""
+    from pathlib import Path
+
+    from advisor.scenario import load_scenario
+
+    path = Path(__file__).resolve().parents[2] / "resources" / "examples" / "growth.yaml"
+    d = advise(load_scenario(path), kb=session_kb).to_dict()
+    planned = d["runs_out"]["planned_hosts"]
+    over = [y["year"] for y in d["timeline"] if y["hosts"] > planned]
+    assert over and d["runs_out"]["year"] == over[0]
+    assert all(not y["planned_hosts_fit"] for y in d["timeline"] if y["year"] >= over[0])
+    assert all(y["planned_hosts_fit"] for y in d["timeline"] if y["year"] < over[0])
+    crossing = d["timeline"][over[0]]
+    assert d["runs_out"]["resource"] == max(("cpu_allocation", "cpu_load", "ram", "disk_capacity"),
+                                            key=lambda k: crossing["utilization"][k])
+
+
 def test_year_zero_is_the_advice_and_the_timeline_is_flat_at_zero(session_kb):
     a = advise(scenario(0), kb=session_kb)
     years, runs_out = a.to_dict()["timeline"], a.to_dict()["runs_out"]

@@ -74,6 +74,7 @@ def test_nutanix_groups_are_sized_on_the_vcpu_sheet_percentile_asked(capsys, per
     avg = _weighted(vms, "Average %") / sum(v["vcpus"] for v in vms.values())
     assert doc["today"]["vcpu_busy_pct"] == pytest.approx(100 * avg, abs=0.05)
     assert "vCPU 'Average %'" in doc["today"]["vcpu_busy_from"]
+    assert "the VMs' CPU: average over the collection" in doc["today"]["measured_at"]
     assert all("100.0 % busy" not in g["today_text"] and g["cpu_busy_pct"] < 100 for g in doc["groups"])
     assert not doc["warnings"]
 
@@ -160,6 +161,36 @@ def test_joined_vms_without_a_measurement_stay_assumed(tmp_path):
     assert lo_only >= 2
 
 
+def test_one_exports_hosts_never_stand_for_anothers_vms(tmp_path):
+    """RVTools' VMs get RVTools' hosts' usage over their own vCPUs (computed here from the tabs), however
+    busy the Live Optics hosts are; the Live Optics VMs their own VM Performance average."""
+    rv = RV.write("rvtools-4x.xlsx", tmp_path)
+    tabs = RV.tabs("rvtools-4x.xlsx")
+    head, *rows = tabs["vHost"]
+    hosts = [dict(zip(head, r, strict=True)) for r in rows]
+    speed = {h["Host"]: h["Speed"] for h in hosts}
+    head, *rows = tabs["vInfo"]
+    on = [r for r in (dict(zip(head, x, strict=True)) for x in rows)
+          if r["Powerstate"] == "poweredOn" and str(r["Template"]).lower() != "true" and r["Host"] in speed]
+    want = (sum(h["CPU usage %"] / 100 * h["# Cores"] * h["Speed"] for h in hosts)
+            / sum(r["CPUs"] * speed[r["Host"]] for r in on))
+    lo = _live_optics_on()
+    inv = Inventory(read_inventory([rv, LO]))
+    kinds = set()
+    for g in inv.groups:
+        members = [inv.vms[i] for i in g.members if inv.vms[i].powered_on]
+        p = inv.profile(g)
+        if members and all(v.source == str(rv) for v in members):
+            kinds.add("rvtools")
+            assert p.cpu.share == pytest.approx(want, rel=1e-6) and "vHost" in p.cpu.source
+        elif members and all(v.source == str(LO) for v in members):
+            kinds.add("live optics")
+            avg = sum(lo[v.name]["vcpus"] * lo[v.name]["Average vCPU %"] for v in members) / 100 / \
+                sum(lo[v.name]["vcpus"] for v in members)
+            assert p.cpu.share == pytest.approx(avg, rel=1e-6) and "VM Performance" in p.cpu.source
+    assert kinds == {"rvtools", "live optics"} and not inv.cpu_warnings()
+
+
 def test_joined_memory_in_use_names_each_source(tmp_path):
     """RVTools' vMemory 'Consumed' and Live Optics' 'Consumed Memory (MiB)' are each named with the VMs
     they count; the total is theirs added up."""
@@ -179,3 +210,49 @@ def test_joined_memory_in_use_names_each_source(tmp_path):
                                                       abs=0.05)
     assert today["ram_consumed_from"] == (f"RVTools vMemory 'Consumed' (2 VMs), Live Optics 'Consumed Memory "
                                           f"(MiB)' ({len(lo)} VMs)")
+
+
+def test_a_performance_sheet_in_another_unit_is_refused_and_unknown_vms_are_noted(tmp_path, capsys):
+    """A vCPU sheet whose 'Average %' holds MHz is refused naming file, sheet, row and column (exit 2);
+    a VM Performance row naming no VM of the VMs sheet is skipped and said in a note."""
+    wb = openpyxl.load_workbook(NX)
+    ws = wb["vCPU"]
+    col = next(c.column for c in ws[1] if c.value == "Average %")
+    ws.cell(row=3, column=col, value=2600)
+    bad = tmp_path / "nx-mhz.xlsx"
+    wb.save(bad)
+    assert main(["inventory", str(bad), "--no-advise"]) == 2
+    err = capsys.readouterr().err
+    assert "nx-mhz.xlsx" in err and "sheet vCPU, row 3, column 'Average %': 2600 %" in err
+    wb = openpyxl.load_workbook(LO)
+    wb["VM Performance"].append(["ghost-01", "vm-999", 50, 20, 1, 1])
+    extra = tmp_path / "lo-ghost.xlsx"
+    wb.save(extra)
+    (source,) = read_inventory([extra]).sources
+    assert any("1 row(s) name no VM" in n and "ghost-01" in n for n in source.notes)
+
+
+def test_a_vm_name_in_both_exports_never_takes_the_other_exports_performance(tmp_path):
+    """RVTools and Live Optics both list web-01, app-01, db-01 ...: the Live Optics workbook's VM
+    Performance rows are joined to its own VMs (the workbook reader), and the series summary of the
+    CLI never hands them to RVTools' VMs of the same name."""
+    from advisor.inventory import import_inventory
+
+    rv = RV.write("rvtools-4x.xlsx", tmp_path)
+    rv_names = {r[0] for r in RV.tabs("rvtools-4x.xlsx")["vInfo"][1:]}
+    lo_vms = {r["VM Name"]: r for r in _sheet(LO, "VMs") if r["Template"] != "TRUE"}
+    unique = set(lo_vms) - rv_names
+    assert rv_names & set(lo_vms) and unique  # the case: some names in both files, some in one
+    inv = import_inventory([rv, LO])
+    assert inv.series is not None
+    for g in inv.groups:
+        gs = inv.series.groups.get(g.name)
+        members = [inv.vms[i] for i in g.members]
+        joined = [v for v in members if v.source == str(LO) and v.name in unique]
+        assert (gs.vms if gs else 0) == len(joined), g.name
+    lo_perf = {r["VM Name"]: r for r in _sheet(LO, "VM Performance")}
+    for v in inv.vms:
+        if v.source == str(LO) and v.powered_on:
+            assert v.cpu_usage_pct == lo_perf[v.name]["Average vCPU %"]
+        elif v.source == str(rv):
+            assert v.cpu_usage_pct is None and not v.cpu_pcts
