@@ -39,6 +39,7 @@ from advisor.recommend.base import EngineContext, Recommendation
 from advisor.recommend.host_demand import (
     HARD,
     REPORTED_ONLY,
+    UNITS,
     Budgets,
     host_capacity,
     placement_demand,
@@ -104,6 +105,19 @@ class Timeline:
 
     def to_list(self) -> list[dict[str, Any]]:
         return [y.to_dict() for y in self.years]
+
+    def units(self) -> dict[str, Any]:
+        """The units of the JSON timeline's entries (``timeline_units`` beside ``timeline``)."""
+        cores = self.capacity.get("cpu_allocation", 0.0)
+        ceiling = 100.0 * self.capacity.get("cpu_load", 0.0) / cores if cores else 0.0
+        out: dict[str, Any] = {
+            "hosts": "hosts (reserve included)", "active_hosts": "hosts", "buy": "hosts", "vms": "VMs",
+            "demand": {k: UNITS[k] for k in self.capacity},
+            "utilization": f"% of the usable capacity of the {self.planned_active} planned active hosts "
+                           f"(CPU load: of {ceiling:.4g} % of their cores, the planned ceiling)"}
+        if self.currency:
+            out["cost"] = f"{self.currency}; year 0: the purchase, years 1 to {self.years[-1].year}: each year's opex"
+        return out
 
 
 def factor(pct: float, years: float) -> float:
@@ -253,7 +267,9 @@ def timeline(ctx: EngineContext, hc: Recommendation | None, catalogue=None,
 
 def _price(tl: Timeline, ctx: EngineContext, cat, design: dict[str, Any]) -> None:
     """Each year's cost with the catalogue: capex of the hosts (and storage) bought that year (the
-    rise of the design's capex) plus that year's opex; the running total."""
+    rise of the design's capex) plus that year's opex (none in year 0, the purchase: years 1 to the
+    horizon are its years of running cost, as the bill's total counts the catalogue's years); the
+    running total."""
     from advisor.cost import DesignFacts, match_host, match_storage, price
 
     sc = ctx.scenario
@@ -272,9 +288,13 @@ def _price(tl: Timeline, ctx: EngineContext, cat, design: dict[str, Any]) -> Non
                                       storage, image_tb))
         capex = max(bill.capex - capex_before, 0.0)
         capex_before = max(capex_before, bill.capex)
-        spent += capex + bill.opex_per_year
-        y.cost = {"capex": round(capex, 2), "opex": round(bill.opex_per_year, 2),
-                  "spend": round(capex + bill.opex_per_year, 2), "cumulative": round(spent, 2)}
+        opex = bill.opex_per_year if y.year else 0.0
+        spent += capex + opex
+        y.cost = {"capex": round(capex, 2), "opex": round(opex, 2), "spend": round(capex + opex, 2),
+                  "cumulative": round(spent, 2)}
+    if float(cat.years) != g.horizon_years:
+        tl.notes.append(f"the cumulative cost counts the {g.horizon_years} years of the horizon's opex; "
+                        f"the bill's total the cost catalogue's {cat.years:g} years")
     if host is None:
         tl.notes.append("no host model of the cost catalogue matches the hosts: the hosts are not priced")
 

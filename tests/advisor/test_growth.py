@@ -154,20 +154,63 @@ def test_rates_per_resource_and_per_workload(session_kb):
 
 def test_cost_per_year_with_a_catalogue(session_kb):
     # One host model matching the hosts: 10,000 each, 1,000 support per year, no power price.
-    # Year 0: 3 hosts bought, 30,000 + 3,000 = 33,000; year 1: one more, 10,000 + 4,000 = 14,000
-    # (47,000 so far); year 2: no purchase, 4,000 (51,000); year 3: one more, 10,000 + 5,000 (66,000).
+    # Year 0 is the purchase: 3 hosts, 30,000, no opex yet; year 1: one more, 10,000 + 4 x 1,000 =
+    # 14,000 (44,000 so far); year 2: no purchase, 4,000 (48,000); year 3: one more, 10,000 + 5,000
+    # (63,000); year 4: two more (7 hosts), 20,000 + 7,000 (90,000): the horizon's 4 years of opex.
     cat = parse_catalogue({"currency": "EUR", "years": 5, "hosts": [
         {"name": "h16", "cpu": {"sockets": 2, "cores_per_socket": 8}, "ram_gib": 128, "price": 10000,
          "support_per_year": 1000, "power_w": 300}]})
-    years, _ = timeline(session_kb, scenario(25), catalogue=cat)
-    assert [y["cost"]["capex"] for y in years][:4] == [30000, 10000, 0, 10000]
-    assert [y["cost"]["opex"] for y in years][:4] == [3000, 4000, 4000, 5000]
-    assert [y["cost"]["cumulative"] for y in years][:4] == [33000, 47000, 51000, 66000]
+    a = advise(scenario(25), kb=session_kb, catalogue=cat)
+    years = a.to_dict()["timeline"]
+    assert [y["cost"]["capex"] for y in years] == [30000, 10000, 0, 10000, 20000]
+    assert [y["cost"]["opex"] for y in years] == [0, 4000, 4000, 5000, 7000]
+    assert [y["cost"]["cumulative"] for y in years] == [30000, 44000, 48000, 63000, 90000]
     assert "cost" not in timeline(session_kb, scenario(25))[0][0]
+    assert "the cumulative cost counts the 4 years of the horizon's opex; the bill's total the cost " \
+           "catalogue's 5 years" in a.timeline.notes
     from advisor.render import to_markdown
 
-    md = to_markdown(advise(scenario(25), kb=session_kb, catalogue=cat))
+    md = to_markdown(a)
     assert "spend (EUR) |" in md and "| 1 | 4 | +1 | 25 | 78.12 |" in md and "| 14,000 |" in md
+
+
+def test_the_cumulative_cost_counts_the_years_the_bill_counts(session_kb):
+    # No growth, horizon 4, a catalogue of 4 years: 3 hosts, capex 30,000, opex 3,000 a year in years
+    # 1-4: cumulative 42,000 = the bill's total 30,000 + 4 x 3,000 (it was 45,000: five years of opex).
+    cat = parse_catalogue({"currency": "EUR", "years": 4, "hosts": [
+        {"name": "h16", "cpu": {"sockets": 2, "cores_per_socket": 8}, "ram_gib": 128, "price": 10000,
+         "support_per_year": 1000, "power_w": 300}]})
+    a = advise(scenario(0), kb=session_kb, catalogue=cat)
+    d = a.to_dict()
+    assert d["timeline"][-1]["cost"]["cumulative"] == d["cost"]["total"] == 42000
+    assert not any("cumulative" in n for n in a.timeline.notes)
+    assert d["timeline_units"]["cost"].startswith("EUR; year 0: the purchase, years 1 to 4")
+
+
+def test_the_report_shows_cpu_load_and_leaves_disk_empty_without_disks(session_kb):
+    from advisor.render import to_html, to_markdown
+
+    # Year 1 at 25 %: 25 VMs' worth; CPU allocation 2 x 25 / 64 = 78.12 %, CPU load 0.4 x 25 / (4 x 12.8)
+    # = 19.53 %, RAM 8.16 x 25 / 494.64 = 41.24 %, disk 50 x 25 / (4 x 1,800) = 17.36 %.
+    md = to_markdown(advise(scenario(25), kb=session_kb))
+    assert "| CPU allocation % | CPU load % | RAM % | disk % |" in md
+    assert "| 1 | 4 | +1 | 25 | 78.12 | 19.53 | 41.24 | 17.36 | cpu allocation | yes |" in md
+    assert "<th>CPU load %</th>" in to_html(advise(scenario(25), kb=session_kb))
+    sc = scenario(25)
+    del sc["hosts"]["disks"]  # no disks declared: the disk cell is empty, not 0
+    md = to_markdown(advise(sc, kb=session_kb))
+    assert "| 1 | 4 | +1 | 25 | 78.12 | 19.53 | 41.24 |  | cpu allocation | yes |" in md
+
+
+def test_the_timeline_json_carries_its_units(session_kb):
+    d = advise(scenario(25), kb=session_kb).to_dict()
+    units = d["timeline_units"]
+    assert units["demand"] == {"cpu_allocation": "cores", "cpu_load": "cores", "ram": "GiB", "disk_capacity": "GB",
+                               "disk_iops": "IOPS", "network": "MB/s"}
+    assert units["utilization"] == ("% of the usable capacity of the 4 planned active hosts (CPU load: of 80 % "
+                                    "of their cores, the planned ceiling)")
+    assert set(units) >= {"hosts", "active_hosts", "buy", "vms"} and "cost" not in units
+    assert {"timeline", "runs_out"} <= set(d) and set(d["timeline"][0]) >= {"year", "hosts"}
 
 
 def test_no_growth_section_no_timeline(session_kb):
@@ -256,6 +299,7 @@ def test_the_report_says_when_the_planned_hosts_run_out(session_kb):
     for text in (md, page):
         assert "The 4 planned hosts run out in year 3 (cpu allocation)" in text
     assert "| 3 | 5 | +1 | 40 | 122.1 |" in md  # year 3: 5 hosts needed, one bought, 40 VMs, 122.07 %
+    assert "The 4 planned hosts run out in year 3 (cpu allocation): 5 hosts needed" in md
     flat = to_markdown(advise(scenario(0), kb=session_kb))
     assert "The 4 planned hosts last the 4-year horizon" in flat
 
