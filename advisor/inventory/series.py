@@ -24,18 +24,19 @@ import numpy as np
 from advisor.scenario.fields import BY_PATH
 from advisor.scenario.model import level_of, share_at
 from advisor.scenario.model import percentile_key as label
+from advisor.scenario.percentiles import SUMMED
 from knowledge.series import SeriesStore
 
 #: the percentile sized on when neither the scenario nor the command line says (the field table's default)
 DEFAULT_PERCENTILE = int(BY_PATH["preferences.sizing_percentile"].default)
 #: the percentiles every workload states (100: the peak)
 STATED = (50, 95, 99, 100)
-#: how a group is sized when its VMs have series
-SUMMED = "summed series"
 #: VMs reduced at a time (a block of 1,000 VMs x 30 days of 5-minute steps is 35 MB)
 ROWS_AT_ONCE = 1000
-#: days of series a trend needs, and the interval level it states
+#: days of series a trend is fitted on at all, days it needs to be usable for a yearly rate (fewer: it is
+#: shown with a note and not offered to seed the growth section), and the interval level it states
 TREND_MIN_DAYS = 7
+TREND_USABLE_DAYS = 90
 TREND_LEVEL = 0.9
 
 
@@ -215,7 +216,8 @@ class SeriesSizing:
         peaks = {n: gs for n, gs in self.groups.items() if gs.basis != SUMMED}
         self.estate = {"percentile": self.percentile, "vms": sum(g.vms for g in self.groups.values()),
                        "files": [{"file": f.path, "format": f.format, "vms": f.vms, "samples": f.samples,
-                                  "metrics": f.metrics, "notes": f.notes} for f in self.store.files]} if self.groups else {}
+                                  "metrics": f.metrics, "notes": f.notes,
+                                  "warnings": f.warnings} for f in self.store.files]} if self.groups else {}
         if peaks:
             self.estate["peak_sized"] = {"groups": sorted(peaks), "vms": sum(g.vms for g in peaks.values()),
                                          "busy_cores": round(sum(g.vcpus * g.shares["peak"] for g in peaks.values()), 2),
@@ -239,7 +241,7 @@ class SeriesSizing:
             "sum_of_vm_percentiles_cores": round(float(own_sum[k]), 2),
             "sum_of_group_percentiles_cores": round(float(groups_sum[k]), 2),
             "coincidence_factor": round(float(factor[k]), 4), "steps": int(self.store.steps),
-            "interval_s": self.store.interval, "trend": fit_trend(total, self.store.interval or 0.0)})
+            "interval_s": self.store.interval, "days": round(self.store.steps * (self.store.interval or 0) / 86400, 1), "trend": fit_trend(total, self.store.interval or 0.0)})
 
     def text(self) -> str:
         """What the sizing used, in one sentence."""
@@ -261,7 +263,8 @@ class SeriesSizing:
 
 def fit_trend(cores: np.ndarray, interval_s: float) -> dict[str, Any] | None:
     """Compound growth per year of the summed CPU, fitted (log-linear least squares on the daily
-    means) with its :data:`TREND_LEVEL` interval; None with less than :data:`TREND_MIN_DAYS` days."""
+    means) with its :data:`TREND_LEVEL` interval; None with less than :data:`TREND_MIN_DAYS` days, marked
+    not ``usable`` (with a ``note``) with less than :data:`TREND_USABLE_DAYS`."""
     if interval_s <= 0 or not len(cores):
         return None
     per_day = int(round(86400 / interval_s))
@@ -279,9 +282,14 @@ def fit_trend(cores: np.ndarray, interval_s: float) -> dict[str, Any] | None:
     def yearly(b: float) -> float:
         return round(100.0 * math.expm1(min(b * 365.0, 50.0)), 1)
 
-    return {"cpu_pct_per_year": yearly(fit.slope), "low": yearly(fit.slope - t * fit.stderr),
-            "high": yearly(fit.slope + t * fit.stderr), "level": TREND_LEVEL, "days": days,
-            "basis": "fitted: log-linear least squares on the daily means of the summed CPU series"}
+    out = {"cpu_pct_per_year": yearly(fit.slope), "low": yearly(fit.slope - t * fit.stderr),
+           "high": yearly(fit.slope + t * fit.stderr), "level": TREND_LEVEL, "days": days,
+           "basis": "fitted: log-linear least squares on the daily means of the summed CPU series",
+           "usable": days >= TREND_USABLE_DAYS}
+    if not out["usable"]:
+        out["note"] = (f"{days} days are too short to fit a yearly trend (at least {TREND_USABLE_DAYS} needed): "
+                       "not usable to seed the growth section; give longer series or set the growth rates")
+    return out
 
 
 def apply_to_workload(w: dict[str, Any], gs: GroupSeries, percentile: float) -> None:

@@ -94,8 +94,11 @@ class Inventory(Grouping):
         return out
 
     def warnings(self) -> list[str]:
-        """The sources' warnings and what the CPU figures cannot say (:meth:`cpu_warnings`)."""
-        return list(self.estate.warnings) + self.cpu_warnings()
+        """The sources' warnings, what the CPU figures cannot say (:meth:`cpu_warnings`) and what the
+        series readers skipped or converted."""
+        files = self.series.store.files if self.series is not None else []
+        return (list(self.estate.warnings) + self.cpu_warnings()
+                + [f"{Path(f.path).name}: {w}" for f in files for w in f.warnings])
 
     def _nothing_to_plan(self) -> str:
         """Why there is no VM to plan, saying what the files held."""
@@ -202,6 +205,20 @@ def import_inventory(paths, group_by: str = "auto", include_powered_off: bool = 
     return inv
 
 
+def measured_comment(data: dict[str, Any], w: dict[str, Any]) -> str:
+    """The YAML comment of a measured value of workload ``w``: from its utilisation series (the
+    percentile and the days), else when the estate's usage was taken."""
+    from advisor.inventory.today import EXPORT_TIME
+    from advisor.scenario.model import percentile_key
+
+    estate = data.get("estate") or {}
+    series = estate.get("series") or {}
+    if (w.get("today") or {}).get("series") and series.get("days"):
+        return f"measured (the {percentile_key(series['percentile'])} of {series['days']:g} days of utilisation series)"
+    at = (estate.get("today") or {}).get("measured_at", EXPORT_TIME)
+    return "measured (from the estate's usage at export time)" if at == EXPORT_TIME else f"measured ({at})"
+
+
 def scenario_yaml(data: dict[str, Any]) -> str:
     """The scenario as YAML with a header and an ``# assumed`` comment on every line whose value
     is an assumption (the ``assumed`` lists say the same for programs)."""
@@ -240,7 +257,7 @@ def scenario_yaml(data: dict[str, Any]) -> str:
                 if sub in assumed and sub != "assumed":
                     comment = "assumed"
                 elif sub in measured and sub != "measured":
-                    comment = "measured (from the estate's usage at export time)"
+                    comment = measured_comment(data, workloads[w_index])
             m2 = re.match(r"^    ([a-z_]+):", line)
             if m2 and sub == "io" and f"io.{m2.group(1)}" in assumed:
                 comment = "assumed"
@@ -251,7 +268,7 @@ def scenario_yaml(data: dict[str, Any]) -> str:
         + (f" ({sources})" if sources else "") + " by `capadvisor inventory`.",
         "# Values marked '# assumed' (and listed under each workload's 'assumed' and estate.assumed) are",
         "# defaults, not facts from the export: check them before trusting the advice. Values marked",
-        "# '# measured' (listed under 'measured') are derived from the usage the export recorded.",
+        "# '# measured' (listed under 'measured') are derived from the usage the export or the series recorded.",
         "# 'today' and estate.today record what runs now (cache modes, pinning, vCPUs per core, hosts).",
         "# Units: RAM GiB, disk GB, links Gb/s, CPU GHz.",
     ]

@@ -101,7 +101,7 @@ def summary_lines(inv, advised_rows: list[dict] | None) -> list[str]:
     measured = sorted({a for w in scenario["workloads"] for a in w.get("measured", [])})
     if measured:
         lines.append("Measured (derived from the estate's usage, not assumed): " + ", ".join(measured)
-                     + f" (each group's 'CPU ... % busy'; {_when_measured(s['today'])})")
+                     + f" (each group's 'CPU ... % busy'; {_when_measured(s)})")
     lines += series_lines(s)
     t = s["today"]
     if t:
@@ -113,10 +113,19 @@ def summary_lines(inv, advised_rows: list[dict] | None) -> list[str]:
     return lines
 
 
-def _when_measured(today: dict) -> str:
-    """When the estate's usage was taken (``estate.today``'s ``measured_at``; RVTools: a snapshot)."""
-    at = today.get("measured_at", "")
-    return "a snapshot at export time" if not at or at.startswith("export time (") else at
+def _when_measured(s: dict) -> str:
+    """When the estate's usage was taken: the utilisation series (how many days, which percentile),
+    else ``estate.today``'s ``measured_at`` (RVTools: a snapshot)."""
+    at = s["today"].get("measured_at", "")
+    when = "a snapshot at export time" if not at or at.startswith("export time (") else at
+    e = s.get("series") or {}
+    if not e.get("days"):
+        return when
+    from advisor.scenario.model import percentile_key
+
+    series = f"the {percentile_key(e['percentile'])} of {e['days']:g} days of utilisation series"
+    rest = [g["name"] for g in s["groups"] if not g.get("series") and g.get("cpu_measured")]
+    return series + (f"; {', '.join(rest)}: {when}" if rest else "")
 
 
 def series_lines(s: dict) -> list[str]:
@@ -128,18 +137,23 @@ def series_lines(s: dict) -> list[str]:
                       for f in e["files"])
     step = f"; every {e['interval_s']:g} s, {e['steps']:,} steps" if e.get("steps") else ""
     lines = [f"Series: {files}{step}", f"  {e['text']}"]
+    from advisor.scenario.model import percentile_key
+
+    key = percentile_key(e["percentile"])
     if e.get("trend"):
         t = e["trend"]
         lines.append(f"  trend (fitted, {t['days']} days): CPU {t['cpu_pct_per_year']:+g} % per year "
-                     f"({100 * t['level']:g} % interval {t['low']:+g} to {t['high']:+g}); may seed the growth section")
+                     f"({100 * t['level']:g} % interval {t['low']:+g} to {t['high']:+g}); "
+                     + ("may seed the growth section" if t.get("usable", True) else t["note"]))
     for g in s["groups"]:
         x = g.get("series")
         if x:
             cpu = ", ".join(f"{k} {v:g}" for k, v in x["cpu_busy_pct"].items())
             mem = (", memory % " + ", ".join(f"{k} {v:g}" for k, v in x["mem_busy_pct"].items())
                    if x.get("mem_busy_pct") else "")
+            of = f" ({x['basis']})" if x.get("basis") else f" busy (its share of the estate's summed {key})"
             lines.append(f"  {g['name']}: CPU % of vCPUs {cpu}{mem} ({x['vms_measured']} of {x['vms']} VMs); "
-                         f"sized at {x['sized_busy_pct']:g} %" + (f" ({x['basis']})" if x.get("basis") else ""))
+                         f"sized at {x['sized_busy_pct']:g} %{of}")
     return lines
 
 

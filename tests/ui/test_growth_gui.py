@@ -77,6 +77,12 @@ def test_plots_show_the_timeline_and_the_growth_slider_flattens_it(window, qtbot
     assert what.timeline.runs_out is None
     # the summary says how the year the planned hosts run out moved
     assert f"Planned hosts run out: <b>not within the 5 years</b> (was {was})" in tab.decisions.text()
+    doc = window.session.document
+    assert tab.state.apply()  # Apply to scenario: the shifted rates become the scenario's, one undo step
+    assert doc.data["growth"]["cpu_pct_per_year"] == 0 and doc.data["workloads"][1]["growth"] == {
+        "cpu_pct_per_year": 0, "ram_pct_per_year": 0}
+    doc.undo_stack.undo()
+    assert doc.data["growth"]["cpu_pct_per_year"] == 20 and doc.data["workloads"][1]["growth"]["cpu_pct_per_year"] == 40
 
 
 @pytest.mark.timeout(120)
@@ -126,7 +132,7 @@ def test_optimize_tab_finds_the_design_that_lasts_the_horizon(window, qtbot):
     s = window.session
     with qtbot.waitSignal(s.sig_advice, timeout=60000):
         s.set_catalogue(load_catalogue(EXAMPLE.parent / "costs-example.yaml"))
-    assert s.advice.timeline.runs_out is not None  # the planned 10 hosts run out (year 4, RAM)
+    assert s.advice.timeline.runs_out is not None  # the planned 10 hosts run out (year 3, CPU load)
     panel = window.show_view("optimize")
     panel.counts.setValue(1)
     panel.horizon.setChecked(True)

@@ -61,7 +61,9 @@ def test_import_inventory_reads_series_beside_the_export_and_sizes_on_the_percen
 
     at95 = {w["name"]: w["cpu_busy_share"] for w in dialog.scenario_data()["workloads"]}
     assert at95 == cli_shares(paths, 95, capsys)  # the CLI's engine call, the same numbers
-    dialog.percentile.setValue(50)  # the spin box in the dialog: sized again, nothing re-read
+    with qtbot.waitSignal(dialog.task.sig_done, timeout=60000):
+        dialog.percentile.setValue(50)  # the spin box in the dialog: sized again in the worker, nothing re-read
+    assert dialog.use_button.isEnabled() and dialog.percentile.value() == 50
     data = dialog.scenario_data()
     at50 = {w["name"]: w["cpu_busy_share"] for w in data["workloads"]}
     assert at50 == cli_shares(paths, 50, capsys)
@@ -109,4 +111,14 @@ def test_dropped_series_go_to_the_inventory_import_with_the_export(qtbot, window
     assert dialog is not None
     qtbot.waitUntil(lambda: dialog.inventory is not None or dialog.message.isVisible(), timeout=60000)
     assert dialog.inventory is not None and dialog.inventory.series is not None, dialog.message.text()
+    dialog.reject()
+
+
+@pytest.mark.timeout(120)
+def test_a_collector_with_only_average_and_peak_offers_no_percentile(qtbot, window):
+    path = Path(__file__).resolve().parents[1] / "fixtures" / "inventory" / "collectors" / "liveoptics.xlsx"
+    dialog = open_import(qtbot, window, [path])
+    assert dialog.inventory is not None and dialog.inventory.series is not None, dialog.message.text()
+    assert "sum of the VMs' peaks" in dialog.found.text().replace("&#x27;", "'")
+    assert not dialog.percentile_row.isVisible()  # sized on the peaks: no percentile to choose
     dialog.reject()

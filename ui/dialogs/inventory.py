@@ -107,8 +107,9 @@ class GroupsModel(QAbstractTableModel):
                     "vCPUs per VM in the scenario", "RAM per VM in the scenario (the group's mean)",
                     "Virtual disk per VM (mean of the provisioned sizes)",
                     "What these VMs run with today: cache modes (counted per virtual disk), VMs pinned or "
-                    "powered off, vCPU range, CPU use measured at export time, or the CPU share the utilisation "
-                    "series size the group on",
+                    "powered off, vCPU range, CPU use measured (at export time, or a collector's average over its "
+                    "collection with its percentiles; 'assumed' where none of the VMs was measured), or the CPU "
+                    "share the utilisation series size the group on",
                     "What the grouping changed")[section]
         return None
 
@@ -370,8 +371,12 @@ class InventoryDialog(QDialog):
         self.powered_off.blockSignals(True)
         self.powered_off.setChecked(inventory.include_powered_off)
         self.powered_off.blockSignals(False)
+        from advisor.inventory.series import SUMMED
+
         sized = inventory.sized_percentile  # of the series read, or of the VMs' own percentiles (Nutanix)
-        self.percentile_row.setVisible(sized is not None)
+        series = inventory.series
+        # no percentile where the series are a collector's average and peak (sized on the peak)
+        self.percentile_row.setVisible(sized is not None and (series is None or series.estate.get("basis") == SUMMED))
         if sized is not None:
             self.percentile.blockSignals(True)
             self.percentile.setValue(int(round(sized)))
@@ -457,8 +462,18 @@ class InventoryDialog(QDialog):
             self._apply(self.inventory.set_include_powered_off, on)
 
     def _set_percentile(self, q: int) -> None:
-        if self.inventory is not None and self.inventory.sized_percentile is not None:
+        """Size on another percentile: series are reduced again in the worker (long for a large
+        estate), the dialog shows the result as it showed the import; the VMs' own percentiles
+        (Nutanix) at once."""
+        if self.inventory is None or self.inventory.sized_percentile is None:
+            return
+        if self.task is None or self.inventory.series is None:
             self._apply(self.inventory.set_percentile, float(q))
+            return
+        self.show_message("")
+        self._set_ready(False)
+        self.progress_row.show()
+        self.task.start(resize_series, self.inventory, float(q))
 
     # --- text ------------------------------------------------------------------------------------
     def _refresh_text(self) -> None:
@@ -499,6 +514,15 @@ class InventoryDialog(QDialog):
     def scenario_data(self) -> dict:
         """The scenario to load (valid: advisor.inventory builds it and checks nothing is out of range)."""
         return self.inventory.to_scenario()
+
+
+def resize_series(inventory, percentile: float, progress=None, cancel=None):
+    """Worker: ``inventory`` sized on another percentile of its series (returned, for ``set_inventory``)."""
+    from advisor.progress import report
+
+    report(progress, 0.1, f"sizing on the p{percentile:g}")
+    inventory.set_percentile(percentile)
+    return inventory
 
 
 def _series_html(series: dict | None) -> str:

@@ -1,6 +1,6 @@
 """What-if: sliders for the inputs that matter most. Scenario inputs (VMs, planned hosts, image
-size, real-time share) re-advise the changed scenario: the summary shows the new choices and host
-count next to the old ones; Reset puts every slider back, Apply to scenario makes the changes one
+size, real-time share, a shift of the growth rates) re-advise the changed scenario: the summary shows
+the new choices, host count and the year the planned hosts run out next to the old ones; Reset puts every slider back, Apply to scenario makes the changes one
 undoable edit. Chart inputs (over-allocation, request load) move the charts' readings only.
 
 The state lives in :mod:`ui.whatif_state` (one per session: the tab and workshop mode show the
@@ -180,8 +180,8 @@ class QtWhatIfPanel(QWidget):
         self.reset_button.clicked.connect(self.state.reset)
         self.apply_button = QPushButton("&Apply to scenario")
         self.apply_button.setObjectName("whatifApply")
-        self.apply_button.setToolTip("Make the changed VMs, hosts, image size and real-time share part of the "
-                                     "scenario (one step, Ctrl+Z undoes it)")
+        self.apply_button.setToolTip("Make the changed VMs, hosts, image size, real-time share and growth rates "
+                                     "part of the scenario (one step, Ctrl+Z undoes it)")
         self.apply_button.clicked.connect(self.state.apply)
         bl.addWidget(self.apply_button)
         bl.addWidget(self.reset_button)
