@@ -31,6 +31,10 @@ from knowledge.series import SeriesStore
 DEFAULT_PERCENTILE = int(BY_PATH["preferences.sizing_percentile"].default)
 #: the percentiles every workload states (100: the peak)
 STATED = (50, 95, 99, 100)
+#: the percentiles stored in each workload's ``cpu_busy_percentiles`` (with the one sized on), so that
+#: ``preferences.sizing_percentile`` changed in the file reads an exact share: every 5th from p50 to
+#: p95, p99 and the peak (any other is interpolated, and the advice says so)
+STORED = (*range(50, 100, 5), 99, 100)
 #: VMs reduced at a time (a block of 1,000 VMs x 30 days of 5-minute steps is 35 MB)
 ROWS_AT_ONCE = 1000
 #: days of series a trend is fitted on at all, days it needs to be usable for a yearly rate (fewer: it is
@@ -148,7 +152,13 @@ class SeriesSizing:
 
     @property
     def qs(self) -> tuple[float, ...]:
-        return tuple(sorted({*(float(q) for q in STATED), float(self.percentile)}))
+        """Every percentile computed: stored, stated and the one sized on."""
+        return tuple(sorted({*(float(q) for q in (*STORED, *STATED)), float(self.percentile)}))
+
+    @property
+    def shown(self) -> set[str]:
+        """The keys of the percentiles stated (the summary, ``today``): p50/p95/p99/peak and the one sized on."""
+        return {label(q) for q in (*STATED, self.percentile)}
 
     def compute(self, inv) -> None:
         """Reduce every group of ``inv`` (an :class:`~advisor.inventory.grouping.Grouping`)."""
@@ -178,10 +188,11 @@ class SeriesSizing:
             return None
         cpu = np.array(_pcts(red.cores, qs))
         ram_total = sum((v.ram_mib or 0) / 1024 * v.count for v in vms)
-        mem = (dict(zip(map(label, qs), (round(float(100 * x / ram_total), 2) for x in _pcts(red.ram_gib, qs)),
-                        strict=True)) if red.ram_gib is not None and ram_total else None)
+        shown = [(i, label(q)) for i, q in enumerate(qs) if label(q) in self.shown]
+        mem_pcts = _pcts(red.ram_gib, qs) if red.ram_gib is not None and ram_total else None
+        mem = {k: round(float(100 * mem_pcts[i] / ram_total), 2) for i, k in shown} if mem_pcts else None
         return GroupSeries(red.vms, sum(v.count for v in vms), red.vcpus,
-                           {label(q): round(float(100 * c / red.vcpus), 2) for q, c in zip(qs, cpu, strict=True)},
+                           {k: round(float(100 * cpu[i] / red.vcpus), 2) for i, k in shown},
                            mem, red.own.sum(axis=0), cpu, filled=red.filled), red.cores
 
     def _summary_group(self, vms: list, rows: np.ndarray) -> GroupSeries | None:
@@ -237,7 +248,7 @@ class SeriesSizing:
         k = qs.index(float(self.percentile))
         self.estate.update({
             "basis": SUMMED, "series_vms": sum(g.vms for g in summed.values()),
-            "busy_cores": {label(q): round(float(c), 2) for q, c in zip(qs, est, strict=True)},
+            "busy_cores": {label(q): round(float(c), 2) for q, c in zip(qs, est, strict=True) if label(q) in self.shown},
             "sum_of_vm_percentiles_cores": round(float(own_sum[k]), 2),
             "sum_of_group_percentiles_cores": round(float(groups_sum[k]), 2),
             "coincidence_factor": round(float(factor[k]), 4), "steps": int(self.store.steps),

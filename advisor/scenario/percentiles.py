@@ -22,15 +22,16 @@ def sized_on_percentiles(sc: Scenario) -> list[Workload]:
     return [w for w in sc.workloads if w.cpu_busy_percentiles and "cpu_busy_share" in (w.measured or [])]
 
 
-def interpolated_between(table: dict[str, float], q: float) -> tuple[str, str] | None:
-    """The stored percentiles ``q`` lies between when it is not stored itself (None: stored, or
-    outside the table, where the nearest end is used)."""
-    if percentile_key(q) in table:
-        return None
+def not_stored(table: dict[str, float], q: float) -> str:
+    """How the share at percentile ``q`` is read when ``table`` does not store it ("" when it does)."""
+    if percentile_key(q) in table or not table:
+        return ""
     keys = sorted(table, key=_q)
     below = [k for k in keys if _q(k) < q]
     above = [k for k in keys if _q(k) > q]
-    return (below[-1], above[0]) if below and above else None
+    if below and above:
+        return f"interpolated linearly between {below[-1]} and {above[0]}"
+    return f"the nearest stored one, {(below or above)[-1 if below else 0]}, is used"
 
 
 @dataclass
@@ -60,15 +61,15 @@ def percentile_sizing(sc: Scenario) -> PercentileSizing:
     shares = ", ".join(f"{w.name} {100 * (w.cpu_busy_share or 0):.4g} %" for w in sized)
     out = PercentileSizing(f"CPU is sized on the {key} (preferences.sizing_percentile) of {_basis(sc, key)}: "
                            f"busy share of the vCPUs {shares}.")
-    spans: dict[tuple[str, str], list[str]] = {}
+    how: dict[str, list[str]] = {}
     for w in sized:
-        span = interpolated_between(w.cpu_busy_percentiles or {}, q)
-        if span is not None:
-            spans.setdefault(span, []).append(w.name)
-    for (lo, hi), names in spans.items():
+        read = not_stored(w.cpu_busy_percentiles or {}, q)
+        if read:
+            how.setdefault(read, []).append(w.name)
+    for read, names in how.items():
         out.warnings.append(f"the {key} is not stored for {', '.join(names)} (cpu_busy_percentiles): its busy share is "
-                            f"interpolated linearly between {lo} and {hi}, an approximation of the {key}; import the "
-                            f"series again with --percentile {q:g} for the exact one")
+                            f"{read}, an approximation of the {key}; import the series again with --percentile {q:g} "
+                            "for the exact one")
     if out.warnings:
         out.text += " " + " ".join(f"T{w[1:]}." for w in out.warnings)
     return out

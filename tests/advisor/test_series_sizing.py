@@ -154,17 +154,23 @@ def test_the_advice_states_the_percentile_and_the_summed_series_and_flags_an_int
     assert not any("interpolated" in w for w in rec.warnings)
     assert "CPU is sized on the p95" in to_markdown(advice)
     assert "of the summed utilisation series of 3 VMs" in to_markdown(advice)
-    # p80 is not stored (p50, p95, p99, peak): the share is interpolated, and the advice says so
+    # p80 is stored (every 5th from p50 to p95): changed in the file, it is exact, as imported at 80
     data["preferences"]["sizing_percentile"] = 80
-    rec, advice = _advise(data, compiled_kb)
-    assert "sized on the p80" in rec.rationale
-    (w,) = [w for w in rec.warnings if "interpolated" in w]
-    assert "the p80 is not stored for" in w and "between p50 and p95" in w and "--percentile 80" in w
-    assert "interpolated linearly between p50 and p95" in to_markdown(advice)
-    # imported at 80: stored, exact, no warning
-    inv.add_series([tmp_path / "series.csv"], 80)
-    rec, _ = _advise(inv.to_scenario(), compiled_kb)
+    rec, _ = _advise(data, compiled_kb)
     assert "sized on the p80" in rec.rationale and not any("interpolated" in w for w in rec.warnings)
+    inv.set_percentile(80)
+    assert parse_scenario(inv.to_scenario()).workloads[0].cpu_busy_share == \
+        parse_scenario(data).workloads[0].cpu_busy_share
+    # p82 is not stored: the share is interpolated, and the advice says so; p30 is below the table
+    data["preferences"]["sizing_percentile"] = 82
+    rec, advice = _advise(data, compiled_kb)
+    (w,) = [w for w in rec.warnings if "not stored" in w]
+    assert "the p82 is not stored for" in w and "interpolated linearly between p80 and p85" in w
+    assert "--percentile 82" in w and "interpolated linearly between p80 and p85" in to_markdown(advice)
+    data["preferences"]["sizing_percentile"] = 30
+    rec, _ = _advise(data, compiled_kb)
+    (w,) = [w for w in rec.warnings if "not stored" in w]
+    assert "the nearest stored one, p50, is used" in w
 
 
 def test_summary_wording_with_series_names_the_days_the_summed_share_and_a_too_short_trend(tmp_path, capsys):
@@ -198,3 +204,18 @@ def test_a_trend_on_enough_days_is_usable():
     assert trend["cpu_pct_per_year"] == pytest.approx(20.0, abs=0.5)
     short = fit_trend(np.repeat(daily[:30], 288), 300.0)
     assert short is not None and short["usable"] is False and "30 days are too short" in short["note"]
+
+
+def test_the_summary_warns_of_skipped_vms_and_of_fractions_naming_file_and_column(tmp_path, capsys):
+    inv = _inventory(tmp_path, {"app-01": 4, "app-02": 4})
+    p = tmp_path / "frac.csv"
+    p.write_text("vm,timestamp,cpu_pct,mem_pct\n" + "".join(
+        f"{vm},{T0 + 300 * t},{0.2 + 0.01 * t:.4f},45\n" for t in range(10) for vm in ("app-01", "ghost-01")))
+    assert main(["inventory", str(inv), str(p), "--no-advise", "-o", str(tmp_path / "s.yaml")]) == 0
+    text = capsys.readouterr().out
+    assert "warning: frac.csv: field cpu_pct: every value is at most 1" in text and "multiplied by 100" in text
+    assert "warning: frac.csv: 1 VM name(s) not in the inventory, their series skipped: 'ghost-01' (line 3)" in text
+    assert "CPU % of vCPUs p50 24.5" in text  # 0.245 read as 24.5 %
+    assert main(["inventory", str(inv), str(p), "--no-advise", "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert any("ghost-01" in w for w in doc["warnings"]) and any("cpu_pct" in w for w in doc["warnings"])
