@@ -179,6 +179,9 @@ class Workload:
     total_ram_gib: float | None = None
     total_storage_tb: float | None = None
     growth: GrowthRates | None = None  # this workload's own growth rates (None: the scenario's)
+    #: a workload given as totals: the typical VM (vCPUs, GiB) its VMs are sized by, at most (the
+    #: file's ``vcpus`` / ``ram_gib``; ``vcpus`` / ``ram_gib`` here are its sized VMs'). Not a file field.
+    typical: tuple[int, float] | None = None
 
     @property
     def from_totals(self) -> bool:
@@ -321,8 +324,11 @@ class Scenario:
         if not prefs.get("fixed"):
             prefs.pop("fixed", None)
         for w, row in zip(self.workloads, out.get("workloads", []), strict=True):
-            if w.from_totals:  # the file keeps the totals; the VMs (and their disks) follow from them
+            row.pop("typical", None)
+            if w.from_totals:  # the file keeps the totals and the typical VM; the VMs (and disks) follow
                 row.pop("vms", None)
+                if w.typical is not None:
+                    row["vcpus"], row["ram_gib"] = w.typical
                 if w.total_storage_tb is not None:
                     row.get("io", {}).pop("disk_gb", None)
         return out
