@@ -143,6 +143,34 @@ class Growth:
     storage_pct_per_year: float = 0.0
     events: list[GrowthEvent] = field(default_factory=list)
 
+    def rates(self, w: Workload) -> dict[str, float]:
+        """The growth rates (% per year) of workload ``w`` per resource (:data:`GROWTH_RATES`): its
+        own where given, else the scenario's."""
+        own = w.growth
+        out = {}
+        for r in GROWTH_RATES:
+            mine = getattr(own, f"{r}_pct_per_year") if own is not None else None
+            out[r] = float(mine if mine is not None else getattr(self, f"{r}_pct_per_year"))
+        return out
+
+    def worth(self, w: Workload, year: int, events: list[GrowthEvent] | None = None) -> dict[str, float]:
+        """Per growth rate: how many of today's VMs of ``w`` the demand of ``year`` is worth (today's
+        VMs and the events' VMs, each compounded from its year; below 0 when events retire more
+        than there is). ``events``: those of ``w`` (default: found here)."""
+        p = self.rates(w)
+        mine = [e for e in self.events if e.workload == w.name] if events is None else events
+        return {r: w.vms * compound(p[r], year) + sum(e.add_vms * compound(p[r], year - e.year)
+                                                      for e in mine if e.year <= year) for r in GROWTH_RATES}
+
+
+#: the resources a growth rate is given for (``<rate>_pct_per_year``)
+GROWTH_RATES = ("cpu", "ram", "storage")
+
+
+def compound(pct: float, years: float) -> float:
+    """Compound growth of ``pct`` % per year over ``years``."""
+    return (1.0 + pct / 100.0) ** years
+
 
 @dataclass
 class Workload:

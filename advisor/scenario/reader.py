@@ -6,6 +6,7 @@ a :class:`~advisor.scenario.model.Scenario`, every field read by its row of the 
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
@@ -415,7 +416,24 @@ def _growth(data: Any, workloads: list[Workload], pr: Problems) -> Growth:
         if er.data.get("add_vms") == 0:
             pr.add(f"{p}.add_vms", "must not be 0 (VMs added, or retired when negative)")
         g.events.append(ev)
+    for i, ev in enumerate(g.events):
+        if ev.add_vms < 0 and ev.workload in names and ev.year <= g.horizon_years:
+            _retired(g, names[ev.workload], i, pr)
     return g
+
+
+def _retired(g: Growth, w: Workload, i: int, pr: Problems) -> None:
+    """Event ``i`` retires VMs: no more than its workload is worth in its year (at its slowest
+    growth rate, after the events before it), or it is refused naming ``add_vms`` (not clamped)."""
+    ev = g.events[i]
+    before = [e for j, e in enumerate(g.events) if e.workload == w.name and (e.year, j) < (ev.year, i)]
+    worth = g.worth(w, ev.year, before)
+    rate = min(worth, key=lambda r: worth[r])
+    if -ev.add_vms > worth[rate] + 1e-9:
+        have = f"{worth[rate]:,.0f}" if abs(worth[rate] - round(worth[rate])) < 1e-9 else f"{worth[rate]:,.2f}"
+        pr.add(f"growth.events[{i}].add_vms",
+               f"retires {-ev.add_vms:,} VMs in year {ev.year}, but {w.name} holds only {have} VMs' worth then "
+               f"({rate} growing {g.rates(w)[rate]:g} %/year): add_vms >= {-math.floor(worth[rate] + 1e-9):,}")
 
 
 def parse_scenario(data: Any, source: str = "scenario") -> Scenario:

@@ -245,6 +245,24 @@ def test_a_workload_s_own_growth_refuses_unknown_keys():
         parse_scenario(scenario(25, growth={"cpu": 3}))
 
 
+def test_retiring_more_vms_than_the_workload_holds_is_refused_naming_the_event(session_kb):
+    # 0 %: web holds 20 VMs in year 3; retiring 21 is refused (it was clamped to 0 VMs silently)
+    with pytest.raises(InputError, match=r"growth\.events\[0\]\.add_vms: retires 21 VMs in year 3, but web holds "
+                                         r"only 20 VMs' worth then \(cpu growing 0 %/year\): add_vms >= -20"):
+        parse_scenario(scenario(0, events=[{"year": 3, "workload": "web", "add_vms": -21}]))
+    assert timeline(session_kb, scenario(0, events=[{"year": 3, "workload": "web", "add_vms": -20}]))[0][3]["vms"] == 0
+    # 25 %: 20 x 1.25^2 = 31.25 VMs' worth in year 2; -20 leaves 11.25, so a second -12 that year is refused
+    events = [{"year": 2, "workload": "web", "add_vms": -20}, {"year": 2, "workload": "web", "add_vms": -12}]
+    with pytest.raises(InputError) as err:
+        parse_scenario(scenario(25, events=events))
+    assert "growth.events[1].add_vms: retires 12 VMs in year 2, but web holds only 11.25 VMs' worth then " \
+           "(cpu growing 25 %/year): add_vms >= -11" in str(err.value)
+    assert "growth.events[0]" not in str(err.value)
+    # the slowest rate decides: CPU 0 %, RAM 100 % -> 20 VMs' worth of CPU in year 2 (80 of RAM)
+    with pytest.raises(InputError, match=r"events\[0\]\.add_vms: retires 30 VMs in year 2, but web holds only 20"):
+        parse_scenario(scenario(0, ram=100, events=[{"year": 2, "workload": "web", "add_vms": -30}]))
+
+
 # --- totals ------------------------------------------------------------------------------------------
 def totals_scenario(**totals) -> dict:
     w = {"name": "estate", **totals}
