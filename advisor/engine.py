@@ -165,6 +165,7 @@ class Advice:
             "cost": self.cost.to_dict() if self.cost is not None else None,
             "timeline": self.timeline.to_list() if self.timeline is not None else [],
             "runs_out": self.timeline.runs_out if self.timeline is not None else None,
+            "timeline_units": self.timeline.units() if self.timeline is not None else None,
             "warnings": self.warnings, "model_problems": dict(self.model_problems),
             **self._placement(),
         }

@@ -17,7 +17,8 @@ SCENARIO_KEYS = ("hosts", "workloads", "preferences")
 
 @dataclass(frozen=True)
 class FileKind:
-    """``kind`` is ``scenario``, ``inventory``, ``benchmark`` or ``unknown``; for a benchmark, the
+    """``kind`` is ``scenario``, ``inventory``, ``series`` (utilisation series, read beside an
+    inventory), ``benchmark`` or ``unknown``; for a benchmark, the
     importer's name and label (e.g. ``fio``, ``fio JSON output``); for an inventory, the export's
     format id and what produces it (e.g. ``rvtools-xlsx``, ``RVTools export (.xlsx ...)``)."""
 
@@ -43,6 +44,11 @@ def classify_file(path: Path | str, min_confidence: float = 0.5) -> FileKind:
         from knowledge.inventory import FORMATS
 
         return FileKind("inventory", inventory, FORMATS.get(inventory.split(":")[0], inventory))
+    series = _series_format(path)
+    if series:
+        from knowledge.series import FORMATS as SERIES_FORMATS
+
+        return FileKind("series", series, SERIES_FORMATS[series])
     try:
         from knowledge.importers.registry import identify
 
@@ -65,6 +71,17 @@ def _inventory_format(path: Path) -> str:
         # a workbook goes to the inventory import all the same: it says which collector's export
         # it is (or that it is none) instead of the scenario reader's unknown keys
         return "xlsx" if Path(path).suffix.lower() == ".xlsx" else ""
+
+
+def _series_format(path: Path) -> str:
+    """The utilisation series format of ``path`` (``series-csv``, ``prometheus-json``), or ``""``."""
+    from knowledge.series import SERIES_ONLY, detect_series
+
+    try:
+        fmt = detect_series(path)
+    except Exception:  # noqa: BLE001 - unreadable: not a series either
+        return ""
+    return fmt if fmt in SERIES_ONLY else ""
 
 
 def _json_scenario(path: Path) -> bool:

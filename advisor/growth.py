@@ -20,9 +20,12 @@ today's (the hosts the targets add today stay); year 0 is the advice itself.
 
 **Planned hosts** are the scenario's (``preferences.fixed.host_count`` when a design is fixed,
 else ``hosts.count``), reserve included; utilization is of their usable capacity (the host
-count's ceilings) on the active ones. ``runs_out`` is the first year the whole VMs no longer fit
-the planned active hosts in the hard limits (CPU allocation, RAM, local disk capacity), naming
-the binding hard resource.
+count's ceilings) on the active ones. The planned hosts hold a year (``planned_hosts_fit``) when
+the hosts it needs are no more than the planned ones (the placement within every limit that places
+VMs: CPU allocation, CPU load at the planned ceiling, RAM, local disk capacity) and the whole VMs
+fit them in the hard limits (CPU allocation, RAM, local disk capacity). ``runs_out`` is the first
+year they no longer do, naming where the plan breaks: the most used of the resources that place
+VMs that year (a hard resource the hosts lack altogether first).
 """
 
 from __future__ import annotations
@@ -35,6 +38,8 @@ from typing import Any
 from advisor.recommend.base import EngineContext, Recommendation
 from advisor.recommend.host_demand import (
     HARD,
+    REPORTED_ONLY,
+    UNITS,
     Budgets,
     host_capacity,
     placement_demand,
@@ -42,13 +47,15 @@ from advisor.recommend.host_demand import (
 )
 from advisor.recommend.load import vm_iops
 from advisor.recommend.packing import pack
-from advisor.scenario.model import Growth, GrowthEvent, Scenario, Workload
+from advisor.scenario.model import GROWTH_RATES, Growth, GrowthEvent, Scenario, Workload, compound
 from knowledge.infra.errors import InputError
 
 #: which growth rate each resource of the host count follows
 RATE_OF = {"cpu_allocation": "cpu", "cpu_load": "cpu", "ram": "ram", "disk_capacity": "storage",
            "disk_iops": "storage", "network": "storage"}
-RATES = ("cpu", "ram", "storage")
+RATES = GROWTH_RATES
+#: the resources that place VMs (the host count's limits; IOPS and storage traffic are only reported)
+PLACING = tuple(k for k in RATE_OF if k not in REPORTED_ONLY)
 
 
 @dataclass
@@ -99,34 +106,33 @@ class Timeline:
     def to_list(self) -> list[dict[str, Any]]:
         return [y.to_dict() for y in self.years]
 
+    def units(self) -> dict[str, Any]:
+        """The units of the JSON timeline's entries (``timeline_units`` beside ``timeline``)."""
+        cores = self.capacity.get("cpu_allocation", 0.0)
+        ceiling = 100.0 * self.capacity.get("cpu_load", 0.0) / cores if cores else 0.0
+        out: dict[str, Any] = {
+            "hosts": "hosts (reserve included)", "active_hosts": "hosts", "buy": "hosts", "vms": "VMs",
+            "demand": {k: UNITS[k] for k in self.capacity},
+            "utilization": f"% of the usable capacity of the {self.planned_active} planned active hosts "
+                           f"(CPU load: of {ceiling:.4g} % of their cores, the planned ceiling)"}
+        if self.currency:
+            out["cost"] = f"{self.currency}; year 0: the purchase, years 1 to {self.years[-1].year}: each year's opex"
+        return out
 
-def factor(pct: float, years: float) -> float:
-    """Compound growth of ``pct`` % per year over ``years``."""
-    return (1.0 + pct / 100.0) ** years
+
+factor = compound  # compound growth of ``pct`` % per year over ``years`` (declared in the scenario model)
 
 
 def rates(g: Growth, w: Workload) -> dict[str, float]:
     """The growth rates (% per year) of workload ``w``: its own where given, else the scenario's."""
-    own = w.growth
-    out = {}
-    for r in RATES:
-        mine = getattr(own, f"{r}_pct_per_year") if own is not None else None
-        out[r] = float(mine if mine is not None else getattr(g, f"{r}_pct_per_year"))
-    return out
+    return g.rates(w)
 
 
 def vm_equivalents(g: Growth, w: Workload, year: int, events: list[GrowthEvent] | None = None) -> dict[str, float]:
     """Per growth rate: how many of today's VMs of ``w`` the demand of ``year`` is worth (today's
-    VMs and the events' VMs, each compounded from its year; never below 0). ``events``: those of
-    ``w`` (default: found in ``g``)."""
-    p = rates(g, w)
-    mine = [e for e in g.events if e.workload == w.name] if events is None else events
-    out = {}
-    for r in RATES:
-        n = w.vms * factor(p[r], year)
-        n += sum(e.add_vms * factor(p[r], year - e.year) for e in mine if e.year <= year)
-        out[r] = max(n, 0.0)
-    return out
+    VMs and the events' VMs, each compounded from its year; never below 0: the reader refuses
+    events that retire more). ``events``: those of ``w`` (default: found in ``g``)."""
+    return {r: max(n, 0.0) for r, n in g.worth(w, year, events).items()}
 
 
 def grown(g: Growth, w: Workload, demand: dict[str, float], year: int, events: list[GrowthEvent] | None = None
@@ -195,6 +201,13 @@ def _binding(util: dict[str, float], keys: tuple[str, ...] | None = None) -> str
     return max(pool, key=lambda k: pool[k]) if pool else ""
 
 
+def _breaks(util: dict[str, float], total: dict[str, float], cap: dict[str, float]) -> str:
+    """Where the plan breaks in a year it no longer holds: a hard resource the hosts lack
+    altogether, else the most used resource that places VMs."""
+    missing = [k for k in HARD if total.get(k, 0) > 0 and cap.get(k, 0) <= 0]
+    return missing[0] if missing else _binding(util, PLACING)
+
+
 def timeline(ctx: EngineContext, hc: Recommendation | None, catalogue=None,
              design: dict[str, Any] | None = None) -> Timeline | None:
     """The timeline of the scenario's growth (None without a ``growth`` section or a host count
@@ -219,7 +232,7 @@ def timeline(ctx: EngineContext, hc: Recommendation | None, catalogue=None,
     for e in g.events:
         events.setdefault(e.workload, []).append(e)
     for y in range(g.horizon_years + 1):
-        active, vms, total, util, fits = _year(g, base, cap, y, p_active, events)
+        active, vms, total, util, hard_fits = _year(g, base, cap, y, p_active, events)
         first = first or total
         active = max(active, minimum)
         if today is not None and all(total[k] >= first[k] - 1e-9 for k in total):
@@ -227,9 +240,10 @@ def timeline(ctx: EngineContext, hc: Recommendation | None, catalogue=None,
         hosts = active + reserve
         buy = max(hosts - most, 0) if y else hosts
         most = max(most, hosts)
+        fits = hard_fits and active <= p_active  # more hosts needed than planned: the plan does not hold
         out.years.append(Year(y, hosts, active, buy, vms, total, util, _binding(util), fits))
         if not fits and out.runs_out is None:
-            out.runs_out = {"year": y, "resource": _binding(util, HARD), "planned_hosts": planned}
+            out.runs_out = {"year": y, "resource": _breaks(util, total, cap), "planned_hosts": planned}
     if hc.value is None:
         out.notes.append("no host count meets every hard limit today: the hosts per year are the placement's")
     if catalogue is not None:
@@ -239,7 +253,9 @@ def timeline(ctx: EngineContext, hc: Recommendation | None, catalogue=None,
 
 def _price(tl: Timeline, ctx: EngineContext, cat, design: dict[str, Any]) -> None:
     """Each year's cost with the catalogue: capex of the hosts (and storage) bought that year (the
-    rise of the design's capex) plus that year's opex; the running total."""
+    rise of the design's capex) plus that year's opex (none in year 0, the purchase: years 1 to the
+    horizon are its years of running cost, as the bill's total counts the catalogue's years); the
+    running total."""
     from advisor.cost import DesignFacts, match_host, match_storage, price
 
     sc = ctx.scenario
@@ -258,9 +274,13 @@ def _price(tl: Timeline, ctx: EngineContext, cat, design: dict[str, Any]) -> Non
                                       storage, image_tb))
         capex = max(bill.capex - capex_before, 0.0)
         capex_before = max(capex_before, bill.capex)
-        spent += capex + bill.opex_per_year
-        y.cost = {"capex": round(capex, 2), "opex": round(bill.opex_per_year, 2),
-                  "spend": round(capex + bill.opex_per_year, 2), "cumulative": round(spent, 2)}
+        opex = bill.opex_per_year if y.year else 0.0
+        spent += capex + opex
+        y.cost = {"capex": round(capex, 2), "opex": round(opex, 2), "spend": round(capex + opex, 2),
+                  "cumulative": round(spent, 2)}
+    if float(cat.years) != g.horizon_years:
+        tl.notes.append(f"the cumulative cost counts the {g.horizon_years} years of the horizon's opex; "
+                        f"the bill's total the cost catalogue's {cat.years:g} years")
     if host is None:
         tl.notes.append("no host model of the cost catalogue matches the hosts: the hosts are not priced")
 

@@ -182,22 +182,27 @@ def create_window(kb_path: Path | None = None, font_pt: float | None = None):
     if ICON.exists():
         app.setWindowIcon(QIcon(str(ICON)))
     prefs = app_settings.load()
-    theme.apply(app, prefs.theme, prefs.font_pt if font_pt is None else font_pt)  # the override is not saved
+    font_pt = prefs.font_pt if font_pt is None else font_pt  # the override is not saved
+    theme.apply(app, prefs.theme, font_pt, style_sheet=False)
     session = Session(settings_store(), settings=prefs, kb_path=kb_path)
-    return MainWindow(session)
+    window = MainWindow(session)
+    theme.apply_style_sheet(app, font_pt)  # once the window is built: each widget polished once
+    return window
 
 
 def launch(scenario: Path | None = None, kb_path: Path | None = None, font_pt: float | None = None):
     """Start the application's window: :func:`create_window`, then ``scenario`` or the last file
     opened (on a first start, or when it is gone, a new scenario and the welcome), shown, and the
-    knowledge base loading. Returns the window (the caller runs the event loop)."""
+    knowledge base loading once it has been painted. Returns the window (the caller runs the event loop)."""
+    from ui.first_paint import after_first_paint
+
     window = create_window(kb_path, font_pt)
+    after_first_paint(window, window.session.start)  # the worker would slow the first paint down
     if scenario is not None:
         window.open_scenario(Path(scenario))
     else:
         _open_last_or_welcome(window)
     window.show()
-    window.session.start()
     return window
 
 
@@ -240,13 +245,13 @@ def warn_settings_kept(window, prefs):
 
 
 def _open_last_or_welcome(window) -> None:
-    from PySide6.QtCore import QTimer
+    from ui.first_paint import after_first_paint
 
     for p in window.recent_files()[:1]:
         if Path(p).exists() and window.open_scenario(Path(p)):
             return
     window.new_scenario()
-    QTimer.singleShot(0, window.show_welcome)
+    after_first_paint(window, window.show_welcome)
 
 
 def example_scenario() -> Path | None:

@@ -160,11 +160,14 @@ class MainWindow(ActionsMixin, FilesMixin, WorkshopMixin, QMainWindow):
         self.session.document.sig_changed.connect(lambda _p: self._update_title())
         self.session.document.sig_path.connect(lambda _p: self._update_title())
 
+        from ui.first_paint import after_first_paint
         from ui.tooltips import ToolTipWrapper
         from ui.workers import MainThreadGarbageCollector
 
-        self._tooltips = ToolTipWrapper(self)  # long tooltips wrapped, in every view
-        QApplication.instance().installEventFilter(self._tooltips)
+        # long tooltips wrapped, in every view: an application filter sees every event, so it comes
+        # once the window has been painted (no tooltip shows before; building the window is spared it)
+        self._tooltips = ToolTipWrapper(self)
+        after_first_paint(self, lambda: QApplication.instance().installEventFilter(self._tooltips))
 
         self._collector = MainThreadGarbageCollector(self)
 

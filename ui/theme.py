@@ -101,20 +101,28 @@ def _stylesheet(pal: dict, base: float) -> str:
     return Template((STYLES_DIR / "app.qss").read_text(encoding="utf-8")).safe_substitute(**pal, **sizes)
 
 
-def apply(app: QApplication, mode: str = "system", font_pt: float = 0.0) -> str:
-    """Apply a look (``system``, ``light``, ``dark`` or ``workshop``) to ``app``; returns its name."""
+def apply(app: QApplication, mode: str = "system", font_pt: float = 0.0, style_sheet: bool = True) -> str:
+    """Apply a look (``system``, ``light``, ``dark`` or ``workshop``) to ``app``; returns its name.
+    ``style_sheet=False`` leaves the style sheet to :func:`apply_style_sheet`: the launcher builds
+    the first window before it, so that each widget is polished once, not at every step of its
+    construction (issue #30: a third of the start-up went there)."""
     global _current, _current_name
     name = resolve(mode)
     pal = PALETTES.get(name, LIGHT)
     _current, _current_name = dict(pal), name
     app.setStyle("Fusion")
     app.setPalette(_qpalette(pal))
-    base = font_pt or desktop_font_pt()
     font = app.font()
-    font.setPointSizeF(base)
+    font.setPointSizeF(font_pt or desktop_font_pt())
     app.setFont(font)
-    app.setStyleSheet(_stylesheet(pal, base))
+    if style_sheet:
+        apply_style_sheet(app, font_pt)
     return name
+
+
+def apply_style_sheet(app: QApplication, font_pt: float = 0.0) -> None:
+    """The style sheet of the look in use (:func:`apply`) at ``font_pt`` (0: the desktop's size)."""
+    app.setStyleSheet(_stylesheet(_current, font_pt or desktop_font_pt()))
 
 
 def apply_to(widget: QWidget, mode: str, font_pt: float) -> None:

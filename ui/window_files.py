@@ -135,7 +135,7 @@ class FilesMixin:
         if kind.kind == "benchmark":
             self.offer_import(path, kind.label)
             return False
-        if kind.kind == "inventory":  # an estate export: File > Import inventory
+        if kind.kind in ("inventory", "series"):  # an estate export (or its series): File > Import inventory
             self.import_inventory([path])
             return False
         try:
@@ -329,14 +329,14 @@ class FilesMixin:
 
     def handle_dropped(self, paths: list[Path]):
         """A scenario file opens; estate exports (RVTools, libvirt, Proxmox, OpenStack, the inventory
-        template) go to File > Import inventory (returned: its dialog); everything else is imported
-        as benchmark output."""
+        template) and the utilisation series beside them go to File > Import inventory (returned: its
+        dialog); everything else is imported as benchmark output."""
         from advisor.files import classify_file
 
         kinds = {p: classify_file(p).kind for p in paths}
         scenarios = [p for p in paths if kinds[p] == "scenario"]
-        inventories = [p for p in paths if kinds[p] == "inventory"]
-        others = [p for p in paths if kinds[p] not in ("scenario", "inventory")]
+        inventories = [p for p in paths if kinds[p] in ("inventory", "series")]
+        others = [p for p in paths if kinds[p] not in ("scenario", "inventory", "series")]
         dialog = None
         if scenarios and self.maybe_discard():
             self.open_scenario(scenarios[0])

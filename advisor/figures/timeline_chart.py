@@ -65,7 +65,7 @@ def timeline_chart(kb, scenario, advice, inputs: dict) -> ChartSpec:
                                float(tl.runs_out["year"]), "x"))
     rec = advice.find("host_count")
     if rec is not None and rec.value is not None and "active_hosts" in rec.expected:
-        spec.mark(Mark(f"today: {tl.years[0].active_hosts} active hosts", 0.0, rec.expected["active_hosts"].value,
+        spec.mark(Mark(f"year 0, advised: {tl.years[0].active_hosts} active hosts", 0.0, rec.expected["active_hosts"].value,
                        "host_count", "cluster", "active_hosts"))
     spec.x_ticks = [(float(y), str(y)) for y in years]
     return spec

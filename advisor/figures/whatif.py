@@ -19,6 +19,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from advisor.growth import RATES
+
+#: the growth rates of a growth section (and of a workload's own), as the scenario spells them
+RATE_KEYS = tuple(f"{r}_pct_per_year" for r in RATES)
+RATE_LABELS = {"cpu": "CPU", "ram": "RAM", "storage": "storage"}
+
 
 @dataclass(frozen=True)
 class Input:
@@ -51,9 +57,10 @@ INPUTS: dict[str, Input] = {i.name: i for i in (
           "Read the CPU overhead and migration downtime at another ratio"),
     Input("load_total", "Request load", "req/s", 5000.0, 100000.0, 1000.0, ("cpu_utilization",), "chart",
           "Read the host CPU at another request rate"),
-    Input("growth_pct", "Growth", "%/year", 0.0, 100.0, 1.0, ("timeline",), "scenario",
-          "CPU, RAM and storage demand of every workload grow by this much per year, compounded (the growth rates; "
-          "5 years when the scenario has no horizon)"),
+    Input("growth_shift", "Growth rates, shifted by", "%/year", -100.0, 100.0, 1.0, ("timeline",), "scenario",
+          "Added to every growth rate of the scenario (CPU, RAM and storage; the growth section's and each "
+          "workload's own, so a workload that grows faster keeps growing faster); a rate never drops below 0 "
+          "by it. 0: the scenario's rates. A scenario without growth gets a 5-year horizon"),
     Input("vms_per_host", "VMs per host", "VMs", 1.0, 64.0, 1.0, ("cache_mode",), "derived",
           "The VMs per host of the what-if advice's hosts"),
 )}
@@ -95,8 +102,7 @@ def default_inputs(advice, scenario=None) -> dict[str, float]:
     else:
         out["share"] = 0.5
     out["image_gb"] = float(max((w.image_size_gb for w in scenario.workloads), default=10.0))
-    g = scenario.growth
-    out["growth_pct"] = float(max(g.cpu_pct_per_year, g.ram_pct_per_year, g.storage_pct_per_year)) if g else 0.0
+    out["growth_shift"] = 0.0
     return out
 
 
@@ -104,8 +110,7 @@ def apply_inputs(data: dict, inputs: dict) -> dict:
     """The scenario data with the what-if inputs applied: every workload group scaled so that all
     groups together have ``vms`` VMs (each at least one), ``hosts`` planned hosts (or hosts to
     carry ``vms_per_host``), every image at ``image_gb``, every real-time VM at ``share`` (never
-    below its task utilization), every growth rate at ``growth_pct`` (a workload's own rates too; a growth
-    section made when there is none)."""
+    below its task utilization), every growth rate shifted by ``growth_shift`` (:func:`shift_growth`)."""
     out = copy.deepcopy(data)
     if inputs.get("vms"):
         scale_vms(out, int(round(float(inputs["vms"]))))
@@ -115,14 +120,8 @@ def apply_inputs(data: dict, inputs: dict) -> dict:
         hosts["count"] = max(1, int(round(float(inputs["hosts"]))))
     elif inputs.get("vms_per_host"):
         hosts["count"] = max(1, math.ceil(total / float(inputs["vms_per_host"]))) + int(hosts.get("reserve", 0))
-    if "growth_pct" in inputs:
-        raw = out.get("growth")
-        growth: dict = raw if isinstance(raw, dict) else {}
-        pct = float(inputs["growth_pct"])
-        out["growth"] = {**growth, "cpu_pct_per_year": pct, "ram_pct_per_year": pct, "storage_pct_per_year": pct}
-        for w in out.get("workloads", []):
-            if isinstance(w, dict):
-                w.pop("growth", None)  # every workload at the one rate
+    if "growth_shift" in inputs:
+        shift_growth(out, float(inputs["growth_shift"]))
     for w in out.get("workloads", []):
         if inputs.get("image_gb"):
             w["image_gb"] = float(inputs["image_gb"])
@@ -130,6 +129,66 @@ def apply_inputs(data: dict, inputs: dict) -> dict:
             u = sum(t["wcet"] / t["period"] for t in w["realtime"]["tasks"])
             w["realtime"]["share"] = max(float(inputs["share"]), round(u + 0.005, 3))
     return out
+
+
+def _shifted(rate: float, shift: float) -> float:
+    """A growth rate moved by ``shift`` points, never below 0 by it (a shrinking rate stays as it was)."""
+    return max(rate + shift, min(rate, 0.0))
+
+
+def shift_growth(data: dict, shift: float) -> None:
+    """Add ``shift`` %/year to every growth rate of scenario ``data`` (in place): the growth section's
+    (made when there is none) and each workload's own, so their differences stay (:func:`_shifted`)."""
+    raw = data.get("growth")
+    growth: dict = dict(raw) if isinstance(raw, dict) else {}
+    for key in RATE_KEYS:
+        growth[key] = _shifted(_float(growth.get(key)), shift)
+    data["growth"] = growth
+    for w in data.get("workloads", []):
+        own = w.get("growth") if isinstance(w, dict) else None
+        if isinstance(own, dict):
+            w["growth"] = {k: _shifted(_float(v), shift) if k in RATE_KEYS and v is not None else v
+                           for k, v in own.items()}
+
+
+def growth_rates(data: dict) -> list[tuple[str, dict[str, float]]]:
+    """The growth rates of scenario ``data``: ``("", section's)`` first, then each workload's own
+    (``(name, {resource: rate})``, only the rates it sets)."""
+    raw = data.get("growth")
+    growth: dict = raw if isinstance(raw, dict) else {}
+    out = [("", {r: _float(growth.get(f"{r}_pct_per_year")) for r in RATES})]
+    for w in data.get("workloads", []):
+        own = w.get("growth") if isinstance(w, dict) else None
+        if isinstance(own, dict):
+            mine = {r: _float(own[f"{r}_pct_per_year"]) for r in RATES if own.get(f"{r}_pct_per_year") is not None}
+            if mine:
+                out.append((str(w.get("name", "?")), mine))
+    return out
+
+
+def growth_note(data: dict, shift: float, most: int = 3) -> str:
+    """What the growth slider sets: ``CPU 20, RAM 25, storage 30 %/year; web: CPU 40, RAM 40`` (the
+    rates of ``data`` shifted by ``shift``; at most ``most`` workloads named)."""
+    shifted = copy.deepcopy(data)
+    shift_growth(shifted, shift)
+    (_section, rates), *own = growth_rates(shifted)
+
+    def text(rates: dict[str, float]) -> str:
+        return ", ".join(f"{RATE_LABELS[r]} {_num(v)}" for r, v in rates.items())
+
+    out = text(rates) + " %/year" + "".join(f"; {name}: {text(mine)}" for name, mine in own[:most])
+    return out + (f"; {len(own) - most} more workloads with rates of their own" if len(own) > most else "")
+
+
+def runs_out_phrase(timeline) -> str:
+    """When the planned hosts of a growth timeline run out: ``year 4 (ram)``, or ``not within the
+    5 years``; "" without a timeline."""
+    if timeline is None or not timeline.years:
+        return ""
+    out = timeline.runs_out
+    if out:
+        return f"year {out['year']} ({str(out['resource']).replace('_', ' ')})"
+    return f"not within the {timeline.years[-1].year} years"
 
 
 def scale_vms(data: dict, total: int) -> None:
@@ -197,6 +256,8 @@ class WhatIf:
         elif name == "vms":
             lo = float(max(1, len(groups)))
             hi = max(hi, 4.0 * sum(_int(w.get("vms"), 1) for w in groups))
+        elif name == "growth_shift":  # down to where every rate is 0
+            lo = -max([0.0, *(v for _n, rates in growth_rates(self.base) for v in rates.values())])
         default = self.defaults.get(name)
         if default is not None:
             hi = max(hi, default * 1.5)
@@ -243,6 +304,13 @@ def _int(v, default: int) -> int:
         return int(v)
     except (TypeError, ValueError):
         return default
+
+
+def _float(v) -> float:
+    try:
+        return float(v)
+    except (TypeError, ValueError):
+        return 0.0
 
 
 def _same(a, b) -> bool:

@@ -10,6 +10,7 @@ from collections import Counter
 from typing import Any
 
 from advisor.inventory.grouping import Group, Grouping, Profile, num_text
+from advisor.inventory.today import Measured
 from advisor.scenario import DEFAULT_DISK_GB
 from knowledge.inventory.model import Host
 
@@ -135,6 +136,8 @@ def _today_of(p: Profile) -> dict[str, Any]:
     if p.cpu is not None:
         today["cpu_busy_pct"] = round(100.0 * p.cpu.share, 1)
         today["cpu_measured"] = p.cpu.source
+        if p.cpu.percentiles:
+            today["cpu_busy_pct_percentiles"] = {k: round(100.0 * x, 2) for k, x in p.cpu.percentiles.items()}
     if p.ram_consumed_gib is not None:
         today["ram_consumed_gib_per_vm"] = round(p.ram_consumed_gib, 2)
     if p.cache_today:
@@ -177,10 +180,10 @@ def workload_mapping(inv: Grouping, g: Group) -> dict[str, Any]:
         "cpu_intensity": ASSUMED_WORKLOAD["cpu_intensity"], "io": io,
         "live_migration": migrating, "data_loss_tolerance": ASSUMED_WORKLOAD["data_loss_tolerance"],
         "containerizable": bool(p.containers)}
-    if p.cpu is not None:  # the estate measured it: derived, not assumed
+    if p.cpu is not None and p.cpu.assumed:  # the estate's figure for VMs none of which was measured
         w["cpu_intensity"] = p.cpu.level
-        w["cpu_busy_share"] = round(p.cpu.share, 4)
-        w["measured"] = ["cpu_busy_share", "cpu_intensity"]
+    elif p.cpu is not None:  # the estate measured it: derived, not assumed
+        _measured_cpu(w, p.cpu, inv.sizing_percentile)
         assumed.remove("cpu_intensity")
     assumed.append("live_migration")
     if not p.containers:
@@ -194,6 +197,22 @@ def workload_mapping(inv: Grouping, g: Group) -> dict[str, Any]:
     if today:
         w["today"] = today
     return w
+
+
+def _measured_cpu(w: dict[str, Any], cpu: Measured, percentile: float | None) -> None:
+    """A group's measured CPU: its busy share (with percentiles over a collection: the share at the
+    sizing percentile, as the scenario reader takes it) and the intensity that share falls in."""
+    from advisor.inventory.series import DEFAULT_PERCENTILE
+    from advisor.scenario.model import level_of, share_at
+
+    share = cpu.share
+    w["measured"] = ["cpu_busy_share", "cpu_intensity"]
+    if cpu.percentiles:
+        w["cpu_busy_percentiles"] = dict(cpu.percentiles)
+        w["measured"].append("cpu_busy_percentiles")
+        share = share_at(cpu.percentiles, DEFAULT_PERCENTILE if percentile is None else percentile) or share
+    w["cpu_intensity"] = level_of(share)
+    w["cpu_busy_share"] = round(share, 4)
 
 
 def assumption_rows(data: dict[str, Any]) -> list[tuple[str, str]]:

@@ -87,7 +87,10 @@ class Profile:
         if self.unsized:
             parts.append(f"{self.unsized} VM{'s' if self.unsized != 1 else ''} without size (assumed)")
         if self.cpu is not None:
-            parts.append(f"CPU {100.0 * self.cpu.share:.1f} % busy (measured)")
+            pcts = ", ".join(f"{k} {100.0 * x:.1f} %" for k, x in (self.cpu.percentiles or {}).items())
+            parts.append(f"CPU {100.0 * self.cpu.share:.1f} % busy" + (f" ({pcts})" if pcts else "")
+                         + (" (assumed: the estate's figure; none of these VMs measured)" if self.cpu.assumed
+                            else " (measured)"))
         return "; ".join(parts)
 
 
@@ -139,6 +142,8 @@ class Grouping(EstateToday):
         self.vms: list[VM] = [v for v in estate.vms if not v.template and (include_powered_off or v.powered_on
                                                                             is not False)]
         self.name = name or self._default_name()
+        #: the percentile of the VMs' own CPU statistics the groups are sized on (None: the scenario's default)
+        self.sizing_percentile: float | None = None
         self.group_by = "auto"
         self.groups: list[Group] = []
         self.regroup(group_by)
@@ -148,6 +153,7 @@ class Grouping(EstateToday):
         """Take powered-off VMs in or leave them out, and group again the same way."""
         self.include_powered_off = include
         self.__dict__.pop("_estate_cpu_cache", None)
+        self.__dict__.pop("_spread_cache", None)
         self.vms = [v for v in self.estate.vms if not v.template and (include or v.powered_on is not False)]
         self.regroup(self.group_by)
 

@@ -24,18 +24,23 @@ import numpy as np
 from advisor.scenario.fields import BY_PATH
 from advisor.scenario.model import level_of, share_at
 from advisor.scenario.model import percentile_key as label
+from advisor.scenario.percentiles import SUMMED
 from knowledge.series import SeriesStore
 
 #: the percentile sized on when neither the scenario nor the command line says (the field table's default)
 DEFAULT_PERCENTILE = int(BY_PATH["preferences.sizing_percentile"].default)
 #: the percentiles every workload states (100: the peak)
 STATED = (50, 95, 99, 100)
-#: how a group is sized when its VMs have series
-SUMMED = "summed series"
+#: the percentiles stored in each workload's ``cpu_busy_percentiles`` (with the one sized on), so that
+#: ``preferences.sizing_percentile`` changed in the file reads an exact share: every 5th from p50 to
+#: p95, p99 and the peak (any other is interpolated, and the advice says so)
+STORED = (*range(50, 100, 5), 99, 100)
 #: VMs reduced at a time (a block of 1,000 VMs x 30 days of 5-minute steps is 35 MB)
 ROWS_AT_ONCE = 1000
-#: days of series a trend needs, and the interval level it states
+#: days of series a trend is fitted on at all, days it needs to be usable for a yearly rate (fewer: it is
+#: shown with a note and not offered to seed the growth section), and the interval level it states
 TREND_MIN_DAYS = 7
+TREND_USABLE_DAYS = 90
 TREND_LEVEL = 0.9
 
 
@@ -48,12 +53,13 @@ def percentile_table(mat: np.ndarray, qs: tuple[float, ...]) -> np.ndarray:
     has = n > 0
     if not has.any():
         return out
+    s, n = (s, n) if has.all() else (s[has], n[has])  # the rows with samples, copied once
     for j, q in enumerate(qs):
-        pos = q / 100.0 * (n[has] - 1)
+        pos = q / 100.0 * (n - 1)
         lo = np.floor(pos).astype(np.int64)
-        hi = np.minimum(lo + 1, n[has] - 1)
-        a = np.take_along_axis(s[has], lo[:, None], axis=1)[:, 0]
-        b = np.take_along_axis(s[has], hi[:, None], axis=1)[:, 0]
+        hi = np.minimum(lo + 1, n - 1)
+        a = np.take_along_axis(s, lo[:, None], axis=1)[:, 0]
+        b = np.take_along_axis(s, hi[:, None], axis=1)[:, 0]
         out[has, j] = a + (b - a) * (pos - lo)
     return out
 
@@ -147,7 +153,13 @@ class SeriesSizing:
 
     @property
     def qs(self) -> tuple[float, ...]:
-        return tuple(sorted({*(float(q) for q in STATED), float(self.percentile)}))
+        """Every percentile computed: stored, stated and the one sized on."""
+        return tuple(sorted({*(float(q) for q in (*STORED, *STATED)), float(self.percentile)}))
+
+    @property
+    def shown(self) -> set[str]:
+        """The keys of the percentiles stated (the summary, ``today``): p50/p95/p99/peak and the one sized on."""
+        return {label(q) for q in (*STATED, self.percentile)}
 
     def compute(self, inv) -> None:
         """Reduce every group of ``inv`` (an :class:`~advisor.inventory.grouping.Grouping`)."""
@@ -177,10 +189,11 @@ class SeriesSizing:
             return None
         cpu = np.array(_pcts(red.cores, qs))
         ram_total = sum((v.ram_mib or 0) / 1024 * v.count for v in vms)
-        mem = (dict(zip(map(label, qs), (round(float(100 * x / ram_total), 2) for x in _pcts(red.ram_gib, qs)),
-                        strict=True)) if red.ram_gib is not None and ram_total else None)
+        shown = [(i, label(q)) for i, q in enumerate(qs) if label(q) in self.shown]
+        mem_pcts = _pcts(red.ram_gib, qs) if red.ram_gib is not None and ram_total else None
+        mem = {k: round(float(100 * mem_pcts[i] / ram_total), 2) for i, k in shown} if mem_pcts else None
         return GroupSeries(red.vms, sum(v.count for v in vms), red.vcpus,
-                           {label(q): round(float(100 * c / red.vcpus), 2) for q, c in zip(qs, cpu, strict=True)},
+                           {k: round(float(100 * cpu[i] / red.vcpus), 2) for i, k in shown},
                            mem, red.own.sum(axis=0), cpu, filled=red.filled), red.cores
 
     def _summary_group(self, vms: list, rows: np.ndarray) -> GroupSeries | None:
@@ -215,7 +228,8 @@ class SeriesSizing:
         peaks = {n: gs for n, gs in self.groups.items() if gs.basis != SUMMED}
         self.estate = {"percentile": self.percentile, "vms": sum(g.vms for g in self.groups.values()),
                        "files": [{"file": f.path, "format": f.format, "vms": f.vms, "samples": f.samples,
-                                  "metrics": f.metrics, "notes": f.notes} for f in self.store.files]} if self.groups else {}
+                                  "metrics": f.metrics, "notes": f.notes,
+                                  "warnings": f.warnings} for f in self.store.files]} if self.groups else {}
         if peaks:
             self.estate["peak_sized"] = {"groups": sorted(peaks), "vms": sum(g.vms for g in peaks.values()),
                                          "busy_cores": round(sum(g.vcpus * g.shares["peak"] for g in peaks.values()), 2),
@@ -235,11 +249,11 @@ class SeriesSizing:
         k = qs.index(float(self.percentile))
         self.estate.update({
             "basis": SUMMED, "series_vms": sum(g.vms for g in summed.values()),
-            "busy_cores": {label(q): round(float(c), 2) for q, c in zip(qs, est, strict=True)},
+            "busy_cores": {label(q): round(float(c), 2) for q, c in zip(qs, est, strict=True) if label(q) in self.shown},
             "sum_of_vm_percentiles_cores": round(float(own_sum[k]), 2),
             "sum_of_group_percentiles_cores": round(float(groups_sum[k]), 2),
             "coincidence_factor": round(float(factor[k]), 4), "steps": int(self.store.steps),
-            "interval_s": self.store.interval, "trend": fit_trend(total, self.store.interval or 0.0)})
+            "interval_s": self.store.interval, "days": round(self.store.steps * (self.store.interval or 0) / 86400, 1), "trend": fit_trend(total, self.store.interval or 0.0)})
 
     def text(self) -> str:
         """What the sizing used, in one sentence."""
@@ -261,7 +275,8 @@ class SeriesSizing:
 
 def fit_trend(cores: np.ndarray, interval_s: float) -> dict[str, Any] | None:
     """Compound growth per year of the summed CPU, fitted (log-linear least squares on the daily
-    means) with its :data:`TREND_LEVEL` interval; None with less than :data:`TREND_MIN_DAYS` days."""
+    means) with its :data:`TREND_LEVEL` interval; None with less than :data:`TREND_MIN_DAYS` days, marked
+    not ``usable`` (with a ``note``) with less than :data:`TREND_USABLE_DAYS`."""
     if interval_s <= 0 or not len(cores):
         return None
     per_day = int(round(86400 / interval_s))
@@ -279,9 +294,14 @@ def fit_trend(cores: np.ndarray, interval_s: float) -> dict[str, Any] | None:
     def yearly(b: float) -> float:
         return round(100.0 * math.expm1(min(b * 365.0, 50.0)), 1)
 
-    return {"cpu_pct_per_year": yearly(fit.slope), "low": yearly(fit.slope - t * fit.stderr),
-            "high": yearly(fit.slope + t * fit.stderr), "level": TREND_LEVEL, "days": days,
-            "basis": "fitted: log-linear least squares on the daily means of the summed CPU series"}
+    out = {"cpu_pct_per_year": yearly(fit.slope), "low": yearly(fit.slope - t * fit.stderr),
+           "high": yearly(fit.slope + t * fit.stderr), "level": TREND_LEVEL, "days": days,
+           "basis": "fitted: log-linear least squares on the daily means of the summed CPU series",
+           "usable": days >= TREND_USABLE_DAYS}
+    if not out["usable"]:
+        out["note"] = (f"{days} days are too short to fit a yearly trend (at least {TREND_USABLE_DAYS} needed): "
+                       "not usable to seed the growth section; give longer series or set the growth rates")
+    return out
 
 
 def apply_to_workload(w: dict[str, Any], gs: GroupSeries, percentile: float) -> None:

@@ -6,13 +6,16 @@ same facts as labelled text for the CLI and the GUI."""
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
-from knowledge.inventory.model import VM, Estate, Host
+from knowledge.inventory.model import OVER_COLLECTION, VM, Estate, Host
 
 #: QEMU's cache mode when a disk names none (libvirt leaves it to the hypervisor)
 DEFAULT_CACHE = "writeback"
+#: when usage read from an export was taken, unless a collector says it averaged it (``measured_at``)
+EXPORT_TIME = "export time (a snapshot of the current usage, not a peak)"
 
 
 @dataclass
@@ -23,12 +26,31 @@ class Measured:
     vms: int            # VMs measured (0: the estate-wide figure of the hosts)
     of: int             # powered-on VMs it stands for
     source: str         # what was read, for the scenario and the summary
+    #: busy share per percentile key (p50, p95, peak) over a collection, where every VM measured has them
+    percentiles: dict[str, float] | None = None
+    #: the estate's figure standing in for VMs none of which was measured: an assumption, not a measurement
+    assumed: bool = False
 
     @property
     def level(self) -> str:
         from advisor.recommend.load import level_of
 
         return level_of(self.share)
+
+
+@dataclass
+class Spread:
+    """The hosts' CPU usage % spread over the VMs on them: per VM (by id) its busy share and where it
+    comes from, and what could not be spread."""
+
+    share: dict[int, float] = field(default_factory=dict)
+    source: dict[int, str] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+
+    def add(self, other: Spread) -> None:
+        self.share.update(other.share)
+        self.source.update(other.source)
+        self.warnings += other.warnings
 
 
 def vm_sizes(vms: list[VM]) -> list[tuple[int, float, int]]:
@@ -80,51 +102,82 @@ class EstateToday:
         denominator = vm.vcpus * mhz if mhz else vm.cpu_max_mhz
         return min(1.0, max(0.0, vm.cpu_usage_mhz / denominator)) if denominator else None
 
-    def hosts_busy_share(self) -> Measured | None:
-        """The estate-wide busy share from the hosts' CPU usage %: the busy MHz of the hosts that
-        report it over the MHz of the powered-on vCPUs that run on them (all powered-on VMs when
-        the VMs do not name those hosts)."""
-        hosts = [h for h in self.estate.hosts if h.cpu_usage_pct is not None and h.cores and h.ghz]
-        if not hosts:
-            return None
-        busy_mhz = sum((h.cpu_usage_pct or 0.0) / 100.0 * (h.cores or 0) * (h.ghz or 0.0) * 1000.0 for h in hosts)
-        names = {n for h in hosts for n in (h.name, *h.aliases)}
-        by_name = self._host_index()
-        mean = self._mean_mhz() or 1.0
-        on = [v for v in self.vms if v.powered_on is not False and v.vcpus]
-        placed = [v for v in on if v.host in names]
-        if sum((v.vcpus or 0) * v.count for v in placed) < 0.5 * sum((v.vcpus or 0) * v.count for v in on):
-            placed, busy_mhz = on, busy_mhz * len(self.estate.hosts) / len(hosts)
+    def _spread(self) -> Spread:
+        """The hosts' CPU usage % over the VMs on them (cached): per file of hosts, the busy MHz of its
+        hosts that report it over the MHz of the powered-on vCPUs on them, so that one export's hosts
+        never stand for another's VMs; over every powered-on VM when the VMs mostly name no such host."""
+        if not hasattr(self, "_spread_cache"):
+            hosts = [h for h in self.estate.hosts if h.cpu_usage_pct is not None and h.cores and h.ghz]
+            on = [v for v in self.vms if v.powered_on is not False and v.vcpus and not v.template]
+            names = {n for h in hosts for n in (h.name, *h.aliases)}
+            placed = [v for v in on if v.host in names]
+            out = Spread()
+            if hosts and _vcpus(placed) < 0.5 * _vcpus(on):
+                out.add(self._spread_over(hosts, on, _busy_mhz(hosts) * len(self.estate.hosts) / len(hosts)))
+            elif hosts:
+                for file in dict.fromkeys(h.source for h in hosts):
+                    mine = [h for h in hosts if h.source == file]
+                    names = {n for h in mine for n in (h.name, *h.aliases)}
+                    out.add(self._spread_over(mine, [v for v in on if v.host in names], _busy_mhz(mine)))
+            self._spread_cache = out
+        return self._spread_cache
+
+    def _spread_over(self, hosts: list[Host], vms: list[VM], busy_mhz: float) -> Spread:
+        """``busy_mhz`` of ``hosts`` spread over the vCPUs of ``vms``; none, with a warning, when
+        those vCPUs could not keep the hosts that busy (the export lists only part of what runs there)."""
+        by_name, mean = self._host_index(), self._mean_mhz() or 1.0
         vcpu_mhz = sum((v.vcpus or 0) * v.count * ((by_name[v.host].ghz or 0.0) * 1000.0 if v.host in by_name and
-                                                   by_name[v.host].ghz else mean) for v in placed)
+                                                   by_name[v.host].ghz else mean) for v in vms)
         if vcpu_mhz <= 0:
-            return None
-        return Measured(min(1.0, busy_mhz / vcpu_mhz), 0, sum(v.count for v in placed),
-                        f"the hosts' CPU usage % (vHost) over the vCPUs of the {sum(v.count for v in placed)} "
-                        "powered-on VMs on them")
+            return Spread()
+        n = sum(v.count for v in vms)
+        if busy_mhz > vcpu_mhz:
+            if all(self.vm_busy_share(v, by_name, mean) is not None for v in vms):
+                return Spread()  # every VM has its own measurement: the hosts' figure is not needed
+            return Spread(warnings=[
+                f"the hosts' CPU usage % ({len(hosts)} hosts of {Path(hosts[0].source).name}) is more than the "
+                f"{_vcpus(vms):,} vCPUs of the {n} powered-on VMs listed on them can keep busy (it would put them at "
+                f"{100.0 * busy_mhz / vcpu_mhz:.0f} %): the export lists only part of what runs there, so no VM's "
+                "CPU busy share is derived from it (the VMs without their own CPU usage keep an assumed CPU "
+                "intensity)"])
+        usage = ", ".join(sorted({h.usage_from or "vHost" for h in hosts}))
+        text = f"the hosts' CPU usage % ({usage}) over the vCPUs of the {n} powered-on VMs on them"
+        return Spread({id(v): busy_mhz / vcpu_mhz for v in vms}, {id(v): text for v in vms})
+
+    def cpu_warnings(self) -> list[str]:
+        """What the summary must say about the CPU figures (a hosts' usage the listed VMs cannot explain)."""
+        return list(self._spread().warnings)
 
     def measured_cpu(self, vms: list[VM]) -> Measured | None:
-        """The busy share of ``vms``: their own measurements (vCPU-weighted) when the export has
-        them, else the estate's (its measured VMs, else the hosts' CPU usage %)."""
+        """The busy share of ``vms`` (vCPU-weighted): each VM's own measurement where the export has
+        one, else the hosts' CPU usage % spread over the VMs on them. ``vms`` none of which is
+        measured either way get the estate's figure, marked as assumed."""
         hosts, mean = self._host_index(), self._mean_mhz()
+        spread = self._spread()
         on = [v for v in vms if v.powered_on is not False and v.vcpus and not v.template]
-        pairs = [(v, self.vm_busy_share(v, hosts, mean)) for v in on]
-        measured = [(v, x) for v, x in pairs if x is not None]
+        own: list[tuple[VM, float]] = []
+        by_host: list[tuple[VM, float]] = []
+        for v in on:
+            x = self.vm_busy_share(v, hosts, mean)
+            if x is not None:
+                own.append((v, x))
+            elif id(v) in spread.share:
+                by_host.append((v, spread.share[id(v)]))
+        n_on = sum(v.count for v in on)
+        measured = own + by_host
         if measured:
             vcpus = sum((v.vcpus or 0) * v.count for v, _x in measured)
             share = sum((v.vcpus or 0) * v.count * x for v, x in measured) / vcpus
             n = sum(v.count for v, _x in measured)
-            what = ("its per-VM CPU usage %" if any(v.cpu_usage_pct is not None for v, _x in measured)
-                    else "vCPU tab 'Overall' MHz over its vCPUs at the host's clock")
-            return Measured(share, n, sum(v.count for v in on), f"{what} ({n} of {sum(v.count for v in on)} powered-on "
-                                                                 "VMs measured)")
+            return Measured(share, n if own else 0, n_on, _measured_text(own, by_host, spread, n, n_on),
+                            percentiles=None if by_host else _percentiles(own))
         if vms is not self.vms:
             whole = self._estate_cpu()
             if whole is not None:
-                return Measured(whole.share, 0, sum(v.count for v in on),
-                                f"the estate's measured CPU usage ({whole.source}); none of these VMs was measured"
-                                + (" (powered off)" if not on else ""))
-        return self.hosts_busy_share() if vms is self.vms else None
+                return Measured(whole.share, 0, n_on, "none of these VMs was measured" + (" (powered off)" if not on
+                                                                                          else "")
+                                + f": the estate's figure, assumed ({whole.source})", assumed=True)
+        return None
 
     def _estate_cpu(self) -> Measured | None:
         if not hasattr(self, "_estate_cpu_cache"):
@@ -209,12 +262,76 @@ class EstateToday:
         if consumed:
             out["ram_consumed_gib"] = round(sum((v.mem_consumed_mib or 0.0) * v.count for v in consumed) / 1024.0, 1)
             out["ram_consumed_vms"] = sum(v.count for v in consumed)
+            froms = Counter(v.mem_from or "a memory-in-use column" for v in consumed for _ in range(v.count))
+            out["ram_consumed_from"] = ", ".join(f"{k} ({c} VMs)" if len(froms) > 1 else k for k, c in froms.items())
         ready = [v.cpu_ready_pct for v in self.vms if v.cpu_ready_pct is not None and v.powered_on is not False]
         if ready:
             out["cpu_ready_pct_max"] = round(max(ready), 2)
         if cpu or whole is not None:
-            out["measured_at"] = "export time (a snapshot of the current usage, not a peak)"
+            out["measured_at"] = self._measured_at(cpu)
         return out
+
+    def _measured_at(self, hosts: list[Host]) -> str:
+        """When the usage figures were taken: at export time, or as a collector's averages over its
+        collection (Live Optics, Nutanix Collector performance sheets), said for the VMs' CPU and the
+        hosts' usage apart when they differ."""
+        def when(froms: list[str]) -> str:
+            averaged = sum(OVER_COLLECTION in f for f in froms)
+            return "" if not froms else "export time" if not averaged else OVER_COLLECTION if averaged == len(
+                froms) else f"partly {OVER_COLLECTION}, partly export time"
+
+        vms = when([v.cpu_from for v in self.vms if v.cpu_usage_pct is not None])
+        on_hosts = when([h.usage_from for h in hosts])
+        if {vms, on_hosts} <= {"", "export time"}:
+            return EXPORT_TIME
+        if not vms or not on_hosts or vms == on_hosts:
+            return f"{vms or on_hosts} (not a peak)"
+        return f"the VMs' CPU: {vms}; the hosts' usage: {on_hosts} (not a peak)"
+
+
+def _what_measured(vm: VM) -> str:
+    """The column a VM's own CPU measurement was read from."""
+    if vm.cpu_usage_pct is not None:
+        return vm.cpu_from or "its per-VM CPU usage %"
+    return "vCPU tab 'Overall' MHz over its vCPUs at the host's clock"
+
+
+def _n_vms(n: int) -> str:
+    return f"{n} VM" if n == 1 else f"{n} VMs"
+
+
+def _vcpus(vms: list[VM]) -> int:
+    return sum((v.vcpus or 0) * v.count for v in vms)
+
+
+def _busy_mhz(hosts: list[Host]) -> float:
+    return sum((h.cpu_usage_pct or 0.0) / 100.0 * (h.cores or 0) * (h.ghz or 0.0) * 1000.0 for h in hosts)
+
+
+def _measured_text(own: list[tuple[VM, float]], by_host: list[tuple[VM, float]], spread: Spread, n: int,
+                   n_on: int) -> str:
+    """Where a group's busy share comes from: the columns its VMs were measured by, the hosts'."""
+    parts = []
+    if own:
+        what = sorted({_what_measured(v) for v, _x in own})
+        parts.append(", ".join(what) + (f" ({_n_vms(sum(v.count for v, _x in own))})" if by_host else ""))
+    froms: Counter = Counter()
+    for v, _x in by_host:
+        froms[spread.source[id(v)]] += v.count
+    parts += [f"{k} ({_n_vms(c)})" if own or len(froms) > 1 else k for k, c in froms.items()]
+    return "; ".join(parts) + f" ({n} of {n_on} powered-on VMs measured)"
+
+
+def _percentiles(own: list[tuple[VM, float]]) -> dict[str, float] | None:
+    """The vCPU-weighted busy share per percentile key every measured VM gives (None: some VM gives none)."""
+    if not own or any(not v.cpu_pcts for v, _x in own):
+        return None
+    keys = set.intersection(*(set(v.cpu_pcts or {}) for v, _x in own))
+    weight = sum((v.vcpus or 0) * v.count for v, _x in own)
+    if not keys or weight <= 0:
+        return None
+    return {k: round(sum((v.vcpus or 0) * v.count * (v.cpu_pcts or {})[k] for v, _x in own) / weight / 100.0, 4)
+            for k in sorted(keys)}
 
 
 def today_rows(today: dict[str, Any]) -> list[tuple[str, str]]:
@@ -249,12 +366,14 @@ def today_rows(today: dict[str, Any]) -> list[tuple[str, str]]:
         measured.append(f"VMs' vCPUs {n(t['vcpu_busy_pct'])} % busy (from {t.get('vcpu_busy_from', '?')})")
     if t.get("ram_consumed_gib") is not None:
         measured.append(f"VMs consume {n(t['ram_consumed_gib'])} GiB of RAM ({t.get('ram_consumed_vms', '?')} VMs, "
-                        "vMemory Consumed)")
+                        f"{t.get('ram_consumed_from', 'vMemory Consumed')})")
     if t.get("cpu_ready_pct_max") is not None:
         measured.append(f"highest CPU ready {n(t['cpu_ready_pct_max'])} %")
-    if measured:
+    if measured and t.get("measured_at", EXPORT_TIME) == EXPORT_TIME:
         rows.append(("measured at export time", "; ".join(measured) + " (a snapshot of the moment the export was "
                                                                    "taken, not a peak)"))
+    elif measured:
+        rows.append(("measured", "; ".join(measured) + f" ({t['measured_at']})"))
     if t.get("cache_modes"):
         rows.append(("disk cache modes (per virtual disk)", ", ".join(f"{k} {v}" for k, v in
                                                                        t["cache_modes"].items())))

@@ -10,7 +10,7 @@ from typing import Any
 
 from advisor.inventory.assumptions import assumption_rows, host_mapping, workload_mapping
 from advisor.inventory.grouping import Group, Grouping
-from advisor.inventory.series import SeriesSizing, apply_to_workload, read_for
+from advisor.inventory.series import DEFAULT_PERCENTILE, SeriesSizing, apply_to_workload, read_for
 from knowledge.infra.errors import InputError
 
 
@@ -27,6 +27,30 @@ class Inventory(Grouping):
         self.series = read_for(self, paths, percentile, cancel)
         self._series_key = self._grouping_key()
         return self.series
+
+    def set_percentile(self, percentile: float) -> None:
+        """Size the groups on another percentile of the series read (:meth:`add_series`), or of the
+        VMs' own percentiles over the collection (Nutanix Collector's vCPU sheet)."""
+        if self.sized_percentile is None:
+            raise InputError("no utilisation series were read: nothing is sized on a percentile")
+        if not 1 <= percentile <= 100:
+            raise InputError(f"sizing percentile {percentile:g} is outside 1-100")
+        if self.series is None:
+            self.sizing_percentile = float(percentile)
+            return
+        self.series.percentile = float(percentile)
+        self.series.compute(self)
+        self._series_key = self._grouping_key()
+
+    @property
+    def sized_percentile(self) -> float | None:
+        """The percentile the groups' CPU is sized on: of the series read, else of the VMs' own
+        percentiles (the scenario's default unless set); None when nothing gives percentiles."""
+        if self.series is not None:
+            return self.series.percentile
+        if any(v.cpu_pcts for v in self.vms):
+            return self.sizing_percentile or DEFAULT_PERCENTILE
+        return None
 
     def _grouping_key(self) -> tuple:
         return tuple((g.name, tuple(g.members)) for g in self.groups), self.include_powered_off
@@ -54,17 +78,27 @@ class Inventory(Grouping):
             "today": self.today(),
             "assumed": host_assumed,
         }
-        notes = [n for n in [note] + list(self.estate.warnings) + [f"{Path(s.path).name}: {x}" for s in
-                                                                     self.estate.sources for x in s.notes] if n]
+        notes = [n for n in [note] + self.warnings() + [f"{Path(s.path).name}: {x}" for s in
+                                                        self.estate.sources for x in s.notes] if n]
         if notes:
             estate["notes"] = notes
-        out = {"version": 1, "name": name or self.name, "hosts": hosts,
-               "workloads": [self.workload(g) for g in self.groups], "estate": estate}
+        workloads = [self.workload(g) for g in self.groups]
+        out: dict[str, Any] = {"version": 1, "name": name or self.name, "hosts": hosts, "workloads": workloads,
+                               "estate": estate}
         series = self.sized_series()
         if series is not None and series.estate:
             estate["series"] = series.estate
             out["preferences"] = {"sizing_percentile": series.percentile}
+        elif any("cpu_busy_percentiles" in w for w in workloads):  # the VMs' own percentiles
+            out["preferences"] = {"sizing_percentile": self.sized_percentile}
         return out
+
+    def warnings(self) -> list[str]:
+        """The sources' warnings, what the CPU figures cannot say (:meth:`cpu_warnings`) and what the
+        series readers skipped or converted."""
+        files = self.series.store.files if self.series is not None else []
+        return (list(self.estate.warnings) + self.cpu_warnings()
+                + [f"{Path(f.path).name}: {w}" for f in files for w in f.warnings])
 
     def _nothing_to_plan(self) -> str:
         """Why there is no VM to plan, saying what the files held."""
@@ -94,7 +128,7 @@ class Inventory(Grouping):
             apply_to_workload(w, gs, series.percentile)
         return w
 
-    def _group_series(self, g: Group) -> dict[str, Any] | None:
+    def group_series(self, g: Group) -> dict[str, Any] | None:
         """A group's series percentiles and the share it is sized on (None: no series)."""
         series = self.sized_series()
         gs = series.groups.get(g.name) if series is not None else None
@@ -117,30 +151,72 @@ class Inventory(Grouping):
                            "pinned": p.pinned, "examples": p.examples, "note": g.note,
                            "cpu_busy_pct": round(100.0 * p.cpu.share, 1) if p.cpu is not None else None,
                            "cpu_measured": p.cpu.source if p.cpu is not None else None,
-                           "today_text": p.today_text(), "series": self._group_series(g)})
+                           "cpu_assumed": p.cpu.assumed if p.cpu is not None else None,
+                           "today_text": p.today_text(), "series": self.group_series(g)})
         series = self.sized_series()
         return {"found": self.estate.counts(), "group_by": self.group_by, "groups": groups,
                 "totals": {"source": self.source_totals(), "scenario": self.scenario_totals()},
-                "today": self.today(), "warnings": list(self.estate.warnings),
+                "today": self.today(), "warnings": self.warnings(),
                 "sources": [{"file": s.path, "format": s.format, "vms": s.vms, "hosts": s.hosts, "notes": s.notes}
                             for s in self.estate.sources],
                 "series": (dict(series.estate, text=series.text()) if series is not None and series.estate
                            else None)}
 
 
-def import_inventory(paths, group_by: str = "auto", include_powered_off: bool = True, progress=None,
-                     cancel=None) -> Inventory:
-    """Read the files and group their VMs (the worker the GUI runs; the CLI calls it too)."""
-    from advisor.progress import check, report
-    from knowledge.inventory import read_inventory
+def split_series(paths) -> tuple[list[Path], list[Path]]:
+    """``(inventory files, series files)`` of ``paths``, told apart by their content
+    (:func:`knowledge.series.detect_series`): a Live Optics workbook with performance sheets is both."""
+    from knowledge.series import SERIES_ONLY, detect_series
 
-    estate = read_inventory(paths, progress=(lambda f, m: report(progress, 0.9 * f, m)) if progress else None,
-                            cancel=cancel)
+    files = [Path(p) for p in paths]
+    kinds = {f: detect_series(f) for f in files}
+    return ([f for f in files if kinds[f] not in SERIES_ONLY],
+            [f for f in files if kinds[f] in SERIES_ONLY] + [f for f in files if kinds[f] == "liveoptics-perf"])
+
+
+def import_inventory(paths, group_by: str = "auto", include_powered_off: bool = True, percentile: float | None = None,
+                     name: str = "", progress=None, cancel=None) -> Inventory:
+    """Read the estate exports among ``paths``, group their VMs and join the utilisation series
+    given beside them (sized on their ``percentile``): ``capadvisor inventory`` and the GUI's
+    Import inventory (in its worker) both call this."""
+    from advisor.progress import check, report
+    from knowledge.inventory import UnknownFormat, read_inventory
+    from knowledge.series import FORMATS as SERIES_FORMATS
+
+    estate_files, series = split_series(paths)
+    if series and not estate_files:
+        raise InputError(f"only utilisation series given ({', '.join(p.name for p in series)}): add the inventory "
+                         "whose VMs they measure (the estate export, e.g. RVTools or the inventory CSV template)")
+    share = 0.6 if series else 0.9
+    try:
+        estate = read_inventory(estate_files, progress=(lambda f, m: report(progress, share * f, m)) if progress
+                                else None, cancel=cancel)
+    except UnknownFormat as exc:  # a file of neither kind: say that series are read too
+        raise InputError(f"{exc}; or, beside them, utilisation series: " + "; ".join(SERIES_FORMATS.values())) from None
     check(cancel)
-    report(progress, 0.92, "grouping the VMs")
-    inv = Inventory(estate, group_by, include_powered_off)
+    report(progress, share + 0.02, "grouping the VMs")
+    inv = Inventory(estate, group_by, include_powered_off, name=name)
+    if series:
+        report(progress, share + 0.05, f"reading the series ({', '.join(p.name for p in series)})")
+        inv.add_series(series, percentile, cancel)
+    elif any(v.cpu_pcts for v in estate.vms):  # the VMs' own percentiles over the collection (Nutanix Collector)
+        inv.sizing_percentile = percentile
     report(progress, 1.0, f"{len(inv.vms)} VMs in {len(inv.groups)} groups")
     return inv
+
+
+def measured_comment(data: dict[str, Any], w: dict[str, Any]) -> str:
+    """The YAML comment of a measured value of workload ``w``: from its utilisation series (the
+    percentile and the days), else when the estate's usage was taken."""
+    from advisor.inventory.today import EXPORT_TIME
+    from advisor.scenario.model import percentile_key
+
+    estate = data.get("estate") or {}
+    series = estate.get("series") or {}
+    if (w.get("today") or {}).get("series") and series.get("days"):
+        return f"measured (the {percentile_key(series['percentile'])} of {series['days']:g} days of utilisation series)"
+    at = (estate.get("today") or {}).get("measured_at", EXPORT_TIME)
+    return "measured (from the estate's usage at export time)" if at == EXPORT_TIME else f"measured ({at})"
 
 
 def scenario_yaml(data: dict[str, Any]) -> str:
@@ -181,7 +257,7 @@ def scenario_yaml(data: dict[str, Any]) -> str:
                 if sub in assumed and sub != "assumed":
                     comment = "assumed"
                 elif sub in measured and sub != "measured":
-                    comment = "measured (from the estate's usage at export time)"
+                    comment = measured_comment(data, workloads[w_index])
             m2 = re.match(r"^    ([a-z_]+):", line)
             if m2 and sub == "io" and f"io.{m2.group(1)}" in assumed:
                 comment = "assumed"
@@ -192,7 +268,7 @@ def scenario_yaml(data: dict[str, Any]) -> str:
         + (f" ({sources})" if sources else "") + " by `capadvisor inventory`.",
         "# Values marked '# assumed' (and listed under each workload's 'assumed' and estate.assumed) are",
         "# defaults, not facts from the export: check them before trusting the advice. Values marked",
-        "# '# measured' (listed under 'measured') are derived from the usage the export recorded.",
+        "# '# measured' (listed under 'measured') are derived from the usage the export or the series recorded.",
         "# 'today' and estate.today record what runs now (cache modes, pinning, vCPUs per core, hosts).",
         "# Units: RAM GiB, disk GB, links Gb/s, CPU GHz.",
     ]

@@ -21,7 +21,11 @@ The quantiles carry the finite-sample correction of split-conformal prediction (
 ``ceil((n + 1)(1 - a))``-th of ``n`` residuals for a two-sided level ``1 - 2a``), so with ``n``
 held-out residuals the band covers a new point of the same kind at least at the level when the
 points are exchangeable. With fewer than :data:`MIN_RESIDUALS` residuals there is nothing to
-calibrate on: the largest residual seen, at least +-:data:`SMALL_HALF_WIDTH`.
+calibrate on: the largest residual seen, at least +-:data:`SMALL_HALF_WIDTH`. With fewer than 19
+(:func:`finite_quantile_n`) the 90 % quantile is not finite and the band is the smallest and largest
+residual, which covers a new point with probability (n - 1) / (n + 1) only: such a band is never narrower
+than the fallback's +-:data:`SMALL_HALF_WIDTH` (families fitted on a handful of points, e.g. the migration
+times on Table 8.3's three runs of one load, had +-5 % bands held out).
 
 ``capadvisor replay --held-out`` checks the level: each experiment's own rows are left out of the
 families *before* they are fitted, so its calibration residuals come from the other experiments only.
@@ -92,6 +96,14 @@ def band(residuals: np.ndarray, level: float = LEVEL) -> tuple[float, float] | N
     return min(float(r[k_lo - 1]), -MIN_HALF_WIDTH), max(float(r[k_hi - 1]), MIN_HALF_WIDTH)
 
 
+def finite_quantile_n(level: float = LEVEL) -> int:
+    """The fewest residuals whose conformal quantile at ``level`` is finite: ``ceil((n + 1)(1 - a)) <= n``,
+    i.e. ``n >= 1 / a - 1`` (19 at 90 %). With fewer, the band of :func:`band` is the smallest and the
+    largest residual, which covers a new point only with probability ``(n - 1) / (n + 1)`` (50 % with 3)."""
+    a = round((1.0 - level) / 2.0, 12)
+    return math.ceil(1.0 / a - 1.0 - 1e-9)
+
+
 def fallback(in_sample: np.ndarray) -> tuple[float, float]:
     """The band without calibration: the largest in-sample residual, at least +-SMALL_HALF_WIDTH."""
     r = np.abs(np.asarray(in_sample, dtype=float))
@@ -107,7 +119,10 @@ def calibrate(points: Sequence[TrainingPoint], fit: Fit, predict: Predict, in_sa
     the extrapolation band is then the band of those folds' held-out residuals (never narrower than
     the interpolation band), else the interpolation band :data:`EXTRAPOLATION_FACTOR` times wider."""
     pts = list(points)
-    inner = band(held_out_residuals(pts, folds_cv(len(pts)), fit, predict)) or fallback(in_sample)
+    residuals = held_out_residuals(pts, folds_cv(len(pts)), fit, predict)
+    inner = band(residuals) or fallback(in_sample)
+    if len(residuals) < finite_quantile_n():  # the extreme residuals are not a 90 % band: the fallback's floor
+        inner = (min(inner[0], -SMALL_HALF_WIDTH), max(inner[1], SMALL_HALF_WIDTH))
     outer = band(held_out_residuals(pts, groups, fit, predict)) if groups and len(groups) > 1 else None
     if outer is None:
         return inner, (inner[0] * EXTRAPOLATION_FACTOR, inner[1] * EXTRAPOLATION_FACTOR)

@@ -58,6 +58,7 @@ from advisor.recommend.packing import Packing, balance
 from advisor.recommend.placement_plan import Constrained, constrain
 from advisor.rules import evaluate
 from advisor.scenario import TARGETS as TARGET_NAMES
+from advisor.scenario.percentiles import percentile_sizing
 from advisor.scenario.totals import totals_text
 from advisor.text import figure_label
 
@@ -367,13 +368,14 @@ def recommend(ctx: EngineContext) -> list[Recommendation]:
     outcome = s.outcome
     text = " ".join(r.text for r in outcome.fired)
     site_iops = _local(ctx) and any(disk_iops(ctx, d)[1] == "site" for d in sc.hosts.disks)
+    sized_on = percentile_sizing(sc)
     rec = Recommendation(
         decision=DECISION, scope="cluster", choice="infeasible" if s.infeasible else str(hosts),
         value=None if s.infeasible else float(hosts), alternatives=_alternatives(ctx, s),
         expected=expected, confidence=0.2 if s.infeasible else 0.8,
-        rationale=" ".join(x for x in (_rationale(ctx, s), totals_text(sc), text) if x),
+        rationale=" ".join(x for x in (_rationale(ctx, s), sized_on.text, totals_text(sc), text) if x),
         citations=ctx.cites.for_rules(outcome.fired), rules=[r.id for r in outcome.fired],
-        warnings=list(dict.fromkeys(outcome.warnings)) + warnings,
+        warnings=list(dict.fromkeys(outcome.warnings)) + warnings + sized_on.warnings,
         basis=ctx.calibration.basis if site_iops else "documents")
     if extra["soft_limits"].get("cpu_load", {}).get("statements"):
         rec.citations.append(ctx.kb.get(ctx.kb.resolve_document("004"), CPU_CEILING_ROW.split(":")[1]).citation())

@@ -202,6 +202,10 @@ def report_data(advice, title: str | None = None, documents: dict[str, str] | No
     }
 
 
+#: the timeline table's utilization columns: cell key, resource (empty where the hosts lack it)
+TIMELINE_COLUMNS = (("cpu", "cpu_allocation"), ("load", "cpu_load"), ("ram", "ram"), ("disk", "disk_capacity"))
+
+
 def timeline_data(tl) -> dict | None:
     """The growth timeline (:class:`advisor.growth.Timeline`) as plain values: the headline and
     one row per year (hosts needed and bought, VMs, utilization of the planned hosts, cost)."""
@@ -210,14 +214,14 @@ def timeline_data(tl) -> dict | None:
     horizon = tl.years[-1].year
     out = tl.runs_out
     headline = (f"The {tl.planned_hosts} planned hosts run out in year {out['year']} "
-                f"({out['resource'].replace('_', ' ')})" if out else
+                f"({out['resource'].replace('_', ' ')}): {tl.years[out['year']].hosts} hosts needed" if out else
                 f"The {tl.planned_hosts} planned hosts last the {horizon}-year horizon")
     rows = [{"year": y.year, "hosts": y.hosts, "buy": f"+{y.buy}" if y.buy else "", "vms": f"{y.vms:,}",
-             "cpu": fmt_value(y.utilization.get("cpu_allocation", 0.0)), "ram": fmt_value(y.utilization.get("ram", 0.0)),
-             "disk": fmt_value(y.utilization.get("disk_capacity", 0.0)), "binding": y.binding.replace("_", " "),
+             **{col: fmt_value(y.utilization[k]) if k in y.utilization else "" for col, k in TIMELINE_COLUMNS},
+             "binding": y.binding.replace("_", " "),
              "fits": "yes" if y.fits else "NO",
              "spend": fmt_value(y.cost["spend"]) if y.cost else ""} for y in tl.years]
-    return {"headline": headline, "rows": rows, "priced": any(y.cost for y in tl.years), "notes": list(tl.notes),
+    return {"headline": headline, "scale": tl.units()["utilization"], "rows": rows, "priced": any(y.cost for y in tl.years), "notes": list(tl.notes),
             "currency": tl.currency}
 
 
@@ -286,9 +290,9 @@ the knowledge-base rows it rests on (document and table, section or figure).</p>
 <p><b>{{ placement.headline }}</b>.{% if placement.ha %} {{ placement.ha }}.{% endif %}</p>
 <table><tr><th>host</th><th>domain</th><th>VMs</th></tr>{% for h in placement.rows %}<tr><td>{{ h.host }}</td><td>{{ h.domain }}</td><td>{{ h.vms }}</td></tr>{% endfor %}</table>{% endif %}
 {% if timeline %}<h2>Growth over the years</h2>
-<p><b>{{ timeline.headline }}</b>. Utilization is of the planned hosts' usable capacity (%).</p>
-<table><tr><th>year</th><th>hosts needed</th><th>bought</th><th>VMs</th><th>CPU allocation %</th><th>RAM %</th><th>disk %</th><th>binding</th><th>planned hosts hold it</th>{% if timeline.priced %}<th>spend ({{ timeline.currency }})</th>{% endif %}</tr>
-{% for y in timeline.rows %}<tr><td>{{ y.year }}</td><td>{{ y.hosts }}</td><td>{{ y.buy }}</td><td>{{ y.vms }}</td><td>{{ y.cpu }}</td><td>{{ y.ram }}</td><td>{{ y.disk }}</td><td>{{ y.binding }}</td><td{% if y.fits == "NO" %} class="warn"{% endif %}>{{ y.fits }}</td>{% if timeline.priced %}<td>{{ y.spend }}</td>{% endif %}</tr>
+<p><b>{{ timeline.headline }}</b>. Utilization: {{ timeline.scale }}.</p>
+<table><tr><th>year</th><th>hosts needed</th><th>bought</th><th>VMs</th><th>CPU allocation %</th><th>CPU load %</th><th>RAM %</th><th>disk %</th><th>binding</th><th>planned hosts hold it</th>{% if timeline.priced %}<th>spend ({{ timeline.currency }})</th>{% endif %}</tr>
+{% for y in timeline.rows %}<tr><td>{{ y.year }}</td><td>{{ y.hosts }}</td><td>{{ y.buy }}</td><td>{{ y.vms }}</td><td>{{ y.cpu }}</td><td>{{ y.load }}</td><td>{{ y.ram }}</td><td>{{ y.disk }}</td><td>{{ y.binding }}</td><td{% if y.fits == "NO" %} class="warn"{% endif %}>{{ y.fits }}</td>{% if timeline.priced %}<td>{{ y.spend }}</td>{% endif %}</tr>
 {% endfor %}</table>
 {% for n in timeline.notes %}<p class="warn">{{ n }}</p>{% endfor %}{% endif %}
 {% if today %}<h2>Today vs advised</h2>
@@ -430,14 +434,14 @@ Workload groups:
 
 ## Growth over the years
 
-**{{ timeline.headline }}**. Utilization is of the planned hosts' usable capacity (%).
+**{{ timeline.headline }}**. Utilization: {{ timeline.scale }}.
 
-| year | hosts needed | bought | VMs | CPU allocation % | RAM % | disk % | binding | planned hosts hold it |{% if timeline.priced %} spend ({{ timeline.currency }}) |{% endif %}
+| year | hosts needed | bought | VMs | CPU allocation % | CPU load % | RAM % | disk % | binding | planned hosts hold it |{% if timeline.priced %} spend ({{ timeline.currency }}) |{% endif %}
 
-|---|---|---|---|---|---|---|---|---|{% if timeline.priced %}---|{% endif %}
+|---|---|---|---|---|---|---|---|---|---|{% if timeline.priced %}---|{% endif %}
 
 {% for y in timeline.rows %}
-| {{ y.year }} | {{ y.hosts }} | {{ y.buy }} | {{ y.vms }} | {{ y.cpu }} | {{ y.ram }} | {{ y.disk }} | {{ y.binding }} | {{ y.fits }} |{% if timeline.priced %} {{ y.spend }} |{% endif %}
+| {{ y.year }} | {{ y.hosts }} | {{ y.buy }} | {{ y.vms }} | {{ y.cpu }} | {{ y.load }} | {{ y.ram }} | {{ y.disk }} | {{ y.binding }} | {{ y.fits }} |{% if timeline.priced %} {{ y.spend }} |{% endif %}
 
 {% endfor %}
 {% for n in timeline.notes %}

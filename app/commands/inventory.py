@@ -20,7 +20,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "and virsh list --all / dominfo / nodeinfo text; pvesh get /cluster/resources "
                     "--output-format json; openstack server list --long -f json with openstack flavor list -f "
                     "json (and openstack hypervisor list --long -f json for the hosts); Live Optics (Optical Prime) .xlsx (sheets "
-                    "VMs, ESX Hosts); Nutanix Collector .xlsx (sheets vmList, vHosts); the Azure Migrate import CSV; "
+                    "VMs, ESX Hosts; VM Performance and ESX Performance: the VMs' average and peak CPU %, the hosts' "
+                    "average CPU and memory %); Nutanix Collector .xlsx (sheets vmList, vHosts; vCPU: the VMs' average, "
+                    "median, 95th percentile and peak CPU %, sized at --percentile); the Azure Migrate import CSV; "
                     "the AWS Migration Hub import CSV; Capacity Advisor's inventory CSV template (see docs/inventory.md). Fields no export carries (I/O "
                     "pattern, loss tolerance, live migration ...) get defaults marked as assumed. Unless "
                     "--no-advise, the advice is computed and set next to today's settings (cache modes, "
@@ -99,7 +101,7 @@ def summary_lines(inv, advised_rows: list[dict] | None) -> list[str]:
     measured = sorted({a for w in scenario["workloads"] for a in w.get("measured", [])})
     if measured:
         lines.append("Measured (derived from the estate's usage, not assumed): " + ", ".join(measured)
-                     + " (each group's 'CPU ... % busy'; a snapshot at export time)")
+                     + f" (each group's 'CPU ... % busy'; {_when_measured(s)})")
     lines += series_lines(s)
     t = s["today"]
     if t:
@@ -111,6 +113,21 @@ def summary_lines(inv, advised_rows: list[dict] | None) -> list[str]:
     return lines
 
 
+def _when_measured(s: dict) -> str:
+    """When the estate's usage was taken: the utilisation series (how many days, which percentile),
+    else ``estate.today``'s ``measured_at`` (RVTools: a snapshot)."""
+    at = s["today"].get("measured_at", "")
+    when = "a snapshot at export time" if not at or at.startswith("export time (") else at
+    e = s.get("series") or {}
+    if not e.get("days"):
+        return when
+    from advisor.scenario.model import percentile_key
+
+    series = f"the {percentile_key(e['percentile'])} of {e['days']:g} days of utilisation series"
+    rest = [g["name"] for g in s["groups"] if not g.get("series") and g.get("cpu_measured")]
+    return series + (f"; {', '.join(rest)}: {when}" if rest else "")
+
+
 def series_lines(s: dict) -> list[str]:
     """The series part of the summary: what the sizing used, per group p50/p95/p99/peak."""
     e = s.get("series")
@@ -120,34 +137,32 @@ def series_lines(s: dict) -> list[str]:
                       for f in e["files"])
     step = f"; every {e['interval_s']:g} s, {e['steps']:,} steps" if e.get("steps") else ""
     lines = [f"Series: {files}{step}", f"  {e['text']}"]
+    from advisor.scenario.model import percentile_key
+
+    key = percentile_key(e["percentile"])
     if e.get("trend"):
         t = e["trend"]
         lines.append(f"  trend (fitted, {t['days']} days): CPU {t['cpu_pct_per_year']:+g} % per year "
-                     f"({100 * t['level']:g} % interval {t['low']:+g} to {t['high']:+g}); may seed the growth section")
+                     f"({100 * t['level']:g} % interval {t['low']:+g} to {t['high']:+g}); "
+                     + ("may seed the growth section" if t.get("usable", True) else t["note"]))
     for g in s["groups"]:
         x = g.get("series")
         if x:
             cpu = ", ".join(f"{k} {v:g}" for k, v in x["cpu_busy_pct"].items())
             mem = (", memory % " + ", ".join(f"{k} {v:g}" for k, v in x["mem_busy_pct"].items())
                    if x.get("mem_busy_pct") else "")
+            of = f" ({x['basis']})" if x.get("basis") else f" busy (its share of the estate's summed {key})"
             lines.append(f"  {g['name']}: CPU % of vCPUs {cpu}{mem} ({x['vms_measured']} of {x['vms']} VMs); "
-                         f"sized at {x['sized_busy_pct']:g} %" + (f" ({x['basis']})" if x.get("basis") else ""))
+                         f"sized at {x['sized_busy_pct']:g} %{of}")
     return lines
 
 
 def cmd_inventory(args) -> int:
-    from advisor.inventory import Inventory, scenario_yaml, today_vs_advised, write_scenario
-    from knowledge.inventory import read_inventory
-    from knowledge.series import SERIES_ONLY, detect_series
+    from advisor.inventory import import_inventory, scenario_yaml, today_vs_advised, write_scenario
 
-    kinds = {f: detect_series(f) for f in args.files}
-    series = [f for f in args.files if kinds[f] in SERIES_ONLY]
-    series += [f for f in args.files if kinds[f] == "liveoptics-perf"]  # an inventory with VM statistics
-    estate = read_inventory([f for f in args.files if kinds[f] not in SERIES_ONLY])
-    inv = Inventory(estate, args.group_by, include_powered_off=not args.exclude_powered_off, name=args.name or "")
-    if series:
-        inv.add_series(series, args.percentile)
-    elif args.percentile is not None:
+    inv = import_inventory(args.files, args.group_by, include_powered_off=not args.exclude_powered_off,
+                           percentile=args.percentile, name=args.name or "")
+    if inv.series is None and inv.sizing_percentile is None and args.percentile is not None:
         print("warning: --percentile without series files: nothing is sized on a percentile", file=sys.stderr)
     data = inv.to_scenario()
     from advisor.scenario import parse_scenario

@@ -28,7 +28,7 @@ from knowledge.inventory.common import MAX_XML_BYTES, ProgressFn, RowError, chec
 from knowledge.inventory.limits import admit
 from knowledge.inventory.model import VM, Estate, Host, Source
 
-__all__ = ["Estate", "Host", "Source", "VM", "FORMATS", "detect", "read_inventory"]
+__all__ = ["Estate", "Host", "Source", "VM", "FORMATS", "UnknownFormat", "detect", "read_inventory"]
 
 #: format ids and what produces them (shown in help texts and errors)
 FORMATS = {
@@ -47,8 +47,13 @@ FORMATS = {
 _COLLECTOR_FORMATS = {c.format for c in collectors.ALL}
 
 
+class UnknownFormat(InputError):
+    """A file of none of :data:`FORMATS` (a caller that reads other files beside the exports, such as
+    utilisation series, names those too)."""
+
+
 def _unknown(path: Path, what: str) -> InputError:
-    return InputError(f"{path}: {what}; supported: " + "; ".join(FORMATS.values()))
+    return UnknownFormat(f"{path}: {what}; supported: " + "; ".join(FORMATS.values()))
 
 
 def detect(path: Path) -> tuple[str, Any]:

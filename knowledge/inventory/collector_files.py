@@ -4,6 +4,11 @@ Live Optics and Nutanix Collector workbooks, the Azure Migrate and AWS Migration
 Each gives VMs (vCPUs, RAM, disks, power state, template flag, utilisation where the export has
 it) and, for the workbooks, hosts. Templates and powered-off VMs are kept and marked, as for
 RVTools: the scenario builder counts them and leaves them out where the user asks.
+
+The workbooks' performance sheets (:attr:`Collector.perf`: Nutanix Collector ``vCPU``, Live Optics
+``VM Performance``) are joined to the VMs by name: each VM's average CPU % over the collection becomes
+its CPU usage, its median / 95th percentile / peak its ``cpu_pcts``; Live Optics ``ESX Performance``
+gives the hosts' average CPU and memory %.
 """
 
 from __future__ import annotations
@@ -12,9 +17,9 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from knowledge.infra.errors import InputError
-from knowledge.inventory.collectors import Collector, Table
+from knowledge.inventory.collectors import PERF_STATS, Collector, Table
 from knowledge.inventory.common import RowError, check_cancel, norm_header, report
-from knowledge.inventory.model import Estate, Source
+from knowledge.inventory.model import OVER_COLLECTION, VM, Estate, Host, Source
 from knowledge.inventory.table import Sheet, check_unique, host_of, vm_of
 
 
@@ -30,6 +35,7 @@ def read_workbook(path: Path, collector: Collector, estate: Estate, progress=Non
             raise InputError(f"{where}: {collector.title}, but without its {collector.vms.sheet} sheet (its sheets "
                              f"are: {', '.join(wb.sheetnames)}); export it again with all sheets")
         report(progress, 0.1, f"reading {path.name}: {vm_sheet}")
+        first_vm, first_host = len(estate.vms), len(estate.hosts)
         _read_vms(wb, vm_sheet, collector, estate, source, cancel)
         hosts = collector.hosts
         host_sheet = wb.find_sheet(hosts.sheet) if hosts else None
@@ -38,7 +44,70 @@ def read_workbook(path: Path, collector: Collector, estate: Estate, progress=Non
             _read_hosts(wb, host_sheet, collector, hosts, estate, source, cancel)
         elif hosts:
             source.notes.append(f"no {hosts.sheet} sheet: the hosts are left for you to describe")
+        for table in collector.perf:
+            _read_vm_perf(wb, collector, table, estate.vms[first_vm:], source, cancel)
+        if collector.host_perf is not None:
+            _read_host_perf(wb, collector, collector.host_perf, estate.hosts[first_host:], source, cancel)
     return source
+
+
+def _perf_rows(wb, collector: Collector, table: Table, source: Source, cancel):
+    """``(sheet, row, cells, name)`` of a performance sheet's rows; none (and a note) without the sheet."""
+    sheet = wb.find_sheet(table.sheet)
+    if sheet is None:
+        source.notes.append(f"no {table.sheet} sheet: the CPU usage it holds is not in the export")
+        return
+    s, rows = _sheet_rows(wb, sheet, table, collector, cancel)
+    for row, cells in rows:
+        name = s.text(cells, "name")
+        if name:
+            yield s, row, cells, name
+
+
+def _read_vm_perf(wb, collector: Collector, table: Table, vms: list[VM], source: Source, cancel) -> None:
+    """A VM's average CPU % over the collection (its CPU usage) and its percentiles, joined by name
+    to the VMs of this workbook; a name that matches none (or two) is skipped and counted in a note."""
+    by_name: dict[str, list[VM]] = {}
+    for v in vms:
+        by_name.setdefault(v.name.lower(), []).append(v)
+    measured, unmatched = 0, []
+    for s, row, cells, name in _perf_rows(wb, collector, table, source, cancel):
+        match = by_name.get(name.lower(), [])
+        if len(match) != 1:
+            unmatched.append(name)
+            continue
+        vm = match[0]
+        mean = s.number(cells, "cpu_mean", row)
+        if mean is not None and vm.cpu_usage_pct is None:
+            vm.cpu_usage_pct = min(mean, 100.0)
+            vm.cpu_from = f"{collector.name} {s.table.sheet} {s.named(cells, 'cpu_mean').removeprefix(s.name + ' ')} " \
+                          f"({OVER_COLLECTION})"
+        pcts = {key: min(x, 100.0) for f, key in PERF_STATS.items() if (x := s.number(cells, f, row)) is not None}
+        if pcts:
+            vm.cpu_pcts = pcts
+        measured += mean is not None or bool(pcts)
+    if measured:
+        source.notes.append(f"{table.sheet}: CPU % over the collection of {measured} VMs (average"
+                            + "".join(f", {k}" for k in sorted({k for v in vms for k in (v.cpu_pcts or {})})) + ")")
+    if unmatched:
+        source.notes.append(f"{table.sheet}: {len(unmatched)} row(s) name no VM of the {collector.vms.sheet} sheet "
+                            f"(or two), skipped: " + ", ".join(unmatched[:5]))
+
+
+def _read_host_perf(wb, collector: Collector, table: Table, hosts: list[Host], source: Source, cancel) -> None:
+    """The hosts' average CPU and memory % over the collection, joined by host name."""
+    by_name = {h.name.lower(): h for h in hosts}
+    for s, row, cells, name in _perf_rows(wb, collector, table, source, cancel):
+        host = by_name.get(name.lower())
+        if host is None:
+            continue
+        cpu, mem = s.number(cells, "cpu_mean", row), s.number(cells, "mem_mean", row)
+        if cpu is not None and host.cpu_usage_pct is None:
+            host.cpu_usage_pct = min(cpu, 100.0)
+        if mem is not None and host.mem_usage_pct is None:
+            host.mem_usage_pct = min(mem, 100.0)
+        if cpu is not None or mem is not None:
+            host.usage_from = f"{collector.name} {s.table.sheet} ({OVER_COLLECTION})"
 
 
 def _sheet_rows(wb, sheet: str, table: Table, collector: Collector, cancel) -> tuple[Sheet, Iterable]:

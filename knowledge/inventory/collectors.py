@@ -2,9 +2,11 @@
 or CSV headers mark each one, and which published column holds which fact of a VM or host, in
 which unit.
 
-- Live Optics (Optical Prime) .xlsx: sheets ``VMs`` and ``ESX Hosts`` (``VM Performance`` and
-  ``ESX Performance`` hold the utilisation series, read by the series readers);
-- Nutanix Collector .xlsx: sheets ``vmList`` and ``vHosts`` (``Metadata`` names the collection);
+- Live Optics (Optical Prime) .xlsx: sheets ``VMs`` and ``ESX Hosts``; ``VM Performance`` gives each
+  VM's average and peak CPU % over the collection, ``ESX Performance`` each host's average CPU and
+  memory % (:attr:`Collector.perf`, :attr:`Collector.host_perf`);
+- Nutanix Collector .xlsx: sheets ``vmList`` and ``vHosts`` (``Metadata`` names the collection); its
+  ``vCPU`` sheet gives each VM's average, median, 95th percentile and peak CPU % over the collection;
 - Azure Migrate import CSV (the portal's "Import using CSV" template);
 - AWS Migration Hub import CSV (the Application Discovery Service import template).
 
@@ -61,6 +63,8 @@ class Collector:
     hosts: Table | None = None
     platform: str = ""           # the VMs' platform, when the export says it for all
     sheet_alone: bool = False    # its VM sheet's name alone marks it (else with one more of its sheets)
+    perf: tuple[Table, ...] = ()  # sheets of per-VM CPU statistics over the collection (see PERF_STATS)
+    host_perf: Table | None = None  # a sheet of per-host average CPU / memory % over the collection
 
     @property
     def name(self) -> str:
@@ -71,8 +75,21 @@ class Collector:
 MIB, GIB_MIB, KIB_MIB = 1.0, 1024.0, 1 / 1024.0
 
 
-def _pct(field: str, header: str) -> Col:
-    return Col(field, header, scale=1.0, unit="%", high=100.0)
+def _pct(field: str, header: str, high: float = 100.0) -> Col:
+    return Col(field, header, scale=1.0, unit="%", high=high)
+
+
+#: a collector's statistic of a VM's CPU over its collection, as a percentile key of the scenario's
+#: ``cpu_busy_percentiles`` (``cpu_mean``, the average, is the VM's CPU usage %)
+PERF_STATS = {"cpu_p50": "p50", "cpu_p95": "p95", "cpu_peak": "peak"}
+#: the highest CPU % a statistic may give: vSphere's CPU usage counter passes 100 % when turbo boost
+#: runs the cores above their rated clock (a value above this is in another unit and refused); the
+#: readers take a value above 100 as 100
+PERF_HIGH = 150.0
+
+
+def _stat(field: str, header: str) -> Col:
+    return _pct(field, header, high=PERF_HIGH)
 
 
 def _mib(field: str, header: str, **kw) -> Col:
@@ -83,26 +100,32 @@ def _disk_mib(field: str, header: str) -> Col:
     return Col(field, header, scale=GB_PER_MIB, unit="MiB")
 
 
-#: Live Optics' performance sheets (the utilisation series; read by the series readers, not here)
+#: Live Optics' performance sheets: each VM's and host's average and peak over the collection, not the
+#: samples; read by the workbook reader (the VMs' CPU usage, the hosts' usage) and by the series
+#: reader (knowledge/series/liveoptics.py)
 LIVE_OPTICS_PERF = {"vm_perf": "VM Performance", "esx_perf": "ESX Performance"}
-# l-long (#31, series readers): the performance sheets' columns. Optical Prime writes each VM's and host's
-# average and peak over the collection, not the samples (knowledge/series/liveoptics.py)
 LIVE_OPTICS_VM_PERF = Table(LIVE_OPTICS_PERF["vm_perf"], (
     Col("name", "VM Name", required=True),
-    _pct("cpu_peak", "Peak vCPU %"), _pct("cpu_mean", "Average vCPU %"),
-    _pct("cpu_peak", "Peak CPU %"), _pct("cpu_mean", "Average CPU %"),  # as the hosts' sheet names them
-    _pct("mem_peak", "Peak Memory %"), _pct("mem_mean", "Average Memory %"),
+    _stat("cpu_peak", "Peak vCPU %"), _stat("cpu_mean", "Average vCPU %"),
+    _stat("cpu_peak", "Peak CPU %"), _stat("cpu_mean", "Average CPU %"),  # as the hosts' sheet names them
+    _stat("mem_peak", "Peak Memory %"), _stat("mem_mean", "Average Memory %"),
     Col("iops_peak", "Peak IOPS", scale=1.0, unit="IOPS"), Col("iops_mean", "Average IOPS", scale=1.0, unit="IOPS"),
 ))
 LIVE_OPTICS_ESX_PERF = Table(LIVE_OPTICS_PERF["esx_perf"], (
     Col("name", "Host", required=True),
-    _pct("cpu_peak", "Peak CPU %"), _pct("cpu_mean", "Average CPU %"),
-    _pct("mem_peak", "Peak Memory %"), _pct("mem_mean", "Average Memory %"),
+    _stat("cpu_peak", "Peak CPU %"), _stat("cpu_mean", "Average CPU %"),
+    _stat("mem_peak", "Peak Memory %"), _stat("mem_mean", "Average Memory %"),
+))
+#: Nutanix Collector's vCPU sheet: per VM the CPU % over the collection (its performance data duration)
+NUTANIX_VCPU = Table("vCPU", (
+    Col("name", "VM Name", required=True),
+    _stat("cpu_peak", "Peak %"), _stat("cpu_mean", "Average %"), _stat("cpu_p50", "Median %"),
+    _stat("cpu_p95", "95th Percentile % (recommended)"),
 ))
 
 LIVE_OPTICS = Collector(
     "liveoptics-xlsx", "a Live Optics export", "Live Optics (Optical Prime) VMware export (.xlsx with sheets "
-    "VMs, ESX Hosts)",
+    "VMs, ESX Hosts; VM Performance, ESX Performance when present)",
     frozenset({"ESX Hosts", *LIVE_OPTICS_PERF.values(), "Host Devices", "VM Disks", "ESX Licenses",
                "Host Network Adapters", "Host Disks"}),
     vms=Table("VMs", (
@@ -140,11 +163,13 @@ LIVE_OPTICS = Collector(
         Col("hypervisor", "OS"),
     )),
     platform="vmware",
+    perf=(LIVE_OPTICS_VM_PERF,),
+    host_perf=LIVE_OPTICS_ESX_PERF,
 )
 
 NUTANIX = Collector(
     "nutanix-xlsx", "a Nutanix Collector export", "Nutanix Collector export (.xlsx with sheets vmList, vHosts, "
-    "Metadata)",
+    "Metadata; vCPU when present)",
     frozenset({"vmList", "vCluster", "vHosts"}),
     vms=Table("vmList", (
         Col("name", "VM Name", required=True),
@@ -175,6 +200,7 @@ NUTANIX = Collector(
         Col("hypervisor", "Hypervisor"),
     )),
     sheet_alone=True,
+    perf=(NUTANIX_VCPU,),
 )
 
 AZURE_MIGRATE = Collector(

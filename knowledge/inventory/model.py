@@ -18,6 +18,9 @@ GB = 1000 ** 3
 GB_PER_MIB = MIB / GB
 #: warnings listed one by one for VMs, hosts and rows left out (the rest are counted)
 WARNINGS_LISTED = 20
+#: how a measurement that is a collector's average over its collection (not a snapshot) is described:
+#: readers end a ``cpu_from`` / ``usage_from`` with it, and the summary says when usage was taken by it
+OVER_COLLECTION = "average over the collection"
 
 
 class CancelLike(Protocol):
@@ -56,9 +59,12 @@ class VM:
     cpu_usage_mhz: float | None = None   # vCPU tab 'Overall'
     cpu_max_mhz: float | None = None     # vCPU tab 'Max' (vCPUs x host clock, or the VM's limit)
     cpu_usage_pct: float | None = None   # a per-VM 'CPU usage %' column, where an export has one
+    cpu_from: str = ""                   # the column cpu_usage_pct was read from ("": a per-VM CPU usage %)
+    cpu_pcts: dict[str, float] | None = None  # CPU % over a collection per percentile key (p50, p95, peak)
     cpu_ready_pct: float | None = None   # vInfo 'Overall Cpu Readiness' / vCPU 'CPU ready %'
     mem_consumed_mib: float | None = None  # vMemory 'Consumed'
     mem_active_mib: float | None = None    # vMemory 'Active' / vInfo 'Active Memory'
+    mem_from: str = ""                     # the column mem_consumed_mib was read from (the summary names it)
 
     @property
     def ram_gib(self) -> float | None:
@@ -81,6 +87,7 @@ class Host:
     ram_mib: float | None = None
     cpu_usage_pct: float | None = None
     mem_usage_pct: float | None = None
+    usage_from: str = ""              # the sheet the usage % came from, when not the host's own row
     hypervisor: str = ""              # e.g. "VMware ESXi 8.0.3", "KVM"
     aliases: list[str] = field(default_factory=list)  # other names of this host in the sources
 

@@ -325,6 +325,7 @@ class _Collector:
             if vm.name in self.memory:
                 consumed, active = self.memory[vm.name]
                 vm.mem_consumed_mib = consumed
+                vm.mem_from = "RVTools vMemory 'Consumed'" if consumed is not None else ""
                 if active is not None:
                     vm.mem_active_mib = active
         self.estate.vms += self.vms

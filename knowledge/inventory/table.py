@@ -132,6 +132,12 @@ class Sheet:
         """The column a row's value of ``field`` came from."""
         return next((f for f, _v in self._cells(cells, field)), None)
 
+    def named(self, cells, field: str) -> str:
+        """The collector and column a row's value of ``field`` came from (``Azure Migrate 'CPU
+        utilization percentage'``), for the summary to name its source."""
+        f = self.used(cells, field)
+        return f"{self.name} {f.header!r}" if f else ""
+
     def flag(self, cells, field: str, row: int) -> bool | None:
         for f, v in self._cells(cells, field):
             try:
@@ -168,10 +174,8 @@ def vm_of(s: Sheet, cells, row: int, source: str, platform: str) -> VM | None:
                          f"with: the column is in {f.col.unit} (is the file in GB? {ram:g} GB is "
                          f"{ram * 1024:g} MB)")
     power = s.text(cells, "power")
-    mem_pct = s.number(cells, "mem_usage_pct", row)
-    consumed = s.number(cells, "mem_consumed_mib", row)
-    if consumed is None and mem_pct is not None and ram:
-        consumed = mem_pct / 100.0 * ram
+    consumed, mem_from = _consumed(s, cells, row, ram)
+    cpu = s.number(cells, "cpu_usage_pct", row)
     place = f"sheet {s.table.sheet}, row {row}" if s.table.sheet else f"line {row}"
     return VM(name=name, source=source, platform=platform, uid=s.text(cells, "uid"), where=place,
               vcpus=int(vcpus) if vcpus is not None else None, ram_mib=ram,
@@ -179,8 +183,20 @@ def vm_of(s: Sheet, cells, row: int, source: str, platform: str) -> VM | None:
               powered_on=POWER.get(norm_header(power)) if power else None,
               template=bool(s.flag(cells, "template", row)), host=s.text(cells, "host"),
               cluster=s.text(cells, "cluster"), os=s.text(cells, "os"),
-              cpu_usage_pct=s.number(cells, "cpu_usage_pct", row),
-              mem_active_mib=s.number(cells, "mem_active_mib", row), mem_consumed_mib=consumed)
+              cpu_usage_pct=cpu, cpu_from=s.named(cells, "cpu_usage_pct") if cpu is not None else "",
+              mem_active_mib=s.number(cells, "mem_active_mib", row), mem_consumed_mib=consumed, mem_from=mem_from)
+
+
+def _consumed(s: Sheet, cells, row: int, ram: float | None) -> tuple[float | None, str]:
+    """A VM's memory in use (MiB) and the column(s) it was read from: a consumed/used column, else
+    its memory usage % of its RAM."""
+    consumed = s.number(cells, "mem_consumed_mib", row)
+    if consumed is not None:
+        return consumed, s.named(cells, "mem_consumed_mib")
+    mem_pct = s.number(cells, "mem_usage_pct", row)
+    if mem_pct is not None and ram:
+        return mem_pct / 100.0 * ram, f"{s.named(cells, 'mem_usage_pct')} of {s.named(cells, 'ram_mib')}"
+    return None, ""
 
 
 def host_of(s: Sheet, cells, row: int, source: str) -> Host | None:

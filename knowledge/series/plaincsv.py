@@ -1,6 +1,11 @@
 """The plain utilisation CSV: ``vm, timestamp, cpu_pct, mem_pct[, iops, mbps]``, one sample per line,
 in any order (by VM or by time). ``timestamp``: seconds since the epoch (milliseconds are recognised)
-or ISO 8601; ``cpu_pct`` / ``mem_pct``: busy share of the VM's vCPUs / RAM in % (0-100).
+or ISO 8601 (``2026-11-01T00:05:00``, with ``Z`` or an offset such as ``+02:00`` converted to UTC; without
+one read as UTC); ``cpu_pct`` / ``mem_pct``: busy share of the VM's vCPUs / RAM in % (0-100). A column
+whose every value is at most 1 holds 0-1 fractions, as the Prometheus reader finds a ratio: it is
+read again x 100 and the file gets a note naming the column
+(:func:`knowledge.series.store.fraction_note`). VMs the inventory lacks are skipped with a note
+(none known: refused); both are the file's ``warnings``.
 
 Read as a stream of blocks with pyarrow's multi-threaded CSV parser (imported here only), so that 86
 million samples pass in well under a minute without being held: each block goes onto the grid of
@@ -13,7 +18,15 @@ from pathlib import Path
 import numpy as np
 
 from knowledge.infra.errors import InputError
-from knowledge.series.store import SeriesFile, SeriesStore
+from knowledge.series.store import (
+    FRACTION_AT_MOST,
+    PERCENT,
+    SeriesFile,
+    SeriesStore,
+    Where,
+    fraction_note,
+    shifted,
+)
 
 #: the columns, in the order the interface names them; the first four are required
 COLUMNS = ("vm", "timestamp", "cpu_pct", "mem_pct", "iops", "mbps")
@@ -22,6 +35,8 @@ REQUIRED = COLUMNS[:4]
 BLOCK_BYTES = 8 * 1024 * 1024
 #: an epoch timestamp above this is in milliseconds
 MS_ABOVE = 1e11
+#: an ISO 8601 timestamp that ends in a zone (``Z``, ``+02:00``, ``-0500``)
+ZONE = r"[Tt ][0-9:.]+(Z|z|[+-]\d\d(:?\d\d)?)$"
 
 
 def header_of(first_line: str) -> list[str]:
@@ -43,7 +58,7 @@ def _first_lines(path: Path) -> tuple[str, str]:
 
 def _types(path: Path, names: list[str], sample: str):
     """pyarrow column types: the VM name dictionary-encoded, numbers as float64 and the timestamp as
-    a number or (ISO 8601) a timestamp, by the first data line."""
+    a number or (ISO 8601, parsed per batch by :func:`_seconds`) a string, by the first data line."""
     import pyarrow as pa
 
     types = {"vm": pa.dictionary(pa.int32(), pa.string())}
@@ -54,24 +69,51 @@ def _types(path: Path, names: list[str], sample: str):
         float(stamp)
         types["timestamp"] = pa.float64()
     except ValueError:
-        types["timestamp"] = pa.timestamp("s")
+        types["timestamp"] = pa.string()
     return types
 
 
-def _seconds(column) -> np.ndarray:
-    """A timestamp column as float64 seconds since the epoch."""
+def _seconds(column, where: Where) -> np.ndarray:
+    """A timestamp column as float64 seconds since the epoch (ISO 8601 text: UTC, an offset converted);
+    InputError naming the line of the first timestamp that is neither."""
     import pyarrow as pa
 
-    if pa.types.is_timestamp(column.type):
-        return column.cast(pa.int64()).to_numpy(zero_copy_only=False).astype(np.float64)
-    ts = column.to_numpy(zero_copy_only=False).astype(np.float64)
-    return ts / 1000.0 if len(ts) and np.nanmax(ts) > MS_ABOVE else ts
+    if not pa.types.is_string(column.type):
+        ts = column.to_numpy(zero_copy_only=False).astype(np.float64)
+        return ts / 1000.0 if len(ts) and np.nanmax(ts) > MS_ABOVE else ts
+    import pyarrow.compute as pc
+
+    zoned = pc.match_substring_regex(column, ZONE).to_numpy(zero_copy_only=False)
+    out = np.empty(len(column), dtype=np.float64)
+    for mask, kind in ((zoned, pa.timestamp("ms", tz="UTC")), (~zoned, pa.timestamp("ms"))):
+        if mask.any():
+            part = column.filter(pa.array(mask)) if not mask.all() else column
+            try:
+                out[mask] = part.cast(kind).cast(pa.int64()).to_numpy(zero_copy_only=False) / 1000.0
+            except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+                raise InputError(_bad_stamp(column, mask, kind, where)) from None
+    return out
 
 
-def _interval(batch) -> float | None:
+def _bad_stamp(column, mask: np.ndarray, kind, where: Where) -> str:
+    """Where the first timestamp of ``column[mask]`` that does not parse as ``kind`` sits (error path only)."""
+    import pyarrow as pa
+
+    for i in np.flatnonzero(mask):
+        text = column[int(i)].as_py()
+        try:
+            pa.array([text]).cast(kind)
+        except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
+            what = "empty" if not text.strip() else f"{text[:40]!r} is not a timestamp"
+            return (f"{where(int(i))}, field timestamp: {what} (ISO 8601 such as 2026-11-01T00:05:00Z, "
+                    "or seconds since the epoch)")
+    return f"{where(int(np.flatnonzero(mask)[0]))}, field timestamp: not a timestamp"
+
+
+def _interval(batch, where: Where) -> float | None:
     """The step of a batch: the median gap between a VM's consecutive timestamps (None: no VM has two)."""
     codes = batch.column("vm").indices.to_numpy(zero_copy_only=False)
-    ts = _seconds(batch.column("timestamp"))
+    ts = _seconds(batch.column("timestamp"), where)
     order = np.lexsort((ts, codes))
     same = codes[order][1:] == codes[order][:-1]
     gaps = np.diff(ts[order])[same]
@@ -80,61 +122,77 @@ def _interval(batch) -> float | None:
 
 
 class _Reader:
-    """One CSV file streamed onto the store."""
+    """One CSV file streamed onto the store; ``scale``: a factor per metric (100: the column holds
+    0-1 fractions, found by a first pass)."""
 
-    def __init__(self, path: Path, store: SeriesStore):
+    def __init__(self, path: Path, store: SeriesStore, scale: dict[str, float] | None = None):
         self.path, self.store = path, store
+        self.scale = scale or {}
         self.rows_before = 0
+        self.added = 0
         self.names: dict[str, int] = {}
         self.seen_rows: set[int] = set()
+        self.top: dict[str, float] = {}
         self.file = SeriesFile(str(path), "series-csv")
 
-    def where(self, base: int):
+    def where(self, base: int) -> Where:
         return lambda i: f"{self.path}: line {base + i + 2}"
 
     def read(self) -> SeriesFile:
         import pyarrow as pa
-        from pyarrow import csv
 
-        first, sample = _first_lines(self.path)
+        names = self._header()
+        pending: list = []
+        try:
+            for batch in self._stream(names):
+                base = self.rows_before
+                pending.append((batch, self._rows(batch)))
+                self.rows_before += batch.num_rows
+                if not self.file.interval_s:
+                    step = _interval(batch, self.where(base))
+                    if step is None:
+                        continue
+                    self.file.interval_s = step
+                    self.store.set_interval(step, str(self.path))
+                for b, (rows, base) in pending:
+                    self._batch(b, rows, base)
+                pending = []
+        except (pa.ArrowInvalid, pa.ArrowTypeError, UnicodeDecodeError) as exc:
+            raise InputError(_located(self.path, names, exc)) from exc
+        if pending:
+            raise InputError(f"{self.path}: no sampling interval: every sample has the same timestamp")
+        if not self.rows_before:
+            raise InputError(f"{self.path}: no samples after the header")
+        self.file.vms = len(self.seen_rows)
+        self.store.check_matched(self.file)
+        return self.file
+
+    def _header(self) -> list[str]:
+        first, self.sample = _first_lines(self.path)
         names = header_of(first)
         missing = [c for c in REQUIRED if c not in names]
         if missing:
             raise InputError(f"{self.path}: line 1: the header lacks {', '.join(missing)} (a series CSV has "
                              f"{', '.join(REQUIRED)}[, iops, mbps])")
-        used = [c for c in COLUMNS if c in names]
-        self.file.metrics = [c for c in used if c not in ("vm", "timestamp")]
+        self.file.metrics = [c for c in COLUMNS if c in names and c not in ("vm", "timestamp")]
+        return names
+
+    def _stream(self, names: list[str]):
+        """The file's record batches (pyarrow's multi-threaded streaming parser)."""
+        import pyarrow as pa
+        from pyarrow import csv
+
         opts = csv.ReadOptions(block_size=BLOCK_BYTES, column_names=names, skip_rows=1, encoding="utf8")
-        conv = csv.ConvertOptions(column_types=_types(self.path, names, sample), include_columns=used,
+        conv = csv.ConvertOptions(column_types=_types(self.path, names, self.sample),
+                                  include_columns=[c for c in COLUMNS if c in names],
                                   strings_can_be_null=False, quoted_strings_can_be_null=False)
-        pending: list = []
-        try:
-            # the system allocator (not Arrow's caching one): each block's memory goes back when it is dropped
-            with csv.open_csv(self.path, read_options=opts, convert_options=conv,
-                              memory_pool=pa.system_memory_pool()) as stream:
-                for batch in stream:
-                    pending.append((batch, self._rows(batch)))
-                    self.rows_before += batch.num_rows
-                    if not self.file.interval_s:
-                        step = _interval(batch)
-                        if step is None:
-                            continue
-                        self.file.interval_s = step
-                        self.store.set_interval(step, str(self.path))
-                    for b, (rows, base) in pending:
-                        self._batch(b, rows, base)
-                    pending = []
-        except (pa.ArrowInvalid, pa.ArrowTypeError, UnicodeDecodeError) as exc:
-            raise InputError(_located(self.path, names, exc)) from exc
-        if pending:
-            raise InputError(f"{self.path}: no sampling interval: every sample has the same timestamp")
-        if not self.file.samples:
-            raise InputError(f"{self.path}: no samples after the header")
-        self.file.vms = len(self.seen_rows)
-        return self.file
+        # the system allocator (not Arrow's caching one): each block's memory goes back when it is dropped
+        with csv.open_csv(self.path, read_options=opts, convert_options=conv,
+                          memory_pool=pa.system_memory_pool()) as stream:
+            yield from stream
 
     def _rows(self, batch) -> tuple[np.ndarray, int]:
-        """The store rows of a batch's VMs (every name joined, or InputError) and its first row."""
+        """The store rows of a batch's VMs (-1: not in the inventory, skipped) and its first row."""
         vm = batch.column("vm")
         labels = vm.dictionary.to_pylist()
         index = vm.indices.to_numpy(zero_copy_only=False)
@@ -148,23 +206,31 @@ class _Reader:
             for s, r in zip(todo, self.store.resolve(todo, str(self.path), first_line), strict=True):
                 self.names[s] = int(r)
         lookup = np.array([self.names[s] for s in labels], dtype=np.int64)
-        self.seen_rows.update(np.unique(lookup).tolist())
+        self.seen_rows.update(r for r in np.unique(lookup).tolist() if r >= 0)
         return lookup[index], self.rows_before
 
     def _batch(self, batch, rows: np.ndarray, base: int) -> None:
-        ts = _seconds(batch.column("timestamp"))
+        where = self.where(base)
+        ts = _seconds(batch.column("timestamp"), where)
         bad = np.flatnonzero(np.isnan(ts))
         if len(bad):
-            raise InputError(f"{self.where(base)(int(bad[0]))}, field timestamp: empty")
+            raise InputError(f"{where(int(bad[0]))}, field timestamp: empty")
+        known = np.flatnonzero(rows >= 0) if (rows < 0).any() else None
+        if known is not None:
+            rows, ts, where = rows[known], ts[known], shifted(where, known)
         for metric in self.file.metrics:
             values = batch.column(metric).to_numpy(zero_copy_only=False)
-            self.store.add(metric, rows, ts, values, str(self.path), self.where(base), metric)
-        self.file.samples += batch.num_rows
+            values = values[known] if known is not None else values
+            if metric in PERCENT and len(values) and not np.isnan(values).all():
+                self.top[metric] = max(self.top.get(metric, 0.0), float(np.nanmax(values)))
+            values = values * self.scale[metric] if metric in self.scale else values
+            self.added += self.store.add(metric, rows, ts, values, str(self.path), where, metric)
+        self.file.samples += len(rows)
 
 
 def _located(path: Path, names: list[str], exc: BaseException) -> str:
-    """pyarrow's complaint with the file's line and field: the first line whose field count is wrong
-    or whose number does not parse (looked up again, on this error path only)."""
+    """pyarrow's complaint as the file's line and field: the first line whose field count is wrong
+    or whose number does not parse (looked up again, on this error path only); never pyarrow's text."""
     import csv
     import re
 
@@ -177,16 +243,30 @@ def _located(path: Path, names: list[str], exc: BaseException) -> str:
             if len(row) != len(names):
                 return f"{path}: line {n}: {len(row)} fields where the header has {len(names)} (a cut line?)"
             for i, name in enumerate(names):
-                if name in ("vm", "timestamp") or (column is not None and i != column):
+                # the timestamp is a number only where pyarrow's complaint is about it (else it may be text)
+                if name == "vm" or (column is not None and i != column) or (name == "timestamp" and column != i):
                     continue
                 try:
                     float(row[i]) if row[i].strip() else None
                 except ValueError:
-                    return f"{path}: line {n}, field {name}: {row[i][:40]!r} is not a number"
-    text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-    return f"{path}: {text}"
+                    return f"{path}: line {n}, field {name}: {row[i][:40]!r} is not a number" + (
+                        " (the first line's timestamp is seconds since the epoch: give every timestamp in one form)"
+                        if name == "timestamp" else "")
+    where = f", field {names[column]}" if column is not None and column < len(names) else ""
+    return f"{path}{where}: not readable as a series CSV ({', '.join(REQUIRED)}[, iops, mbps]: numbers in %)"
 
 
 def read_csv(path: Path, store: SeriesStore) -> SeriesFile:
-    """Stream one series CSV onto ``store``; InputError naming file, line and field."""
-    return _Reader(Path(path), store).read()
+    """Stream one series CSV onto ``store``; InputError naming file, line and field. A percent column
+    whose every value is at most 1 holds fractions: the file is read again with it x 100 (the same
+    grid cells, overwritten) and noted."""
+    first = _Reader(Path(path), store)
+    file = first.read()
+    fractions = {m: 100.0 for m, top in first.top.items() if 0 < top <= FRACTION_AT_MOST}
+    if not fractions:
+        return file
+    store.samples -= first.added
+    again = _Reader(Path(path), store, fractions)
+    again.read()
+    again.file.warnings += [fraction_note(f"field {m}", first.top[m]) for m in fractions]
+    return again.file

@@ -14,8 +14,12 @@ What a series measures comes from its ``__name__`` label:
   ``instance:node_memory_utilisation:ratio`` (ratios 0-1; a site's rule of that name recorded in %,
   values above 1.5, is read as %); the VM is ``instance`` without its port (or ``nodename``);
 - Tinkoff/libvirt-exporter's ``libvirt_domain_memory_stats_used_percent`` (already %);
-- a computed expression (no ``__name__``) must already be a percentage; the file's name says which
-  (``cpu`` or ``mem`` in it).
+- a computed expression (no ``__name__``) must be a percentage; the file's name says which
+  (``cpu`` or ``mem`` in it); when every value of it in the file is at most 1 it is read as 0-1 fractions
+  (x 100, with a warning), as the CSV reader does.
+
+A series of a VM the inventory lacks is skipped with a warning; a file none of whose VMs is in the
+inventory is refused.
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ from pathlib import Path
 import numpy as np
 
 from knowledge.infra.errors import InputError
-from knowledge.series.store import SeriesFile, SeriesStore
+from knowledge.series.store import FRACTION_AT_MOST, SeriesFile, SeriesStore, fraction_note
 
 #: labels naming the VM, most specific first
 VM_LABELS = ("domain", "vm", "name", "nodename", "instance", "host")
@@ -111,6 +115,7 @@ class _Reader:
         self.rows: set[int] = set()
         self.idle: dict[str, list] = defaultdict(list)       # instance -> [(ts, idle rate)] per CPU
         self.memory: dict[str, dict[str, tuple]] = defaultdict(dict)  # instance -> {name: (ts, bytes)}
+        self.computed: list[tuple] = []  # series without __name__: (metric, row, ts, values, where)
 
     def read(self) -> SeriesFile:
         result = _load(self.path)["result"]
@@ -123,8 +128,10 @@ class _Reader:
             self._series(entry, where)
         self._node_cpu()
         self._node_memory()
+        self._computed_series()
         self.file.vms = len(self.rows)
         self.file.metrics = self.store.metrics
+        self.store.check_matched(self.file)
         return self.file
 
     def _series(self, entry: dict, where: str) -> None:
@@ -142,7 +149,12 @@ class _Reader:
             self.memory[vm][name] = (ts, xs, where)
             return
         row = self._row(vm, where)
+        if row < 0:  # not in the inventory: skipped (check_matched notes it)
+            return
         metric, values, ts = self._convert(name, row, ts, xs, where)
+        if not name:  # a computed percentage: 0-1 fractions are found over the whole file
+            self.computed.append((metric, row, ts, values, where))
+            return
         self._add(metric, row, ts, values, where)
 
     def _convert(self, name: str, row: int, ts, xs, where: str):
@@ -171,6 +183,19 @@ class _Reader:
                              f"'mem' in the file's name ({self.path.name})")
         return ("cpu_pct" if "cpu" in stem else "mem_pct"), xs, ts
 
+    def _computed_series(self) -> None:
+        """The computed series (no ``__name__``), which must be percentages: a metric whose every value
+        in the file is at most 1 holds 0-1 fractions (as the recording rules' ratios) and is read x 100,
+        with a warning naming it."""
+        top: dict[str, float] = {}
+        for metric, _row, _ts, values, _w in self.computed:
+            if len(values) and not np.isnan(values).all():
+                top[metric] = max(top.get(metric, 0.0), float(np.nanmax(values)))
+        scale = {m: 100.0 for m, x in top.items() if 0 < x <= FRACTION_AT_MOST}
+        self.file.warnings += [fraction_note(f"the computed {m} series (no __name__)", top[m]) for m in scale]
+        for metric, row, ts, values, where in self.computed:
+            self._add(metric, row, ts, values * scale.get(metric, 1.0), where)
+
     def _row(self, vm: str, where: str) -> int:
         return int(self.store.resolve([vm], str(self.path), lambda _n: where.split(": ", 1)[1])[0])
 
@@ -195,7 +220,9 @@ class _Reader:
             for ts, _r in parts[1:]:
                 common = np.intersect1d(common, ts)
             idle = sum(np.interp(common, ts, r) for ts, r in parts) / len(parts)
-            self._add("cpu_pct", self._row(vm, where), common, np.clip(100.0 * (1.0 - idle), 0.0, 100.0), where)
+            row = self._row(vm, where)
+            if row >= 0:
+                self._add("cpu_pct", row, common, np.clip(100.0 * (1.0 - idle), 0.0, 100.0), where)
 
     def _node_memory(self) -> None:
         for vm, pair in self.memory.items():
@@ -206,7 +233,9 @@ class _Reader:
             (ta, a, where), (tt, t, _w) = pair[NODE_AVAILABLE], pair[NODE_TOTAL]
             common = np.intersect1d(ta, tt)
             used = 100.0 * (1.0 - np.interp(common, ta, a) / np.interp(common, tt, t))
-            self._add("mem_pct", self._row(vm, where), common, used, where)
+            row = self._row(vm, where)
+            if row >= 0:
+                self._add("mem_pct", row, common, used, where)
 
 
 def read_prometheus(path: Path, store: SeriesStore, vcpus: np.ndarray | None = None,

@@ -25,9 +25,12 @@ BLOCK = 1024
 MISSING = np.uint16(65535)
 #: a percentage may overshoot 100 by this much (rounding in the collector) and is then read as 100
 PCT_SLACK = 0.5
+#: a percent column (or Prometheus series computed as a percentage) whose every value is at most this
+#: holds 0-1 fractions: it is read x 100, with a note (:func:`fraction_note`)
+FRACTION_AT_MOST = 1.0
 #: a timestamp may sit this share of a step off the grid (collector jitter) and still be on it
 GRID_SLACK = 0.05
-#: the most distinct VM names a series file may name that the inventory lacks before it is refused
+#: the VM names the inventory lacks that a message lists (the rest are counted)
 UNKNOWN_LISTED = 5
 
 Where = Callable[[int], str]
@@ -54,6 +57,8 @@ class SeriesFile:
     metrics: list[str] = field(default_factory=list)
     interval_s: float = 0.0
     notes: list[str] = field(default_factory=list)
+    #: what the reader changed or skipped (VMs the inventory lacks, fractions read as %): shown as warnings
+    warnings: list[str] = field(default_factory=list)
 
 
 class SeriesStore:
@@ -75,6 +80,8 @@ class SeriesStore:
         self.blocks: dict[str, dict[int, np.ndarray]] = {m: {} for m in METRICS}
         self.files: list[SeriesFile] = []
         self.samples = 0
+        #: per file, the VM names the inventory lacks -> where each is first named (their series are skipped)
+        self.unmatched: dict[str, dict[str, str]] = {}
         self.lo: int | None = None   # the first and last step holding a sample
         self.hi: int | None = None
         #: per VM statistics a collector gives instead of samples (Live Optics: ``cpu_peak``, ``cpu_mean``,
@@ -92,17 +99,30 @@ class SeriesStore:
         return -1
 
     def resolve(self, labels: Sequence[str], path: str, first_line: Callable[[str], str]) -> np.ndarray:
-        """Rows of ``labels`` (distinct names of one file); InputError naming the file, the first
-        line of each name the inventory lacks and the names it has."""
+        """Rows of ``labels`` (distinct names of one file), -1 for a name the inventory lacks (kept,
+        with the first line naming it, for :meth:`check_matched`)."""
         rows = np.array([self.lookup(str(n)) for n in labels], dtype=np.int64)
-        unknown = [str(n) for n, r in zip(labels, rows, strict=True) if r < 0]
-        if unknown:
-            shown = "; ".join(f"{n!r} ({first_line(n)})" for n in unknown[:UNKNOWN_LISTED])
-            more = f" and {len(unknown) - UNKNOWN_LISTED} more" if len(unknown) > UNKNOWN_LISTED else ""
-            known = ", ".join(self.names[:3]) + (", ..." if len(self.names) > 3 else "")
-            raise InputError(f"{path}: {len(unknown)} VM name(s) not in the inventory: {shown}{more}; the series "
-                             f"join the inventory's VMs by name ({known}); give the inventory that lists them")
+        unknown = self.unmatched.setdefault(path, {})
+        for n, r in zip(labels, rows, strict=True):
+            if r < 0 and str(n) not in unknown:
+                unknown[str(n)] = first_line(str(n))
         return rows
+
+    def check_matched(self, file: SeriesFile) -> None:
+        """After reading ``file``: InputError when none of its VMs is in the inventory (naming the
+        first names and lines); otherwise a note naming the VMs skipped (a Prometheus answer often
+        covers more VMs than one cluster's inventory)."""
+        unknown = self.unmatched.get(file.path, {})
+        if not unknown:
+            return
+        shown = "; ".join(f"{n!r} ({where})" for n, where in list(unknown.items())[:UNKNOWN_LISTED])
+        more = f" and {len(unknown) - UNKNOWN_LISTED} more" if len(unknown) > UNKNOWN_LISTED else ""
+        if not file.vms:
+            known = ", ".join(self.names[:3]) + (", ..." if len(self.names) > 3 else "")
+            raise InputError(f"{file.path}: none of its VMs is in the inventory ({len(unknown)} VM name(s): "
+                             f"{shown}{more}); the series join the inventory's VMs by name ({known}); "
+                             "give the inventory that lists them")
+        file.warnings.append(f"{len(unknown)} VM name(s) not in the inventory, their series skipped: {shown}{more}")
 
     # --- the grid --------------------------------------------------------------------------------
     def set_interval(self, interval: float, path: str) -> None:
@@ -123,7 +143,7 @@ class SeriesStore:
         ok = ~np.isnan(values)
         if not ok.all():
             rows, ts, values = rows[ok], ts[ok], values[ok]
-            where = _shifted(where, np.flatnonzero(ok))
+            where = shifted(where, np.flatnonzero(ok))
         if not len(values):
             return 0
         stored = self._checked(metric, values, where, field_name)
@@ -227,6 +247,13 @@ class SeriesStore:
         return (self.t0 or 0.0) + (self.lo or 0) * (self.interval or 0.0)
 
 
+def fraction_note(what: str, top: float) -> str:
+    """The warning of a file whose ``what`` (``field cpu_pct``) was read as 0-1 fractions (largest value ``top``)."""
+    return (f"{what}: every value is at most {FRACTION_AT_MOST:g} (largest {top:.4g}): read as 0-1 fractions and "
+            f"multiplied by 100 (a percentage is 0-100); if the values really stayed below 1 %, the sizing is "
+            f"100 times too high")
+
+
 def return_big_frees() -> None:
     """Have the C allocator hand every freed block of 256 KiB or more back to the system (glibc's
     threshold otherwise grows with the first large free, and the per-batch arrays of a long stream
@@ -244,6 +271,6 @@ def return_big_frees() -> None:
         pass
 
 
-def _shifted(where: Where, index: np.ndarray) -> Where:
+def shifted(where: Where, index: np.ndarray) -> Where:
     """``where`` for a batch filtered down to ``index``."""
     return lambda i: where(int(index[i]))

@@ -63,6 +63,53 @@ def test_25_percent_a_year_hand_computed(session_kb):
     assert runs_out == {"year": 3, "resource": "cpu_allocation", "planned_hosts": PLANNED}
 
 
+def test_cpu_load_runs_out_hand_computed(session_kb):
+    # High CPU: busy 0.9 x 2 vCPU = 1.8 cores a VM (2.0 GHz hosts); a host's CPU load ceiling is
+    # 12.8 cores -> floor(12.8 / 1.8) = 7 VMs a host (CPU allocation would take 8: CPU load binds).
+    # 10 %/yr: 20 x 1.1^y = 20, 22, 24.2, 26.62, 29.28 VMs' worth -> 20, 22, 25, 27, 30 whole VMs;
+    # hosts ceil(VMs / 7) = 3, 4, 4, 4, 5. CPU load of the 4 planned hosts: 1.8 x worth / 51.2 =
+    # 70.31, 77.34, 85.08, 93.59, 102.94 %; CPU allocation 2 x 29.282 / 64 = 91.51 % in year 4 (a hard
+    # limit never reached). Year 4 needs 5 hosts > 4 planned: the plan runs out there, on CPU load.
+    years, runs_out = timeline(session_kb, scenario(10, cpu_intensity="high"))
+    assert [y["vms"] for y in years] == [20, 22, 25, 27, 30]
+    assert [y["hosts"] for y in years] == [3, 4, 4, 4, 5]
+    assert [y["utilization"]["cpu_load"] for y in years] == pytest.approx(
+        [100 * 1.8 * 20 * 1.1**y / 51.2 for y in range(5)], abs=0.01)
+    assert years[4]["utilization"]["cpu_load"] == pytest.approx(102.94, abs=0.01)
+    assert years[4]["utilization"]["cpu_allocation"] == pytest.approx(91.51, abs=0.01)
+    assert [y["planned_hosts_fit"] for y in years] == [True, True, True, True, False]
+    assert runs_out == {"year": 4, "resource": "cpu_load", "planned_hosts": PLANNED}
+
+
+def test_more_hosts_needed_than_planned_never_holds(session_kb):
+    # No growth, 30 high-CPU VMs: ceil(30 / 7) = 5 hosts needed against 4 planned in every year
+    # (CPU load 1.8 x 30 / 51.2 = 105.47 %), though CPU allocation (60 / 64) and RAM hold.
+    years, runs_out = timeline(session_kb, scenario(0, cpu_intensity="high", vms=30))
+    assert {y["hosts"] for y in years} == {5}
+    assert not any(y["planned_hosts_fit"] for y in years)
+    assert runs_out == {"year": 0, "resource": "cpu_load", "planned_hosts": PLANNED}
+    assert years[0]["utilization"]["cpu_load"] == pytest.approx(100 * 54 / 51.2, abs=0.01)
+
+
+def test_the_shipped_growth_example_runs_out_where_its_chart_crosses(session_kb):
+    """resources/examples/growth.yaml: the first year the active hosts needed exceed the planned
+    active ones is the year ``runs_out`` names, and every year after it misses the plan too."""
+    from pathlib import Path
+
+    from advisor.scenario import load_scenario
+
+    path = Path(__file__).resolve().parents[2] / "resources" / "examples" / "growth.yaml"
+    d = advise(load_scenario(path), kb=session_kb).to_dict()
+    planned = d["runs_out"]["planned_hosts"]
+    over = [y["year"] for y in d["timeline"] if y["hosts"] > planned]
+    assert over and d["runs_out"]["year"] == over[0]
+    assert all(not y["planned_hosts_fit"] for y in d["timeline"] if y["year"] >= over[0])
+    assert all(y["planned_hosts_fit"] for y in d["timeline"] if y["year"] < over[0])
+    crossing = d["timeline"][over[0]]
+    assert d["runs_out"]["resource"] == max(("cpu_allocation", "cpu_load", "ram", "disk_capacity"),
+                                            key=lambda k: crossing["utilization"][k])
+
+
 def test_year_zero_is_the_advice_and_the_timeline_is_flat_at_zero(session_kb):
     a = advise(scenario(0), kb=session_kb)
     years, runs_out = a.to_dict()["timeline"], a.to_dict()["runs_out"]
@@ -107,20 +154,63 @@ def test_rates_per_resource_and_per_workload(session_kb):
 
 def test_cost_per_year_with_a_catalogue(session_kb):
     # One host model matching the hosts: 10,000 each, 1,000 support per year, no power price.
-    # Year 0: 3 hosts bought, 30,000 + 3,000 = 33,000; year 1: one more, 10,000 + 4,000 = 14,000
-    # (47,000 so far); year 2: no purchase, 4,000 (51,000); year 3: one more, 10,000 + 5,000 (66,000).
+    # Year 0 is the purchase: 3 hosts, 30,000, no opex yet; year 1: one more, 10,000 + 4 x 1,000 =
+    # 14,000 (44,000 so far); year 2: no purchase, 4,000 (48,000); year 3: one more, 10,000 + 5,000
+    # (63,000); year 4: two more (7 hosts), 20,000 + 7,000 (90,000): the horizon's 4 years of opex.
     cat = parse_catalogue({"currency": "EUR", "years": 5, "hosts": [
         {"name": "h16", "cpu": {"sockets": 2, "cores_per_socket": 8}, "ram_gib": 128, "price": 10000,
          "support_per_year": 1000, "power_w": 300}]})
-    years, _ = timeline(session_kb, scenario(25), catalogue=cat)
-    assert [y["cost"]["capex"] for y in years][:4] == [30000, 10000, 0, 10000]
-    assert [y["cost"]["opex"] for y in years][:4] == [3000, 4000, 4000, 5000]
-    assert [y["cost"]["cumulative"] for y in years][:4] == [33000, 47000, 51000, 66000]
+    a = advise(scenario(25), kb=session_kb, catalogue=cat)
+    years = a.to_dict()["timeline"]
+    assert [y["cost"]["capex"] for y in years] == [30000, 10000, 0, 10000, 20000]
+    assert [y["cost"]["opex"] for y in years] == [0, 4000, 4000, 5000, 7000]
+    assert [y["cost"]["cumulative"] for y in years] == [30000, 44000, 48000, 63000, 90000]
     assert "cost" not in timeline(session_kb, scenario(25))[0][0]
+    assert "the cumulative cost counts the 4 years of the horizon's opex; the bill's total the cost " \
+           "catalogue's 5 years" in a.timeline.notes
     from advisor.render import to_markdown
 
-    md = to_markdown(advise(scenario(25), kb=session_kb, catalogue=cat))
+    md = to_markdown(a)
     assert "spend (EUR) |" in md and "| 1 | 4 | +1 | 25 | 78.12 |" in md and "| 14,000 |" in md
+
+
+def test_the_cumulative_cost_counts_the_years_the_bill_counts(session_kb):
+    # No growth, horizon 4, a catalogue of 4 years: 3 hosts, capex 30,000, opex 3,000 a year in years
+    # 1-4: cumulative 42,000 = the bill's total 30,000 + 4 x 3,000 (it was 45,000: five years of opex).
+    cat = parse_catalogue({"currency": "EUR", "years": 4, "hosts": [
+        {"name": "h16", "cpu": {"sockets": 2, "cores_per_socket": 8}, "ram_gib": 128, "price": 10000,
+         "support_per_year": 1000, "power_w": 300}]})
+    a = advise(scenario(0), kb=session_kb, catalogue=cat)
+    d = a.to_dict()
+    assert d["timeline"][-1]["cost"]["cumulative"] == d["cost"]["total"] == 42000
+    assert not any("cumulative" in n for n in a.timeline.notes)
+    assert d["timeline_units"]["cost"].startswith("EUR; year 0: the purchase, years 1 to 4")
+
+
+def test_the_report_shows_cpu_load_and_leaves_disk_empty_without_disks(session_kb):
+    from advisor.render import to_html, to_markdown
+
+    # Year 1 at 25 %: 25 VMs' worth; CPU allocation 2 x 25 / 64 = 78.12 %, CPU load 0.4 x 25 / (4 x 12.8)
+    # = 19.53 %, RAM 8.16 x 25 / 494.64 = 41.24 %, disk 50 x 25 / (4 x 1,800) = 17.36 %.
+    md = to_markdown(advise(scenario(25), kb=session_kb))
+    assert "| CPU allocation % | CPU load % | RAM % | disk % |" in md
+    assert "| 1 | 4 | +1 | 25 | 78.12 | 19.53 | 41.24 | 17.36 | cpu allocation | yes |" in md
+    assert "<th>CPU load %</th>" in to_html(advise(scenario(25), kb=session_kb))
+    sc = scenario(25)
+    del sc["hosts"]["disks"]  # no disks declared: the disk cell is empty, not 0
+    md = to_markdown(advise(sc, kb=session_kb))
+    assert "| 1 | 4 | +1 | 25 | 78.12 | 19.53 | 41.24 |  | cpu allocation | yes |" in md
+
+
+def test_the_timeline_json_carries_its_units(session_kb):
+    d = advise(scenario(25), kb=session_kb).to_dict()
+    units = d["timeline_units"]
+    assert units["demand"] == {"cpu_allocation": "cores", "cpu_load": "cores", "ram": "GiB", "disk_capacity": "GB",
+                               "disk_iops": "IOPS", "network": "MB/s"}
+    assert units["utilization"] == ("% of the usable capacity of the 4 planned active hosts (CPU load: of 80 % "
+                                    "of their cores, the planned ceiling)")
+    assert set(units) >= {"hosts", "active_hosts", "buy", "vms"} and "cost" not in units
+    assert {"timeline", "runs_out"} <= set(d) and set(d["timeline"][0]) >= {"year", "hosts"}
 
 
 def test_no_growth_section_no_timeline(session_kb):
@@ -155,6 +245,24 @@ def test_a_workload_s_own_growth_refuses_unknown_keys():
         parse_scenario(scenario(25, growth={"cpu": 3}))
 
 
+def test_retiring_more_vms_than_the_workload_holds_is_refused_naming_the_event(session_kb):
+    # 0 %: web holds 20 VMs in year 3; retiring 21 is refused (it was clamped to 0 VMs silently)
+    with pytest.raises(InputError, match=r"growth\.events\[0\]\.add_vms: retires 21 VMs in year 3, but web holds "
+                                         r"only 20 VMs' worth then \(cpu growing 0 %/year\): add_vms >= -20"):
+        parse_scenario(scenario(0, events=[{"year": 3, "workload": "web", "add_vms": -21}]))
+    assert timeline(session_kb, scenario(0, events=[{"year": 3, "workload": "web", "add_vms": -20}]))[0][3]["vms"] == 0
+    # 25 %: 20 x 1.25^2 = 31.25 VMs' worth in year 2; -20 leaves 11.25, so a second -12 that year is refused
+    events = [{"year": 2, "workload": "web", "add_vms": -20}, {"year": 2, "workload": "web", "add_vms": -12}]
+    with pytest.raises(InputError) as err:
+        parse_scenario(scenario(25, events=events))
+    assert "growth.events[1].add_vms: retires 12 VMs in year 2, but web holds only 11.25 VMs' worth then " \
+           "(cpu growing 25 %/year): add_vms >= -11" in str(err.value)
+    assert "growth.events[0]" not in str(err.value)
+    # the slowest rate decides: CPU 0 %, RAM 100 % -> 20 VMs' worth of CPU in year 2 (80 of RAM)
+    with pytest.raises(InputError, match=r"events\[0\]\.add_vms: retires 30 VMs in year 2, but web holds only 20"):
+        parse_scenario(scenario(0, ram=100, events=[{"year": 2, "workload": "web", "add_vms": -30}]))
+
+
 # --- totals ------------------------------------------------------------------------------------------
 def totals_scenario(**totals) -> dict:
     w = {"name": "estate", **totals}
@@ -162,29 +270,54 @@ def totals_scenario(**totals) -> dict:
                       "disks": [{"kind": "ssd", "count": 4, "size_gb": 4000}]}, "workloads": [w]}
 
 
-def test_totals_are_sized_as_typical_vms_and_the_advice_says_so(session_kb):
-    # 2,000 vCPUs / 4 = 500 VMs; 16,384 GiB / 16 = 1,024 VMs: the larger, 1,024 typical VMs of
-    # 4 vCPU / 16 GiB; 30 TB over them: 30,000 / 1,024 = 29.3 GB each.
+def test_totals_are_all_kept_and_the_advice_says_so(session_kb):
+    # 2,000 vCPUs, 16,384 GiB, 30 TB, typical VM 4 vCPU / 16 GiB: the RAM needs 16,384 / 16 = 1,024 VMs
+    # at least. v vCPUs a VM: v = 4 -> max(500, 1,024) = 1,024 VMs, 4,096 vCPUs; v = 3 -> 1,024, 3,072;
+    # v = 2 -> max(1,000, 1,024) = 1,024, 2,048; v = 1 -> 2,000 VMs, 2,000 vCPUs: exact. So 2,000 VMs of
+    # 1 vCPU / 16,384 / 2,000 = 8.192 GiB / 30,000 / 2,000 = 15 GB (it was 1,024 x 4 = 4,096 vCPUs).
     sc = parse_scenario(totals_scenario(total_vcpus=2000, total_ram_gib=16384, total_storage_tb=30))
     w = sc.workloads[0]
-    assert (w.vms, w.vcpus, w.ram_gib) == (1024, 4, 16.0)
-    assert w.io.disk_gb == pytest.approx(30000 / 1024)
+    assert (w.vms, w.vcpus, w.ram_gib, w.io.disk_gb) == (2000, 1, pytest.approx(8.192), pytest.approx(15.0))
+    assert (w.vms * w.vcpus, w.vms * w.ram_gib, w.vms * w.io.disk_gb) == (2000, pytest.approx(16384),
+                                                                          pytest.approx(30000))
     rec = advise(sc, kb=session_kb).find("host_count")
     assert rec.value is not None  # one big workload is no longer refused for exceeding a host
-    assert "estate (totals: 2,000 vCPUs, 16,384 GiB RAM, 30 TB) is sized as 1,024 typical VMs of 4 vCPU / 16 GiB" \
-        in rec.rationale
-    # a shape of its own: 8 vCPU / 32 GiB -> max(2000/8 = 250, 16384/32 = 512) = 512 VMs
-    own = parse_scenario(totals_scenario(total_vcpus=2000, total_ram_gib=16384, vcpus=8, ram_gib=32))
-    assert own.workloads[0].vms == 512
+    assert ("estate (totals: 2,000 vCPUs, 16,384 GiB RAM, 30 TB) is sized as 2,000 VMs of 1 vCPU / 8.192 GiB / "
+            "15 GB disk (none larger than the typical VM of 4 vCPU / 16 GiB; each total exact)") in rec.rationale
+    # the same totals written as VMs give the same hosts
+    plain = totals_scenario(vms=2000, vcpus=1, ram_gib=8.192, io={"disk_gb": 15})
+    assert advise(plain, kb=session_kb).find("host_count").value == rec.value
+    # a shape of its own, 8 vCPU / 32 GiB: RAM needs 512 VMs; v = 4 -> 512 x 4 = 2,048; v = 3 -> 667 x 3
+    # = 2,001; v = 2 -> 1,000 x 2 = 2,000 exact (v = 1 too: the more vCPUs a VM wins): 1,000 x 2 x 16.384
+    own = parse_scenario(totals_scenario(total_vcpus=2000, total_ram_gib=16384, vcpus=8, ram_gib=32)).workloads[0]
+    assert (own.vms, own.vcpus, own.ram_gib, own.typical) == (1000, 2, pytest.approx(16.384), (8, 32.0))
+
+
+def test_totals_keep_every_vm_at_most_the_typical_vm_and_say_when_vcpus_exceed():
+    # 10 vCPUs over 16,384 GiB: 1,024 VMs of RAM, one whole vCPU each at least -> 1,024 vCPUs, said so
+    sc = parse_scenario(totals_scenario(total_vcpus=10, total_ram_gib=16384))
+    w = sc.workloads[0]
+    assert (w.vms, w.vcpus, w.ram_gib) == (1024, 1, 16.0)
+    from advisor.scenario.totals import totals_text
+
+    assert "1,024 vCPUs: one whole vCPU a VM at least" in totals_text(sc)
+    # vCPUs alone: the typical VM's 4 GiB per vCPU; 1,000 / 4 = 250 typical VMs, exact
+    w = parse_scenario(totals_scenario(total_vcpus=1000)).workloads[0]
+    assert (w.vms, w.vcpus, w.ram_gib) == (250, 4, 16.0)
 
 
 def test_totals_survive_a_save_and_refuse_vms_beside_them():
+    # 1,001 vCPUs (7 x 11 x 13), no RAM total: 4 a VM -> 251 VMs, 1,004 vCPUs; 3 -> 1,002; 2 -> 1,002;
+    # 1 -> 1,001 exact: 1,001 VMs of 1 vCPU and the typical 16 / 4 = 4 GiB; 2 TB -> 2,000 / 1,001 GB each
     sc = parse_scenario(totals_scenario(total_vcpus=1001, total_storage_tb=2))
-    assert sc.workloads[0].vms == 251  # ceil(1001 / 4)
+    w = sc.workloads[0]
+    assert (w.vms, w.vcpus, w.ram_gib) == (1001, 1, 4.0) and w.io.disk_gb == pytest.approx(2000 / 1001)
     data = sc.to_dict()
     row = data["workloads"][0]
     assert "vms" not in row and "disk_gb" not in row["io"] and row["total_vcpus"] == 1001
-    assert parse_scenario(copy.deepcopy(data)).workloads[0].vms == 251
+    assert (row["vcpus"], row["ram_gib"]) == (4, 16.0) and "typical" not in row  # the file keeps the typical VM
+    again = parse_scenario(copy.deepcopy(data)).workloads[0]
+    assert (again.vms, again.vcpus, again.ram_gib) == (1001, 1, 4.0)
     row["vms"] = 3
     row["io"]["disk_gb"] = 10
     with pytest.raises(InputError) as err:
@@ -194,10 +327,11 @@ def test_totals_survive_a_save_and_refuse_vms_beside_them():
 
 
 def test_a_typical_vm_larger_than_a_host_is_named_as_such():
+    # 1,000 GiB alone: ceil(1,000 / 16) = 63 VMs of 1,000 / 63 = 15.87 GiB, larger than the 8 GiB host
     sc = totals_scenario(total_ram_gib=1000)
     sc["hosts"]["ram_gib"] = 8
-    with pytest.raises(InputError, match=r"workloads\[0\]\.ram_gib: 16 GiB exceeds a host's RAM \(8 GiB\) \(the "
-                                         "typical VM its totals are sized as"):
+    with pytest.raises(InputError, match=r"workloads\[0\]\.ram_gib: 15\.87 GiB exceeds a host's RAM \(8 GiB\) \(a VM "
+                                         "its totals are sized as, at most the typical VM"):
         parse_scenario(sc)
 
 
@@ -209,6 +343,7 @@ def test_the_report_says_when_the_planned_hosts_run_out(session_kb):
     for text in (md, page):
         assert "The 4 planned hosts run out in year 3 (cpu allocation)" in text
     assert "| 3 | 5 | +1 | 40 | 122.1 |" in md  # year 3: 5 hosts needed, one bought, 40 VMs, 122.07 %
+    assert "The 4 planned hosts run out in year 3 (cpu allocation): 5 hosts needed" in md
     flat = to_markdown(advise(scenario(0), kb=session_kb))
     assert "The 4 planned hosts last the 4-year horizon" in flat
 

@@ -110,7 +110,7 @@ def test_json_summary_states_the_percentiles_and_bad_series_exit_2(tmp_path, cap
     bad.write_text(f"vm,timestamp,cpu_pct,mem_pct\nstranger,{T0},10,10\nstranger,{T0 + 300},10,10\n")
     assert main(["inventory", str(inv), str(bad)]) == 2
     err = capsys.readouterr().err
-    assert "bad.csv" in err and "'stranger' (line 2)" in err and "not in the inventory" in err
+    assert "bad.csv" in err and "'stranger' (line 2)" in err and "none of its VMs is in the inventory" in err
 
 
 def test_a_live_optics_workbook_sizes_on_the_sum_of_its_vm_peaks(tmp_path, capsys):
@@ -129,3 +129,93 @@ def test_a_live_optics_workbook_sizes_on_the_sum_of_its_vm_peaks(tmp_path, capsy
     assert sized == pytest.approx(expected, rel=0.02)
     assert all(w["cpu_busy_percentiles"] == {"peak": w["cpu_busy_share"]} for w in doc["scenario"]["workloads"])
     assert "sized on the sum of the VMs' peaks" in doc["series"]["text"]
+
+
+def _advise(data: dict, kb_path):
+    from advisor.engine import advise
+    from knowledge.store import KnowledgeBase
+
+    with KnowledgeBase.open(kb_path) as kb:
+        advice = advise(parse_scenario(data, "imported"), kb=kb)
+    return next(r for r in advice.recommendations if r.decision == "host_count"), advice
+
+
+def test_the_advice_states_the_percentile_and_the_summed_series_and_flags_an_interpolated_one(tmp_path, compiled_kb):
+    from advisor.render import to_markdown
+
+    t = np.arange(STEPS)
+    vms = {f"app-{i:02d}": 4 for i in range(3)}
+    inv = Inventory(read_inventory([_inventory(tmp_path, vms)]))
+    inv.add_series([_series(tmp_path, dict.fromkeys(vms, 20 + 60 * (t % 288) / 288))], 95)
+    data = inv.to_scenario()
+    rec, advice = _advise(data, compiled_kb)
+    said = "CPU is sized on the p95 (preferences.sizing_percentile) of the summed utilisation series of 3 VMs"
+    assert said in rec.rationale and "not the sum of each VM's own p95" in rec.rationale
+    assert not any("interpolated" in w for w in rec.warnings)
+    assert "CPU is sized on the p95" in to_markdown(advice)
+    assert "of the summed utilisation series of 3 VMs" in to_markdown(advice)
+    # p80 is stored (every 5th from p50 to p95): changed in the file, it is exact, as imported at 80
+    data["preferences"]["sizing_percentile"] = 80
+    rec, _ = _advise(data, compiled_kb)
+    assert "sized on the p80" in rec.rationale and not any("interpolated" in w for w in rec.warnings)
+    inv.set_percentile(80)
+    assert parse_scenario(inv.to_scenario()).workloads[0].cpu_busy_share == \
+        parse_scenario(data).workloads[0].cpu_busy_share
+    # p82 is not stored: the share is interpolated, and the advice says so; p30 is below the table
+    data["preferences"]["sizing_percentile"] = 82
+    rec, advice = _advise(data, compiled_kb)
+    (w,) = [w for w in rec.warnings if "not stored" in w]
+    assert "the p82 is not stored for" in w and "interpolated linearly between p80 and p85" in w
+    assert "--percentile 82" in w and "interpolated linearly between p80 and p85" in to_markdown(advice)
+    data["preferences"]["sizing_percentile"] = 30
+    rec, _ = _advise(data, compiled_kb)
+    (w,) = [w for w in rec.warnings if "not stored" in w]
+    assert "the nearest stored one, p50, is used" in w
+
+
+def test_summary_wording_with_series_names_the_days_the_summed_share_and_a_too_short_trend(tmp_path, capsys):
+    from advisor.inventory.series import TREND_USABLE_DAYS
+
+    t = np.arange(STEPS)
+    files = [_inventory(tmp_path, {"web-01": 4, "db-01": 8}),
+             _series(tmp_path, {"web-01": 30 + 20 * np.sin(t / 40), "db-01": 50 + 10 * np.cos(t / 50)})]
+    out = tmp_path / "s.yaml"
+    assert main(["inventory", *map(str, files), "-o", str(out), "--no-advise"]) == 0
+    text = capsys.readouterr().out
+    assert "a snapshot at export time" not in text and "export time" not in out.read_text()
+    assert "(each group's 'CPU ... % busy'; the p95 of 8 days of utilisation series)" in text
+    assert "busy (its share of the estate's summed p95)" in text
+    trend = next(line for line in text.splitlines() if "trend (fitted, 8 days)" in line)
+    assert "too short to fit a yearly trend" in trend and f"at least {TREND_USABLE_DAYS}" in trend
+    assert "may seed the growth section" not in trend
+    assert "# measured (the p95 of 8 days of utilisation series)" in out.read_text()
+    assert main(["inventory", *map(str, files), "--format", "json", "--no-advise"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["series"]["trend"]["usable"] is False and doc["series"]["days"] == 8
+
+
+def test_a_trend_on_enough_days_is_usable():
+    from advisor.inventory.series import TREND_USABLE_DAYS, fit_trend
+
+    days = TREND_USABLE_DAYS + 10
+    daily = 10.0 * np.exp(np.log(1.2) / 365 * np.arange(days))  # +20 % a year
+    trend = fit_trend(np.repeat(daily, 288), 300.0)
+    assert trend is not None and trend["usable"] is True and "note" not in trend
+    assert trend["cpu_pct_per_year"] == pytest.approx(20.0, abs=0.5)
+    short = fit_trend(np.repeat(daily[:30], 288), 300.0)
+    assert short is not None and short["usable"] is False and "30 days are too short" in short["note"]
+
+
+def test_the_summary_warns_of_skipped_vms_and_of_fractions_naming_file_and_column(tmp_path, capsys):
+    inv = _inventory(tmp_path, {"app-01": 4, "app-02": 4})
+    p = tmp_path / "frac.csv"
+    p.write_text("vm,timestamp,cpu_pct,mem_pct\n" + "".join(
+        f"{vm},{T0 + 300 * t},{0.2 + 0.01 * t:.4f},45\n" for t in range(10) for vm in ("app-01", "ghost-01")))
+    assert main(["inventory", str(inv), str(p), "--no-advise", "-o", str(tmp_path / "s.yaml")]) == 0
+    text = capsys.readouterr().out
+    assert "warning: frac.csv: field cpu_pct: every value is at most 1" in text and "multiplied by 100" in text
+    assert "warning: frac.csv: 1 VM name(s) not in the inventory, their series skipped: 'ghost-01' (line 3)" in text
+    assert "CPU % of vCPUs p50 24.5" in text  # 0.245 read as 24.5 %
+    assert main(["inventory", str(inv), str(p), "--no-advise", "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert any("ghost-01" in w for w in doc["warnings"]) and any("cpu_pct" in w for w in doc["warnings"])

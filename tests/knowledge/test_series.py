@@ -5,6 +5,7 @@ bad input names file, line (or entry) and field."""
 from __future__ import annotations
 
 import json
+from datetime import UTC
 from pathlib import Path
 
 import numpy as np
@@ -79,7 +80,8 @@ def test_bad_prometheus_answers_are_named(tmp_path, text, words):
 
 @pytest.mark.parametrize("rows, header, words", [
     ([("a", T0, 250, 10), ("a", T0 + 300, 20, 10)], None, ["line 2", "field cpu_pct", "250", "not a percentage"]),
-    ([("a", T0, 10, 10), ("ghost", T0 + 300, 20, 10)], None, ["'ghost'", "line 3", "not in the inventory"]),
+    ([("ghost", T0, 10, 10), ("ghost", T0 + 300, 20, 10)], None,
+     ["none of its VMs is in the inventory", "'ghost' (line 2)"]),
     ([("a", T0 + 300 * t, 10, 10) for t in range(4)] + [("a", T0 + 1050, 20, 10)], None,
      ["line 6", "field timestamp", "300 s grid"]),
     ([("a", T0, 10)], "vm,timestamp,cpu_pct", ["line 1", "mem_pct"]),
@@ -108,3 +110,104 @@ def test_an_inventory_file_is_not_a_series(tmp_path):
     p = tmp_path / "inv.csv"
     p.write_text("name,vcpus,ram_gib\na,2,4\n")
     assert detect_series(p) is None
+
+
+def _iso(t: int, zone: str = "Z") -> str:
+    from datetime import datetime, timedelta, timezone
+
+    tz = UTC if zone in ("Z", "", "+00:00") else timezone(timedelta(hours=int(zone[:3])))
+    text = datetime.fromtimestamp(t, tz).strftime("%Y-%m-%dT%H:%M:%S")
+    return text + zone
+
+
+@pytest.mark.parametrize("zone", ["Z", "+00:00", "+02:00", "-05:00", ""])
+def test_iso_timestamps_with_a_zone_are_converted_to_utc(tmp_path, zone):
+    # the same instants written in another zone (or with none: read as UTC) land on the same steps
+    rows = [(vm, _iso(T0 + 300 * t, zone), 10 * t + i, 50) for t in range(4) for i, vm in enumerate(("a", "b"))]
+    p = write_csv(tmp_path / "s.csv", rows)
+    store = read_series([p], ["a", "b"])
+    assert store.interval == 300 and store.steps == 4
+    assert store.first_time() == T0
+    np.testing.assert_allclose(store.matrix("cpu_pct", np.array([0, 1])), [[0, 10, 20, 30], [1, 11, 21, 31]])
+
+
+def test_iso_timestamps_mixing_zones_and_none_agree(tmp_path):
+    rows = [("a", _iso(T0, "Z"), 10, 50), ("a", _iso(T0 + 300, "+02:00"), 20, 50), ("a", _iso(T0 + 600, ""), 30, 50)]
+    store = read_series([write_csv(tmp_path / "s.csv", rows)], ["a"])
+    np.testing.assert_allclose(store.matrix("cpu_pct", np.array([0])), [[10, 20, 30]])
+
+
+@pytest.mark.parametrize("bad, line", [("2026-13-01T00:00:00Z", 4), ("yesterday", 4), ("", 4),
+                                       ("2026-11-01T00:10:00+25:00", 4)])
+def test_a_bad_iso_timestamp_names_file_line_and_field_without_library_text(tmp_path, bad, line):
+    rows = [("a", _iso(T0 + 300 * t), 10, 50) for t in range(2)] + [("a", bad, 10, 50)]
+    p = write_csv(tmp_path / "s.csv", rows)
+    with pytest.raises(InputError) as e:
+        read_series([p], ["a"])
+    msg = str(e.value)
+    assert f"{p}: line {line}, field timestamp" in msg, msg
+    assert not any(w in msg for w in ("CSV conversion", "column #", "Arrow", "scalar of type", "assume_timezone")), msg
+
+
+def test_a_csv_of_fractions_is_read_as_percent_with_a_warning_naming_the_column(tmp_path):
+    cpu = [0.1104, 0.1246, 0.2317, 0.0512]
+    rows = [("a", T0 + 300 * t, x, 0.5) for t, x in enumerate(cpu)]
+    p = write_csv(tmp_path / "frac.csv", rows)
+    store = read_series([p], ["a"])
+    # exact to the stored 0.01 %: read again x 100, not the hundredths of the first pass scaled
+    np.testing.assert_allclose(store.matrix("cpu_pct", np.array([0]))[0], [11.04, 12.46, 23.17, 5.12], atol=0.006)
+    np.testing.assert_allclose(store.matrix("mem_pct", np.array([0]))[0], [50.0] * 4)
+    assert store.samples == 8 and store.files[0].samples == 4
+    warnings = store.files[0].warnings
+    assert any("field cpu_pct" in w and "fractions" in w for w in warnings), warnings
+    assert any("field mem_pct" in w for w in warnings), warnings
+    # a percent column with some values at most 1 is left as it is
+    pct = write_csv(tmp_path / "pct.csv", [("a", T0 + 300 * t, x, 40) for t, x in enumerate([0.5, 0.2, 35.0, 1.0])])
+    store = read_series([pct], ["a"])
+    np.testing.assert_allclose(store.matrix("cpu_pct", np.array([0]))[0], [0.5, 0.2, 35.0, 1.0])
+    assert store.files[0].warnings == []
+
+
+def test_series_of_vms_the_inventory_lacks_are_skipped_with_a_warning_naming_them(tmp_path):
+    rows = [(vm, T0 + 300 * t, 20, 50) for t in range(3) for vm in ("a", "ghost-01", "b", "ghost-02")]
+    p = write_csv(tmp_path / "s.csv", rows)
+    store = read_series([p], ["a", "b"])
+    assert store.files[0].vms == 2 and store.files[0].samples == 6
+    np.testing.assert_allclose(store.matrix("cpu_pct", np.array([0, 1])), [[20] * 3] * 2)
+    (w,) = store.files[0].warnings
+    assert "2 VM name(s) not in the inventory" in w and "'ghost-01' (line 3)" in w and "'ghost-02' (line 5)" in w
+
+
+def _answer(tmp_path: Path, name: str, series: dict[str, list[float]]) -> Path:
+    result = [{"metric": {"instance": f"{vm}:9100"}, "values": [[T0 + 300 * t, str(x)] for t, x in enumerate(xs)]}
+              for vm, xs in series.items()]
+    p = tmp_path / name
+    p.write_text(json.dumps({"status": "success", "data": {"resultType": "matrix", "result": result}}))
+    return p
+
+
+def test_prometheus_computed_fractions_and_unknown_instances(tmp_path):
+    # a computed CPU expression in 0-1 (no __name__): read as fractions like the CSV, with a warning
+    p = _answer(tmp_path, "cpu.json", {"a": [0.1, 0.25, 0.5], "stranger": [0.2, 0.2, 0.2]})
+    store = read_series([p], ["a"])
+    np.testing.assert_allclose(store.matrix("cpu_pct", np.array([0]))[0], [10, 25, 50])
+    warnings = store.files[0].warnings
+    assert any("computed cpu_pct series" in w and "fractions" in w for w in warnings), warnings
+    assert any("'stranger:9100' (data.result[1])" in w and "skipped" in w for w in warnings), warnings
+    # already in %: unchanged, no warning
+    store = read_series([_answer(tmp_path, "cpu2.json", {"a": [10, 25, 50]})], ["a"])
+    np.testing.assert_allclose(store.matrix("cpu_pct", np.array([0]))[0], [10, 25, 50])
+    assert store.files[0].warnings == []
+    # none of its VMs known: refused
+    with pytest.raises(InputError, match=r"cpu3.json: none of its VMs is in the inventory \(1 VM name\(s\): 'stranger:9100' \(data.result\[0\]\)"):
+        read_series([_answer(tmp_path, "cpu3.json", {"stranger": [10, 20]})], ["a"])
+
+
+def test_an_iso_timestamp_after_epoch_seconds_names_its_line(tmp_path):
+    rows = [("a", T0, 10, 10), ("a", T0 + 300, 10, 10), ("a", _iso(T0 + 600), 10, 10)]
+    p = write_csv(tmp_path / "s.csv", rows)
+    with pytest.raises(InputError) as e:
+        read_series([p], ["a"])
+    msg = str(e.value)
+    assert f"{p}: line 4, field timestamp" in msg and "one form" in msg, msg
+    assert "CSV conversion" not in msg and "column #" not in msg, msg

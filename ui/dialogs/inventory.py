@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
     QProgressBar,
     QPushButton,
     QScrollArea,
+    QSpinBox,
     QSplitter,
     QTableView,
     QVBoxLayout,
@@ -40,10 +41,12 @@ from PySide6.QtWidgets import (
 from knowledge.infra.errors import UserFacingError
 from ui.triggers import on_trigger
 
-#: file chooser filter for estate exports
-INVENTORY_FILTER = ("Estate exports (*.xlsx *.csv *.xml *.json *.out *.txt);;RVTools, Live Optics or Nutanix "
-                    "Collector workbook (*.xlsx);;CSV: RVTools tabs, Azure Migrate or AWS Migration Hub import, "
-                    "inventory template (*.csv);;libvirt domain XML (*.xml);;JSON (*.json);;All files (*)")
+#: file chooser filter for estate exports and the utilisation series read beside them
+INVENTORY_FILTER = ("Estate exports and utilisation series (*.xlsx *.csv *.xml *.json *.out *.txt);;RVTools, Live "
+                    "Optics or Nutanix Collector workbook (*.xlsx);;CSV: RVTools tabs, Azure Migrate or AWS Migration "
+                    "Hub import, inventory template (*.csv);;libvirt domain XML (*.xml);;JSON (*.json);;Utilisation "
+                    "series: CSV vm,timestamp,cpu_pct,mem_pct or Prometheus query_range JSON (*.csv *.json);;"
+                    "All files (*)")
 
 GROUP_BY_LABELS = {"auto": "similar size (auto)", "size": "identical vCPU/RAM/disk", "name-prefix": "VM name prefix",
                    "cluster": "cluster or host"}
@@ -78,10 +81,12 @@ class GroupsModel(QAbstractTableModel):
         super().__init__(parent)
         self.inventory = inventory
         self._profiles: list = []
+        self._series: list = []
         self._cache()
 
     def _cache(self) -> None:
         self._profiles = [self.inventory.profile(g) for g in self.inventory.groups]
+        self._series = [self.inventory.group_series(g) for g in self.inventory.groups]
 
     def reset(self) -> None:
         self.beginResetModel()
@@ -102,7 +107,9 @@ class GroupsModel(QAbstractTableModel):
                     "vCPUs per VM in the scenario", "RAM per VM in the scenario (the group's mean)",
                     "Virtual disk per VM (mean of the provisioned sizes)",
                     "What these VMs run with today: cache modes (counted per virtual disk), VMs pinned or "
-                    "powered off, vCPU range, CPU use measured at export time",
+                    "powered off, vCPU range, CPU use measured (at export time, or a collector's average over its "
+                    "collection with its percentiles; 'assumed' where none of the VMs was measured), or the CPU "
+                    "share the utilisation series size the group on",
                     "What the grouping changed")[section]
         return None
 
@@ -112,8 +119,15 @@ class GroupsModel(QAbstractTableModel):
             return base | Qt.ItemFlag.ItemIsEditable
         return base
 
-    def today_text(self, p) -> str:
-        return p.today_text()
+    def today_text(self, p, series: dict | None = None) -> str:
+        """What the group's VMs run with today, and the CPU share the utilisation series size it on."""
+        text = p.today_text()
+        if series:
+            q = series["sizing_percentile"]
+            basis = "the VMs' peaks" if series.get("basis") else f"p{q:g} of the summed series"
+            text += ("; " if text else "") + (f"CPU sized {series['sized_busy_pct']:g} % busy ({basis}, "
+                                              f"{series['vms_measured']} of {series['vms']} VMs measured)")
+        return text
 
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
         if not index.isValid():
@@ -133,7 +147,7 @@ class GroupsModel(QAbstractTableModel):
             if col == 4:
                 return f"{p.disk_gb:.0f}" if p.disk_gb else "20 (assumed)"
             if col == 5:
-                return self.today_text(p)
+                return self.today_text(p, self._series[index.row()])
             return g.note
         if role == Qt.ItemDataRole.TextAlignmentRole and col in (1, 2, 3, 4):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
@@ -219,6 +233,7 @@ class InventoryDialog(QDialog):
                                     "will be retired")
         self.powered_off.toggled.connect(self._toggle_powered_off)
         tools.addWidget(self.powered_off)
+        tools.addWidget(self._make_percentile())
         tools.addStretch(1)
         self.merge_button = QPushButton("&Merge")
         self.merge_button.setToolTip("Merge the selected groups into one")
@@ -238,6 +253,26 @@ class InventoryDialog(QDialog):
         for b in (self.merge_button, self.split_button, self.rename_button):
             tools.addWidget(b)
         return tools
+
+    def _make_percentile(self) -> QWidget:
+        """The percentile of the utilisation series the CPU is sized on (shown when series were read)."""
+        self.percentile_row = QWidget()
+        row = QHBoxLayout(self.percentile_row)
+        row.setContentsMargins(0, 0, 0, 0)
+        label = QLabel("Size CPU on p&ercentile:")
+        self.percentile = QSpinBox()
+        self.percentile.setRange(1, 100)
+        self.percentile.setObjectName("inventoryPercentile")
+        label.setBuddy(self.percentile)
+        tip = ("The percentile of the summed utilisation series the hosts' CPU is sized on (100: the peak); "
+               "written to the scenario as preferences.sizing_percentile")
+        for w in (label, self.percentile):
+            w.setToolTip(tip)
+            row.addWidget(w)
+        self.percentile.setKeyboardTracking(False)  # a value typed is applied once, not digit by digit
+        self.percentile.valueChanged.connect(self._set_percentile)
+        self.percentile_row.hide()
+        return self.percentile_row
 
     def _make_groups(self) -> QSplitter:
         """The groups table above the Assumed and Today texts (which scroll)."""
@@ -313,8 +348,8 @@ class InventoryDialog(QDialog):
         self.message.setVisible(bool(text))
 
     def _set_ready(self, ready: bool) -> None:
-        for w in (self.group_by, self.powered_off, self.merge_button, self.split_button, self.rename_button,
-                  self.use_button, self.table):
+        for w in (self.group_by, self.powered_off, self.percentile, self.merge_button, self.split_button,
+                  self.rename_button, self.use_button, self.table):
             w.setEnabled(ready)
         self.progress_row.setVisible(not ready and self.inventory is None and not self.message.isVisible())
 
@@ -336,6 +371,16 @@ class InventoryDialog(QDialog):
         self.powered_off.blockSignals(True)
         self.powered_off.setChecked(inventory.include_powered_off)
         self.powered_off.blockSignals(False)
+        from advisor.inventory.series import SUMMED
+
+        sized = inventory.sized_percentile  # of the series read, or of the VMs' own percentiles (Nutanix)
+        series = inventory.series
+        # no percentile where the series are a collector's average and peak (sized on the peak)
+        self.percentile_row.setVisible(sized is not None and (series is None or series.estate.get("basis") == SUMMED))
+        if sized is not None:
+            self.percentile.blockSignals(True)
+            self.percentile.setValue(int(round(sized)))
+            self.percentile.blockSignals(False)
         self.progress_row.hide()
         self._set_ready(True)
         self._refresh_text()
@@ -416,6 +461,20 @@ class InventoryDialog(QDialog):
         if self.inventory is not None:
             self._apply(self.inventory.set_include_powered_off, on)
 
+    def _set_percentile(self, q: int) -> None:
+        """Size on another percentile: series are reduced again in the worker (long for a large
+        estate), the dialog shows the result as it showed the import; the VMs' own percentiles
+        (Nutanix) at once."""
+        if self.inventory is None or self.inventory.sized_percentile is None:
+            return
+        if self.task is None or self.inventory.series is None:
+            self._apply(self.inventory.set_percentile, float(q))
+            return
+        self.show_message("")
+        self._set_ready(False)
+        self.progress_row.show()
+        self.task.start(resize_series, self.inventory, float(q))
+
     # --- text ------------------------------------------------------------------------------------
     def _refresh_text(self) -> None:
         inv = self.inventory
@@ -429,7 +488,7 @@ class InventoryDialog(QDialog):
             parts.append(f"<b>{f['containers']}</b> containers")
         parts.append(f"<b>{f['hosts']}</b> hosts")
         notes = [escape(n) for src in s["sources"] for n in src["notes"]] + [escape(w) for w in s["warnings"]]
-        self.found.setText("Found " + ", ".join(parts) + f" in {files}."
+        self.found.setText("Found " + ", ".join(parts) + f" in {files}." + _series_html(s["series"])
                            + ("<br><span style='color:#b35900'>" + "<br>".join(notes[:4]) + "</span>" if notes else ""))
         src, sc = s["totals"]["source"], s["totals"]["scenario"]
         same = src["vms"] == sc["vms"] and src["vcpus"] == sc["vcpus"] and abs(src["ram_gib"] - sc["ram_gib"]) < 0.01
@@ -457,9 +516,29 @@ class InventoryDialog(QDialog):
         return self.inventory.to_scenario()
 
 
-def start_inventory_import(parent: QWidget, paths: list[Path], notifier=None) -> InventoryDialog:
-    """Open the dialog and read ``paths`` in the worker (progress and cancel in the dialog).
-    The caller connects ``accepted`` and reads :meth:`InventoryDialog.scenario_data`."""
+def resize_series(inventory, percentile: float, progress=None, cancel=None):
+    """Worker: ``inventory`` sized on another percentile of its series (returned, for ``set_inventory``)."""
+    from advisor.progress import report
+
+    report(progress, 0.1, f"sizing on the p{percentile:g}")
+    inventory.set_percentile(percentile)
+    return inventory
+
+
+def _series_html(series: dict | None) -> str:
+    """The utilisation series read beside the inventory: which files, and what the sizing used."""
+    if not series:
+        return ""
+    files = ", ".join(f"{escape(Path(f['file']).name)} ({f['vms']} VMs)" for f in series.get("files", []))
+    return f"<br>Utilisation series: {files}. {escape(series['text'])}."
+
+
+def start_inventory_import(parent: QWidget, paths: list[Path], notifier=None,
+                           percentile: float | None = None) -> InventoryDialog:
+    """Open the dialog and read ``paths`` (estate exports, and utilisation series beside them, sized on
+    their ``percentile``: the scenario's default when None) in the worker, as ``capadvisor inventory``
+    does (progress and cancel in the dialog). The caller connects ``accepted`` and reads
+    :meth:`InventoryDialog.scenario_data`."""
     from advisor.inventory import import_inventory
     from ui.workers import TaskSlot
 
@@ -473,5 +552,5 @@ def start_inventory_import(parent: QWidget, paths: list[Path], notifier=None) ->
     dialog.sig_cancel_read.connect(slot.cancel)
     dialog.rejected.connect(slot.cancel)
     dialog.resize(1000, 640)
-    slot.start(import_inventory, [Path(p) for p in paths])
+    slot.start(import_inventory, [Path(p) for p in paths], percentile=percentile)
     return dialog

@@ -22,7 +22,7 @@ def chart_data(kb, scenario, advice, userdb_path, site, progress=None, cancel=No
 
 
 class QtPlotsPanel(QWidget):
-    """A scrollable grid of charts (two per row)."""
+    """A scrollable grid of charts (two per row; a last one alone takes the whole row)."""
 
     def __init__(self, session, parent=None):
         super().__init__(parent)
@@ -43,7 +43,8 @@ class QtPlotsPanel(QWidget):
             chart = ChartWidget()
             chart.setMinimumHeight(330)
             self.charts[key] = chart
-            grid.addWidget(chart, i // 2, i % 2)
+            alone = i == len(KEYS) - 1 and i % 2 == 0  # the last chart of an odd number: the row's width
+            grid.addWidget(chart, i // 2, i % 2, 1, 2 if alone else 1)
         area = QScrollArea()
         area.setWidget(host)
         area.setWidgetResizable(True)

@@ -1,6 +1,6 @@
 """What-if: sliders for the inputs that matter most. Scenario inputs (VMs, planned hosts, image
-size, real-time share) re-advise the changed scenario: the summary shows the new choices and host
-count next to the old ones; Reset puts every slider back, Apply to scenario makes the changes one
+size, real-time share, a shift of the growth rates) re-advise the changed scenario: the summary shows
+the new choices, host count and the year the planned hosts run out next to the old ones; Reset puts every slider back, Apply to scenario makes the changes one
 undoable edit. Chart inputs (over-allocation, request load) move the charts' readings only.
 
 The state lives in :mod:`ui.whatif_state` (one per session: the tab and workshop mode show the
@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from advisor.figures import registry
-from advisor.figures.whatif import INPUTS, Input, inputs_of, readings
+from advisor.figures.whatif import INPUTS, Input, growth_note, inputs_of, readings, runs_out_phrase
 from advisor.text import plural
 from ui.scrolling import FitPage
 from ui.slider_access import ValueSlider
@@ -39,7 +39,8 @@ from ui.workers import TaskSlot
 
 #: the charts of the panel, in reading order (the large workshop layout shows its own)
 CHART_KEYS = registry.keys(registry.WHATIF)
-#: charts shown only while they have something to draw (the timeline: a scenario with growth)
+#: charts shown only while they have something to draw (the timeline: a scenario with growth); shown,
+#: they come first and two columns wide (the chart the growth slider moves, in view without scrolling)
 SHOWN_WHEN_DRAWN = frozenset({"timeline"})
 
 
@@ -73,6 +74,10 @@ class _Slider(QWidget):
         self.value_label.setObjectName("figure")
         self.value_label.setSizePolicy(QSizePolicy.Policy.Minimum, QSizePolicy.Policy.Preferred)  # never cut
         self.value_label.setAlignment(Qt.AlignmentFlag.AlignRight)
+        self.note = QLabel()  # what the value sets, where that is not the value itself (the growth rates)
+        self.note.setObjectName("hint")
+        self.note.setWordWrap(True)
+        self.note.hide()
         # the title on its own line, the value beside the slider: both stay whole in a narrow column
         row = QHBoxLayout()
         row.addWidget(self.slider, 1)
@@ -82,7 +87,12 @@ class _Slider(QWidget):
         lay.setSpacing(2)
         lay.addWidget(self.title)
         lay.addLayout(row)
+        lay.addWidget(self.note)
         self.slider.valueChanged.connect(self._changed)
+
+    def set_note(self, text: str) -> None:
+        self.note.setText(text)
+        self.note.setVisible(bool(text))
 
     def value(self) -> float:
         return self.slider.real_value()
@@ -112,7 +122,8 @@ class _Slider(QWidget):
         self._show()
 
     def _show(self) -> None:
-        self.value_label.setText(f"<b>{fmt_value(self.value())}</b> {self.unit}")
+        sign = "+" if self.lo < 0 < self.value() else ""  # a shift: +10, 0, -10
+        self.value_label.setText(f"<b>{sign}{fmt_value(self.value())}</b> {self.unit}")
         self.slider.setAccessibleDescription(f"Now {fmt_value(self.value())} {self.unit}. {self._tip}".strip())
         self.slider.announce()
 
@@ -169,8 +180,8 @@ class QtWhatIfPanel(QWidget):
         self.reset_button.clicked.connect(self.state.reset)
         self.apply_button = QPushButton("&Apply to scenario")
         self.apply_button.setObjectName("whatifApply")
-        self.apply_button.setToolTip("Make the changed VMs, hosts, image size and real-time share part of the "
-                                     "scenario (one step, Ctrl+Z undoes it)")
+        self.apply_button.setToolTip("Make the changed VMs, hosts, image size, real-time share and growth rates "
+                                     "part of the scenario (one step, Ctrl+Z undoes it)")
         self.apply_button.clicked.connect(self.state.apply)
         bl.addWidget(self.apply_button)
         bl.addWidget(self.reset_button)
@@ -234,17 +245,24 @@ class QtWhatIfPanel(QWidget):
         self._grid_columns = columns
         for chart in self.charts.values():
             self.grid.removeWidget(chart)
-        shown = [c for k, c in self.charts.items() if k not in self._hidden]
-        rows = (len(shown) + columns - 1) // columns
-        for i, chart in enumerate(shown):
-            self.grid.addWidget(chart, i // columns, i % columns)
+        shown = [k for k in self.charts if k not in self._hidden]
+        shown.sort(key=lambda k: k not in SHOWN_WHEN_DRAWN)  # the timeline first
+        cell = 0
+        for key in shown:
+            chart = self.charts[key]
+            span = 2 if key in SHOWN_WHEN_DRAWN and columns >= 2 and not self.large else 1
+            if cell % columns + span > columns:
+                cell += columns - cell % columns
+            self.grid.addWidget(chart, cell // columns, cell % columns, 1, span)
+            cell += span
             if not self.large:
                 chart.min_floor = max(220, 14 * self.fontMetrics().height())
                 chart.setMinimumHeight(chart.min_floor)
         for c in range(3):
             self.grid.setColumnStretch(c, 1 if c < columns else 0)
-        for r in range(rows):
-            self.grid.setRowStretch(r, 1)
+        rows = (cell + columns - 1) // columns
+        for r in range(max(rows, self.grid.rowCount())):
+            self.grid.setRowStretch(r, 1 if r < rows else 0)
 
     def resizeEvent(self, event) -> None:  # noqa: N802 - Qt override
         super().resizeEvent(event)
@@ -287,6 +305,10 @@ class QtWhatIfPanel(QWidget):
             if n in self.sliders:
                 self.sliders[n].set_range(*self.state.model.bounds(n))
                 self.sliders[n].set_value(self.state.inputs.get(n, self.sliders[n].value()))
+        if "growth_shift" in names and "growth_shift" in self.sliders:
+            self.sliders["growth_shift"].set_note(
+                "→ " + growth_note(self.state.model.base, self.state.inputs.get("growth_shift", 0.0))
+                if self.state.model.base else "")
         self._update_buttons()
         if self.session.kb is None or not draw:
             return
@@ -365,6 +387,7 @@ class QtWhatIfPanel(QWidget):
             if changed:
                 txt = f"<span style='color:{_accent(self.look)}'>{txt} (was {_esc(was.choice)})</span>"
             parts.append(txt)
+        parts += _runs_out_part(advice, self.session.advice, self.look)
         from advisor.cost import money, signed
 
         # the bill of the hosts planned (the advice's own prices the needed ones), and how it moved
@@ -399,6 +422,19 @@ def hosts_planned_text(planned: int, needed: int) -> tuple[str, bool]:
     if planned == needed:
         return f"{plural(planned, 'hosts')} planned (as needed)", False
     return f"{plural(planned, 'hosts')} planned ({needed} needed)", False
+
+
+def _runs_out_part(advice, base, look) -> list[str]:
+    """``Planned hosts run out: year 3 (ram) (was year 4 (ram))``: the growth timeline's verdict,
+    highlighted when the what-if moved it; nothing without growth."""
+    now = runs_out_phrase(getattr(advice, "timeline", None))
+    if not now:
+        return []
+    was = runs_out_phrase(getattr(base, "timeline", None)) if base is not None and base is not advice else ""
+    txt = f"Planned hosts run out: <b>{_esc(now)}</b>"
+    if was and was != now:
+        txt = f"<span style='color:{_accent(look)}'>{txt} (was {_esc(was)})</span>"
+    return [txt]
 
 
 def _hosts_text(item, advice, look) -> str:

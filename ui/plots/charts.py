@@ -28,12 +28,24 @@ from advisor.figures.spec import ChartSpec  # noqa: E402
 from ui import theme  # noqa: E402
 from ui.plots.axes import ReadableAxis  # noqa: E402
 from ui.plots.chart_data import data_button  # noqa: E402
+from ui.plots.line_labels import LABEL_TOP, place_flat_labels, stagger_labels  # noqa: E402
 
 pg.setConfigOptions(antialias=True, useNumba=False, foreground="k")
 
 _STYLES = {"solid": Qt.PenStyle.SolidLine, "dash": Qt.PenStyle.DashLine, "dot": Qt.PenStyle.DotLine}
 #: a line style as the legend draws it in text
 _SAMPLES = {"solid": "━━", "dash": "╌╌", "dot": "┈┈"}
+#: a point symbol (pyqtgraph's names) as the legend draws it in text: the legend shows the mark the chart draws
+_SYMBOLS = {"o": "●", "s": "■", "d": "◆", "t": "▼", "t1": "▲", "t2": "▶", "t3": "◀", "star": "★", "+": "+",
+            "x": "×"}
+#: a legend name up to this many characters is kept on one line ("RAM demand" never splits)
+_WHOLE_NAME = 22
+
+
+def symbol_sample(symbol) -> str:
+    """The legend's sample of points drawn with ``symbol`` (one name, or one per point)."""
+    names = {symbol} if isinstance(symbol, str) else set(symbol)
+    return _SYMBOLS.get(names.pop(), "●") if len(names) == 1 else "●"
 
 
 def _color(hex_color: str, alpha: int = 255) -> QColor:
@@ -68,8 +80,6 @@ class _ChartViewBox(pg.ViewBox):
 
 
 
-#: where along a vertical line (0 bottom, 1 top of the view) its label sits, before staggering
-_LABEL_TOP = 0.9
 # the theme colour of each line kind (advisor.figures.spec.Line.kind), for the line and its legend entry
 _LINE_COLOR = {"limit": "bad", "bound": "muted", "marker": "accent"}
 
@@ -261,54 +271,12 @@ class ChartWidget(QWidget):
         return [lab for drawn in self._items["lines"] if (lab := getattr(drawn, "label", None)) is not None]
 
     def _stagger_labels(self) -> None:
-        """Vertical lines' labels one under the other where they would overlap: each goes to the
-        highest row where it meets no label placed before it (left to right; horizontal lines'
-        labels stay where they are and are kept clear of). A label with no free row inside the plot
-        (a short plot, large fonts) is hidden and its line named in the legend instead. Pixels, so
-        it holds at any size and font."""
+        """Lines' labels clear of each other and of the curves (:mod:`ui.plots.line_labels`); a
+        vertical line's label with no room on the plot is named in the legend instead."""
         if self._items is None or self.spec is None:
             return
-        self.viewbox.updateMatrix()  # (pyqtgraph maps the new range or size only before painting)
-        box = self.viewbox.sceneBoundingRect()
-        (x_lo, x_hi), _ = self.viewbox.viewRange()
-        fixed, vertical = [], []
-        for line, drawn in zip(self.spec.lines, self._items["lines"], strict=True):
-            lab = getattr(drawn, "label", None)
-            if lab is None:
-                continue
-            if line.axis == "x" and line.slope is None:
-                vertical.append((line, lab))
-            elif lab.isVisible():
-                fixed.append(lab)
-        hidden = []
-        if box.height() > 0:
-            placed = []
-            for lab in fixed:
-                lab.updateTransform(force=True)
-                placed.append(lab.sceneBoundingRect().adjusted(-2, -1, 2, 1))
-            for line, lab in sorted(vertical, key=lambda item: item[1].line.value()):
-                if not x_lo <= lab.line.value() <= x_hi:
-                    continue  # its line is out of view (the user zoomed or panned)
-                if not lab.isVisible():
-                    lab.setVisible(True)
-                lab.updateTransform(force=True)
-                step = (lab.sceneBoundingRect().height() + 3) / box.height()
-                spot = None
-                for k in range(len(vertical) + len(fixed) + 1):
-                    row = _LABEL_TOP - k * step
-                    if row <= 0:
-                        break
-                    lab.setPosition(row)
-                    rect = lab.sceneBoundingRect()
-                    if rect.bottom() <= box.bottom() and not any(rect.intersects(other) for other in placed):
-                        spot = rect
-                        break
-                if spot is None:
-                    lab.setPosition(_LABEL_TOP)
-                    lab.setVisible(False)
-                    hidden.append(line.label)
-                else:
-                    placed.append(spot.adjusted(-2, -1, 2, 1))
+        place_flat_labels(self.viewbox, self.spec, self._items)
+        hidden = stagger_labels(self.viewbox, self.spec, self._items)
         if hidden != self._hidden_labels:
             self._hidden_labels = hidden
             self._show_legend(self.spec, self.series_color, theme.plot_colors(self.look))
@@ -502,7 +470,8 @@ class ChartWidget(QWidget):
                             colors.get(c.color_key or c.name, pc["accent"]), sample, c.highlight))
         if not self.compact:
             for pts in spec.points:
-                out.append((pts.name, colors.get(pts.color_key or pts.name, pc["accent"]), "●", pts.highlight))
+                out.append((pts.name, colors.get(pts.color_key or pts.name, pc["accent"]), symbol_sample(pts.symbol),
+                            pts.highlight))
         for line in spec.lines:
             if line.slope is not None:  # drawn in its kind's colour and dash (see _add_line)
                 out.append((line.label, pc[_LINE_COLOR[line.kind]], "╌╌" if line.kind == "bound" else "━━", False))
@@ -526,9 +495,11 @@ class ChartWidget(QWidget):
         size = max(self.font().pointSizeF(), 7.0) * 0.9
         parts = []
         for name, col, sample, chosen in entries:
-            # the sample stays with the first word; a long name wraps at its spaces (a narrow chart
-            # at 1024 px cut "directsync (estimated) ★ recommended" at its right edge)
+            # the sample stays with the name; a long name wraps at its spaces after its first word (a
+            # narrow chart at 1024 px cut "directsync (estimated) ★ recommended" at its right edge)
             first, _sep, rest = html.escape(name).partition(" ")  # (a 16-pt workshop chart cut "★ recommended")
+            if len(name) <= _WHOLE_NAME:  # a short one stays whole ("RAM" / "demand" read as two entries)
+                first, rest = html.escape(name), ""
             text = f"<span style='white-space:nowrap'><span style='color:{col}'>{sample}</span>&nbsp;{first}</span>"
             text += f" {rest}" if rest else ""
             parts.append(f"<b>{text}</b>" if chosen else text)
@@ -556,7 +527,7 @@ class ChartWidget(QWidget):
         # a horizontal line's label sits at the left end, or at the right end when the legend is on the left
         label_right = line.axis == "y" and spec.legend in ("tl", "bl")
         anchor = (1, 0) if right_half or label_right else (0, 0)
-        position = _LABEL_TOP if line.axis == "x" or label_right else 0.1
+        position = LABEL_TOP if line.axis == "x" or label_right else 0.1
         inf = pg.InfiniteLine(pos=pos, angle=0 if line.axis == "y" else 90, pen=pen, movable=False,
                               label=label,
                               labelOpts={"position": position, "color": color,

@@ -87,3 +87,25 @@ def test_extrapolation_folds_calibrate_the_extrapolation_band():
     assert outer != (inner[0] * conformal.EXTRAPOLATION_FACTOR, inner[1] * conformal.EXTRAPOLATION_FACTOR)
     doubled = conformal.calibrate(pts, fit, predict, np.zeros(10))[1]
     assert doubled == (inner[0] * conformal.EXTRAPOLATION_FACTOR, inner[1] * conformal.EXTRAPOLATION_FACTOR)
+
+
+def test_too_few_residuals_for_a_90_percent_quantile_keep_the_fallback_floor():
+    """With fewer than 19 held-out residuals the 90 % conformal quantile is not finite: the smallest and
+    the largest of, say, 5 residuals cover a new point with probability 4/6, not 0.9. Such a band is never
+    narrower than the fallback's +-SMALL_HALF_WIDTH (held out: 004-T8.3-total-heavy, 004-S6.4-cpu, fitted
+    on three points, had +-5 % bands); 19 or more residuals keep their own quantile."""
+    assert conformal.finite_quantile_n(0.9) == 19 and conformal.finite_quantile_n(0.8) == 9
+
+    def fit(keep):
+        return float(np.mean([p.target / p.features["x"] for p in keep]))
+
+    def predict(core, test):
+        return np.array([core * p.features["x"] for p in test])
+
+    def pts(n):  # residuals within +-2 %
+        return [_pt(float(x), 2.0 * x * (1.0 + 0.02 * (-1) ** x), "A") for x in range(1, n + 1)]
+
+    few, _ = conformal.calibrate(pts(5), fit, predict, np.zeros(5))
+    assert few == (-conformal.SMALL_HALF_WIDTH, conformal.SMALL_HALF_WIDTH)
+    many, _ = conformal.calibrate(pts(40), fit, predict, np.zeros(40))
+    assert many == (-conformal.MIN_HALF_WIDTH, conformal.MIN_HALF_WIDTH)
