@@ -47,13 +47,13 @@ from advisor.recommend.host_demand import (
 )
 from advisor.recommend.load import vm_iops
 from advisor.recommend.packing import pack
-from advisor.scenario.model import Growth, GrowthEvent, Scenario, Workload
+from advisor.scenario.model import GROWTH_RATES, Growth, GrowthEvent, Scenario, Workload, compound
 from knowledge.infra.errors import InputError
 
 #: which growth rate each resource of the host count follows
 RATE_OF = {"cpu_allocation": "cpu", "cpu_load": "cpu", "ram": "ram", "disk_capacity": "storage",
            "disk_iops": "storage", "network": "storage"}
-RATES = ("cpu", "ram", "storage")
+RATES = GROWTH_RATES
 #: the resources that place VMs (the host count's limits; IOPS and storage traffic are only reported)
 PLACING = tuple(k for k in RATE_OF if k not in REPORTED_ONLY)
 
@@ -120,33 +120,19 @@ class Timeline:
         return out
 
 
-def factor(pct: float, years: float) -> float:
-    """Compound growth of ``pct`` % per year over ``years``."""
-    return (1.0 + pct / 100.0) ** years
+factor = compound  # compound growth of ``pct`` % per year over ``years`` (declared in the scenario model)
 
 
 def rates(g: Growth, w: Workload) -> dict[str, float]:
     """The growth rates (% per year) of workload ``w``: its own where given, else the scenario's."""
-    own = w.growth
-    out = {}
-    for r in RATES:
-        mine = getattr(own, f"{r}_pct_per_year") if own is not None else None
-        out[r] = float(mine if mine is not None else getattr(g, f"{r}_pct_per_year"))
-    return out
+    return g.rates(w)
 
 
 def vm_equivalents(g: Growth, w: Workload, year: int, events: list[GrowthEvent] | None = None) -> dict[str, float]:
     """Per growth rate: how many of today's VMs of ``w`` the demand of ``year`` is worth (today's
-    VMs and the events' VMs, each compounded from its year; never below 0). ``events``: those of
-    ``w`` (default: found in ``g``)."""
-    p = rates(g, w)
-    mine = [e for e in g.events if e.workload == w.name] if events is None else events
-    out = {}
-    for r in RATES:
-        n = w.vms * factor(p[r], year)
-        n += sum(e.add_vms * factor(p[r], year - e.year) for e in mine if e.year <= year)
-        out[r] = max(n, 0.0)
-    return out
+    VMs and the events' VMs, each compounded from its year; never below 0: the reader refuses
+    events that retire more). ``events``: those of ``w`` (default: found in ``g``)."""
+    return {r: max(n, 0.0) for r, n in g.worth(w, year, events).items()}
 
 
 def grown(g: Growth, w: Workload, demand: dict[str, float], year: int, events: list[GrowthEvent] | None = None

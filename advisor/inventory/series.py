@@ -53,12 +53,13 @@ def percentile_table(mat: np.ndarray, qs: tuple[float, ...]) -> np.ndarray:
     has = n > 0
     if not has.any():
         return out
+    s, n = (s, n) if has.all() else (s[has], n[has])  # the rows with samples, copied once
     for j, q in enumerate(qs):
-        pos = q / 100.0 * (n[has] - 1)
+        pos = q / 100.0 * (n - 1)
         lo = np.floor(pos).astype(np.int64)
-        hi = np.minimum(lo + 1, n[has] - 1)
-        a = np.take_along_axis(s[has], lo[:, None], axis=1)[:, 0]
-        b = np.take_along_axis(s[has], hi[:, None], axis=1)[:, 0]
+        hi = np.minimum(lo + 1, n - 1)
+        a = np.take_along_axis(s, lo[:, None], axis=1)[:, 0]
+        b = np.take_along_axis(s, hi[:, None], axis=1)[:, 0]
         out[has, j] = a + (b - a) * (pos - lo)
     return out
 

@@ -245,7 +245,8 @@ class MigrationDowntime(_MigrationTime):
     replay's held-out mode). Other hypervisors: the chapter 5 ratio to ESXi multiplies the figure
     (KVM 0.7 s, XenServer 0.3 s), flagged extrapolated. Query: ``overallocation_ratio``,
     ``migrated_vm_rps`` (default 100, the light tests'), ``link_gbps`` (default 10, chapter 8's),
-    ``hypervisor``. Extrapolated outside the measured ratio, load and link ranges.
+    ``hypervisor``. Extrapolated outside the measured ratio, load and link ranges, and where the load over the
+    link (``migrated_vm_rps / link_gbps``, the only way the last copy sees them) is outside the measured range.
     """
 
     name = "migration_downtime"
@@ -297,8 +298,10 @@ class MigrationDowntime(_MigrationTime):
         x0 = [np.log(y.min()), 0.1, np.log(max(float(np.median(y * gbps / np.maximum(rps, 1.0))), 1e-6) / 2)]
         model = LogNonlinearLearner(log_downtime, x0, [-np.inf, 0.0, -np.inf], [np.inf, 2.0, np.inf])(
             self._data(ratio, rps, gbps), y)
+        dirty = rps / gbps
         return {"model": model, "ratio_range": (float(ratio.min()), float(ratio.max())),
-                "load_range": (float(rps.min()), float(rps.max())), "link_range": (float(gbps.min()), float(gbps.max()))}
+                "load_range": (float(rps.min()), float(rps.max())), "link_range": (float(gbps.min()), float(gbps.max())),
+                "copy_range": (float(dirty.min()), float(dirty.max()))}
 
     def _predict_core(self, core, cols, n):
         ratio, rps, gbps = self._features(cols, n)
@@ -306,8 +309,12 @@ class MigrationDowntime(_MigrationTime):
         mean = core["model"].predict(self._data(ratio, rps, gbps)) * factor
         (rlo, rhi), (llo, lhi) = core["ratio_range"], core["load_range"]
         glo, ghi = core.get("link_range", (10.0, 10.0))
+        # the last copy sees the load and the link only as their ratio: a ratio never measured is an
+        # extrapolation even where the load and the link each lie within their measured ranges
+        clo, chi = core.get("copy_range", (0.0, np.inf))
+        dirty = rps / gbps
         extrap = (other_hyp | (ratio < rlo * 0.999) | (ratio > rhi * 1.001) | (rps < llo * 0.999) | (rps > lhi * 1.001)
-                  | (gbps < glo * 0.999) | (gbps > ghi * 1.001))
+                  | (gbps < glo * 0.999) | (gbps > ghi * 1.001) | (dirty < clo * 0.999) | (dirty > chi * 1.001))
         return mean, extrap
 
 

@@ -143,12 +143,41 @@ class Growth:
     storage_pct_per_year: float = 0.0
     events: list[GrowthEvent] = field(default_factory=list)
 
+    def rates(self, w: Workload) -> dict[str, float]:
+        """The growth rates (% per year) of workload ``w`` per resource (:data:`GROWTH_RATES`): its
+        own where given, else the scenario's."""
+        own = w.growth
+        out = {}
+        for r in GROWTH_RATES:
+            mine = getattr(own, f"{r}_pct_per_year") if own is not None else None
+            out[r] = float(mine if mine is not None else getattr(self, f"{r}_pct_per_year"))
+        return out
+
+    def worth(self, w: Workload, year: int, events: list[GrowthEvent] | None = None) -> dict[str, float]:
+        """Per growth rate: how many of today's VMs of ``w`` the demand of ``year`` is worth (today's
+        VMs and the events' VMs, each compounded from its year; below 0 when events retire more
+        than there is). ``events``: those of ``w`` (default: found here)."""
+        p = self.rates(w)
+        mine = [e for e in self.events if e.workload == w.name] if events is None else events
+        return {r: w.vms * compound(p[r], year) + sum(e.add_vms * compound(p[r], year - e.year)
+                                                      for e in mine if e.year <= year) for r in GROWTH_RATES}
+
+
+#: the resources a growth rate is given for (``<rate>_pct_per_year``)
+GROWTH_RATES = ("cpu", "ram", "storage")
+
+
+def compound(pct: float, years: float) -> float:
+    """Compound growth of ``pct`` % per year over ``years``."""
+    return (1.0 + pct / 100.0) ** years
+
 
 @dataclass
 class Workload:
     """A group of identical VMs. A workload given as totals (``total_vcpus``, ``total_ram_gib``,
-    ``total_storage_tb``) is that many typical VMs: the reader sets ``vms`` (and ``io.disk_gb``
-    from the total storage) and the file keeps the totals."""
+    ``total_storage_tb``) is the VMs that hold them (:func:`advisor.scenario.totals.size_totals`):
+    the reader sets ``vms``, ``vcpus``, ``ram_gib`` (and ``io.disk_gb`` from the total storage);
+    the file keeps the totals and the typical VM."""
 
     name: str
     vms: int = 1
@@ -175,10 +204,13 @@ class Workload:
     #: share at ``preferences.sizing_percentile`` becomes ``cpu_busy_share`` (see :func:`share_at`)
     cpu_busy_percentiles: dict[str, float] | None = None
     measured: list[str] | None = None  # fields derived from the estate's measurements, not assumed
-    total_vcpus: int | None = None  # the workload as totals (#31): sized as typical VMs
+    total_vcpus: int | None = None  # the workload as totals (#31): sized as VMs of at most the typical VM
     total_ram_gib: float | None = None
     total_storage_tb: float | None = None
     growth: GrowthRates | None = None  # this workload's own growth rates (None: the scenario's)
+    #: a workload given as totals: the typical VM (vCPUs, GiB) its VMs are sized by, at most (the
+    #: file's ``vcpus`` / ``ram_gib``; ``vcpus`` / ``ram_gib`` here are its sized VMs'). Not a file field.
+    typical: tuple[int, float] | None = None
 
     @property
     def from_totals(self) -> bool:
@@ -321,8 +353,11 @@ class Scenario:
         if not prefs.get("fixed"):
             prefs.pop("fixed", None)
         for w, row in zip(self.workloads, out.get("workloads", []), strict=True):
-            if w.from_totals:  # the file keeps the totals; the VMs (and their disks) follow from them
+            row.pop("typical", None)
+            if w.from_totals:  # the file keeps the totals and the typical VM; the VMs (and disks) follow
                 row.pop("vms", None)
+                if w.typical is not None:
+                    row["vcpus"], row["ram_gib"] = w.typical
                 if w.total_storage_tb is not None:
                     row.get("io", {}).pop("disk_gb", None)
         return out

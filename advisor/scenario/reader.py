@@ -47,6 +47,7 @@ from advisor.scenario.model import (
     level_of,
     share_at,
 )
+from advisor.scenario.totals import num, size_totals
 from knowledge.infra.errors import InputError
 from knowledge.infra.reader import MAX_NUMBER, MISSING, MappingReader, Problems, is_number
 from knowledge.infra.reader import num as _num
@@ -264,32 +265,21 @@ def _workload(data: Any, i: int, pr: Problems) -> Workload:
 
 
 def _totals(r: _Reader, values: dict[str, Any], io: IOProfile, path: str, pr: Problems) -> None:
-    """A workload given as totals: its typical VM (``vcpus`` / ``ram_gib``, else 4 vCPU / 16 GiB)
-    and as many of them as the largest total needs (``vms``); the total storage shared evenly
-    (``io.disk_gb``). ``vms`` and ``io.disk_gb`` beside the totals they follow from are refused."""
-    values["vcpus"] = r.get("vcpus", TYPICAL_VCPUS)
-    values["ram_gib"] = r.get("ram_gib", TYPICAL_RAM_GIB)
+    """A workload given as totals: the VMs that hold every total, none larger than its typical VM
+    (``vcpus`` / ``ram_gib``, else 4 vCPU / 16 GiB; :func:`advisor.scenario.totals.size_totals`),
+    the total storage shared evenly (``io.disk_gb``). ``vms`` and ``io.disk_gb`` beside the totals
+    they follow from are refused."""
     if r.data.get("vms") is not None:
         pr.add(f"{path}.vms", f"give either vms or the totals ({', '.join(k for k in TOTALS if k in r.data)}): "
                               "the VMs follow from the totals")
     if values.get("total_storage_tb") is not None and io.disk_gb is not None:
         pr.add(f"{path}.io.disk_gb", "give either io.disk_gb or total_storage_tb: the disk per VM follows from "
                                      "the total")
-    values["vms"] = typical_vms(values["total_vcpus"], values["total_ram_gib"], values["vcpus"] or TYPICAL_VCPUS,
-                                values["ram_gib"] or TYPICAL_RAM_GIB)
-    if values.get("total_storage_tb") is not None and io.disk_gb is None:
-        io.disk_gb = values["total_storage_tb"] * 1000.0 / values["vms"]
-
-
-def typical_vms(total_vcpus: int | None, total_ram_gib: float | None, vcpus: int, ram_gib: float) -> int:
-    """Typical VMs of ``vcpus`` / ``ram_gib`` that hold the totals: the most either total needs,
-    rounded up (at least one; a total of storage alone is one VM's worth per VM asked: one)."""
-    need = 1
-    if total_vcpus is not None:
-        need = max(need, math.ceil(total_vcpus / vcpus - 1e-9))
-    if total_ram_gib is not None:
-        need = max(need, math.ceil(total_ram_gib / ram_gib - 1e-9))
-    return need
+    typical = (r.get("vcpus", TYPICAL_VCPUS) or TYPICAL_VCPUS, r.get("ram_gib", TYPICAL_RAM_GIB) or TYPICAL_RAM_GIB)
+    sized = size_totals(values["total_vcpus"], values["total_ram_gib"], values.get("total_storage_tb"), *typical)
+    values.update(vms=sized.vms, vcpus=sized.vcpus, ram_gib=sized.ram_gib, typical=typical)
+    if sized.disk_gb is not None and io.disk_gb is None:
+        io.disk_gb = sized.disk_gb
 
 
 def _target(name: str, raw: Any, path: str, workload: str | None, pr: Problems) -> Target | None:
@@ -398,12 +388,14 @@ def _check_workloads(workloads: list[Workload], hosts: Hosts, has_hosts: bool, p
         if w.name in seen:
             pr.add(f"workloads[{i}].name", f"duplicate of workloads[{seen[w.name]}].name ({w.name!r})")
         seen.setdefault(w.name, i)
-        typical = " (the typical VM its totals are sized as: give a smaller vcpus / ram_gib)" if w.from_totals else ""
+        typical = (" (a VM its totals are sized as, at most the typical VM: give a smaller vcpus / ram_gib)"
+                   if w.from_totals else "")
         if w.vcpus > hosts.cpu.threads and hosts.cpu.threads > 0 and has_hosts:
             pr.add(f"workloads[{i}].vcpus", f"{w.vcpus} vCPUs exceed the {hosts.cpu.threads} hardware threads "
                                             f"of a host{typical}")
         if w.ram_gib > hosts.ram_gib and has_hosts:
-            pr.add(f"workloads[{i}].ram_gib", f"{_num(w.ram_gib)} GiB exceeds a host's RAM "
+            ram = num(w.ram_gib) if w.from_totals else _num(w.ram_gib)  # sized from totals: 4 digits
+            pr.add(f"workloads[{i}].ram_gib", f"{ram} GiB exceeds a host's RAM "
                                               f"({_num(hosts.ram_gib)} GiB){typical}")
 
 
@@ -424,7 +416,24 @@ def _growth(data: Any, workloads: list[Workload], pr: Problems) -> Growth:
         if er.data.get("add_vms") == 0:
             pr.add(f"{p}.add_vms", "must not be 0 (VMs added, or retired when negative)")
         g.events.append(ev)
+    for i, ev in enumerate(g.events):
+        if ev.add_vms < 0 and ev.workload in names and ev.year <= g.horizon_years:
+            _retired(g, names[ev.workload], i, pr)
     return g
+
+
+def _retired(g: Growth, w: Workload, i: int, pr: Problems) -> None:
+    """Event ``i`` retires VMs: no more than its workload is worth in its year (at its slowest
+    growth rate, after the events before it), or it is refused naming ``add_vms`` (not clamped)."""
+    ev = g.events[i]
+    before = [e for j, e in enumerate(g.events) if e.workload == w.name and (e.year, j) < (ev.year, i)]
+    worth = g.worth(w, ev.year, before)
+    rate = min(worth, key=lambda r: worth[r])
+    if -ev.add_vms > worth[rate] + 1e-9:
+        have = f"{worth[rate]:,.0f}" if abs(worth[rate] - round(worth[rate])) < 1e-9 else f"{worth[rate]:,.2f}"
+        pr.add(f"growth.events[{i}].add_vms",
+               f"retires {-ev.add_vms:,} VMs in year {ev.year}, but {w.name} holds only {have} VMs' worth then "
+               f"({rate} growing {g.rates(w)[rate]:g} %/year): add_vms >= {-math.floor(worth[rate] + 1e-9):,}")
 
 
 def parse_scenario(data: Any, source: str = "scenario") -> Scenario:

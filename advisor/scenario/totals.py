@@ -1,10 +1,56 @@
-"""What the advice says of the workloads given as totals (``total_vcpus``, ``total_ram_gib``,
-``total_storage_tb``): the reader (:mod:`advisor.scenario.reader`) sizes each as typical VMs; the
-host count card says how many."""
+"""Workloads given as totals (``total_vcpus``, ``total_ram_gib``, ``total_storage_tb``): how the
+reader (:mod:`advisor.scenario.reader`) sizes each as VMs (:func:`size_totals`) and what the
+advice says of them (:func:`totals_text`; the host count card says it).
+
+**Sizing.** Every total is kept and no VM is larger than the typical VM (``vcpus`` / ``ram_gib``,
+default 4 vCPU / 16 GiB): the VMs get ``v`` whole vCPUs (1 to the typical VM's), as many VMs as
+the vCPU total needs at ``v`` and at least as many as the RAM total needs of typical VMs; ``v`` is
+the one whose vCPUs come nearest the total (exact when it divides it; the most vCPUs per VM among
+equals). RAM and storage are shared evenly, so their totals are exact (without a RAM total a VM has
+the typical VM's RAM per vCPU). 2,000 vCPUs and 16,384 GiB
+are 2,000 VMs of 1 vCPU / 8.19 GiB (1,024 typical VMs would hold 4,096 vCPUs); 400 vCPUs and
+2,048 GiB are 200 VMs of 2 vCPU / 10.24 GiB. Only when even one vCPU a VM is more than the vCPU
+total (many VMs' RAM, few vCPUs) do the VMs hold more vCPUs than asked, and the text says so.
+"""
 
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass
+
 from advisor.scenario.model import Scenario
+
+
+@dataclass(frozen=True)
+class Sized:
+    """A workload given as totals as the VMs it is sized as (``disk_gb``: None without a storage
+    total), and the typical VM they are at most."""
+
+    vms: int
+    vcpus: int
+    ram_gib: float
+    disk_gb: float | None
+    typical_vcpus: int
+    typical_ram_gib: float
+
+
+def size_totals(total_vcpus: int | None, total_ram_gib: float | None, total_storage_tb: float | None,
+                vcpus: int, ram_gib: float) -> Sized:
+    """The VMs that hold the totals exactly, none larger than the typical VM of ``vcpus`` /
+    ``ram_gib`` (see the module doc; a total of storage alone is one VM)."""
+    by_ram = max(1, math.ceil(total_ram_gib / ram_gib - 1e-9)) if total_ram_gib is not None else 1
+    if total_vcpus is None:
+        n, v = by_ram, vcpus
+    else:
+        def count(per_vm: int) -> int:
+            return max(by_ram, math.ceil(total_vcpus / per_vm - 1e-9))
+
+        v = min(range(1, max(vcpus, 1) + 1), key=lambda per_vm: (count(per_vm) * per_vm - total_vcpus, -per_vm))
+        n = count(v)
+    # without a RAM total a VM keeps the typical VM's RAM per vCPU
+    ram = total_ram_gib / n if total_ram_gib is not None else ram_gib * v / max(vcpus, 1)
+    return Sized(n, v, ram,
+                 total_storage_tb * 1000.0 / n if total_storage_tb is not None else None, vcpus, ram_gib)
 
 
 def totals_text(sc: Scenario) -> str:
@@ -15,8 +61,13 @@ def totals_text(sc: Scenario) -> str:
             given = ", ".join(f"{num(value)} {label}" for label, value in (
                 ("vCPUs", w.total_vcpus), ("GiB RAM", w.total_ram_gib), ("TB", w.total_storage_tb))
                 if value is not None)
-            parts.append(f"{w.name} (totals: {given}) is sized as {w.vms:,} typical VMs of {w.vcpus} vCPU / "
-                         f"{w.ram_gib:g} GiB" + (f" / {num(w.io.disk_gb or 0)} GB disk" if w.total_storage_tb else ""))
+            typical = w.typical or (w.vcpus, w.ram_gib)
+            text = (f"{w.name} (totals: {given}) is sized as {w.vms:,} VMs of {w.vcpus} vCPU / {num(w.ram_gib)} GiB"
+                    + (f" / {num(w.io.disk_gb or 0)} GB disk" if w.total_storage_tb else "")
+                    + f" (none larger than the typical VM of {typical[0]} vCPU / {num(typical[1])} GiB; "
+                    + ("each total exact" if w.total_vcpus is None or w.vms * w.vcpus == w.total_vcpus else
+                       f"{w.vms * w.vcpus:,} vCPUs: one whole vCPU a VM at least") + ")")
+            parts.append(text)
     return ("Given as totals: " + "; ".join(parts) + ".") if parts else ""
 
 

@@ -100,6 +100,13 @@ def cmd_optimize(args) -> int:
     if args.horizon:
         result.notes.insert(0, f"sized for the growth horizon: {searched.name}, {searched.total_vms:,} VMs; the "
                                "design lasts every year of it")
+    elif scenario.growth is not None and result.best is not None:
+        from advisor.optimize.lasts import growth_note
+
+        with KnowledgeBase.open(args.kb) as kb:
+            note = growth_note(scenario, catalogue, result.best.design, kb, "--horizon")
+        if note:
+            result.notes.insert(0, note)
     text = jsonout.dumps(result.to_dict(), indent=2) + "\n" if args.format == "json" else text_report(result)
     if args.output:
         from knowledge.infra.atomic import write_text_atomic

@@ -98,9 +98,22 @@ def measurement(metric: str, value: float, unit: str, factors: dict[str, object]
                 ) -> SiteMeasurement:
     """A site measurement with ``value_si`` from the vocabulary; factor levels become strings
     (numbers without a useless ``.0``) and ``None`` levels are dropped."""
-    levels = {k: fmt_level(v) for k, v in factors.items() if v is not None and v != ""}
-    return SiteMeasurement(metric=metric, value=float(value), unit=unit, subject=subject,
-                           factors=levels, value_si=float(value) * unit_si(unit))
+    return leveled_measurement(metric, value, unit, factor_levels(factors), subject)
+
+
+def factor_levels(factors: dict[str, object]) -> dict[str, str]:
+    """Factor levels as text (:func:`fmt_level`), ``None`` and empty levels dropped."""
+    return {k: fmt_level(v) for k, v in factors.items() if v is not None and v != ""}
+
+
+def leveled_measurement(metric: str, value: float, unit: str, levels: dict[str, str], subject: str = ""
+                        ) -> SiteMeasurement:
+    """A site measurement whose factor levels are already text (:func:`factor_levels`): an importer
+    that gives many measurements the same factors formats them once. ``levels`` becomes the
+    measurement's own (pass a fresh dict)."""
+    value = float(value)
+    return SiteMeasurement(metric=metric, value=value, unit=unit, subject=subject,
+                           factors=levels, value_si=value * unit_si(unit))
 
 
 def fmt_level(value: object) -> str:

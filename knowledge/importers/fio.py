@@ -11,16 +11,28 @@ A group that fio reported as one entry (``group_reporting``, or one job) carries
 
 from __future__ import annotations
 
+import gc
 import json
 import re
+from functools import lru_cache
 
-from knowledge.importers.base import ImporterError, ParsedFile, measurement, number, size_kib
+from knowledge.importers.base import (
+    ImporterError,
+    ParsedFile,
+    factor_levels,
+    leveled_measurement,
+    number,
+    size_kib,
+)
 from knowledge.userdb import SiteMeasurement
 
 NAME = "fio"
 DIRECTIONS = ("read", "write", "trim")
 
 #: fio's rw= values -> (access_pattern, read share in % or None when the mix decides)
+#: the keys of a job's shape (:func:`job_shape` without numjobs) that make its factor levels
+SHAPE_KEYS = ("pattern", "share", "bs_read", "bs_write", "bs_trim", "depth", "direct")
+
 RW_PATTERNS = {
     "read": ("sequential", 100.0), "write": ("sequential", 0.0), "trim": ("sequential", 0.0),
     "randread": ("random", 100.0), "randwrite": ("random", 0.0), "randtrim": ("random", 0.0),
@@ -52,6 +64,66 @@ def _object_pairs(duplicates: list[str]):
     return hook
 
 
+def _decode(text: str, start: int) -> tuple[object, int, list[str]]:
+    """The JSON value at ``start``, where it ends and its duplicate keys (in order).
+
+    Fast path: the C decoder without a pairs hook, keeping every object it builds; then
+    :func:`_may_have_duplicates` proves from counts that no object lost a key. Only when it cannot
+    is the text decoded again with the pairs hook, which names every duplicate."""
+    built: list[dict] = []
+    keep = built.append
+
+    def hook(obj: dict) -> dict:
+        keep(obj)
+        return obj
+
+    doc, end = json.JSONDecoder(object_hook=hook).raw_decode(text, start)
+    if not _may_have_duplicates(text, start, end, built, doc):
+        return doc, end, []
+    duplicates: list[str] = []
+    doc, end = json.JSONDecoder(object_pairs_hook=_object_pairs(duplicates)).raw_decode(text, start)
+    return doc, end, duplicates
+
+
+def _may_have_duplicates(text: str, start: int, end: int, built: list[dict], doc: object) -> bool:
+    """False only if no object in ``text[start:end]`` has a key twice.
+
+    Every key in the text is followed by one ':' and the other ':' are inside strings, so
+    colons - (colons inside some of the strings) >= keys in the text >= keys the objects kept
+    (``built`` holds every object the decoder made, also those a duplicate key dropped). When the
+    two ends are equal, no key was lost. The strings counted are where fio writes colons (the
+    top level, e.g. ``time``, the options and the jobs); a colon escaped as \\u003a would count
+    in the decoded string but not in the text, so such a file takes the slow path."""
+    surplus = text.count(":", start, end) - sum(map(len, built))
+    if surplus == 0:
+        return False
+    if text.find("\\", start, end) != -1 and text.find("\\u003", start, end) != -1:
+        return True
+    found = 0
+    for obj in _string_holders(doc):
+        found += "".join([*obj, *(v for v in obj.values() if type(v) is str)]).count(":")
+        if found >= surplus:  # never above it: what is left are keys
+            return False
+    return True
+
+
+def _string_holders(doc: object):
+    """The objects in which fio writes text: the top level, the global options, each job and
+    its options (each object once)."""
+    if not isinstance(doc, dict):
+        return
+    yield doc
+    if isinstance(doc.get("global options"), dict):
+        yield doc["global options"]
+    for key in ("jobs", "client_stats"):
+        jobs = doc.get(key)
+        for job in jobs if isinstance(jobs, list) else ():
+            if isinstance(job, dict):
+                yield job
+                if isinstance(job.get("job options"), dict):
+                    yield job["job options"]
+
+
 def load_json(text: str, path: str, warnings: list[str]) -> dict:
     """The JSON document in ``text``: leading lines fio prints before the JSON (notes, errors)
     and trailing text are skipped with a warning; duplicate keys (old percentile blocks) keep the
@@ -64,10 +136,8 @@ def load_json(text: str, path: str, warnings: list[str]) -> dict:
     if skipped:
         first = text[:start].strip().splitlines()[0][:80] if text[:start].strip() else ""
         warnings.append(f"skipped {skipped} line(s) before the JSON output" + (f": {first!r}" if first else ""))
-    duplicates: list[str] = []
-    decoder = json.JSONDecoder(object_pairs_hook=_object_pairs(duplicates))
     try:
-        doc, end = decoder.raw_decode(text, start)
+        doc, end, duplicates = _decode(text, start)
     except json.JSONDecodeError as exc:
         raise ImporterError(path, f"invalid JSON: {exc.msg} (column {exc.colno})", line=exc.lineno) from exc
     except RecursionError as exc:
@@ -83,7 +153,21 @@ def load_json(text: str, path: str, warnings: list[str]) -> dict:
 
 
 def parse(text: str, path: str = "") -> ParsedFile:
-    """Parse fio JSON/json+ output into site measurements."""
+    """Parse fio JSON/json+ output into site measurements.
+
+    The cyclic garbage collector is paused meanwhile: a json+ file decodes to some 10^5 objects,
+    none in a cycle, and each collection on the way would walk all of them again (about a tenth of
+    the import's time for 50 MB)."""
+    if not gc.isenabled():
+        return _parse(text, path)
+    gc.disable()
+    try:
+        return _parse(text, path)
+    finally:
+        gc.enable()
+
+
+def _parse(text: str, path: str) -> ParsedFile:
     warnings: list[str] = []
     doc = load_json(text, path, warnings)
     version = str(doc.get("fio version", ""))
@@ -184,7 +268,7 @@ def _job_setup(job: dict, global_opts: dict, per_job: bool, path: str, where: st
     err = job.get("error", 0)
     if err not in (0, "0", None):
         warnings.append(f"{where}: fio reported error {err!r} for job {job.get('jobname')!r}")
-    shape = job_shape(opts, has_opts, path, where)
+    shape = _shape(opts, has_opts, path, where)
     numjobs = shape.pop("numjobs")
     return opts, shape, 1 if per_job else numjobs
 
@@ -211,9 +295,8 @@ def _group_totals(gid: object, shape: dict, totals: dict[str, list[float]]) -> l
     out = []
     for k, values in totals.items():
         direction, metric, unit = k.split("|")
-        f = factors_for(shape, direction, len(values))
-        f["statistic"] = "total"
-        out.append(measurement(metric, sum(values), unit, f, f"fio group {gid}: sum of {len(values)} jobs"))
+        levels = dict(_levels(tuple(shape[k] for k in SHAPE_KEYS), direction, len(values)), statistic="total")
+        out.append(leveled_measurement(metric, sum(values), unit, levels, f"fio group {gid}: sum of {len(values)} jobs"))
     return out
 
 
@@ -227,6 +310,22 @@ def _no_io_error(groups: dict[object, list[tuple[int, dict]]], warnings: list[st
                                "any I/O" + (f" (fio reported error {', '.join(errors)}"
                                             + (f"; fio said {said}" if said else "") + ")" if errors else ""),
                          key=key)
+
+
+def _shape(opts: dict, has_opts: bool, path: str, where: str) -> dict:
+    """:func:`job_shape` (a copy), from a cache when the options are text as fio writes them: the
+    jobs of a file mostly share their options. A refusal always names this file and job."""
+    if all(type(v) is str for v in opts.values()):
+        try:
+            return dict(_text_options_shape(tuple(opts.items()), has_opts))
+        except ImporterError:
+            pass  # raised again below, naming the file and the job
+    return job_shape(opts, has_opts, path, where)
+
+
+@lru_cache(maxsize=256)
+def _text_options_shape(items: tuple[tuple[str, str], ...], has_opts: bool) -> dict:
+    return job_shape(dict(items), has_opts, "", "")
 
 
 def job_shape(opts: dict, has_opts: bool, path: str, where: str) -> dict:
@@ -280,29 +379,42 @@ def factors_for(shape: dict, direction: str, threads: int | None) -> dict:
 def direction_measurements(stats: dict, direction: str, shape: dict, threads: int | None, per_job: bool,
                            subject: str, path: str, where: str) -> list[SiteMeasurement]:
     """Throughput, IOPS and latency of one direction of one job (empty if it did no I/O)."""
-    def num(k, obj=stats, at=where):
-        return number(obj.get(k), path, key=f"{at}.{k}")
-
     if "total_ios" in stats:
-        if num("total_ios") == 0:
+        if _num(stats, "total_ios", path, where) == 0:
             return []
-    elif "io_bytes" in stats and num("io_bytes") == 0:
+    elif "io_bytes" in stats and _num(stats, "io_bytes", path, where) == 0:
         return []
-    f = factors_for(shape, direction, threads)
-    f["statistic"] = "per_job" if per_job else "total"
-    out = [measurement("throughput", num("bw"), "KiB/s", f, subject),
-           measurement("iops", num("iops"), "ops/s", f, subject)]
-    lat_f = dict(f, statistic="mean")
+    levels = _levels(tuple(shape[k] for k in SHAPE_KEYS), direction, threads)  # formatted once, copied per figure
+    rate = dict(levels, statistic="per_job" if per_job else "total")
+    out = [leveled_measurement("throughput", _num(stats, "bw", path, where), "KiB/s", rate, subject),
+           leveled_measurement("iops", _num(stats, "iops", path, where), "ops/s", dict(rate), subject)]
     if isinstance(stats.get("lat_ns"), dict):
-        out.append(measurement("latency", num("mean", stats["lat_ns"], f"{where}.lat_ns"), "ns",
-                               lat_f, subject))
+        out.append(leveled_measurement("latency", _num(stats["lat_ns"], "mean", path, f"{where}.lat_ns"), "ns",
+                                       dict(levels, statistic="mean"), subject))
     elif isinstance(stats.get("lat"), dict):
-        out.append(measurement("latency", num("mean", stats["lat"], f"{where}.lat"), "us", lat_f, subject))
+        out.append(leveled_measurement("latency", _num(stats["lat"], "mean", path, f"{where}.lat"), "us",
+                                       dict(levels, statistic="mean"), subject))
     clat, unit, ckey = (stats.get("clat_ns"), "ns", "clat_ns") if "clat_ns" in stats \
         else (stats.get("clat"), "us", "clat")
     if isinstance(clat, dict) and isinstance(clat.get("percentile"), dict):
         p99 = clat["percentile"].get("99.000000")
         if p99 is not None:
-            out.append(measurement("latency", number(p99, path, key=f"{where}.{ckey}.percentile.99.000000"),
-                                   unit, dict(f, statistic="p99"), subject))
+            out.append(leveled_measurement("latency", _num(clat["percentile"], "99.000000", path,
+                                                           f"{where}.{ckey}.percentile"),
+                                           unit, dict(levels, statistic="p99"), subject))
     return out
+
+
+def _num(obj: dict, key: str, path: str, where: str) -> float:
+    """``obj[key]`` as a finite number (:func:`number`; the place is named only when it is not one)."""
+    value = obj.get(key)
+    if (type(value) is int or type(value) is float) and value - value == 0:  # finite, not a bool
+        return float(value)
+    return number(value, path, key=f"{where}.{key}")
+
+
+@lru_cache(maxsize=1024)
+def _levels(shape: tuple, direction: str, threads: int | None) -> dict[str, str]:
+    """The formatted factor levels of one direction of a job shape (its values in
+    :data:`SHAPE_KEYS` order); cached: the jobs of a file mostly share a few shapes. Callers copy."""
+    return factor_levels(factors_for(dict(zip(SHAPE_KEYS, shape, strict=True)), direction, threads))

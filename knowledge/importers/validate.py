@@ -97,6 +97,7 @@ def validate(result: ParsedFile, path: str) -> ParsedFile:
     if not isinstance(result.parameters, dict):
         raise ImporterError(path, "the importer's parameters are not a mapping", key="parameters")
     result.parameters = _clean_tree(result.parameters, path, "parameters", fixed)  # type: ignore[assignment]
+    clean_factors: set[tuple] = set()  # factor sets found clean: the measurements of a file mostly share a few
     for i, m in enumerate(result.measurements):
         where = _Where(i, m)
         m.metric = _clean(m.metric, fixed, where)
@@ -108,25 +109,40 @@ def validate(result: ParsedFile, path: str) -> ParsedFile:
         vsi = m.value_si
         if vsi is not None and not (type(vsi) is float and 0 <= vsi < math.inf):
             m.value_si = _finite(vsi, path, str(where), "value in SI units")
-        factors = {}
-        for k, raw in m.factors.items():
-            # the common case (ASCII text, a finite level >= 0) without building any message
-            key = k if type(k) is str and k.isascii() else _clean(k, fixed, where)
-            level = raw if type(raw) is str and raw.isascii() else _clean(raw, fixed, where)
-            if key in NUMERIC_FACTORS and _NUMERIC.match(level):
-                try:
-                    x = float(level)
-                except ValueError:
-                    x = -1.0
-                if not 0 <= x < math.inf:
-                    x = _finite(level, path, f"{where}.{key}", key.replace("_", " "))
-                if key == "read_share" and x > 100:
-                    raise ImporterError(path, f"read share {level}% is above 100%", key=f"{where}.{key}")
-            factors[key] = level
-        m.factors = factors
+        items = tuple(m.factors.items())
+        try:
+            known = items in clean_factors
+        except TypeError:  # an unhashable level: checked (and refused) below
+            known = False
+        if not known:
+            repaired = len(fixed)
+            m.factors = _checked_factors(items, path, where, fixed)
+            if len(fixed) == repaired and all(type(k) is str and type(v) is str for k, v in items):
+                clean_factors.add(items)
     result.warnings = [_clean(w, fixed, "warning") for w in result.warnings]
     result.skipped = [_clean(w, fixed, "skipped") for w in result.skipped]
     if fixed:
         result.warnings.append(f"text that is not valid Unicode (lone surrogates) in {len(fixed)} place(s), "
                                f"e.g. {fixed[0]}: replaced by U+FFFD")
     return result
+
+
+def _checked_factors(items: tuple, path: str, where: _Where, fixed: list[str]) -> dict[str, str]:
+    """The factors (``(key, level)`` pairs) checked: keys and levels as text, numeric levels finite
+    and >= 0, a read share <= 100 %."""
+    factors = {}
+    for k, raw in items:
+        # the common case (ASCII text, a finite level >= 0) without building any message
+        key = k if type(k) is str and k.isascii() else _clean(k, fixed, where)
+        level = raw if type(raw) is str and raw.isascii() else _clean(raw, fixed, where)
+        if key in NUMERIC_FACTORS and _NUMERIC.match(level):
+            try:
+                x = float(level)
+            except ValueError:
+                x = -1.0
+            if not 0 <= x < math.inf:
+                x = _finite(level, path, f"{where}.{key}", key.replace("_", " "))
+            if key == "read_share" and x > 100:
+                raise ImporterError(path, f"read share {level}% is above 100%", key=f"{where}.{key}")
+        factors[key] = level
+    return factors

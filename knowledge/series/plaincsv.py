@@ -229,8 +229,8 @@ class _Reader:
 
 
 def _located(path: Path, names: list[str], exc: BaseException) -> str:
-    """pyarrow's complaint with the file's line and field: the first line whose field count is wrong
-    or whose number does not parse (looked up again, on this error path only)."""
+    """pyarrow's complaint as the file's line and field: the first line whose field count is wrong
+    or whose number does not parse (looked up again, on this error path only); never pyarrow's text."""
     import csv
     import re
 
@@ -243,14 +243,17 @@ def _located(path: Path, names: list[str], exc: BaseException) -> str:
             if len(row) != len(names):
                 return f"{path}: line {n}: {len(row)} fields where the header has {len(names)} (a cut line?)"
             for i, name in enumerate(names):
-                if name in ("vm", "timestamp") or (column is not None and i != column):
+                # the timestamp is a number only where pyarrow's complaint is about it (else it may be text)
+                if name == "vm" or (column is not None and i != column) or (name == "timestamp" and column != i):
                     continue
                 try:
                     float(row[i]) if row[i].strip() else None
                 except ValueError:
-                    return f"{path}: line {n}, field {name}: {row[i][:40]!r} is not a number"
-    text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-    return f"{path}: {text}"
+                    return f"{path}: line {n}, field {name}: {row[i][:40]!r} is not a number" + (
+                        " (the first line's timestamp is seconds since the epoch: give every timestamp in one form)"
+                        if name == "timestamp" else "")
+    where = f", field {names[column]}" if column is not None and column < len(names) else ""
+    return f"{path}{where}: not readable as a series CSV ({', '.join(REQUIRED)}[, iops, mbps]: numbers in %)"
 
 
 def read_csv(path: Path, store: SeriesStore) -> SeriesFile:

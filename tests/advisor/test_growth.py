@@ -245,6 +245,24 @@ def test_a_workload_s_own_growth_refuses_unknown_keys():
         parse_scenario(scenario(25, growth={"cpu": 3}))
 
 
+def test_retiring_more_vms_than_the_workload_holds_is_refused_naming_the_event(session_kb):
+    # 0 %: web holds 20 VMs in year 3; retiring 21 is refused (it was clamped to 0 VMs silently)
+    with pytest.raises(InputError, match=r"growth\.events\[0\]\.add_vms: retires 21 VMs in year 3, but web holds "
+                                         r"only 20 VMs' worth then \(cpu growing 0 %/year\): add_vms >= -20"):
+        parse_scenario(scenario(0, events=[{"year": 3, "workload": "web", "add_vms": -21}]))
+    assert timeline(session_kb, scenario(0, events=[{"year": 3, "workload": "web", "add_vms": -20}]))[0][3]["vms"] == 0
+    # 25 %: 20 x 1.25^2 = 31.25 VMs' worth in year 2; -20 leaves 11.25, so a second -12 that year is refused
+    events = [{"year": 2, "workload": "web", "add_vms": -20}, {"year": 2, "workload": "web", "add_vms": -12}]
+    with pytest.raises(InputError) as err:
+        parse_scenario(scenario(25, events=events))
+    assert "growth.events[1].add_vms: retires 12 VMs in year 2, but web holds only 11.25 VMs' worth then " \
+           "(cpu growing 25 %/year): add_vms >= -11" in str(err.value)
+    assert "growth.events[0]" not in str(err.value)
+    # the slowest rate decides: CPU 0 %, RAM 100 % -> 20 VMs' worth of CPU in year 2 (80 of RAM)
+    with pytest.raises(InputError, match=r"events\[0\]\.add_vms: retires 30 VMs in year 2, but web holds only 20"):
+        parse_scenario(scenario(0, ram=100, events=[{"year": 2, "workload": "web", "add_vms": -30}]))
+
+
 # --- totals ------------------------------------------------------------------------------------------
 def totals_scenario(**totals) -> dict:
     w = {"name": "estate", **totals}
@@ -252,29 +270,54 @@ def totals_scenario(**totals) -> dict:
                       "disks": [{"kind": "ssd", "count": 4, "size_gb": 4000}]}, "workloads": [w]}
 
 
-def test_totals_are_sized_as_typical_vms_and_the_advice_says_so(session_kb):
-    # 2,000 vCPUs / 4 = 500 VMs; 16,384 GiB / 16 = 1,024 VMs: the larger, 1,024 typical VMs of
-    # 4 vCPU / 16 GiB; 30 TB over them: 30,000 / 1,024 = 29.3 GB each.
+def test_totals_are_all_kept_and_the_advice_says_so(session_kb):
+    # 2,000 vCPUs, 16,384 GiB, 30 TB, typical VM 4 vCPU / 16 GiB: the RAM needs 16,384 / 16 = 1,024 VMs
+    # at least. v vCPUs a VM: v = 4 -> max(500, 1,024) = 1,024 VMs, 4,096 vCPUs; v = 3 -> 1,024, 3,072;
+    # v = 2 -> max(1,000, 1,024) = 1,024, 2,048; v = 1 -> 2,000 VMs, 2,000 vCPUs: exact. So 2,000 VMs of
+    # 1 vCPU / 16,384 / 2,000 = 8.192 GiB / 30,000 / 2,000 = 15 GB (it was 1,024 x 4 = 4,096 vCPUs).
     sc = parse_scenario(totals_scenario(total_vcpus=2000, total_ram_gib=16384, total_storage_tb=30))
     w = sc.workloads[0]
-    assert (w.vms, w.vcpus, w.ram_gib) == (1024, 4, 16.0)
-    assert w.io.disk_gb == pytest.approx(30000 / 1024)
+    assert (w.vms, w.vcpus, w.ram_gib, w.io.disk_gb) == (2000, 1, pytest.approx(8.192), pytest.approx(15.0))
+    assert (w.vms * w.vcpus, w.vms * w.ram_gib, w.vms * w.io.disk_gb) == (2000, pytest.approx(16384),
+                                                                          pytest.approx(30000))
     rec = advise(sc, kb=session_kb).find("host_count")
     assert rec.value is not None  # one big workload is no longer refused for exceeding a host
-    assert "estate (totals: 2,000 vCPUs, 16,384 GiB RAM, 30 TB) is sized as 1,024 typical VMs of 4 vCPU / 16 GiB" \
-        in rec.rationale
-    # a shape of its own: 8 vCPU / 32 GiB -> max(2000/8 = 250, 16384/32 = 512) = 512 VMs
-    own = parse_scenario(totals_scenario(total_vcpus=2000, total_ram_gib=16384, vcpus=8, ram_gib=32))
-    assert own.workloads[0].vms == 512
+    assert ("estate (totals: 2,000 vCPUs, 16,384 GiB RAM, 30 TB) is sized as 2,000 VMs of 1 vCPU / 8.192 GiB / "
+            "15 GB disk (none larger than the typical VM of 4 vCPU / 16 GiB; each total exact)") in rec.rationale
+    # the same totals written as VMs give the same hosts
+    plain = totals_scenario(vms=2000, vcpus=1, ram_gib=8.192, io={"disk_gb": 15})
+    assert advise(plain, kb=session_kb).find("host_count").value == rec.value
+    # a shape of its own, 8 vCPU / 32 GiB: RAM needs 512 VMs; v = 4 -> 512 x 4 = 2,048; v = 3 -> 667 x 3
+    # = 2,001; v = 2 -> 1,000 x 2 = 2,000 exact (v = 1 too: the more vCPUs a VM wins): 1,000 x 2 x 16.384
+    own = parse_scenario(totals_scenario(total_vcpus=2000, total_ram_gib=16384, vcpus=8, ram_gib=32)).workloads[0]
+    assert (own.vms, own.vcpus, own.ram_gib, own.typical) == (1000, 2, pytest.approx(16.384), (8, 32.0))
+
+
+def test_totals_keep_every_vm_at_most_the_typical_vm_and_say_when_vcpus_exceed():
+    # 10 vCPUs over 16,384 GiB: 1,024 VMs of RAM, one whole vCPU each at least -> 1,024 vCPUs, said so
+    sc = parse_scenario(totals_scenario(total_vcpus=10, total_ram_gib=16384))
+    w = sc.workloads[0]
+    assert (w.vms, w.vcpus, w.ram_gib) == (1024, 1, 16.0)
+    from advisor.scenario.totals import totals_text
+
+    assert "1,024 vCPUs: one whole vCPU a VM at least" in totals_text(sc)
+    # vCPUs alone: the typical VM's 4 GiB per vCPU; 1,000 / 4 = 250 typical VMs, exact
+    w = parse_scenario(totals_scenario(total_vcpus=1000)).workloads[0]
+    assert (w.vms, w.vcpus, w.ram_gib) == (250, 4, 16.0)
 
 
 def test_totals_survive_a_save_and_refuse_vms_beside_them():
+    # 1,001 vCPUs (7 x 11 x 13), no RAM total: 4 a VM -> 251 VMs, 1,004 vCPUs; 3 -> 1,002; 2 -> 1,002;
+    # 1 -> 1,001 exact: 1,001 VMs of 1 vCPU and the typical 16 / 4 = 4 GiB; 2 TB -> 2,000 / 1,001 GB each
     sc = parse_scenario(totals_scenario(total_vcpus=1001, total_storage_tb=2))
-    assert sc.workloads[0].vms == 251  # ceil(1001 / 4)
+    w = sc.workloads[0]
+    assert (w.vms, w.vcpus, w.ram_gib) == (1001, 1, 4.0) and w.io.disk_gb == pytest.approx(2000 / 1001)
     data = sc.to_dict()
     row = data["workloads"][0]
     assert "vms" not in row and "disk_gb" not in row["io"] and row["total_vcpus"] == 1001
-    assert parse_scenario(copy.deepcopy(data)).workloads[0].vms == 251
+    assert (row["vcpus"], row["ram_gib"]) == (4, 16.0) and "typical" not in row  # the file keeps the typical VM
+    again = parse_scenario(copy.deepcopy(data)).workloads[0]
+    assert (again.vms, again.vcpus, again.ram_gib) == (1001, 1, 4.0)
     row["vms"] = 3
     row["io"]["disk_gb"] = 10
     with pytest.raises(InputError) as err:
@@ -284,10 +327,11 @@ def test_totals_survive_a_save_and_refuse_vms_beside_them():
 
 
 def test_a_typical_vm_larger_than_a_host_is_named_as_such():
+    # 1,000 GiB alone: ceil(1,000 / 16) = 63 VMs of 1,000 / 63 = 15.87 GiB, larger than the 8 GiB host
     sc = totals_scenario(total_ram_gib=1000)
     sc["hosts"]["ram_gib"] = 8
-    with pytest.raises(InputError, match=r"workloads\[0\]\.ram_gib: 16 GiB exceeds a host's RAM \(8 GiB\) \(the "
-                                         "typical VM its totals are sized as"):
+    with pytest.raises(InputError, match=r"workloads\[0\]\.ram_gib: 15\.87 GiB exceeds a host's RAM \(8 GiB\) \(a VM "
+                                         "its totals are sized as, at most the typical VM"):
         parse_scenario(sc)
 
 

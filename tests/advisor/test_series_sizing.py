@@ -204,3 +204,18 @@ def test_a_trend_on_enough_days_is_usable():
     assert trend["cpu_pct_per_year"] == pytest.approx(20.0, abs=0.5)
     short = fit_trend(np.repeat(daily[:30], 288), 300.0)
     assert short is not None and short["usable"] is False and "30 days are too short" in short["note"]
+
+
+def test_the_summary_warns_of_skipped_vms_and_of_fractions_naming_file_and_column(tmp_path, capsys):
+    inv = _inventory(tmp_path, {"app-01": 4, "app-02": 4})
+    p = tmp_path / "frac.csv"
+    p.write_text("vm,timestamp,cpu_pct,mem_pct\n" + "".join(
+        f"{vm},{T0 + 300 * t},{0.2 + 0.01 * t:.4f},45\n" for t in range(10) for vm in ("app-01", "ghost-01")))
+    assert main(["inventory", str(inv), str(p), "--no-advise", "-o", str(tmp_path / "s.yaml")]) == 0
+    text = capsys.readouterr().out
+    assert "warning: frac.csv: field cpu_pct: every value is at most 1" in text and "multiplied by 100" in text
+    assert "warning: frac.csv: 1 VM name(s) not in the inventory, their series skipped: 'ghost-01' (line 3)" in text
+    assert "CPU % of vCPUs p50 24.5" in text  # 0.245 read as 24.5 %
+    assert main(["inventory", str(inv), str(p), "--no-advise", "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert any("ghost-01" in w for w in doc["warnings"]) and any("cpu_pct" in w for w in doc["warnings"])

@@ -84,15 +84,15 @@ def test_dry_run_stores_nothing(run):
 def test_a_failing_store_leaves_no_partial_import(run, monkeypatch):
     from knowledge.importers import base
 
-    real = base.measurement
+    real = base.leveled_measurement
 
-    def poisoned(metric, value, unit, factors, subject=""):
-        m = real(metric, value, unit, factors, subject)
+    def poisoned(metric, value, unit, levels, subject=""):
+        m = real(metric, value, unit, levels, subject)
         if metric == "iops":
             m.value = "not-a-number"  # float() in add_import raises after earlier rows were inserted
         return m
 
-    monkeypatch.setattr("knowledge.importers.fio.measurement", poisoned)
+    monkeypatch.setattr("knowledge.importers.fio.leveled_measurement", poisoned)
     code, _, err = run("import", fx("fio3_randrw_2jobs_group.json"), "--site", "t")
     assert code == 2 and "fio3_randrw_2jobs_group.json" in err and "not a number" in err
     with UserDatabase() as db:

@@ -73,6 +73,21 @@ def test_no_catalogue_and_no_feasible_design(run, tmp_path):
     assert code == 2 and "unknown hypervisor: Hyper-V" in err
 
 
+def test_a_growth_scenario_searched_for_today_says_when_its_best_design_runs_out(run, tmp_path, kb_path, capsys):
+    growth = ROOT / "resources" / "examples" / "growth.yaml"
+    out_file = tmp_path / "today.yaml"
+    code, out, err = run(str(growth), "--catalogue", str(CATALOGUE), "--host-counts", "2", "--workers", "1",
+                         "--write-scenario", str(out_file))
+    assert code == 0, err
+    note = json.loads(out)["notes"][0]
+    assert main(["advise", "--kb", str(kb_path), str(out_file)]) == 0
+    runs_out = json.loads(capsys.readouterr().out)["runs_out"]
+    assert runs_out is not None  # today's cheapest design does not last five years of growth
+    assert note == (f"the scenario grows: the best design for today runs out in year {runs_out['year']} "
+                    f"({runs_out['resource'].replace('_', ' ')}) of its 5-year horizon; --horizon searches one "
+                    "that lasts")
+
+
 def test_horizon_sizes_for_the_growth_and_the_written_design_lasts(run, tmp_path, kb_path, capsys):
     growth = ROOT / "resources" / "examples" / "growth.yaml"
     out_file = tmp_path / "lasts.yaml"

@@ -201,3 +201,13 @@ def test_prometheus_computed_fractions_and_unknown_instances(tmp_path):
     # none of its VMs known: refused
     with pytest.raises(InputError, match=r"cpu3.json: none of its VMs is in the inventory \(1 VM name\(s\): 'stranger:9100' \(data.result\[0\]\)"):
         read_series([_answer(tmp_path, "cpu3.json", {"stranger": [10, 20]})], ["a"])
+
+
+def test_an_iso_timestamp_after_epoch_seconds_names_its_line(tmp_path):
+    rows = [("a", T0, 10, 10), ("a", T0 + 300, 10, 10), ("a", _iso(T0 + 600), 10, 10)]
+    p = write_csv(tmp_path / "s.csv", rows)
+    with pytest.raises(InputError) as e:
+        read_series([p], ["a"])
+    msg = str(e.value)
+    assert f"{p}: line 4, field timestamp" in msg and "one form" in msg, msg
+    assert "CSV conversion" not in msg and "column #" not in msg, msg

@@ -70,8 +70,8 @@ def test_plots_show_the_timeline_and_the_growth_slider_flattens_it(window, qtbot
     what = tab.state.advice
     years = what.timeline.years
     # every rate at 0 (web's 40 too) only the year-2 event's 40 VMs arrive:
-    # erp's 128 typical VMs (2,048 GiB / 16) + web's 60 = 188, then 228
-    assert [y.vms for y in years] == [188, 188, 228, 228, 228, 228]
+    # erp's 200 VMs (400 vCPUs / 2, 2,048 GiB / 200 = 10.24 GiB each) + web's 60 = 260, then 300
+    assert [y.vms for y in years] == [260, 260, 300, 300, 300, 300]
     assert years[0].hosts == years[1].hosts and len({y.hosts for y in years[2:]}) == 1
     assert what.scenario.growth.cpu_pct_per_year == 0.0
     assert what.timeline.runs_out is None
@@ -110,16 +110,17 @@ def test_the_editor_growth_controls_write_the_growth_section(window, qtbot):
 def test_a_workload_given_as_totals_shows_the_typical_vms_it_is_sized_as(window, qtbot):
     _load_growth(window, qtbot)
     editor = window.show_view("scenario")
-    # erp: 400 vCPUs / 4 = 100, 2,048 GiB / 16 = 128 -> 128 typical VMs of 4 vCPU / 16 GiB
-    assert editor.workload_list.item(0).text().endswith("128 typical VMs x 4 vCPU, 16 GiB (from totals)")
+    # erp: 400 vCPUs, 2,048 GiB; typical VM 4 vCPU / 16 GiB: RAM needs 128 VMs at least; 4 vCPUs a VM
+    # -> 128 x 4 = 512 vCPUs, 3 -> 134 x 3 = 402, 2 -> 200 x 2 = 400 exact: 200 VMs of 2 vCPU / 10.24 GiB
+    assert editor.workload_list.item(0).text().endswith("200 VMs x 2 vCPU, 10.24 GiB (from totals)")
     editor.workload_list.setCurrentRow(0)
     form = editor.workload_form
-    assert form.editors[("vms",)].placeholderText() == "128 (from totals)"
+    assert form.editors[("vms",)].placeholderText() == "200 (from totals)"
     assert form.editors[("vcpus",)].placeholderText() == "4 (typical VM)"
     assert form.editors[("total_vcpus",)].text() == "400"
     editor.workload_list.setCurrentRow(1)  # web: plain VMs, the field table's default again
     assert form.editors[("vms",)].placeholderText() == "1 (default)"
-    assert window.session.document.scenario.workloads[0].vms == 128
+    assert window.session.document.scenario.workloads[0].vms == 200
 
 
 @pytest.mark.timeout(300)
@@ -132,9 +133,14 @@ def test_optimize_tab_finds_the_design_that_lasts_the_horizon(window, qtbot):
     s = window.session
     with qtbot.waitSignal(s.sig_advice, timeout=60000):
         s.set_catalogue(load_catalogue(EXAMPLE.parent / "costs-example.yaml"))
-    assert s.advice.timeline.runs_out is not None  # the planned 10 hosts run out (year 3, CPU load)
+    assert s.advice.timeline.runs_out is not None  # the planned 10 hosts run out (year 4, RAM)
     panel = window.show_view("optimize")
     panel.counts.setValue(1)
+    with qtbot.waitSignal(panel.task.sig_done, timeout=240000):  # for today: says when its best runs out
+        qtbot.mouseClick(panel.run_button, Qt.MouseButton.LeftButton)
+    wait_idle(qtbot, panel, 60000)
+    assert "the scenario grows: the best design for today runs out in year" in panel.best.text()
+    assert "“Last the growth horizon” searches one that lasts" in panel.best.text()
     panel.horizon.setChecked(True)
     with qtbot.waitSignal(panel.task.sig_done, timeout=240000):
         qtbot.mouseClick(panel.run_button, Qt.MouseButton.LeftButton)

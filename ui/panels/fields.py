@@ -79,8 +79,9 @@ MARKS = {
                 "Assumed: the imported estate's export does not carry this value; it is a default (listed under "
                 "'assumed' in the scenario). Check it before trusting the advice."),
     "measured": (" <span style='color:#2e7d32'>● measured</span>",
-                 "Measured: derived from the usage the estate's export recorded (listed under 'measured'; a "
-                 "snapshot at export time)."),
+                 "Measured: derived from the usage the estate's export or its utilisation series recorded (listed "
+                 "under 'measured'; the scenario file's comment says when: a snapshot at export time, a collector's "
+                 "average over its collection, or a percentile of the series)."),
 }
 
 

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 
 from advisor.scenario import SHARED_KINDS
 from advisor.scenario.fields import BY_PATH, TOTALS, TYPICAL_RAM_GIB, TYPICAL_VCPUS
-from advisor.scenario.reader import typical_vms
+from advisor.scenario.totals import Sized, size_totals
 from ui.document import ScenarioDocument
 from ui.first_paint import after_first_paint
 from ui.panels.fields import MARKS, BoundForm, provenance, table_specs
@@ -146,15 +146,16 @@ def new_growth_event(existing: list, workloads: list) -> dict:
     return {"year": year, "workload": first, "add_vms": 10}
 
 
-def totals_shape(w: dict) -> tuple[int, int, float] | None:
-    """(VMs, vCPUs, GiB) of a workload given as totals, as the reader sizes it; None when it is not
-    (or its values are not numbers yet)."""
+def totals_shape(w: dict) -> Sized | None:
+    """The VMs a workload given as totals is sized as, as the reader sizes it (and its typical
+    VM); None when it is not given as totals (or its values are not numbers yet)."""
     if not isinstance(w, dict) or not any(w.get(k) is not None for k in TOTALS):
         return None
     try:
         vcpus, ram = int(w.get("vcpus") or TYPICAL_VCPUS), float(w.get("ram_gib") or TYPICAL_RAM_GIB)
-        cpu, mem = w.get("total_vcpus"), w.get("total_ram_gib")
-        return typical_vms(None if cpu is None else int(cpu), None if mem is None else float(mem), vcpus, ram), vcpus, ram
+        cpu, mem, tb = w.get("total_vcpus"), w.get("total_ram_gib"), w.get("total_storage_tb")
+        return size_totals(None if cpu is None else int(cpu), None if mem is None else float(mem),
+                           None if tb is None else float(tb), vcpus, ram)
     except (TypeError, ValueError, ZeroDivisionError):
         return None
 
@@ -431,7 +432,7 @@ class QtScenarioPanel(QWidget):
     def _workload_text(w: dict) -> str:
         shape = totals_shape(w)
         if shape is not None:
-            return (f"{w.get('name', '?')}\n  {shape[0]} typical VMs x {shape[1]} vCPU, {shape[2]:g} GiB "
+            return (f"{w.get('name', '?')}\n  {shape.vms} VMs x {shape.vcpus} vCPU, {shape.ram_gib:.4g} GiB "
                     "(from totals)")
         return (f"{w.get('name', '?')}\n  {w.get('vms', 1)} VMs x {w.get('vcpus', 1)} vCPU, "
                 f"{w.get('ram_gib', 1)} GiB" + ("  · real-time" if w.get("realtime") else ""))
@@ -440,8 +441,9 @@ class QtScenarioPanel(QWidget):
         """A workload given as totals: its VMs and typical VM as the placeholders of vms / vcpus /
         ram_gib (what the advice sizes), else the field table's defaults."""
         shape = totals_shape(w)
-        for key, value, why in (("vms", shape and shape[0], "from totals"), ("vcpus", shape and shape[1], "typical VM"),
-                                ("ram_gib", shape and shape[2], "typical VM")):
+        for key, value, why in (("vms", shape and shape.vms, "from totals"),
+                                ("vcpus", shape and shape.typical_vcpus, "typical VM"),
+                                ("ram_gib", shape and shape.typical_ram_gib, "typical VM")):
             editor = self.workload_form.editors.get((key,))
             if editor is not None and hasattr(editor, "setPlaceholderText"):
                 editor.setPlaceholderText(f"{value:g} ({why})" if shape else f"{BY_PATH['workloads.' + key].default:g} "

@@ -170,19 +170,24 @@ def test_downtime_reads_the_dirty_rate_and_the_link(downtime):
 
 
 def test_light_tests_predicted_from_heavy_and_chapter_5(downtime):
-    """Held out, the light tests (2.2-2.9 s) from the heavy ones and chapter 5: at little and massive
-    within the interval. Chapter 5's hosts ran 0.75 vCPUs per logical CPU: no vCPU waits for a core,
-    so its switch-over is the unloaded one (read at 0.75 it was 2.8 s for the light little test).
-    The light medium test (2.17 s, below its little 2.21 s) is not: the heavy tests rise to medium."""
+    """Held out, the light tests (2.2-2.9 s) from the heavy ones and chapter 5, within the interval.
+    Chapter 5's hosts ran 0.75 vCPUs per logical CPU: no vCPU waits for a core, so its switch-over is
+    the unloaded one (read at 0.75 it was 2.8 s for the light little test). The light tests' load over
+    the link (100 req/s over 10 Gb/s: 10) lies outside what the rest measured (chapter 5's 100 over 1,
+    the heavy 1900 over 10), though the load and the link each lie within their ranges: an
+    extrapolation of the last copy, with its wider band, which takes the light medium test (2.17 s,
+    below its little 2.21 s, where the heavy tests rise to medium)."""
     from advisor.models.migration import MigrationDowntime
 
     pts = downtime.training_points()
     light = ("c8-081", "c8-085", "c8-089")
     rest = MigrationDowntime(points=[p for p in pts if p.key.split("+")[0] not in light]).fit()
-    own = {p.key.split("+")[0]: p for p in pts if p.key.split("+")[0] in light}
-    pred = rest.predict([own[k].features for k in ("c8-081", "c8-089")])
-    for p, lo, hi in zip((own["c8-081"], own["c8-089"]), pred.low, pred.high, strict=True):
+    own = [p for p in pts if p.key.split("+")[0] in light]
+    pred = rest.predict([p.features for p in own])
+    assert pred.extrapolated.all()
+    for p, lo, hi in zip(own, pred.low, pred.high, strict=True):
         assert lo <= p.target <= hi, p.key
+    assert not downtime.predict([p.features for p in own]).extrapolated.any()  # measured: in-sample
 
 
 def test_overhead_below_the_lowest_ratio_is_bounded_by_the_figure_there(trained):
