@@ -9,6 +9,9 @@ from advisor.optimize.space import Design, design_scenario
 from advisor.scenario import Scenario
 from knowledge.costs import Catalogue
 
+#: how the note begins (the GUI picks it out of a search's notes)
+GROWS = "the scenario grows"
+
 
 def growth_note(scenario: Scenario, catalogue: Catalogue, design: Design | None, kb, how: str) -> str | None:
     """The note for a search of ``scenario`` for today (None without growth or without a best
@@ -23,7 +26,7 @@ def growth_note(scenario: Scenario, catalogue: Catalogue, design: Design | None,
     tl = advise(design_scenario(scenario, catalogue, design), kb=kb).timeline
     out = tl.runs_out if tl is not None else None
     if out is None:
-        return f"the scenario grows; the best design for today lasts its {g.horizon_years}-year horizon"
-    return (f"the scenario grows: the best design for today runs out in year {out['year']} "
+        return f"{GROWS}; the best design for today lasts its {g.horizon_years}-year horizon"
+    return (f"{GROWS}: the best design for today runs out in year {out['year']} "
             f"({out['resource'].replace('_', ' ')}) of its {g.horizon_years}-year horizon; {how} searches one "
             "that lasts")

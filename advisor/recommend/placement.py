@@ -21,8 +21,8 @@ hosts honouring the caps; :func:`survives` removes each failure the scenario mus
 domain) and re-places the
 lost VMs on the survivors' leftovers (host caps kept; the domain spread is the failure itself).
 A replicated workload's VMs on the lost hosts are not re-placed: their replicas carry the loss.
-:func:`constrained_count` is the smallest count that places and survives (galloping search and
-bisection over the count). Pure: no engine
+:mod:`advisor.recommend.placement_count` finds the smallest count that places and survives
+(:mod:`advisor.recommend.first_fit`: the first fit on every count at once). Pure: no engine
 context, only capacities, per-VM demands and the rules.
 """
 
@@ -260,75 +260,3 @@ def survives(p: Placement, profiles, rules: dict[str, Rule], survive) -> str | N
         if lose(p, lost, profiles, rules):
             return label
     return None
-
-
-@dataclass
-class Counted:
-    """The constrained count: the placement, the count by the constraints alone and after the
-    failures, and what bound it."""
-
-    placement: Placement
-    by_constraints: int
-    by_survival: int
-    binding: str
-
-
-def _first_placing(capacity, profiles, rules, domains, start: int, survive=None) -> Placement | None:
-    """The placement on the fewest hosts from ``start`` that places every VM (and survives): a
-    galloping search (start, +1, +2, +4, ...) to the first count that does, then bisection down to
-    the count after the last that did not (first fit almost always places on more hosts once it
-    placed on fewer; the result is checked, never assumed)."""
-    def ok(n: int) -> Placement | None:
-        p = place(capacity, profiles, rules, domains, n)
-        if p.unplaced or (survive is not None and survives(p, profiles, rules, survive) is not None):
-            return None
-        return p
-
-    lo, step, found = max(1, start) - 1, 1, None  # lo: a count known not to do (or below start)
-    n = max(1, start)
-    while n <= max(1, start) + MAX_EXTRA:
-        found = ok(n)
-        if found is not None:
-            break
-        lo, n, step = n, n + step, step * 2
-    if found is None:
-        return None
-    hi = n
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        p = ok(mid) if mid >= max(1, start) else None
-        if p is not None:
-            hi, found = mid, p
-        else:
-            lo = mid
-    return found
-
-
-def constrained_count(capacity: dict[str, float], profiles, rules: dict[str, Rule], domains, survive,
-                      start: int) -> Counted | None:
-    """The smallest count from ``start`` that places every VM under ``rules`` and still does after
-    each failure ``survive`` names; None when no count up to ``start + MAX_EXTRA`` does."""
-    lower = start
-    for name, _, n in profiles:
-        r = rules.get(name)
-        if r is not None and r.per_host:
-            lower = max(lower, math.ceil(n / r.per_host))
-    if domains and any(r.per_domain for r in rules.values()):
-        lower = max(lower, min(len(domains), max(math.ceil(n / rules[nm].per_domain) for nm, _, n in profiles
-                                                 if nm in rules and rules[nm].per_domain)))
-    first = _first_placing(capacity, profiles, rules, domains, lower)
-    if first is None:
-        return None
-    by_constraints = len(first.hosts)
-    final = first if survive is None or survives(first, profiles, rules, survive) is None else \
-        _first_placing(capacity, profiles, rules, domains, by_constraints + 1, survive)
-    if final is None:
-        return None
-    kinds = sorted({k for r in rules.values() for k in r.kinds})
-    if len(final.hosts) > by_constraints:
-        binding = "survive " + ", ".join(f"{v} {k}" for k, v in vars(survive).items() if v)
-    elif by_constraints > start:
-        binding = ", ".join(kinds)
-    else:
-        binding = "resources"
-    return Counted(final, by_constraints, len(final.hosts), binding)

@@ -10,7 +10,8 @@ from dataclasses import dataclass, field
 from advisor.recommend import ha as ha_policy
 from advisor.recommend.base import EngineContext
 from advisor.recommend.host_demand import Budgets, placement_demand, vm_demand
-from advisor.recommend.placement import Counted, Placement, constrained_count, place, rules_of
+from advisor.recommend.placement import Placement, rules_of
+from advisor.recommend.placement_count import Counted, constrained_count, placer
 
 #: doc 003 C5 (rule dp.no-sequential-pairs): two sequential-I/O VMs paired on one host ran about 18 %
 #: longer and got 24 % less bandwidth; random mixes interfered little
@@ -109,7 +110,7 @@ def constrain(ctx: EngineContext, cap: dict[str, float], budgets: Budgets, start
         elif ha["hosts"] - sc.hosts.reserve > active:
             active, binding = ha["hosts"] - sc.hosts.reserve, f"HA admission ({sc.preferences.ha.policy})"
             if counted is not None:  # the placement spreads over the hosts admission control needs
-                counted.placement = place(cap, profiles, rules, domains, active)
+                counted.placement = placer(cap, profiles, rules, domains)(active)
     out = Constrained(active, start, counted, ha, binding, problems, sorted(sequential(sc)))
     out.notes = _domain_notes(domains, out.placement)
     return out

@@ -1,7 +1,7 @@
 """Speed of placement under constraints (#32): 10,000 VMs (200 workloads x 50 VMs) with
 anti-affinity (per workload, and 20 named groups shared by five workloads each), replicated
 workloads (replication factor 3) and 3 failure domains, placed by
-``advisor.recommend.placement.constrained_count`` to the smallest count that places every VM and
+``advisor.recommend.placement_count.constrained_count`` to the smallest count that places every VM and
 still does after losing any one domain. Baseline, same run, same VMs and hosts: the unconstrained
 bulk packing (``advisor.recommend.packing.pack``). Target: the constrained placement under 5 s
 (the ratio to the baseline is printed for the record).
@@ -35,7 +35,8 @@ def estate():
 
 def main() -> int:
     from advisor.recommend.packing import pack
-    from advisor.recommend.placement import constrained_count, rules_of
+    from advisor.recommend.placement import rules_of
+    from advisor.recommend.placement_count import constrained_count
     from advisor.scenario.model import FailureDomain, Survive
 
     cap = {"cpu_allocation": 64.0, "ram": 500.0}

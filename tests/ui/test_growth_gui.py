@@ -133,9 +133,14 @@ def test_optimize_tab_finds_the_design_that_lasts_the_horizon(window, qtbot):
     s = window.session
     with qtbot.waitSignal(s.sig_advice, timeout=60000):
         s.set_catalogue(load_catalogue(EXAMPLE.parent / "costs-example.yaml"))
-    assert s.advice.timeline.runs_out is not None  # the planned 10 hosts run out (year 3, CPU load)
+    assert s.advice.timeline.runs_out is not None  # the planned 10 hosts run out (year 4, RAM)
     panel = window.show_view("optimize")
     panel.counts.setValue(1)
+    with qtbot.waitSignal(panel.task.sig_done, timeout=240000):  # for today: says when its best runs out
+        qtbot.mouseClick(panel.run_button, Qt.MouseButton.LeftButton)
+    wait_idle(qtbot, panel, 60000)
+    assert "the scenario grows: the best design for today runs out in year" in panel.best.text()
+    assert "“Last the growth horizon” searches one that lasts" in panel.best.text()
     panel.horizon.setChecked(True)
     with qtbot.waitSignal(panel.task.sig_done, timeout=240000):
         qtbot.mouseClick(panel.run_button, Qt.MouseButton.LeftButton)

@@ -52,9 +52,16 @@ def run_search(scenario, catalogue, kb, objective: str, figure: str, host_counts
         sc.preferences.hypervisor = None
     if horizon:
         sc = horizon_scenario(sc)
-    return optimize(sc, catalogue, kb, objective=objective, figure=figure,
-                    options=SpaceOptions(host_counts=host_counts), progress=progress, cancel=cancel,
-                    keep_table=True)
+    result = optimize(sc, catalogue, kb, objective=objective, figure=figure,
+                      options=SpaceOptions(host_counts=host_counts), progress=progress, cancel=cancel,
+                      keep_table=True)
+    if not horizon and result.best is not None:  # a growing scenario: when today's best design runs out
+        from advisor.optimize.lasts import growth_note
+
+        note = growth_note(scenario, catalogue, result.best.design, kb, "“Last the growth horizon”")
+        if note:
+            result.notes.insert(0, note)
+    return result
 
 
 class QtOptimizePanel(QWidget):
@@ -243,6 +250,7 @@ class QtOptimizePanel(QWidget):
     def _on_result(self, result) -> None:
         from advisor.cost import money
         from advisor.optimize.chart import design_text, pareto_figure
+        from advisor.optimize.lasts import GROWS
 
         self.result = result
         self.chart.set_figure(pareto_figure(result))
@@ -262,7 +270,8 @@ class QtOptimizePanel(QWidget):
                                                                 strict=True))
             self.best.setText(f"<b>Best by {html.escape(result.objective)}:</b> {html.escape(design_text(b, result))}"
                               f"<br>capex {money(b.capex, result.currency)}, opex {money(b.opex_per_year)} per year, "
-                              f"{b.kwh_per_year:,.0f} kWh per year; cache modes {html.escape(modes)}")
+                              f"{b.kwh_per_year:,.0f} kWh per year; cache modes {html.escape(modes)}"
+                              + "".join(f"<br>{html.escape(n)}" for n in result.notes if n.startswith(GROWS)))
         self.load_best.setEnabled(b is not None)
         self.front.setRowCount(len(result.pareto))
         label = next(t for k, t in FIGURES if k == result.figure)
