@@ -8,9 +8,8 @@ is :data:`EXIT_NO_GUI`.
 
 from __future__ import annotations
 
+import gc
 import os
-import shutil
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -59,6 +58,9 @@ def settings_store() -> AppSettingsStore:
 
 def native_message(title: str, text: str) -> bool:
     """Show ``text`` in a message box of the platform without Qt; True if one was shown."""
+    import shutil
+    import subprocess  # here, not at the top: the start-up of the window does not need it
+
     try:
         if sys.platform.startswith("win"):
             import ctypes
@@ -126,8 +128,8 @@ def run(scenario: Path | None = None, screenshots: Path | None = None, size: tup
         return _fail(f"the Qt libraries could not be loaded ({exc}). Install PySide6 (pip install "
                      "PySide6-Essentials) and, on Debian/Ubuntu, the system libraries Qt needs "
                      "(./run app installs them).")
-    from PySide6.QtCore import QTimer
 
+    gc.disable()  # start-up makes objects that live on; the window's collector takes over (ui.workers)
     app = QApplication.instance() or QApplication(sys.argv[:1])
     if app is None:
         return _fail("Qt could not open the display; see the messages above. " + NO_DISPLAY_HELP)
@@ -143,8 +145,10 @@ def run(scenario: Path | None = None, screenshots: Path | None = None, size: tup
         return render_all(window, Path(scenario) if scenario else None, Path(screenshots), size)
     window = launch(scenario, kb_path, font_pt)
     if not quit_after_show:
-        QTimer.singleShot(0, lambda: warn_unwritable_dirs(window))
-        QTimer.singleShot(0, lambda: warn_settings_kept(window, window.settings))
+        from ui.first_paint import after_first_paint
+
+        after_first_paint(window, lambda: warn_unwritable_dirs(window))
+        after_first_paint(window, lambda: warn_settings_kept(window, window.settings))
     if quit_after_show:  # used by the start-up benchmark: quit once the window has been painted
         _quit_after_first_paint(app, window, started)
     return app.exec()

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 
 from knowledge.infra.errors import UserFacingError
 from ui import theme
+from ui.first_paint import after_first_paint
 from ui.labels import strip_mnemonic
 from ui.problem_banner import ProblemBanner
 from ui.session import Session
@@ -160,7 +161,6 @@ class MainWindow(ActionsMixin, FilesMixin, WorkshopMixin, QMainWindow):
         self.session.document.sig_changed.connect(lambda _p: self._update_title())
         self.session.document.sig_path.connect(lambda _p: self._update_title())
 
-        from ui.first_paint import after_first_paint
         from ui.tooltips import ToolTipWrapper
         from ui.workers import MainThreadGarbageCollector
 
@@ -242,10 +242,11 @@ class MainWindow(ActionsMixin, FilesMixin, WorkshopMixin, QMainWindow):
 
     def name_widgets_soon(self) -> None:
         """Accessible names for the widgets of the view on show (and of the window's bars), once
-        the events in hand have built them (:mod:`ui.accessible`)."""
+        the events in hand have built them (:mod:`ui.accessible`); at start-up once the window
+        has been painted."""
         if not getattr(self, "_naming", False):
             self._naming = True
-            QTimer.singleShot(0, self, self._name_widgets)
+            after_first_paint(self, self._name_widgets)
 
     def _name_widgets(self) -> None:
         from ui.accessible import name_all

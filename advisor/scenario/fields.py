@@ -250,12 +250,13 @@ FIELDS: tuple[Field, ...] = (
        maximum=1e9, **_POS),
     # --- totals and growth of a workload (#31)
     _f("workloads.total_vcpus", "int", "Total vCPUs", "The workload as totals: all its vCPUs together. It is "
-       f"sized as that many typical VMs (vCPUs per VM, default {TYPICAL_VCPUS}); give no vms then", "vCPUs",
+       f"sized as VMs that hold every total, none larger than the typical VM (vcpus / ram_gib, default "
+       f"{TYPICAL_VCPUS} vCPU / {TYPICAL_RAM_GIB:g} GiB); give no vms then", "vCPUs",
        minimum=1, maximum=100_000_000),
-    _f("workloads.total_ram_gib", "float", "Total RAM", "The workload as totals: all its RAM together (RAM per "
-       f"VM of the typical VM, default {TYPICAL_RAM_GIB:g} GiB)", "GiB", maximum=1e10, step=64, decimals=0, **_POS),
+    _f("workloads.total_ram_gib", "float", "Total RAM", "The workload as totals: all its RAM together, shared "
+       f"evenly by its VMs (each at most the typical VM's ram_gib, default {TYPICAL_RAM_GIB:g} GiB)", "GiB", maximum=1e10, step=64, decimals=0, **_POS),
     _f("workloads.total_storage_tb", "float", "Total storage", "The workload as totals: all its virtual disks "
-       "together (10^12 B), shared evenly by its typical VMs; give no io.disk_gb then", "TB", maximum=1e7,
+       "together (10^12 B), shared evenly by its VMs; give no io.disk_gb then", "TB", maximum=1e7,
        step=1, **_POS),
     _f("workloads.growth", "section", "Growth of this workload", "Growth rates of this workload where they differ "
        "from the scenario's growth section"),

@@ -175,8 +175,9 @@ def compound(pct: float, years: float) -> float:
 @dataclass
 class Workload:
     """A group of identical VMs. A workload given as totals (``total_vcpus``, ``total_ram_gib``,
-    ``total_storage_tb``) is that many typical VMs: the reader sets ``vms`` (and ``io.disk_gb``
-    from the total storage) and the file keeps the totals."""
+    ``total_storage_tb``) is the VMs that hold them (:func:`advisor.scenario.totals.size_totals`):
+    the reader sets ``vms``, ``vcpus``, ``ram_gib`` (and ``io.disk_gb`` from the total storage);
+    the file keeps the totals and the typical VM."""
 
     name: str
     vms: int = 1
@@ -203,7 +204,7 @@ class Workload:
     #: share at ``preferences.sizing_percentile`` becomes ``cpu_busy_share`` (see :func:`share_at`)
     cpu_busy_percentiles: dict[str, float] | None = None
     measured: list[str] | None = None  # fields derived from the estate's measurements, not assumed
-    total_vcpus: int | None = None  # the workload as totals (#31): sized as typical VMs
+    total_vcpus: int | None = None  # the workload as totals (#31): sized as VMs of at most the typical VM
     total_ram_gib: float | None = None
     total_storage_tb: float | None = None
     growth: GrowthRates | None = None  # this workload's own growth rates (None: the scenario's)

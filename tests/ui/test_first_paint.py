@@ -49,3 +49,51 @@ def test_launch_loads_the_knowledge_base_and_welcomes_after_the_first_paint(qtbo
     qtbot.waitUntil(lambda: getattr(w, "welcome", None) is not None and w.welcome.isVisible(), timeout=5000)
     qtbot.waitUntil(lambda: w.session.ready, timeout=60000)
     w.welcome.close()
+
+
+def _tab_chain(window, start) -> list[str]:
+    from PySide6.QtCore import Qt
+
+    names, widget = [], start
+    for _ in range(5000):
+        if widget.focusPolicy() & Qt.FocusPolicy.TabFocus and widget.window() is window:
+            names.append(widget.objectName() or type(widget).__name__)
+        widget = widget.nextInFocusChain()
+        if widget is start:
+            return names
+    raise AssertionError("the focus chain does not close")
+
+
+def test_the_scenario_form_below_the_fold_follows_the_first_paint_in_its_tab_place(qtbot):
+    from PySide6.QtWidgets import QGroupBox
+
+    from ui.demo import demo_data
+    from ui.document import ScenarioDocument
+    from ui.panels.qt_scenario import QtScenarioPanel
+
+    panel = QtScenarioPanel(ScenarioDocument(demo_data()))
+    qtbot.addWidget(panel)
+    titles = lambda: [b.title() for b in panel.findChildren(QGroupBox)]  # noqa: E731
+    assert "Preferences" not in titles() and "Growth over the years" not in titles()  # not before the paint
+    panel.resize(1280, 760)
+    panel.show()
+    qtbot.waitUntil(lambda: "Growth over the years" in titles(), timeout=5000)
+    assert titles().index("Storage") < titles().index("Preferences")
+    assert panel.prefs_form.isVisible() and panel.prefs_form.editors  # filled from the document
+    chain = _tab_chain(panel, panel.scenario_form.editors[("name",)])
+    order = [chain.index(n) for n in ("table_hosts_disks", "field_ram_overcommit", "target_max_boot_time_s",
+                                      "field_horizon_years", "QListWidget", "field_vms")]
+    assert order == sorted(order), chain  # made last, yet Tab reaches them where they stand
+
+
+def test_a_form_below_the_fold_asked_for_before_the_paint_is_made_at_once(qtbot):
+    from ui.demo import demo_data
+    from ui.document import ScenarioDocument
+    from ui.panels.qt_scenario import QtScenarioPanel
+
+    doc = ScenarioDocument(demo_data())
+    panel = QtScenarioPanel(doc)
+    qtbot.addWidget(panel)
+    editor = panel.growth_form.editors[("horizon_years",)]
+    doc.set(("growth", "horizon_years"), 7)
+    assert editor.value() == 7

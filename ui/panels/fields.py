@@ -260,8 +260,10 @@ class BoundForm(QWidget):
             text = path_text(self.full_path(spec))
             msg = problems.get(text, "")
             self.rows[spec.path].set_error(msg)
-            self.editors[spec.path].setProperty("invalid", bool(msg))
-            self.editors[spec.path].style().polish(self.editors[spec.path])
+            editor = self.editors[spec.path]
+            if bool(editor.property("invalid")) != bool(msg):  # polished again only when it changes:
+                editor.setProperty("invalid", bool(msg))  # each polish matches the style sheet anew
+                editor.style().polish(editor)
 
     def problem_count(self) -> int:
         """How many of this form's fields have a problem."""

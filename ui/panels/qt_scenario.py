@@ -24,6 +24,7 @@ from advisor.scenario import SHARED_KINDS
 from advisor.scenario.fields import BY_PATH, TOTALS, TYPICAL_RAM_GIB, TYPICAL_VCPUS
 from advisor.scenario.totals import Sized, size_totals
 from ui.document import ScenarioDocument
+from ui.first_paint import after_first_paint
 from ui.panels.fields import MARKS, BoundForm, provenance, table_specs
 from ui.panels.record_table import RecordTable
 from ui.panels.targets_form import TargetsForm, WorkloadTargetsForm
@@ -189,6 +190,7 @@ class QtScenarioPanel(QWidget):
     def __init__(self, document: ScenarioDocument, notifier=None, parent: QWidget | None = None):
         super().__init__(parent)
         self.document = document
+        self._below_fold: dict[str, QWidget] = {}  # made by complete()
         self.probe_task = TaskSlot("probing this machine", notifier, parent=self)
         self.probe_task.sig_done.connect(self.on_probe_done)
         self.probe_task.sig_finished.connect(lambda: self.probe_button.setEnabled(True))
@@ -203,9 +205,11 @@ class QtScenarioPanel(QWidget):
         document.sig_validated.connect(self.on_validated)
         self.on_document_changed(())
         self.on_validated(document.problems)
+        after_first_paint(self, self.complete)
 
     def _build_hosts_column(self, document: ScenarioDocument) -> QWidget:
-        """The left column: scenario name, hosts, storage, preferences and targets."""
+        """The left column: scenario name, hosts and storage (preferences, targets and growth
+        below them follow with :meth:`complete`)."""
         self.scenario_form = BoundForm(document, SCENARIO_SPECS, ())
         self.hosts_form = BoundForm(document, HOST_SPECS, ("hosts",))
         hosts_box = QGroupBox("Hosts (every host alike)")
@@ -232,41 +236,66 @@ class QtScenarioPanel(QWidget):
             self.storage_labels[path] = (label, title)
             sb.addWidget(label)
             sb.addWidget(table)
+        self.storage_box = storage_box
+        left = QWidget()
+        self.left_layout = QVBoxLayout(left)
+        self.left_layout.setContentsMargins(0, 0, 0, 0)
+        self.left_layout.addWidget(hosts_box)
+        self.left_layout.addWidget(storage_box)
+        self.left_layout.addStretch(1)
+        return left
+
+    # --- below the fold ------------------------------------------------------------------
+    def complete(self) -> None:
+        """Add preferences, targets and growth under the storage: after the panel's first paint,
+        where a 1280x800 window shows none of them (start-up, issue #30), or at once when one of
+        their forms is asked for. Their fields keep their place in the Tab order."""
+        if self._below_fold:
+            return
+        from ui.accessible import name_all
+
+        document = self.document
         prefs_box = QGroupBox("Preferences")
-        self.prefs_form = BoundForm(document, PREF_SPECS, ("preferences",))
-        QVBoxLayout(prefs_box).addWidget(self.prefs_form)
+        self._below_fold["prefs_form"] = BoundForm(document, PREF_SPECS, ("preferences",))
+        QVBoxLayout(prefs_box).addWidget(self._below_fold["prefs_form"])
         targets_box = QGroupBox("Targets the plan must meet")
         targets_box.setToolTip("preferences.targets: the host count is the smallest that meets them; a workload's "
                                "own targets (under the workload) replace these for it")
-        self.targets_form = TargetsForm(document)
-        QVBoxLayout(targets_box).addWidget(self.targets_form)
+        self._below_fold["targets_form"] = TargetsForm(document)
+        QVBoxLayout(targets_box).addWidget(self._below_fold["targets_form"])
+        boxes = (prefs_box, targets_box, self._build_growth_box(document))
+        for i, box in enumerate(boxes):
+            self.left_layout.insertWidget(2 + i, box)
+            box.show()  # now, not at the next turn of the event loop
+        follow_in_tab_order(self.storage_box, boxes)
+        for box in boxes:
+            name_all(box)  # the rest of the view was named when it was shown
+        self.arrange()
 
-        left = QWidget()
-        ll = QVBoxLayout(left)
-        ll.setContentsMargins(0, 0, 0, 0)
-        ll.addWidget(hosts_box)
-        ll.addWidget(storage_box)
-        ll.addWidget(prefs_box)
-        ll.addWidget(targets_box)
-        ll.addWidget(self._build_growth_box(document))
-        ll.addStretch(1)
-        return left
+    prefs_form = property(lambda self: self._below_fold_part("prefs_form"))
+    targets_form = property(lambda self: self._below_fold_part("targets_form"))
+    growth_form = property(lambda self: self._below_fold_part("growth_form"))
+    events_table = property(lambda self: self._below_fold_part("events_table"))
+
+    def _below_fold_part(self, name: str) -> QWidget:
+        self.complete()
+        return self._below_fold[name]
 
     def _build_growth_box(self, document: ScenarioDocument) -> QGroupBox:
         """Growth over a horizon (rates per resource) and its step events (the advice's timeline)."""
         box = QGroupBox("Growth over the years")
         box.setToolTip("growth: demand growth per year, compounded; the advice's timeline shows the hosts each "
                        "year needs and the year the planned hosts run out")
-        self.growth_form = BoundForm(document, GROWTH_SPECS, ("growth",))
-        self.events_table = RecordTable(document, ("growth", "events"), EVENT_SPECS,
-                                        lambda existing: new_growth_event(existing, self.workloads()),
-                                        "growth event", "No step events: demand grows by the rates only.")
+        growth_form = self._below_fold["growth_form"] = BoundForm(document, GROWTH_SPECS, ("growth",))
+        events_table = self._below_fold["events_table"] = RecordTable(
+            document, ("growth", "events"), EVENT_SPECS, lambda existing: new_growth_event(existing, self.workloads()),
+            "growth event", "No step events: demand grows by the rates only.")
         lay = QVBoxLayout(box)
-        lay.addWidget(self.growth_form)
+        lay.addWidget(growth_form)
         label = QLabel("Step events (VMs added in a year)")
         label.setObjectName("subheading")
         lay.addWidget(label)
-        lay.addWidget(self.events_table)
+        lay.addWidget(events_table)
         return box
 
     def _build_workload_column(self, document: ScenarioDocument) -> None:
@@ -502,6 +531,22 @@ class QtScenarioPanel(QWidget):
         data["hosts"] = merged
         self.document.replace(data, "Use this machine")
         self.sig_status.emit("Host fields filled from this machine")
+
+
+def _tab_stops(root: QWidget) -> list[QWidget]:
+    """The widgets under ``root`` that Tab stops at, in the order they were made."""
+    return [w for w in root.findChildren(QWidget) if w.focusPolicy() & Qt.FocusPolicy.TabFocus
+            and w.focusProxy() is None and w.window() is root.window()]  # not a combo box's popup
+
+
+def follow_in_tab_order(anchor: QWidget, boxes) -> None:
+    """Put the fields of ``boxes`` (made after the rest of the window, so last in its Tab order)
+    right after the last field of ``anchor``, in their own order."""
+    previous = (_tab_stops(anchor) or [anchor])[-1]
+    for box in boxes:
+        for widget in _tab_stops(box):
+            QWidget.setTabOrder(previous, widget)
+            previous = widget
 
 
 def _scroll(widget: QWidget) -> QScrollArea:
