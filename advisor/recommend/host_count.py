@@ -305,7 +305,7 @@ def _rationale(ctx: EngineContext, s: _Sizing) -> str:
     from advisor.recommend import targets as tg
 
     sc = ctx.scenario
-    active, hosts = s.active, s.active + sc.hosts.reserve
+    active = s.active
     if s.infeasible:
         return ("No host count meets every hard limit: " + "; ".join(s.problems) + ". Change the hosts, the "
                 f"workloads or the targets; the later decisions assume the {active} planned active hosts.")
