@@ -97,3 +97,29 @@ def test_a_form_below_the_fold_asked_for_before_the_paint_is_made_at_once(qtbot)
     editor = panel.growth_form.editors[("horizon_years",)]
     doc.set(("growth", "horizon_years"), 7)
     assert editor.value() == 7
+
+
+def test_the_style_sheet_applied_after_the_window_is_built_styles_it_as_before(qtbot, kb_file):
+    """The launcher applies the style sheet once the first window is built (each widget polished
+    once): the window ends up styled like one built under the style sheet."""
+    from PySide6.QtWidgets import QGroupBox
+
+    from app.gui import create_window
+    from ui import theme
+
+    app = QApplication.instance()
+    app.setStyleSheet("")
+    w = create_window(kb_file)
+    qtbot.addWidget(w, before_close_func=lambda win: win.session.document.undo_stack.setClean())
+    assert "QGroupBox" in app.styleSheet()
+    w.resize(1280, 800)
+    w.show()
+    qtbot.waitExposed(w)
+    late = [b.font().weight() for b in w.findChildren(QGroupBox)]
+    theme.apply(app, w.settings.theme, w.settings.font_pt)  # the style sheet first, then the window
+    early = create_window(kb_file)
+    qtbot.addWidget(early, before_close_func=lambda win: win.session.document.undo_stack.setClean())
+    early.resize(1280, 800)
+    early.show()
+    qtbot.waitExposed(early)
+    assert late == [b.font().weight() for b in early.findChildren(QGroupBox)] and late  # group titles in bold
