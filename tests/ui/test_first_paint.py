@@ -123,3 +123,31 @@ def test_the_style_sheet_applied_after_the_window_is_built_styles_it_as_before(q
     early.show()
     qtbot.waitExposed(early)
     assert late == [b.font().weight() for b in early.findChildren(QGroupBox)] and late  # group titles in bold
+
+
+def test_the_form_fields_handle_their_events_in_qt_until_they_have_the_focus(qtbot):
+    """Every event of every field through Python slowed building and painting the scenario form:
+    the fields keep no event() override and no event filter of their own; the undo keys are left
+    to the window by a filter on the field with the focus only."""
+    from PySide6.QtCore import QEvent, Qt
+    from PySide6.QtGui import QKeyEvent
+    from PySide6.QtWidgets import QWidget
+
+    from ui.panels.editors import ChoiceBox, NumberEdit, TextEdit
+
+    assert all("event" not in cls.__dict__ for cls in (NumberEdit, ChoiceBox, TextEdit))
+    holder = QWidget()
+    qtbot.addWidget(holder)
+    fields = [NumberEdit("GiB", parent=holder), ChoiceBox(holder), TextEdit(holder)]
+    holder.show()
+    qtbot.waitExposed(holder)
+    for field in fields:
+        undo = QKeyEvent(QEvent.Type.ShortcutOverride, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+        field.setFocus()
+        qtbot.waitUntil(field.hasFocus, timeout=2000)
+        QApplication.sendEvent(field, undo)
+        assert not undo.isAccepted()  # the window's undo, not the field's
+    other = QKeyEvent(QEvent.Type.ShortcutOverride, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    fields[0].clearFocus()
+    QApplication.sendEvent(fields[0], other)
+    assert other.isAccepted()  # not focused: no filter; the line edit claims its own key (Qt's default)

@@ -71,7 +71,6 @@ class NumberEdit(QLineEdit):
         super().__init__(parent)
         self.unit, self.integer, self.step, self.optional = unit, integer, step, optional
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)  # the wheel does not take the focus
-        self.installEventFilter(WheelGuard(self))  # the wheel steps it only after a click into it
         self.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if optional:
             self.setPlaceholderText("not set")
@@ -101,12 +100,18 @@ class NumberEdit(QLineEdit):
         self.setText(format_number(new))
         self.sig_edited.emit(self.value())
 
-    # --- input ---------------------------------------------------------------------------
-    def event(self, event) -> bool:
-        if event.type() == QEvent.Type.ShortcutOverride and is_undo_key(event):
-            event.ignore()  # not the line edit's own undo: the window's, over the whole document
-            return True
-        return super().event(event)
+    # --- input (the wheel steps it only after a click into it; Ctrl+Z is the window's) -----
+    def mousePressEvent(self, event) -> None:  # noqa: N802 - Qt override
+        self.setProperty(_CLICKED, True)
+        super().mousePressEvent(event)
+
+    def focusInEvent(self, event) -> None:  # noqa: N802 - Qt override
+        _focus_entered(self)
+        super().focusInEvent(event)
+
+    def focusOutEvent(self, event) -> None:  # noqa: N802 - Qt override
+        _focus_left(self)
+        super().focusOutEvent(event)
 
     def keyPressEvent(self, event) -> None:  # noqa: N802 - Qt override
         key = event.key()
@@ -168,7 +173,6 @@ class ChoiceBox(QComboBox):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
-        self.installEventFilter(WheelGuard(self))
 
     def wheelEvent(self, event) -> None:  # noqa: N802 - Qt override
         if not wheel_allowed(self):
@@ -176,21 +180,55 @@ class ChoiceBox(QComboBox):
             return
         super().wheelEvent(event)
 
-    def event(self, event) -> bool:
-        if event.type() == QEvent.Type.ShortcutOverride and is_undo_key(event):
-            event.ignore()
-            return True
-        return super().event(event)
+    def mousePressEvent(self, event) -> None:  # noqa: N802 - Qt override
+        self.setProperty(_CLICKED, True)
+        super().mousePressEvent(event)
+
+    def focusInEvent(self, event) -> None:  # noqa: N802 - Qt override
+        _focus_entered(self)
+        super().focusInEvent(event)
+
+    def focusOutEvent(self, event) -> None:  # noqa: N802 - Qt override
+        _focus_left(self)
+        super().focusOutEvent(event)
 
 
 class TextEdit(QLineEdit):
     """A line edit whose Ctrl+Z is the window's undo (over the whole document)."""
 
-    def event(self, event) -> bool:
+    def focusInEvent(self, event) -> None:  # noqa: N802 - Qt override
+        _focus_entered(self)
+        super().focusInEvent(event)
+
+    def focusOutEvent(self, event) -> None:  # noqa: N802 - Qt override
+        _focus_left(self)
+        super().focusOutEvent(event)
+
+
+class _WindowUndo(QObject):
+    """On the field that has the focus (only there: every event of every field through Python
+    would slow building and painting a form down, issue #30): its undo and redo keys are left to
+    the window, whose undo covers every edit of the document."""
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt override
         if event.type() == QEvent.Type.ShortcutOverride and is_undo_key(event):
-            event.ignore()
+            event.ignore()  # not the field's own undo: the window's
             return True
-        return super().event(event)
+        return False
+
+
+def _focus_entered(field: QWidget) -> None:
+    guard = getattr(field, "_window_undo", None)
+    if guard is None:
+        guard = field._window_undo = _WindowUndo(field)  # goes with the field
+    field.installEventFilter(guard)
+
+
+def _focus_left(field: QWidget) -> None:
+    guard = getattr(field, "_window_undo", None)
+    if guard is not None:
+        field.removeEventFilter(guard)
+    field.setProperty(_CLICKED, False)  # a wheel turn over it scrolls the form again
 
 
 #: the dynamic property set on a field the user clicked into (cleared when it loses the focus)
