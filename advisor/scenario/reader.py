@@ -47,6 +47,7 @@ from advisor.scenario.model import (
     level_of,
     share_at,
 )
+from advisor.scenario.placement_rules import check_constraints
 from advisor.scenario.totals import num, size_totals
 from knowledge.infra.errors import InputError
 from knowledge.infra.reader import MAX_NUMBER, MISSING, MappingReader, Problems, is_number
@@ -454,6 +455,7 @@ def parse_scenario(data: Any, source: str = "scenario") -> Scenario:
     if isinstance(r.data.get("workloads"), list) and not workloads:
         pr.add("workloads", "must list at least one workload")
     _check_workloads(workloads, hosts, "hosts" in r.data, pr)
+    check_constraints(workloads, hosts, "hosts" in r.data, pr)
     prefs = _preferences(r.section("preferences"), workloads, hosts.reserve, pr)
     _sized_at_percentile(workloads, prefs)
     growth = _growth(r.raw("growth"), workloads, pr) if r.raw("growth", None) is not None else None
