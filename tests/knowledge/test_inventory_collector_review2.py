@@ -12,30 +12,15 @@ out again), not by the readers under test."""
 from __future__ import annotations
 
 import csv
-import json
 from pathlib import Path
 
-import openpyxl
 import pytest
 
-from app.cli import main
+from tests.knowledge.test_inventory_collector_usage import FIX, _json, _sheet
 
 pytestmark = pytest.mark.timeout(120)
 
-FIX = Path(__file__).resolve().parents[1] / "fixtures" / "inventory" / "collectors"
 LO, AZ, AWS = FIX / "liveoptics.xlsx", FIX / "azure-migrate-import.csv", FIX / "aws-migrationhub-import.csv"
-
-
-def _sheet(path: Path, name: str) -> list[dict]:
-    wb = openpyxl.load_workbook(path, read_only=True, data_only=True)
-    rows = list(wb[name].iter_rows(values_only=True))
-    wb.close()
-    return [dict(zip(rows[0], r, strict=False)) for r in rows[1:] if r and r[0] not in (None, "")]
-
-
-def _json(capsys, *args: str) -> dict:
-    assert main(["inventory", *args, "--format", "json", "--no-advise"]) == 0
-    return json.loads(capsys.readouterr().out)
 
 
 def _workload(doc: dict, vcpus: int, ram_gib: float) -> dict:
