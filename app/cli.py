@@ -37,8 +37,8 @@ COMMANDS: tuple[ModuleType, ...] = (gui, advise, inventory, kb, rt, probe, impor
 EXIT_OK, EXIT_ERROR, EXIT_USAGE = 0, 1, 2
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The full argument parser with every sub-command registered."""
+def build_parser(commands: tuple[ModuleType, ...] = COMMANDS) -> argparse.ArgumentParser:
+    """The full argument parser with every sub-command registered (or those of ``commands``)."""
     parser = argparse.ArgumentParser(
         prog="capadvisor",
         description=(
@@ -49,23 +49,24 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"capadvisor {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for module in COMMANDS:
+    for module in commands:
         module.register(sub)
     return parser
 
 
 def gui_main(argv: list[str] | None = None) -> int:
-    """Entry point of ``capadvisor-gui``: the same options as ``capadvisor gui``."""
+    """Entry point of ``capadvisor-gui``: the same options as ``capadvisor gui`` (only its parser is
+    built: the window's start-up does not wait for the other commands' options, issue #30)."""
     args = sys.argv[1:] if argv is None else list(argv)
-    return main(["gui", *args])
+    return main(["gui", *args], commands=(gui,))
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Run the CLI; return the process exit code."""
+def main(argv: list[str] | None = None, commands: tuple[ModuleType, ...] = COMMANDS) -> int:
+    """Run the CLI (the sub-commands of ``commands``); return the process exit code."""
     from knowledge.infra.errors import UserFacingError
 
     args_list = sys.argv[1:] if argv is None else list(argv)
-    parser = build_parser()
+    parser = build_parser(commands)
     if not args_list:
         args_list = ["gui"]
     args = parser.parse_args(args_list)

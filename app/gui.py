@@ -122,6 +122,7 @@ def run(scenario: Path | None = None, screenshots: Path | None = None, size: tup
     if problem:
         return _fail(problem)
     os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
+    _import_before_qt()
     try:
         from PySide6.QtWidgets import QApplication
     except ImportError as exc:
@@ -152,6 +153,15 @@ def run(scenario: Path | None = None, screenshots: Path | None = None, size: tup
     if quit_after_show:  # used by the start-up benchmark: quit once the window has been painted
         _quit_after_first_paint(app, window, started)
     return app.exec()
+
+
+def _import_before_qt() -> None:
+    """The plain-Python modules the first window needs, imported before Qt: once loaded, PySide6
+    reads the source of every module imported after it (looking for ``from __feature__``), a few
+    milliseconds of the start-up (issue #30)."""
+    import advisor.recommend.targets  # noqa: F401 - the targets form
+    import advisor.scenario  # noqa: F401 - the scenario form's field table and its validation
+    from app import settings  # noqa: F401
 
 
 def _quit_after_first_paint(app, window, started: float) -> None:

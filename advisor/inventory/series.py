@@ -292,7 +292,10 @@ class SeriesSizing:
         peak = stats.get("cpu_peak")
         if peak is None or np.isnan(peak[rows]).all():
             return None
-        ok = ~np.isnan(peak[rows])
+        # a powered-off VM's row (0 % over the collection) is no measurement: it takes its group's figure
+        ok = ~np.isnan(peak[rows]) & np.array([v.powered_on is not False for v in vms], dtype=bool)
+        if not ok.any():
+            return None
         weight = np.array([(v.vcpus or 0) * v.count for v in vms], dtype=np.float64)[ok]
         if weight.sum() <= 0:
             return None

@@ -13,7 +13,8 @@ did not see when it predicted them, never from the points it was fitted on:
   the held-out replay they were wider (median 1.70 of the value against 1.04) and covered fewer
   experiments (76 of 99 against 78), so the one factor, chosen once for every family, stays,
   except where a family names what its queries extrapolate over (``Family._extrapolation_folds``:
-  a VM count outside the measured ones, as ``cache_mode_throughput``'s):
+  a VM count outside the measured ones, as ``cache_mode_throughput``'s; a replication factor a
+  platform never ran, as the CPU families' own band for those queries):
   there the extrapolation band is the conformal band of the residuals of each such fold predicted
   by the model fitted without it (never narrower than the interpolation band).
 

@@ -290,11 +290,22 @@ def _reserved_text(ctx: EngineContext, s: _Sizing) -> str:
     return (" Reserved: " + "; ".join(reserved) + ".") if reserved else ""
 
 
+def _count_text(sc, s: _Sizing) -> str:
+    """"N hosts: A active ... plus R kept free (N+R)"; hosts the constraints leave empty are said to be
+    the spare they are, not hidden behind N+0."""
+    hosts, reserve = s.active + sc.hosts.reserve, sc.hosts.reserve
+    empty = s.constrained.empty if s.constrained else 0
+    spare = (f" ({empty} of them hold no VM: the spare that {s.constrained.binding} needs)"
+             if empty and s.constrained else "")
+    kept = f" plus {reserve} kept free (N+{reserve})" if reserve or not empty else ", none kept free beyond them"
+    return f"{hosts} host{'' if hosts == 1 else 's'}: {s.active} active for the workloads{spare}{kept}"
+
+
 def _rationale(ctx: EngineContext, s: _Sizing) -> str:
     from advisor.recommend import targets as tg
 
     sc = ctx.scenario
-    active, hosts = s.active, s.active + sc.hosts.reserve
+    active = s.active
     if s.infeasible:
         return ("No host count meets every hard limit: " + "; ".join(s.problems) + ". Change the hosts, the "
                 f"workloads or the targets; the later decisions assume the {active} planned active hosts.")
@@ -311,8 +322,7 @@ def _rationale(ctx: EngineContext, s: _Sizing) -> str:
                        + (": missed " + "; ".join(r.text() for r in missed) if missed else "") + ".")
     over = sc.preferences.ram_overcommit
     room = s.room
-    return (f"{hosts} hosts: {active} active for the workloads plus {sc.hosts.reserve} kept free "
-            f"(N+{sc.hosts.reserve}). The bottleneck is {figure_label(s.bottleneck)} "
+    return (f"{_count_text(sc, s)}. The bottleneck is {figure_label(s.bottleneck)} "
             f"({s.need[s.bottleneck]:.2f} hosts' worth).{whole} CPU counts physical cores "
             f"({sc.hosts.cpu.cores} per host, threads not counted) at {ctx.facts.overallocation_ratio or 1.0:g} "
             f"vCPUs per core; RAM is {'not over-committed' if over == 1 else f'over-committed {over:g}x'}"

@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 
 from advisor.recommend import ha as ha_policy
 from advisor.recommend.base import EngineContext
-from advisor.recommend.host_demand import Budgets, placement_demand, vm_demand
-from advisor.recommend.placement import Placement, rules_of
+from advisor.recommend.host_demand import LABELS, UNITS, Budgets, placement_demand, vm_demand
+from advisor.recommend.placement import EPS, Host, Placement, Rule, _admits, _units, rules_of
 from advisor.recommend.placement_count import Counted, constrained_count, placer
 
 #: doc 003 C5 (rule dp.no-sequential-pairs): two sequential-I/O VMs paired on one host ran about 18 %
@@ -41,6 +41,12 @@ class Constrained:
     @property
     def placement(self) -> Placement | None:
         return self.counted.placement if self.counted else None
+
+    @property
+    def empty(self) -> int:
+        """Active hosts the placement leaves without a VM (the spare HA admission or a failure needs)."""
+        p = self.placement
+        return sum(1 for h in p.hosts if not any(h.vms.values())) if p is not None else 0
 
     def details(self, reserve: int) -> dict:
         """The host count card's details: the per-host placement, the counts and what binds."""
@@ -94,12 +100,13 @@ def constrain(ctx: EngineContext, cap: dict[str, float], budgets: Budgets, start
                             f"{rf} failure domains, {len(domains)} declared (hosts.failure_domains)")
     survive = sc.preferences.survive
     if survive is not None and survive.domains and len(domains) <= survive.domains:
-        problems.append(f"surviving the loss of {survive.domains} failure domain(s) needs more than "
-                        f"{survive.domains} declared (hosts.failure_domains)")
+        problems.append(f"surviving the loss of {_plural(survive.domains, 'failure domain')} needs at least "
+                        f"{survive.domains + 1} declared, {len(domains)} declared (hosts.failure_domains)")
     counted = constrained_count(cap, profiles, rules, domains, survive, start)
     if counted is None:
-        problems.append("no host count places every VM under its constraints (anti-affinity, affinity, "
-                        "replicas, failures to survive)")
+        problems += _unplaceable(sc, cap, profiles, rules) or [
+            "no host count places every VM under its constraints (anti-affinity, affinity, replicas, failures "
+            "to survive)"]
     active = counted.by_survival if counted else start
     binding = counted.binding if counted else "infeasible"
     ha = None
@@ -112,8 +119,45 @@ def constrain(ctx: EngineContext, cap: dict[str, float], budgets: Budgets, start
             if counted is not None:  # the placement spreads over the hosts admission control needs
                 counted.placement = placer(cap, profiles, rules, domains)(active)
     out = Constrained(active, start, counted, ha, binding, problems, sorted(sequential(sc)))
-    out.notes = _domain_notes(domains, out.placement)
+    out.notes = _replica_notes(sc) + _domain_notes(domains, out.placement)
     return out
+
+
+def _plural(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+def _replica_notes(sc) -> list[str]:
+    """Workloads with fewer VMs than copies (more than one VM: a single VM stands for one node of a
+    cluster sized elsewhere, as in doc 004's experiments)."""
+    return [f"workloads[{i}].replication_factor: {w.replication_factor} copies, but {w.vms} VMs hold at most "
+            f"{w.vms} (a copy needs a VM of its own): give vms >= {w.replication_factor} or a smaller "
+            "replication_factor" for i, w in enumerate(sc.workloads)
+            if w.replication_factor and 1 < w.vms < w.replication_factor]
+
+
+def _unplaceable(sc, cap: dict[str, float], profiles, rules: dict[str, Rule]) -> list[str]:
+    """The affinity units no host, not even an empty one, takes, each named by its field and the
+    resource it exceeds (a single VM larger than a host is refused before the constraints)."""
+    keys = tuple(cap)
+    capacity = [float(cap[k]) for k in keys]
+    index = {w.name: i for i, w in enumerate(sc.workloads)}
+    out = []
+    for u in _units(capacity, keys, profiles, rules):
+        if _admits(Host(0, "", list(capacity)), u, rules, None):
+            continue
+        i = min(index[name] for name in u.members)
+        w = sc.workloads[i]
+        what = (f"affinity group {w.affinity!r}" if isinstance(w.affinity, str) else "affinity: true") \
+            if w.affinity else "its constraints"
+        over = [f"{LABELS[k]} {x:.4g} {UNITS[k]} of a host's {c:.4g}" for k, x, c in zip(keys, u.demand, capacity,
+                                                                                        strict=True)
+                if x > c * (1 + EPS)]
+        need = "; ".join(over) if over else "its anti-affinity, replicas or sequential I/O keep them apart"
+        field = f"workloads[{i}].affinity" if w.affinity else f"workloads[{i}]"
+        out.append(f"{field}: {what} keeps {_plural(sum(u.members.values()), 'VM')} on one host, which no host "
+                   f"holds ({need})")
+    return list(dict.fromkeys(out))
 
 
 def _domain_notes(domains, placement: Placement | None) -> list[str]:
@@ -123,5 +167,5 @@ def _domain_notes(domains, placement: Placement | None) -> list[str]:
     used: dict[str, int] = {}
     for h in placement.hosts:
         used[h.domain] = used.get(h.domain, 0) + 1
-    return [f"failure domain {d.name}: the placement uses {used[d.name]} hosts there, {d.hosts} declared "
+    return [f"failure domain {d.name}: the placement uses {_plural(used[d.name], 'host')} there, {d.hosts} declared "
             "(hosts.failure_domains)" for d in domains if used.get(d.name, 0) > d.hosts]

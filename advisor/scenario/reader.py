@@ -6,6 +6,7 @@ a :class:`~advisor.scenario.model.Scenario`, every field read by its row of the 
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from typing import Any
@@ -47,6 +48,7 @@ from advisor.scenario.model import (
     level_of,
     share_at,
 )
+from advisor.scenario.placement_rules import check_constraints
 from advisor.scenario.totals import num, size_totals
 from knowledge.infra.errors import InputError
 from knowledge.infra.reader import MAX_NUMBER, MISSING, MappingReader, Problems, is_number
@@ -86,9 +88,18 @@ class _Reader(MappingReader):
         return value if value or f.fallback is None or not fallback else f.fallback
 
     def values(self, *skip: str) -> dict[str, Any]:
-        """Every value field of this mapping (but ``skip``), by key."""
-        return {key: self.get(key) for key in CHILDREN.get(self.field, ())
-                if key not in skip and BY_PATH[self.p_field(key)].kind in VALUE_KINDS}
+        """Every value field of this mapping (but ``skip``), by key. A field the mapping leaves out
+        takes its row's default (or fallback) at once: what :meth:`get` gives it (10,000 workloads
+        leave out most of their fields)."""
+        out, data = {}, self.data
+        for key, f in _value_rows(self.field):
+            if key in skip:
+                continue
+            if data.get(key) is None and not f.required:
+                out[key] = f.default if f.default or f.fallback is None else f.fallback
+            else:
+                out[key] = self.get(key)
+        return out
 
     def p_field(self, key: str) -> str:
         return f"{self.field}.{key}" if self.field else key
@@ -97,6 +108,13 @@ class _Reader(MappingReader):
         """The raw data of the section ``key`` (its row's default when absent)."""
         f = self.row(key)
         return self.raw(key, MISSING if f.required else f.default)
+
+
+@functools.cache
+def _value_rows(field: str) -> tuple[tuple[str, Field], ...]:
+    """(key, row) of every value field of the mapping at ``field`` (a path without indices)."""
+    rows = ((key, BY_PATH[f"{field}.{key}" if field else key]) for key in CHILDREN.get(field, ()))
+    return tuple((key, f) for key, f in rows if f.kind in VALUE_KINDS)
 
 
 def _field(path: str) -> str:
@@ -454,6 +472,7 @@ def parse_scenario(data: Any, source: str = "scenario") -> Scenario:
     if isinstance(r.data.get("workloads"), list) and not workloads:
         pr.add("workloads", "must list at least one workload")
     _check_workloads(workloads, hosts, "hosts" in r.data, pr)
+    check_constraints(workloads, hosts, "hosts" in r.data, pr)
     prefs = _preferences(r.section("preferences"), workloads, hosts.reserve, pr)
     _sized_at_percentile(workloads, prefs)
     growth = _growth(r.raw("growth"), workloads, pr) if r.raw("growth", None) is not None else None

@@ -19,7 +19,7 @@ from pathlib import Path
 from knowledge.infra.errors import InputError
 from knowledge.inventory.collectors import PERF_STATS, Collector, Table
 from knowledge.inventory.common import RowError, check_cancel, norm_header, report
-from knowledge.inventory.model import OVER_COLLECTION, VM, Estate, Host, Source
+from knowledge.inventory.model import OVER_COLLECTION, VM, WARNINGS_LISTED, Estate, Host, Source
 from knowledge.inventory.table import Sheet, check_unique, host_of, vm_of
 
 
@@ -70,13 +70,16 @@ def _read_vm_perf(wb, collector: Collector, table: Table, vms: list[VM], source:
     by_name: dict[str, list[VM]] = {}
     for v in vms:
         by_name.setdefault(v.name.lower(), []).append(v)
-    measured, unmatched = 0, []
+    measured, unmatched, off = 0, [], []
     for s, row, cells, name in _perf_rows(wb, collector, table, source, cancel):
         match = by_name.get(name.lower(), [])
         if len(match) != 1:
             unmatched.append(name)
             continue
         vm = match[0]
+        if vm.powered_on is False:  # its 0 % over the collection is no measurement of what it will need
+            off.append(name)
+            continue
         mean = s.number(cells, "cpu_mean", row)
         if mean is not None and vm.cpu_usage_pct is None:
             vm.cpu_usage_pct = min(mean, 100.0)
@@ -89,6 +92,9 @@ def _read_vm_perf(wb, collector: Collector, table: Table, vms: list[VM], source:
     if measured:
         source.notes.append(f"{table.sheet}: CPU % over the collection of {measured} VMs (average"
                             + "".join(f", {k}" for k in sorted({k for v in vms for k in (v.cpu_pcts or {})})) + ")")
+    if off:
+        source.notes.append(f"{table.sheet}: {len(off)} powered-off VM(s) not taken as measured (their rows hold "
+                            f"no usage of theirs): " + ", ".join(off[:5]))
     if unmatched:
         source.notes.append(f"{table.sheet}: {len(unmatched)} row(s) name no VM of the {collector.vms.sheet} sheet "
                             f"(or two), skipped: " + ", ".join(unmatched[:5]))
@@ -177,10 +183,27 @@ def read_csv(path: Path, text: str, collector: Collector, estate: Estate, cancel
     s = Sheet(where, collector, collector.vms, header)
     numbered = ((i + 2, dict(enumerate(r))) for i, r in enumerate(rows) if any(c.strip() for c in r))
     source = Source(where, collector.format)
+    first = len(estate.vms)
     _add_vms(s, numbered, collector, estate, source, cancel)
     if "power" not in s.found:
         source.notes.append("the file gives no power state: every server is taken as running")
+        _idle_not_measured(estate.vms[first:], where, estate)
     return source
+
+
+def _idle_not_measured(vms: list[VM], where: str, estate: Estate) -> None:
+    """Servers of a file without power states that show 0 % CPU and no memory in use: probably powered
+    off, so their zeros are no measurement (they would halve their group's CPU); a warning names them."""
+    idle = [v for v in vms if v.cpu_usage_pct == 0 and v.mem_consumed_mib == 0]
+    for v in idle:
+        v.cpu_usage_pct, v.cpu_from, v.mem_consumed_mib, v.mem_from = None, "", None, ""
+    if idle:
+        names = ", ".join(f"{v.name!r} ({v.where})" for v in idle[:WARNINGS_LISTED])
+        estate.warnings.append(
+            f"{where}: {len(idle)} server(s) show 0 % CPU and no memory in use, probably powered off (the file "
+            f"gives no power state): their zeros are not taken as measurements, they are sized like their "
+            f"group's other servers (or on the assumed intensity): {names}; remove their rows if they are not to "
+            f"be moved")
 
 
 def csv_keys(header: list[str]) -> set[str]:

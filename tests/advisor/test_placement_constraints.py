@@ -273,11 +273,12 @@ def test_surviving_two_hosts_checks_every_pair(kb):
 def test_the_constraints_round_trip_through_the_file_format():
     from advisor.scenario import parse_scenario
 
-    sc = parse_scenario(scenario([cassandra(replication_factor=3, affinity="pair"),
+    sc = parse_scenario(scenario([cassandra(replication_factor=3), workload("cache", vms=1, affinity="pair"),
                                   workload("web", anti_affinity="front")], domains=DOMAINS,
                                  survive={"domains": 1}, ha={"policy": "percentage", "tolerate_hosts": 2}))
     again = parse_scenario(sc.to_dict())
     assert again == sc
     assert again.preferences.ha.policy == "percentage" and again.preferences.survive.domains == 1
     assert [d.name for d in again.hosts.failure_domains] == ["rack-a", "rack-b", "rack-c"]
-    assert (again.workloads[0].affinity, again.workloads[1].anti_affinity) == ("pair", "front")
+    assert (again.workloads[0].replication_factor, again.workloads[1].affinity, again.workloads[2].anti_affinity) \
+        == (3, "pair", "front")

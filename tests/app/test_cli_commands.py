@@ -27,6 +27,9 @@ def test_every_command_module_is_registered_and_listed(capsys):
 
 def test_the_gui_entry_point_runs_the_gui_command(monkeypatch):
     seen = []
-    monkeypatch.setattr(cli, "main", lambda argv: seen.append(argv) or 0)
+    monkeypatch.setattr(cli, "main", lambda argv, commands=cli.COMMANDS: seen.append((argv, commands)) or 0)
     assert cli.gui_main(["--size", "800x600"]) == 0
-    assert seen == [["gui", "--size", "800x600"]]
+    assert seen == [(["gui", "--size", "800x600"], (cli.gui,))]  # only the gui command's parser is built
+    with pytest.raises(SystemExit):
+        cli.build_parser((cli.gui,)).parse_args(["gui", "--size"])  # its options as `capadvisor gui` has them
+    assert cli.build_parser((cli.gui,)).parse_args(["gui", "--font-pt", "16"]).font_pt == 16.0

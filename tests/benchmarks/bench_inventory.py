@@ -11,7 +11,7 @@ a temporary folder.
 
 Each measurement runs in a fresh Python process (best of 3); extra memory is the process's peak
 resident size during the work minus its size before (Linux /proc). Targets: import + grouping
-under 5 s and under 300 MB extra.
+under 2.5 s, on a loaded machine too (issue #30), and under 300 MB extra.
 Run: .venv/bin/python tests/benchmarks/bench_inventory.py [--vms N]
 """
 
@@ -42,7 +42,7 @@ VMEMORY_HEADER = ["VM", "Powerstate", "Template", "SRM Placeholder", "Size MiB",
                   "Overhead", "Max", "Consumed", "Consumed Overhead", "Private", "Shared", "Swapped", "Ballooned",
                   "Active", "Entitlement", "DRS Entitlement", "Level", "Shares", "Reservation", "Limit", "Hot Add",
                   "Annotation", "Datacenter", "Cluster", "Host", "Folder", "VM ID", "VM UUID", "VI SDK Server"]
-TARGET_S, TARGET_MB = 5.0, 300.0
+TARGET_S, TARGET_MB = 2.5, 300.0  # issue #30: < 2.5 s loaded
 
 
 def write_workbook(path: Path, vms: int, hosts: int = 300, seed: int = 7) -> dict[str, int]:

@@ -5,7 +5,8 @@
   the command run in-process: read from a YAML file, validated, advised and written as
   JSON (atomically; an estate's format: one recommendation per line, one equal to an earlier one
   apart from its scope as a ``same_as`` reference), models already in the cache.
-  Target: under 3 s and 500 MB (peak resident memory of the process). Baseline: the same for 100
+  Target: under 2 s on a quiet machine (load average up to run_all's LOADED), under 3 s loaded (#30), and
+  500 MB (peak resident memory of the process); the load average is printed. Baseline: the same for 100
   workload groups, in the same run; the ratio per workload group shows whether it scales linearly.
 * the real-time analysis of 3,000 tasks (the automotive period mix of Kramer et al., WATERS 2015:
   tests/advisor/realtime/automotive.py) at share 0.8 with overhead 0.01 ms: every schedulable
@@ -22,6 +23,7 @@ import json
 import os
 import random
 import resource
+import signal
 import subprocess
 import sys
 import tempfile
@@ -31,7 +33,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-ADVISE_TARGET_S, RT_TARGET_S, MEMORY_TARGET_MB = 3.0, 2.0, 500.0
+from tests.benchmarks.run_all import LOADED  # noqa: E402  (the one line between quiet and loaded)
+
+#: issue #30: 10,000 workload groups under 2 s on a quiet machine, under 3 s on a loaded one
+ADVISE_QUIET_S, ADVISE_TARGET_S, RT_TARGET_S, MEMORY_TARGET_MB = 2.0, 3.0, 2.0, 500.0
 WORKLOADS, BASELINE_WORKLOADS = 10_000, 100
 
 
@@ -81,14 +86,14 @@ def child_advise(n: int) -> dict:
     path.write_text(yaml.safe_dump(estate(n), sort_keys=False))
     with KnowledgeBase.open() as kb:
         train_all(kb)  # the model cache, as a second run of the program finds it
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     code = capadvisor(["advise", str(path), "--format", "json", "-o", str(out)])
-    took = time.perf_counter() - start
+    took, cpu = time.perf_counter() - start, time.process_time() - cpu
     if code:
         raise SystemExit(f"capadvisor advise exited {code}")
     peak, size = _rss_mb(), out.stat().st_size
     recs = json.loads(out.read_text(encoding="utf-8"))["recommendations"]  # (after the peak was taken)
-    return {"seconds": took, "rss_mb": peak, "recommendations": len(recs), "json_mb": size / 1e6,
+    return {"seconds": took, "cpu_seconds": cpu, "rss_mb": peak, "recommendations": len(recs), "json_mb": size / 1e6,
             "written_in_full": sum(1 for r in recs if "same_as" not in r)}
 
 
@@ -105,12 +110,26 @@ def child_rt(n: int) -> dict:
             "max_period": res.max_period}
 
 
+def exit_text(code: int) -> str:
+    """How a child ended: its exit status, or the signal that ended it (a signal leaves stderr
+    empty: the child did not stop by itself; SIGKILL is the kernel's out-of-memory killer or a
+    kill from outside, SIGTERM a kill or a timeout)."""
+    if code >= 0:
+        return f"exit status {code}"
+    try:
+        name = signal.Signals(-code).name
+    except ValueError:
+        name = f"signal {-code}"
+    return f"killed by {name} (it did not stop by itself: out of memory, or killed from outside)"
+
+
 def run_child(part: str, n: int) -> dict:
     env = dict(os.environ)
     proc = subprocess.run([sys.executable, __file__, "--child", part, str(n)], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=1800)
     if proc.returncode:
-        raise SystemExit(f"{part} {n} failed:\n{proc.stderr[-3000:]}")
+        raise SystemExit(f"{part} {n} failed: {exit_text(proc.returncode)}\n"
+                         f"stderr: {proc.stderr[-3000:] or '(empty)'}\nstdout: {proc.stdout[-500:] or '(empty)'}")
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
@@ -126,13 +145,17 @@ def main() -> int:
     print("advise an estate of workload groups (read, validated, advised, written as JSON; models cached)")
     print(f"  baseline {BASELINE_WORKLOADS:>6,}: {base['seconds']:7.2f} s, {base['rss_mb']:6.0f} MB peak, "
           f"{base['recommendations']:,} recommendations")
-    print(f"  target   {WORKLOADS:>6,}: {big['seconds']:7.2f} s, {big['rss_mb']:6.0f} MB peak, "
+    print(f"  target   {WORKLOADS:>6,}: {big['seconds']:7.2f} s ({big['cpu_seconds']:.2f} s of CPU), "
+          f"{big['rss_mb']:6.0f} MB peak, "
           f"{big['recommendations']:,} recommendations ({big['written_in_full']:,} written in full), "
           f"{big['json_mb']:.0f} MB of JSON")
     print(f"  ratio {big['seconds'] / base['seconds']:.1f}x for {WORKLOADS // BASELINE_WORKLOADS}x the workloads "
           f"({per_big / per_base:.2f}x the time per workload group)")
-    print(f"  target < {ADVISE_TARGET_S:g} s: {verdict(big['seconds'] < ADVISE_TARGET_S)}; "
-          f"< {MEMORY_TARGET_MB:g} MB: {verdict(big['rss_mb'] < MEMORY_TARGET_MB)}")
+    load = os.getloadavg()[0]
+    quiet = load <= LOADED
+    limit = ADVISE_QUIET_S if quiet else ADVISE_TARGET_S
+    print(f"  load average {load:.2f} ({'quiet' if quiet else 'loaded'}): target < {limit:g} s: "
+          f"{verdict(big['seconds'] < limit)}; < {MEMORY_TARGET_MB:g} MB: {verdict(big['rss_mb'] < MEMORY_TARGET_MB)}")
     small = run_child("rt", 3)
     rt = run_child("rt", 3000)
     print("real-time analysis at share 0.8, overhead 0.01 ms (every schedulable period interval)")

@@ -17,7 +17,7 @@ from app.cli import main
 pytestmark = pytest.mark.timeout(600)
 
 #: what the held-out replay reaches now (see the module doc)
-FLOOR = {"share": 0.91, "values_share": 0.91, "order_share": 0.96}
+FLOOR = {"share": 0.92, "values_share": 0.92, "order_share": 0.96}
 #: the issue's targets (#28, "Done when")
 TARGET = {"share": 0.90, "values_share": 0.90, "interval_median_width": 0.40, "order_share": 0.97}
 
@@ -54,11 +54,11 @@ def test_held_out_floors(summary):
 
 
 def test_held_out_values_target(summary):
-    assert summary["values_share"] >= TARGET["values_share"]  # 337 of 367
+    assert summary["values_share"] >= TARGET["values_share"]  # 338 of 367
 
 
 def test_held_out_experiments_target(summary):
-    assert summary["share"] >= TARGET["share"]  # 91 of 99
+    assert summary["share"] >= TARGET["share"]  # 92 of 99
 
 
 @pytest.mark.xfail(strict=True, reason="issue #28 target not reached yet: median interval width 1.12")
