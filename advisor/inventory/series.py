@@ -209,7 +209,8 @@ class SeriesSizing:
         """Reduce every group of ``inv`` (an :class:`~advisor.inventory.grouping.Grouping`)."""
         row_of = {id(v): i for i, v in enumerate(inv.estate.vms)}
         total = np.zeros(self.store.steps)
-        self.groups, self.warnings, coverage = {}, [], []
+        self.groups, self.warnings = {}, []
+        coverage: list[tuple[int, int]] = []
         for g in inv.groups:
             vms = [inv.vms[i] for i in g.members]
             rows = np.array([row_of[id(v)] for v in vms], dtype=np.int64)
@@ -394,10 +395,9 @@ def without_series(inv, vms: list, percentile: float) -> dict[str, Any] | None:
         share = (share_at(m.percentiles, percentile) if m.percentiles else None) or m.share
         source, assumed = m.source, m.assumed
     else:
-        from advisor.inventory.assumptions import ASSUMED_WORKLOAD
         from advisor.recommend.load import BUSY
 
-        level = ASSUMED_WORKLOAD["cpu_intensity"]
+        level = str(BY_PATH["workloads.cpu_intensity"].default)  # what the import assumes (ASSUMED_WORKLOAD)
         share, source, assumed = BUSY[level], f"none measured: the assumed cpu_intensity {level}", True
     share = float(share)
     return {"vms": sum(v.count for v in on), "vcpus": vcpus, "busy_pct": round(100 * share, 2),
