@@ -43,24 +43,22 @@ class _Tree:
                 col[node] = a if a > b else b
 
     def set(self, i: int, free: list[float], dims) -> None:
-        """Slot ``i`` keeps ``free`` (only the resources ``dims`` changed)."""
+        """Slot ``i`` keeps ``free`` (only the resources ``dims`` changed); each resource's maxima
+        are mended upwards until one is unchanged."""
         while i >= self.size:
             self._grow()
-        node = i + self.size
-        cols = [(self.t[d], free[d]) for d in dims]
-        for col, v in cols:
-            col[node] = v
-        node >>= 1
-        while node:
-            changed = False
-            for col, _ in cols:
+        leaf = i + self.size
+        for d in dims:
+            col, node = self.t[d], leaf
+            col[node] = free[d]
+            node >>= 1
+            while node:
                 a, b = col[2 * node], col[2 * node + 1]
                 m = a if a > b else b
-                if col[node] != m:
-                    col[node], changed = m, True
-            if not changed:
-                return
-            node >>= 1
+                if col[node] == m:
+                    break
+                col[node] = m
+                node >>= 1
 
     def first(self, i0: int, need: list[tuple[int, float, float]], n: int) -> int:
         """The first slot from ``i0`` below ``n`` whose free capacity may hold ``need`` ((resource,
