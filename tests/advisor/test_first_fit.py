@@ -38,16 +38,22 @@ def estate(rng: random.Random):
     return workloads, profiles, exclusive if len(exclusive) > 1 else frozenset(), domains
 
 
+def estates(seed: int, n: int):
+    """``n`` random estates with their rules: (rng, profiles, rules, domains)."""
+    rng = random.Random(seed)
+    for _ in range(n):
+        workloads, profiles, exclusive, domains = estate(rng)
+        yield rng, profiles, rules_of(workloads, len(domains), exclusive), domains
+
+
 def _state(p):
     return [vars(h) for h in p.hosts], p.unplaced
 
 
 @pytest.mark.timeout(120)
 def test_first_fit_on_every_count_is_the_plain_first_fit():
-    rng, checked = random.Random(30), 0
-    for _ in range(150):
-        workloads, profiles, exclusive, domains = estate(rng)
-        rules = rules_of(workloads, len(domains), exclusive)
+    checked = 0
+    for rng, profiles, rules, domains in estates(30, 150):
         if not applies(rules, domains):
             continue
         fit = FirstFit(CAP, profiles, rules, domains)
@@ -60,10 +66,8 @@ def test_first_fit_on_every_count_is_the_plain_first_fit():
 
 @pytest.mark.timeout(120)
 def test_constrained_count_is_that_of_the_plain_first_fit_on_each_probe(monkeypatch):
-    rng, outcomes, indexed = random.Random(32), set(), 0
-    for _ in range(120):
-        workloads, profiles, exclusive, domains = estate(rng)
-        rules = rules_of(workloads, len(domains), exclusive)
+    outcomes, indexed = set(), 0
+    for rng, profiles, rules, domains in estates(32, 120):
         survive = rng.choice([None, None, Survive(hosts=1), Survive(domains=1) if domains else None])
         start = rng.randint(1, 4)
         indexed += applies(rules, domains)
@@ -85,10 +89,8 @@ def test_constrained_count_is_that_of_the_plain_first_fit_on_each_probe(monkeypa
 
 @pytest.mark.timeout(120)
 def test_the_leftovers_re_place_a_failure_as_the_plain_first_fit_does():
-    rng, checked = random.Random(31), 0
-    for _ in range(100):
-        workloads, profiles, exclusive, domains = estate(rng)
-        rules = rules_of(workloads, len(domains), exclusive)
+    checked = 0
+    for rng, profiles, rules, domains in estates(31, 100):
         p = place(CAP, profiles, rules, domains, rng.randint(1, 30))
         left = Leftovers(p, profiles, rules)
         for _ in range(8):
