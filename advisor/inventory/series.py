@@ -8,7 +8,12 @@ estate's coincidence factor (the estate's percentile over the sum of the groups'
 the groups' busy cores add up to the estate's percentile exactly. Memory is reported, not sized on:
 RAM is a hard limit, sized on the VMs' allocation.
 
-A VM's missing step is filled with that VM's median (the number filled is reported). A trend fitted
+A group only part of whose VMs have series is sized on the covered VMs' summed series plus the
+others' own figure (their measured busy share, else the estate's or the assumed intensity's), added as
+constant busy cores, and the summary says so. A VM's missing step is filled with that VM's median (the
+number filled is reported; a VM covering less than :data:`MIN_COVERAGE` of the steps is left out of the
+percentiles instead, and one below :data:`WARN_COVERAGE` is named in a warning). Memory % is over the
+RAM of the VMs with a memory series. A trend fitted
 to the daily means of the summed CPU (log-linear least squares, with its 90 % interval) can seed the
 growth section, labelled as fitted.
 """
@@ -37,6 +42,17 @@ STATED = (50, 95, 99, 100)
 STORED = (*range(50, 100, 5), 99, 100)
 #: VMs reduced at a time (a block of 1,000 VMs x 30 days of 5-minute steps is 35 MB)
 ROWS_AT_ONCE = 1000
+#: a VM whose CPU series covers less than this share of the steps is left out of the percentiles (filled
+#: with its median, its "p95" would be made up) and sized like a VM without series; below
+#: :data:`WARN_COVERAGE` it is kept, with a warning naming it and its coverage
+MIN_COVERAGE = 0.25
+WARN_COVERAGE = 0.9
+#: series shorter than this (s) or with fewer steps than this make a percentile nearly their maximum and
+#: say nothing of a week's load: a warning says so
+SHORT_SPAN_S = 86400
+FEW_STEPS = 20
+#: the VMs a warning names (the rest are counted)
+NAMED = 5
 #: days of series a trend is fitted on at all, days it needs to be usable for a yearly rate (fewer: it is
 #: shown with a note and not offered to seed the growth section), and the interval level it states
 TREND_MIN_DAYS = 7
@@ -74,18 +90,26 @@ class Reduced:
     vcpus: float                      # vCPUs of the VMs measured
     vms: int                          # VMs measured
     filled: int                       # missing steps filled with the VM's median
+    ram_measured: float = 0.0         # GiB of RAM of the VMs with a memory series
+    covered: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))  # per row: in the percentiles
+    coverage: list[tuple[int, int]] = field(default_factory=list)  # (row, steps with a sample) below WARN_COVERAGE
 
 
 def reduce_rows(store: SeriesStore, rows: np.ndarray, vcpus: np.ndarray, ram_gib: np.ndarray, counts: np.ndarray,
                 qs: tuple[float, ...]) -> Reduced:
-    """Reduce the VMs ``rows`` of ``store`` (their vCPUs, RAM and the VMs each stands for) a block at a time."""
-    cores = np.zeros(store.steps)
-    ram = np.zeros(store.steps) if "mem_pct" in store.metrics else None
-    own, filled, n_vms, n_vcpus = [], 0, 0, 0.0
+    """Reduce the VMs ``rows`` of ``store`` (their vCPUs, RAM and the VMs each stands for) a block at a time;
+    a VM covering less than :data:`MIN_COVERAGE` of the steps is left out (not ``covered``)."""
+    out = Reduced(np.zeros(store.steps), np.zeros(store.steps) if "mem_pct" in store.metrics else None,
+                  np.zeros((0, len(qs))), 0.0, 0, 0, covered=np.zeros(len(rows), dtype=bool))
+    own = []
     for start in range(0, len(rows), ROWS_AT_ONCE):
         part = slice(start, start + ROWS_AT_ONCE)
         cpu = store.matrix("cpu_pct", rows[part])
-        measured = ~np.isnan(cpu).all(axis=1)
+        have = (~np.isnan(cpu)).sum(axis=1)
+        measured = (have > 0) & (have >= MIN_COVERAGE * store.steps)
+        out.coverage += [(int(r), int(n)) for r, n in zip(rows[part], have, strict=True)
+                         if 0 < n < WARN_COVERAGE * store.steps]
+        out.covered[part] = measured
         if not measured.any():
             continue
         cpu = cpu[measured]
@@ -93,18 +117,31 @@ def reduce_rows(store: SeriesStore, rows: np.ndarray, vcpus: np.ndarray, ram_gib
         table = percentile_table(cpu, (50.0, *qs))
         own.append(table[:, 1:] * weight[:, None])
         gaps = np.isnan(cpu)
-        filled += int(gaps.sum())
-        if filled:
+        out.filled += int(gaps.sum())
+        if gaps.any():
             cpu = np.where(gaps, table[:, :1].astype(np.float32), cpu)
-        cores += weight @ cpu
-        n_vms += int(counts[part][measured].sum())
-        n_vcpus += float((vcpus[part][measured] * counts[part][measured]).sum())
-        if ram is not None:
-            mem = store.matrix("mem_pct", rows[part])[measured]
-            med = np.nanmedian(np.where(np.isnan(mem).all(axis=1, keepdims=True), 0.0, mem), axis=1)
-            mem = np.where(np.isnan(mem), med[:, None].astype(np.float32), mem)
-            ram += (ram_gib[part][measured] * counts[part][measured] / 100.0).astype(np.float32) @ mem
-    return Reduced(cores, ram, np.concatenate(own) if own else np.zeros((0, len(qs))), n_vcpus, n_vms, filled)
+        out.cores += weight @ cpu
+        out.vms += int(counts[part][measured].sum())
+        out.vcpus += float((vcpus[part][measured] * counts[part][measured]).sum())
+        if out.ram_gib is not None:
+            _add_memory(out, store.matrix("mem_pct", rows[part])[measured], (ram_gib[part] * counts[part])[measured])
+    if own:
+        out.own = np.concatenate(own)
+    return out
+
+
+def _add_memory(out: Reduced, mem: np.ndarray, ram: np.ndarray) -> None:
+    """Add the memory in use of VMs with a memory series (gaps: the VM's median) to ``out``; a VM
+    without one adds neither memory nor RAM (its RAM would halve the group's %)."""
+    has = ~np.isnan(mem).all(axis=1)
+    if not has.any():
+        return
+    mem, ram = mem[has], ram[has]
+    med = np.nanmedian(mem, axis=1)
+    mem = np.where(np.isnan(mem), med[:, None].astype(np.float32), mem)
+    assert out.ram_gib is not None
+    out.ram_gib += (ram / 100.0).astype(np.float32) @ mem
+    out.ram_measured += float(ram.sum())
 
 
 def _pcts(series: np.ndarray, qs: tuple[float, ...]) -> list[float]:
@@ -125,6 +162,9 @@ class GroupSeries:
     shares: dict[str, float] = field(default_factory=dict)  # per percentile: the busy share sized on
     filled: int = 0
     basis: str = "summed series"       # or "sum of the VMs' peaks" (a collector without series)
+    #: the group's powered-on VMs without series (or left out of it), sized on their own figure:
+    #: ``vms``, ``busy_pct`` (% of their vCPUs), ``busy_cores`` (added to the group's), ``source``, ``assumed``
+    without: dict[str, Any] | None = None
 
     def share_at(self, percentile: float) -> float:
         """The busy share sized on at ``percentile`` (a peak-sized group: its peak)."""
@@ -139,6 +179,8 @@ class GroupSeries:
             out["mem_busy_pct"] = dict(self.mem_pct)
         if self.filled:
             out["steps_filled"] = self.filled
+        if self.without:
+            out["without_series"] = dict(self.without)
         return out
 
 
@@ -150,6 +192,8 @@ class SeriesSizing:
     percentile: float = DEFAULT_PERCENTILE
     groups: dict[str, GroupSeries] = field(default_factory=dict)
     estate: dict[str, Any] = field(default_factory=dict)
+    #: what the series cannot say (VMs left out or partly covered, too short a span, most VMs unmeasured)
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def qs(self) -> tuple[float, ...]:
@@ -165,45 +209,94 @@ class SeriesSizing:
         """Reduce every group of ``inv`` (an :class:`~advisor.inventory.grouping.Grouping`)."""
         row_of = {id(v): i for i, v in enumerate(inv.estate.vms)}
         total = np.zeros(self.store.steps)
-        self.groups = {}
+        self.groups, self.warnings = {}, []
+        coverage: list[tuple[int, int]] = []
         for g in inv.groups:
             vms = [inv.vms[i] for i in g.members]
             rows = np.array([row_of[id(v)] for v in vms], dtype=np.int64)
-            found = self._series_group(vms, rows)
+            found = self._series_group(inv, vms, rows, coverage)
             if found is not None:
                 self.groups[g.name], cores = found
                 total += cores
                 continue
-            gs = self._summary_group(vms, rows)
+            gs = self._summary_group(inv, vms, rows)
             if gs is not None:
                 self.groups[g.name] = gs
+        self._coverage_warnings(coverage)
         self._scale(total)
+        self._span_warnings(inv)
+        if self.warnings:
+            self.estate["warnings"] = list(self.warnings)
 
-    def _series_group(self, vms: list, rows: np.ndarray) -> tuple[GroupSeries, np.ndarray] | None:
-        """A group's summed series and its percentiles (None: none of its VMs has a series)."""
+    def _series_group(self, inv, vms: list, rows: np.ndarray, coverage: list) -> tuple[GroupSeries, np.ndarray] | None:
+        """A group's summed series and its percentiles, its VMs without series added at their own
+        figure (None: none of its VMs has a series)."""
         qs = self.qs
         red = reduce_rows(self.store, rows, np.array([v.vcpus or 0 for v in vms], dtype=np.float64),
                           np.array([(v.ram_mib or 0) / 1024 for v in vms], dtype=np.float64),
                           np.array([v.count for v in vms], dtype=np.float64), qs)
+        coverage += red.coverage
         if not red.vms or red.vcpus <= 0:
             return None
         cpu = np.array(_pcts(red.cores, qs))
-        ram_total = sum((v.ram_mib or 0) / 1024 * v.count for v in vms)
         shown = [(i, label(q)) for i, q in enumerate(qs) if label(q) in self.shown]
-        mem_pcts = _pcts(red.ram_gib, qs) if red.ram_gib is not None and ram_total else None
-        mem = {k: round(float(100 * mem_pcts[i] / ram_total), 2) for i, k in shown} if mem_pcts else None
-        return GroupSeries(red.vms, sum(v.count for v in vms), red.vcpus,
-                           {k: round(float(100 * cpu[i] / red.vcpus), 2) for i, k in shown},
-                           mem, red.own.sum(axis=0), cpu, filled=red.filled), red.cores
+        mem_pcts = _pcts(red.ram_gib, qs) if red.ram_gib is not None and red.ram_measured else None
+        mem = {k: round(float(100 * mem_pcts[i] / red.ram_measured), 2) for i, k in shown} if mem_pcts else None
+        without = without_series(inv, [v for v, c in zip(vms, red.covered, strict=True) if not c], self.percentile)
+        extra = without["busy_cores"] if without else 0.0
+        gs = GroupSeries(red.vms, sum(v.count for v in vms), red.vcpus + (without["vcpus"] if without else 0.0),
+                         {k: round(float(100 * cpu[i] / red.vcpus), 2) for i, k in shown},
+                         mem, red.own.sum(axis=0) + extra, cpu + extra, filled=red.filled, without=without)
+        return gs, red.cores + extra
 
-    def _summary_group(self, vms: list, rows: np.ndarray) -> GroupSeries | None:
+    def _coverage_warnings(self, coverage: list[tuple[int, int]]) -> None:
+        """Name the VMs left out of the percentiles, and those whose series has gaps filled with their median."""
+        steps = self.store.steps
+        for left, what in ((True, "left out of the percentiles (filled with its median, its p95 would be made up) "
+                                  "and sized like a VM without series"),
+                           (False, "the rest filled with each VM's median")):
+            hit = [(r, n) for r, n in coverage if (n < MIN_COVERAGE * steps) == left]
+            if not hit:
+                continue
+            named = "; ".join(f"{self.store.names[r]}: {n:,} of {steps:,} steps ({100 * n / steps:.3g} %)"
+                              for r, n in hit[:NAMED])
+            more = f" and {len(hit) - NAMED} more" if len(hit) > NAMED else ""
+            limit = f"under {100 * MIN_COVERAGE:g} %" if left else f"under {100 * WARN_COVERAGE:g} %"
+            self.warnings.append(f"{len(hit)} VM(s) with series covering {limit} of the steps, {what}: {named}{more}")
+
+    def _span_warnings(self, inv) -> None:
+        """Too short a span, or most powered-on VMs without series: say so."""
+        e = self.estate
+        if not e:
+            return
+        span = self.store.steps * (self.store.interval or 0.0)
+        if self.store.steps and (span < SHORT_SPAN_S or self.store.steps < FEW_STEPS):
+            self.warnings.append(f"the series span only {self.store.steps:,} steps ({_duration(span)}): a percentile "
+                                 "of so few samples is nearly their maximum and says nothing of a day's or a week's "
+                                 "load; give at least a day of series (better a week or more)")
+        on = [v for v in inv.vms if v.powered_on is not False and not v.template]
+        measured = set(self.store.rows_with("cpu_pct").tolist()) if "cpu_pct" in self.store.metrics else set()
+        if "cpu_peak" in self.store.summary:
+            measured |= set(np.flatnonzero(~np.isnan(self.store.summary["cpu_peak"])).tolist())
+        row_of = {id(v): i for i, v in enumerate(inv.estate.vms)}
+        left = [v for v in on if row_of[id(v)] not in measured]
+        if left:
+            names = ", ".join(v.name for v in left[:NAMED]) + (f" and {len(left) - NAMED} more" if len(left) > NAMED
+                                                                 else "")
+            self.warnings.append(f"{sum(v.count for v in left)} of the {sum(v.count for v in on)} powered-on VMs have "
+                                 f"no series ({names}): they are sized on their own measured or assumed figure "
+                                 "(see each group's line)")
+    def _summary_group(self, inv, vms: list, rows: np.ndarray) -> GroupSeries | None:
         """A group whose VMs have only an average and a peak (Live Optics): sized on the sum of the
-        peaks, an upper bound (None: no statistics either)."""
+        peaks, an upper bound, plus its VMs without them at their own figure (None: no statistics)."""
         stats = self.store.summary
         peak = stats.get("cpu_peak")
         if peak is None or np.isnan(peak[rows]).all():
             return None
-        ok = ~np.isnan(peak[rows])
+        # a powered-off VM's row (0 % over the collection) is no measurement: it takes its group's figure
+        ok = ~np.isnan(peak[rows]) & np.array([v.powered_on is not False for v in vms], dtype=bool)
+        if not ok.any():
+            return None
         weight = np.array([(v.vcpus or 0) * v.count for v in vms], dtype=np.float64)[ok]
         if weight.sum() <= 0:
             return None
@@ -217,9 +310,12 @@ class SeriesSizing:
         cpu = {k: x for k, x in (("mean", pct("cpu_mean")), ("peak", pct("cpu_peak"))) if x is not None}
         mem = {k: x for k, x in (("mean", pct("mem_mean")), ("peak", pct("mem_peak"))) if x is not None}
         n = int(np.array([v.count for v in vms])[ok].sum())
-        return GroupSeries(n, sum(v.count for v in vms), float(weight.sum()), cpu, mem or None,
-                           np.zeros(0), np.zeros(0), shares={"peak": round(cpu["peak"] / 100, 4)},
-                           basis="sum of the VMs' peaks")
+        without = without_series(inv, [v for v, c in zip(vms, ok, strict=True) if not c], self.percentile)
+        vcpus = float(weight.sum()) + (without["vcpus"] if without else 0.0)
+        cores = float(weight.sum()) * cpu["peak"] / 100 + (without["busy_cores"] if without else 0.0)
+        return GroupSeries(n, sum(v.count for v in vms), vcpus, cpu, mem or None,
+                           np.zeros(0), np.zeros(0), shares={"peak": round(cores / vcpus, 4)},
+                           basis="sum of the VMs' peaks", without=without)
 
     def _scale(self, total: np.ndarray) -> None:
         """The estate's summed series, and each group's shares scaled to it percentile by percentile."""
@@ -237,6 +333,13 @@ class SeriesSizing:
                                                   "and peak, no series): an upper bound"}
         if self.store.host_summary:
             self.estate["hosts_measured"] = dict(self.store.host_summary)
+        without = [gs.without for gs in self.groups.values() if gs.without]
+        if without:
+            self.estate["without_series"] = {
+                "groups": sorted(n for n, gs in self.groups.items() if gs.without),
+                "vms": sum(x["vms"] for x in without), "busy_cores": round(sum(x["busy_cores"] for x in without), 2),
+                "basis": "the VMs of partly measured groups that have no series, at their own measured (else "
+                         "assumed) busy share, added as constant busy cores"}
         if not summed:
             return
         est = np.array(_pcts(total, qs))
@@ -253,7 +356,8 @@ class SeriesSizing:
             "sum_of_vm_percentiles_cores": round(float(own_sum[k]), 2),
             "sum_of_group_percentiles_cores": round(float(groups_sum[k]), 2),
             "coincidence_factor": round(float(factor[k]), 4), "steps": int(self.store.steps),
-            "interval_s": self.store.interval, "days": round(self.store.steps * (self.store.interval or 0) / 86400, 1), "trend": fit_trend(total, self.store.interval or 0.0)})
+            "interval_s": self.store.interval, "days": round(self.store.steps * (self.store.interval or 0) / 86400, 1), "trend": fit_trend(total - sum(gs.without["busy_cores"] for gs in summed.values() if gs.without),
+                                self.store.interval or 0.0)})
 
     def text(self) -> str:
         """What the sizing used, in one sentence."""
@@ -263,14 +367,52 @@ class SeriesSizing:
         p = label(self.percentile)
         parts = []
         if e.get("basis") == SUMMED:
-            parts.append(f"CPU sized on the {p} of the summed series of {e['series_vms']} VMs: {e['busy_cores'][p]:g} "
+            parts.append(f"CPU sized on the {p} of the summed series of {_vms(e['series_vms'])}: {e['busy_cores'][p]:g} "
                          f"busy cores (the sum of each VM's own {p} would be {e['sum_of_vm_percentiles_cores']:g}; "
                          "peaks that do not coincide are not added up)")
         if e.get("peak_sized"):
             x = e["peak_sized"]
-            parts.append(f"{x['vms']} VMs with only an average and a peak sized on {x['basis']}: "
+            parts.append(f"{_vms(x['vms'])} with only an average and a peak sized on {x['basis']}: "
                          f"{x['busy_cores']:g} busy cores")
+        if e.get("without_series"):
+            x = e["without_series"]
+            parts.append(f"{_vms(x['vms'])} of partly measured groups ({', '.join(x['groups'][:NAMED])}"
+                         f"{', ...' if len(x['groups']) > NAMED else ''}) without series: sized on their own measured "
+                         f"or assumed busy share, {x['busy_cores']:g} busy cores (included above)")
         return "; ".join(parts)
+
+
+def without_series(inv, vms: list, percentile: float) -> dict[str, Any] | None:
+    """The powered-on VMs of ``vms`` (a group's VMs without series) at their own figure: their measured
+    busy share (:meth:`~advisor.inventory.today.EstateToday.measured_cpu`: their own, the hosts', else the
+    estate's, assumed), else the assumed CPU intensity's; None when there is none."""
+    on = [v for v in vms if v.powered_on is not False and not v.template and v.vcpus]
+    if not on:
+        return None
+    vcpus = float(sum((v.vcpus or 0) * v.count for v in on))
+    m = inv.measured_cpu(on)
+    if m is not None:
+        share = (share_at(m.percentiles, percentile) if m.percentiles else None) or m.share
+        source, assumed = m.source, m.assumed
+    else:
+        from advisor.recommend.load import BUSY
+
+        level = str(BY_PATH["workloads.cpu_intensity"].default)  # what the import assumes (ASSUMED_WORKLOAD)
+        share, source, assumed = BUSY[level], f"none measured: the assumed cpu_intensity {level}", True
+    share = float(share)
+    return {"vms": sum(v.count for v in on), "vcpus": vcpus, "busy_pct": round(100 * share, 2),
+            "busy_cores": round(share * vcpus, 4), "source": source, "assumed": assumed}
+
+
+def _vms(n: int) -> str:
+    return f"{n} VM" if n == 1 else f"{n} VMs"
+
+
+def _duration(seconds: float) -> str:
+    """``seconds`` as minutes, hours or days."""
+    if seconds < 3600:
+        return f"{seconds / 60:.3g} minutes"
+    return f"{seconds / 3600:.3g} hours" if seconds < 86400 else f"{seconds / 86400:.3g} days"
 
 
 def fit_trend(cores: np.ndarray, interval_s: float) -> dict[str, Any] | None:

@@ -96,9 +96,11 @@ class Inventory(Grouping):
     def warnings(self) -> list[str]:
         """The sources' warnings, what the CPU figures cannot say (:meth:`cpu_warnings`) and what the
         series readers skipped or converted."""
-        files = self.series.store.files if self.series is not None else []
+        series = self.sized_series()
+        files = series.store.files if series is not None else []
         return (list(self.estate.warnings) + self.cpu_warnings()
-                + [f"{Path(f.path).name}: {w}" for f in files for w in f.warnings])
+                + [f"{Path(f.path).name}: {w}" for f in files for w in f.warnings]
+                + (list(series.warnings) if series is not None else []))
 
     def _nothing_to_plan(self) -> str:
         """Why there is no VM to plan, saying what the files held."""

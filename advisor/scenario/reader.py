@@ -6,6 +6,7 @@ a :class:`~advisor.scenario.model.Scenario`, every field read by its row of the 
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from typing import Any
@@ -87,9 +88,18 @@ class _Reader(MappingReader):
         return value if value or f.fallback is None or not fallback else f.fallback
 
     def values(self, *skip: str) -> dict[str, Any]:
-        """Every value field of this mapping (but ``skip``), by key."""
-        return {key: self.get(key) for key in CHILDREN.get(self.field, ())
-                if key not in skip and BY_PATH[self.p_field(key)].kind in VALUE_KINDS}
+        """Every value field of this mapping (but ``skip``), by key. A field the mapping leaves out
+        takes its row's default (or fallback) at once: what :meth:`get` gives it (10,000 workloads
+        leave out most of their fields)."""
+        out, data = {}, self.data
+        for key, f in _value_rows(self.field):
+            if key in skip:
+                continue
+            if data.get(key) is None and not f.required:
+                out[key] = f.default if f.default or f.fallback is None else f.fallback
+            else:
+                out[key] = self.get(key)
+        return out
 
     def p_field(self, key: str) -> str:
         return f"{self.field}.{key}" if self.field else key
@@ -98,6 +108,13 @@ class _Reader(MappingReader):
         """The raw data of the section ``key`` (its row's default when absent)."""
         f = self.row(key)
         return self.raw(key, MISSING if f.required else f.default)
+
+
+@functools.cache
+def _value_rows(field: str) -> tuple[tuple[str, Field], ...]:
+    """(key, row) of every value field of the mapping at ``field`` (a path without indices)."""
+    rows = ((key, BY_PATH[f"{field}.{key}" if field else key]) for key in CHILDREN.get(field, ()))
+    return tuple((key, f) for key, f in rows if f.kind in VALUE_KINDS)
 
 
 def _field(path: str) -> str:

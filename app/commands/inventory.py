@@ -133,7 +133,8 @@ def series_lines(s: dict) -> list[str]:
     e = s.get("series")
     if not e:
         return []
-    files = ", ".join(f"{Path(f['file']).name} ({f['format']}, {f['vms']} VMs, {f['samples']:,} samples)"
+    files = ", ".join(f"{Path(f['file']).name} ({f['format']}, {f['vms']} VM{'s' if f['vms'] != 1 else ''}, "
+                      f"{f['samples']:,} samples)"
                       for f in e["files"])
     step = f"; every {e['interval_s']:g} s, {e['steps']:,} steps" if e.get("steps") else ""
     lines = [f"Series: {files}{step}", f"  {e['text']}"]
@@ -152,8 +153,12 @@ def series_lines(s: dict) -> list[str]:
             mem = (", memory % " + ", ".join(f"{k} {v:g}" for k, v in x["mem_busy_pct"].items())
                    if x.get("mem_busy_pct") else "")
             of = f" ({x['basis']})" if x.get("basis") else f" busy (its share of the estate's summed {key})"
+            w = x.get("without_series")
+            rest = (f"; its {w['vms']} powered-on VM(s) without series at their own {w['busy_pct']:g} % "
+                    f"({'assumed: ' if w['assumed'] and 'assumed' not in w['source'] else ''}{w['source']})"
+                    if w else "")
             lines.append(f"  {g['name']}: CPU % of vCPUs {cpu}{mem} ({x['vms_measured']} of {x['vms']} VMs); "
-                         f"sized at {x['sized_busy_pct']:g} %{of}")
+                         f"sized at {x['sized_busy_pct']:g} %{of}{rest}")
     return lines
 
 

@@ -8,15 +8,20 @@ What a series measures comes from its ``__name__`` label:
 - libvirt exporter: ``libvirt_domain_info_cpu_time_seconds_total`` (a counter of CPU seconds: its rate
   over the VM's vCPUs is the CPU busy %), ``libvirt_domain_info_memory_usage_bytes`` (over the VM's RAM);
   the VM is the ``domain`` label;
-- node_exporter (a VM running its own exporter): ``node_cpu_seconds_total{mode="idle"}`` (busy % = 100 -
-  the idle rate over the CPUs), ``node_memory_MemAvailable_bytes`` with ``node_memory_MemTotal_bytes``;
+- node_exporter (a VM running its own exporter): ``node_cpu_seconds_total`` (busy % = 100 - the rate of
+  the modes :data:`NOT_BUSY` (idle, iowait, steal) over the CPUs, as the node-mixin rule below defines
+  it: time waiting for a disk or for the hypervisor is no CPU the VM used), ``node_memory_MemAvailable_bytes``
+  with ``node_memory_MemTotal_bytes``;
   the node-mixin recording rules ``instance:node_cpu_utilisation:rate5m`` and
   ``instance:node_memory_utilisation:ratio`` (ratios 0-1; a site's rule of that name recorded in %,
   values above 1.5, is read as %); the VM is ``instance`` without its port (or ``nodename``);
 - Tinkoff/libvirt-exporter's ``libvirt_domain_memory_stats_used_percent`` (already %);
-- a computed expression (no ``__name__``) must be a percentage; the file's name says which
-  (``cpu`` or ``mem`` in it); when every value of it in the file is at most 1 it is read as 0-1 fractions
-  (x 100, with a warning), as the CSV reader does.
+- a computed expression (no ``__name__``) must be a percentage of the VM's vCPUs or RAM; the file's
+  name says which (``cpu`` or ``mem`` in it); when every value of it in the file is at most 1 it is read
+  as 0-1 fractions (x 100, with a warning), as the CSV reader does. ``rate(libvirt_domain_info_cpu_time_
+  seconds_total[5m])`` gives busy cores: ``cores`` in the file's name says so, and a CPU file whose every
+  VM stays at or below its vCPU count (some above 1) is read so, with a warning (``pct`` in the name: a
+  percentage after all); the same rate x 100 (% of one core) above 100 is refused.
 
 A series of a VM the inventory lacks is skipped with a warning; a file none of whose VMs is in the
 inventory is refused.
@@ -25,13 +30,15 @@ inventory is refused.
 from __future__ import annotations
 
 import json
+import re
 from collections import defaultdict
 from pathlib import Path
 
 import numpy as np
 
 from knowledge.infra.errors import InputError
-from knowledge.series.store import FRACTION_AT_MOST, SeriesFile, SeriesStore, fraction_note
+from knowledge.inventory.common import FRACTION_AT_MOST, fraction_note
+from knowledge.series.store import PCT_SLACK, SeriesFile, SeriesStore
 
 #: labels naming the VM, most specific first
 VM_LABELS = ("domain", "vm", "name", "nodename", "instance", "host")
@@ -40,12 +47,17 @@ LIBVIRT_MEM = "libvirt_domain_info_memory_usage_bytes"
 #: already a percentage (Tinkoff/libvirt-exporter)
 PERCENTS = {"libvirt_domain_memory_stats_used_percent": "mem_pct"}
 NODE_CPU = "node_cpu_seconds_total"
+#: the node_cpu_seconds_total modes that are not busy, as node-mixin's ``instance:node_cpu_utilisation:rate5m``
+#: (``1 - avg(rate(node_cpu_seconds_total{mode=~"idle|iowait|steal"}))``) counts them; idle is one per CPU
+NOT_BUSY = ("idle", "iowait", "steal")
 NODE_AVAILABLE, NODE_TOTAL = "node_memory_MemAvailable_bytes", "node_memory_MemTotal_bytes"
 #: recording rules of the node mixin: a ratio 0-1 -> metric
 RATIOS = {"instance:node_cpu_utilisation:rate5m": "cpu_pct", "instance:node_memory_utilisation:ratio": "mem_pct"}
 KNOWN = (LIBVIRT_CPU, LIBVIRT_MEM, NODE_CPU, NODE_AVAILABLE, NODE_TOTAL, *RATIOS, *PERCENTS)
 #: a "ratio" rule whose values exceed this was recorded in % (some sites define the rule x 100)
 RATIO_IN_PERCENT_ABOVE = 1.5
+#: a busy-cores value may pass the VM's vCPU count by this much (rate over a scrape jitter)
+CORES_SLACK = 0.05
 #: the largest query_range answer read, bytes (every sample becomes Python objects while it is read)
 MAX_BYTES = 512 * 1024 * 1024
 
@@ -113,7 +125,8 @@ class _Reader:
         self.path, self.store, self.vcpus, self.ram_mib = path, store, vcpus, ram_mib
         self.file = SeriesFile(str(path), "prometheus-json")
         self.rows: set[int] = set()
-        self.idle: dict[str, list] = defaultdict(list)       # instance -> [(ts, idle rate)] per CPU
+        self.idle: dict[str, list] = defaultdict(list)       # instance -> [(ts, rate)] per CPU and NOT_BUSY mode
+        self.cpus: dict[str, int] = defaultdict(int)          # instance -> CPUs (its idle series)
         self.memory: dict[str, dict[str, tuple]] = defaultdict(dict)  # instance -> {name: (ts, bytes)}
         self.computed: list[tuple] = []  # series without __name__: (metric, row, ts, values, where)
 
@@ -142,8 +155,9 @@ class _Reader:
         if len(ts) < 2:
             return
         if name == NODE_CPU:
-            if labels.get("mode") == "idle":
+            if labels.get("mode") in NOT_BUSY:
                 self.idle[vm].append(_rate(ts, xs))
+                self.cpus[vm] += labels.get("mode") == "idle"
             return
         if name in (NODE_AVAILABLE, NODE_TOTAL):
             self.memory[vm][name] = (ts, xs, where)
@@ -186,15 +200,55 @@ class _Reader:
     def _computed_series(self) -> None:
         """The computed series (no ``__name__``), which must be percentages: a metric whose every value
         in the file is at most 1 holds 0-1 fractions (as the recording rules' ratios) and is read x 100,
-        with a warning naming it."""
+        with a warning naming it; a CPU series in busy cores (:meth:`_cores`) is read over each VM's vCPUs."""
         top: dict[str, float] = {}
         for metric, _row, _ts, values, _w in self.computed:
             if len(values) and not np.isnan(values).all():
                 top[metric] = max(top.get(metric, 0.0), float(np.nanmax(values)))
         scale = {m: 100.0 for m, x in top.items() if 0 < x <= FRACTION_AT_MOST}
         self.file.warnings += [fraction_note(f"the computed {m} series (no __name__)", top[m]) for m in scale]
+        cores = "cpu_pct" not in scale and self._cores()
         for metric, row, ts, values, where in self.computed:
+            if metric == "cpu_pct" and cores:
+                assert self.vcpus is not None
+                values = 100.0 * values / float(self.vcpus[row])
             self._add(metric, row, ts, values * scale.get(metric, 1.0), where)
+
+    def _cores(self) -> bool:
+        """Whether the computed CPU series hold busy cores (``rate(libvirt_domain_info_cpu_time_seconds_total
+        [5m])``), not % of the VM's vCPUs: declared by ``cores`` in the file's name (``pct``/``percent``:
+        a percentage), else found when every VM stays at or below its vCPU count while some pass 1 (a
+        warning says so). A CPU % of one core (the same rate x 100: some VM above 100) is refused."""
+        stem = self.path.stem.lower()
+        declared = "cores" in re.split(r"[^a-z]+", stem)
+        if not declared and ("pct" in stem or "percent" in stem):
+            return False
+        top: dict[int, tuple[float, str]] = {}
+        for metric, row, _ts, values, where in self.computed:
+            if metric == "cpu_pct" and len(values) and not np.isnan(values).all():
+                top[row] = max(top.get(row, (-1.0, where)), (float(np.nanmax(values)), where))
+        cpus = self.vcpus
+        if not top or cpus is None or any(cpus[r] <= 0 for r in top):
+            if declared:
+                raise InputError(f"{self.path}: busy cores (the file's name says 'cores') need each VM's vCPUs, "
+                                 "which the inventory does not give")
+            return False
+        if declared:
+            return True
+        over = [(x, w, r) for r, (x, w) in top.items() if x > 100.0 + PCT_SLACK and x <= 100.0 * cpus[r] + PCT_SLACK]
+        if over:
+            x, where, r = over[0]
+            raise InputError(f"{where}: the computed CPU series reaches {x:g} on a VM of {cpus[r]:g} vCPUs: a % of "
+                             f"ONE core (rate({LIBVIRT_CPU}[5m]) * 100), not of the VM's vCPUs; divide it by the "
+                             f"VM's vCPUs in the query, or save the raw counter {LIBVIRT_CPU}")
+        if all(x <= cpus[r] + CORES_SLACK for r, (x, _w) in top.items()) and max(x for x, _w in top.values()) > 1.0:
+            self.file.warnings.append(
+                f"the computed CPU series (no __name__) never pass each VM's vCPU count ({len(top)} VMs, largest "
+                f"{max(x for x, _w in top.values()):.4g}): read as busy cores (rate({LIBVIRT_CPU}[5m])) and divided "
+                "by the VM's vCPUs; if they are % of the vCPUs of a nearly idle estate, put 'pct' in the file's "
+                "name (or 'cores' to say they are busy cores)")
+            return True
+        return False
 
     def _row(self, vm: str, where: str) -> int:
         return int(self.store.resolve([vm], str(self.path), lambda _n: where.split(": ", 1)[1])[0])
@@ -214,12 +268,18 @@ class _Reader:
         self.file.samples += len(ts)
 
     def _node_cpu(self) -> None:
+        if self.idle:
+            self.file.notes.append(f"{NODE_CPU}: busy = 100 % - the {', '.join(NOT_BUSY)} time per CPU (as node-mixin's "
+                                   "instance:node_cpu_utilisation:rate5m; waiting for I/O or for the hypervisor is "
+                                   "not CPU used)")
         for vm, parts in self.idle.items():
             where = f"{self.path}: {NODE_CPU} of {vm}"
+            if not self.cpus[vm]:
+                raise InputError(f"{where}: no mode=\"idle\" series; the busy % needs each CPU's idle time")
             common = parts[0][0]
             for ts, _r in parts[1:]:
                 common = np.intersect1d(common, ts)
-            idle = sum(np.interp(common, ts, r) for ts, r in parts) / len(parts)
+            idle = sum(np.interp(common, ts, r) for ts, r in parts) / self.cpus[vm]
             row = self._row(vm, where)
             if row >= 0:
                 self._add("cpu_pct", row, common, np.clip(100.0 * (1.0 - idle), 0.0, 100.0), where)

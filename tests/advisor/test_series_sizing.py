@@ -121,13 +121,17 @@ def test_a_live_optics_workbook_sizes_on_the_sum_of_its_vm_peaks(tmp_path, capsy
     doc = json.loads(capsys.readouterr().out)
     # independent reader: each planned VM's vCPUs (VMs sheet, templates left out) x its peak (VM Performance)
     wb = load_workbook(book, read_only=True)
-    vms = {r[0]: r[6] for r in list(wb["VMs"].iter_rows(values_only=True))[1:] if r[4] != "TRUE"}
+    vms = {r[0]: r[6] for r in list(wb["VMs"].iter_rows(values_only=True))[1:] if r[3] == "poweredOn"}
     peaks = {r[0]: r[2] for r in list(wb["VM Performance"].iter_rows(values_only=True))[1:]}
     expected = sum(c * peaks[n] / 100 for n, c in vms.items() if n in peaks)
     assert doc["series"]["peak_sized"]["busy_cores"] == pytest.approx(expected, rel=0.01)
-    sized = sum(w["vms"] * w["vcpus"] * w["cpu_busy_share"] for w in doc["scenario"]["workloads"])
-    assert sized == pytest.approx(expected, rel=0.02)
-    assert all(w["cpu_busy_percentiles"] == {"peak": w["cpu_busy_share"]} for w in doc["scenario"]["workloads"])
+    # powered-off VMs are planned (the default) at their group's figure: db-02 (8 vCPUs) like db-01;
+    # test-01 alone in its group has no measurement (a powered-off VM's 0 % row is none)
+    sized = sum(w["vms"] * w["vcpus"] * w.get("cpu_busy_share", 0.0) for w in doc["scenario"]["workloads"])
+    assert sized == pytest.approx(expected + 8 * peaks["db-01"] / 100, rel=0.02)
+    measured = [w for w in doc["scenario"]["workloads"] if "cpu_busy_share" in w]
+    assert len(measured) == len(doc["scenario"]["workloads"]) - 1
+    assert all(w["cpu_busy_percentiles"] == {"peak": w["cpu_busy_share"]} for w in measured)
     assert "sized on the sum of the VMs' peaks" in doc["series"]["text"]
 
 
@@ -219,3 +223,85 @@ def test_the_summary_warns_of_skipped_vms_and_of_fractions_naming_file_and_colum
     assert main(["inventory", str(inv), str(p), "--no-advise", "--format", "json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert any("ghost-01" in w for w in doc["warnings"]) and any("cpu_pct" in w for w in doc["warnings"])
+
+
+COLLECTORS = Path(__file__).parents[1] / "fixtures" / "inventory" / "collectors"
+
+
+def test_a_group_partly_covered_by_series_keeps_its_other_vms_measured_cpu(tmp_path, capsys):
+    # Azure Migrate: web-01 18.5 %, web-02 22 % (2 vCPUs each, one group); a series for web-01 only at 5 %
+    series = _series(tmp_path, {"web-01": np.full(STEPS, 5.0)})
+    assert main(["inventory", str(COLLECTORS / "azure-migrate-import.csv"), str(series), "--format", "json",
+                 "--no-advise"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    web = next(w for w in doc["scenario"]["workloads"] if w["name"].startswith("2vcpu-4g"))
+    assert web["cpu_busy_share"] == pytest.approx((2 * 0.05 + 2 * 0.22) / 4, abs=0.0005)  # not 0.05 for both
+    g = next(g for g in doc["groups"] if g["name"] == web["name"])["series"]
+    assert g["without_series"]["vms"] == 1 and g["without_series"]["busy_pct"] == pytest.approx(22.0)
+    assert "Azure Migrate" in g["without_series"]["source"]
+    assert doc["series"]["busy_cores"]["p95"] == pytest.approx(0.1 + 0.44, abs=0.01)
+    assert "without series: sized on their own measured or assumed busy share" in doc["series"]["text"]
+    assert any("have no series (web-02" in w for w in doc["warnings"])
+    assert main(["inventory", str(COLLECTORS / "azure-migrate-import.csv"), str(series), "--no-advise",
+                 "-o", str(tmp_path / "s.yaml")]) == 0
+    assert "its 1 powered-on VM(s) without series at their own 22 %" in capsys.readouterr().out
+
+
+def test_live_optics_peaks_for_part_of_a_group_keep_the_others_figure(tmp_path, capsys):
+    # mon-01 (2 vCPUs, peak 24 % in VM Performance) and a VM of the same size from the CSV template, not in
+    # the workbook: the group is sized on mon-01's peak plus the other VM's own figure (here the estate's)
+    vms = tmp_path / "more.csv"
+    vms.write_text("name,vcpus,ram_gib,disk_gb\nextra-01,2,8,107.4\n")
+    assert main(["inventory", str(COLLECTORS / "liveoptics.xlsx"), str(vms), "--format", "json", "--no-advise"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    g = next(g for g in doc["groups"] if "mon-01" in g["examples"])
+    assert g["vms"] == 2, [x["examples"] for x in doc["groups"]]
+    other = g["series"]["without_series"]
+    assert other["vms"] == 1 and other["assumed"] is True and other["busy_pct"] > 24
+    w = next(w for w in doc["scenario"]["workloads"] if w["name"] == g["name"])
+    assert w["cpu_busy_share"] == pytest.approx((2 * 0.24 + 2 * other["busy_pct"] / 100) / 4, abs=0.0005)
+
+
+def test_group_memory_percent_is_over_the_ram_of_the_vms_measured(tmp_path):
+    t = np.arange(STEPS)
+    inv = Inventory(read_inventory([_inventory(tmp_path, {"app-01": 4, "app-02": 4})]), "name-prefix")
+    inv.add_series([_series(tmp_path, {"app-01": 20 + 10 * np.sin(t / 30)})], 95)  # memory 40 % (16 GiB VMs)
+    (gs,) = inv.series.groups.values()
+    assert gs.vms == 1 and gs.of == 2
+    assert gs.mem_pct["p50"] == pytest.approx(40.0) and gs.mem_pct["peak"] == pytest.approx(40.0)  # not 20
+
+
+def test_a_vm_with_few_steps_is_left_out_named_and_a_partial_one_named(tmp_path, capsys):
+    t = np.arange(STEPS)
+    inv = _inventory(tmp_path, {"web-01": 4, "web-02": 4, "db-01": 8})
+    p = tmp_path / "series.csv"
+    lines = ["vm,timestamp,cpu_pct,mem_pct"]
+    for i in range(STEPS):
+        lines += [f"web-01,{T0 + 300 * i},{20 + 60 * (i % 288 < 20):.2f},40"]
+        if i >= STEPS // 2:  # half the week: kept, filled with its median, named
+            lines += [f"web-02,{T0 + 300 * i},30,40"]
+        if i < 50:  # 50 of 2,304 steps: its "p95" would be its median; left out
+            lines += [f"db-01,{T0 + 300 * i},{10 + t[i]:.2f},40"]
+    p.write_text("\n".join(lines) + "\n")
+    assert main(["inventory", str(inv), str(p), "--format", "json", "--no-advise"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    left = next(w for w in doc["warnings"] if "left out of the percentiles" in w)
+    assert f"db-01: 50 of {STEPS:,} steps (2.17 %)" in left
+    partial = next(w for w in doc["warnings"] if "filled with each VM's median" in w)
+    assert f"web-02: {STEPS // 2:,} of {STEPS:,} steps (50 %)" in partial
+    assert doc["series"]["series_vms"] == 2  # db-01 is not in the summed series
+    db = next(w for w in doc["scenario"]["workloads"] if w["name"].startswith("8vcpu"))
+    assert "cpu_busy_percentiles" not in db  # sized like a VM without series, not on a made-up p95
+    assert doc["series"]["warnings"] and all(w in doc["warnings"] for w in doc["series"]["warnings"])
+
+
+def test_too_short_series_are_sized_with_a_warning(tmp_path, capsys):
+    inv = _inventory(tmp_path, {f"web-{i:02d}": 4 for i in range(8)})
+    p = tmp_path / "short.csv"
+    p.write_text(f"vm,timestamp,cpu_pct,mem_pct\nweb-00,{T0},10,40\nweb-00,{T0 + 300},12,40\n")
+    assert main(["inventory", str(inv), str(p), "--no-advise", "-o", str(tmp_path / "s.yaml")]) == 0
+    text = capsys.readouterr().out
+    assert "warning: the series span only 2 steps (10 minutes): a percentile of so few samples" in text
+    assert "warning: 7 of the 8 powered-on VMs have no series (web-01, web-02, web-03, web-04, web-05 and 2 more)" \
+        in text
+    assert "summed series of 1 VM:" in text and "short.csv (series-csv, 1 VM, 2 samples)" in text

@@ -12,7 +12,7 @@ import pytest
 
 from tests.benchmarks import run_all
 
-pytestmark = pytest.mark.timeout(60)
+pytestmark = pytest.mark.timeout(90)
 
 LOG = (Path(__file__).parent / "captured_run.log").read_text(encoding="utf-8")
 
@@ -92,8 +92,8 @@ def test_a_benchmark_over_its_time_is_killed_with_its_children(tmp_path):
         "print('started', flush=True)\n"
         "time.sleep(60)\n")
     start = time.monotonic()
-    sec = run_all.run_bench(script, timeout=3)
-    assert time.monotonic() - start < 30
+    sec = run_all.run_bench(script, timeout=6)  # time enough to start two interpreters on a busy machine
+    assert time.monotonic() - start < 40, "not killed at its time limit"
     assert sec.timed_out and sec.code == -9 and "started" in sec.output
     child = int(marker.read_text())
     ps = subprocess.run(["ps", "-o", "stat=", "-p", str(child)], capture_output=True, text=True).stdout.strip()

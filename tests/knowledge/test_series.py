@@ -211,3 +211,44 @@ def test_an_iso_timestamp_after_epoch_seconds_names_its_line(tmp_path):
     msg = str(e.value)
     assert f"{p}: line 4, field timestamp" in msg and "one form" in msg, msg
     assert "CSV conversion" not in msg and "column #" not in msg, msg
+
+
+def _counters(tmp_path: Path, name: str, series: list[tuple[dict, list[float]]]) -> Path:
+    result = [{"metric": labels, "values": [[T0 + 300 * t, str(x)] for t, x in enumerate(xs)]} for labels, xs in series]
+    p = tmp_path / name
+    p.write_text(json.dumps({"status": "success", "data": {"resultType": "matrix", "result": result}}))
+    return p
+
+
+def test_node_exporter_counts_iowait_and_steal_as_not_busy_like_the_node_mixin_rule(tmp_path):
+    # 2 CPUs; per CPU and 300 s step: idle 150 s, iowait 60 s, steal 15 s, user 75 s -> busy 25 %, as
+    # node-mixin's 1 - avg(rate(idle|iowait|steal)); counting only idle as not busy would give 50 %
+    cpu = "node_cpu_seconds_total"
+    series = [({"__name__": cpu, "instance": "db-01:9100", "cpu": str(c), "mode": mode}, [per * t for t in range(5)])
+              for c in range(2) for mode, per in (("idle", 150), ("iowait", 60), ("steal", 15), ("user", 75))]
+    store = read_series([_counters(tmp_path, "node.json", series)], ["db-01"], vcpus=[2])
+    np.testing.assert_allclose(store.matrix("cpu_pct", np.array([0]))[0], [25.0] * 4)
+    assert any("idle, iowait, steal" in n for n in store.files[0].notes)
+    rule = [({"__name__": "instance:node_cpu_utilisation:rate5m", "instance": "db-01:9100"}, [0.25] * 5)]
+    store = read_series([_counters(tmp_path, "rule.json", rule)], ["db-01"], vcpus=[2])
+    np.testing.assert_allclose(store.matrix("cpu_pct", np.array([0]))[0], [25.0] * 5)  # the same figure
+
+
+def test_a_computed_cpu_rate_in_busy_cores_is_found_declared_or_refused(tmp_path):
+    # rate(libvirt_domain_info_cpu_time_seconds_total[5m]): busy cores, each VM under its vCPU count
+    cores = {"web-01": [1.0, 2.0, 3.0], "db-01": [4.0, 6.0, 8.0]}
+    store = read_series([_answer(tmp_path, "cpu_rate.json", cores)], ["web-01", "db-01"], vcpus=[4, 16])
+    np.testing.assert_allclose(store.matrix("cpu_pct", np.array([0, 1])), [[25, 50, 75], [25, 37.5, 50]])
+    (w,) = store.files[0].warnings
+    assert "read as busy cores" in w and "divided by the VM's vCPUs" in w and "'pct'" in w
+    # declared a percentage by its name: read as it stands, no warning
+    store = read_series([_answer(tmp_path, "cpu_pct.json", cores)], ["web-01", "db-01"], vcpus=[4, 16])
+    np.testing.assert_allclose(store.matrix("cpu_pct", np.array([0]))[0], [1, 2, 3])
+    assert store.files[0].warnings == []
+    # declared busy cores by its name, though a VM passes 1 nowhere near its vCPUs
+    store = read_series([_answer(tmp_path, "cpu_cores.json", {"web-01": [2.0, 2.0]})], ["web-01"], vcpus=[8])
+    np.testing.assert_allclose(store.matrix("cpu_pct", np.array([0]))[0], [25, 25])
+    # the same rate x 100 (% of ONE core) passing 100 on a 4-vCPU VM: refused, naming the cause
+    with pytest.raises(InputError, match=r"cpu_x100.json: data.result\[0\]: .*reaches 350 on a VM of 4 vCPUs: a % "
+                                         r"of ONE core"):
+        read_series([_answer(tmp_path, "cpu_x100.json", {"web-01": [100.0, 350.0]})], ["web-01"], vcpus=[4])

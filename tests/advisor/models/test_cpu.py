@@ -225,6 +225,24 @@ def test_a_replication_factor_never_run_gets_the_band_of_each_factor_left_out(tr
     assert pred.low[0] <= 24.0 <= pred.high[0]
 
 
+def test_latency_at_a_replication_factor_never_run_gets_the_factor_band(trained):
+    """container_latency the same way: held out (Table 9.2's RF 3 runs of Docker and VMware left out),
+    each run lies within an interval calibrated on each factor's runs predicted without them, which
+    is narrower than the doubled interpolation band (the replay's latency at RF 3: 3.5 -> 1.4 of the
+    value wide, all six inside)."""
+    fam = trained["container_latency"]
+    out = [p for p in fam.training_points() if p.features["platform"] in ("docker", "vm")
+           and p.features["replication_factor"] == 3.0]
+    assert len(out) == 6
+    left = type(fam)(points=[p for p in fam.training_points() if p not in out]).fit()
+    pred = left.predict([p.features for p in out])
+    assert pred.extrapolated.all() and left._rf_band is not None
+    assert left._rf_band[1] - left._rf_band[0] < left._ext_hi - left._ext_lo
+    assert np.allclose(pred.high / pred.mean, np.exp(left._rf_band[1]))
+    for p, lo, hi in zip(out, pred.low, pred.high, strict=True):
+        assert lo <= p.target <= hi, p.key
+
+
 def test_latency_slopes_shrink_towards_a_shared_one(trained):
     """Each platform x workload's replication slope is the shared one plus a non-negative addition,
     shrunk towards it: leave-one-out error below a free slope per pair (7.2 %), never falling with RF."""
