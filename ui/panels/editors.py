@@ -60,7 +60,28 @@ def format_number(value, decimals: int = 6) -> str:
     return text if text not in ("", "-0") else "0"
 
 
-class NumberEdit(QLineEdit):
+class _UndoIsTheWindows:
+    """A field whose undo and redo keys are the window's while it has the focus (and which a
+    wheel turn changes no more once it has lost it)."""
+
+    def focusInEvent(self, event) -> None:  # noqa: N802 - Qt override
+        _focus_entered(self)
+        super().focusInEvent(event)  # type: ignore[misc]
+
+    def focusOutEvent(self, event) -> None:  # noqa: N802 - Qt override
+        _focus_left(self)
+        super().focusOutEvent(event)  # type: ignore[misc]
+
+
+class _ArmedByClick(_UndoIsTheWindows):
+    """A field the wheel changes only after a click into it (:func:`wheel_allowed`)."""
+
+    def mousePressEvent(self, event) -> None:  # noqa: N802 - Qt override
+        self.setProperty(_CLICKED, True)  # type: ignore[attr-defined]
+        super().mousePressEvent(event)  # type: ignore[misc]
+
+
+class NumberEdit(_ArmedByClick, QLineEdit):
     """A number field with its unit drawn inside on the right. ``sig_edited(value)`` on every
     keystroke or step: a number, ``None`` when emptied, or the text when it is not a number."""
 
@@ -100,19 +121,7 @@ class NumberEdit(QLineEdit):
         self.setText(format_number(new))
         self.sig_edited.emit(self.value())
 
-    # --- input (the wheel steps it only after a click into it; Ctrl+Z is the window's) -----
-    def mousePressEvent(self, event) -> None:  # noqa: N802 - Qt override
-        self.setProperty(_CLICKED, True)
-        super().mousePressEvent(event)
-
-    def focusInEvent(self, event) -> None:  # noqa: N802 - Qt override
-        _focus_entered(self)
-        super().focusInEvent(event)
-
-    def focusOutEvent(self, event) -> None:  # noqa: N802 - Qt override
-        _focus_left(self)
-        super().focusOutEvent(event)
-
+    # --- input (the wheel steps it only after a click into it: _ArmedByClick) ------------
     def keyPressEvent(self, event) -> None:  # noqa: N802 - Qt override
         key = event.key()
         if key in (Qt.Key.Key_Up, Qt.Key.Key_Down, Qt.Key.Key_PageUp, Qt.Key.Key_PageDown):
@@ -167,7 +176,7 @@ class NumberEdit(QLineEdit):
         return hint
 
 
-class ChoiceBox(QComboBox):
+class ChoiceBox(_ArmedByClick, QComboBox):
     """A combo box that the mouse wheel changes only while it has the keyboard focus."""
 
     def __init__(self, parent=None):
@@ -180,29 +189,9 @@ class ChoiceBox(QComboBox):
             return
         super().wheelEvent(event)
 
-    def mousePressEvent(self, event) -> None:  # noqa: N802 - Qt override
-        self.setProperty(_CLICKED, True)
-        super().mousePressEvent(event)
 
-    def focusInEvent(self, event) -> None:  # noqa: N802 - Qt override
-        _focus_entered(self)
-        super().focusInEvent(event)
-
-    def focusOutEvent(self, event) -> None:  # noqa: N802 - Qt override
-        _focus_left(self)
-        super().focusOutEvent(event)
-
-
-class TextEdit(QLineEdit):
+class TextEdit(_UndoIsTheWindows, QLineEdit):
     """A line edit whose Ctrl+Z is the window's undo (over the whole document)."""
-
-    def focusInEvent(self, event) -> None:  # noqa: N802 - Qt override
-        _focus_entered(self)
-        super().focusInEvent(event)
-
-    def focusOutEvent(self, event) -> None:  # noqa: N802 - Qt override
-        _focus_left(self)
-        super().focusOutEvent(event)
 
 
 class _WindowUndo(QObject):
