@@ -45,33 +45,35 @@ def read_workbook(path: Path, collector: Collector, estate: Estate, progress=Non
         elif hosts:
             source.notes.append(f"no {hosts.sheet} sheet: the hosts are left for you to describe")
         for table in collector.perf:
-            _read_vm_perf(wb, collector, table, estate.vms[first_vm:], source, cancel)
+            _read_vm_perf(wb, collector, table, estate.vms[first_vm:], source, cancel, estate.warnings)
         if collector.host_perf is not None:
-            _read_host_perf(wb, collector, collector.host_perf, estate.hosts[first_host:], source, cancel)
+            _read_host_perf(wb, collector, collector.host_perf, estate.hosts[first_host:], source, cancel,
+                            estate.warnings)
     return source
 
 
-def _perf_rows(wb, collector: Collector, table: Table, source: Source, cancel):
+def _perf_rows(wb, collector: Collector, table: Table, source: Source, cancel, warnings: list[str]):
     """``(sheet, row, cells, name)`` of a performance sheet's rows; none (and a note) without the sheet."""
     sheet = wb.find_sheet(table.sheet)
     if sheet is None:
         source.notes.append(f"no {table.sheet} sheet: the CPU usage it holds is not in the export")
         return
-    s, rows = _sheet_rows(wb, sheet, table, collector, cancel)
+    s, rows = _sheet_rows(wb, sheet, table, collector, cancel, warnings)
     for row, cells in rows:
         name = s.text(cells, "name")
         if name:
             yield s, row, cells, name
 
 
-def _read_vm_perf(wb, collector: Collector, table: Table, vms: list[VM], source: Source, cancel) -> None:
+def _read_vm_perf(wb, collector: Collector, table: Table, vms: list[VM], source: Source, cancel,
+                  warnings: list[str]) -> None:
     """A VM's average CPU % over the collection (its CPU usage) and its percentiles, joined by name
     to the VMs of this workbook; a name that matches none (or two) is skipped and counted in a note."""
     by_name: dict[str, list[VM]] = {}
     for v in vms:
         by_name.setdefault(v.name.lower(), []).append(v)
     measured, unmatched, off = 0, [], []
-    for s, row, cells, name in _perf_rows(wb, collector, table, source, cancel):
+    for s, row, cells, name in _perf_rows(wb, collector, table, source, cancel, warnings):
         match = by_name.get(name.lower(), [])
         if len(match) != 1:
             unmatched.append(name)
@@ -100,10 +102,11 @@ def _read_vm_perf(wb, collector: Collector, table: Table, vms: list[VM], source:
                             f"(or two), skipped: " + ", ".join(unmatched[:5]))
 
 
-def _read_host_perf(wb, collector: Collector, table: Table, hosts: list[Host], source: Source, cancel) -> None:
+def _read_host_perf(wb, collector: Collector, table: Table, hosts: list[Host], source: Source, cancel,
+                    warnings: list[str]) -> None:
     """The hosts' average CPU and memory % over the collection, joined by host name."""
     by_name = {h.name.lower(): h for h in hosts}
-    for s, row, cells, name in _perf_rows(wb, collector, table, source, cancel):
+    for s, row, cells, name in _perf_rows(wb, collector, table, source, cancel, warnings):
         host = by_name.get(name.lower())
         if host is None:
             continue
@@ -116,25 +119,32 @@ def _read_host_perf(wb, collector: Collector, table: Table, hosts: list[Host], s
             host.usage_from = f"{collector.name} {s.table.sheet} ({OVER_COLLECTION})"
 
 
-def _sheet_rows(wb, sheet: str, table: Table, collector: Collector, cancel) -> tuple[Sheet, Iterable]:
-    """The sheet's columns and its data rows; an empty sheet is refused, naming it."""
+def _sheet_rows(wb, sheet: str, table: Table, collector: Collector, cancel,
+                warnings: list[str]) -> tuple[Sheet, Iterable]:
+    """The sheet's columns and its data rows; an empty sheet is refused, naming it. A percentage column
+    in 0-1 fractions is read x 100, with a warning added to ``warnings``."""
     where = str(wb.path)
     header = wb.header(sheet)
     if not any(header):
         raise InputError(f"{where}: {collector.title}: sheet {sheet} is empty (no header row)")
     s = Sheet(where, collector, Table(sheet, table.columns), header)
     wanted = {f.index for found in s.found.values() for f in found}
-    return s, ((n, c) for n, c in wb.rows(sheet, wanted, cancel) if n > 1)
+    rows = ((n, c) for n, c in wb.rows(sheet, wanted, cancel) if n > 1)
+    if not s.pct_columns():
+        return s, rows
+    listed = list(rows)  # a utilisation column in 0-1 fractions is known only from all its values
+    warnings.extend(s.scan_fractions(listed))
+    return s, listed
 
 
 def _read_vms(wb, sheet: str, collector: Collector, estate: Estate, source: Source, cancel) -> None:
-    s, rows = _sheet_rows(wb, sheet, collector.vms, collector, cancel)
+    s, rows = _sheet_rows(wb, sheet, collector.vms, collector, cancel, estate.warnings)
     _add_vms(s, rows, collector, estate, source, cancel)
 
 
 def _read_hosts(wb, sheet: str, collector: Collector, table: Table, estate: Estate, source: Source,
                 cancel) -> None:
-    s, rows = _sheet_rows(wb, sheet, table, collector, cancel)
+    s, rows = _sheet_rows(wb, sheet, table, collector, cancel, estate.warnings)
     seen: dict[str, tuple[int, str]] = {}
     for i, (row, cells) in enumerate(rows):
         if i % 2000 == 0:
@@ -181,7 +191,8 @@ def read_csv(path: Path, text: str, collector: Collector, estate: Estate, cancel
     rows = csv_rows(text, where)
     header: list[str] = next(rows, [])
     s = Sheet(where, collector, collector.vms, header)
-    numbered = ((i + 2, dict(enumerate(r))) for i, r in enumerate(rows) if any(c.strip() for c in r))
+    numbered = [(i + 2, dict(enumerate(r))) for i, r in enumerate(rows) if any(c.strip() for c in r)]
+    estate.warnings.extend(s.scan_fractions(numbered))
     source = Source(where, collector.format)
     first = len(estate.vms)
     _add_vms(s, numbered, collector, estate, source, cancel)

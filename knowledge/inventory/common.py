@@ -31,7 +31,12 @@ MAX_NAME_CHARS = 200
 #: no number read from an estate file may exceed this in size (beyond it sums overflow)
 MAX_NUMBER = 1e12
 
-_THOUSANDS = re.compile(r"^[+-]?\d{1,3}([,.' \u00a0\u202f]\d{3})+$")
+#: a percent column (or series computed as a percentage) whose every value is at most this holds 0-1
+#: fractions: it is read x 100, with a warning (:func:`fraction_note`); the series readers and the
+#: collectors' utilisation columns follow the same rule
+FRACTION_AT_MOST = 1.0
+#: thousands grouped (``16,384``, ``1.234.567``); a first group of 0 is a decimal (``0.185``, ``0,185``)
+_THOUSANDS = re.compile(r"^[+-]?[1-9]\d{0,2}([,.' \u00a0\u202f]\d{3})+$")
 _DECIMAL_COMMA = re.compile(r"^[+-]?\d+,\d+$")
 
 ProgressFn = Callable[[float, str], None]
@@ -197,3 +202,19 @@ def listing(names: Iterable[object], limit: int = 12) -> str:
 
 def normalize_uuid(text: str) -> str:
     return re.sub(r"[^0-9a-f]", "", (text or "").lower())
+
+
+def fraction_note(what: str, top: float) -> str:
+    """The warning of a file whose ``what`` (``field cpu_pct``) was read as 0-1 fractions (largest value ``top``)."""
+    return (f"{what}: every value is at most {FRACTION_AT_MOST:g} (largest {top:.4g}): read as 0-1 fractions and "
+            f"multiplied by 100 (a percentage is 0-100); if the values really stayed below 1 %, the sizing is "
+            f"100 times too high")
+
+
+def fraction_fields(tops: dict, at_most: float = FRACTION_AT_MOST) -> set:
+    """The percentage columns of one table (key -> its largest value) written as 0-1 fractions: those whose
+    values are all at most ``at_most`` (some above 0), unless another percentage column of the table passes
+    it (a table is written in one unit: real averages under 1 % beside real peaks stay as they are)."""
+    if any(top > at_most for top in tops.values()):
+        return set()
+    return {k for k, top in tops.items() if 0 < top <= at_most}

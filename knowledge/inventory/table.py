@@ -18,6 +18,8 @@ from knowledge.inventory.collectors import Col, Collector, Table
 from knowledge.inventory.common import (
     MAX_NAME_CHARS,
     RowError,
+    fraction_fields,
+    fraction_note,
     listing,
     norm_header,
     parse_bool,
@@ -59,6 +61,7 @@ class Sheet:
         self.where, self.title, self.name, self.table = where, collector.title, collector.name, table
         self.header = [str(h or "").strip() for h in header]
         self.found: dict[str, list[Found]] = {}
+        self.pct_scale: dict[int, float] = {}  # column index -> x 100 for a percentage column of 0-1 fractions
         keys = [norm_header(h) for h in self.header]
         for col in table.columns:
             pattern = _numbered(col.header)
@@ -93,6 +96,27 @@ class Sheet:
                                      f"{unit_of(h)}, but {self.name} writes it in {col.unit} as "
                                      f"{col.header!r}; convert the column to {col.unit} and name it so")
 
+    def pct_columns(self) -> list[Found]:
+        return [f for found in self.found.values() for f in found if f.col.unit == "%"]
+
+    def scan_fractions(self, rows: list) -> list[str]:
+        """Find the percentage columns written as 0-1 fractions in ``rows`` (``(row, cells)``, the whole
+        table): they are read x 100 from now on; one warning per column, naming file, sheet and column."""
+        tops: dict[int, float] = {}
+        pcts = self.pct_columns()
+        for _row, cells in rows:
+            for f in pcts:
+                try:
+                    x = parse_number(cells.get(f.index))
+                except ValueError:
+                    continue  # refused, naming its row, when the row is read
+                if x is not None:
+                    tops[f.index] = max(tops.get(f.index, 0.0), x)
+        self.pct_scale = {i: 100.0 for i in fraction_fields(tops)}
+        place = f"sheet {self.table.sheet}, " if self.table.sheet else ""
+        return [fraction_note(f"{self.where}: {place}column {f.header!r}", tops[f.index])
+                for f in pcts if f.index in self.pct_scale]
+
     # --- cells ------------------------------------------------------------------------------
     def _cells(self, cells, field: str):
         for f in self.found.get(field, ()):
@@ -123,7 +147,7 @@ class Sheet:
                 unit = f" {f.col.unit}" if f.col.unit else ""
                 err = InputError if f.col.unit == "%" else RowError
                 raise err(f"{self.at(row, f)}: {x:g}{unit} is outside {f.col.low:g}-{f.col.high:g}{unit}")
-            total = (total or 0.0) + x * (f.col.scale or 1.0)
+            total = (total or 0.0) + x * (f.col.scale or 1.0) * self.pct_scale.get(f.index, 1.0)
             if "{n}" not in f.col.header:
                 break
         return total

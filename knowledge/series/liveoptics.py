@@ -12,7 +12,7 @@ from pathlib import Path
 
 from knowledge.infra.errors import InputError
 from knowledge.inventory.collectors import LIVE_OPTICS_ESX_PERF, LIVE_OPTICS_VM_PERF, Table
-from knowledge.inventory.common import RowError, checked, norm_header
+from knowledge.inventory.common import RowError, checked, fraction_fields, norm_header
 from knowledge.series.store import SeriesFile, SeriesStore
 
 
@@ -69,6 +69,20 @@ def _rows(wb, path: Path, table: Table):
         yield where, name, values
 
 
+def _percent(rows: list, table: Table) -> list:
+    """``rows`` of :func:`_rows` with the percentage columns written as 0-1 fractions read x 100 (the rule
+    of :func:`knowledge.inventory.common.fraction_fields`; the workbook reader warns, naming each column)."""
+    pct = {c.field for c in table.columns if c.unit == "%"}
+    tops: dict[str, float] = {}
+    for _where, _name, values in rows:
+        for k in pct & values.keys():
+            tops[k] = max(tops.get(k, 0.0), values[k])
+    scale = fraction_fields(tops)
+    if not scale:
+        return rows
+    return [(w, n, {k: x * 100.0 if k in scale else x for k, x in v.items()}) for w, n, v in rows]
+
+
 def _names_given_twice(store: SeriesStore) -> set[str]:
     """The VM names (lower case) the inventory lists more than once."""
     from collections import Counter
@@ -83,7 +97,7 @@ def read_perf(path: Path, store: SeriesStore) -> SeriesFile:
     path = Path(path)
     out = SeriesFile(str(path), "liveoptics-perf")
     with Workbook(path) as wb:
-        rows = list(_rows(wb, path, LIVE_OPTICS_VM_PERF))
+        rows = _percent(list(_rows(wb, path, LIVE_OPTICS_VM_PERF)), LIVE_OPTICS_VM_PERF)
         # the sheet lists the same VMs as the workbook's VMs sheet: one the inventory left out (a row
         # it could not read) is skipped and counted, not refused; a name several inventory files give
         # (RVTools and Live Optics of one estate) is not joined here, where the file is not known: the
@@ -101,7 +115,7 @@ def read_perf(path: Path, store: SeriesStore) -> SeriesFile:
         if skipped:
             out.notes.append(f"{len(skipped)} VM(s) of {LIVE_OPTICS_VM_PERF.sheet} not in the inventory or named in "
                              "several of its files, skipped: " + ", ".join(skipped[:5]))
-        for _where, name, values in _rows(wb, path, LIVE_OPTICS_ESX_PERF):
+        for _where, name, values in _percent(list(_rows(wb, path, LIVE_OPTICS_ESX_PERF)), LIVE_OPTICS_ESX_PERF):
             store.host_summary[name] = values
     out.notes.append("average and peak per VM over the collection (Live Optics writes no samples)")
     return out

@@ -18,15 +18,8 @@ from pathlib import Path
 import numpy as np
 
 from knowledge.infra.errors import InputError
-from knowledge.series.store import (
-    FRACTION_AT_MOST,
-    PERCENT,
-    SeriesFile,
-    SeriesStore,
-    Where,
-    fraction_note,
-    shifted,
-)
+from knowledge.inventory.common import FRACTION_AT_MOST, fraction_note
+from knowledge.series.store import PERCENT, SeriesFile, SeriesStore, Where, shifted
 
 #: the columns, in the order the interface names them; the first four are required
 COLUMNS = ("vm", "timestamp", "cpu_pct", "mem_pct", "iops", "mbps")

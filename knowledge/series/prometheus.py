@@ -37,7 +37,8 @@ from pathlib import Path
 import numpy as np
 
 from knowledge.infra.errors import InputError
-from knowledge.series.store import FRACTION_AT_MOST, PCT_SLACK, SeriesFile, SeriesStore, fraction_note
+from knowledge.inventory.common import FRACTION_AT_MOST, fraction_note
+from knowledge.series.store import PCT_SLACK, SeriesFile, SeriesStore
 
 #: labels naming the VM, most specific first
 VM_LABELS = ("domain", "vm", "name", "nodename", "instance", "host")

@@ -25,9 +25,6 @@ BLOCK = 1024
 MISSING = np.uint16(65535)
 #: a percentage may overshoot 100 by this much (rounding in the collector) and is then read as 100
 PCT_SLACK = 0.5
-#: a percent column (or Prometheus series computed as a percentage) whose every value is at most this
-#: holds 0-1 fractions: it is read x 100, with a note (:func:`fraction_note`)
-FRACTION_AT_MOST = 1.0
 #: a timestamp may sit this share of a step off the grid (collector jitter) and still be on it
 GRID_SLACK = 0.05
 #: the VM names the inventory lacks that a message lists (the rest are counted)
@@ -302,13 +299,6 @@ def stamp(seconds: float) -> str:
         return datetime.fromtimestamp(float(seconds), UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
     except (OverflowError, OSError, ValueError):
         return f"{seconds:.0f}"
-
-
-def fraction_note(what: str, top: float) -> str:
-    """The warning of a file whose ``what`` (``field cpu_pct``) was read as 0-1 fractions (largest value ``top``)."""
-    return (f"{what}: every value is at most {FRACTION_AT_MOST:g} (largest {top:.4g}): read as 0-1 fractions and "
-            f"multiplied by 100 (a percentage is 0-100); if the values really stayed below 1 %, the sizing is "
-            f"100 times too high")
 
 
 def return_big_frees() -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
+import openpyxl
 import pytest
 
 from tests.knowledge.test_inventory_collector_usage import FIX, _json, _sheet
@@ -72,3 +73,64 @@ def test_collector_csv_servers_at_zero_cpu_and_memory_are_no_measurement(capsys,
     assert "cpu_busy_share" not in one and "cpu_intensity" in one["assumed"]
     warning = next(w for w in doc["warnings"] if "0 % CPU and no memory in use" in w)
     assert path.name in warning and "'db-02'" in warning and "'test-01'" in warning
+
+
+# --- finding 17: utilisation columns in 0-1 fractions --------------------------------------------------
+def _shares(doc: dict) -> dict[str, float | None]:
+    return {w["name"]: w.get("cpu_busy_share") for w in doc["scenario"]["workloads"]}
+
+
+@pytest.mark.parametrize(("path", "columns"), [
+    (AZ, ("CPU utilization percentage", "Memory utilization percentage")),
+    (AWS, ("CPU.UsagePct.Avg", "CPU.UsagePct.Max")),
+])
+def test_collector_csv_fractions_are_read_as_percent_with_a_warning(capsys, tmp_path, path, columns):
+    rows = _csv(path)
+    for r in rows:
+        for c in columns:
+            r[c] = str(float(r[c]) / 100)
+    frac = tmp_path / f"frac-{path.name}"
+    with frac.open("w", newline="", encoding="utf-8") as fh:
+        w = csv.DictWriter(fh, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+    plain, doc = _json(capsys, str(path)), _json(capsys, str(frac))
+    assert _shares(doc) == _shares(plain) and doc["today"]["vcpu_busy_pct"] == plain["today"]["vcpu_busy_pct"]
+    read = [c for c in columns if c in {"CPU utilization percentage", "Memory utilization percentage",
+                                         "CPU.UsagePct.Avg"}]  # the columns the reader takes
+    for c in read:
+        assert any(str(frac) in w and f"column {c!r}" in w and "0-1 fractions" in w for w in doc["warnings"]), c
+    assert not any("0-1 fractions" in w for w in plain["warnings"])
+
+
+def test_live_optics_fractions_are_read_as_percent_and_a_real_idle_average_is_not(capsys, tmp_path):
+    wb = openpyxl.load_workbook(LO)
+    for sheet in ("VM Performance", "ESX Performance"):
+        ws = wb[sheet]
+        pct = [i for i, c in enumerate(ws[1]) if str(c.value).endswith("%")]
+        for row in ws.iter_rows(min_row=2):
+            for i in pct:
+                row[i].value = row[i].value / 100
+    frac = tmp_path / "lo-frac.xlsx"
+    wb.save(frac)
+    plain, doc = _json(capsys, str(LO)), _json(capsys, str(frac))
+    assert _shares(doc) == _shares(plain)
+    assert doc["today"]["host_cpu_usage_pct"] == plain["today"]["host_cpu_usage_pct"]
+    warned = [w for w in doc["warnings"] if "0-1 fractions" in w]
+    assert any("sheet VM Performance, column 'Peak vCPU %'" in w for w in warned) and len(warned) == 6
+    # averages all under 1 % beside peaks in percent: one unit per sheet, nothing multiplied
+    wb = openpyxl.load_workbook(LO)
+    ws = wb["VM Performance"]
+    for row in ws.iter_rows(min_row=2):
+        row[3].value = 0.5 if row[3].value else 0
+    idle = tmp_path / "lo-idle.xlsx"
+    wb.save(idle)
+    doc = _json(capsys, str(idle))
+    assert not any("0-1 fractions" in w for w in doc["warnings"]) and doc["today"]["vcpu_busy_pct"] == 0.5
+
+
+def test_a_fraction_written_with_three_decimals_is_no_thousands_grouping():
+    from knowledge.inventory.common import parse_number
+
+    assert [parse_number(x) for x in ("0.185", "0,185", "-0.125")] == [0.185, 0.185, -0.125]
+    assert [parse_number(x) for x in ("16,384", "1.234.567", "2,5")] == [16384, 1234567, 2.5]
