@@ -437,12 +437,14 @@ def fit_trend(cores: np.ndarray, interval_s: float) -> dict[str, Any] | None:
     def yearly(b: float) -> float:
         return round(100.0 * math.expm1(min(b * 365.0, 50.0)), 1)
 
-    out = {"cpu_pct_per_year": yearly(fit.slope), "low": yearly(fit.slope - t * fit.stderr),
+    rate = yearly(fit.slope)
+    out = {"cpu_pct_per_year": rate, "low": yearly(fit.slope - t * fit.stderr),
            "high": yearly(fit.slope + t * fit.stderr), "level": TREND_LEVEL, "days": days,
            "basis": "fitted: log-linear least squares on the daily means of the summed CPU series",
            "usable": days >= TREND_USABLE_DAYS}
     f = BY_PATH["growth.cpu_pct_per_year"]
-    if out["usable"] and float(f.minimum or -90) <= out["cpu_pct_per_year"] <= float(f.maximum or 1000):
+    lo, hi = float(f.minimum if f.minimum is not None else -90), float(f.maximum if f.maximum is not None else 1000)
+    if out["usable"] and lo <= rate <= hi:
         out["seeds"] = "growth.cpu_pct_per_year"
     if not out["usable"]:
         out["note"] = (f"{days} days are too short to fit a yearly trend (at least {TREND_USABLE_DAYS} needed): "

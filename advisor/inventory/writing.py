@@ -10,7 +10,13 @@ from typing import Any
 
 from advisor.inventory.assumptions import assumption_rows, host_mapping, workload_mapping
 from advisor.inventory.grouping import Group, Grouping
-from advisor.inventory.series import DEFAULT_PERCENTILE, SeriesSizing, apply_to_workload, read_for, seed_growth
+from advisor.inventory.series import (
+    DEFAULT_PERCENTILE,
+    SeriesSizing,
+    apply_to_workload,
+    read_for,
+    seed_growth,
+)
 from knowledge.infra.errors import InputError
 
 
