@@ -23,6 +23,9 @@ surviving host per failure (``survive: {hosts: 1}`` at 10,000 workload groups: 3
 
 from __future__ import annotations
 
+import itertools
+import math
+
 from advisor.recommend.placement import (
     EPS,
     Host,
@@ -179,6 +182,7 @@ class FirstFit(_Index):
         self.units = _units(self.cap, self.keys, profiles, rules)
         self.hosts: list[Host] = []
         self.at: list[int] = []  # per unit: the host it went to, -1 when no host takes it
+        self._latest: list[tuple[int, float]] | None = None
         self._run()
 
     def _domain(self, i: int) -> str:
@@ -213,11 +217,14 @@ class FirstFit(_Index):
         """The placement on ``count`` hosts: what ``place`` gives for that count."""
         hosts = self.hosts[:count] + [Host(i, self._domain(i), list(self.cap))
                                       for i in range(len(self.hosts), count)]
+        if self._latest is None:  # (unit, host) latest host first; no host: latest of all
+            self._latest = sorted(((k, i if i >= 0 else math.inf) for k, i in enumerate(self.at)),
+                                  key=lambda t: -t[1])
+        beyond = sorted(k for k, _ in itertools.takewhile(lambda t: t[1] >= count, self._latest))
         unplaced: dict[str, int] = {}
-        for u, i in zip(self.units, self.at, strict=True):
-            if i < 0 or i >= count:
-                for name, n in u.members.items():
-                    unplaced[name] = unplaced.get(name, 0) + n
+        for k in beyond:  # in the order of the units, as place() leaves them
+            for name, n in self.units[k].members.items():
+                unplaced[name] = unplaced.get(name, 0) + n
         return Placement(self.keys, self.cap, hosts, unplaced)
 
     @property
