@@ -53,6 +53,8 @@ class ContainerOverhead(Family):
     name = "container_overhead"
     unit = "%"
     upper_bound = 1.0  # (relative rate) no platform outruns bare metal
+    #: a prediction is in % of native, the training targets are fractions of it
+    target_scale = 100.0
     feature_names = ("platform", "workload", "clusters")
     description = ("Peak Cassandra transaction rate relative to bare metal (%) per platform (native|vm|docker) "
                    "and workload; doc 004 Sections 9.4.1 and 10.4.1 (5 points); with a site's native_tps, tps.")
@@ -115,9 +117,10 @@ class ContainerOverhead(Family):
         """Vectorised predict; % of native, or tps when calibrated with ``native_tps``."""
         calibration = self._check_calibration(calibration)
         pred = super().predict_columns(columns, n, None)
-        pred = replace(pred, mean=pred.mean * 100, low=pred.low * 100, high=pred.high * 100)
+        pct = self.target_scale
+        pred = replace(pred, mean=pred.mean * pct, low=pred.low * pct, high=pred.high * pct)
         if calibration and "native_tps" in calibration:
-            k = float(calibration["native_tps"]) / 100.0
+            k = float(calibration["native_tps"]) / pct
             pred = replace(pred, mean=pred.mean * k, low=pred.low * k, high=pred.high * k, unit="tps",
                            basis=f"site:{calibration.get('site', 'site')}")
         return pred

@@ -124,6 +124,8 @@ class Family:
     description = ""
     lower_bound = 0.0
     upper_bound = np.inf
+    #: a prediction's unit over its training targets' (container_overhead: % of native over fractions)
+    target_scale = 1.0
 
     def __init__(self, kb=None, points: Sequence[TrainingPoint] | None = None):
         self._points: list[TrainingPoint] = list(points) if points is not None else []

@@ -14,8 +14,8 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from advisor.recommend.first_fit import FirstFit, applies
-from advisor.recommend.placement import MAX_EXTRA, Placement, Rule, place, survives
+from advisor.recommend.first_fit import FirstFit, applies, survives
+from advisor.recommend.placement import MAX_EXTRA, Placement, Rule, place
 
 
 @dataclass

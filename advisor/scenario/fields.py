@@ -221,7 +221,8 @@ FIELDS: tuple[Field, ...] = (
     _f("workloads.anti_affinity", "group", "Anti-affinity", "true: no two VMs of this workload share a host; a "
        "group name: no two VMs of the workloads of that group share a host", default=False, form=False),
     _f("workloads.affinity", "group", "Affinity", "true: the VMs of this workload stay on one host; a group name: "
-       "the VMs of the workloads of that group stay on one host", default=False, form=False),
+       "the VMs of the workloads of that group stay on one host (refused with anti-affinity or a replication "
+       "factor that keeps two of them apart, or more RAM than a host)", default=False, form=False),
     _f("workloads.cpu_busy_share", "float", "CPU busy share", "Share of each vCPU kept busy, 0-1, as measured "
        "(an imported estate's CPU usage)", minimum=0, maximum=1, form=False, measurable=True),
     # l-long (#31): percentile sizing from series

@@ -112,8 +112,7 @@ def leveled_measurement(metric: str, value: float, unit: str, levels: dict[str, 
     that gives many measurements the same factors formats them once. ``levels`` becomes the
     measurement's own (pass a fresh dict)."""
     value = float(value)
-    return SiteMeasurement(metric=metric, value=value, unit=unit, subject=subject,
-                           factors=levels, value_si=value * unit_si(unit))
+    return SiteMeasurement(metric, value, unit, subject, levels, value * unit_si(unit))
 
 
 def fmt_level(value: object) -> str:

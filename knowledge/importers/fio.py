@@ -228,17 +228,18 @@ def _group_measurements(gid: object, entries: list[tuple[int, dict]], key: str, 
     """The measurements of every job of one group and, when it has several jobs of one shape, the
     group's totals; the jobs' parameters go to ``params_jobs``, jobs without I/O to ``no_io``."""
     per_job = len(entries) > 1
-    totals: dict[str, list[float]] = {}
+    totals: dict[tuple[str, str, str], list[float]] = {}
     shapes: set[tuple] = set()
     out: list[SiteMeasurement] = []
     for i, job in entries:
         where = f"{key}[{i}]"
         subject = f"fio job {job.get('jobname', '?')} (group {gid})" + (f" #{i}" if per_job else "")
         opts, shape, threads = _job_setup(job, global_opts, per_job, path, where, warnings)
-        shapes.add(tuple(sorted(shape.items())))
+        shape_key = tuple(shape[k] for k in SHAPE_KEYS)
+        shapes.add(shape_key)
         params_jobs.append({"jobname": job.get("jobname"), "groupid": gid,
                             **{k: str(v) for k, v in opts.items()}})
-        got = _job_measurements(job, shape, threads, per_job, subject, path, where, totals)
+        got = _job_measurements(job, shape_key, threads, per_job, subject, path, where, totals)
         out.extend(got)
         if not got:
             err = job.get("error", 0)
@@ -246,7 +247,7 @@ def _group_measurements(gid: object, entries: list[tuple[int, dict]], key: str, 
                          + (f" (fio error {err})" if err not in (0, "0", None) else "") + ": run skipped")
     if per_job:
         if len(shapes) == 1:
-            out += _group_totals(gid, dict(next(iter(shapes))), totals)
+            out += _group_totals(gid, next(iter(shapes)), totals)
         else:
             warnings.append(f"group {gid}: jobs with different parameters; no group total computed")
     return out
@@ -273,29 +274,30 @@ def _job_setup(job: dict, global_opts: dict, per_job: bool, path: str, where: st
     return opts, shape, 1 if per_job else numjobs
 
 
-def _job_measurements(job: dict, shape: dict, threads: int, per_job: bool, subject: str, path: str, where: str,
-                      totals: dict[str, list[float]]) -> list[SiteMeasurement]:
-    """The measurements of every direction of one job; its rates are added to ``totals``."""
+def _job_measurements(job: dict, shape_key: tuple, threads: int, per_job: bool, subject: str, path: str, where: str,
+                      totals: dict[tuple[str, str, str], list[float]]) -> list[SiteMeasurement]:
+    """The measurements of every direction of one job (its shape's values in :data:`SHAPE_KEYS` order);
+    its rates are added to ``totals``."""
     out: list[SiteMeasurement] = []
     for direction in DIRECTIONS:
         stats = job.get(direction)
         if not isinstance(stats, dict):
             continue
-        got = direction_measurements(stats, direction, shape, threads, per_job, subject,
+        got = direction_measurements(stats, direction, shape_key, threads, per_job, subject,
                                      path, f"{where}.{direction}")
         out.extend(got)
         for m in got:
             if m.metric in ("throughput", "iops"):
-                totals.setdefault(f"{direction}|{m.metric}|{m.unit}", []).append(m.value)
+                totals.setdefault((direction, m.metric, m.unit), []).append(m.value)
     return out
 
 
-def _group_totals(gid: object, shape: dict, totals: dict[str, list[float]]) -> list[SiteMeasurement]:
-    """The sums over the jobs of a group that all have ``shape`` (``statistic`` total)."""
+def _group_totals(gid: object, shape_key: tuple, totals: dict[tuple[str, str, str], list[float]]
+                  ) -> list[SiteMeasurement]:
+    """The sums over the jobs of a group that all have one shape (``statistic`` total)."""
     out = []
-    for k, values in totals.items():
-        direction, metric, unit = k.split("|")
-        levels = dict(_levels(tuple(shape[k] for k in SHAPE_KEYS), direction, len(values)), statistic="total")
+    for (direction, metric, unit), values in totals.items():
+        levels = dict(_levels(shape_key, direction, len(values)), statistic="total")
         out.append(leveled_measurement(metric, sum(values), unit, levels, f"fio group {gid}: sum of {len(values)} jobs"))
     return out
 
@@ -376,15 +378,16 @@ def factors_for(shape: dict, direction: str, threads: int | None) -> dict:
             "direct_io": None if shape["direct"] is None else ("yes" if shape["direct"] else "no")}
 
 
-def direction_measurements(stats: dict, direction: str, shape: dict, threads: int | None, per_job: bool,
+def direction_measurements(stats: dict, direction: str, shape_key: tuple, threads: int | None, per_job: bool,
                            subject: str, path: str, where: str) -> list[SiteMeasurement]:
-    """Throughput, IOPS and latency of one direction of one job (empty if it did no I/O)."""
+    """Throughput, IOPS and latency of one direction of one job (empty if it did no I/O); the job's
+    shape as its values in :data:`SHAPE_KEYS` order."""
     if "total_ios" in stats:
         if _num(stats, "total_ios", path, where) == 0:
             return []
     elif "io_bytes" in stats and _num(stats, "io_bytes", path, where) == 0:
         return []
-    levels = _levels(tuple(shape[k] for k in SHAPE_KEYS), direction, threads)  # formatted once, copied per figure
+    levels = _levels(shape_key, direction, threads)  # formatted once, copied per figure
     rate = dict(levels, statistic="per_job" if per_job else "total")
     out = [leveled_measurement("throughput", _num(stats, "bw", path, where), "KiB/s", rate, subject),
            leveled_measurement("iops", _num(stats, "iops", path, where), "ops/s", dict(rate), subject)]

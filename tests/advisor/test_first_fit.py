@@ -11,8 +11,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from advisor.recommend import placement_count
-from advisor.recommend.first_fit import FirstFit, applies
+from advisor.recommend import placement, placement_count
+from advisor.recommend.first_fit import FirstFit, Leftovers, applies
 from advisor.recommend.placement import place, rules_of
 from advisor.scenario.model import FailureDomain, Survive
 
@@ -38,16 +38,22 @@ def estate(rng: random.Random):
     return workloads, profiles, exclusive if len(exclusive) > 1 else frozenset(), domains
 
 
+def estates(seed: int, n: int):
+    """``n`` random estates with their rules: (rng, profiles, rules, domains)."""
+    rng = random.Random(seed)
+    for _ in range(n):
+        workloads, profiles, exclusive, domains = estate(rng)
+        yield rng, profiles, rules_of(workloads, len(domains), exclusive), domains
+
+
 def _state(p):
     return [vars(h) for h in p.hosts], p.unplaced
 
 
 @pytest.mark.timeout(120)
 def test_first_fit_on_every_count_is_the_plain_first_fit():
-    rng, checked = random.Random(30), 0
-    for _ in range(150):
-        workloads, profiles, exclusive, domains = estate(rng)
-        rules = rules_of(workloads, len(domains), exclusive)
+    checked = 0
+    for rng, profiles, rules, domains in estates(30, 150):
         if not applies(rules, domains):
             continue
         fit = FirstFit(CAP, profiles, rules, domains)
@@ -60,10 +66,8 @@ def test_first_fit_on_every_count_is_the_plain_first_fit():
 
 @pytest.mark.timeout(120)
 def test_constrained_count_is_that_of_the_plain_first_fit_on_each_probe(monkeypatch):
-    rng, outcomes, indexed = random.Random(32), set(), 0
-    for _ in range(120):
-        workloads, profiles, exclusive, domains = estate(rng)
-        rules = rules_of(workloads, len(domains), exclusive)
+    outcomes, indexed = set(), 0
+    for rng, profiles, rules, domains in estates(32, 120):
         survive = rng.choice([None, None, Survive(hosts=1), Survive(domains=1) if domains else None])
         start = rng.randint(1, 4)
         indexed += applies(rules, domains)
@@ -71,6 +75,7 @@ def test_constrained_count_is_that_of_the_plain_first_fit_on_each_probe(monkeypa
         with monkeypatch.context() as m:
             m.setattr(placement_count, "placer",
                       lambda c, p, r, d: lambda n: place(c, p, r, d, n))
+            m.setattr(placement_count, "survives", placement.survives)
             plain = placement_count.constrained_count(CAP, profiles, rules, domains, survive, start)
         assert (fast is None) == (plain is None)
         if fast is not None and plain is not None:
@@ -80,6 +85,21 @@ def test_constrained_count_is_that_of_the_plain_first_fit_on_each_probe(monkeypa
         outcomes.add(fast.binding if fast is not None else "none")
     assert indexed > 40 and {"none", "resources", "survive 1 hosts", "survive 1 domains"} <= outcomes
     assert any("sequential_io" in o for o in outcomes) and any("affinity" in o for o in outcomes)
+
+
+@pytest.mark.timeout(120)
+def test_the_leftovers_re_place_a_failure_as_the_plain_first_fit_does():
+    checked = 0
+    for rng, profiles, rules, domains in estates(31, 100):
+        p = place(CAP, profiles, rules, domains, rng.randint(1, 30))
+        left = Leftovers(p, profiles, rules)
+        for _ in range(8):
+            lost = sorted(rng.sample(range(len(p.hosts)), rng.randint(1, min(3, len(p.hosts)))))
+            before = [vars(h) for h in p.hosts]
+            assert left.lose(lost) == placement.lose(p, lost, profiles, rules), lost
+            assert [vars(h) for h in p.hosts] == before  # the placement itself is left as it was
+            checked += bool(placement.lose(p, lost, profiles, rules)) + 1
+    assert checked > 900
 
 
 def test_sequential_io_owners_each_get_their_own_hosts_and_share_them_with_others():

@@ -156,7 +156,8 @@ def _inside(refit, p) -> tuple[bool, float, float | None] | None:
     except Exception:  # noqa: BLE001 - a point whose features are not a query of the family: not counted
         return None
     lo, hi, mean = float(pr.low[0]), float(pr.high[0]), float(pr.mean[0])
-    return lo * 0.995 <= p.target <= hi * 1.005, (hi - lo) / abs(mean) if mean else math.nan, pr.level
+    y = p.target * getattr(refit, "target_scale", 1.0)  # in the prediction's unit (e.g. % of native)
+    return lo * 0.995 <= y <= hi * 1.005, (hi - lo) / abs(mean) if mean else math.nan, pr.level
 
 
 def _coverage(inside: dict[str, list], held) -> None:

@@ -16,6 +16,7 @@ Benchmarks are not tests: they never fail the suite, and they are meant for a qu
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import re
 import signal
@@ -128,8 +129,13 @@ def run_bench(script: Path, timeout: float) -> Section:
     try:
         out, err = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        out, err = proc.communicate()
+        with contextlib.suppress(ProcessLookupError):  # it may have ended just now
+            os.killpg(proc.pid, signal.SIGKILL)
+        try:
+            out, err = proc.communicate(timeout=60)
+        except subprocess.TimeoutExpired:  # a child of its own session still holds the output open
+            proc.wait()
+            out, err = "", ""
         sec.timed_out = True
     sec.output, sec.code, sec.seconds = out, proc.returncode, time.perf_counter() - start
     sys.stdout.write(out)

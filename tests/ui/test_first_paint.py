@@ -97,3 +97,57 @@ def test_a_form_below_the_fold_asked_for_before_the_paint_is_made_at_once(qtbot)
     editor = panel.growth_form.editors[("horizon_years",)]
     doc.set(("growth", "horizon_years"), 7)
     assert editor.value() == 7
+
+
+def test_the_style_sheet_applied_after_the_window_is_built_styles_it_as_before(qtbot, kb_file):
+    """The launcher applies the style sheet once the first window is built (each widget polished
+    once): the window ends up styled like one built under the style sheet."""
+    from PySide6.QtWidgets import QGroupBox
+
+    from app.gui import create_window
+    from ui import theme
+
+    app = QApplication.instance()
+    app.setStyleSheet("")
+    w = create_window(kb_file)
+    qtbot.addWidget(w, before_close_func=lambda win: win.session.document.undo_stack.setClean())
+    assert "QGroupBox" in app.styleSheet()
+    w.resize(1280, 800)
+    w.show()
+    qtbot.waitExposed(w)
+    late = [b.font().weight() for b in w.findChildren(QGroupBox)]
+    theme.apply(app, w.settings.theme, w.settings.font_pt)  # the style sheet first, then the window
+    early = create_window(kb_file)
+    qtbot.addWidget(early, before_close_func=lambda win: win.session.document.undo_stack.setClean())
+    early.resize(1280, 800)
+    early.show()
+    qtbot.waitExposed(early)
+    assert late == [b.font().weight() for b in early.findChildren(QGroupBox)] and late  # group titles in bold
+
+
+def test_the_form_fields_handle_their_events_in_qt_until_they_have_the_focus(qtbot):
+    """Every event of every field through Python slowed building and painting the scenario form:
+    the fields keep no event() override and no event filter of their own; the undo keys are left
+    to the window by a filter on the field with the focus only."""
+    from PySide6.QtCore import QEvent, Qt
+    from PySide6.QtGui import QKeyEvent
+    from PySide6.QtWidgets import QWidget
+
+    from ui.panels.editors import ChoiceBox, NumberEdit, TextEdit
+
+    assert all("event" not in cls.__dict__ for cls in (NumberEdit, ChoiceBox, TextEdit))
+    holder = QWidget()
+    qtbot.addWidget(holder)
+    fields = [NumberEdit("GiB", parent=holder), ChoiceBox(holder), TextEdit(holder)]
+    holder.show()
+    qtbot.waitExposed(holder)
+    for field in fields:
+        undo = QKeyEvent(QEvent.Type.ShortcutOverride, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+        field.setFocus()
+        qtbot.waitUntil(field.hasFocus, timeout=2000)
+        QApplication.sendEvent(field, undo)
+        assert not undo.isAccepted()  # the window's undo, not the field's
+    other = QKeyEvent(QEvent.Type.ShortcutOverride, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    fields[0].clearFocus()
+    QApplication.sendEvent(fields[0], other)
+    assert other.isAccepted()  # not focused: no filter; the line edit claims its own key (Qt's default)

@@ -60,7 +60,28 @@ def format_number(value, decimals: int = 6) -> str:
     return text if text not in ("", "-0") else "0"
 
 
-class NumberEdit(QLineEdit):
+class _UndoIsTheWindows:
+    """A field whose undo and redo keys are the window's while it has the focus (and which a
+    wheel turn changes no more once it has lost it)."""
+
+    def focusInEvent(self, event) -> None:  # noqa: N802 - Qt override
+        _focus_entered(self)
+        super().focusInEvent(event)  # type: ignore[misc]
+
+    def focusOutEvent(self, event) -> None:  # noqa: N802 - Qt override
+        _focus_left(self)
+        super().focusOutEvent(event)  # type: ignore[misc]
+
+
+class _ArmedByClick(_UndoIsTheWindows):
+    """A field the wheel changes only after a click into it (:func:`wheel_allowed`)."""
+
+    def mousePressEvent(self, event) -> None:  # noqa: N802 - Qt override
+        self.setProperty(_CLICKED, True)  # type: ignore[attr-defined]
+        super().mousePressEvent(event)  # type: ignore[misc]
+
+
+class NumberEdit(_ArmedByClick, QLineEdit):
     """A number field with its unit drawn inside on the right. ``sig_edited(value)`` on every
     keystroke or step: a number, ``None`` when emptied, or the text when it is not a number."""
 
@@ -71,7 +92,6 @@ class NumberEdit(QLineEdit):
         super().__init__(parent)
         self.unit, self.integer, self.step, self.optional = unit, integer, step, optional
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)  # the wheel does not take the focus
-        self.installEventFilter(WheelGuard(self))  # the wheel steps it only after a click into it
         self.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if optional:
             self.setPlaceholderText("not set")
@@ -101,13 +121,7 @@ class NumberEdit(QLineEdit):
         self.setText(format_number(new))
         self.sig_edited.emit(self.value())
 
-    # --- input ---------------------------------------------------------------------------
-    def event(self, event) -> bool:
-        if event.type() == QEvent.Type.ShortcutOverride and is_undo_key(event):
-            event.ignore()  # not the line edit's own undo: the window's, over the whole document
-            return True
-        return super().event(event)
-
+    # --- input (the wheel steps it only after a click into it: _ArmedByClick) ------------
     def keyPressEvent(self, event) -> None:  # noqa: N802 - Qt override
         key = event.key()
         if key in (Qt.Key.Key_Up, Qt.Key.Key_Down, Qt.Key.Key_PageUp, Qt.Key.Key_PageDown):
@@ -162,13 +176,12 @@ class NumberEdit(QLineEdit):
         return hint
 
 
-class ChoiceBox(QComboBox):
+class ChoiceBox(_ArmedByClick, QComboBox):
     """A combo box that the mouse wheel changes only while it has the keyboard focus."""
 
     def __init__(self, parent=None):
         super().__init__(parent)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
-        self.installEventFilter(WheelGuard(self))
 
     def wheelEvent(self, event) -> None:  # noqa: N802 - Qt override
         if not wheel_allowed(self):
@@ -176,21 +189,35 @@ class ChoiceBox(QComboBox):
             return
         super().wheelEvent(event)
 
-    def event(self, event) -> bool:
-        if event.type() == QEvent.Type.ShortcutOverride and is_undo_key(event):
-            event.ignore()
-            return True
-        return super().event(event)
 
-
-class TextEdit(QLineEdit):
+class TextEdit(_UndoIsTheWindows, QLineEdit):
     """A line edit whose Ctrl+Z is the window's undo (over the whole document)."""
 
-    def event(self, event) -> bool:
+
+class _WindowUndo(QObject):
+    """On the field that has the focus (only there: every event of every field through Python
+    would slow building and painting a form down, issue #30): its undo and redo keys are left to
+    the window, whose undo covers every edit of the document."""
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802 - Qt override
         if event.type() == QEvent.Type.ShortcutOverride and is_undo_key(event):
-            event.ignore()
+            event.ignore()  # not the field's own undo: the window's
             return True
-        return super().event(event)
+        return False
+
+
+def _focus_entered(field: QWidget) -> None:
+    guard = getattr(field, "_window_undo", None)
+    if guard is None:
+        guard = field._window_undo = _WindowUndo(field)  # goes with the field
+    field.installEventFilter(guard)
+
+
+def _focus_left(field: QWidget) -> None:
+    guard = getattr(field, "_window_undo", None)
+    if guard is not None:
+        field.removeEventFilter(guard)
+    field.setProperty(_CLICKED, False)  # a wheel turn over it scrolls the form again
 
 
 #: the dynamic property set on a field the user clicked into (cleared when it loses the focus)
