@@ -472,8 +472,8 @@ def parse_scenario(data: Any, source: str = "scenario") -> Scenario:
     if isinstance(r.data.get("workloads"), list) and not workloads:
         pr.add("workloads", "must list at least one workload")
     _check_workloads(workloads, hosts, "hosts" in r.data, pr)
-    check_constraints(workloads, hosts, "hosts" in r.data, pr)
     prefs = _preferences(r.section("preferences"), workloads, hosts.reserve, pr)
+    check_constraints(workloads, hosts, prefs.ram_overcommit if "hosts" in r.data else None, pr)
     _sized_at_percentile(workloads, prefs)
     growth = _growth(r.raw("growth"), workloads, pr) if r.raw("growth", None) is not None else None
     estate = _mapping(r, "estate", "", pr)
