@@ -8,6 +8,7 @@ the hosts' by ``Host``. The columns are declared with the collector's other voca
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 from knowledge.infra.errors import InputError
@@ -90,8 +91,9 @@ def _names_given_twice(store: SeriesStore) -> set[str]:
     return {n for n, c in Counter(x.strip().lower() for x in store.names).items() if c > 1}
 
 
-def read_perf(path: Path, store: SeriesStore) -> SeriesFile:
-    """The VM and host statistics of a Live Optics workbook onto ``store``."""
+def read_perf(path: Path, store: SeriesStore, sources: Sequence[str] | None = None) -> SeriesFile:
+    """The VM and host statistics of a Live Optics workbook onto ``store`` (with ``sources``, the file
+    each row's VM was read from, only onto the VMs read from this workbook)."""
     from knowledge.inventory.xlsx import Workbook
 
     path = Path(path)
@@ -105,6 +107,8 @@ def read_perf(path: Path, store: SeriesStore) -> SeriesFile:
         skipped, twice = [], _names_given_twice(store)
         for _where, name, values in rows:
             row = -1 if name.strip().lower() in twice else store.lookup(name)
+            if row >= 0 and sources is not None and Path(sources[row]).resolve() != path.resolve():
+                row = -1  # another file's VM of this name (the same VM, counted once as that file gives it)
             if row < 0:
                 skipped.append(name)
                 continue

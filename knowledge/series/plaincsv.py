@@ -158,6 +158,9 @@ class _Reader:
             raise InputError(f"{self.path}: no samples after the header")
         self.file.vms = len(self.seen_rows)
         self.store.check_matched(self.file)
+        note = self.store.repeat_note(str(self.path))
+        if note:
+            self.file.warnings.append(note)
         return self.file
 
     def _header(self) -> list[str]:
@@ -211,13 +214,14 @@ class _Reader:
         known = np.flatnonzero(rows >= 0) if (rows < 0).any() else None
         if known is not None:
             rows, ts, where = rows[known], ts[known], shifted(where, known)
-        for metric in self.file.metrics:
+        for n, metric in enumerate(self.file.metrics):
             values = batch.column(metric).to_numpy(zero_copy_only=False)
             values = values[known] if known is not None else values
             if metric in PERCENT and len(values) and not np.isnan(values).all():
                 self.top[metric] = max(self.top.get(metric, 0.0), float(np.nanmax(values)))
             values = values * self.scale[metric] if metric in self.scale else values
-            self.added += self.store.add(metric, rows, ts, values, str(self.path), where, metric)
+            self.added += self.store.add(metric, rows, ts, values, str(self.path), where, metric,
+                                         repeats=n == 0 and not self.scale)
         self.file.samples += len(rows)
 
 

@@ -134,3 +134,57 @@ def test_a_fraction_written_with_three_decimals_is_no_thousands_grouping():
 
     assert [parse_number(x) for x in ("0.185", "0,185", "-0.125")] == [0.185, 0.185, -0.125]
     assert [parse_number(x) for x in ("16,384", "1.234.567", "2,5")] == [16384, 1234567, 2.5]
+
+
+# --- finding 4: two exports of one estate ----------------------------------------------------------------
+def _vm_names(path: Path, sheet: str, name: str, template: str) -> set[str]:
+    return {r[name] for r in _sheet(path, sheet) if r[template] not in (True, "TRUE", "Yes")}
+
+
+def test_two_exports_of_one_estate_count_each_vm_and_host_once(capsys):
+    """Nutanix Collector and Live Optics of one vCenter (the same hosts): each VM and host counted once, the
+    copy of the file given first kept (both measured over a collection), a warning naming files and VMs."""
+    nx = FIX / "nutanix-collector.xlsx"
+    both = _vm_names(nx, "vmList", "VM Name", "Template") & _vm_names(LO, "VMs", "VM Name", "Template")
+    alone = _json(capsys, str(nx))
+    doc = _json(capsys, str(nx), str(LO))
+    assert len(both) == alone["found"]["vms"] == doc["found"]["vms"] and doc["found"]["hosts"] == len(_sheet(nx, "vHosts"))
+    warning = next(w for w in doc["warnings"] if "counted once" in w)
+    assert str(nx) in warning and str(LO) in warning and all(n in warning for n in both)
+    assert {w["name"]: w.get("cpu_busy_share") for w in doc["scenario"]["workloads"]} == _shares(alone)
+
+
+def test_rvtools_and_live_optics_of_one_estate_keep_the_live_optics_copy(capsys, tmp_path):
+    from tests.knowledge import rvtools_workbooks as RV
+
+    rv = RV.write("rvtools-4x.xlsx", tmp_path)
+    tabs = RV.tabs("rvtools-4x.xlsx")
+    rv_vms = {r[0] for r in tabs["vInfo"][1:] if not r[2]}
+    rv_host = tabs["vHost"][1][0]
+    lo_vms = _vm_names(LO, "VMs", "VM Name", "Template")
+    both = rv_vms & lo_vms
+    assert both and lo_vms - rv_vms
+    apart = _json(capsys, str(rv), str(LO))  # no host and no id in common: two estates, both counted, a warning
+    assert apart["found"]["vms"] == len(rv_vms) + len(lo_vms)
+    warning = next(w for w in apart["warnings"] if "taken as different VMs" in w)
+    assert str(rv) in warning and str(LO) in warning and all(n in warning for n in both)
+    # the same Live Optics workbook taken on RVTools' vCenter: its first host is RVTools' first host
+    wb = openpyxl.load_workbook(LO)
+    first = wb["ESX Hosts"]["A2"].value
+    for sheet, col in (("ESX Hosts", "Host Name"), ("VMs", "Host"), ("ESX Performance", "Host")):
+        ws = wb[sheet]
+        i = [c.value for c in ws[1]].index(col)
+        for row in ws.iter_rows(min_row=2):
+            if row[i].value == first:
+                row[i].value = rv_host
+    one = tmp_path / "lo-same-vcenter.xlsx"
+    wb.save(one)
+    doc = _json(capsys, str(rv), str(one))
+    assert doc["found"]["vms"] == len(rv_vms | lo_vms)
+    once = [w for w in doc["warnings"] if "counted once" in w]
+    assert all(any(n in w for w in once) for n in both)
+    # the copy measured best is kept: Live Optics' (CPU over the collection) for its powered-on VMs
+    lo_on = {r["VM Name"] for r in _sheet(LO, "VMs") if r["Power State"] == "poweredOn"} & both
+    kept_lo = next(w for w in once if w.startswith(f"{len(lo_on)} VM(s) listed by both {one} and {rv}"))
+    assert all(n in kept_lo for n in lo_on)
+    assert doc["found"]["hosts"] == len(tabs["vHost"]) - 1 + len(_sheet(LO, "ESX Hosts")) - 1
