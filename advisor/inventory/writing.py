@@ -10,7 +10,13 @@ from typing import Any
 
 from advisor.inventory.assumptions import assumption_rows, host_mapping, workload_mapping
 from advisor.inventory.grouping import Group, Grouping
-from advisor.inventory.series import DEFAULT_PERCENTILE, SeriesSizing, apply_to_workload, read_for
+from advisor.inventory.series import (
+    DEFAULT_PERCENTILE,
+    SeriesSizing,
+    apply_to_workload,
+    read_for,
+    seed_growth,
+)
 from knowledge.infra.errors import InputError
 
 
@@ -89,6 +95,7 @@ class Inventory(Grouping):
         if series is not None and series.estate:
             estate["series"] = series.estate
             out["preferences"] = {"sizing_percentile": series.percentile}
+            seed_growth(out, series.estate.get("trend"))
         elif any("cpu_busy_percentiles" in w for w in workloads):  # the VMs' own percentiles
             out["preferences"] = {"sizing_percentile": self.sized_percentile}
         return out
@@ -154,7 +161,7 @@ class Inventory(Grouping):
                            "cpu_busy_pct": round(100.0 * p.cpu.share, 1) if p.cpu is not None else None,
                            "cpu_measured": p.cpu.source if p.cpu is not None else None,
                            "cpu_assumed": p.cpu.assumed if p.cpu is not None else None,
-                           "today_text": p.today_text(), "series": self.group_series(g)})
+                           "today_text": _today_text(p, self.group_series(g)), "series": self.group_series(g)})
         series = self.sized_series()
         return {"found": self.estate.counts(), "group_by": self.group_by, "groups": groups,
                 "totals": {"source": self.source_totals(), "scenario": self.scenario_totals()},
@@ -163,6 +170,22 @@ class Inventory(Grouping):
                             for s in self.estate.sources],
                 "series": (dict(series.estate, text=series.text()) if series is not None and series.estate
                            else None)}
+
+
+def _today_text(p, series: dict[str, Any] | None) -> str:
+    """A group's today text; a group measured only by series says its percentile there (the table's cell
+    would be empty)."""
+    from advisor.scenario.model import percentile_key
+
+    text = p.today_text()
+    if p.cpu is not None or not series or series.get("basis"):
+        return text
+    k = percentile_key(series["sizing_percentile"])
+    pct = series["cpu_busy_pct"].get(k)
+    if pct is None:
+        return text
+    return text + ("; " if text else "") + (f"CPU {k} {pct:g} % busy (series, {series['vms_measured']} of "
+                                            f"{series['vms']} VMs)")
 
 
 def split_series(paths) -> tuple[list[Path], list[Path]]:
@@ -247,6 +270,11 @@ def scenario_yaml(data: dict[str, Any]) -> str:
             m2 = re.match(r"^    ([a-z_]+):", line)
             if m2 and sub == "cpu" and (f"hosts.cpu.{m2.group(1)}" in host_assumed or "hosts.cpu" in host_assumed):
                 comment = "assumed"
+        elif section == "growth" and line.startswith("  cpu_pct_per_year:"):
+            t = ((data.get("estate") or {}).get("series") or {}).get("trend") or {}
+            if t.get("seeds"):
+                comment = (f"fitted to {t['days']} days of utilisation series ({100 * t['level']:g} % interval "
+                           f"{t['low']:+g} to {t['high']:+g}): a trend of the past, not a plan; check it")
         elif section == "workloads":
             if line.startswith("- "):
                 w_index += 1

@@ -142,17 +142,18 @@ def series_lines(s: dict) -> list[str]:
 
     key = percentile_key(e["percentile"])
     if e.get("trend"):
-        t = e["trend"]
-        lines.append(f"  trend (fitted, {t['days']} days): CPU {t['cpu_pct_per_year']:+g} % per year "
-                     f"({100 * t['level']:g} % interval {t['low']:+g} to {t['high']:+g}); "
-                     + ("may seed the growth section" if t.get("usable", True) else t["note"]))
+        from advisor.inventory.series import trend_text
+
+        lines.append(f"  {trend_text(e['trend'])}")
     for g in s["groups"]:
         x = g.get("series")
         if x:
             cpu = ", ".join(f"{k} {v:g}" for k, v in x["cpu_busy_pct"].items())
             mem = (", memory % " + ", ".join(f"{k} {v:g}" for k, v in x["mem_busy_pct"].items())
                    if x.get("mem_busy_pct") else "")
-            of = f" ({x['basis']})" if x.get("basis") else f" busy (its share of the estate's summed {key})"
+            of = f" ({x['basis']})" if x.get("basis") else (
+                f" busy (its share of the estate's summed {key}: the estate's figure apportioned by the groups' own "
+                f"{key}, not this group's {key} alone)")
             w = x.get("without_series")
             rest = (f"; its {w['vms']} powered-on VM(s) without series at their own {w['busy_pct']:g} % "
                     f"({'assumed: ' if w['assumed'] and 'assumed' not in w['source'] else ''}{w['source']})"

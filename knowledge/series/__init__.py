@@ -61,6 +61,9 @@ def detect_series(path: Path | str) -> str | None:
     first = text.splitlines()[0] if text.strip() else ""
     if plaincsv.looks_like(first):
         return "series-csv"
+    if ";" in first and plaincsv.looks_like(first.replace(";", ",")):
+        raise InputError(f"{path}: line 1: a series CSV separated by ';' (saved by Excel with a decimal comma?): "
+                         "save it with ',' separators and '.' decimals (vm,timestamp,cpu_pct,mem_pct)")
     return None
 
 

@@ -158,6 +158,12 @@ class _Reader:
             raise InputError(f"{self.path}: no samples after the header")
         self.file.vms = len(self.seen_rows)
         self.store.check_matched(self.file)
+        note = self.store.repeat_note(str(self.path))
+        if note:
+            self.file.warnings.append(note)
+        if not _ends_a_line(self.path):
+            self.file.warnings.append(f"line {self.rows_before + 1} (the last) has no line end: the file may be cut "
+                                      "short (an export or copy that stopped); its series may end early")
         return self.file
 
     def _header(self) -> list[str]:
@@ -211,14 +217,25 @@ class _Reader:
         known = np.flatnonzero(rows >= 0) if (rows < 0).any() else None
         if known is not None:
             rows, ts, where = rows[known], ts[known], shifted(where, known)
-        for metric in self.file.metrics:
+        for n, metric in enumerate(self.file.metrics):
             values = batch.column(metric).to_numpy(zero_copy_only=False)
             values = values[known] if known is not None else values
             if metric in PERCENT and len(values) and not np.isnan(values).all():
                 self.top[metric] = max(self.top.get(metric, 0.0), float(np.nanmax(values)))
             values = values * self.scale[metric] if metric in self.scale else values
-            self.added += self.store.add(metric, rows, ts, values, str(self.path), where, metric)
+            self.added += self.store.add(metric, rows, ts, values, str(self.path), where, metric,
+                                         repeats=n == 0 and not self.scale)
         self.file.samples += len(rows)
+
+
+def _ends_a_line(path: Path) -> bool:
+    """Whether the file's last byte ends a line (a file cut in the middle of a line does not)."""
+    with open(path, "rb") as fh:
+        fh.seek(0, 2)
+        if fh.tell() == 0:
+            return True
+        fh.seek(-1, 2)
+        return fh.read(1) in (b"\n", b"\r")
 
 
 def _located(path: Path, names: list[str], exc: BaseException) -> str:
