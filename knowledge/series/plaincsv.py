@@ -161,6 +161,9 @@ class _Reader:
         note = self.store.repeat_note(str(self.path))
         if note:
             self.file.warnings.append(note)
+        if not _ends_a_line(self.path):
+            self.file.warnings.append(f"line {self.rows_before + 1} (the last) has no line end: the file may be cut "
+                                      "short (an export or copy that stopped); its series may end early")
         return self.file
 
     def _header(self) -> list[str]:
@@ -223,6 +226,16 @@ class _Reader:
             self.added += self.store.add(metric, rows, ts, values, str(self.path), where, metric,
                                          repeats=n == 0 and not self.scale)
         self.file.samples += len(rows)
+
+
+def _ends_a_line(path: Path) -> bool:
+    """Whether the file's last byte ends a line (a file cut in the middle of a line does not)."""
+    with open(path, "rb") as fh:
+        fh.seek(0, 2)
+        if fh.tell() == 0:
+            return True
+        fh.seek(-1, 2)
+        return fh.read(1) in (b"\n", b"\r")
 
 
 def _located(path: Path, names: list[str], exc: BaseException) -> str:

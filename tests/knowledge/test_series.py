@@ -289,3 +289,15 @@ def test_a_libvirt_counter_jump_names_the_sample_not_a_unit(tmp_path):
         read_series([p], ["web-01"], vcpus=[2])
     msg = str(e.value)
     assert "data.result[0], values[3]: the CPU seconds counter grows by" in msg and "MHz or bytes" not in msg, msg
+
+
+def test_a_file_cut_after_a_whole_field_count_is_read_with_a_warning(tmp_path):
+    p = tmp_path / "cut.csv"
+    p.write_text(f"vm,timestamp,cpu_pct,mem_pct\na,{T0},10,10\na,{T0 + 300},12,11\na,{T0 + 600},19.91,")
+    store = read_series([p], ["a"])
+    assert store.files[0].warnings == ["line 4 (the last) has no line end: the file may be cut short (an export or "
+                                       "copy that stopped); its series may end early"]
+    p.write_text(f"vm,timestamp,cpu_pct,mem_pct\na,{T0},0.1,10\na,{T0 + 300},0.12,11\na,{T0 + 600},0.2,")
+    assert any("no line end" in w for w in read_series([p], ["a"]).files[0].warnings)  # read twice (fractions)
+    p.write_text(f"vm,timestamp,cpu_pct,mem_pct\na,{T0},10,10\na,{T0 + 300},12,11\n")
+    assert read_series([p], ["a"]).files[0].warnings == []
