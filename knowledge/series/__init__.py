@@ -69,10 +69,10 @@ def detect_series(path: Path | str) -> str | None:
 
 def read_series(paths: Sequence[Path | str], names: Sequence[str], vcpus: Sequence[float] | None = None,
                 ram_mib: Sequence[float] | None = None, cancel=None,
-                sources: Sequence[str] | None = None) -> SeriesStore:
+                sources: Sequence[str] | None = None, moids: Sequence[str] | None = None) -> SeriesStore:
     """Read every series file onto one store whose rows are the VMs ``names`` (with their vCPUs and
-    RAM, which turn CPU seconds and bytes into %, and the file each was read from: a Live Optics
-    workbook's statistics join only its own VMs)."""
+    RAM, which turn CPU seconds and bytes into %, the file each was read from and its managed object
+    id: a Live Optics workbook's statistics join only its own VMs, by ``MOB ID`` where it is given)."""
     from knowledge.inventory.common import check_cancel
     from knowledge.series import plaincsv, prometheus
     from knowledge.series.store import return_big_frees
@@ -92,7 +92,7 @@ def read_series(paths: Sequence[Path | str], names: Sequence[str], vcpus: Sequen
         elif fmt == "liveoptics-perf":
             from knowledge.series.liveoptics import read_perf
 
-            store.files.append(read_perf(path, store, sources))
+            store.files.append(read_perf(path, store, sources, moids))
         else:
             raise InputError(f"{path}: not a utilisation series; supported: " + "; ".join(FORMATS.values()))
     return store
