@@ -68,7 +68,10 @@ class _Reader(MappingReader):
     def get(self, key: str, default: Any = MISSING, *, fallback: bool = True) -> Any:
         """The value of field ``key`` as its row says (``default`` replaces the row's; without
         ``fallback``, a missing or wrong required value is None, not the row's fallback)."""
-        f = self.row(key)
+        return self._read(key, self.row(key), default, fallback)
+
+    def _read(self, key: str, f: Field, default: Any = MISSING, fallback: bool = True) -> Any:
+        """:meth:`get` of ``key`` whose row ``f`` is known."""
         if default is MISSING:
             default = MISSING if f.required else f.default
         if f.kind in ("int", "float"):
@@ -98,7 +101,7 @@ class _Reader(MappingReader):
             if data.get(key) is None and not f.required:
                 out[key] = f.default if f.default or f.fallback is None else f.fallback
             else:
-                out[key] = self.get(key)
+                out[key] = self._read(key, f)
         return out
 
     def p_field(self, key: str) -> str:

@@ -37,6 +37,7 @@ class VM:
     source: str                      # file it was read from
     platform: str = ""               # vmware | libvirt | proxmox | openstack | template
     uid: str = ""                    # UUID, vmid or server id when the source gives one
+    moid: str = ""                   # vCenter's managed object id (vm-123: Live Optics MOB ID, Nutanix MOID)
     vcpus: int | None = None
     ram_mib: float | None = None
     disk_gb: float | None = None     # provisioned virtual disk, GB

@@ -2,7 +2,8 @@
 
 Formats (recognised from the content):
 
-- ``series-csv``: the plain CSV ``vm, timestamp, cpu_pct, mem_pct[, iops, mbps]``
+- ``series-csv``: the plain CSV ``vm, timestamp, cpu_pct, mem_pct[, iops, mbps]`` (or ``;``-separated,
+  with decimal commas, as a spreadsheet saves it in such a locale)
   (:mod:`knowledge.series.plaincsv`, streamed);
 - ``prometheus-json``: a saved Prometheus ``query_range`` answer (node_exporter, libvirt exporter;
   :mod:`knowledge.series.prometheus`);
@@ -61,18 +62,15 @@ def detect_series(path: Path | str) -> str | None:
     first = text.splitlines()[0] if text.strip() else ""
     if plaincsv.looks_like(first):
         return "series-csv"
-    if ";" in first and plaincsv.looks_like(first.replace(";", ",")):
-        raise InputError(f"{path}: line 1: a series CSV separated by ';' (saved by Excel with a decimal comma?): "
-                         "save it with ',' separators and '.' decimals (vm,timestamp,cpu_pct,mem_pct)")
     return None
 
 
 def read_series(paths: Sequence[Path | str], names: Sequence[str], vcpus: Sequence[float] | None = None,
                 ram_mib: Sequence[float] | None = None, cancel=None,
-                sources: Sequence[str] | None = None) -> SeriesStore:
+                sources: Sequence[str] | None = None, moids: Sequence[str] | None = None) -> SeriesStore:
     """Read every series file onto one store whose rows are the VMs ``names`` (with their vCPUs and
-    RAM, which turn CPU seconds and bytes into %, and the file each was read from: a Live Optics
-    workbook's statistics join only its own VMs)."""
+    RAM, which turn CPU seconds and bytes into %, the file each was read from and its managed object
+    id: a Live Optics workbook's statistics join only its own VMs, by ``MOB ID`` where it is given)."""
     from knowledge.inventory.common import check_cancel
     from knowledge.series import plaincsv, prometheus
     from knowledge.series.store import return_big_frees
@@ -92,7 +90,7 @@ def read_series(paths: Sequence[Path | str], names: Sequence[str], vcpus: Sequen
         elif fmt == "liveoptics-perf":
             from knowledge.series.liveoptics import read_perf
 
-            store.files.append(read_perf(path, store, sources))
+            store.files.append(read_perf(path, store, sources, moids))
         else:
             raise InputError(f"{path}: not a utilisation series; supported: " + "; ".join(FORMATS.values()))
     return store

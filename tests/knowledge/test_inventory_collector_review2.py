@@ -188,3 +188,41 @@ def test_rvtools_and_live_optics_of_one_estate_keep_the_live_optics_copy(capsys,
     kept_lo = next(w for w in once if w.startswith(f"{len(lo_on)} VM(s) listed by both {one} and {rv}"))
     assert all(n in kept_lo for n in lo_on)
     assert doc["found"]["hosts"] == len(tabs["vHost"]) - 1 + len(_sheet(LO, "ESX Hosts")) - 1
+
+
+# --- finding 14: Live Optics VMs of one name, told apart by MOB ID ------------------------------------------
+#: the full VM Performance header as a public Live Optics parser reads it
+_VM_PERF = ["VM Name", "MOB ID", "Host", "Datacenter", "Cluster", "Peak vCPU %", "Peak vCPU (GHz)", "Average vCPU %",
+            "Average vCPU (GHz)", "Peak Memory %", "Peak Memory (MiB)", "Avg Memory (MiB)", "Peak IOPS",
+            "Average IOPS", "VM IO Classification"]
+
+
+def _two_sql01(tmp_path: Path) -> tuple[Path, dict[str, float]]:
+    """Two clusters with a VM called sql01 each (MOB IDs vm-10 and vm-20), and two app VMs; -> path, peaks."""
+    from tests.knowledge.rvtools_workbooks import write_openpyxl
+
+    vm_head = ["VM Name", "MOB ID", "Power State", "Template", "VM OS", "Virtual CPU", "Provisioned Memory (MiB)",
+               "Consumed Memory (MiB)", "Virtual Disk Size (MiB)", "Virtual Disk Used (MiB)", "Cluster", "Host"]
+    vms = [("app-a1", "vm-1", 4, 16384, "A"), ("app-a2", "vm-2", 4, 16384, "A"), ("sql01", "vm-10", 8, 65536, "A"),
+           ("sql01", "vm-20", 8, 65536, "B")]
+    peaks = {"vm-1": 80.0, "vm-2": 40.0, "vm-10": 90.0, "vm-20": 10.0}
+    hosts = [["Host Name", "Cluster", "CPU Sockets", "CPU Cores", "CPU Threads", "CPU Clock Speed (GHz)", "Memory (KiB)"]]
+    hosts += [[f"esx-{c.lower()}", c, 2, 32, 64, 2.0, 512 * 1024 * 1024] for c in "AB"]
+    perf = [_VM_PERF] + [[n, m, f"esx-{c.lower()}", "dc", c, peaks[m], 1.0, peaks[m] / 2, 0.5, 50, 1024, 900, 100, 50,
+                          "Low"] for n, m, _cpu, _ram, c in reversed(vms)]  # another order than the VMs sheet
+    path = write_openpyxl(tmp_path / "lo-two-sql01.xlsx", {
+        "VMs": [vm_head] + [[n, m, "poweredOn", "FALSE", "Windows", cpu, ram, ram / 2, 102400, 51200, c,
+                             f"esx-{c.lower()}"] for n, m, cpu, ram, c in vms],
+        "ESX Hosts": hosts, "VM Performance": perf})
+    return path, {m: cpu * peaks[m] / 100 for _n, m, cpu, _ram, _c in vms}
+
+
+def test_live_optics_vms_of_one_name_join_their_performance_by_mob_id(capsys, tmp_path):
+    path, busy = _two_sql01(tmp_path)
+    doc = _json(capsys, str(path))
+    assert _planned_busy(doc) == pytest.approx(sum(busy.values()), rel=1e-3)  # 3.2 + 1.6 + 7.2 + 0.8
+    sql = _workload(doc, 8, 64.0)
+    assert sql["cpu_busy_share"] == pytest.approx((busy["vm-10"] + busy["vm-20"]) / 16)
+    assert doc["series"]["peak_sized"]["busy_cores"] == pytest.approx(sum(busy.values()), rel=1e-3)
+    notes = " ".join(n for f in doc["sources"] for n in f.get("notes", []))
+    assert "name no VM" not in notes and "CPU % over the collection of 4 VMs" in notes
