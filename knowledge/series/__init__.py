@@ -2,7 +2,8 @@
 
 Formats (recognised from the content):
 
-- ``series-csv``: the plain CSV ``vm, timestamp, cpu_pct, mem_pct[, iops, mbps]``
+- ``series-csv``: the plain CSV ``vm, timestamp, cpu_pct, mem_pct[, iops, mbps]`` (or ``;``-separated,
+  with decimal commas, as a spreadsheet saves it in such a locale)
   (:mod:`knowledge.series.plaincsv`, streamed);
 - ``prometheus-json``: a saved Prometheus ``query_range`` answer (node_exporter, libvirt exporter;
   :mod:`knowledge.series.prometheus`);
@@ -61,9 +62,6 @@ def detect_series(path: Path | str) -> str | None:
     first = text.splitlines()[0] if text.strip() else ""
     if plaincsv.looks_like(first):
         return "series-csv"
-    if ";" in first and plaincsv.looks_like(first.replace(";", ",")):
-        raise InputError(f"{path}: line 1: a series CSV separated by ';' (saved by Excel with a decimal comma?): "
-                         "save it with ',' separators and '.' decimals (vm,timestamp,cpu_pct,mem_pct)")
     return None
 
 

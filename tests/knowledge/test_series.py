@@ -269,11 +269,19 @@ def test_repeated_timestamps_are_counted_and_named(tmp_path):
     assert not any("repeat" in w for w in store.files[0].warnings), store.files[0].warnings
 
 
-def test_a_semicolon_csv_an_ip_instance_and_an_off_grid_iso_time_get_messages_that_say_why(tmp_path):
+def test_a_semicolon_csv_is_read_and_an_ip_instance_and_an_off_grid_iso_time_say_why(tmp_path):
+    # a European spreadsheet's CSV: ';' separators, decimal commas: read as such, with a note
     p = tmp_path / "excel.csv"
-    p.write_text("vm;timestamp;cpu_pct;mem_pct\nweb-01;2026-11-01T00:00:00Z;8,02;40\n")
-    with pytest.raises(InputError, match=r"excel.csv: line 1: a series CSV separated by ';' .*decimal comma"):
-        detect_series(p)
+    p.write_text("vm;timestamp;cpu_pct;mem_pct\n" + "".join(f"web-01;{_iso(T0 + 300 * t)};8,{t:02d};40,5\n"
+                                                          for t in range(4)))
+    assert detect_series(p) == "series-csv"
+    store = read_series([p], ["web-01"])
+    np.testing.assert_allclose(store.matrix("cpu_pct", np.array([0]))[0], [8.0, 8.01, 8.02, 8.03])
+    np.testing.assert_allclose(store.matrix("mem_pct", np.array([0]))[0], [40.5] * 4)
+    assert any("separated by ';' with decimal commas" in n for n in store.files[0].notes)
+    p.write_text("vm;timestamp;cpu_pct;mem_pct\n" + f"web-01;{T0};8,02;40\nweb-01;{T0 + 300};x;40\n")
+    with pytest.raises(InputError, match=r"excel.csv: line 3, field cpu_pct: 'x' is not a number"):
+        read_series([p], ["web-01"])
     with pytest.raises(InputError, match=r"they are IP addresses .*nodename"):
         read_series([_answer(tmp_path, "cpu.json", {"10.0.0.10": [10, 20]})], ["web-01"])
     rows = [("a", _iso(T0 + 300 * t), 10, 10) for t in range(5)] + [("a", _iso(T0 + 1620), 10, 10)]
