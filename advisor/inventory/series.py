@@ -492,7 +492,7 @@ def read_for(inv, paths, percentile: float | None = None, cancel=None) -> Series
     vms = inv.estate.vms
     store = read_series(paths, [v.name for v in vms], [v.vcpus or 0 for v in vms],
                         [v.ram_mib or 0 for v in vms], cancel=cancel, sources=[v.source for v in vms],
-                        moids=[v.moid for v in vms])
+                        moids=[v.moid for v in vms], ips=[v.ips for v in vms])
     sizing = SeriesSizing(store, DEFAULT_PERCENTILE if percentile is None else percentile)
     sizing.compute(inv)
     return sizing

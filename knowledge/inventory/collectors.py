@@ -216,6 +216,7 @@ AZURE_MIGRATE = Collector(
         Col("vcpus", "*Cores", required=True, scale=1.0, unit="cores", high=4096),
         Col("ram_mib", "*Memory (In MB)", required=True, scale=MIB, unit="MB"),
         Col("os", "*OS name", required=True),
+        Col("ips", "IP addresses"),  # series named by IP (a Prometheus static target) join on them
         _pct("cpu_usage_pct", "CPU utilization percentage"),
         _pct("mem_usage_pct", "Memory utilization percentage"),
         Col("disk_gb", "*Storage allocated (In MB)", scale=GB_PER_MIB, unit="MB"),  # a later template's total

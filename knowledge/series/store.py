@@ -61,7 +61,7 @@ class SeriesFile:
 class SeriesStore:
     """The samples of every series file, joined to the inventory's VMs (``names``) by name."""
 
-    def __init__(self, names: Sequence[str]):
+    def __init__(self, names: Sequence[str], ips: Sequence[str] | None = None):
         self.names = list(names)
         self._index: dict[str, int] = {}
         taken: dict[str, int] = {}
@@ -71,6 +71,13 @@ class SeriesStore:
                 self._index.setdefault(k, i)
         # a key two VMs share (web.a and web.b -> web) joins neither of them
         self._index = {k: i for k, i in self._index.items() if taken[k] == 1 or k == self.names[i]}
+        # a VM's IP addresses (for a series naming VMs by IP), where no name is that key and one VM has it
+        owners: dict[str, set[int]] = {}
+        for i, text in enumerate(ips or ()):
+            for ip in re.split(r"[\s,;]+", (text or "").strip().lower()):
+                if ip and ip not in taken:
+                    owners.setdefault(ip, set()).add(i)
+        self._index.update({ip: next(iter(rows)) for ip, rows in owners.items() if len(rows) == 1})
         self.interval: float | None = None
         self.interval_from = ""
         self.t0: float | None = None

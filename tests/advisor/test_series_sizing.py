@@ -339,3 +339,17 @@ def test_a_series_group_fills_its_today_cell_and_says_its_share_is_apportioned(t
     p50 = round(float(np.percentile(np.round(30 + 20 * np.sin(t / 40), 2), 50)), 2)  # by hand
     assert row.rstrip().endswith(f"CPU p50 {p50:g} % busy (series, 1 of 1 VMs)"), row
     assert "the estate's figure apportioned by the groups' own p50, not this group's p50 alone" in text
+
+
+def test_prometheus_instances_given_as_ips_join_the_inventorys_ip_addresses(tmp_path, capsys):
+    # node_exporter's usual static target: instance="10.0.0.10:9100"; Azure Migrate lists each server's IP
+    result = [{"metric": {"instance": f"10.0.0.{ip}:9100"}, "values": [[T0 + 300 * t, "30"] for t in range(STEPS)]}
+              for ip in (10, 11)]
+    p = tmp_path / "ip_cpu.json"
+    p.write_text(json.dumps({"status": "success", "data": {"resultType": "matrix", "result": result}}))
+    assert main(["inventory", str(COLLECTORS / "azure-migrate-import.csv"), str(p), "--format", "json",
+                 "--no-advise"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    web = next(g for g in doc["groups"] if "web-01" in g["examples"])["series"]
+    assert web["vms_measured"] == 2 and web["cpu_busy_pct"]["p95"] == 30.0  # web-01 and web-02, by their IPs
+    assert doc["series"]["files"][0]["warnings"] == []
