@@ -226,8 +226,23 @@ def import_inventory(paths, group_by: str = "auto", include_powered_off: bool = 
         inv.add_series(series, percentile, cancel)
     elif any(v.cpu_pcts for v in estate.vms):  # the VMs' own percentiles over the collection (Nutanix Collector)
         inv.sizing_percentile = percentile
+        _warn_not_given(estate, percentile)
     report(progress, 1.0, f"{len(inv.vms)} VMs in {len(inv.groups)} groups")
     return inv
+
+
+def _warn_not_given(estate, percentile: float | None) -> None:
+    """A percentile asked for that the collector's per-VM figures do not hold: say how it is read, at import."""
+    from advisor.scenario.model import percentile_key
+    from advisor.scenario.percentiles import not_stored
+
+    if percentile is None:
+        return
+    given = dict.fromkeys(k for v in estate.vms for k in (v.cpu_pcts or {}))
+    read = not_stored({k: 0.0 for k in given}, percentile)
+    if read:
+        estate.warnings.append(f"--percentile {percentile:g}: the collector gives only {', '.join(given)} per VM "
+                               f"(no series): the {percentile_key(percentile)} is {read}, an approximation")
 
 
 def measured_comment(data: dict[str, Any], w: dict[str, Any]) -> str:
@@ -240,6 +255,13 @@ def measured_comment(data: dict[str, Any], w: dict[str, Any]) -> str:
     series = estate.get("series") or {}
     if (w.get("today") or {}).get("series") and series.get("days"):
         return f"measured (the {percentile_key(series['percentile'])} of {series['days']:g} days of utilisation series)"
+    pcts = w.get("cpu_busy_percentiles") or {}
+    if set(pcts) == {"peak"}:  # Live Optics: each VM's average and peak over the collection
+        return "measured (the VMs' peaks over the collection, vCPU-weighted; the collector gives no percentile)"
+    if pcts:  # Nutanix Collector: each VM's median, 95th percentile and peak over the collection
+        key = percentile_key((data.get("preferences") or {}).get("sizing_percentile") or 95)
+        how = "" if key in pcts else f", interpolated: the collector gives only {', '.join(pcts)}"
+        return f"measured (the VMs' {key} over the collection, the collector's per-VM figures, vCPU-weighted{how})"
     at = (estate.get("today") or {}).get("measured_at", EXPORT_TIME)
     return "measured (from the estate's usage at export time)" if at == EXPORT_TIME else f"measured ({at})"
 

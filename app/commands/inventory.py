@@ -101,7 +101,7 @@ def summary_lines(inv, advised_rows: list[dict] | None) -> list[str]:
     measured = sorted({a for w in scenario["workloads"] for a in w.get("measured", [])})
     if measured:
         lines.append("Measured (derived from the estate's usage, not assumed): " + ", ".join(measured)
-                     + f" (each group's 'CPU ... % busy'; {_when_measured(s)})")
+                     + f" (each group's 'CPU ... % busy'; {_when_measured(s)}{_sized_on(scenario, s)})")
     lines += series_lines(s)
     t = s["today"]
     if t:
@@ -111,6 +111,16 @@ def summary_lines(inv, advised_rows: list[dict] | None) -> list[str]:
         lines.append("Today vs advised:")
         lines += [f"  {x}" for x in format_today(advised_rows)]
     return lines
+
+
+def _sized_on(scenario: dict, s: dict) -> str:
+    """What the busy shares are, when a collector's per-VM percentiles or peaks (not series) size them."""
+    from advisor.inventory.writing import measured_comment
+
+    if (s.get("series") or {}).get("days"):
+        return ""
+    sized = [w for w in scenario["workloads"] if w.get("cpu_busy_percentiles") and "cpu_busy_share" in w.get("measured", [])]
+    return f"; sized on {measured_comment(scenario, sized[0]).removeprefix('measured (')[:-1]}" if sized else ""
 
 
 def _when_measured(s: dict) -> str:

@@ -12,11 +12,13 @@ out again), not by the readers under test."""
 from __future__ import annotations
 
 import csv
+import json
 from pathlib import Path
 
 import openpyxl
 import pytest
 
+from app.cli import main
 from tests.knowledge.test_inventory_collector_usage import FIX, _json, _sheet
 
 pytestmark = pytest.mark.timeout(120)
@@ -226,3 +228,39 @@ def test_live_optics_vms_of_one_name_join_their_performance_by_mob_id(capsys, tm
     assert doc["series"]["peak_sized"]["busy_cores"] == pytest.approx(sum(busy.values()), rel=1e-3)
     notes = " ".join(n for f in doc["sources"] for n in f.get("notes", []))
     assert "name no VM" not in notes and "CPU % over the collection of 4 VMs" in notes
+
+
+# --- findings 1, 2, 6, 24: what the summary, the YAML and the advice say a collector's figures are -------------
+def _advise_text(capsys, tmp_path: Path, *args: str) -> tuple[str, str, str]:
+    """(summary text, scenario YAML, host count rationale) of one import."""
+    out = tmp_path / "s.yaml"
+    assert main(["inventory", *args, "-o", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert main(["advise", str(out), "--format", "json"]) == 0
+    doc = capsys.readouterr().out
+    rec = next(r for r in json.loads(doc)["recommendations"] if r["decision"] == "host_count")
+    return text, out.read_text(), rec["rationale"]
+
+
+def test_nutanix_labels_say_the_p95_it_is_sized_on_and_which_group_is_assumed(capsys, tmp_path):
+    text, yaml_text, why = _advise_text(capsys, tmp_path, str(FIX / "nutanix-collector.xlsx"))
+    assert "no CPU usage in the export" not in text
+    assert "on assumed cpu_intensity of 1 of 6 groups (1 VM, none of them measured)" in text
+    share = next(line for line in yaml_text.splitlines() if line.strip().startswith("cpu_busy_share:"))
+    assert "the VMs' p95 over the collection" in share and "not a peak" not in share and "average" not in share
+    assert "sized on the VMs' p95 over the collection" in text
+    assert "CPU is sized on the p95" in why
+
+
+def test_a_percentile_the_collector_does_not_give_is_said_interpolated_at_import(capsys, tmp_path):
+    text, yaml_text, why = _advise_text(capsys, tmp_path, str(FIX / "nutanix-collector.xlsx"), "--percentile", "80")
+    assert "warning: --percentile 80: the collector gives only p50, p95, peak per VM" in text
+    assert "interpolated linearly between p50 and p95" in text
+    assert "import the series again" not in why and "the collector gives only p50, p95, peak per VM" in why
+
+
+def test_live_optics_says_it_is_sized_on_the_peaks(capsys, tmp_path):
+    text, yaml_text, why = _advise_text(capsys, tmp_path, str(LO))
+    share = next(line for line in yaml_text.splitlines() if line.strip().startswith("cpu_busy_share:"))
+    assert "the VMs' peaks over the collection" in share and "not a peak" not in share
+    assert "CPU is sized on the peak of each workload's VMs" in why and "sized on the p95" not in why
