@@ -67,14 +67,19 @@ def _perf_rows(wb, collector: Collector, table: Table, source: Source, cancel, w
 
 def _read_vm_perf(wb, collector: Collector, table: Table, vms: list[VM], source: Source, cancel,
                   warnings: list[str]) -> None:
-    """A VM's average CPU % over the collection (its CPU usage) and its percentiles, joined by name
-    to the VMs of this workbook; a name that matches none (or two) is skipped and counted in a note."""
+    """A VM's average CPU % over the collection (its CPU usage) and its percentiles, joined to the VMs of
+    this workbook by their managed object id where both sheets give it (two VMs of one name in two
+    clusters), else by name; a row that matches none (or two) is skipped and counted in a note."""
     by_name: dict[str, list[VM]] = {}
+    by_moid: dict[str, list[VM]] = {}
     for v in vms:
         by_name.setdefault(v.name.lower(), []).append(v)
+        if v.moid:
+            by_moid.setdefault(v.moid.lower(), []).append(v)
     measured, unmatched, off = 0, [], []
     for s, row, cells, name in _perf_rows(wb, collector, table, source, cancel, warnings):
-        match = by_name.get(name.lower(), [])
+        moid = s.text(cells, "moid").lower()
+        match = by_moid[moid] if moid in by_moid else by_name.get(name.lower(), [])
         if len(match) != 1:
             unmatched.append(name)
             continue

@@ -201,7 +201,9 @@ def vm_of(s: Sheet, cells, row: int, source: str, platform: str) -> VM | None:
     consumed, mem_from = _consumed(s, cells, row, ram)
     cpu = s.number(cells, "cpu_usage_pct", row)
     place = f"sheet {s.table.sheet}, row {row}" if s.table.sheet else f"line {row}"
-    return VM(name=name, source=source, platform=platform, uid=s.text(cells, "uid"), where=place,
+    return VM(name=name, source=source, platform=platform, uid=s.text(cells, "uid"), moid=s.text(cells, "moid"),
+              ips=s.text(cells, "ips"),
+              where=place,
               vcpus=int(vcpus) if vcpus is not None else None, ram_mib=ram,
               disk_gb=s.number(cells, "disk_gb", row) or None, used_gb=s.number(cells, "used_gb", row) or None,
               powered_on=POWER.get(norm_header(power)) if power else None,

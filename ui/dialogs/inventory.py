@@ -127,6 +127,9 @@ class GroupsModel(QAbstractTableModel):
             basis = "the VMs' peaks" if series.get("basis") else f"p{q:g} of the summed series"
             text += ("; " if text else "") + (f"CPU sized {series['sized_busy_pct']:g} % busy ({basis}, "
                                               f"{series['vms_measured']} of {series['vms']} VMs measured)")
+            w = series.get("without_series")
+            if w:
+                text += f"; {w['vms']} VM(s) without series at their own {w['busy_pct']:g} %"
         return text
 
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
@@ -530,7 +533,10 @@ def _series_html(series: dict | None) -> str:
     if not series:
         return ""
     files = ", ".join(f"{escape(Path(f['file']).name)} ({f['vms']} VMs)" for f in series.get("files", []))
-    return f"<br>Utilisation series: {files}. {escape(series['text'])}."
+    from advisor.inventory.series import trend_text
+
+    trend = f" {escape(trend_text(series['trend']))}." if series.get("trend") else ""
+    return f"<br>Utilisation series: {files}. {escape(series['text'])}.{trend}"
 
 
 def start_inventory_import(parent: QWidget, paths: list[Path], notifier=None,
