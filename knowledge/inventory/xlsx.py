@@ -41,7 +41,8 @@ class Workbook:
         from knowledge.infra.files import check_regular, read_regular_head
 
         self.path = Path(path)
-        self.fast, self.bailed = fast, []
+        self.fast = fast
+        self.bailed: list[str] = []
         check_regular(self.path, "estate export", MAX_FILE_BYTES)
         try:
             magic = read_regular_head(self.path, 4)

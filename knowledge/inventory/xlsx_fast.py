@@ -36,16 +36,6 @@ class Bail(Exception):
     """The tab is not written the plain way: read it with the expat reader."""
 
 
-def column_letters(col: int) -> str:
-    """``0`` -> ``A``, ``92`` -> ``CO``."""
-    letters = ""
-    col += 1
-    while col:
-        col, rem = divmod(col - 1, 26)
-        letters = chr(65 + rem) + letters
-    return letters
-
-
 def _cell(prefix: str, letters: str, groups: bool) -> str:
     g = (lambda name: f"(?P<{name}>") if groups else (lambda _name: "(?:")
     return (f'<{prefix}c r="{g("col")}{letters})[0-9]+"(?: s="[0-9]+")?'
@@ -71,7 +61,9 @@ def fast_rows(read: Callable[[int], bytes], shared: list, columns: set[int], val
               cancel=None) -> Iterator[tuple[int, dict[int, object]]]:
     """``(row_number, {column: value})`` like the expat reader; :class:`Bail` when the tab is
     not plain (rows may have been given before: the caller skips that many)."""
-    letters = {column_letters(c).encode(): c for c in columns}
+    from openpyxl.utils import get_column_letter
+
+    letters = {get_column_letter(c + 1).encode(): c for c in columns}
     validator = expat.ParserCreate()
     validator.StartDoctypeDeclHandler = validator.EntityDeclHandler = _bail
     validator.ExternalEntityRefHandler = validator.CommentHandler = _bail
