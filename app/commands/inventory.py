@@ -147,7 +147,9 @@ def series_lines(s: dict) -> list[str]:
                       f"{f['samples']:,} samples)"
                       for f in e["files"])
     step = f"; every {e['interval_s']:g} s, {e['steps']:,} steps" if e.get("steps") else ""
-    lines = [f"Series: {files}{step}", f"  {e['text']}"]
+    lines = [f"Series: {files}{step}"]
+    lines += [f"  note: {Path(f['file']).name}: {n}" for f in e["files"] for n in f.get("notes", [])]
+    lines.append(f"  {e['text']}")
     from advisor.scenario.model import percentile_key
 
     key = percentile_key(e["percentile"])

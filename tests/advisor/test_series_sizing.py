@@ -353,3 +353,13 @@ def test_prometheus_instances_given_as_ips_join_the_inventorys_ip_addresses(tmp_
     web = next(g for g in doc["groups"] if "web-01" in g["examples"])["series"]
     assert web["vms_measured"] == 2 and web["cpu_busy_pct"]["p95"] == 30.0  # web-01 and web-02, by their IPs
     assert doc["series"]["files"][0]["warnings"] == []
+
+
+def test_the_summary_prints_how_each_series_file_was_read(tmp_path, capsys):
+    inv = _inventory(tmp_path, {"app-01": 4})
+    p = tmp_path / "excel.csv"
+    p.write_text("vm;timestamp;cpu_pct;mem_pct\n" + "".join(f"app-01;{T0 + 300 * t};12,5;40\n" for t in range(300)))
+    assert main(["inventory", str(inv), str(p), "--no-advise", "-o", str(tmp_path / "s.yaml")]) == 0
+    text = capsys.readouterr().out
+    assert "  note: excel.csv: fields separated by ';' with decimal commas" in text
+    assert "CPU % of vCPUs p50 12.5, p95 12.5" in text
