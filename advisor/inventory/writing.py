@@ -242,7 +242,7 @@ def _warn_not_given(estate, percentile: float | None) -> None:
     read = not_stored({k: 0.0 for k in given}, percentile)
     if read:
         estate.warnings.append(f"--percentile {percentile:g}: the collector gives only {', '.join(given)} per VM "
-                               f"(no series): the {percentile_key(percentile)} is {read}, an approximation")
+                               f"(no series): the {percentile_key(percentile)} cannot be read exactly: {read}")
 
 
 def measured_comment(data: dict[str, Any], w: dict[str, Any]) -> str:

@@ -204,6 +204,8 @@ def read_csv(path: Path, text: str, collector: Collector, estate: Estate, cancel
     if "power" not in s.found:
         source.notes.append("the file gives no power state: every server is taken as running")
         _idle_not_measured(estate.vms[first:], where, estate)
+    for v in estate.vms[first:] if collector.averaged else ():
+        v.cpu_from += f" ({OVER_COLLECTION})" if v.cpu_from else ""
     return source
 
 
@@ -212,7 +214,7 @@ def _idle_not_measured(vms: list[VM], where: str, estate: Estate) -> None:
     off, so their zeros are no measurement (they would halve their group's CPU); a warning names them."""
     idle = [v for v in vms if v.cpu_usage_pct == 0 and v.mem_consumed_mib == 0]
     for v in idle:
-        v.cpu_usage_pct, v.cpu_from, v.mem_consumed_mib, v.mem_from = None, "", None, ""
+        v.cpu_usage_pct, v.cpu_from, v.mem_consumed_mib, v.mem_from, v.cpu_pcts = None, "", None, "", None
     if idle:
         names = ", ".join(f"{v.name!r} ({v.where})" for v in idle[:WARNINGS_LISTED])
         estate.warnings.append(

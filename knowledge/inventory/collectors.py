@@ -65,6 +65,7 @@ class Collector:
     sheet_alone: bool = False    # its VM sheet's name alone marks it (else with one more of its sheets)
     perf: tuple[Table, ...] = ()  # sheets of per-VM CPU statistics over the collection (see PERF_STATS)
     host_perf: Table | None = None  # a sheet of per-host average CPU / memory % over the collection
+    averaged: bool = False       # its per-VM utilisation columns are averages over its collection, not a snapshot
 
     @property
     def name(self) -> str:
@@ -244,11 +245,13 @@ AWS_MIGRATION_HUB = Collector(
         Col("ram_mib", "RAM.TotalSizeInMB", required=True, scale=MIB, unit="MB"),
         Col("mem_consumed_mib", "RAM.UsedSizeInMB.Avg", scale=MIB, unit="MB"),
         _pct("cpu_usage_pct", "CPU.UsagePct.Avg"),
+        _stat("cpu_peak", "CPU.UsagePct.Max"),   # the maximum over the discovery period
         Col("os", "OS.Name"),
         Col("uid", "ExternalId"),
         Col("uid", "VMware.MoRefId"),
         Col("uid", "SMBiosId"),
     )),
+    averaged=True,  # .Avg / .Max: the average and maximum over the discovery period (the import template's fields)
 )
 
 #: the collectors read here, workbooks first (a Nutanix Collector workbook also has a vInfo sheet:

@@ -60,17 +60,17 @@ def _csv(path: Path) -> list[dict]:
         return list(csv.DictReader(fh))
 
 
-@pytest.mark.parametrize(("path", "name", "cpu", "mem"), [
-    (AZ, "*Server name", "CPU utilization percentage", "Memory utilization percentage"),
-    (AWS, "VMware.VMName", "CPU.UsagePct.Avg", "RAM.UsedSizeInMB.Avg"),
+@pytest.mark.parametrize(("path", "name", "cpu", "mem", "sized"), [
+    (AZ, "*Server name", "CPU utilization percentage", "Memory utilization percentage", "CPU utilization percentage"),
+    (AWS, "VMware.VMName", "CPU.UsagePct.Avg", "RAM.UsedSizeInMB.Avg", "CPU.UsagePct.Max"),
 ])
-def test_collector_csv_servers_at_zero_cpu_and_memory_are_no_measurement(capsys, path, name, cpu, mem):
+def test_collector_csv_servers_at_zero_cpu_and_memory_are_no_measurement(capsys, path, name, cpu, mem, sized):
     rows = {r[name]: r for r in _csv(path)}
     idle = sorted(n for n, r in rows.items() if float(r[cpu]) == 0 and float(r[mem]) == 0)
     assert idle == ["db-02", "test-01"]
     doc = _json(capsys, str(path))
     db = _workload(doc, 8, 64.0)  # db-01 measured, db-02 idle: the group is db-01's figure, not half of it
-    assert db["vms"] == 2 and db["cpu_busy_share"] == pytest.approx(float(rows["db-01"][cpu]) / 100)
+    assert db["vms"] == 2 and db["cpu_busy_share"] == pytest.approx(float(rows["db-01"][sized]) / 100)
     one = _workload(doc, 1, 2.0)
     assert "cpu_busy_share" not in one and "cpu_intensity" in one["assumed"]
     warning = next(w for w in doc["warnings"] if "0 % CPU and no memory in use" in w)
@@ -264,3 +264,19 @@ def test_live_optics_says_it_is_sized_on_the_peaks(capsys, tmp_path):
     share = next(line for line in yaml_text.splitlines() if line.strip().startswith("cpu_busy_share:"))
     assert "the VMs' peaks over the collection" in share and "not a peak" not in share
     assert "CPU is sized on the peak of each workload's VMs" in why and "sized on the p95" not in why
+
+
+# --- finding 15: AWS Migration Hub .Avg / .Max over the discovery period -------------------------------------
+def test_aws_is_sized_on_its_max_over_the_discovery_period(capsys):
+    rows = [r for r in _csv(AWS) if float(r["CPU.UsagePct.Avg"]) or float(r["RAM.UsedSizeInMB.Avg"])]
+    doc = _json(capsys, str(AWS), "--percentile", "95")
+    maxes = {r["VMware.VMName"]: float(r["CPU.UsagePct.Max"]) for r in rows}
+    vcpus = {r["VMware.VMName"]: int(r["CPU.NumberOfLogicalCores"]) for r in rows}
+    expected = sum(vcpus[n] * m / 100 for n, m in maxes.items()) + 8 * maxes["db-01"] / 100  # db-02 like db-01
+    assert _planned_busy(doc) == pytest.approx(expected, rel=1e-3)
+    assert all(set(w["cpu_busy_percentiles"]) == {"peak"} for w in doc["scenario"]["workloads"] if "cpu_busy_share" in w)
+    assert doc["scenario"]["preferences"]["sizing_percentile"] == 95
+    assert any("--percentile 95: the collector gives only peak per VM" in w for w in doc["warnings"])
+    assert "average over the collection" in doc["today"]["measured_at"]
+    err = capsys.readouterr().err
+    assert "nothing is sized on a percentile" not in err
