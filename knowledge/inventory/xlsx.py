@@ -33,12 +33,16 @@ _BROKEN = (zipfile.BadZipFile, zlib.error, EOFError)
 
 
 class Workbook:
-    """An open .xlsx workbook (use as a context manager)."""
+    """An open .xlsx workbook (use as a context manager). ``fast`` = False reads every tab with
+    expat (the reference the fast path is tested against); ``bailed`` lists the tabs the fast
+    path handed back to expat."""
 
-    def __init__(self, path: Path):
+    def __init__(self, path: Path, fast: bool = True):
         from knowledge.infra.files import check_regular, read_regular_head
 
         self.path = Path(path)
+        self.fast = fast
+        self.bailed: list[str] = []
         check_regular(self.path, "estate export", MAX_FILE_BYTES)
         try:
             magic = read_regular_head(self.path, 4)
@@ -83,9 +87,32 @@ class Workbook:
 
     def rows(self, sheet: str, columns: set[int] | None = None, cancel=None) -> Iterator[tuple[int, dict[int, object]]]:
         """``(row_number, {column_index: value})`` for every row of ``sheet``; only ``columns``
-        (0-based) are converted, every column when None. Values: str, float, bool or None."""
+        (0-based) are converted, every column when None. Values: str, float, bool or None.
+        A tab written the plain way is read by :func:`~knowledge.inventory.xlsx_fast.fast_rows`;
+        any other (or a hostile one) by expat, which names what is wrong."""
+        from knowledge.inventory.xlsx_fast import Bail, fast_rows
+
         ws = self.wb[sheet]
         self._check_part(ws)
+        given = 0
+        if columns is not None and self.fast:
+            src = ws._get_source()
+            try:
+                for row in fast_rows(src.read, ws._shared_strings, columns, cell_value, cancel):
+                    given += 1
+                    yield row
+                return
+            except Bail:
+                self.bailed.append(sheet)
+            finally:
+                src.close()
+        for row in self._expat_rows(ws, sheet, columns, cancel):
+            if given:
+                given -= 1
+            else:
+                yield row
+
+    def _expat_rows(self, ws, sheet: str, columns: set[int] | None, cancel) -> Iterator[tuple[int, dict[int, object]]]:
         reader = _SheetReader(ws._shared_strings, columns)
         src = ws._get_source()
         try:
@@ -303,20 +330,24 @@ class _SheetReader:
             self.row = None
 
     def value(self, text: str) -> object:
-        t = self.ctype
-        if t == "s":
-            try:
-                v = self.shared[int(text)]
-            except (ValueError, IndexError):
-                return None
-            return v if isinstance(v, str) or v is None else str(v)
-        if t in ("str", "inlineStr", "d"):
-            return text
-        if t == "b":
-            return text.strip() in ("1", "true")
-        if t == "e" or not text:
-            return None
+        return cell_value(self.shared, self.ctype, text)
+
+
+def cell_value(shared: list, t: str, text: str) -> object:
+    """A cell's value from its type ``t`` and the text of its ``<v>`` (or inline ``<t>``)."""
+    if t == "s":
         try:
-            return float(text)
-        except ValueError:
-            return text
+            v = shared[int(text)]
+        except (ValueError, IndexError):
+            return None
+        return v if isinstance(v, str) or v is None else str(v)
+    if t in ("str", "inlineStr", "d"):
+        return text
+    if t == "b":
+        return text.strip() in ("1", "true")
+    if t == "e" or not text:
+        return None
+    try:
+        return float(text)
+    except ValueError:
+        return text
