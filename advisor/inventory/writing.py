@@ -146,6 +146,19 @@ class Inventory(Grouping):
         return {**gs.today(), "vms": gs.of, "sizing_percentile": series.percentile,
                 "sized_busy_pct": round(100 * gs.share_at(series.percentile), 2)}
 
+    def collector_sized(self, g: Group) -> str:
+        """What a group sized on a collector's per-VM percentiles (Nutanix, AWS; no series) is sized on,
+        e.g. "CPU sized 26.3 % busy (the VMs' p95, 2 of 2 measured)" ("" for any other group)."""
+        from advisor.scenario.model import percentile_key, share_at
+
+        p, q = self.profile(g), self.sized_percentile
+        if q is None or p.cpu is None or not p.cpu.percentiles or self.group_series(g) is not None:
+            return ""
+        key, pcts = percentile_key(q), p.cpu.percentiles
+        what = "peaks" if set(pcts) == {"peak"} else key if key in pcts else f"{key}, interpolated"
+        return (f"CPU sized {100 * float(share_at(pcts, q) or 0.0):.3g} % busy (the VMs' {what}, {p.cpu.vms} of "
+                f"{p.cpu.of} measured)")
+
     def summary(self) -> dict[str, Any]:
         """Found, groups and totals, JSON-ready (the CLI's ``--format json`` and the GUI's labels)."""
         groups = []
@@ -161,7 +174,9 @@ class Inventory(Grouping):
                            "cpu_busy_pct": round(100.0 * p.cpu.share, 1) if p.cpu is not None else None,
                            "cpu_measured": p.cpu.source if p.cpu is not None else None,
                            "cpu_assumed": p.cpu.assumed if p.cpu is not None else None,
-                           "today_text": _today_text(p, self.group_series(g)), "series": self.group_series(g)})
+                           "today_text": "; ".join(t for t in (_today_text(p, self.group_series(g)),
+                                                               self.collector_sized(g)) if t),
+                           "series": self.group_series(g)})
         series = self.sized_series()
         return {"found": self.estate.counts(), "group_by": self.group_by, "groups": groups,
                 "totals": {"source": self.source_totals(), "scenario": self.scenario_totals()},

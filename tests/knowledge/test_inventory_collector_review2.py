@@ -280,3 +280,14 @@ def test_aws_is_sized_on_its_max_over_the_discovery_period(capsys):
     assert "average over the collection" in doc["today"]["measured_at"]
     err = capsys.readouterr().err
     assert "nothing is sized on a percentile" not in err
+
+
+# --- finding 22: one VM name on two lines of the CSV template ------------------------------------------------
+def test_the_template_warns_of_a_vm_name_on_two_lines(capsys, tmp_path):
+    inv = tmp_path / "vms.csv"
+    inv.write_text("name,vcpus,ram_gib,disk_gb,host,cluster\nweb-01,4,8,100,kvm1,c1\nweb-02,4,8,100,kvm2,c1\n"
+                   "web-01,4,8,100,kvm2,c2\n")
+    doc = _json(capsys, str(inv))
+    assert doc["found"]["vms"] == 3
+    (warning,) = [w for w in doc["warnings"] if "web-01" in w]
+    assert str(inv) in warning and "line 2, line 4" in warning and "joins at most the first (line 2)" in warning

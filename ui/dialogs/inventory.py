@@ -150,10 +150,13 @@ class GroupsModel(QAbstractTableModel):
             if col == 4:
                 return f"{p.disk_gb:.0f}" if p.disk_gb else "20 (assumed)"
             if col == 5:
-                return self.today_text(p, self._series[index.row()])
+                sized = self.inventory.collector_sized(g)  # a collector's percentiles: the one the box chose
+                return "; ".join(t for t in (self.today_text(p, self._series[index.row()]), sized) if t)
             return g.note
         if role == Qt.ItemDataRole.TextAlignmentRole and col in (1, 2, 3, 4):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.ToolTipRole and col == 5:  # the whole cell, which a narrow window cuts
+            return self.data(index, Qt.ItemDataRole.DisplayRole)
         if role == Qt.ItemDataRole.ToolTipRole:
             lo, hi = p.ram_range_gib
             return (f"{g.name}: {p.vms} VMs, e.g. {', '.join(p.examples)}\n"
