@@ -43,6 +43,7 @@ class Workbook:
         self.path = Path(path)
         self.fast = fast
         self.bailed: list[str] = []
+        self._index: dict[bytes, object] | None = None  # the shared strings by the text of their number
         check_regular(self.path, "estate export", MAX_FILE_BYTES)
         try:
             magic = read_regular_head(self.path, 4)
@@ -89,7 +90,7 @@ class Workbook:
         (0-based) are converted, every column when None. Values: str, float, bool or None.
         A tab written the plain way is read by :func:`~knowledge.inventory.xlsx_fast.fast_rows`;
         any other (or a hostile one) by expat, which names what is wrong."""
-        from knowledge.inventory.xlsx_fast import Bail, fast_rows
+        from knowledge.inventory.xlsx_fast import Bail, fast_rows, shared_index
 
         ws = self.wb[sheet]
         self._check_part(ws)
@@ -97,7 +98,9 @@ class Workbook:
         if columns is not None and self.fast:
             src = ws._get_source()
             try:
-                for row in fast_rows(src.read, ws._shared_strings, columns, cell_value, cancel):
+                if self._index is None:
+                    self._index = shared_index(ws._shared_strings)
+                for row in fast_rows(src.read, ws._shared_strings, columns, cell_value, cancel, self._index):
                     given += 1
                     yield row
                 return

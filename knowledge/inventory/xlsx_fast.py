@@ -57,10 +57,16 @@ def _patterns(prefix: bytes, wanted: tuple[str, ...]):
     return row, want, marks
 
 
-def fast_rows(read: Callable[[int], bytes], shared: list, columns: set[int], value,
-              cancel=None) -> Iterator[tuple[int, dict[int, object]]]:
+def shared_index(shared: list) -> dict[bytes, object]:
+    """``{b"12": value of shared string 12}`` (what ``cell_value`` gives for ``t="s"``, ``<v>12</v>``)."""
+    return {str(i).encode(): v if isinstance(v, str) or v is None else str(v) for i, v in enumerate(shared)}
+
+
+def fast_rows(read: Callable[[int], bytes], shared: list, columns: set[int], value, cancel=None,
+              index: dict[bytes, object] | None = None) -> Iterator[tuple[int, dict[int, object]]]:
     """``(row_number, {column: value})`` like the expat reader; :class:`Bail` when the tab is
-    not plain (rows may have been given before: the caller skips that many)."""
+    not plain (rows may have been given before: the caller skips that many). ``index``: the
+    :func:`shared_index` of ``shared`` (made here when not given)."""
     from openpyxl.utils import get_column_letter
 
     letters = {get_column_letter(c + 1).encode(): c for c in columns}
@@ -69,7 +75,6 @@ def fast_rows(read: Callable[[int], bytes], shared: list, columns: set[int], val
     validator.ExternalEntityRefHandler = validator.CommentHandler = _bail
     validator.ProcessingInstructionHandler = validator.StartCdataSectionHandler = _bail
     pending, patterns, state = b"", None, [0, 0]  # row number, rows
-    last = b""
     while True:
         check_cancel(cancel)
         try:
@@ -77,10 +82,6 @@ def fast_rows(read: Callable[[int], bytes], shared: list, columns: set[int], val
             validator.Parse(chunk, not chunk)
         except (*_BROKEN, OSError, expat.ExpatError) as exc:  # the expat reader names it
             raise Bail(str(exc)) from exc
-        seen = last + chunk
-        if b"<!" in seen or seen.find(b"<?", 4 if patterns is None and not pending else 0) >= 0:
-            raise Bail("a DTD, comment, CDATA or processing instruction")
-        last = chunk[-1:]
         pending += chunk
         if patterns is None:
             patterns, pending = _start(pending, letters, bool(chunk))
@@ -89,7 +90,9 @@ def fast_rows(read: Callable[[int], bytes], shared: list, columns: set[int], val
         end = pending.rfind(b"</" + patterns[3] + b"row>")
         if end >= 0 or not chunk:
             cut = end + len(patterns[3]) + 6 if end >= 0 else 0
-            yield from _segment(pending[:cut], patterns, letters, shared, value, state)
+            if index is None:
+                index = shared_index(shared)
+            yield from _segment(pending[:cut], patterns, letters, (shared, index, value), state)
             pending = pending[cut:]
         if not chunk:
             if patterns[2].search(pending):
@@ -121,14 +124,17 @@ def _start(head: bytes, letters: dict[bytes, int], more: bool):
         first_at = len(head)
     else:
         first_at = first.start()
-    if marks.search(head, m.end(), first_at):
-        raise Bail("cells outside the rows")
+    if marks.search(head, m.end(), first_at) or head.find(b"<!", m.end(), first_at) >= 0 \
+            or head.find(b"<?", m.end(), first_at) >= 0:  # a comment there could hide what looks like a row
+        raise Bail("cells, a comment or a processing instruction before the rows")
     return (row, want, marks, prefix), head[first_at:]
 
 
-def _segment(seg: bytes, patterns, letters, shared, value, state) -> Iterator[tuple[int, dict[int, object]]]:
+def _segment(seg: bytes, patterns, letters, values, state) -> Iterator[tuple[int, dict[int, object]]]:
     """The rows of ``seg`` (whole rows and the white space between them)."""
     row_re, want, _marks, _prefix = patterns
+    shared, index, value = values
+    lookup = index.get
     pos, n = 0, len(seg)
     out = []
     while pos < n:
@@ -154,11 +160,11 @@ def _segment(seg: bytes, patterns, letters, shared, value, state) -> Iterator[tu
         if body:
             for col, t, v, inline in want.findall(body):
                 raw = v or inline
-                if t == b"s" and raw.isdigit():  # most cells: a shared string (as cell_value does it)
-                    k = int(raw)
-                    x = shared[k] if k < len(shared) else None
-                    cells[letters[col]] = x if isinstance(x, str) or x is None else str(x)
-                    continue
+                if t == b"s":  # most cells: a shared string (as cell_value finds it)
+                    x = lookup(raw, index)
+                    if x is not index:
+                        cells[letters[col]] = x
+                        continue
                 text = raw.decode() if b"&" not in raw and b"\r" not in raw else _text(raw)
                 cells[letters[col]] = value(shared, t.decode() if t else "n", text)
         out.append((state[0], cells))
