@@ -172,3 +172,39 @@ def _text(raw: bytes) -> str:
     p.CharacterDataHandler = parts.append
     p.Parse(b"<a>" + raw + b"</a>", True)
     return "".join(parts)
+
+
+# --- shared strings ---------------------------------------------------------------------------
+_SST_ROOT = re.compile(rb'(?:\xef\xbb\xbf)?(?:<\?xml(?P<decl>[^<>?]*)\?>)?[ \t\r\n]*<(?P<prefix>(?:[A-Za-z_][\w.-]*:)?)'
+                       rb'sst(?P<attrs>(?:[ \t\r\n]+[A-Za-z][\w.-]*(?::[\w.-]+)?="[^"<&]*")*)[ \t\r\n]*>')
+_MAIN_NS = b"http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+
+
+def plain_shared_strings(data: bytes) -> list[str] | None:
+    """The shared-string table as openpyxl's reader gives it (``read_string_table``: each
+    ``<si>``'s text, ``x005F_`` removed), for a table of plain ``<si><t>..</t></si>`` entries;
+    None for any other (rich text runs, phonetic hints, a DTD, broken XML ...): openpyxl reads it."""
+    validator = expat.ParserCreate()
+    validator.StartDoctypeDeclHandler = validator.EntityDeclHandler = _bail
+    validator.ExternalEntityRefHandler = validator.CommentHandler = _bail
+    validator.ProcessingInstructionHandler = validator.StartCdataSectionHandler = _bail
+    try:
+        validator.Parse(data, True)
+    except (expat.ExpatError, Bail):
+        return None
+    m = _SST_ROOT.match(data)
+    if m is None or data.count(b"xmlns") != 1:
+        return None
+    enc = _ENCODING.search(m.group("decl") or b"")
+    prefix = m.group("prefix")
+    ns = b"xmlns:" + prefix[:-1] if prefix else b"xmlns"
+    if (enc and enc.group(1).lower() not in (b"utf-8", b"utf8")) or ns + b'="' + _MAIN_NS + b'"' not in m.group("attrs"):
+        return None
+    p = re.escape(prefix)
+    si = b"<" + p + b"si><" + p + b'(?:t>|t xml:space="preserve">)([^<]*)</' + p + b"t></" + p + b"si>"
+    body = re.compile(b"(?:" + si + b")*").match(data, m.end())
+    tail = data[body.end():] if body else b""
+    if body is None or not re.fullmatch(b"</" + p + rb"sst>[ \t\r\n]*", tail):
+        return None
+    texts = re.findall(si, data[m.end():body.end()])
+    return [(_text(raw) if b"&" in raw or b"\r" in raw else raw.decode()).replace("x005F_", "") for raw in texts]

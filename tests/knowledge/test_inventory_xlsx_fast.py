@@ -105,3 +105,58 @@ def test_a_tab_that_is_not_plain_reads_as_before(case, tmp_path):
         assert bailed == ["vInfo"]
     if case in ("broken", "beyond_xfd", "doctype"):
         assert fast_err is not None and "tab vInfo" in fast_err
+
+
+# --- the shared-string table -------------------------------------------------------------------
+def sst(entries: bytes, root: bytes = b'<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">') -> bytes:
+    return b'<?xml version="1.0" encoding="UTF-8"?>\n' + root + entries + b"</sst>\n"
+
+
+PLAIN = sst(b"<si><t>VM</t></si><si><t xml:space=\"preserve\">  two  spaces </t></si><si><t></t></si>"
+            b"<si><t>R&amp;D &lt;x&gt; &#233;t&#xE9;</t></si><si><t>line\r\nend\rx</t></si>"
+            b"<si><t>a_x005F_x000D_b</t></si><si><t>caf\xc3\xa9</t></si>")
+NOT_PLAIN = {
+    "rich": sst(b"<si><r><t>bo</t></r><r><rPr><b/></rPr><t>ld</t></r></si>"),
+    "phonetic": sst(b"<si><t>a</t><rPh sb=\"0\" eb=\"1\"><t>A</t></rPh></si>"),
+    "other_namespace": sst(b"<si><t>a</t></si>", b'<sst xmlns="http://purl.oclc.org/ooxml/spreadsheetml/main">'),
+    "comment": sst(b"<si><t>a</t></si><!-- c -->"),
+    "empty_element": sst(b"<si><t/></si>"),
+}
+
+
+def openpyxl_strings(data: bytes) -> list:
+    import io
+
+    from openpyxl.reader.strings import read_string_table
+
+    return read_string_table(io.BytesIO(data))
+
+
+def test_plain_shared_strings_are_openpyxls():
+    from knowledge.inventory.xlsx_fast import plain_shared_strings
+
+    assert plain_shared_strings(PLAIN) == openpyxl_strings(PLAIN)
+    assert len(openpyxl_strings(PLAIN)) == 7
+    with zipfile.ZipFile(RV.path("rvtools-4x-sdk.xlsx")) as z:
+        real = z.read("xl/sharedStrings.xml")
+    assert plain_shared_strings(real) == openpyxl_strings(real) != []
+
+
+@pytest.mark.parametrize("case", sorted(NOT_PLAIN))
+def test_other_shared_strings_are_left_to_openpyxl(case):
+    from knowledge.inventory.xlsx_fast import plain_shared_strings
+
+    assert plain_shared_strings(NOT_PLAIN[case]) is None
+
+
+def test_the_workbook_reads_a_plain_table_itself(monkeypatch):
+    """An RVTools workbook opens without openpyxl's string reader (and reads the same rows)."""
+    import openpyxl.reader.excel
+
+    want, _ = all_rows(RV.path("rvtools-4x-sdk.xlsx"), True, False)
+
+    def refused(_src):
+        raise AssertionError("openpyxl's shared-string reader used for a plain table")
+
+    monkeypatch.setattr(openpyxl.reader.excel, "read_string_table", refused)
+    assert all_rows(RV.path("rvtools-4x-sdk.xlsx"), True, False)[0] == want
