@@ -2,7 +2,7 @@
 taken twice): counted once, never silently twice.
 
 Two files describe the same VMs when they share a host (short host names, as vCenter names them in both)
-or when a VM of one name carries the same id in both. Then each VM name both list is one VM: the copy
+or when a VM of one name carries the same id in both (two exports of one kind whose ids differ list two VMs). Then each VM name both list is one VM: the copy
 measured best is kept (CPU percentiles over a collection, else a CPU usage %, else the file given first)
 and a warning names the VMs, the files and the copy kept. A name in two files that share no host and no
 id (two sites with a ``sql01`` each) stays two VMs, with a warning saying so.
@@ -33,10 +33,12 @@ def _hosts_by_file(estate: Estate) -> dict[str, set[str]]:
     return out
 
 
-def _same(a: VM, b: VM, hosts: dict[str, set[str]]) -> bool:
+def _same(a: VM, b: VM, hosts: dict[str, set[str]], formats: dict[str, str]) -> bool:
     ida, idb = normalize_uuid(a.uid), normalize_uuid(b.uid)
     if ida and ida == idb:
         return True
+    if ida and idb and formats.get(a.source) == formats.get(b.source):
+        return False  # two exports of one kind give the same kind of id: two ids, two VMs (two projects' 'web')
     return bool(hosts.get(a.source, set()) & hosts.get(b.source, set()))
 
 
@@ -46,7 +48,7 @@ def count_once(estate: Estate) -> None:
     by_name: dict[str, list[VM]] = {}
     for v in estate.vms:
         by_name.setdefault(v.name.strip().lower(), []).append(v)
-    hosts = _hosts_by_file(estate)
+    hosts, formats = _hosts_by_file(estate), {src.path: src.format for src in estate.sources}
     dropped: dict[tuple[str, str], list[str]] = {}  # (file kept, file dropped) -> names
     apart: dict[tuple[str, ...], list[str]] = {}     # files -> names kept as different VMs
     drop: set[int] = set()
@@ -54,7 +56,7 @@ def count_once(estate: Estate) -> None:
         files = [v.source for v in copies]
         if len(set(files)) < 2 or len(set(files)) != len(files):
             continue  # one file's own VMs of one name are told apart by their ids (the readers check)
-        if not all(_same(copies[0], c, hosts) for c in copies[1:]):
+        if not all(_same(copies[0], c, hosts, formats) for c in copies[1:]):
             apart.setdefault(tuple(sorted(set(files), key=order.__getitem__)), []).append(copies[0].name)
             continue
         kept = max(copies, key=lambda v: (_rank(v), -order[v.source]))

@@ -291,3 +291,18 @@ def test_the_template_warns_of_a_vm_name_on_two_lines(capsys, tmp_path):
     assert doc["found"]["vms"] == 3
     (warning,) = [w for w in doc["warnings"] if "web-01" in w]
     assert str(inv) in warning and "line 2, line 4" in warning and "joins at most the first (line 2)" in warning
+
+
+def test_two_exports_of_one_kind_whose_ids_differ_list_two_vms(capsys, tmp_path):
+    """Two Live Optics workbooks of two sites whose hosts happen to share names: their VMs' InstanceUUIDs
+    differ, so every VM of both is counted (with a warning), none taken for a copy."""
+    wb = openpyxl.load_workbook(LO)
+    ws = wb["VMs"]
+    i = [c.value for c in ws[1]].index("InstanceUUID")
+    for row in ws.iter_rows(min_row=2):
+        row[i].value = "9" + str(row[i].value)[1:]
+    other = tmp_path / "lo-other-site.xlsx"
+    wb.save(other)
+    alone, doc = _json(capsys, str(LO)), _json(capsys, str(LO), str(other))
+    assert doc["found"]["vms"] == 2 * alone["found"]["vms"]
+    assert any("taken as different VMs" in w for w in doc["warnings"])
