@@ -33,7 +33,6 @@ the designs (host model, storage option, count, hypervisor, level, then cache mo
 from __future__ import annotations
 
 import copy
-import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
