@@ -38,9 +38,12 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from advisor.hardware import SHARED_KIND
 from advisor.recommend.base import EngineContext, Recommendation
 from advisor.recommend.host_demand import (
+    DISK_USABLE,
     HARD,
+    LABELS,
     REPORTED_ONLY,
     UNITS,
     Budgets,
@@ -103,6 +106,7 @@ class Timeline:
     capacity: dict[str, float]
     runs_out: dict[str, Any] | None = None
     notes: list[str] = field(default_factory=list)
+    shared_usable_gb: float = 0.0  # the shared store's usable GB the images live on (0: none stated)
     currency: str = ""  # of the years' cost, with a cost catalogue
 
     @property
@@ -118,9 +122,12 @@ class Timeline:
         ceiling = 100.0 * self.capacity.get("cpu_load", 0.0) / cores if cores else 0.0
         out: dict[str, Any] = {
             "hosts": "hosts (reserve included)", "active_hosts": "hosts", "buy": "hosts", "vms": "VMs",
-            "demand": {k: UNITS[k] for k in self.capacity},
+            "demand": {k: UNITS[k] for k in self.capacity} | (
+                {SHARED: "GB (virtual disks on the shared store)"} if self.shared_usable_gb else {}),
             "utilization": f"% of the usable capacity of the {self.planned_active} planned active hosts "
-                           f"(CPU load: of {ceiling:.4g} % of their cores, the planned ceiling)"}
+                           f"(CPU load: of {ceiling:.4g} % of their cores, the planned ceiling"
+                           + (f"; shared storage capacity: of the store's {self.shared_usable_gb:,.0f} GB usable"
+                              if self.shared_usable_gb else "") + ")"}
         if self.currency:
             out["cost"] = f"{self.currency}; year 0: the purchase, years 1 to {self.years[-1].year}: each year's opex"
         return out
@@ -298,11 +305,78 @@ def timeline(ctx: EngineContext, hc: Recommendation | None, catalogue=None,
         if not fits and out.runs_out is None:
             where = why if hard_fits and why else _breaks(gy.util, gy.total, cap)
             out.runs_out = {"year": y, "resource": where, "planned_hosts": planned}
+    _shared_store(ctx, out, g)
+    _single_vms(g, base, cap, out, events)
+    _reported_only(out)
     if hc.value is None:
         out.notes.append("no host count meets every hard limit today: the hosts per year are the placement's")
     if catalogue is not None:
         _price(out, ctx, catalogue, design or {})
     return out
+
+
+def _single_vms(g: Growth, base: list[tuple[Workload, dict[str, float]]], cap: dict[str, float], tl: Timeline,
+                events: dict[str, list[GrowthEvent]]) -> None:
+    """A workload of one VM (a database, a licence-bound VM) grows as more VMs of its shape here;
+    say so, and the first year that VM, grown in place, outgrows a host in a hard limit no longer
+    holds (a VM cannot be split over hosts)."""
+    for w, d in base:
+        if w.vms != 1 or events.get(w.name):
+            continue
+        first = None
+        for y in tl.years:
+            eq = vm_equivalents(g, w, y.year)
+            over = [k for k in HARD if cap.get(k, 0) > 0 and d[k] * eq[RATE_OF[k]] > cap[k] * (1 + 1e-9)]
+            if over:
+                y.fits = False
+                first = first or (y.year, over[0], d[over[0]] * eq[RATE_OF[over[0]]])
+        if first is not None:
+            year, k, size = first
+            if tl.runs_out is None or tl.runs_out["year"] > year:
+                tl.runs_out = {"year": year, "resource": k, "planned_hosts": tl.planned_hosts, "workload": w.name}
+            tl.notes.append(f"{w.name} is one VM today: the timeline grows it as more VMs of its shape; as one VM its "
+                            f"{LABELS[k]} ({size:,.1f} {UNITS[k]}) outgrows a host's {cap[k]:,.1f} {UNITS[k]} usable in year {year}")
+            continue
+        more = next((y.year for y in tl.years if max(vm_equivalents(g, w, y.year).values()) > 1 + 1e-9), None)
+        if more is not None:
+            tl.notes.append(f"{w.name} is one VM today: the timeline grows it as more VMs of its shape from "
+                            f"year {more} (as one VM it still fits a host every year)")
+
+
+#: the demand and utilization key of the virtual disks on the shared store the images live on
+SHARED = "shared_storage_capacity"
+
+
+def _shared_store(ctx: EngineContext, tl: Timeline, g: Growth) -> None:
+    """When the images live on a shared store of stated capacity: each year's virtual disks (GB, at
+    the storage rate) against its usable capacity (90 %, as today's advice checks it); the first
+    year they exceed it the plan no longer holds, naming the store's ``capacity_tb``."""
+    kind = SHARED_KIND.get(ctx.facts.storage_backend or "local_disk")
+    stores = [(i, s) for i, s in enumerate(ctx.scenario.hosts.shared_storage) if s.kind == kind and s.capacity_tb]
+    if not stores:
+        return
+    i, store = max(stores, key=lambda x: x[1].capacity_tb)
+    usable = store.capacity_tb * 1000 * DISK_USABLE
+    for y in tl.years:
+        need = sum(_disks_gb(g, w, y.year) for w in ctx.scenario.workloads)
+        y.demand[SHARED], y.utilization[SHARED] = need, 100.0 * need / usable
+        if need > usable * (1 + 1e-9):
+            y.fits = False
+            if tl.runs_out is None or tl.runs_out["year"] > y.year:
+                tl.runs_out = {"year": y.year, "resource": SHARED, "planned_hosts": tl.planned_hosts,
+                               "field": f"hosts.shared_storage[{i}].capacity_tb"}
+    tl.shared_usable_gb = usable
+
+
+def _reported_only(tl: Timeline) -> None:
+    """A note for each resource that does not place VMs (disk IOPS, storage traffic) once it passes
+    100 % of the planned hosts: more hosts are no cure, so the plan is said to hold without it."""
+    for k in REPORTED_ONLY:
+        over = next((y for y in tl.years if y.utilization.get(k, 0.0) > 100.0), None)
+        if over is not None:
+            tl.notes.append(f"{LABELS[k]} reaches {over.utilization[k]:,.0f} % of the planned hosts' in year "
+                            f"{over.year}: reported only (it places no VMs; faster disks or links, not more hosts, "
+                            "cure it), so the planned hosts are said to hold without it")
 
 
 def _price(tl: Timeline, ctx: EngineContext, cat, design: dict[str, Any]) -> None:
