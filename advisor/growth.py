@@ -352,11 +352,12 @@ def _shared_store(ctx: EngineContext, tl: Timeline, g: Growth) -> None:
     the storage rate) against its usable capacity (90 %, as today's advice checks it); the first
     year they exceed it the plan no longer holds, naming the store's ``capacity_tb``."""
     kind = SHARED_KIND.get(ctx.facts.storage_backend or "local_disk")
-    stores = [(i, s) for i, s in enumerate(ctx.scenario.hosts.shared_storage) if s.kind == kind and s.capacity_tb]
+    stores = [(s.capacity_tb, i) for i, s in enumerate(ctx.scenario.hosts.shared_storage)
+              if s.kind == kind and s.capacity_tb]
     if not stores:
         return
-    i, store = max(stores, key=lambda x: x[1].capacity_tb)
-    usable = store.capacity_tb * 1000 * DISK_USABLE
+    tb, i = max((float(t or 0.0), i) for t, i in stores)
+    usable = tb * 1000 * DISK_USABLE
     for y in tl.years:
         need = sum(_disks_gb(g, w, y.year) for w in ctx.scenario.workloads)
         y.demand[SHARED], y.utilization[SHARED] = need, 100.0 * need / usable
