@@ -166,6 +166,7 @@ class Advice:
             "timeline": self.timeline.to_list() if self.timeline is not None else [],
             "runs_out": self.timeline.runs_out if self.timeline is not None else None,
             "timeline_units": self.timeline.units() if self.timeline is not None else None,
+            "timeline_notes": list(self.timeline.notes) if self.timeline is not None else [],
             "warnings": self.warnings, "model_problems": dict(self.model_problems),
             **self._placement(),
         }

@@ -1,7 +1,7 @@
 """Capacity over time: the scenario's ``growth`` section turned into the advice's ``timeline``
 (hosts needed per year, utilization of the planned hosts per resource and the binding one, cost
 per year with a cost catalogue) and ``runs_out`` (the first year the planned hosts miss a hard
-limit), with the host count's own placement (:func:`advisor.recommend.packing.pack`).
+limit), with the host count's own search for each year's VMs.
 
 **Growth.** Demand grows per resource, compounded: CPU (allocation and load) at
 ``cpu_pct_per_year``, RAM at ``ram_pct_per_year``, storage (capacity, IOPS and storage traffic) at
@@ -14,39 +14,48 @@ workload from then on. In year ``y`` a workload of ``n`` VMs therefore holds, in
 resource needs, rounded up; the other resources' per-VM demand is scaled by their growth over the
 fastest one (each at most today's VM, so a VM never outgrows a host). Demand and utilization are
 the exact totals; the placement's exceed them by less than one VM's worth per workload. The host count of a year is
-that placement's (first-fit decreasing, as the host count card), at least live migration's
-second host, and never below today's advised count while every resource's demand is at least
-today's (the hosts the targets add today stay); year 0 is the advice itself.
+the host count's own search on the year's VMs (:func:`year_count`: the placement, the placement
+constraints, failures to survive and HA admission, then the count-dependent targets), at least
+live migration's second host, and never below today's advised count while every resource's
+demand is at least today's; year 0 is the advice itself.
 
 **Planned hosts** are the scenario's (``preferences.fixed.host_count`` when a design is fixed,
 else ``hosts.count``), reserve included; utilization is of their usable capacity (the host
 count's ceilings) on the active ones. The planned hosts hold a year (``planned_hosts_fit``) when
 the hosts it needs are no more than the planned ones (the placement within every limit that places
-VMs: CPU allocation, CPU load at the planned ceiling, RAM, local disk capacity) and the whole VMs
-fit them in the hard limits (CPU allocation, RAM, local disk capacity). ``runs_out`` is the first
-year they no longer do, naming where the plan breaks: the most used of the resources that place
-VMs that year (a hard resource the hosts lack altogether first).
+VMs: CPU allocation, CPU load at the planned ceiling, RAM, local disk capacity, and the
+constraints and targets) and the whole VMs fit them in the hard limits (CPU allocation, RAM, local
+disk capacity). ``runs_out`` is the first year they no longer do, naming where the plan breaks: the
+constraint or targets that raise the count when the resources still fit, else the most used of the
+resources that place VMs that year (a hard resource the hosts lack altogether first).
 """
 
 from __future__ import annotations
 
 import copy
+import dataclasses
 import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from advisor.hardware import SHARED_KIND
 from advisor.recommend.base import EngineContext, Recommendation
 from advisor.recommend.host_demand import (
+    DISK_USABLE,
     HARD,
+    LABELS,
     REPORTED_ONLY,
     UNITS,
     Budgets,
+    _migration_points,
     host_capacity,
+    pin_vm_demand,
     placement_demand,
     vm_demand,
 )
 from advisor.recommend.load import vm_iops
 from advisor.recommend.packing import pack
+from advisor.recommend.placed_count import Placed, placed_active
 from advisor.scenario.model import GROWTH_RATES, Growth, GrowthEvent, Scenario, Workload, compound
 from knowledge.infra.errors import InputError
 
@@ -97,6 +106,7 @@ class Timeline:
     capacity: dict[str, float]
     runs_out: dict[str, Any] | None = None
     notes: list[str] = field(default_factory=list)
+    shared_usable_gb: float = 0.0  # the shared store's usable GB the images live on (0: none stated)
     currency: str = ""  # of the years' cost, with a cost catalogue
 
     @property
@@ -112,9 +122,12 @@ class Timeline:
         ceiling = 100.0 * self.capacity.get("cpu_load", 0.0) / cores if cores else 0.0
         out: dict[str, Any] = {
             "hosts": "hosts (reserve included)", "active_hosts": "hosts", "buy": "hosts", "vms": "VMs",
-            "demand": {k: UNITS[k] for k in self.capacity},
+            "demand": {k: UNITS[k] for k in self.capacity} | (
+                {SHARED: "GB (virtual disks on the shared store)"} if self.shared_usable_gb else {}),
             "utilization": f"% of the usable capacity of the {self.planned_active} planned active hosts "
-                           f"(CPU load: of {ceiling:.4g} % of their cores, the planned ceiling)"}
+                           f"(CPU load: of {ceiling:.4g} % of their cores, the planned ceiling"
+                           + (f"; shared storage capacity: of the store's {self.shared_usable_gb:,.0f} GB usable"
+                              if self.shared_usable_gb else "") + ")"}
         if self.currency:
             out["cost"] = f"{self.currency}; year 0: the purchase, years 1 to {self.years[-1].year}: each year's opex"
         return out
@@ -164,21 +177,58 @@ def planned_hosts(sc: Scenario) -> int:
     return int(pinned) if pinned is not None else sc.hosts.count
 
 
-def _year(g: Growth, base: list[tuple[Workload, dict[str, float]]], cap: dict[str, float], year: int,
-          planned_active: int, events: dict[str, list[GrowthEvent]]) -> tuple[int, int, dict, dict, bool]:
-    """(active hosts the placement needs, VMs, demand totals, utilization of the planned hosts,
-    whether the planned hosts hold the VMs in the hard limits) in ``year``."""
+@dataclass
+class _Grown:
+    """One year's grown VMs: the count, the exact demand totals, the utilization of the planned
+    hosts, and per workload (name, placement demand, VMs, per-VM demand) with its workload."""
+
+    vms: int
+    total: dict[str, float]
+    util: dict[str, float]
+    profiles: list[tuple]
+    workloads: list[tuple[Workload, int, dict[str, float]]]
+
+
+def _grow(g: Growth, base: list[tuple[Workload, dict[str, float]]], cap: dict[str, float], year: int,
+          planned_active: int, events: dict[str, list[GrowthEvent]]) -> _Grown:
+    """The VMs of ``year``, their demand and the planned hosts' utilization."""
     total = dict.fromkeys(cap, 0.0)
-    profiles, vms = [], 0
+    profiles, grown_wl, vms = [], [], 0
     for w, d in base:
         n, per, exact = grown(g, w, d, year, events.get(w.name, []))
         vms += n
         for k, v in exact.items():
             total[k] += v
         profiles.append((w.name, placement_demand(per, cap), n, per))
-    placed = pack(cap, [p[:3] for p in profiles])
+        grown_wl.append((w, n, per))
     util = {k: 100.0 * total[k] / (cap[k] * planned_active) for k in cap if cap[k] > 0}
-    return placed.hosts, vms, total, util, _hard_fits(placed, profiles, cap, total, planned_active)
+    return _Grown(vms, total, util, profiles, grown_wl)
+
+
+def year_count(ctx: EngineContext, budgets: Budgets, grown_wl: list[tuple[Workload, int, dict[str, float]]]
+               ) -> tuple[int, str, Placed]:
+    """(active hosts, what raised them over the resources' placement or '', the placement) of a
+    year's VMs: the host count's own search (:func:`advisor.recommend.placed_count.placed_active`:
+    placement constraints, failures to survive, HA admission; then the count-dependent targets) on
+    a copy of the scenario holding the grown VMs."""
+    from advisor.recommend.host_count import _search_targets
+
+    sc = copy.copy(ctx.scenario)
+    sc.workloads = []
+    yctx = dataclasses.replace(ctx, scenario=sc, memo={})
+    for w, n, per in grown_wl:
+        if n > 0:
+            yw = copy.copy(w)
+            yw.vms = n
+            sc.workloads.append(yw)
+            pin_vm_demand(yctx, yw, per)
+    placed = placed_active(yctx, budgets)
+    active, why = placed.active, placed.binding
+    if not placed.problems and sc.workloads:
+        n, results, _ = _search_targets(yctx, active, _migration_points(budgets))
+        if n > active:
+            active, why = n, "targets: " + ", ".join(dict.fromkeys(r.name for r in results))
+    return active, why, placed
 
 
 def _hard_fits(placed, profiles: list[tuple], cap: dict[str, float], total: dict[str, float], active: int) -> bool:
@@ -231,24 +281,103 @@ def timeline(ctx: EngineContext, hc: Recommendation | None, catalogue=None,
     events: dict[str, list[GrowthEvent]] = {}
     for e in g.events:
         events.setdefault(e.workload, []).append(e)
+    memo: dict[tuple, tuple[int, str, Placed]] = {}
     for y in range(g.horizon_years + 1):
-        active, vms, total, util, hard_fits = _year(g, base, cap, y, p_active, events)
-        first = first or total
+        gy = _grow(g, base, cap, y, p_active, events)
+        first = first or gy.total
+        if y == 0 and today is not None:  # year 0 is the advice: its count, its placement
+            active, why, packing = today, "", pack(cap, [p[:3] for p in gy.profiles])
+        else:
+            key = tuple((n, tuple(per.items())) for _, n, per in gy.workloads)
+            if key not in memo:
+                memo[key] = year_count(ctx, budgets, gy.workloads)
+            active, why, placed = memo[key]
+            packing = placed.packing
         active = max(active, minimum)
-        if today is not None and all(total[k] >= first[k] - 1e-9 for k in total):
+        if today is not None and all(gy.total[k] >= first[k] - 1e-9 for k in gy.total):
             active = max(active, today)
         hosts = active + reserve
         buy = max(hosts - most, 0) if y else hosts
         most = max(most, hosts)
+        hard_fits = _hard_fits(packing, gy.profiles, cap, gy.total, p_active)
         fits = hard_fits and active <= p_active  # more hosts needed than planned: the plan does not hold
-        out.years.append(Year(y, hosts, active, buy, vms, total, util, _binding(util), fits))
+        out.years.append(Year(y, hosts, active, buy, gy.vms, gy.total, gy.util, _binding(gy.util, PLACING), fits))
         if not fits and out.runs_out is None:
-            out.runs_out = {"year": y, "resource": _breaks(util, total, cap), "planned_hosts": planned}
+            where = why if hard_fits and why else _breaks(gy.util, gy.total, cap)
+            out.runs_out = {"year": y, "resource": where, "planned_hosts": planned}
+    _shared_store(ctx, out, g)
+    _single_vms(g, base, cap, out, events)
+    _reported_only(out)
     if hc.value is None:
         out.notes.append("no host count meets every hard limit today: the hosts per year are the placement's")
     if catalogue is not None:
         _price(out, ctx, catalogue, design or {})
     return out
+
+
+def _single_vms(g: Growth, base: list[tuple[Workload, dict[str, float]]], cap: dict[str, float], tl: Timeline,
+                events: dict[str, list[GrowthEvent]]) -> None:
+    """A workload of one VM (a database, a licence-bound VM) grows as more VMs of its shape here;
+    say so, and the first year that VM, grown in place, outgrows a host in a hard limit no longer
+    holds (a VM cannot be split over hosts)."""
+    for w, d in base:
+        if w.vms != 1 or events.get(w.name):
+            continue
+        first = None
+        for y in tl.years:
+            eq = vm_equivalents(g, w, y.year)
+            over = [k for k in HARD if cap.get(k, 0) > 0 and d[k] * eq[RATE_OF[k]] > cap[k] * (1 + 1e-9)]
+            if over:
+                y.fits = False
+                first = first or (y.year, over[0], d[over[0]] * eq[RATE_OF[over[0]]])
+        if first is not None:
+            year, k, size = first
+            if tl.runs_out is None or tl.runs_out["year"] > year:
+                tl.runs_out = {"year": year, "resource": k, "planned_hosts": tl.planned_hosts, "workload": w.name}
+            tl.notes.append(f"{w.name} is one VM today: the timeline grows it as more VMs of its shape; as one VM its "
+                            f"{LABELS[k]} ({size:,.1f} {UNITS[k]}) outgrows a host's {cap[k]:,.1f} {UNITS[k]} usable in year {year}")
+            continue
+        more = next((y.year for y in tl.years if max(vm_equivalents(g, w, y.year).values()) > 1 + 1e-9), None)
+        if more is not None:
+            tl.notes.append(f"{w.name} is one VM today: the timeline grows it as more VMs of its shape from "
+                            f"year {more} (as one VM it still fits a host every year)")
+
+
+#: the demand and utilization key of the virtual disks on the shared store the images live on
+SHARED = "shared_storage_capacity"
+
+
+def _shared_store(ctx: EngineContext, tl: Timeline, g: Growth) -> None:
+    """When the images live on a shared store of stated capacity: each year's virtual disks (GB, at
+    the storage rate) against its usable capacity (90 %, as today's advice checks it); the first
+    year they exceed it the plan no longer holds, naming the store's ``capacity_tb``."""
+    kind = SHARED_KIND.get(ctx.facts.storage_backend or "local_disk")
+    stores = [(s.capacity_tb, i) for i, s in enumerate(ctx.scenario.hosts.shared_storage)
+              if s.kind == kind and s.capacity_tb]
+    if not stores:
+        return
+    tb, i = max((float(t or 0.0), i) for t, i in stores)
+    usable = tb * 1000 * DISK_USABLE
+    for y in tl.years:
+        need = sum(_disks_gb(g, w, y.year) for w in ctx.scenario.workloads)
+        y.demand[SHARED], y.utilization[SHARED] = need, 100.0 * need / usable
+        if need > usable * (1 + 1e-9):
+            y.fits = False
+            if tl.runs_out is None or tl.runs_out["year"] > y.year:
+                tl.runs_out = {"year": y.year, "resource": SHARED, "planned_hosts": tl.planned_hosts,
+                               "field": f"hosts.shared_storage[{i}].capacity_tb"}
+    tl.shared_usable_gb = usable
+
+
+def _reported_only(tl: Timeline) -> None:
+    """A note for each resource that does not place VMs (disk IOPS, storage traffic) once it passes
+    100 % of the planned hosts: more hosts are no cure, so the plan is said to hold without it."""
+    for k in REPORTED_ONLY:
+        over = next((y for y in tl.years if y.utilization.get(k, 0.0) > 100.0), None)
+        if over is not None:
+            tl.notes.append(f"{LABELS[k]} reaches {over.utilization[k]:,.0f} % of the planned hosts' in year "
+                            f"{over.year}: reported only (it places no VMs; faster disks or links, not more hosts, "
+                            "cure it), so the planned hosts are said to hold without it")
 
 
 def _price(tl: Timeline, ctx: EngineContext, cat, design: dict[str, Any]) -> None:

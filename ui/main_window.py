@@ -217,6 +217,7 @@ class MainWindow(ActionsMixin, FilesMixin, WorkshopMixin, QMainWindow):
                 bar.setProperty("compact", compact)
                 bar.style().unpolish(bar)
                 bar.style().polish(bar)
+                QApplication.sendEvent(bar, QEvent(QEvent.Type.StyleChange))  # its tabs laid out anew
             for i, v in enumerate(VIEWS):
                 text = SHORT_TITLES.get(v.name, v.title) if short else v.title
                 if bar.tabText(i) != text:

@@ -121,8 +121,13 @@ def _on_assumed(res: str, scenario) -> list[str]:
              "ram": ["hosts.ram_gib"], "cpu_allocation": ["hosts.cpu", "hosts.cpu.cores_per_socket"],
              "cpu_load": ["hosts.cpu", "hosts.cpu.cores_per_socket"]}.get(res, [])
     on_assumed = [f for f in rests if f in host_assumed]
-    if res == "cpu_load" and any("cpu_intensity" in (w.assumed or []) for w in scenario.workloads):
+    assumed = [w for w in scenario.workloads if "cpu_intensity" in (w.assumed or [])]
+    if res == "cpu_load" and len(assumed) == len(scenario.workloads):
         on_assumed.append("cpu_intensity (no CPU usage in the export)")
+    elif res == "cpu_load" and assumed:  # the export measured the others: say which part is assumed
+        vms = sum(w.vms for w in assumed)
+        on_assumed.append(f"cpu_intensity of {len(assumed)} of {len(scenario.workloads)} groups ({vms} VM"
+                          f"{'s' if vms != 1 else ''}, none of them measured)")
     return on_assumed
 
 

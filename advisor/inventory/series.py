@@ -15,7 +15,8 @@ number filled is reported; a VM covering less than :data:`MIN_COVERAGE` of the s
 percentiles instead, and one below :data:`WARN_COVERAGE` is named in a warning). Memory % is over the
 RAM of the VMs with a memory series. A trend fitted
 to the daily means of the summed CPU (log-linear least squares, with its 90 % interval) can seed the
-growth section, labelled as fitted.
+growth section, labelled as fitted: a usable one (:data:`TREND_USABLE_DAYS`) is written to
+``growth.cpu_pct_per_year`` (:func:`seed_growth`).
 """
 
 from __future__ import annotations
@@ -436,14 +437,37 @@ def fit_trend(cores: np.ndarray, interval_s: float) -> dict[str, Any] | None:
     def yearly(b: float) -> float:
         return round(100.0 * math.expm1(min(b * 365.0, 50.0)), 1)
 
-    out = {"cpu_pct_per_year": yearly(fit.slope), "low": yearly(fit.slope - t * fit.stderr),
+    rate = yearly(fit.slope)
+    out = {"cpu_pct_per_year": rate, "low": yearly(fit.slope - t * fit.stderr),
            "high": yearly(fit.slope + t * fit.stderr), "level": TREND_LEVEL, "days": days,
            "basis": "fitted: log-linear least squares on the daily means of the summed CPU series",
            "usable": days >= TREND_USABLE_DAYS}
+    f = BY_PATH["growth.cpu_pct_per_year"]
+    lo, hi = float(f.minimum if f.minimum is not None else -90), float(f.maximum if f.maximum is not None else 1000)
+    if out["usable"] and lo <= rate <= hi:
+        out["seeds"] = "growth.cpu_pct_per_year"
     if not out["usable"]:
         out["note"] = (f"{days} days are too short to fit a yearly trend (at least {TREND_USABLE_DAYS} needed): "
                        "not usable to seed the growth section; give longer series or set the growth rates")
     return out
+
+
+def trend_text(t: dict[str, Any]) -> str:
+    """The fitted trend in one line (the CLI's summary and the import dialog)."""
+    head = (f"trend (fitted, {t['days']} days): CPU {t['cpu_pct_per_year']:+g} % per year "
+            f"({100 * t['level']:g} % interval {t['low']:+g} to {t['high']:+g}); ")
+    if not t.get("usable", True):
+        return head + t["note"]
+    if t.get("seeds"):
+        return head + f"seeds {t['seeds']} (marked fitted in the scenario: a trend of the past, check it)"
+    return head + "outside the growth rates a scenario takes: not used"
+
+
+def seed_growth(out: dict[str, Any], trend: dict[str, Any] | None) -> None:
+    """A fitted trend that ``seeds`` (:func:`fit_trend`) sets the scenario's ``growth.cpu_pct_per_year``
+    (RAM and storage growth are not fitted)."""
+    if trend and trend.get("seeds"):
+        out.setdefault("growth", {})["cpu_pct_per_year"] = trend["cpu_pct_per_year"]
 
 
 def apply_to_workload(w: dict[str, Any], gs: GroupSeries, percentile: float) -> None:
@@ -467,7 +491,8 @@ def read_for(inv, paths, percentile: float | None = None, cancel=None) -> Series
 
     vms = inv.estate.vms
     store = read_series(paths, [v.name for v in vms], [v.vcpus or 0 for v in vms],
-                        [v.ram_mib or 0 for v in vms], cancel=cancel)
+                        [v.ram_mib or 0 for v in vms], cancel=cancel, sources=[v.source for v in vms],
+                        moids=[v.moid for v in vms], ips=[v.ips for v in vms])
     sizing = SeriesSizing(store, DEFAULT_PERCENTILE if percentile is None else percentile)
     sizing.compute(inv)
     return sizing

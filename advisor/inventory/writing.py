@@ -10,7 +10,13 @@ from typing import Any
 
 from advisor.inventory.assumptions import assumption_rows, host_mapping, workload_mapping
 from advisor.inventory.grouping import Group, Grouping
-from advisor.inventory.series import DEFAULT_PERCENTILE, SeriesSizing, apply_to_workload, read_for
+from advisor.inventory.series import (
+    DEFAULT_PERCENTILE,
+    SeriesSizing,
+    apply_to_workload,
+    read_for,
+    seed_growth,
+)
 from knowledge.infra.errors import InputError
 
 
@@ -89,6 +95,7 @@ class Inventory(Grouping):
         if series is not None and series.estate:
             estate["series"] = series.estate
             out["preferences"] = {"sizing_percentile": series.percentile}
+            seed_growth(out, series.estate.get("trend"))
         elif any("cpu_busy_percentiles" in w for w in workloads):  # the VMs' own percentiles
             out["preferences"] = {"sizing_percentile": self.sized_percentile}
         return out
@@ -139,6 +146,19 @@ class Inventory(Grouping):
         return {**gs.today(), "vms": gs.of, "sizing_percentile": series.percentile,
                 "sized_busy_pct": round(100 * gs.share_at(series.percentile), 2)}
 
+    def collector_sized(self, g: Group) -> str:
+        """What a group sized on a collector's per-VM percentiles (Nutanix, AWS; no series) is sized on,
+        e.g. "CPU sized 26.3 % busy (the VMs' p95, 2 of 2 measured)" ("" for any other group)."""
+        from advisor.scenario.model import percentile_key, share_at
+
+        p, q = self.profile(g), self.sized_percentile
+        if q is None or p.cpu is None or not p.cpu.percentiles or self.group_series(g) is not None:
+            return ""
+        key, pcts = percentile_key(q), p.cpu.percentiles
+        what = "peaks" if set(pcts) == {"peak"} else key if key in pcts else f"{key}, interpolated"
+        return (f"CPU sized {100 * float(share_at(pcts, q) or 0.0):.3g} % busy (the VMs' {what}, {p.cpu.vms} of "
+                f"{p.cpu.of} measured)")
+
     def summary(self) -> dict[str, Any]:
         """Found, groups and totals, JSON-ready (the CLI's ``--format json`` and the GUI's labels)."""
         groups = []
@@ -154,7 +174,9 @@ class Inventory(Grouping):
                            "cpu_busy_pct": round(100.0 * p.cpu.share, 1) if p.cpu is not None else None,
                            "cpu_measured": p.cpu.source if p.cpu is not None else None,
                            "cpu_assumed": p.cpu.assumed if p.cpu is not None else None,
-                           "today_text": p.today_text(), "series": self.group_series(g)})
+                           "today_text": "; ".join(t for t in (_today_text(p, self.group_series(g)),
+                                                               self.collector_sized(g)) if t),
+                           "series": self.group_series(g)})
         series = self.sized_series()
         return {"found": self.estate.counts(), "group_by": self.group_by, "groups": groups,
                 "totals": {"source": self.source_totals(), "scenario": self.scenario_totals()},
@@ -163,6 +185,22 @@ class Inventory(Grouping):
                             for s in self.estate.sources],
                 "series": (dict(series.estate, text=series.text()) if series is not None and series.estate
                            else None)}
+
+
+def _today_text(p, series: dict[str, Any] | None) -> str:
+    """A group's today text; a group measured only by series says its percentile there (the table's cell
+    would be empty)."""
+    from advisor.scenario.model import percentile_key
+
+    text = p.today_text()
+    if p.cpu is not None or not series or series.get("basis"):
+        return text
+    k = percentile_key(series["sizing_percentile"])
+    pct = series["cpu_busy_pct"].get(k)
+    if pct is None:
+        return text
+    return text + ("; " if text else "") + (f"CPU {k} {pct:g} % busy (series, {series['vms_measured']} of "
+                                            f"{series['vms']} VMs)")
 
 
 def split_series(paths) -> tuple[list[Path], list[Path]]:
@@ -203,8 +241,23 @@ def import_inventory(paths, group_by: str = "auto", include_powered_off: bool = 
         inv.add_series(series, percentile, cancel)
     elif any(v.cpu_pcts for v in estate.vms):  # the VMs' own percentiles over the collection (Nutanix Collector)
         inv.sizing_percentile = percentile
+        _warn_not_given(estate, percentile)
     report(progress, 1.0, f"{len(inv.vms)} VMs in {len(inv.groups)} groups")
     return inv
+
+
+def _warn_not_given(estate, percentile: float | None) -> None:
+    """A percentile asked for that the collector's per-VM figures do not hold: say how it is read, at import."""
+    from advisor.scenario.model import percentile_key
+    from advisor.scenario.percentiles import not_stored
+
+    if percentile is None:
+        return
+    given = dict.fromkeys(k for v in estate.vms for k in (v.cpu_pcts or {}))
+    read = not_stored({k: 0.0 for k in given}, percentile)
+    if read:
+        estate.warnings.append(f"--percentile {percentile:g}: the collector gives only {', '.join(given)} per VM "
+                               f"(no series): the {percentile_key(percentile)} cannot be read exactly: {read}")
 
 
 def measured_comment(data: dict[str, Any], w: dict[str, Any]) -> str:
@@ -217,6 +270,13 @@ def measured_comment(data: dict[str, Any], w: dict[str, Any]) -> str:
     series = estate.get("series") or {}
     if (w.get("today") or {}).get("series") and series.get("days"):
         return f"measured (the {percentile_key(series['percentile'])} of {series['days']:g} days of utilisation series)"
+    pcts = w.get("cpu_busy_percentiles") or {}
+    if set(pcts) == {"peak"}:  # Live Optics: each VM's average and peak over the collection
+        return "measured (the VMs' peaks over the collection, vCPU-weighted; the collector gives no percentile)"
+    if pcts:  # Nutanix Collector: each VM's median, 95th percentile and peak over the collection
+        key = percentile_key((data.get("preferences") or {}).get("sizing_percentile") or 95)
+        how = "" if key in pcts else f", interpolated: the collector gives only {', '.join(pcts)}"
+        return f"measured (the VMs' {key} over the collection, the collector's per-VM figures, vCPU-weighted{how})"
     at = (estate.get("today") or {}).get("measured_at", EXPORT_TIME)
     return "measured (from the estate's usage at export time)" if at == EXPORT_TIME else f"measured ({at})"
 
@@ -247,6 +307,11 @@ def scenario_yaml(data: dict[str, Any]) -> str:
             m2 = re.match(r"^    ([a-z_]+):", line)
             if m2 and sub == "cpu" and (f"hosts.cpu.{m2.group(1)}" in host_assumed or "hosts.cpu" in host_assumed):
                 comment = "assumed"
+        elif section == "growth" and line.startswith("  cpu_pct_per_year:"):
+            t = ((data.get("estate") or {}).get("series") or {}).get("trend") or {}
+            if t.get("seeds"):
+                comment = (f"fitted to {t['days']} days of utilisation series ({100 * t['level']:g} % interval "
+                           f"{t['low']:+g} to {t['high']:+g}): a trend of the past, not a plan; check it")
         elif section == "workloads":
             if line.startswith("- "):
                 w_index += 1

@@ -33,7 +33,6 @@ the designs (host model, storage option, count, hypervisor, level, then cache mo
 from __future__ import annotations
 
 import copy
-import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -48,7 +47,7 @@ from advisor.progress import CancelToken, ProgressCallback, check, report
 from advisor.recommend import cache_mode, host_count, hypervisor, storage_backend, vcpu_overallocation
 from advisor.recommend import targets as tg
 from advisor.recommend.base import EngineContext
-from advisor.recommend.placement_plan import constrain
+from advisor.recommend.placed_count import placed_active
 from advisor.recommend.vcpu_overallocation import per_core
 from advisor.rules import CACHE, HV, OVERALLOCATION, Facts, RuleContext, evaluate
 from advisor.scenario import Scenario
@@ -154,17 +153,8 @@ def _placement(ctx: EngineContext, budgets) -> _Placement:
     """The fewest active hosts that place every VM whole, as :func:`host_count.recommend` finds
     them before the targets (pooled bound, first-fit placement, the hosts live migration needs),
     and the hard limits no count meets."""
-    sc = ctx.scenario
-    need, cap, total = host_count._needed(ctx, budgets)
-    packing = host_count._pack(ctx, cap, budgets)
-    pooled = host_count.pooled_hosts(ctx, cap, budgets)
-    problems = [k for k in host_count.HARD if not math.isfinite(need[k])]
-    problems += host_count._oversize(ctx, cap, packing, budgets)
-    active = max(pooled, packing.hosts, max(1, budgets.min_hosts - sc.hosts.reserve))
-    constrained = None if problems else constrain(ctx, cap, budgets, packing.hosts)  # placement constraints (#32)
-    if constrained is not None:
-        active, problems = max(active, constrained.active), problems + constrained.problems
-    return _Placement(active, packing, problems, budgets, ctx)
+    placed = placed_active(ctx, budgets)  # placement constraints, failures and HA admission (#32)
+    return _Placement(placed.active, placed.packing, placed.problems, budgets, ctx)
 
 
 class _Implicit:

@@ -252,7 +252,7 @@ class Leftovers(_Index):
         p, rules, hosts = self.p, self.rules, self.p.hosts
         gone = set(lost)
         moved: dict[str, int] = {}
-        for i in lost:
+        for i in sorted(gone):  # in the order of the hosts, as lose() takes them (the fullest come first)
             for name, n in hosts[i].vms.items():
                 if n and not (rules.get(name) and rules[name].replicated):
                     moved[name] = moved.get(name, 0) + n

@@ -155,9 +155,18 @@ def vm_demand(ctx: EngineContext, w, budgets: Budgets = NO_BUDGETS) -> dict[str,
     budget, see the module doc), GB disk, IOPS, MB/s of storage traffic. ``budgets`` is kept for
     callers; it no longer changes the demand. (Computed once per workload and the facts it reads:
     the sizing asks for it five times per workload.)"""
+    return dict(ctx.once(_demand_key(ctx, w), lambda: _vm_demand(ctx, w)))
+
+
+def _demand_key(ctx: EngineContext, w) -> tuple:
     f = ctx.facts
-    key = ("vm_demand", id(w), f.overallocation_ratio, f.storage_backend, f.hypervisor)
-    return dict(ctx.once(key, lambda: _vm_demand(ctx, w)))
+    return ("vm_demand", id(w), f.overallocation_ratio, f.storage_backend, f.hypervisor)
+
+
+def pin_vm_demand(ctx: EngineContext, w, demand: dict[str, float]) -> None:
+    """Make ``demand`` the per-VM demand of ``w`` in ``ctx`` (a copy of the scenario whose VMs are
+    grown: the growth timeline's year), so the host count's steps place the grown VMs."""
+    ctx.memo[_demand_key(ctx, w)] = dict(demand)
 
 
 def _vm_demand(ctx: EngineContext, w) -> dict[str, float]:

@@ -213,9 +213,12 @@ def timeline_data(tl) -> dict | None:
         return None
     horizon = tl.years[-1].year
     out = tl.runs_out
-    headline = (f"The {tl.planned_hosts} planned hosts run out in year {out['year']} "
-                f"({out['resource'].replace('_', ' ')}): {tl.years[out['year']].hosts} hosts needed" if out else
-                f"The {tl.planned_hosts} planned hosts last the {horizon}-year horizon")
+    headline = (f"The {tl.planned_hosts} planned hosts last the {horizon}-year horizon" if not out else
+                f"The shared store runs out in year {out['year']} ({out['field']})" if "field" in out else
+                f"The {tl.planned_hosts} planned hosts run out in year {out['year']} "
+                f"({out['resource'].replace('_', ' ')}"
+                + (f": {out['workload']}, one VM, outgrows a host)" if "workload" in out else
+                   f"): {tl.years[out['year']].hosts} hosts needed"))
     rows = [{"year": y.year, "hosts": y.hosts, "buy": f"+{y.buy}" if y.buy else "", "vms": f"{y.vms:,}",
              **{col: fmt_value(y.utilization[k]) if k in y.utilization else "" for col, k in TIMELINE_COLUMNS},
              "binding": y.binding.replace("_", " "),

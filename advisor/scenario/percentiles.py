@@ -51,6 +51,11 @@ def _basis(sc: Scenario, key: str) -> str:
     return "the measured percentiles of each workload's VMs (no series to sum: the collector's own figures)"
 
 
+def _collector(sc: Scenario) -> bool:
+    """Whether the percentiles are a collector's own per-VM figures (no series to import again)."""
+    return ((sc.estate or {}).get("series") or {}).get("basis") != SUMMED
+
+
 def percentile_sizing(sc: Scenario) -> PercentileSizing:
     """Which percentile the CPU is sized on and of what; empty when no workload is sized on one."""
     sized = sized_on_percentiles(sc)
@@ -59,6 +64,10 @@ def percentile_sizing(sc: Scenario) -> PercentileSizing:
     q = sc.preferences.sizing_percentile
     key = percentile_key(q)
     shares = ", ".join(f"{w.name} {100 * (w.cpu_busy_share or 0):.4g} %" for w in sized)
+    if all(set(w.cpu_busy_percentiles or {}) == {"peak"} for w in sized):  # Live Optics: an average and a peak
+        return PercentileSizing(f"CPU is sized on the peak of each workload's VMs over the collection (the collector "
+                                f"gives each VM's average and peak, no {key}; preferences.sizing_percentile cannot "
+                                f"choose another): busy share of the vCPUs {shares}.")
     out = PercentileSizing(f"CPU is sized on the {key} (preferences.sizing_percentile) of {_basis(sc, key)}: "
                            f"busy share of the vCPUs {shares}.")
     how: dict[str, list[str]] = {}
@@ -67,9 +76,10 @@ def percentile_sizing(sc: Scenario) -> PercentileSizing:
         if read:
             how.setdefault(read, []).append(w.name)
     for read, names in how.items():
+        hint = (f"the collector gives only {', '.join(sorted(sized[0].cpu_busy_percentiles or {}, key=_q))} per VM"
+                if _collector(sc) else f"import the series again with --percentile {q:g} for the exact one")
         out.warnings.append(f"the {key} is not stored for {', '.join(names)} (cpu_busy_percentiles): its busy share is "
-                            f"{read}, an approximation of the {key}; import the series again with --percentile {q:g} "
-                            "for the exact one")
+                            f"{read}, an approximation of the {key}; {hint}")
     if out.warnings:
         out.text += " " + " ".join(f"T{w[1:]}." for w in out.warnings)
     return out

@@ -57,8 +57,9 @@ def _groups(workloads: list[Workload], members: list[int], what: str, pr: Proble
                                                     f"host ({names}), but that group allows one VM per host")
 
 
-def check_constraints(workloads: list[Workload], hosts: Hosts, has_hosts: bool, pr: Problems) -> None:
-    """Every affinity unit that contradicts an anti-affinity, a replication factor or a host's RAM."""
+def check_constraints(workloads: list[Workload], hosts: Hosts, overcommit: float | None, pr: Problems) -> None:
+    """Every affinity unit that contradicts an anti-affinity, a replication factor or a host's RAM
+    (times ``overcommit``, ``preferences.ram_overcommit``; None: no hosts given, no RAM check)."""
     for key, members in _units(workloads).items():
         what = "affinity: true" if key.startswith("\0") else f"affinity group {key!r}"
         for i in members:
@@ -66,7 +67,8 @@ def check_constraints(workloads: list[Workload], hosts: Hosts, has_hosts: bool, 
         _groups(workloads, members, what, pr)
         vms = sum(workloads[i].vms for i in members)
         ram = sum(workloads[i].vms * workloads[i].ram_gib for i in members)
-        if has_hosts and vms > 1 and ram > hosts.ram_gib:
+        if overcommit is not None and vms > 1 and ram > hosts.ram_gib * overcommit:
+            over = f" at RAM over-commit {overcommit:g}x (preferences.ram_overcommit)" if overcommit != 1 else ""
             pr.add(f"workloads[{members[0]}].affinity",
                    f"{what} keeps {vms} VMs with {_num(ram)} GiB of RAM together on one host, more than a host's "
-                   f"{_num(hosts.ram_gib)} GiB (hosts.ram_gib)")
+                   f"{_num(hosts.ram_gib)} GiB (hosts.ram_gib){over}")

@@ -68,7 +68,10 @@ class _Reader(MappingReader):
     def get(self, key: str, default: Any = MISSING, *, fallback: bool = True) -> Any:
         """The value of field ``key`` as its row says (``default`` replaces the row's; without
         ``fallback``, a missing or wrong required value is None, not the row's fallback)."""
-        f = self.row(key)
+        return self._read(key, self.row(key), default, fallback)
+
+    def _read(self, key: str, f: Field, default: Any = MISSING, fallback: bool = True) -> Any:
+        """:meth:`get` of ``key`` whose row ``f`` is known."""
         if default is MISSING:
             default = MISSING if f.required else f.default
         if f.kind in ("int", "float"):
@@ -98,7 +101,7 @@ class _Reader(MappingReader):
             if data.get(key) is None and not f.required:
                 out[key] = f.default if f.default or f.fallback is None else f.fallback
             else:
-                out[key] = self.get(key)
+                out[key] = self._read(key, f)
         return out
 
     def p_field(self, key: str) -> str:
@@ -472,8 +475,8 @@ def parse_scenario(data: Any, source: str = "scenario") -> Scenario:
     if isinstance(r.data.get("workloads"), list) and not workloads:
         pr.add("workloads", "must list at least one workload")
     _check_workloads(workloads, hosts, "hosts" in r.data, pr)
-    check_constraints(workloads, hosts, "hosts" in r.data, pr)
     prefs = _preferences(r.section("preferences"), workloads, hosts.reserve, pr)
+    check_constraints(workloads, hosts, prefs.ram_overcommit if "hosts" in r.data else None, pr)
     _sized_at_percentile(workloads, prefs)
     growth = _growth(r.raw("growth"), workloads, pr) if r.raw("growth", None) is not None else None
     estate = _mapping(r, "estate", "", pr)

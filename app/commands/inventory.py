@@ -101,7 +101,7 @@ def summary_lines(inv, advised_rows: list[dict] | None) -> list[str]:
     measured = sorted({a for w in scenario["workloads"] for a in w.get("measured", [])})
     if measured:
         lines.append("Measured (derived from the estate's usage, not assumed): " + ", ".join(measured)
-                     + f" (each group's 'CPU ... % busy'; {_when_measured(s)})")
+                     + f" (each group's 'CPU ... % busy'; {_when_measured(s)}{_sized_on(scenario, s)})")
     lines += series_lines(s)
     t = s["today"]
     if t:
@@ -111,6 +111,16 @@ def summary_lines(inv, advised_rows: list[dict] | None) -> list[str]:
         lines.append("Today vs advised:")
         lines += [f"  {x}" for x in format_today(advised_rows)]
     return lines
+
+
+def _sized_on(scenario: dict, s: dict) -> str:
+    """What the busy shares are, when a collector's per-VM percentiles or peaks (not series) size them."""
+    from advisor.inventory.writing import measured_comment
+
+    if (s.get("series") or {}).get("days"):
+        return ""
+    sized = [w for w in scenario["workloads"] if w.get("cpu_busy_percentiles") and "cpu_busy_share" in w.get("measured", [])]
+    return f"; sized on {measured_comment(scenario, sized[0]).removeprefix('measured (')[:-1]}" if sized else ""
 
 
 def _when_measured(s: dict) -> str:
@@ -137,22 +147,25 @@ def series_lines(s: dict) -> list[str]:
                       f"{f['samples']:,} samples)"
                       for f in e["files"])
     step = f"; every {e['interval_s']:g} s, {e['steps']:,} steps" if e.get("steps") else ""
-    lines = [f"Series: {files}{step}", f"  {e['text']}"]
+    lines = [f"Series: {files}{step}"]
+    lines += [f"  note: {Path(f['file']).name}: {n}" for f in e["files"] for n in f.get("notes", [])]
+    lines.append(f"  {e['text']}")
     from advisor.scenario.model import percentile_key
 
     key = percentile_key(e["percentile"])
     if e.get("trend"):
-        t = e["trend"]
-        lines.append(f"  trend (fitted, {t['days']} days): CPU {t['cpu_pct_per_year']:+g} % per year "
-                     f"({100 * t['level']:g} % interval {t['low']:+g} to {t['high']:+g}); "
-                     + ("may seed the growth section" if t.get("usable", True) else t["note"]))
+        from advisor.inventory.series import trend_text
+
+        lines.append(f"  {trend_text(e['trend'])}")
     for g in s["groups"]:
         x = g.get("series")
         if x:
             cpu = ", ".join(f"{k} {v:g}" for k, v in x["cpu_busy_pct"].items())
             mem = (", memory % " + ", ".join(f"{k} {v:g}" for k, v in x["mem_busy_pct"].items())
                    if x.get("mem_busy_pct") else "")
-            of = f" ({x['basis']})" if x.get("basis") else f" busy (its share of the estate's summed {key})"
+            of = f" ({x['basis']})" if x.get("basis") else (
+                f" busy (its share of the estate's summed {key}: the estate's figure apportioned by the groups' own "
+                f"{key}, not this group's {key} alone)")
             w = x.get("without_series")
             rest = (f"; its {w['vms']} powered-on VM(s) without series at their own {w['busy_pct']:g} % "
                     f"({'assumed: ' if w['assumed'] and 'assumed' not in w['source'] else ''}{w['source']})"

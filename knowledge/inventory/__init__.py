@@ -27,6 +27,7 @@ from knowledge.inventory import collectors
 from knowledge.inventory.common import MAX_XML_BYTES, ProgressFn, RowError, check_cancel, read_text, report
 from knowledge.inventory.limits import admit
 from knowledge.inventory.model import VM, Estate, Host, Source
+from knowledge.inventory.overlap import count_once
 
 __all__ = ["Estate", "Host", "Source", "VM", "FORMATS", "UnknownFormat", "detect", "read_inventory"]
 
@@ -129,7 +130,8 @@ def _workbook_format(path: Path) -> str:
 
 def read_inventory(paths: Sequence[Path | str], progress: ProgressFn | None = None, cancel=None) -> Estate:
     """Read every file into one estate (RVTools CSV tabs and OpenStack servers/flavors are
-    joined across files; the same libvirt domain described twice is counted once)."""
+    joined across files; the same libvirt domain described twice is counted once, and so is a VM two
+    files of one estate both list: :mod:`knowledge.inventory.overlap`)."""
     from knowledge.inventory import collector_files, libvirt, openstack, proxmox, rvtools, template
 
     files: list[Path] = [Path(p) for p in paths]
@@ -188,6 +190,7 @@ def read_inventory(paths: Sequence[Path | str], progress: ProgressFn | None = No
                 estate.sources.append(collector_files.read_csv(path, content, collector, estate, cancel))
     if csv_tabs:
         rvtools.read_csv_tabs(csv_tabs, estate, lambda f, m: report(progress, 0.9 + 0.08 * f, m), cancel)
+    count_once(estate)
     admit(estate)
     if not estate.vms and not estate.hosts:
         raise InputError(f"{', '.join(str(p) for p in files)}: no VMs and no hosts found"

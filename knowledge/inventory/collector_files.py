@@ -67,14 +67,19 @@ def _perf_rows(wb, collector: Collector, table: Table, source: Source, cancel, w
 
 def _read_vm_perf(wb, collector: Collector, table: Table, vms: list[VM], source: Source, cancel,
                   warnings: list[str]) -> None:
-    """A VM's average CPU % over the collection (its CPU usage) and its percentiles, joined by name
-    to the VMs of this workbook; a name that matches none (or two) is skipped and counted in a note."""
+    """A VM's average CPU % over the collection (its CPU usage) and its percentiles, joined to the VMs of
+    this workbook by their managed object id where both sheets give it (two VMs of one name in two
+    clusters), else by name; a row that matches none (or two) is skipped and counted in a note."""
     by_name: dict[str, list[VM]] = {}
+    by_moid: dict[str, list[VM]] = {}
     for v in vms:
         by_name.setdefault(v.name.lower(), []).append(v)
+        if v.moid:
+            by_moid.setdefault(v.moid.lower(), []).append(v)
     measured, unmatched, off = 0, [], []
     for s, row, cells, name in _perf_rows(wb, collector, table, source, cancel, warnings):
-        match = by_name.get(name.lower(), [])
+        moid = s.text(cells, "moid").lower()
+        match = by_moid[moid] if moid in by_moid else by_name.get(name.lower(), [])
         if len(match) != 1:
             unmatched.append(name)
             continue
@@ -199,6 +204,8 @@ def read_csv(path: Path, text: str, collector: Collector, estate: Estate, cancel
     if "power" not in s.found:
         source.notes.append("the file gives no power state: every server is taken as running")
         _idle_not_measured(estate.vms[first:], where, estate)
+    for v in estate.vms[first:] if collector.averaged else ():
+        v.cpu_from += f" ({OVER_COLLECTION})" if v.cpu_from else ""
     return source
 
 
@@ -207,7 +214,7 @@ def _idle_not_measured(vms: list[VM], where: str, estate: Estate) -> None:
     off, so their zeros are no measurement (they would halve their group's CPU); a warning names them."""
     idle = [v for v in vms if v.cpu_usage_pct == 0 and v.mem_consumed_mib == 0]
     for v in idle:
-        v.cpu_usage_pct, v.cpu_from, v.mem_consumed_mib, v.mem_from = None, "", None, ""
+        v.cpu_usage_pct, v.cpu_from, v.mem_consumed_mib, v.mem_from, v.cpu_pcts = None, "", None, "", None
     if idle:
         names = ", ".join(f"{v.name!r} ({v.where})" for v in idle[:WARNINGS_LISTED])
         estate.warnings.append(

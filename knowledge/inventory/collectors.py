@@ -65,6 +65,7 @@ class Collector:
     sheet_alone: bool = False    # its VM sheet's name alone marks it (else with one more of its sheets)
     perf: tuple[Table, ...] = ()  # sheets of per-VM CPU statistics over the collection (see PERF_STATS)
     host_perf: Table | None = None  # a sheet of per-host average CPU / memory % over the collection
+    averaged: bool = False       # its per-VM utilisation columns are averages over its collection, not a snapshot
 
     @property
     def name(self) -> str:
@@ -105,7 +106,7 @@ def _disk_mib(field: str, header: str) -> Col:
 #: reader (knowledge/series/liveoptics.py)
 LIVE_OPTICS_PERF = {"vm_perf": "VM Performance", "esx_perf": "ESX Performance"}
 LIVE_OPTICS_VM_PERF = Table(LIVE_OPTICS_PERF["vm_perf"], (
-    Col("name", "VM Name", required=True),
+    Col("name", "VM Name", required=True), Col("moid", "MOB ID"),
     _stat("cpu_peak", "Peak vCPU %"), _stat("cpu_mean", "Average vCPU %"),
     _stat("cpu_peak", "Peak CPU %"), _stat("cpu_mean", "Average CPU %"),  # as the hosts' sheet names them
     _stat("mem_peak", "Peak Memory %"), _stat("mem_mean", "Average Memory %"),
@@ -118,7 +119,7 @@ LIVE_OPTICS_ESX_PERF = Table(LIVE_OPTICS_PERF["esx_perf"], (
 ))
 #: Nutanix Collector's vCPU sheet: per VM the CPU % over the collection (its performance data duration)
 NUTANIX_VCPU = Table("vCPU", (
-    Col("name", "VM Name", required=True),
+    Col("name", "VM Name", required=True), Col("moid", "MOID"),
     _stat("cpu_peak", "Peak %"), _stat("cpu_mean", "Average %"), _stat("cpu_p50", "Median %"),
     _stat("cpu_p95", "95th Percentile % (recommended)"),
 ))
@@ -150,6 +151,7 @@ LIVE_OPTICS = Collector(
         Col("uid", "InstanceUUID"),
         Col("uid", "UUID"),
         Col("uid", "MOB ID"),
+        Col("moid", "MOB ID"),
     )),
     hosts=Table("ESX Hosts", (
         Col("name", "Host Name", required=True),
@@ -185,6 +187,7 @@ NUTANIX = Collector(
         Col("cluster", "Datacenter Name"),
         Col("uid", "UUID"),
         Col("uid", "MOID"),
+        Col("moid", "MOID"),
     )),
     hosts=Table("vHosts", (
         Col("name", "Host Name", required=True),
@@ -214,6 +217,7 @@ AZURE_MIGRATE = Collector(
         Col("vcpus", "*Cores", required=True, scale=1.0, unit="cores", high=4096),
         Col("ram_mib", "*Memory (In MB)", required=True, scale=MIB, unit="MB"),
         Col("os", "*OS name", required=True),
+        Col("ips", "IP addresses"),  # series named by IP (a Prometheus static target) join on them
         _pct("cpu_usage_pct", "CPU utilization percentage"),
         _pct("mem_usage_pct", "Memory utilization percentage"),
         Col("disk_gb", "*Storage allocated (In MB)", scale=GB_PER_MIB, unit="MB"),  # a later template's total
@@ -241,11 +245,13 @@ AWS_MIGRATION_HUB = Collector(
         Col("ram_mib", "RAM.TotalSizeInMB", required=True, scale=MIB, unit="MB"),
         Col("mem_consumed_mib", "RAM.UsedSizeInMB.Avg", scale=MIB, unit="MB"),
         _pct("cpu_usage_pct", "CPU.UsagePct.Avg"),
+        _stat("cpu_peak", "CPU.UsagePct.Max"),   # the maximum over the discovery period
         Col("os", "OS.Name"),
         Col("uid", "ExternalId"),
         Col("uid", "VMware.MoRefId"),
         Col("uid", "SMBiosId"),
     )),
+    averaged=True,  # .Avg / .Max: the average and maximum over the discovery period (the import template's fields)
 )
 
 #: the collectors read here, workbooks first (a Nutanix Collector workbook also has a vInfo sheet:

@@ -37,6 +37,8 @@ class VM:
     source: str                      # file it was read from
     platform: str = ""               # vmware | libvirt | proxmox | openstack | template
     uid: str = ""                    # UUID, vmid or server id when the source gives one
+    moid: str = ""                   # vCenter's managed object id (vm-123: Live Optics MOB ID, Nutanix MOID)
+    ips: str = ""                    # its IP addresses as the export lists them (Azure Migrate 'IP addresses')
     vcpus: int | None = None
     ram_mib: float | None = None
     disk_gb: float | None = None     # provisioned virtual disk, GB

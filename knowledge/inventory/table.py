@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 
 from knowledge.infra.errors import InputError
-from knowledge.inventory.collectors import Col, Collector, Table
+from knowledge.inventory.collectors import PERF_STATS, Col, Collector, Table
 from knowledge.inventory.common import (
     MAX_NAME_CHARS,
     RowError,
@@ -200,14 +200,18 @@ def vm_of(s: Sheet, cells, row: int, source: str, platform: str) -> VM | None:
     power = s.text(cells, "power")
     consumed, mem_from = _consumed(s, cells, row, ram)
     cpu = s.number(cells, "cpu_usage_pct", row)
+    pcts = {k: min(x, 100.0) for f, k in PERF_STATS.items() if (x := s.number(cells, f, row)) is not None}
     place = f"sheet {s.table.sheet}, row {row}" if s.table.sheet else f"line {row}"
-    return VM(name=name, source=source, platform=platform, uid=s.text(cells, "uid"), where=place,
+    return VM(name=name, source=source, platform=platform, uid=s.text(cells, "uid"), moid=s.text(cells, "moid"),
+              ips=s.text(cells, "ips"),
+              where=place,
               vcpus=int(vcpus) if vcpus is not None else None, ram_mib=ram,
               disk_gb=s.number(cells, "disk_gb", row) or None, used_gb=s.number(cells, "used_gb", row) or None,
               powered_on=POWER.get(norm_header(power)) if power else None,
               template=bool(s.flag(cells, "template", row)), host=s.text(cells, "host"),
               cluster=s.text(cells, "cluster"), os=s.text(cells, "os"),
               cpu_usage_pct=cpu, cpu_from=s.named(cells, "cpu_usage_pct") if cpu is not None else "",
+              cpu_pcts=pcts or None,
               mem_active_mib=s.number(cells, "mem_active_mib", row), mem_consumed_mib=consumed, mem_from=mem_from)
 
 

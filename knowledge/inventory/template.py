@@ -122,6 +122,7 @@ def read_template(path: Path, text: str, estate: Estate) -> Source:
                          f"{', '.join(VM_REQUIRED)} for VMs or {', '.join(HOST_REQUIRED)} for hosts)")
     source = Source(where, f"template-{kind}")
     cols = _columns(where, rows[0], kind, source)
+    first = len(estate.vms)
 
     def cell(row, name):
         i = cols.get(name)
@@ -184,4 +185,21 @@ def read_template(path: Path, text: str, estate: Estate) -> Source:
                 threads_per_core=int(threads) if threads else None, ghz=ghz or None,
                 ram_mib=num(row, n, "ram_gib", True) * 1024, hypervisor=cell(row, "hypervisor")))
             source.hosts += 1
+    _warn_repeated(estate.vms[first:], where, estate)
     return source
+
+
+def _warn_repeated(vms: list[VM], where: str, estate: Estate) -> None:
+    """VM names the template lists on several lines: each line is counted (as the template says), but a
+    warning names the lines, since a utilisation series of that name joins only the first."""
+    lines: dict[str, list[str]] = {}
+    for v in vms:
+        lines.setdefault(v.name.lower(), []).append(v.where)
+    repeated = [(v.name, lines[v.name.lower()]) for v in vms if len(lines.get(v.name.lower(), [])) > 1]
+    seen: set[str] = set()
+    for name, at in repeated:
+        if name.lower() not in seen:
+            seen.add(name.lower())
+            estate.warnings.append(f"{where}: VM {name!r} is listed on {len(at)} lines ({', '.join(at)}): each is "
+                                   f"counted as a VM of its own, and a utilisation series named {name!r} joins at most "
+                                   f"the first ({at[0]}); give each VM its own name (or one line with a count)")

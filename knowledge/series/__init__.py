@@ -2,7 +2,8 @@
 
 Formats (recognised from the content):
 
-- ``series-csv``: the plain CSV ``vm, timestamp, cpu_pct, mem_pct[, iops, mbps]``
+- ``series-csv``: the plain CSV ``vm, timestamp, cpu_pct, mem_pct[, iops, mbps]`` (or ``;``-separated,
+  with decimal commas, as a spreadsheet saves it in such a locale)
   (:mod:`knowledge.series.plaincsv`, streamed);
 - ``prometheus-json``: a saved Prometheus ``query_range`` answer (node_exporter, libvirt exporter;
   :mod:`knowledge.series.prometheus`);
@@ -65,15 +66,19 @@ def detect_series(path: Path | str) -> str | None:
 
 
 def read_series(paths: Sequence[Path | str], names: Sequence[str], vcpus: Sequence[float] | None = None,
-                ram_mib: Sequence[float] | None = None, cancel=None) -> SeriesStore:
+                ram_mib: Sequence[float] | None = None, cancel=None,
+                sources: Sequence[str] | None = None, moids: Sequence[str] | None = None,
+                ips: Sequence[str] | None = None) -> SeriesStore:
     """Read every series file onto one store whose rows are the VMs ``names`` (with their vCPUs and
-    RAM, which turn CPU seconds and bytes into %)."""
+    RAM, which turn CPU seconds and bytes into %, the file each was read from and its managed object
+    id: a Live Optics workbook's statistics join only its own VMs, by ``MOB ID`` where it is given; and its
+    IP addresses, which a series naming VMs by IP (a Prometheus ``instance`` of a static target) joins on)."""
     from knowledge.inventory.common import check_cancel
     from knowledge.series import plaincsv, prometheus
     from knowledge.series.store import return_big_frees
 
     return_big_frees()
-    store = SeriesStore(names)
+    store = SeriesStore(names, ips)
     cpus = np.asarray(vcpus, dtype=np.float64) if vcpus is not None else None
     ram = np.asarray(ram_mib, dtype=np.float64) if ram_mib is not None else None
     for p in paths:
@@ -87,7 +92,7 @@ def read_series(paths: Sequence[Path | str], names: Sequence[str], vcpus: Sequen
         elif fmt == "liveoptics-perf":
             from knowledge.series.liveoptics import read_perf
 
-            store.files.append(read_perf(path, store))
+            store.files.append(read_perf(path, store, sources, moids))
         else:
             raise InputError(f"{path}: not a utilisation series; supported: " + "; ".join(FORMATS.values()))
     return store

@@ -8,6 +8,7 @@ the hosts' by ``Host``. The columns are declared with the collector's other voca
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 from knowledge.infra.errors import InputError
@@ -57,7 +58,7 @@ def _rows(wb, path: Path, table: Table):
         where = f"{path}: tab {sheet}, row {n}"
         values = {}
         for field, i in cols.items():
-            if field == "name":
+            if field in ("name", "moid"):
                 continue
             c = by_field[field]
             try:
@@ -66,7 +67,8 @@ def _rows(wb, path: Path, table: Table):
                 raise InputError(str(exc) + (" (a percentage, 0-100)" if c.unit == "%" else "")) from None
             if x is not None:
                 values[field] = min(x, 100.0) if c.unit == "%" else x
-        yield where, name, values
+        # the VM's managed object id (MOB ID) joins two VMs of one name (read_perf)
+        yield where, name, str(cells.get(cols["moid"]) or "").strip().lower() if "moid" in cols else "", values
 
 
 def _percent(rows: list, table: Table) -> list:
@@ -74,13 +76,13 @@ def _percent(rows: list, table: Table) -> list:
     of :func:`knowledge.inventory.common.fraction_fields`; the workbook reader warns, naming each column)."""
     pct = {c.field for c in table.columns if c.unit == "%"}
     tops: dict[str, float] = {}
-    for _where, _name, values in rows:
+    for _where, _name, _moid, values in rows:
         for k in pct & values.keys():
             tops[k] = max(tops.get(k, 0.0), values[k])
     scale = fraction_fields(tops)
     if not scale:
         return rows
-    return [(w, n, {k: x * 100.0 if k in scale else x for k, x in v.items()}) for w, n, v in rows]
+    return [(w, n, m, {k: x * 100.0 if k in scale else x for k, x in v.items()}) for w, n, m, v in rows]
 
 
 def _names_given_twice(store: SeriesStore) -> set[str]:
@@ -90,8 +92,23 @@ def _names_given_twice(store: SeriesStore) -> set[str]:
     return {n for n, c in Counter(x.strip().lower() for x in store.names).items() if c > 1}
 
 
-def read_perf(path: Path, store: SeriesStore) -> SeriesFile:
-    """The VM and host statistics of a Live Optics workbook onto ``store``."""
+def _own_moids(path: Path, sources: Sequence[str] | None, moids: Sequence[str] | None) -> dict[str, list[int]]:
+    """Managed object id -> the store's rows of the VMs read from this workbook with that id."""
+    out: dict[str, list[int]] = {}
+    if sources is None or moids is None:
+        return out
+    here, resolved = path.resolve(), {s: Path(s).resolve() for s in set(sources)}
+    for r, (m, s) in enumerate(zip(moids, sources, strict=True)):
+        if m and resolved[s] == here:
+            out.setdefault(m.lower(), []).append(r)
+    return out
+
+
+def read_perf(path: Path, store: SeriesStore, sources: Sequence[str] | None = None,
+              moids: Sequence[str] | None = None) -> SeriesFile:
+    """The VM and host statistics of a Live Optics workbook onto ``store`` (with ``sources``, the file
+    each row's VM was read from, only onto the VMs read from this workbook; with ``moids``, joined by
+    ``MOB ID`` where the sheet gives it, so that two VMs of one name keep their own rows)."""
     from knowledge.inventory.xlsx import Workbook
 
     path = Path(path)
@@ -100,22 +117,24 @@ def read_perf(path: Path, store: SeriesStore) -> SeriesFile:
         rows = _percent(list(_rows(wb, path, LIVE_OPTICS_VM_PERF)), LIVE_OPTICS_VM_PERF)
         # the sheet lists the same VMs as the workbook's VMs sheet: one the inventory left out (a row
         # it could not read) is skipped and counted, not refused; a name several inventory files give
-        # (RVTools and Live Optics of one estate) is not joined here, where the file is not known: the
-        # workbook reader joined the row to its own VM (knowledge/inventory/collector_files.py)
-        skipped, twice = [], _names_given_twice(store)
-        for _where, name, values in rows:
-            row = -1 if name.strip().lower() in twice else store.lookup(name)
+        # is joined only to this workbook's VM (the same VM, counted once, is another file's: skipped)
+        skipped, twice, by_moid = [], _names_given_twice(store), _own_moids(path, sources, moids)
+        for _where, name, moid, values in rows:
+            own = by_moid.get(moid, []) if moid else []
+            row = own[0] if len(own) == 1 else -1 if name.strip().lower() in twice else store.lookup(name)
+            if row >= 0 and sources is not None and Path(sources[row]).resolve() != path.resolve():
+                row = -1  # another file's VM of this name (the same VM, counted once as that file gives it)
             if row < 0:
                 skipped.append(name)
                 continue
             for stat, x in values.items():
                 store.add_summary(row, stat, x)
             out.vms += 1
-        out.metrics = sorted({k for _w, _n, v in rows for k in v})
+        out.metrics = sorted({k for _w, _n, _m, v in rows for k in v})
         if skipped:
             out.notes.append(f"{len(skipped)} VM(s) of {LIVE_OPTICS_VM_PERF.sheet} not in the inventory or named in "
                              "several of its files, skipped: " + ", ".join(skipped[:5]))
-        for _where, name, values in _percent(list(_rows(wb, path, LIVE_OPTICS_ESX_PERF)), LIVE_OPTICS_ESX_PERF):
+        for _where, name, _moid, values in _percent(list(_rows(wb, path, LIVE_OPTICS_ESX_PERF)), LIVE_OPTICS_ESX_PERF):
             store.host_summary[name] = values
     out.notes.append("average and peak per VM over the collection (Live Optics writes no samples)")
     return out

@@ -32,9 +32,15 @@ MS_ABOVE = 1e11
 ZONE = r"[Tt ][0-9:.]+(Z|z|[+-]\d\d(:?\d\d)?)$"
 
 
+def separator(first_line: str) -> str:
+    """The header's field separator: ``,``, or ``;`` (a spreadsheet saved in a locale whose decimal
+    point is a comma) when the line has no comma but semicolons."""
+    return ";" if ";" in first_line and "," not in first_line else ","
+
+
 def header_of(first_line: str) -> list[str]:
     """The header's column names, lower-case and stripped."""
-    return [h.strip().strip('"').strip().lower() for h in first_line.split(",")]
+    return [h.strip().strip('"').strip().lower() for h in first_line.split(separator(first_line))]
 
 
 def looks_like(first_line: str) -> bool:
@@ -49,14 +55,14 @@ def _first_lines(path: Path) -> tuple[str, str]:
         return fh.readline().rstrip("\r\n"), fh.readline().rstrip("\r\n")
 
 
-def _types(path: Path, names: list[str], sample: str):
+def _types(path: Path, names: list[str], sample: str, sep: str = ","):
     """pyarrow column types: the VM name dictionary-encoded, numbers as float64 and the timestamp as
     a number or (ISO 8601, parsed per batch by :func:`_seconds`) a string, by the first data line."""
     import pyarrow as pa
 
     types = {"vm": pa.dictionary(pa.int32(), pa.string())}
     types.update({c: pa.float64() for c in COLUMNS[2:] if c in names})
-    fields = sample.split(",")
+    fields = sample.split(sep)
     stamp = fields[names.index("timestamp")].strip().strip('"') if len(fields) == len(names) else ""
     try:
         float(stamp)
@@ -151,18 +157,30 @@ class _Reader:
                     self._batch(b, rows, base)
                 pending = []
         except (pa.ArrowInvalid, pa.ArrowTypeError, UnicodeDecodeError) as exc:
-            raise InputError(_located(self.path, names, exc)) from exc
+            raise InputError(_located(self.path, names, exc, self.sep, self.comma)) from exc
         if pending:
             raise InputError(f"{self.path}: no sampling interval: every sample has the same timestamp")
         if not self.rows_before:
             raise InputError(f"{self.path}: no samples after the header")
         self.file.vms = len(self.seen_rows)
         self.store.check_matched(self.file)
+        note = self.store.repeat_note(str(self.path))
+        if note:
+            self.file.warnings.append(note)
+        if not _ends_a_line(self.path):
+            self.file.warnings.append(f"line {self.rows_before + 1} (the last) has no line end: the file may be cut "
+                                      "short (an export or copy that stopped); its series may end early")
         return self.file
 
     def _header(self) -> list[str]:
         first, self.sample = _first_lines(self.path)
         names = header_of(first)
+        self.sep = separator(first)
+        fields = self.sample.split(self.sep)
+        self.comma = self.sep == ";" and any("," in f for f in fields[2:])  # decimal commas: 8,02
+        if self.sep == ";":
+            self.file.notes.append("fields separated by ';'" + (" with decimal commas" if self.comma else "")
+                                   + " (a spreadsheet's CSV in a comma-decimal locale): read as such")
         missing = [c for c in REQUIRED if c not in names]
         if missing:
             raise InputError(f"{self.path}: line 1: the header lacks {', '.join(missing)} (a series CSV has "
@@ -176,11 +194,13 @@ class _Reader:
         from pyarrow import csv
 
         opts = csv.ReadOptions(block_size=BLOCK_BYTES, column_names=names, skip_rows=1, encoding="utf8")
-        conv = csv.ConvertOptions(column_types=_types(self.path, names, self.sample),
+        conv = csv.ConvertOptions(column_types=_types(self.path, names, self.sample, self.sep),
                                   include_columns=[c for c in COLUMNS if c in names],
-                                  strings_can_be_null=False, quoted_strings_can_be_null=False)
+                                  strings_can_be_null=False, quoted_strings_can_be_null=False,
+                                  decimal_point="," if self.comma else ".")
         # the system allocator (not Arrow's caching one): each block's memory goes back when it is dropped
         with csv.open_csv(self.path, read_options=opts, convert_options=conv,
+                          parse_options=csv.ParseOptions(delimiter=self.sep),
                           memory_pool=pa.system_memory_pool()) as stream:
             yield from stream
 
@@ -211,17 +231,28 @@ class _Reader:
         known = np.flatnonzero(rows >= 0) if (rows < 0).any() else None
         if known is not None:
             rows, ts, where = rows[known], ts[known], shifted(where, known)
-        for metric in self.file.metrics:
+        for n, metric in enumerate(self.file.metrics):
             values = batch.column(metric).to_numpy(zero_copy_only=False)
             values = values[known] if known is not None else values
             if metric in PERCENT and len(values) and not np.isnan(values).all():
                 self.top[metric] = max(self.top.get(metric, 0.0), float(np.nanmax(values)))
             values = values * self.scale[metric] if metric in self.scale else values
-            self.added += self.store.add(metric, rows, ts, values, str(self.path), where, metric)
+            self.added += self.store.add(metric, rows, ts, values, str(self.path), where, metric,
+                                         repeats=n == 0 and not self.scale)
         self.file.samples += len(rows)
 
 
-def _located(path: Path, names: list[str], exc: BaseException) -> str:
+def _ends_a_line(path: Path) -> bool:
+    """Whether the file's last byte ends a line (a file cut in the middle of a line does not)."""
+    with open(path, "rb") as fh:
+        fh.seek(0, 2)
+        if fh.tell() == 0:
+            return True
+        fh.seek(-1, 2)
+        return fh.read(1) in (b"\n", b"\r")
+
+
+def _located(path: Path, names: list[str], exc: BaseException, sep: str = ",", comma: bool = False) -> str:
     """pyarrow's complaint as the file's line and field: the first line whose field count is wrong
     or whose number does not parse (looked up again, on this error path only); never pyarrow's text."""
     import csv
@@ -230,7 +261,7 @@ def _located(path: Path, names: list[str], exc: BaseException) -> str:
     m = re.search(r"column #(\d+)", str(exc))
     column = int(m.group(1)) if m else None
     with open(path, encoding="utf-8", errors="replace", newline="") as fh:
-        for n, row in enumerate(csv.reader(fh), start=1):
+        for n, row in enumerate(csv.reader(fh, delimiter=sep), start=1):
             if n == 1:
                 continue
             if len(row) != len(names):
@@ -240,7 +271,7 @@ def _located(path: Path, names: list[str], exc: BaseException) -> str:
                 if name == "vm" or (column is not None and i != column) or (name == "timestamp" and column != i):
                     continue
                 try:
-                    float(row[i]) if row[i].strip() else None
+                    float(row[i].replace(",", ".") if comma else row[i]) if row[i].strip() else None
                 except ValueError:
                     return f"{path}: line {n}, field {name}: {row[i][:40]!r} is not a number" + (
                         " (the first line's timestamp is seconds since the epoch: give every timestamp in one form)"

@@ -176,8 +176,14 @@ class _Reader:
             vcpus = float(self.vcpus[row]) if self.vcpus is not None and self.vcpus[row] > 0 else np.nan
             if np.isnan(vcpus):
                 raise InputError(f"{where}: {name} needs the VM's vCPUs, which the inventory does not give")
-            ts, rate = _rate(ts, xs)
-            return "cpu_pct", 100.0 * rate / vcpus, ts
+            t1, rate = _rate(ts, xs)
+            over = np.flatnonzero(rate > vcpus * (1.0 + PCT_SLACK / 100.0))
+            if len(over):
+                i = int(over[0])
+                raise InputError(f"{where}, values[{i + 1}]: the CPU seconds counter grows by {xs[i + 1] - xs[i]:.6g} s "
+                                 f"in {ts[i + 1] - ts[i]:g} s, more than the VM's {vcpus:g} vCPUs can use (a wrong "
+                                 "value, or another VM's counter under this name?)")
+            return "cpu_pct", 100.0 * rate / vcpus, t1
         if name == LIBVIRT_MEM:
             ram = float(self.ram_mib[row]) if self.ram_mib is not None and self.ram_mib[row] > 0 else np.nan
             if np.isnan(ram):

@@ -61,7 +61,7 @@ class SeriesFile:
 class SeriesStore:
     """The samples of every series file, joined to the inventory's VMs (``names``) by name."""
 
-    def __init__(self, names: Sequence[str]):
+    def __init__(self, names: Sequence[str], ips: Sequence[str] | None = None):
         self.names = list(names)
         self._index: dict[str, int] = {}
         taken: dict[str, int] = {}
@@ -71,6 +71,13 @@ class SeriesStore:
                 self._index.setdefault(k, i)
         # a key two VMs share (web.a and web.b -> web) joins neither of them
         self._index = {k: i for k, i in self._index.items() if taken[k] == 1 or k == self.names[i]}
+        # a VM's IP addresses (for a series naming VMs by IP), where no name is that key and one VM has it
+        owners: dict[str, set[int]] = {}
+        for i, text in enumerate(ips or ()):
+            for ip in re.split(r"[\s,;]+", (text or "").strip().lower()):
+                if ip and ip not in taken:
+                    owners.setdefault(ip, set()).add(i)
+        self._index.update({ip: next(iter(rows)) for ip, rows in owners.items() if len(rows) == 1})
         self.interval: float | None = None
         self.interval_from = ""
         self.t0: float | None = None
@@ -79,6 +86,8 @@ class SeriesStore:
         self.samples = 0
         #: per file, the VM names the inventory lacks -> where each is first named (their series are skipped)
         self.unmatched: dict[str, dict[str, str]] = {}
+        #: per file, samples that fell on a step its VM already had (the later one kept) and where the first sits
+        self.repeated: dict[str, list] = {}
         self.lo: int | None = None   # the first and last step holding a sample
         self.hi: int | None = None
         #: per VM statistics a collector gives instead of samples (Live Optics: ``cpu_peak``, ``cpu_mean``,
@@ -118,8 +127,9 @@ class SeriesStore:
             known = ", ".join(self.names[:3]) + (", ..." if len(self.names) > 3 else "")
             raise InputError(f"{file.path}: none of its VMs is in the inventory ({len(unknown)} VM name(s): "
                              f"{shown}{more}); the series join the inventory's VMs by name ({known}); "
-                             "give the inventory that lists them")
-        file.warnings.append(f"{len(unknown)} VM name(s) not in the inventory, their series skipped: {shown}{more}")
+                             "give the inventory that lists them" + _ip_hint(unknown))
+        file.warnings.append(f"{len(unknown)} VM name(s) not in the inventory, their series skipped: {shown}{more}"
+                             + _ip_hint(unknown))
 
     # --- the grid --------------------------------------------------------------------------------
     def set_interval(self, interval: float, path: str) -> None:
@@ -133,9 +143,10 @@ class SeriesStore:
                              f"every {self.interval:g} s; export every series at one step (e.g. 300 s)")
 
     def add(self, metric: str, rows: np.ndarray, ts: np.ndarray, values: np.ndarray, path: str,
-            where: Where, field_name: str) -> int:
+            where: Where, field_name: str, repeats: bool = False) -> int:
         """Put one batch of samples on the grid (``where(i)``: file and line of sample ``i``);
-        returns the samples kept (missing values are skipped)."""
+        returns the samples kept (missing values are skipped). ``repeats``: count the samples that fall
+        on a step their VM already has (:attr:`repeated`, :meth:`repeat_note`)."""
         values = np.asarray(values, dtype=np.float64)
         ok = ~np.isnan(values)
         if not ok.all():
@@ -145,6 +156,8 @@ class SeriesStore:
             return 0
         stored = self._checked(metric, values, where, field_name)
         slots = self._slots(np.asarray(ts, dtype=np.float64), path, where)
+        if repeats:
+            self._count_repeats(metric, rows, slots, path, where)
         self._put(metric, rows, slots, stored)
         self.samples += len(values)
         return len(values)
@@ -172,10 +185,42 @@ class SeriesStore:
         off = np.flatnonzero(np.abs(rel - slots) > GRID_SLACK)
         if len(off):
             i = int(off[0])
-            raise InputError(f"{where(i)}, field timestamp: {ts[i]:.0f} is not on the {self.interval:g} s grid of "
+            raise InputError(f"{where(i)}, field timestamp: {stamp(ts[i])} is not on the {self.interval:g} s grid of "
                              f"the other samples (mixed intervals or unaligned clocks; {self.interval_from} "
                              f"sets the step)")
         return slots.astype(np.int64)
+
+    def _count_repeats(self, metric: str, rows: np.ndarray, slots: np.ndarray, path: str, where: Where) -> None:
+        """Count the samples of a batch whose VM already has their step (on the grid, or earlier in the batch)."""
+        taken = np.zeros(len(rows), dtype=bool)
+        for b, grid in self.blocks[metric].items():
+            sel = np.flatnonzero(slots // BLOCK == b)
+            if len(sel):
+                cell = grid[rows[sel], slots[sel] - b * BLOCK]
+                taken[sel] = cell != MISSING if metric in PERCENT else ~np.isnan(cell)
+        key = rows * (1 << 32) + slots
+        _u, first = np.unique(key, return_index=True)
+        again = np.ones(len(rows), dtype=bool)
+        again[first] = False
+        taken |= again
+        if taken.any():
+            i = int(np.flatnonzero(taken)[0])
+            seen = self.repeated.setdefault(path, [0, ""])
+            seen[0] += int(taken.sum())
+            if not seen[1]:
+                seen[1] = f"{where(i)}, {self.names[int(rows[i])]} at {stamp(self._time(int(slots[i])))}"
+
+    def _time(self, slot: int) -> float:
+        return (self.t0 or 0.0) + slot * (self.interval or 0.0)
+
+    def repeat_note(self, path: str) -> str | None:
+        """The warning of a file with samples on a step their VM already had (None: none)."""
+        if path not in self.repeated:
+            return None
+        n, first = self.repeated[path]
+        return (f"{n:,} sample(s) repeat a step their VM already has (first: {first}); the later one is kept: "
+                "local time over a daylight-saving change, or the same data twice? give UTC timestamps (or an "
+                "offset such as +01:00)")
 
     def _put(self, metric: str, rows: np.ndarray, slots: np.ndarray, values: np.ndarray) -> None:
         blocks = self.blocks[metric]
@@ -242,6 +287,25 @@ class SeriesStore:
     def first_time(self) -> float:
         """The timestamp of the first step (s since the epoch)."""
         return (self.t0 or 0.0) + (self.lo or 0) * (self.interval or 0.0)
+
+
+def _ip_hint(names) -> str:
+    """What to do when the names a file gives are IP addresses (a Prometheus ``instance`` of a static target)."""
+    if not any(re.fullmatch(r"\[?[\d.:a-fA-F]+\]?(:\d+)?", n) and re.search(r"\d+\.\d+|:.*:", n) for n in names):
+        return ""
+    return ("; they are IP addresses (Prometheus 'instance' of a static target): save the query with a label "
+            "naming the VM (e.g. join node_uname_info's 'nodename': '... * on(instance) group_left(nodename) "
+            "node_uname_info'), or relabel 'instance' to the VM's name")
+
+
+def stamp(seconds: float) -> str:
+    """Seconds since the epoch as ISO 8601 UTC text (messages)."""
+    from datetime import UTC, datetime
+
+    try:
+        return datetime.fromtimestamp(float(seconds), UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    except (OverflowError, OSError, ValueError):
+        return f"{seconds:.0f}"
 
 
 def return_big_frees() -> None:

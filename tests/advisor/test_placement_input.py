@@ -90,3 +90,15 @@ def test_one_host_is_one_host(kb, tmp_path, capsys):
             "(hosts.failure_domains)") in rec["warnings"]
     _, one = host_count(scenario([cassandra(vms=1)]), kb)
     assert one.rationale.startswith("1 host: 1 active for the workloads plus 0 kept free (N+0).")
+
+
+def test_an_affinity_group_within_the_over_committed_ram_is_accepted(kb, tmp_path, capsys):
+    pair = [workload("db", vms=2, vcpus=2, ram_gib=300, affinity=True, cpu_intensity="low", io=LOW)]
+    code, err, _ = run(tmp_path, scenario(pair), capsys)
+    assert code == 2 and "more than a host's 512 GiB (hosts.ram_gib)" in err
+    _, rec = host_count(scenario(pair, ram_overcommit=1.5), kb)  # 612 GiB of 744 GiB over-committed
+    assert [h["vms"] for h in rec.details["placement_by_host"] if h["vms"]] == [{"db": 2}]
+    code, err, _ = run(tmp_path, scenario(pair, ram_overcommit=1.1), capsys)  # 600 GiB over 563.2 GiB
+    assert code == 2 and ("workloads[0].affinity: affinity: true keeps 2 VMs with 600 GiB of RAM together on one "
+                          "host, more than a host's 512 GiB (hosts.ram_gib) at RAM over-commit 1.1x "
+                          "(preferences.ram_overcommit)") in err

@@ -188,7 +188,7 @@ def test_summary_wording_with_series_names_the_days_the_summed_share_and_a_too_s
     text = capsys.readouterr().out
     assert "a snapshot at export time" not in text and "export time" not in out.read_text()
     assert "(each group's 'CPU ... % busy'; the p95 of 8 days of utilisation series)" in text
-    assert "busy (its share of the estate's summed p95)" in text
+    assert "busy (its share of the estate's summed p95: " in text
     trend = next(line for line in text.splitlines() if "trend (fitted, 8 days)" in line)
     assert "too short to fit a yearly trend" in trend and f"at least {TREND_USABLE_DAYS}" in trend
     assert "may seed the growth section" not in trend
@@ -305,3 +305,61 @@ def test_too_short_series_are_sized_with_a_warning(tmp_path, capsys):
     assert "warning: 7 of the 8 powered-on VMs have no series (web-01, web-02, web-03, web-04, web-05 and 2 more)" \
         in text
     assert "summed series of 1 VM:" in text and "short.csv (series-csv, 1 VM, 2 samples)" in text
+
+
+def test_a_usable_trend_seeds_the_growth_section_marked_fitted(tmp_path, capsys):
+    days = 120
+    t = np.arange(days * 24)
+    grow = 20.0 * np.exp(np.log(1.3) / 365 * t / 24)  # +30 % a year, hourly samples
+    inv = _inventory(tmp_path, {"app-01": 4, "app-02": 4})
+    p = tmp_path / "long.csv"
+    p.write_text("vm,timestamp,cpu_pct,mem_pct\n" + "".join(
+        f"{vm},{T0 + 3600 * i},{grow[i]:.3f},40\n" for i in t for vm in ("app-01", "app-02")))
+    out = tmp_path / "s.yaml"
+    assert main(["inventory", str(inv), str(p), "--no-advise", "-o", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "seeds growth.cpu_pct_per_year" in text and "may seed" not in text
+    data = parse_scenario(out.read_text() and __import__("yaml").safe_load(out.read_text()))
+    assert data.growth is not None and data.growth.cpu_pct_per_year == pytest.approx(30.0, abs=1.0)
+    line = next(x for x in out.read_text().splitlines() if x.startswith("  cpu_pct_per_year:"))
+    assert "# fitted to 120 days of utilisation series (90 % interval" in line
+    # 8 days: not usable, no growth section
+    assert main(["inventory", str(inv), str(_series(tmp_path, {"app-01": np.full(STEPS, 20.0)})), "--no-advise",
+                 "--format", "json"]) == 0
+    assert "growth" not in json.loads(capsys.readouterr().out)["scenario"]
+
+
+def test_a_series_group_fills_its_today_cell_and_says_its_share_is_apportioned(tmp_path, capsys):
+    t = np.arange(STEPS)
+    files = [_inventory(tmp_path, {"web-01": 4, "db-01": 8}),
+             _series(tmp_path, {"web-01": 30 + 20 * np.sin(t / 40), "db-01": 50 + 10 * np.cos(t / 50)})]
+    assert main(["inventory", *map(str, files), "--percentile", "50", "--no-advise", "-o", str(tmp_path / "s.yaml")]) == 0
+    text = capsys.readouterr().out
+    row = next(x for x in text.splitlines() if x.startswith("  4vcpu") and "  CPU" in x)
+    p50 = round(float(np.percentile(np.round(30 + 20 * np.sin(t / 40), 2), 50)), 2)  # by hand
+    assert row.rstrip().endswith(f"CPU p50 {p50:g} % busy (series, 1 of 1 VMs)"), row
+    assert "the estate's figure apportioned by the groups' own p50, not this group's p50 alone" in text
+
+
+def test_prometheus_instances_given_as_ips_join_the_inventorys_ip_addresses(tmp_path, capsys):
+    # node_exporter's usual static target: instance="10.0.0.10:9100"; Azure Migrate lists each server's IP
+    result = [{"metric": {"instance": f"10.0.0.{ip}:9100"}, "values": [[T0 + 300 * t, "30"] for t in range(STEPS)]}
+              for ip in (10, 11)]
+    p = tmp_path / "ip_cpu.json"
+    p.write_text(json.dumps({"status": "success", "data": {"resultType": "matrix", "result": result}}))
+    assert main(["inventory", str(COLLECTORS / "azure-migrate-import.csv"), str(p), "--format", "json",
+                 "--no-advise"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    web = next(g for g in doc["groups"] if "web-01" in g["examples"])["series"]
+    assert web["vms_measured"] == 2 and web["cpu_busy_pct"]["p95"] == 30.0  # web-01 and web-02, by their IPs
+    assert doc["series"]["files"][0]["warnings"] == []
+
+
+def test_the_summary_prints_how_each_series_file_was_read(tmp_path, capsys):
+    inv = _inventory(tmp_path, {"app-01": 4})
+    p = tmp_path / "excel.csv"
+    p.write_text("vm;timestamp;cpu_pct;mem_pct\n" + "".join(f"app-01;{T0 + 300 * t};12,5;40\n" for t in range(300)))
+    assert main(["inventory", str(inv), str(p), "--no-advise", "-o", str(tmp_path / "s.yaml")]) == 0
+    text = capsys.readouterr().out
+    assert "  note: excel.csv: fields separated by ';' with decimal commas" in text
+    assert "CPU % of vCPUs p50 12.5, p95 12.5" in text

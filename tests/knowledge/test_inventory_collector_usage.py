@@ -234,8 +234,8 @@ def test_a_performance_sheet_in_another_unit_is_refused_and_unknown_vms_are_note
 
 def test_a_vm_name_in_both_exports_never_takes_the_other_exports_performance(tmp_path):
     """RVTools and Live Optics both list web-01, app-01, db-01 ...: the Live Optics workbook's VM
-    Performance rows are joined to its own VMs (the workbook reader), and the series summary of the
-    CLI never hands them to RVTools' VMs of the same name."""
+    Performance rows are joined to its own VMs (the workbook reader, and the series summary by MOB ID),
+    never to RVTools' VMs of the same name."""
     from advisor.inventory import import_inventory
 
     rv = RV.write("rvtools-4x.xlsx", tmp_path)
@@ -248,7 +248,8 @@ def test_a_vm_name_in_both_exports_never_takes_the_other_exports_performance(tmp
     for g in inv.groups:
         gs = inv.series.groups.get(g.name)
         members = [inv.vms[i] for i in g.members]
-        joined = [v for v in members if v.source == str(LO) and v.name in unique and v.powered_on is not False]
+        # every powered-on Live Optics VM has its own row (joined by MOB ID, also where RVTools has the name)
+        joined = [v for v in members if v.source == str(LO) and v.powered_on is not False]
         assert (gs.vms if gs else 0) == len(joined), g.name
     lo_perf = {r["VM Name"]: r for r in _sheet(LO, "VM Performance")}
     for v in inv.vms:

@@ -252,3 +252,60 @@ def test_a_computed_cpu_rate_in_busy_cores_is_found_declared_or_refused(tmp_path
     with pytest.raises(InputError, match=r"cpu_x100.json: data.result\[0\]: .*reaches 350 on a VM of 4 vCPUs: a % "
                                          r"of ONE core"):
         read_series([_answer(tmp_path, "cpu_x100.json", {"web-01": [100.0, 350.0]})], ["web-01"], vcpus=[4])
+
+
+def test_repeated_timestamps_are_counted_and_named(tmp_path):
+    # naive local times over the autumn daylight-saving change: 02:00-02:55 twice for each VM
+    rows = [(vm, f"2026-10-25T{h:02d}:{m:02d}:00", 10, 40) for h in (1, 2, 2, 3) for m in range(0, 60, 5)
+            for vm in ("a", "b")]
+    p = write_csv(tmp_path / "dst.csv", rows)
+    store = read_series([p], ["a", "b"])
+    (w,) = store.files[0].warnings
+    assert w.startswith("24 sample(s) repeat a step their VM already has (first: ") and "line 50, a at " \
+        "2026-10-25T02:00:00Z" in w and "daylight-saving" in w, w
+    # the same file without repeats: no warning; fractions read twice (a second pass) are no repeats
+    rows = [(vm, T0 + 300 * t, 0.5, 0.4) for t in range(5) for vm in ("a", "b")]
+    store = read_series([write_csv(tmp_path / "ok.csv", rows)], ["a", "b"])
+    assert not any("repeat" in w for w in store.files[0].warnings), store.files[0].warnings
+
+
+def test_a_semicolon_csv_is_read_and_an_ip_instance_and_an_off_grid_iso_time_say_why(tmp_path):
+    # a European spreadsheet's CSV: ';' separators, decimal commas: read as such, with a note
+    p = tmp_path / "excel.csv"
+    p.write_text("vm;timestamp;cpu_pct;mem_pct\n" + "".join(f"web-01;{_iso(T0 + 300 * t)};8,{t:02d};40,5\n"
+                                                          for t in range(4)))
+    assert detect_series(p) == "series-csv"
+    store = read_series([p], ["web-01"])
+    np.testing.assert_allclose(store.matrix("cpu_pct", np.array([0]))[0], [8.0, 8.01, 8.02, 8.03])
+    np.testing.assert_allclose(store.matrix("mem_pct", np.array([0]))[0], [40.5] * 4)
+    assert any("separated by ';' with decimal commas" in n for n in store.files[0].notes)
+    p.write_text("vm;timestamp;cpu_pct;mem_pct\n" + f"web-01;{T0};8,02;40\nweb-01;{T0 + 300};x;40\n")
+    with pytest.raises(InputError, match=r"excel.csv: line 3, field cpu_pct: 'x' is not a number"):
+        read_series([p], ["web-01"])
+    with pytest.raises(InputError, match=r"they are IP addresses .*nodename"):
+        read_series([_answer(tmp_path, "cpu.json", {"10.0.0.10": [10, 20]})], ["web-01"])
+    rows = [("a", _iso(T0 + 300 * t), 10, 10) for t in range(5)] + [("a", _iso(T0 + 1620), 10, 10)]
+    with pytest.raises(InputError) as e:
+        read_series([write_csv(tmp_path / "s.csv", rows)], ["a"])
+    assert f"line 7, field timestamp: {_iso(T0 + 1620)} is not on the 300 s grid" in str(e.value)
+
+
+def test_a_libvirt_counter_jump_names_the_sample_not_a_unit(tmp_path):
+    labels = {"__name__": "libvirt_domain_info_cpu_time_seconds_total", "domain": "web-01"}
+    p = _counters(tmp_path, "lv.json", [(labels, [0, 300, 600, 1e300, 1e300 + 300])])
+    with pytest.raises(InputError) as e:
+        read_series([p], ["web-01"], vcpus=[2])
+    msg = str(e.value)
+    assert "data.result[0], values[3]: the CPU seconds counter grows by" in msg and "MHz or bytes" not in msg, msg
+
+
+def test_a_file_cut_after_a_whole_field_count_is_read_with_a_warning(tmp_path):
+    p = tmp_path / "cut.csv"
+    p.write_text(f"vm,timestamp,cpu_pct,mem_pct\na,{T0},10,10\na,{T0 + 300},12,11\na,{T0 + 600},19.91,")
+    store = read_series([p], ["a"])
+    assert store.files[0].warnings == ["line 4 (the last) has no line end: the file may be cut short (an export or "
+                                       "copy that stopped); its series may end early"]
+    p.write_text(f"vm,timestamp,cpu_pct,mem_pct\na,{T0},0.1,10\na,{T0 + 300},0.12,11\na,{T0 + 600},0.2,")
+    assert any("no line end" in w for w in read_series([p], ["a"]).files[0].warnings)  # read twice (fractions)
+    p.write_text(f"vm,timestamp,cpu_pct,mem_pct\na,{T0},10,10\na,{T0 + 300},12,11\n")
+    assert read_series([p], ["a"]).files[0].warnings == []

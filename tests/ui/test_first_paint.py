@@ -151,3 +151,19 @@ def test_the_form_fields_handle_their_events_in_qt_until_they_have_the_focus(qtb
     fields[0].clearFocus()
     QApplication.sendEvent(fields[0], other)
     assert other.isAccepted()  # not focused: no filter; the line edit claims its own key (Qt's default)
+
+
+def test_every_tab_is_in_view_in_a_narrow_first_window(qtbot, kb_file):
+    """The style sheet comes after the window is built: the tab titles fitted to a narrow window
+    are laid out with the compact tabs' padding (before, the last tab was cut off)."""
+    from app.gui import launch
+
+    w = launch(kb_path=kb_file)  # as the application starts: 1280x800 brought within the screen
+    qtbot.addWidget(w, before_close_func=lambda win: win.session.document.undo_stack.setClean())
+    qtbot.waitUntil(lambda: getattr(w, "welcome", None) is not None, timeout=5000)  # painted
+    w.welcome.close()
+    bar = w.tabs.tabBar()
+    assert w.width() < 1000 and bar.property("compact")  # the offscreen screen is narrow
+    last = bar.tabRect(bar.count() - 1)
+    assert last.right() < bar.width(), (last, bar.width(), [bar.tabText(i) for i in range(bar.count())])
+    w.session.startup_task.cancel()

@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import Qt
 
 from tests.ui.test_inventory_dialog import open_import
 
@@ -42,4 +43,20 @@ def test_the_vcpu_sheet_percentile_is_chosen_in_the_dialog(qtbot, window, capsys
     at50 = shares(data)
     assert at50 == cli_shares(50, capsys)
     assert all(at50[k] < at95[k] for k in at95) and data["preferences"]["sizing_percentile"] == 50
+    dialog.reject()
+
+
+@pytest.mark.timeout(180)
+def test_the_today_cells_say_the_share_the_percentile_box_sizes_on(qtbot, window):
+    """#31 review 2, finding 28: the box changes the scenario, and the cells say so ("CPU sized ... % busy
+    (the VMs' p50 ...)" = the scenario's share), with the whole cell as its tooltip (18: cut cells)."""
+    dialog = open_import(qtbot, window, [NX])
+    for q in (95, 50):
+        dialog.percentile.setValue(q)
+        sized = shares(dialog.scenario_data())
+        cells = {dialog.model.index(r, 0).data(): dialog.model.index(r, 5) for r in range(dialog.model.rowCount())}
+        for name, share in sized.items():
+            text = cells[name].data()
+            assert f"CPU sized {100 * share:.3g} % busy (the VMs' p{q}," in text, text
+            assert cells[name].data(Qt.ItemDataRole.ToolTipRole) == text
     dialog.reject()

@@ -127,6 +127,9 @@ class GroupsModel(QAbstractTableModel):
             basis = "the VMs' peaks" if series.get("basis") else f"p{q:g} of the summed series"
             text += ("; " if text else "") + (f"CPU sized {series['sized_busy_pct']:g} % busy ({basis}, "
                                               f"{series['vms_measured']} of {series['vms']} VMs measured)")
+            w = series.get("without_series")
+            if w:
+                text += f"; {w['vms']} VM(s) without series at their own {w['busy_pct']:g} %"
         return text
 
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
@@ -147,10 +150,13 @@ class GroupsModel(QAbstractTableModel):
             if col == 4:
                 return f"{p.disk_gb:.0f}" if p.disk_gb else "20 (assumed)"
             if col == 5:
-                return self.today_text(p, self._series[index.row()])
+                sized = self.inventory.collector_sized(g)  # a collector's percentiles: the one the box chose
+                return "; ".join(t for t in (self.today_text(p, self._series[index.row()]), sized) if t)
             return g.note
         if role == Qt.ItemDataRole.TextAlignmentRole and col in (1, 2, 3, 4):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.ToolTipRole and col == 5:  # the whole cell, which a narrow window cuts
+            return self.data(index, Qt.ItemDataRole.DisplayRole)
         if role == Qt.ItemDataRole.ToolTipRole:
             lo, hi = p.ram_range_gib
             return (f"{g.name}: {p.vms} VMs, e.g. {', '.join(p.examples)}\n"
@@ -530,7 +536,10 @@ def _series_html(series: dict | None) -> str:
     if not series:
         return ""
     files = ", ".join(f"{escape(Path(f['file']).name)} ({f['vms']} VMs)" for f in series.get("files", []))
-    return f"<br>Utilisation series: {files}. {escape(series['text'])}."
+    from advisor.inventory.series import trend_text
+
+    trend = f" {escape(trend_text(series['trend']))}." if series.get("trend") else ""
+    return f"<br>Utilisation series: {files}. {escape(series['text'])}.{trend}"
 
 
 def start_inventory_import(parent: QWidget, paths: list[Path], notifier=None,

@@ -144,7 +144,7 @@ def stagger_labels(viewbox, spec, items) -> list[str]:
             continue  # its line is out of view (the user zoomed or panned)
         if not lab.isVisible():
             lab.setVisible(True)
-        lab.updateTransform(force=True)
+        _inside(lab, box)
         spot = _free_row(lab, box, placed, px, py)
         if spot is None:
             lab.setPosition(LABEL_TOP)
@@ -155,6 +155,22 @@ def stagger_labels(viewbox, spec, items) -> list[str]:
             lab.updateTransform(force=True)
             placed.append(spot[1].adjusted(-2, -0.5, 2, 0.5))
     return hidden
+
+
+def _inside(lab, box) -> None:
+    """A vertical line's label moved along its row until it fits in the plot (right of its line, else left
+    of it, else across it): "runs out: year 3 (cpu load" was cut at the right edge of a narrow chart."""
+    lab.updateTransform(force=True)
+    rect = lab.sceneBoundingRect()
+    if rect.width() <= 0 or (rect.left() >= box.left() and rect.right() <= box.right()):
+        return
+    side = lab.anchors[0][0]
+    at = rect.left() + side * rect.width()  # the line's x in the scene
+    lo, hi = (at + rect.width() - box.right()) / rect.width(), (at - box.left()) / rect.width()
+    side = min(max(side, lo, 0.0), hi, 1.0)
+    lab.anchors = [(side, lab.anchors[0][1])] * 2
+    lab.updatePosition()
+    lab.updateTransform(force=True)
 
 
 def _free_row(lab, box, placed: list, px: np.ndarray, py: np.ndarray):
