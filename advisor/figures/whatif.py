@@ -20,6 +20,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from advisor.growth import RATES
+from advisor.scenario.fields import TOTALS, TYPICAL_RAM_GIB, TYPICAL_VCPUS
+from advisor.scenario.totals import size_totals
 
 #: the growth rates of a growth section (and of a workload's own), as the scenario spells them
 RATE_KEYS = tuple(f"{r}_pct_per_year" for r in RATES)
@@ -114,7 +116,7 @@ def apply_inputs(data: dict, inputs: dict) -> dict:
     out = copy.deepcopy(data)
     if inputs.get("vms"):
         scale_vms(out, int(round(float(inputs["vms"]))))
-    total = sum(int(w.get("vms", 1)) for w in out.get("workloads", []))
+    total = sum(group_vms(w) for w in out.get("workloads", []) if isinstance(w, dict))
     hosts = out.setdefault("hosts", {})
     if inputs.get("hosts"):
         hosts["count"] = max(1, int(round(float(inputs["hosts"]))))
@@ -191,11 +193,37 @@ def runs_out_phrase(timeline) -> str:
     return f"not within the {timeline.years[-1].year} years"
 
 
+def group_vms(w: dict) -> int:
+    """The VMs of one workload group of the scenario data: its ``vms``, or for a group given as
+    totals the VMs the reader sizes them as (:func:`advisor.scenario.totals.size_totals`)."""
+    if not any(w.get(k) is not None for k in TOTALS):
+        return max(1, int(w.get("vms", 1)))
+    sized = size_totals(w.get("total_vcpus"), w.get("total_ram_gib"), w.get("total_storage_tb"),
+                        w.get("vcpus") or TYPICAL_VCPUS, w.get("ram_gib") or TYPICAL_RAM_GIB)
+    return sized.vms
+
+
+def _scale_group(w: dict, now: int, n: int) -> None:
+    """Give group ``w`` (``now`` VMs) ``n`` VMs: set its ``vms``, or scale its totals by n/now (a
+    group given as totals has no ``vms``: its VMs follow from its totals)."""
+    if not any(w.get(k) is not None for k in TOTALS):
+        w["vms"] = n
+        return
+    factor = n / now
+    if w.get("total_vcpus") is not None:
+        w["total_vcpus"] = max(1, round(w["total_vcpus"] * factor))
+    for key in ("total_ram_gib", "total_storage_tb"):
+        if w.get(key) is not None:
+            w[key] = w[key] * factor
+
+
 def scale_vms(data: dict, total: int) -> None:
     """Scale the VM counts of the workload groups of ``data`` (in place) to ``total`` VMs in all,
-    in proportion, each group keeping at least one VM (largest remainders get the rounding)."""
+    in proportion, each group keeping at least one VM (largest remainders get the rounding). A
+    group given as totals has its totals scaled instead (its VM count then follows the reader's
+    sizing, so it may miss its share by the rounding of a whole vCPU count)."""
     groups = [w for w in data.get("workloads", []) if isinstance(w, dict)]
-    now = [max(1, int(w.get("vms", 1))) for w in groups]
+    now = [group_vms(w) for w in groups]
     if not groups or sum(now) == total:
         return
     total = max(total, len(groups))
@@ -209,8 +237,8 @@ def scale_vms(data: dict, total: int) -> None:
     while sum(counts) > total:
         j = max((k for k in range(len(counts)) if counts[k] > 1), key=lambda k: counts[k] - exact[k])
         counts[j] -= 1
-    for w, n in zip(groups, counts, strict=True):
-        w["vms"] = n
+    for w, was, n in zip(groups, now, counts, strict=True):
+        _scale_group(w, was, n)
 
 
 class WhatIf:

@@ -154,3 +154,27 @@ def test_optimize_tab_finds_the_design_that_lasts_the_horizon(window, qtbot):
     assert s.advice.timeline.runs_out is None  # the design lasts every year
     s.document.undo_stack.undo()
     s.document.undo_stack.setClean()
+
+
+@pytest.mark.timeout(240)
+def test_whatif_vms_slider_scales_a_totals_workload_by_its_totals(window, qtbot):
+    """Review 3 of #31, finding 19: the growth example's erp is given as totals (200 VMs sized);
+    the VMs slider scales its totals (it has no ``vms`` to write), so the what-if advises the
+    asked VMs instead of refusing its own scenario."""
+    _load_growth(window, qtbot)
+    tab = window.show_view("whatif")
+    wait_idle(qtbot, tab, 60000)
+    slider = tab.sliders["vms"]
+    assert slider.value() == 260  # erp's 200 sized VMs + web's 60
+    with qtbot.waitSignal(tab.state.task.sig_done, timeout=60000):
+        slider.set_value(390, emit=True)  # x1.5
+    wait_idle(qtbot, tab, 60000)
+    what = tab.state.advice
+    assert what is not None and what is not window.session.advice
+    erp, web = tab.state.model.scenario_data()["workloads"]
+    assert "vms" not in erp and erp["total_vcpus"] == 600 and erp["total_ram_gib"] == pytest.approx(3072)
+    assert web["vms"] == 90
+    # the what-if advice is of the scaled totals (erp's VM count is the reader's sizing of them)
+    assert [w.total_vcpus for w in what.scenario.workloads] == [600, None]
+    assert what.scenario.workloads[1].vms == 90
+    assert "failed" not in window.statusBar().currentMessage()
