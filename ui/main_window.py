@@ -170,6 +170,7 @@ class MainWindow(ActionsMixin, FilesMixin, WorkshopMixin, QMainWindow):
         after_first_paint(self, lambda: QApplication.instance().installEventFilter(self._tooltips))
 
         self._collector = MainThreadGarbageCollector(self)
+        self.session.sig_ready.connect(self._collector.keep_survivors)  # the knowledge base is long-lived
 
         hints = QApplication.styleHints()
         if hasattr(hints, "colorSchemeChanged"):  # follow the desktop's light/dark switch live

@@ -133,9 +133,20 @@ class MainThreadGarbageCollector(QObject):
                     freed += gc.collect(2)
         return freed
 
+    def keep_survivors(self) -> int:
+        """Collect everything once, then leave the survivors (the knowledge base, the models, the
+        window: alive for the whole session) out of later collections (``gc.freeze``): a full
+        collection then visits only newer objects, a millisecond instead of ~50-90 ms on the GUI thread
+        (it fell into e.g. the workshop's first entry). Reference counting still frees them; only a
+        cycle among them outlives its last use. Returns the objects kept aside."""
+        self._gc.collect()
+        self._gc.freeze()
+        return self._gc.get_freeze_count()
+
     def stop(self) -> None:
-        """Collect everything now and hand collection back to Python."""
+        """Collect everything now (the kept survivors too) and hand collection back to Python."""
         self._timer.stop()
+        self._gc.unfreeze()
         self._gc.collect()
         self._gc.enable()
 

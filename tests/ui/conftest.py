@@ -22,6 +22,7 @@ def collect_garbage_on_the_gui_thread(qapp):
     QThreadPool.globalInstance().waitForDone(60000)
     QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
     QCoreApplication.processEvents()
+    gc.unfreeze()  # a window not closed leaves what it froze (MainThreadGarbageCollector.keep_survivors)
     gc.collect()
     gc.enable()
 
