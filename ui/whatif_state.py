@@ -163,7 +163,9 @@ class QtWhatIfState(QObject):
     # --- following -----------------------------------------------------------------------------
     def _on_session_advice(self, advice) -> None:
         doc = self.session.document
-        if self.model.base != doc.data or not self.model.defaults:
+        # defaults made before the advice came (a panel built while the advice ran) are not the
+        # advice's (over-allocation 1.5 for the advised 4:1): the advice's own numbers replace them
+        if self.model.base != doc.data or not self.model.defaults or (advice is not None and self.model.started_from is not advice):
             self.model.rebase(doc.data, advice, doc.scenario)
         if advice is not None and not self.model.moved():
             self.model.follow(advice)

@@ -235,7 +235,7 @@ class FilesMixin:
             return  # the bundled examples are neither recent files nor the folder to save in (a file saved
             # anywhere else in the application's folder, e.g. a checkout, is: a restart reopens it)
         qs = window_settings()
-        recent = [p for p in (qs.value("recent_files", []) or []) if p != str(path)]
+        recent = [p for p in self.recent_files() if p != str(path)]  # one file reads back as a str
         recent.insert(0, str(path))
         qs.setValue("recent_files", recent[: self.settings.max_recent])
         self.settings.last_dir = str(path.parent)

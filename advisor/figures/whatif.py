@@ -252,6 +252,7 @@ class WhatIf:
         self.defaults: dict[str, float] = {}
         self.inputs: dict[str, float] = {}
         self.advice = None  # the advice of scenario_data(), once computed
+        self.started_from = None
 
     def start(self, data: dict, advice=None, scenario=None) -> None:
         """Start over from scenario ``data`` and its advice: every input at its default."""
@@ -259,6 +260,7 @@ class WhatIf:
         self.defaults = default_inputs(advice, scenario)
         self.inputs = dict(self.defaults)
         self.advice = advice
+        self.started_from = advice  # the advice the defaults are of (None: the scenario's alone)
 
     def rebase(self, data: dict, advice=None, scenario=None) -> None:
         """The scenario changed (an edit, undo): new defaults; inputs the user moved stay moved."""

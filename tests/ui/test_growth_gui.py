@@ -178,3 +178,24 @@ def test_whatif_vms_slider_scales_a_totals_workload_by_its_totals(window, qtbot)
     assert [w.total_vcpus for w in what.scenario.workloads] == [600, None]
     assert what.scenario.workloads[1].vms == 90
     assert "failed" not in window.statusBar().currentMessage()
+
+
+@pytest.mark.timeout(240)
+def test_whatif_overallocation_starts_at_the_advice_even_if_the_panel_came_first(window, qtbot):
+    """Review 3 of #31, finding 7: a what-if state started while the advice still ran took the
+    fallback 1.5 vCPUs/core and kept it when the advice (4:1) came; the reading must start at the
+    advised ratio whenever the panel was built."""
+    _load_growth(window, qtbot)
+    advised = window.session.advice.find("vcpu_overallocation").value
+    assert advised != 1.5
+    tab = window.show_view("whatif")
+    wait_idle(qtbot, tab, 60000)
+    state = tab.state
+    doc = window.session.document
+    state.model.start(doc.data, None, doc.scenario)  # as when built before the advice came
+    state._on_session_advice(None)
+    assert tab.sliders["overallocation"].value() == 1.5
+    state._on_session_advice(window.session.advice)  # the advice arrives
+    wait_idle(qtbot, tab, 60000)
+    assert tab.sliders["overallocation"].value() == advised
+    assert state.model.moved() == {}

@@ -132,6 +132,17 @@ def test_save_open_and_recent_files(window, qtbot, tmp_path):
     assert Path(window_settings().fileName()).parent == Path(__import__("knowledge.infra.paths").infra.paths.user_config_dir())
 
 
+def test_a_single_recent_file_read_back_as_text_stays_one_path(window, qtbot, tmp_path):
+    """Review 3 of #31 (finding 7): QSettings reads a one-element list back from its ini file as a
+    string; saving another file kept its characters as recent files ("/", "t", "m", ...)."""
+    qs = window_settings()
+    qs.setValue("recent_files", "/tmp/one.yaml")  # what the ini file gives back for ["/tmp/one.yaml"]
+    path = tmp_path / "two.yaml"
+    assert window._save_to(path)
+    assert window.recent_files() == [str(path), "/tmp/one.yaml"]
+    assert [a.text() for a in window.recent_menu.actions()] == [str(path), "/tmp/one.yaml"]
+
+
 def test_unsaved_changes_guard(window, qtbot, monkeypatch):
     window.session.document.set(("hosts", "count"), 9)
     monkeypatch.setattr(QMessageBox, "exec", lambda self: QMessageBox.StandardButton.Cancel)
