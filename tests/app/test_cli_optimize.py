@@ -101,3 +101,19 @@ def test_horizon_sizes_for_the_growth_and_the_written_design_lasts(run, tmp_path
     assert advice["runs_out"] is None and len(advice["timeline"]) == 6  # the growth section is kept
     code, _out, err = run(str(EXAMPLE), "--catalogue", str(CATALOGUE), "--horizon")
     assert code == 2 and "the scenario has no growth section" in err
+
+
+def test_the_best_design_draws_the_power_its_advice_prices(run, tmp_path, kb_path, capsys):
+    # #31 review 3 finding 6: optimize charged power at vCPUs x share (no clock scaling: the example's
+    # hosts run at 2.1 GHz, the documents' share is of a 2.0 GHz core), the advice's cost card of the
+    # written design at the host count's busy cores: one design, one power figure
+    out_file = tmp_path / "best.yaml"
+    code, out, err = run(str(EXAMPLE), "--catalogue", str(CATALOGUE), "--host-counts", "1", "--workers", "1",
+                         "--write-scenario", str(out_file))
+    assert code == 0, err
+    best = json.loads(out)["best"]
+    assert main(["advise", "--kb", str(kb_path), str(out_file), "--catalogue", str(CATALOGUE), "--format", "json"]) == 0
+    cost = json.loads(capsys.readouterr().out)["cost"]
+    assert cost["design"]["hypervisor"] == best["hypervisor"] and cost["design"]["hosts"] == best["hosts"]
+    power = next(line for line in cost["lines"] if line["category"] == "power")
+    assert best["energy_kwh_per_year"] == pytest.approx(power["quantity"], abs=0.1)
