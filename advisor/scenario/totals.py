@@ -4,9 +4,11 @@ advice says of them (:func:`totals_text`; the host count card says it).
 
 **Sizing.** Every total is kept and no VM is larger than the typical VM (``vcpus`` / ``ram_gib``,
 default 4 vCPU / 16 GiB): the VMs get ``v`` whole vCPUs (1 to the typical VM's), as many VMs as
-the vCPU total needs at ``v`` and at least as many as the RAM total needs of typical VMs; ``v`` is
-the one whose vCPUs come nearest the total (exact when it divides it; the most vCPUs per VM among
-equals). RAM and storage are shared evenly, so their totals are exact (without a RAM total a VM has
+the vCPU total needs at ``v`` and at least as many as the RAM total needs of typical VMs. The VM
+count is that of the binding total at the typical VM, with the fewest whole vCPUs a VM that hold the
+vCPU total, when they hold at most 1 % more (401 vCPUs: 101 VMs of 4, 404 vCPUs, said so), so one
+vCPU more does not change the VMs fourfold. Else ``v`` is the one whose vCPUs come nearest the total
+(exact when it divides it; the most vCPUs per VM among equals). RAM and storage are shared evenly, so their totals are exact (without a RAM total a VM has
 the typical VM's RAM per vCPU). 2,000 vCPUs and 16,384 GiB
 are 2,000 VMs of 1 vCPU / 8.19 GiB (1,024 typical VMs would hold 4,096 vCPUs); 400 vCPUs and
 2,048 GiB are 200 VMs of 2 vCPU / 10.24 GiB. Only when even one vCPU a VM is more than the vCPU
@@ -42,15 +44,32 @@ def size_totals(total_vcpus: int | None, total_ram_gib: float | None, total_stor
     if total_vcpus is None:
         n, v = by_ram, vcpus
     else:
-        def count(per_vm: int) -> int:
-            return max(by_ram, math.ceil(total_vcpus / per_vm - 1e-9))
-
-        v = min(range(1, max(vcpus, 1) + 1), key=lambda per_vm: (count(per_vm) * per_vm - total_vcpus, -per_vm))
-        n = count(v)
+        n, v = _vcpu_split(total_vcpus, by_ram, vcpus)
     # without a RAM total a VM keeps the typical VM's RAM per vCPU
     ram = total_ram_gib / n if total_ram_gib is not None else ram_gib * v / max(vcpus, 1)
     return Sized(n, v, ram,
                  total_storage_tb * 1000.0 / n if total_storage_tb is not None else None, vcpus, ram_gib)
+
+
+#: how many vCPUs above the total (a share of it) the VMs of the typical count may hold (#31 review 3)
+SURPLUS_SHARE = 0.01
+
+
+def _vcpu_split(total_vcpus: int, by_ram: int, vcpus: int) -> tuple[int, int]:
+    """(VMs, vCPUs a VM) for a vCPU total: the VMs the binding total needs at the typical shape
+    (``n0``), with the whole vCPUs a VM that hold the total, when that is within
+    :data:`SURPLUS_SHARE` of it. So 400 / 401 / 402 vCPUs are 100 / 101 / 101 VMs of 4 (not 401 VMs
+    of 1 because 401 is prime). Else (few vCPUs for many VMs' RAM) the exact split of before."""
+    n0 = max(by_ram, math.ceil(total_vcpus / max(vcpus, 1) - 1e-9))
+    v0 = max(1, math.ceil(total_vcpus / n0 - 1e-9))
+    if n0 * v0 - total_vcpus <= SURPLUS_SHARE * total_vcpus:
+        return n0, v0
+
+    def count(per_vm: int) -> int:
+        return max(by_ram, math.ceil(total_vcpus / per_vm - 1e-9))
+
+    v = min(range(1, max(vcpus, 1) + 1), key=lambda per_vm: (count(per_vm) * per_vm - total_vcpus, -per_vm))
+    return count(v), v
 
 
 def totals_text(sc: Scenario) -> str:
@@ -66,7 +85,9 @@ def totals_text(sc: Scenario) -> str:
                     + (f" / {num(w.io.disk_gb or 0)} GB disk" if w.total_storage_tb else "")
                     + f" (none larger than the typical VM of {typical[0]} vCPU / {num(typical[1])} GiB; "
                     + ("each total exact" if w.total_vcpus is None or w.vms * w.vcpus == w.total_vcpus else
-                       f"{w.vms * w.vcpus:,} vCPUs: one whole vCPU a VM at least") + ")")
+                       f"{w.vms * w.vcpus:,} vCPUs: one whole vCPU a VM at least" if w.vcpus == 1 else
+                       f"{w.vms * w.vcpus:,} vCPUs, {w.vms * w.vcpus - w.total_vcpus:,} more than the total: "
+                       f"whole vCPUs a VM") + ")")
             parts.append(text)
     return ("Given as totals: " + "; ".join(parts) + ".") if parts else ""
 

@@ -306,18 +306,33 @@ def test_totals_keep_every_vm_at_most_the_typical_vm_and_say_when_vcpus_exceed()
     assert (w.vms, w.vcpus, w.ram_gib) == (250, 4, 16.0)
 
 
+def test_one_vcpu_more_in_a_total_does_not_change_the_vm_count_fourfold():
+    # #31 review 3 finding 3: 1,600 GiB need 100 typical VMs (16 GiB). 400 vCPUs -> 100 x 4, exact;
+    # 401 -> 101 x 4 = 404 (+0.75 %), 402 -> 101 x 4 = 404 (+0.5 %); it was 401 x 1 and 134 x 3
+    from advisor.scenario.totals import totals_text
+
+    sized = {}
+    for total in (400, 401, 402):
+        sc = parse_scenario(totals_scenario(total_vcpus=total, total_ram_gib=1600, total_storage_tb=20))
+        w = sc.workloads[0]
+        sized[total] = (w.vms, w.vcpus, round(w.io.disk_gb, 2))
+    assert sized == {400: (100, 4, 200.0), 401: (101, 4, 198.02), 402: (101, 4, 198.02)}
+    assert "404 vCPUs, 3 more than the total: whole vCPUs a VM" in totals_text(
+        parse_scenario(totals_scenario(total_vcpus=401, total_ram_gib=1600)))
+
+
 def test_totals_survive_a_save_and_refuse_vms_beside_them():
-    # 1,001 vCPUs (7 x 11 x 13), no RAM total: 4 a VM -> 251 VMs, 1,004 vCPUs; 3 -> 1,002; 2 -> 1,002;
-    # 1 -> 1,001 exact: 1,001 VMs of 1 vCPU and the typical 16 / 4 = 4 GiB; 2 TB -> 2,000 / 1,001 GB each
+    # 1,001 vCPUs (7 x 11 x 13), no RAM total: the typical 4 a VM -> 251 VMs, 1,004 vCPUs (+0.3 %, within
+    # 1 %): 251 VMs of 4 vCPU / 16 GiB (not 1,001 VMs of 1 vCPU); 2 TB -> 2,000 / 251 GB each
     sc = parse_scenario(totals_scenario(total_vcpus=1001, total_storage_tb=2))
     w = sc.workloads[0]
-    assert (w.vms, w.vcpus, w.ram_gib) == (1001, 1, 4.0) and w.io.disk_gb == pytest.approx(2000 / 1001)
+    assert (w.vms, w.vcpus, w.ram_gib) == (251, 4, 16.0) and w.io.disk_gb == pytest.approx(2000 / 251)
     data = sc.to_dict()
     row = data["workloads"][0]
     assert "vms" not in row and "disk_gb" not in row["io"] and row["total_vcpus"] == 1001
     assert (row["vcpus"], row["ram_gib"]) == (4, 16.0) and "typical" not in row  # the file keeps the typical VM
     again = parse_scenario(copy.deepcopy(data)).workloads[0]
-    assert (again.vms, again.vcpus, again.ram_gib) == (1001, 1, 4.0)
+    assert (again.vms, again.vcpus, again.ram_gib) == (251, 4, 16.0)
     row["vms"] = 3
     row["io"]["disk_gb"] = 10
     with pytest.raises(InputError) as err:
