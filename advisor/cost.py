@@ -317,16 +317,19 @@ def image_tb(scenario) -> float:
     return sum(w.vms * w.disk_size_gb for w in scenario.workloads) / 1000.0
 
 
-def busy_share(scenario, active: int) -> float:
-    """Average CPU busy share of ``active`` hosts (busy cores as the host count counts them)."""
-    from advisor.recommend.load import busy_cores
+def busy_share(scenario, active: int, ctx=None) -> float:
+    """Average CPU busy share of ``active`` hosts. With the engine's ``ctx``: busy cores as the host
+    count and the growth timeline count them (:func:`advisor.recommend.load.vm_busy_cores`, on the
+    hosts' clock), so the card's power and a flat timeline's agree (#31 review 3 finding 5); without
+    it each vCPU's share at the documents' clock."""
+    from advisor.recommend.load import busy_cores, vm_busy_cores
 
-    busy = sum(busy_cores(w) * w.vms for w in scenario.workloads)
+    busy = sum((busy_cores(w) if ctx is None else vm_busy_cores(ctx, w)) * w.vms for w in scenario.workloads)
     return min(1.0, busy / max(active * scenario.hosts.cpu.cores, 1))
 
 
 # --- the cost of an advice ----------------------------------------------------------------------------
-def advice_cost(advice, cat: Catalogue, kb=None, hosts: int | None = None) -> DesignCost:
+def advice_cost(advice, cat: Catalogue, kb=None, hosts: int | None = None, ctx=None) -> DesignCost:
     """The advised design's bill and the alternatives on its cards that change it. ``kb`` lets the
     over-allocation and storage alternatives be re-sized by the engine's host count; without it
     they keep the advised count. ``hosts`` prices that many hosts instead of the advised count (a
@@ -347,7 +350,7 @@ def advice_cost(advice, cat: Catalogue, kb=None, hosts: int | None = None) -> De
     hypervisor = hv.choice if hv is not None else None
 
     def facts(n_active: int, hypervisor=hypervisor, backend=backend) -> DesignFacts:
-        return DesignFacts(host, n_active + reserve, n_active, busy_share(sc, n_active), hypervisor, backend,
+        return DesignFacts(host, n_active + reserve, n_active, busy_share(sc, n_active, ctx), hypervisor, backend,
                            match_storage(cat, sc, backend), image_tb(sc))
 
     out = price(cat, facts(active))

@@ -442,3 +442,26 @@ def test_workloads_of_one_profile_grow_into_one_vm_shape():
     assert a[1] == b[1] and a[1]["cpu_allocation"] == pytest.approx(2 * 1.1**3 / 1.3**3)
     assert (a[0], b[0]) == (16, 29)  # ceil(7 x 2.197), ceil(13 x 2.197)
     assert a[2]["ram"] == pytest.approx(8.16 * 7 * 1.3**3)  # the exact demand, for the utilization
+
+
+def test_a_flat_timeline_costs_what_the_cost_card_says(session_kb):
+    # #31 review 3 finding 5: the growth example without growth, costs-example.yaml (5 years). 5 hosts,
+    # 4 active of 64 cores at 2.4 GHz; busy cores (erp 400 vCPUs x 0.5 + web 120 x 0.2) x 2.0 / 2.4 =
+    # 186.67 -> 186.67 / 256 = 0.7292 busy (the card used 224 / 256 = 0.875, no clock scaling). Power
+    # 4 x (250 + 450 x 0.7292) + 250 = 2,562.5 W x 1.5 x 8,760 h / 1,000 x 0.20 = 6,734.25; + support
+    # 5,000, licences 4,000, rack 1,000 -> opex 16,734.25; total 130,000 + 5 x 16,734.25 = 213,671.25
+    # (it was 217,120.50 on the card beside the timeline's 213,671.25).
+    import pathlib
+
+    import yaml
+
+    root = pathlib.Path(__file__).resolve().parents[2] / "resources" / "examples"
+    data = yaml.safe_load((root / "growth.yaml").read_text())
+    data["growth"] = {"horizon_years": 5}
+    for w in data["workloads"]:
+        w.pop("growth", None)
+    a = advise(data, kb=session_kb, catalogue=parse_catalogue(
+        yaml.safe_load((root / "costs-example.yaml").read_text())))
+    d = a.to_dict()
+    assert d["cost"]["total"] == pytest.approx(213671.25, abs=0.01)
+    assert d["timeline"][-1]["cost"]["cumulative"] == pytest.approx(d["cost"]["total"], abs=0.01)
