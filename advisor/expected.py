@@ -91,8 +91,18 @@ class ExpectedFigure(MutableMapping):
 
     # --- the JSON edge ----------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
-        """The JSON form: ``{value, low, high, unit, ...}`` (see the module doc)."""
-        return dict(self.items())
+        """The JSON form: ``{value, low, high, unit, ...}`` (see the module doc); the mapping view's
+        items, built directly (no ``__getitem__`` per key: 10k groups write ~28k figures)."""
+        out: dict[str, Any] = {}
+        for name in _FIELDS:
+            v = getattr(self, name)
+            if v is not None and not (name == "notes" and not v):
+                out[name] = v
+            elif name in ("value", "low", "high", "unit"):
+                raise KeyError(name)
+        for key, v in self.extra.items():
+            out[key] = self[key] if key in _FIELDS else v
+        return out
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> ExpectedFigure:
