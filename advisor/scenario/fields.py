@@ -257,7 +257,8 @@ FIELDS: tuple[Field, ...] = (
     _f("workloads.total_ram_gib", "float", "Total RAM", "The workload as totals: all its RAM together, shared "
        f"evenly by its VMs (each at most the typical VM's ram_gib, default {TYPICAL_RAM_GIB:g} GiB)", "GiB", maximum=1e10, step=64, decimals=0, **_POS),
     _f("workloads.total_storage_tb", "float", "Total storage", "The workload as totals: all its virtual disks "
-       "together (10^12 B), shared evenly by its VMs; give no io.disk_gb then", "TB", maximum=1e7,
+       "together (10^12 B), shared evenly by its VMs; give no io.disk_gb then, and total_vcpus or "
+       "total_ram_gib beside it", "TB", maximum=1e7,
        step=1, **_POS),
     _f("workloads.growth", "section", "Growth of this workload", "Growth rates of this workload where they differ "
        "from the scenario's growth section"),

@@ -296,6 +296,10 @@ def _totals(r: _Reader, values: dict[str, Any], io: IOProfile, path: str, pr: Pr
     if values.get("total_storage_tb") is not None and io.disk_gb is not None:
         pr.add(f"{path}.io.disk_gb", "give either io.disk_gb or total_storage_tb: the disk per VM follows from "
                                      "the total")
+    if values.get("total_vcpus") is None and values.get("total_ram_gib") is None:  # #31 review 3 finding 4
+        pr.add(f"{path}.total_storage_tb", "a storage total alone does not say how many VMs hold it (as one VM it "
+                                           "fits no host): give total_vcpus or total_ram_gib beside it, or vms "
+                                           "and io.disk_gb instead")
     typical = (r.get("vcpus", TYPICAL_VCPUS) or TYPICAL_VCPUS, r.get("ram_gib", TYPICAL_RAM_GIB) or TYPICAL_RAM_GIB)
     sized = size_totals(values["total_vcpus"], values["total_ram_gib"], values.get("total_storage_tb"), *typical)
     values.update(vms=sized.vms, vcpus=sized.vcpus, ram_gib=sized.ram_gib, typical=typical)

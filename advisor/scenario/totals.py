@@ -39,7 +39,7 @@ class Sized:
 def size_totals(total_vcpus: int | None, total_ram_gib: float | None, total_storage_tb: float | None,
                 vcpus: int, ram_gib: float) -> Sized:
     """The VMs that hold the totals exactly, none larger than the typical VM of ``vcpus`` /
-    ``ram_gib`` (see the module doc; a total of storage alone is one VM)."""
+    ``ram_gib`` (see the module doc; a storage total alone is refused by the reader)."""
     by_ram = max(1, math.ceil(total_ram_gib / ram_gib - 1e-9)) if total_ram_gib is not None else 1
     if total_vcpus is None:
         n, v = by_ram, vcpus

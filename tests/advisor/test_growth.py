@@ -321,6 +321,15 @@ def test_one_vcpu_more_in_a_total_does_not_change_the_vm_count_fourfold():
         parse_scenario(totals_scenario(total_vcpus=401, total_ram_gib=1600)))
 
 
+def test_a_storage_total_alone_is_refused_naming_the_field():
+    # #31 review 3 finding 4: 100 TB alone was one VM of 100,000 GB, which fits no host
+    with pytest.raises(InputError) as err:
+        parse_scenario(totals_scenario(total_storage_tb=100))
+    assert "workloads[0].total_storage_tb: a storage total alone does not say how many VMs hold it" in str(err.value)
+    w = parse_scenario(totals_scenario(total_ram_gib=1600, total_storage_tb=100)).workloads[0]
+    assert (w.vms, w.io.disk_gb) == (100, pytest.approx(1000.0))  # 1,600 / 16 = 100 VMs of 1,000 GB
+
+
 def test_totals_survive_a_save_and_refuse_vms_beside_them():
     # 1,001 vCPUs (7 x 11 x 13), no RAM total: the typical 4 a VM -> 251 VMs, 1,004 vCPUs (+0.3 %, within
     # 1 %): 251 VMs of 4 vCPU / 16 GiB (not 1,001 VMs of 1 vCPU); 2 TB -> 2,000 / 251 GB each
