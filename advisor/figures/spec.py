@@ -76,6 +76,8 @@ class Mark:
     decision: str = ""
     scope: str = ""
     figure: str = ""
+    #: the unit of ``y`` in the star's legend entry, where it is not the chart's y unit ("active hosts")
+    unit: str = ""
 
 
 @dataclass
@@ -113,7 +115,7 @@ class ChartSpec:
         self.lines.append(Line(mark.label, float(mark.x), "x", kind="marker"))
         if mark.y is not None:  # on the recommended curve, in its colour (add the curves first)
             key = next((c.color_key or c.name for c in self.curves if c.highlight), "recommended")
-            text = f"advised: {fmt_value(mark.y)} {self.y_unit}"
+            text = f"advised: {fmt_value(mark.y)} {mark.unit or self.y_unit}"
             self.points.append(Points(text, np.array([float(mark.x)]), np.array([float(mark.y)]), [text],
                                       color_key=key, symbol="star", highlight=True))
         return mark

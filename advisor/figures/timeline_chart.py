@@ -20,10 +20,11 @@ TITLE = "Demand against capacity over the years"
 
 
 def _steps(years: list[int], values: list[float]) -> tuple[np.ndarray, np.ndarray]:
-    """A step line: each year's value held until the next year."""
+    """A step line: each year's value held until the next year (the last year's ends there: the
+    horizon says nothing of the years after it)."""
     x, y = [], []
     for i, (yr, v) in enumerate(zip(years, values, strict=True)):
-        x += [float(yr), float(years[i + 1]) if i + 1 < len(years) else float(yr) + 0.5]
+        x += [float(yr), float(years[i + 1]) if i + 1 < len(years) else float(yr)]
         y += [float(v), float(v)]
     return np.array(x), np.array(y)
 
@@ -66,6 +67,6 @@ def timeline_chart(kb, scenario, advice, inputs: dict) -> ChartSpec:
     rec = advice.find("host_count")
     if rec is not None and rec.value is not None and "active_hosts" in rec.expected:
         spec.mark(Mark(f"year 0, advised: {tl.years[0].active_hosts} active hosts", 0.0, rec.expected["active_hosts"].value,
-                       "host_count", "cluster", "active_hosts"))
+                       "host_count", "cluster", "active_hosts", unit="active hosts"))
     spec.x_ticks = [(float(y), str(y)) for y in years]
     return spec

@@ -255,7 +255,9 @@ class ChartWidget(QWidget):
         self.title.setText(spec.title)
         self._describe(spec)
         self.caption.setText(spec.empty_reason or spec.caption)
-        self.caption.setVisible(bool(self.caption.text()) and not self.compact)
+        # a compact chart has no caption, but an empty one says why in it (wrapped: the text drawn in a
+        # small plot was cut at both sides)
+        self.caption.setVisible(bool(self.caption.text()) and (not self.compact or spec.empty))
         if same:
             self._update(spec)
         else:
@@ -377,9 +379,10 @@ class ChartWidget(QWidget):
             self.legend_label.hide()
             self.legend_label.clear()
             self._hidden_labels = []
-            text = pg.TextItem(spec.empty_reason or "No data", color=pc["muted"], anchor=(0.5, 0.5))
-            item.addItem(text)
-            text.setPos(0.5, 0.5)
+            if not (self.compact and spec.empty_reason):  # (a compact chart says why in its caption)
+                text = pg.TextItem(spec.empty_reason or "No data", color=pc["muted"], anchor=(0.5, 0.5))
+                item.addItem(text)
+                text.setPos(0.5, 0.5)
             item.setXRange(0, 1)
             item.setYRange(0, 1)
             return
@@ -468,8 +471,8 @@ class ChartWidget(QWidget):
                 sample = _SAMPLES.get(c.style, "━━")
                 out.append((c.name + (" ★ recommended" if c.highlight and several else ""),
                             colors.get(c.color_key or c.name, pc["accent"]), sample, c.highlight))
-        if not self.compact:
-            for pts in spec.points:
+        for pts in spec.points:  # a compact chart names only the points that are not measurements
+            if not self.compact or pts.highlight or pts.symbol not in ("o", ["o"] * len(pts.x)):
                 out.append((pts.name, colors.get(pts.color_key or pts.name, pc["accent"]), symbol_sample(pts.symbol),
                             pts.highlight))
         for line in spec.lines:
