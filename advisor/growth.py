@@ -53,10 +53,10 @@ from advisor.recommend.host_demand import (
     placement_demand,
     vm_demand,
 )
-from advisor.recommend.load import vm_iops
+from advisor.recommend.load import busy_share, vm_iops
 from advisor.recommend.packing import pack
 from advisor.recommend.placed_count import Placed, placed_active
-from advisor.scenario.model import GROWTH_RATES, Growth, GrowthEvent, Scenario, Workload, compound
+from advisor.scenario.model import GROWTH_RATES, Growth, GrowthEvent, Scenario, Workload, compound, level_of
 from knowledge.infra.errors import InputError
 
 #: which growth rate each resource of the host count follows
@@ -424,7 +424,8 @@ def horizon_scenario(sc: Scenario) -> Scenario:
     ``capadvisor optimize --horizon`` searches a design for: one that lasts every year). Each
     workload holds the most whole VMs its CPU or RAM asks in any year; RAM per VM is scaled to the
     largest total any year asks, vCPUs per VM too, rounded up to whole vCPUs (at most one more per
-    VM than the timeline's CPU), and the virtual disk and IOPS per VM to the largest storage total
+    VM than the timeline's CPU, with the busy share a vCPU scaled down so that the busy cores stay the
+    year's), and the virtual disk and IOPS per VM to the largest storage total
     (a VM's disk may grow)."""
     g = sc.growth
     if g is None:
@@ -444,4 +445,7 @@ def horizon_scenario(sc: Scenario) -> Scenario:
         o.io.iops = vm_iops(w) * scale["storage"]
         if w.request_load_rps:
             o.request_load_rps = w.request_load_rps * scale["cpu"] * w.vcpus / o.vcpus
+        if w.realtime is None:  # the whole vCPUs keep the year's busy cores (#31 review 3 finding 17)
+            share = busy_share(w) * w.vcpus * scale["cpu"] / o.vcpus
+            o.cpu_busy_share, o.cpu_intensity = share, level_of(share)
     return out

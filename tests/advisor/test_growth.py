@@ -474,3 +474,19 @@ def test_a_flat_timeline_costs_what_the_cost_card_says(session_kb):
     d = a.to_dict()
     assert d["cost"]["total"] == pytest.approx(213671.25, abs=0.01)
     assert d["timeline"][-1]["cost"]["cumulative"] == pytest.approx(d["cost"]["total"], abs=0.01)
+
+
+def test_the_horizon_scenario_keeps_the_years_busy_cores():
+    # #31 review 3 finding 17: 100 VMs x 2 vCPU / 4 GiB, high CPU (0.9 a vCPU); CPU +5 %, RAM +30 %, 5 years.
+    # Year 5: RAM 100 x 1.3^5 = 371.3 -> 372 VMs; CPU 100 x 1.05^5 = 127.63 VMs' worth x 2 vCPU x 0.9 =
+    # 229.7 busy cores at the documents' clock. Whole vCPUs: ceil(2 x 127.63 / 372) = 1 a VM, so the share
+    # a vCPU is 229.7 / 372 = 0.6176 (it was 0.9: 372 x 0.9 = 334.8 busy cores, +46 %).
+    from advisor.growth import horizon_scenario
+    from advisor.recommend.load import busy_cores
+
+    data = {"hosts": {"count": 4, "reserve": 1, "cpu": {"sockets": 2, "cores_per_socket": 16, "ghz": 2.5},
+                      "ram_gib": 512}, "growth": {"horizon_years": 5, "cpu_pct_per_year": 5, "ram_pct_per_year": 30},
+            "workloads": [{"name": "calc", "vms": 100, "vcpus": 2, "ram_gib": 4, "cpu_intensity": "high"}]}
+    w = horizon_scenario(parse_scenario(data)).workloads[0]
+    assert (w.vms, w.vcpus) == (372, 1)
+    assert busy_cores(w) * w.vms == pytest.approx(100 * 1.05 ** 5 * 2 * 0.9, rel=1e-6)
