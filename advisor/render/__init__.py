@@ -196,7 +196,7 @@ def report_data(advice, title: str | None = None, documents: dict[str, str] | No
         "citations": [{"document": doc, "title": docs.get(doc, doc), "locators": ", ".join(sorted(locs))}
                       for doc, locs in sorted(cited.items())],
         "document_notes": [noted[k] for k in sorted(noted)],
-        "cost": cost_data(getattr(advice, "cost", None)),
+        "cost": cost_data(getattr(advice, "cost", None), getattr(advice, "timeline", None)),
         "timeline": timeline_data(getattr(advice, "timeline", None)), "placement": placement_data(advice),
         "replay": replay_headline.text(),
     }
@@ -228,9 +228,23 @@ def timeline_data(tl) -> dict | None:
             "currency": tl.currency}
 
 
-def cost_data(cost) -> dict | None:
+def _growth_cost_note(cost, timeline) -> list[str]:
+    """What connects the bill's total (today's hosts, no growth) with the growth timeline's
+    cumulative cost, when the advice has both (#31 review 3 finding 10)."""
+    from advisor.cost import money
+
+    years = getattr(timeline, "years", None) or []
+    if not years or not years[-1].cost:
+        return []
+    last = years[-1]
+    return [f"the total prices today's {cost.design.get('hosts', '?')} hosts at today's load for "
+            f"{cost.years:g} years, without growth; with growth (the hosts bought as the timeline needs them) "
+            f"years 0 to {last.year} cost {money(last.cost['cumulative'], cost.currency)} (the timeline's cumulative)"]
+
+
+def cost_data(cost, timeline=None) -> dict | None:
     """The bill of an advice (:class:`advisor.cost.DesignCost`) as plain values for the templates
-    and the GUI's cost table."""
+    and the GUI's cost table (with ``timeline``: a note connecting the two costs)."""
     if cost is None:
         return None
     from advisor.cost import money
@@ -238,7 +252,8 @@ def cost_data(cost) -> dict | None:
     cur = cost.currency
     return {"headline": cost.headline(), "catalogue": cost.catalogue, "currency": cur, "years": fmt_value(cost.years),
             "capex": money(cost.capex), "opex": money(cost.opex_per_year), "total": money(cost.total, cur),
-            "examples": cost.examples, "complete": cost.complete, "notes": list(cost.notes),
+            "examples": cost.examples, "complete": cost.complete,
+            "notes": list(cost.notes) + _growth_cost_note(cost, timeline),
             "lines": [{"category": line.category, "name": line.name + (" (example price)" if line.example else ""),
                        "quantity": f"{fmt_value(line.quantity)} {line.unit}",
                        "capex": money(line.capex) if line.capex else "",

@@ -490,3 +490,21 @@ def test_the_horizon_scenario_keeps_the_years_busy_cores():
     w = horizon_scenario(parse_scenario(data)).workloads[0]
     assert (w.vms, w.vcpus) == (372, 1)
     assert busy_cores(w) * w.vms == pytest.approx(100 * 1.05 ** 5 * 2 * 0.9, rel=1e-6)
+
+
+def test_the_report_connects_the_bills_total_with_the_timelines(session_kb):
+    # #31 review 3 finding 10: the growth example with costs-example.yaml: the card's 5-year total is today's
+    # 5 hosts without growth; the timeline's spend 130,000 + 46,155 + 78,661 + 85,251 + 92,173 + 128,182
+    # = 560,422 (its cumulative): the report says which is which
+    import pathlib
+
+    from advisor.render import to_markdown
+    from advisor.scenario import load_scenario
+
+    root = pathlib.Path(__file__).resolve().parents[2] / "resources" / "examples"
+    import yaml
+
+    cat = parse_catalogue(yaml.safe_load((root / "costs-example.yaml").read_text()))
+    md = to_markdown(advise(load_scenario(root / "growth.yaml"), kb=session_kb, catalogue=cat))
+    assert ("the total prices today's 5 hosts at today's load for 5 years, without growth; with growth (the hosts "
+            "bought as the timeline needs them) years 0 to 5 cost 560,422 EUR (the timeline's cumulative)") in md
