@@ -117,9 +117,13 @@ def test_a_workload_given_as_totals_shows_the_typical_vms_it_is_sized_as(window,
     form = editor.workload_form
     assert form.editors[("vms",)].placeholderText() == "200 (from totals)"
     assert form.editors[("vcpus",)].placeholderText() == "4 (typical VM)"
+    # review 3 finding 11: the fields hold the typical VM, the label says so and shows the sized VMs' value
+    assert form.labels[("vcpus",)].text().endswith(" — typical VM, at most (sized: 2)")
+    assert form.labels[("ram_gib",)].text().endswith(" — typical VM, at most (sized: 10.24)")
     assert form.editors[("total_vcpus",)].text() == "400"
     editor.workload_list.setCurrentRow(1)  # web: plain VMs, the field table's default again
     assert form.editors[("vms",)].placeholderText() == "1 (default)"
+    assert "typical VM" not in form.labels[("vcpus",)].text()
     assert window.session.document.scenario.workloads[0].vms == 200
 
 

@@ -448,6 +448,13 @@ class QtScenarioPanel(QWidget):
             if editor is not None and hasattr(editor, "setPlaceholderText"):
                 editor.setPlaceholderText(f"{value:g} ({why})" if shape else f"{BY_PATH['workloads.' + key].default:g} "
                                                                              "(default)")
+        # the typical VM's fields hold its upper bound, not the sized VMs' (#31 review 3 finding 11)
+        for key, sized in (("vcpus", shape and shape.vcpus), ("ram_gib", shape and shape.ram_gib)):
+            spec = next((sp for sp in self.workload_form.specs if sp.path == (key,)), None)
+            label = self.workload_form.labels.get((key,))
+            if spec is not None and label is not None and label.textFormat() != Qt.TextFormat.RichText:
+                label.setText(self.workload_form._label_text(spec)
+                              + (f" — typical VM, at most (sized: {sized:.4g})" if shape else ""))
 
     def on_workload_selected(self, row: int) -> None:
         if row < 0:
