@@ -283,13 +283,48 @@ def _assumptions(book, data: dict, scenario) -> Sheet:
 
 
 def _timeline(book, data: dict, scenario) -> Sheet | None:
-    """The timeline (growth) when the advice has one: one row per entry, one column per key."""
+    """The timeline (growth) when the advice has one: one row per year, one column per figure
+    with its unit (the nested utilization / demand / cost as columns of their own), and a last
+    row saying when the planned hosts run out (#31 review 3 finding 14)."""
     entries = [e for e in data.get("timeline") or [] if isinstance(e, dict)]
     if not entries:
         return None
-    keys = list(dict.fromkeys(k for e in entries for k in e))
-    sheet = Sheet(book, "Timeline", [k.replace("_", " ").capitalize() for k in keys])
+    units = data.get("timeline_units") or {}
+    columns: list[tuple[str, str | None, str]] = []  # (key, sub-key, header)
+    for k in dict.fromkeys(k for e in entries for k in e):
+        subs = list(dict.fromkeys(s for e in entries if isinstance(e.get(k), dict) for s in e[k]))
+        for sub in subs or [None]:
+            columns.append((k, sub, _timeline_header(k, sub, units)))
+    sheet = Sheet(book, "Timeline", [c[2] for c in columns])
     for e in entries:
-        sheet.add([e.get(k) if isinstance(e.get(k), int | float | str | bool | type(None)) else str(e.get(k))
-                   for k in keys])
+        sheet.add([_timeline_cell(e, k, sub) for k, sub, _ in columns])
+    sheet.add([_runs_out_text(data)], bold=True)
     return sheet
+
+
+def _timeline_header(key: str, sub: str | None, units: dict) -> str:
+    unit = units.get(key)
+    if key == "utilization":
+        unit = "%"
+    elif isinstance(unit, dict):
+        unit = unit.get(sub or "")
+    elif key == "cost" and isinstance(unit, str):
+        unit = unit.split(";")[0]
+    name = key.replace("_", " ").capitalize() + (f": {sub.replace('_', ' ')}" if sub else "")
+    return name + (f" ({unit})" if unit and key not in ("year", "binding", "planned_hosts_fit") else "")
+
+
+def _timeline_cell(e: dict, key: str, sub: str | None):
+    value = e.get(key)
+    if sub is not None:
+        value = value.get(sub) if isinstance(value, dict) else None
+    return value if isinstance(value, int | float | str | bool | type(None)) else str(value)
+
+
+def _runs_out_text(data: dict) -> str:
+    out = data.get("runs_out")
+    years = max((e.get("year", 0) for e in data.get("timeline") or [] if isinstance(e, dict)), default=0)
+    if not out:
+        return f"The planned hosts last the {years}-year horizon."
+    return (f"The {out.get('planned_hosts')} planned hosts run out in year {out.get('year')} "
+            f"({str(out.get('resource', '')).replace('_', ' ')}).")

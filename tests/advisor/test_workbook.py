@@ -158,3 +158,25 @@ def test_the_cli_needs_an_output_file_for_a_workbook(tmp_path, capsys):
     assert main(["advise", str(EXAMPLES / "small-lab.json"), "--format", "xlsx", "--no-catalogue",
                  "-o", str(out)]) == 0
     assert openpyxl.load_workbook(out).sheetnames[0] == "Design"
+
+
+@pytest.mark.timeout(120)
+def test_the_timeline_sheet_has_a_column_per_figure_and_the_runs_out_line(session_kb):
+    # #31 review 3 finding 14: the growth example (costs-example.yaml): the sheet held dict reprs. Year 1:
+    # RAM 49.2 %, 3,296.64 GiB; cost: capex 26,000, opex 20,155.01, cumulative 176,155.01; runs out year 4 (ram)
+    import yaml
+
+    from advisor.engine import advise
+    from advisor.scenario import load_scenario
+    from knowledge.costs import parse_catalogue
+
+    root = Path(__file__).resolve().parents[2] / "resources" / "examples"
+    cat = parse_catalogue(yaml.safe_load((root / "costs-example.yaml").read_text()))
+    data = advise(load_scenario(root / "growth.yaml"), kb=session_kb, catalogue=cat).to_dict(expand=True)
+    rows = list(openpyxl.load_workbook(io.BytesIO(workbook_bytes(data)))["Timeline"].iter_rows(values_only=True))
+    year1 = dict(zip(rows[0], rows[2], strict=True))  # the header, year 0, year 1
+    assert year1["Utilization: ram (%)"] == pytest.approx(49.2)
+    assert year1["Demand: ram (GiB)"] == pytest.approx(3296.64)
+    assert year1["Cost: cumulative (EUR)"] == pytest.approx(176155.01)
+    assert not any(isinstance(v, str) and "{" in v for row in rows for v in row)
+    assert rows[-1][0] == "The 10 planned hosts run out in year 4 (ram)."
