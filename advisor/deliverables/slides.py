@@ -65,6 +65,8 @@ def slides_bytes(data: dict, images: Mapping[str, bytes] | None = None, whatif: 
             _decision_slide(prs, name, recs, images.get(charts.get(name, "")))
     if (data.get("cost") or {}).get("lines"):
         _cost_slide(prs, data["cost"])
+    if data.get("timeline"):
+        _growth_slide(prs, data)
     if images.get(PARETO):
         _pareto_slide(prs, images[PARETO])
     if whatif and whatif.get("advice"):
@@ -215,6 +217,23 @@ def _cost_slide(prs, cost: dict) -> None:
     foot = ([more] if more else []) + [f"Total: {cost_line(cost)}", f"Prices: {cost.get('catalogue', '')}"]
     if not cost.get("complete", True):
         foot.append("Incomplete: the catalogue does not price every part (see the workbook)")
+    _text(slide, MARGIN, HEIGHT - Inches(1.5), WIDTH - 2 * MARGIN, Inches(1.2), foot, size=14)
+
+
+def _growth_slide(prs, data: dict) -> None:
+    """The growth timeline: hosts needed, bought and VMs each year, and when the planned hosts run
+    out (#31 review 3 finding 14)."""
+    from advisor.deliverables.workbook import runs_out_text
+
+    slide = _slide(prs, "Growth over the years")
+    years, more = _capped([e for e in data["timeline"] if isinstance(e, dict)], "years")
+    rows = [(str(e.get("year", "")), f"{e.get('hosts', '')} ({e.get('active_hosts', '')} active)",
+             f"+{e.get('buy', 0)}" if e.get("buy") else "", f"{e.get('vms', 0):,}",
+             str(e.get("binding", "")).replace("_", " "), "yes" if e.get("planned_hosts_fit") else "no")
+            for e in years]
+    _table(slide, Inches(1.3), ("Year", "Hosts needed", "Buy", "VMs", "Binding", "Planned hosts hold it"), rows,
+           (1.2, 2.6, 1.2, 1.6, 2.8, 2.9))
+    foot = ([more] if more else []) + [runs_out_text(data)]
     _text(slide, MARGIN, HEIGHT - Inches(1.5), WIDTH - 2 * MARGIN, Inches(1.2), foot, size=14)
 
 

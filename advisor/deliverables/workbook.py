@@ -298,7 +298,7 @@ def _timeline(book, data: dict, scenario) -> Sheet | None:
     sheet = Sheet(book, "Timeline", [c[2] for c in columns])
     for e in entries:
         sheet.add([_timeline_cell(e, k, sub) for k, sub, _ in columns])
-    sheet.add([_runs_out_text(data)], bold=True)
+    sheet.add([runs_out_text(data)], bold=True)
     return sheet
 
 
@@ -321,7 +321,7 @@ def _timeline_cell(e: dict, key: str, sub: str | None):
     return value if isinstance(value, int | float | str | bool | type(None)) else str(value)
 
 
-def _runs_out_text(data: dict) -> str:
+def runs_out_text(data: dict) -> str:
     out = data.get("runs_out")
     years = max((e.get("year", 0) for e in data.get("timeline") or [] if isinstance(e, dict)), default=0)
     if not out:

@@ -180,3 +180,16 @@ def test_the_timeline_sheet_has_a_column_per_figure_and_the_runs_out_line(sessio
     assert year1["Cost: cumulative (EUR)"] == pytest.approx(176155.01)
     assert not any(isinstance(v, str) and "{" in v for row in rows for v in row)
     assert rows[-1][0] == "The 10 planned hosts run out in year 4 (ram)."
+
+
+@pytest.mark.timeout(120)
+def test_the_deck_of_a_growth_scenario_has_a_growth_slide(session_kb):
+    # #31 review 3 finding 14: the deck had no growth; the growth example runs out in year 4 (ram)
+    from advisor.deliverables.slides import slide_texts, slides_bytes
+    from advisor.engine import advise
+    from advisor.scenario import load_scenario
+
+    root = Path(__file__).resolve().parents[2] / "resources" / "examples"
+    data = advise(load_scenario(root / "growth.yaml"), kb=session_kb).to_dict(expand=True)
+    slide = next(t for t in slide_texts(slides_bytes(data)) if "Growth over the years" in t)
+    assert "The 10 planned hosts run out in year 4 (ram)." in slide
