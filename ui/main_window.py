@@ -145,21 +145,7 @@ class MainWindow(ActionsMixin, FilesMixin, WorkshopMixin, QMainWindow):
         self.tabs.setUsesScrollButtons(True)
         self.setCentralWidget(self.stack)
 
-        self.progress = QProgressBar()
-        self.progress.setMaximumWidth(220)
-        self.progress.setRange(0, 100)
-        self.progress.hide()
-        self.statusBar().addPermanentWidget(self.progress)
-        self.session.startup_task.sig_progress.connect(self._on_startup_progress)
-        self.session.startup_task.sig_finished.connect(self.progress.hide)
-        self.session.sig_ready.connect(lambda: self.show_settled_status("Knowledge base and models ready"))
-        self.session.sig_advice_busy.connect(
-            lambda busy: self.statusBar().showMessage("Computing advice…", 0) if busy
-            else self.show_settled_status("Advice up to date"))
-        self.session.document.sig_validated.connect(lambda p: p and self.show_settled_status(""))
-        self.session.document.sig_dirty.connect(lambda _d: self._update_title())
-        self.session.document.sig_changed.connect(lambda _p: self._update_title())
-        self.session.document.sig_path.connect(lambda _p: self._update_title())
+        self._build_status_bar()
 
         from ui.tooltips import ToolTipWrapper
         from ui.workers import MainThreadGarbageCollector
@@ -180,6 +166,24 @@ class MainWindow(ActionsMixin, FilesMixin, WorkshopMixin, QMainWindow):
         self._restore_state()
         self._update_title()
         self._on_tab_changed(self.tabs.currentIndex())
+
+    def _build_status_bar(self) -> None:
+        """The start-up progress bar and the status messages that follow the session and its document."""
+        self.progress = QProgressBar()
+        self.progress.setMaximumWidth(220)
+        self.progress.setRange(0, 100)
+        self.progress.hide()
+        self.statusBar().addPermanentWidget(self.progress)
+        self.session.startup_task.sig_progress.connect(self._on_startup_progress)
+        self.session.startup_task.sig_finished.connect(self.progress.hide)
+        self.session.sig_ready.connect(lambda: self.show_settled_status("Knowledge base and models ready"))
+        self.session.sig_advice_busy.connect(
+            lambda busy: self.statusBar().showMessage("Computing advice…", 0) if busy
+            else self.show_settled_status("Advice up to date"))
+        self.session.document.sig_validated.connect(lambda p: p and self.show_settled_status(""))
+        self.session.document.sig_dirty.connect(lambda _d: self._update_title())
+        self.session.document.sig_changed.connect(lambda _p: self._update_title())
+        self.session.document.sig_path.connect(lambda _p: self._update_title())
 
     # --- views ---------------------------------------------------------------------------
     def view_names(self) -> list[str]:
