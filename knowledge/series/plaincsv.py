@@ -2,9 +2,9 @@
 in any order (by VM or by time). ``timestamp``: seconds since the epoch (milliseconds are recognised)
 or ISO 8601 (``2026-11-01T00:05:00``, with ``Z`` or an offset such as ``+02:00`` converted to UTC; without
 one read as UTC); ``cpu_pct`` / ``mem_pct``: busy share of the VM's vCPUs / RAM in % (0-100). A column
-whose every value is at most 1 holds 0-1 fractions, as the Prometheus reader finds a ratio: it is
-read again x 100 and the file gets a note naming the column
-(:func:`knowledge.series.store.fraction_note`). VMs the inventory lacks are skipped with a note
+whose every value is at most 1 holds 0-1 fractions unless the other percent column passes 1 (one file is
+written in one unit: :func:`knowledge.inventory.common.fraction_fields`, the collectors' rule): it is
+read again x 100 and the file gets a note naming the column (:func:`knowledge.inventory.common.fraction_note`). VMs the inventory lacks are skipped with a note
 (none known: refused); both are the file's ``warnings``.
 
 Read as a stream of blocks with pyarrow's multi-threaded CSV parser (imported here only), so that 86
@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from knowledge.infra.errors import InputError
-from knowledge.inventory.common import FRACTION_AT_MOST, fraction_note
+from knowledge.inventory.common import fraction_fields, fraction_note
 from knowledge.series.store import PERCENT, SeriesFile, SeriesStore, Where, shifted
 
 #: the columns, in the order the interface names them; the first four are required
@@ -286,7 +286,7 @@ def read_csv(path: Path, store: SeriesStore) -> SeriesFile:
     grid cells, overwritten) and noted."""
     first = _Reader(Path(path), store)
     file = first.read()
-    fractions = {m: 100.0 for m, top in first.top.items() if 0 < top <= FRACTION_AT_MOST}
+    fractions = {m: 100.0 for m in fraction_fields(first.top)}  # one table, one unit (as the collectors)
     if not fractions:
         return file
     store.samples -= first.added

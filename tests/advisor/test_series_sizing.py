@@ -214,7 +214,8 @@ def test_the_summary_warns_of_skipped_vms_and_of_fractions_naming_file_and_colum
     inv = _inventory(tmp_path, {"app-01": 4, "app-02": 4})
     p = tmp_path / "frac.csv"
     p.write_text("vm,timestamp,cpu_pct,mem_pct\n" + "".join(
-        f"{vm},{T0 + 300 * t},{0.2 + 0.01 * t:.4f},45\n" for t in range(10) for vm in ("app-01", "ghost-01")))
+        f"{vm},{T0 + 300 * t},{0.2 + 0.01 * t:.4f},0.45\n" for t in range(10) for vm in ("app-01", "ghost-01")))
+    # both percent columns in fractions (one file, one unit; a CPU under 1 % beside memory at 45 % stays percent)
     assert main(["inventory", str(inv), str(p), "--no-advise", "-o", str(tmp_path / "s.yaml")]) == 0
     text = capsys.readouterr().out
     assert "warning: frac.csv: field cpu_pct: every value is at most 1" in text and "multiplied by 100" in text

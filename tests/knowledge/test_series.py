@@ -168,6 +168,15 @@ def test_a_csv_of_fractions_is_read_as_percent_with_a_warning_naming_the_column(
     assert store.files[0].warnings == []
 
 
+def test_an_idle_cpu_beside_memory_in_percent_stays_percent(tmp_path):
+    # one file is written in one unit: memory at 40-60 % says the CPU's 0.2-0.9 are real percentages of an
+    # idle estate, not fractions (the collectors' rule, knowledge.inventory.common.fraction_fields)
+    rows = [("a", T0 + 300 * t, x, m) for t, (x, m) in enumerate([(0.2, 40), (0.9, 60), (0.5, 55)])]
+    store = read_series([write_csv(tmp_path / "idle.csv", rows)], ["a"])
+    np.testing.assert_allclose(store.matrix("cpu_pct", np.array([0]))[0], [0.2, 0.9, 0.5])
+    assert store.files[0].warnings == []
+
+
 def test_series_of_vms_the_inventory_lacks_are_skipped_with_a_warning_naming_them(tmp_path):
     rows = [(vm, T0 + 300 * t, 20, 50) for t in range(3) for vm in ("a", "ghost-01", "b", "ghost-02")]
     p = write_csv(tmp_path / "s.csv", rows)
