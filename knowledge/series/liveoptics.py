@@ -64,7 +64,8 @@ def _rows(wb, path: Path, table: Table):
             try:
                 x = checked(cells.get(i), where, c.header, c.low, c.high * 1.005 if c.unit == "%" else c.high)
             except RowError as exc:
-                raise InputError(str(exc) + (" (a percentage, 0-100)" if c.unit == "%" else "")) from None
+                raise InputError(str(exc) + (" (a percentage: 0-100, read as 100 up to 150 where turbo boost is counted)"
+                                                if c.unit == "%" else "")) from None
             if x is not None:
                 values[field] = min(x, 100.0) if c.unit == "%" else x
         # the VM's managed object id (MOB ID) joins two VMs of one name (read_perf)
