@@ -151,6 +151,7 @@ def test_optimize_tab_finds_the_design_that_lasts_the_horizon(window, qtbot):
     wait_idle(qtbot, panel, 60000)
     res = panel.result
     assert res.best is not None and "year 5 of its growth" in res.scenario.name
+    assert "ranked by their cost over the 5-year horizon" in panel.best.text()  # what the search compared
     with qtbot.waitSignal(s.sig_advice, timeout=60000):
         panel.load_design(res.best)
     assert s.document.data["growth"]["horizon_years"] == 5  # loaded onto the scenario itself, growth kept
