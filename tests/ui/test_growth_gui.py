@@ -182,6 +182,7 @@ def test_whatif_vms_slider_scales_a_totals_workload_by_its_totals(window, qtbot)
     # the what-if advice is of the scaled totals (erp's VM count is the reader's sizing of them)
     assert [w.total_vcpus for w in what.scenario.workloads] == [600, None]
     assert what.scenario.workloads[1].vms == 90
+    assert sum(w.vms for w in what.scenario.workloads) == 390  # the slider's value is the VMs advised
     assert "failed" not in window.statusBar().currentMessage()
 
 
