@@ -17,6 +17,7 @@ import functools
 import heapq
 import itertools
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -73,7 +74,7 @@ class Packing:
         return [{"hosts": g.count, "vms": {k: v for k, v in g.vms.items() if v}} for g in self.groups]
 
 
-def _fits(free: list[float], d: list[float]) -> int:
+def _fits(free: Sequence[float], d: Sequence[float]) -> int:
     """Whole VMs of per-VM demand ``d`` that fit into ``free`` (min over resources of
     floor(free / need); resources the VM does not use do not limit it)."""
     n = math.inf
@@ -347,7 +348,7 @@ class _Groups:
         return [g for blk in self.blocks for g in blk.groups]
 
 
-def _first_fit(cap: list[float], items: list[tuple[str | None, tuple[float, ...], int]], limit: int | None = None
+def _first_fit(cap: list[float], items: Sequence[tuple[str | None, Sequence[float], int]], limit: int | None = None
                ) -> list[HostGroup] | None:
     """First fit of ``items`` (name, per-VM demand, VMs) in the order given, in bulk per item (a
     name of None: counting only); None once it opens ``limit`` hosts with VMs still to place (it

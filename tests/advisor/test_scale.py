@@ -206,9 +206,9 @@ def test_the_orders_rank_the_profiles_as_sorting_by_their_key_tuples():
         kept = [d for _, d, _ in prof if not any(x > 0 and x > cap[k] * (1 + packing.EPS) for k, x in d.items())]
         assert table.names == [name for name, d, _ in prof if d in kept]
         shares = [[d[k] / cap[k] if cap[k] > 0 else 0.0 for k in keys] for d in kept]
-        expect = {"dominant": lambda i: (-max(shares[i]), i), "sum": lambda i: (-sum(shares[i]), i)}
+        expect = {"dominant": lambda i, s=shares: (-max(s[i]), i), "sum": lambda i, s=shares: (-sum(s[i]), i)}
         for j, k in enumerate(keys):
-            expect[k] = lambda i, j=j: (-shares[i][j], -max(shares[i]), i)
+            expect[k] = lambda i, j=j, s=shares: (-s[i][j], -max(s[i]), i)
         for order, key in expect.items():
             ranked = table.ranked(order)
             if ranked is None:
