@@ -8,6 +8,7 @@ in GHz, request loads in requests per second, real-time times in ``time_unit``.
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -402,10 +403,19 @@ def percentile_key(q: float) -> str:
     return "peak" if q >= 100 else f"p{q:g}"
 
 
+def percentile_of(key: str) -> float | None:
+    """The percentile a ``cpu_busy_percentiles`` key names (the inverse of :func:`percentile_key`):
+    ``p95`` 95, ``p99.9`` 99.9, ``peak`` 100; None for a key of another form."""
+    if key == "peak":
+        return 100.0
+    m = re.fullmatch(r"p(\d+(?:\.\d+)?)", str(key))
+    return float(m.group(1)) if m else None
+
+
 def share_at(table: dict[str, float], q: float) -> float | None:
     """The busy share at percentile ``q`` of a ``cpu_busy_percentiles`` table: its own entry, else
     linear between the nearest keys around it, else the nearest end; None for an empty table."""
-    points = sorted((100.0 if k == "peak" else float(k[1:]), float(v)) for k, v in table.items())
+    points = sorted((float(percentile_of(k) or 0.0), float(v)) for k, v in table.items())
     if not points:
         return None
     for (qa, a), (qb, b) in zip(points, points[1:], strict=False):
