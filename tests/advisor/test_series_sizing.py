@@ -364,3 +364,20 @@ def test_the_summary_prints_how_each_series_file_was_read(tmp_path, capsys):
     text = capsys.readouterr().out
     assert "  note: excel.csv: fields separated by ';' with decimal commas" in text
     assert "CPU % of vCPUs p50 12.5, p95 12.5" in text
+
+
+def test_a_percentile_key_is_read_back_by_the_one_inverse_of_percentile_key():
+    """``p95`` <-> 95 is declared once (advisor.scenario.model): the reader, share_at and the advice's
+    "interpolated between" sentence all read keys by it (percentiles.py had its own copy)."""
+    from advisor.scenario.model import percentile_key, percentile_of, share_at
+    from advisor.scenario.percentiles import not_stored
+
+    for q in (1, 50, 95, 99, 99.9, 100):
+        assert percentile_of(percentile_key(q)) == q
+    assert [percentile_of(k) for k in ("peak", "p0.5", "p", "x95", "p95%", "95")] == [100.0, 0.5, None, None, None, None]
+    table = {"peak": 0.9, "p50": 0.3, "p99.9": 0.8}
+    assert share_at(table, 99.95) == pytest.approx(0.85)
+    assert not_stored(table, 99.95) == "interpolated linearly between p99.9 and peak"
+    with pytest.raises(Exception, match=r"cpu_busy_percentiles\.x95: must be named p<percentile>"):
+        parse_scenario({"version": 1, "hosts": {"count": 2}, "workloads": [
+            {"name": "w", "vms": 1, "vcpus": 2, "ram_gib": 4, "cpu_busy_percentiles": {"x95": 0.5}}]})

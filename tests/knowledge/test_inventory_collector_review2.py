@@ -266,6 +266,23 @@ def test_live_optics_says_it_is_sized_on_the_peaks(capsys, tmp_path):
     assert "CPU is sized on the peak of each workload's VMs" in why and "sized on the p95" not in why
 
 
+def test_the_summary_and_the_yaml_say_one_sizing_basis(capsys, tmp_path):
+    """The summary's "sized on ..." is the YAML comment's basis, given whole by one function
+    (measured_basis), not cut out of the comment's sentence by slicing."""
+    import yaml
+
+    from advisor.inventory.writing import measured_basis, measured_comment
+
+    for path, pct in ((FIX / "nutanix-collector.xlsx", "80"), (LO, "95")):
+        text, yaml_text, _why = _advise_text(capsys, tmp_path, str(path), "--percentile", pct)
+        data = yaml.safe_load(yaml_text)
+        w = next(w for w in data["workloads"] if w.get("cpu_busy_percentiles"))
+        basis = measured_basis(data, w)
+        assert measured_comment(data, w) == f"measured ({basis})"
+        assert f"; sized on {basis})" in text
+        assert f"# {measured_comment(data, w)}" in yaml_text
+
+
 # --- finding 15: AWS Migration Hub .Avg / .Max over the discovery period -------------------------------------
 def test_aws_is_sized_on_its_max_over_the_discovery_period(capsys):
     rows = [r for r in _csv(AWS) if float(r["CPU.UsagePct.Avg"]) or float(r["RAM.UsedSizeInMB.Avg"])]
