@@ -90,10 +90,6 @@ class SeriesStore:
         self.repeated: dict[str, list] = {}
         self.lo: int | None = None   # the first and last step holding a sample
         self.hi: int | None = None
-        #: per VM statistics a collector gives instead of samples (Live Optics: ``cpu_peak``, ``cpu_mean``,
-        #: ``mem_peak`` ... in %), NaN where not given; hosts' likewise, by host name
-        self.summary: dict[str, np.ndarray] = {}
-        self.host_summary: dict[str, dict[str, float]] = {}
 
     # --- joining ---------------------------------------------------------------------------------
     def lookup(self, name: str) -> int:
@@ -239,13 +235,6 @@ class SeriesStore:
                 grid = blocks[b] = (np.full((len(self.names), BLOCK), MISSING, dtype=np.uint16) if metric in PERCENT
                                     else np.full((len(self.names), BLOCK), np.nan, dtype=np.float32))
             grid[rows[sel], col[sel]] = values[sel]
-
-    def add_summary(self, row: int, stat: str, value: float) -> None:
-        """One VM's statistic (``cpu_peak`` ...) from a collector that gives no samples."""
-        column = self.summary.get(stat)
-        if column is None:
-            column = self.summary[stat] = np.full(len(self.names), np.nan)
-        column[row] = value
 
     # --- reading back ----------------------------------------------------------------------------
     @property
