@@ -317,23 +317,24 @@ def image_tb(scenario) -> float:
     return sum(w.vms * w.disk_size_gb for w in scenario.workloads) / 1000.0
 
 
-def busy_share(scenario, active: int, ctx=None) -> float:
-    """Average CPU busy share of ``active`` hosts. With the engine's ``ctx``: busy cores as the host
-    count and the growth timeline count them (:func:`advisor.recommend.load.vm_busy_cores`, on the
-    hosts' clock), so the card's power and a flat timeline's agree (#31 review 3 finding 5); without
-    it each vCPU's share at the documents' clock."""
-    from advisor.recommend.load import busy_cores, vm_busy_cores
+def busy_share(ctx, active: int) -> float:
+    """Average CPU busy share of ``active`` hosts of the scenario of the engine's ``ctx``: busy cores
+    as the host count and the growth timeline count them (:func:`advisor.recommend.load.vm_busy_cores`,
+    on the hosts' clock), so every bill's power and a flat timeline's agree (#31 review 3 finding 5)."""
+    from advisor.recommend.load import vm_busy_cores
 
-    busy = sum((busy_cores(w) if ctx is None else vm_busy_cores(ctx, w)) * w.vms for w in scenario.workloads)
+    scenario = ctx.scenario
+    busy = sum(vm_busy_cores(ctx, w) * w.vms for w in scenario.workloads)
     return min(1.0, busy / max(active * scenario.hosts.cpu.cores, 1))
 
 
 # --- the cost of an advice ----------------------------------------------------------------------------
-def advice_cost(advice, cat: Catalogue, kb=None, hosts: int | None = None, ctx=None) -> DesignCost:
-    """The advised design's bill and the alternatives on its cards that change it. ``kb`` lets the
-    over-allocation and storage alternatives be re-sized by the engine's host count; without it
-    they keep the advised count. ``hosts`` prices that many hosts instead of the advised count (a
-    what-if prices the hosts planned)."""
+def advice_cost(advice, cat: Catalogue, ctx, hosts: int | None = None, resize: bool = True) -> DesignCost:
+    """The advised design's bill and the alternatives on its cards that change it, in the engine's
+    context ``ctx`` of the advice (the engine's own, or :meth:`advisor.engine.Advice.context`).
+    With ``resize`` the over-allocation and storage alternatives are re-sized by the engine's host
+    count; without it (a what-if stays fast) they keep the advised count. ``hosts`` prices that
+    many hosts instead of the advised count (a what-if prices the hosts planned)."""
     sc = advice.scenario
     hc = advice.find("host_count")
     hv = advice.first("hypervisor", "cluster")
@@ -350,7 +351,7 @@ def advice_cost(advice, cat: Catalogue, kb=None, hosts: int | None = None, ctx=N
     hypervisor = hv.choice if hv is not None else None
 
     def facts(n_active: int, hypervisor=hypervisor, backend=backend) -> DesignFacts:
-        return DesignFacts(host, n_active + reserve, n_active, busy_share(sc, n_active, ctx), hypervisor, backend,
+        return DesignFacts(host, n_active + reserve, n_active, busy_share(ctx, n_active), hypervisor, backend,
                            match_storage(cat, sc, backend), image_tb(sc))
 
     out = price(cat, facts(active))
@@ -380,7 +381,7 @@ def advice_cost(advice, cat: Catalogue, kb=None, hosts: int | None = None, ctx=N
                 text += f" for {abs(change):.0f} % {'less' if change < 0 else 'more'} CPU" if abs(change) >= 0.5 \
                     else " for the same CPU"
             deltas.append(_delta(out, alt, "hypervisor", hv.scope, a.choice, hosts, text, a.excluded, change, d_lic))
-    resized = _resize(advice, kb) if kb is not None else None
+    resized = _resize(advice, ctx.kb) if resize else None
     for decision in ("vcpu_overallocation", "storage_backend"):
         rec = advice.find(decision)
         if rec is None:

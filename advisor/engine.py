@@ -268,7 +268,7 @@ def _advise(scenario, kb, site, userdb, progress, cancel, calibration, catalogue
         advice = Advice(sc, recs, cal, dict(ctx.models.problems), kb.digest, 0.0, facts=ctx.facts, targets=results)
         if catalogue is not None:
             report(progress, 0.97, "pricing the design")
-            advice.cost = advice_cost(advice, catalogue, kb, ctx=ctx)
+            advice.cost = advice_cost(advice, catalogue, ctx)
         if sc.growth is not None:
             report(progress, 0.98, "growing the demand over the horizon")
             advice.timeline = timeline(ctx, advice.find("host_count"), catalogue,

@@ -14,7 +14,8 @@ from ui.workers import TaskSlot
 
 def advise_data(data: dict, kb, site, userdb_path, progress=None, cancel=None, catalogue=None):
     """Worker: the Advice for scenario data (the what-if variant), with the design's bill when
-    there is a cost ``catalogue`` (its alternatives keep the advised host count: a what-if stays fast)."""
+    there is a cost ``catalogue``, priced in the advice's engine context like the main card's (its
+    alternatives keep the advised host count: a what-if stays fast)."""
     from advisor.engine import advise
     from knowledge.userdb import UserDatabase
 
@@ -23,7 +24,7 @@ def advise_data(data: dict, kb, site, userdb_path, progress=None, cancel=None, c
     if catalogue is not None:
         from advisor.cost import advice_cost
 
-        advice.cost = advice_cost(advice, catalogue)
+        advice.cost = advice_cost(advice, catalogue, advice.context(kb), resize=False)
     return advice
 
 
@@ -33,6 +34,14 @@ def planned_hosts(advice) -> int | None:
     if hc is None or hc.value is None:
         return None
     return max(int(advice.scenario.hosts.count), int(round(hc.value)))
+
+
+def planned_cost(advice, catalogue, kb):
+    """The bill of ``advice`` at its planned hosts (:func:`planned_hosts`), in the advice's engine
+    context (the power the main card counts); its alternatives keep the advised host count."""
+    from advisor.cost import advice_cost
+
+    return advice_cost(advice, catalogue, advice.context(kb), hosts=planned_hosts(advice), resize=False)
 
 
 def state_for(session) -> QtWhatIfState:
@@ -91,9 +100,7 @@ class QtWhatIfState(QObject):
         for a, c, bill in self._cost_memo:
             if a is advice and c is catalogue:
                 return bill
-        from advisor.cost import advice_cost
-
-        bill = advice_cost(advice, catalogue, hosts=planned_hosts(advice))
+        bill = planned_cost(advice, catalogue, self.session.kb)
         self._cost_memo = [*self._cost_memo[-3:], (advice, catalogue, bill)]  # the what-if's and the scenario's
         return bill
 

@@ -21,7 +21,7 @@ import numpy as np
 
 from advisor.growth import RATES
 from advisor.scenario.fields import TOTALS, TYPICAL_RAM_GIB, TYPICAL_VCPUS
-from advisor.scenario.totals import size_totals
+from advisor.scenario.totals import SURPLUS_SHARE, size_totals
 
 #: the growth rates of a growth section (and of a workload's own), as the scenario spells them
 RATE_KEYS = tuple(f"{r}_pct_per_year" for r in RATES)
@@ -193,35 +193,46 @@ def runs_out_phrase(timeline) -> str:
     return f"not within the {timeline.years[-1].year} years"
 
 
+def _sized(w: dict):
+    """The VMs the reader sizes a group given as totals as (:func:`advisor.scenario.totals.size_totals`)."""
+    return size_totals(w.get("total_vcpus"), w.get("total_ram_gib"), w.get("total_storage_tb"),
+                       w.get("vcpus") or TYPICAL_VCPUS, w.get("ram_gib") or TYPICAL_RAM_GIB)
+
+
 def group_vms(w: dict) -> int:
     """The VMs of one workload group of the scenario data: its ``vms``, or for a group given as
     totals the VMs the reader sizes them as (:func:`advisor.scenario.totals.size_totals`)."""
     if not any(w.get(k) is not None for k in TOTALS):
         return max(1, int(w.get("vms", 1)))
-    sized = size_totals(w.get("total_vcpus"), w.get("total_ram_gib"), w.get("total_storage_tb"),
-                        w.get("vcpus") or TYPICAL_VCPUS, w.get("ram_gib") or TYPICAL_RAM_GIB)
-    return sized.vms
+    return _sized(w).vms
 
 
-def _scale_group(w: dict, now: int, n: int) -> None:
-    """Give group ``w`` (``now`` VMs) ``n`` VMs: set its ``vms``, or scale its totals by n/now (a
-    group given as totals has no ``vms``: its VMs follow from its totals)."""
+def _scale_group(w: dict, n: int) -> None:
+    """Give group ``w`` ``n`` VMs: set its ``vms``, or for a group given as totals (it has no
+    ``vms``: its VMs follow from its totals) give it the totals of ``n`` VMs of the shape it is
+    sized as, that shape as its typical VM, so the reader sizes exactly ``n`` VMs of it again
+    (scaling the totals alone let the reader pick another shape: 600 vCPUs / 3,072 GiB are 200 VMs
+    of 3 vCPU, not the 300 of 2 vCPU the slider asked)."""
     if not any(w.get(k) is not None for k in TOTALS):
         w["vms"] = n
         return
-    factor = n / now
-    if w.get("total_vcpus") is not None:
-        w["total_vcpus"] = max(1, round(w["total_vcpus"] * factor))
-    for key in ("total_ram_gib", "total_storage_tb"):
-        if w.get(key) is not None:
-            w[key] = w[key] * factor
+    sized = _sized(w)
+    w["vcpus"], w["ram_gib"] = sized.vcpus, sized.ram_gib
+    if w.get("total_vcpus") is not None:  # VMs of one vCPU fewer in proportion, as few as sizes n VMs
+        most = n * sized.vcpus
+        w["total_vcpus"] = min(most, max(round(w["total_vcpus"] * n / sized.vms),
+                                         math.ceil(most / (1 + SURPLUS_SHARE) - 1e-9)))
+    if w.get("total_ram_gib") is not None:
+        w["total_ram_gib"] = n * sized.ram_gib
+    if w.get("total_storage_tb") is not None and sized.disk_gb is not None:
+        w["total_storage_tb"] = n * sized.disk_gb / 1000.0
 
 
 def scale_vms(data: dict, total: int) -> None:
     """Scale the VM counts of the workload groups of ``data`` (in place) to ``total`` VMs in all,
     in proportion, each group keeping at least one VM (largest remainders get the rounding). A
-    group given as totals has its totals scaled instead (its VM count then follows the reader's
-    sizing, so it may miss its share by the rounding of a whole vCPU count)."""
+    group given as totals gets the totals of its share of VMs of the shape it is sized as (its VM
+    count follows from them: the reader sizes them as that many VMs)."""
     groups = [w for w in data.get("workloads", []) if isinstance(w, dict)]
     now = [group_vms(w) for w in groups]
     if not groups or sum(now) == total:
@@ -237,8 +248,8 @@ def scale_vms(data: dict, total: int) -> None:
     while sum(counts) > total:
         j = max((k for k in range(len(counts)) if counts[k] > 1), key=lambda k: counts[k] - exact[k])
         counts[j] -= 1
-    for w, was, n in zip(groups, now, counts, strict=True):
-        _scale_group(w, was, n)
+    for w, n in zip(groups, counts, strict=True):
+        _scale_group(w, n)
 
 
 class WhatIf:

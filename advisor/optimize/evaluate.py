@@ -358,7 +358,7 @@ class _Evaluator:
             s, sc, catalogue = c.s, c.sc, self.catalogue
             # the busy cores the host count and the advice's cost card count (#31 review 3 finding 6)
             ctx = self.context(sc, _facts(sc, c.n, hv, None, s.backend), dict(c.out["chosen"]))
-            bill = price(catalogue, DesignFacts(c.h, c.n + self.reserve, c.n, busy_share(sc, c.n, ctx), hv, s.backend,
+            bill = price(catalogue, DesignFacts(c.h, c.n + self.reserve, c.n, busy_share(ctx, c.n), hv, s.backend,
                                                 catalogue.storage_product(s.product) if s.product else None,
                                                 image_tb(sc)))
             kwh = sum(line.quantity for line in bill.lines if line.category == "power")

@@ -29,10 +29,15 @@ def judge(scenario: Scenario, catalogue: Catalogue, design: Design, kb) -> tuple
     """(reason code of :mod:`advisor.optimize.evaluate`, the design with its figures when it is
     feasible), from one ``advise`` of the design's scenario."""
     from advisor.engine import advise
-    from advisor.recommend import targets as tg
 
     sc = design_scenario(scenario, catalogue, design)
-    advice = advise(sc, kb=kb, catalogue=catalogue)
+    return judge_advice(advise(sc, kb=kb, catalogue=catalogue), sc, design, kb)
+
+
+def judge_advice(advice, sc: Scenario, design: Design, kb) -> tuple[int, Candidate | None]:
+    """:func:`judge` from the advice of the design's scenario ``sc`` (with a cost catalogue)."""
+    from advisor.recommend import targets as tg
+
     hc = advice.find("host_count")
     if hc is None or hc.value is None:
         return PLACEMENT, None

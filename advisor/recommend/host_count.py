@@ -55,7 +55,7 @@ from advisor.recommend.host_demand import (
 )
 from advisor.recommend.host_limits import _oversize, _page_cache, _shared_capacity, _shared_load, _soft_limits
 from advisor.recommend.packing import Packing, balance
-from advisor.recommend.placement_plan import Constrained, constrain
+from advisor.recommend.placement_plan import Constrained, constrain, declared
 from advisor.rules import evaluate
 from advisor.scenario import TARGETS as TARGET_NAMES
 from advisor.scenario.percentiles import percentile_sizing
@@ -69,7 +69,9 @@ MAX_EXTRA_HOSTS = 256
 def headroom(ctx: EngineContext, active: int, packing: Packing | None = None,
              budgets: Budgets = NO_BUDGETS) -> dict[str, int]:
     """Workload name -> how many more whole VMs of its profile fit into the per-host leftovers of
-    ``active`` hosts after the VMs are placed (hosts beyond the placement's count are empty)."""
+    ``active`` hosts after the VMs are placed (hosts beyond the placement's count are empty); under
+    placement constraints, as many of those as the constrained search still places
+    (:mod:`advisor.recommend.room`)."""
     cap = host_capacity(ctx, budgets)
     packing = packing or _pack(ctx, cap, budgets)
     out = {}
@@ -83,6 +85,10 @@ def headroom(ctx: EngineContext, active: int, packing: Packing | None = None,
         if key not in seen:
             seen[key] = packing.fits(demand, active - packing.hosts)
         out[w.name] = seen[key]
+    if declared(ctx.scenario):  # what the constraints still place (#31 review 3 finding 1)
+        from advisor.recommend.room import constrained_room
+
+        out = constrained_room(ctx, active, budgets, out)
     return out
 
 

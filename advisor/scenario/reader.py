@@ -46,6 +46,7 @@ from advisor.scenario.model import (
     Target,
     Workload,
     level_of,
+    percentile_of,
     share_at,
 )
 from advisor.scenario.placement_rules import check_constraints
@@ -240,8 +241,8 @@ def _percentiles(r: _Reader, path: str, pr: Problems) -> dict[str, float] | None
     out = {}
     for k, v in table.items():
         where = f"{path}.cpu_busy_percentiles.{k}"
-        q = 100.0 if k == "peak" else (float(k[1:]) if re.fullmatch(r"p\d+(\.\d+)?", str(k)) else -1.0)
-        if not 0 < q <= 100:
+        q = percentile_of(k)
+        if q is None or not 0 < q <= 100:
             pr.add(where, "must be named p<percentile> (p50, p95, p99.9) or peak")
         elif not is_number(v) or not 0 <= float(v) <= 1:
             pr.add(where, f"must be a busy share from 0 to 1, not {v!r}")
@@ -302,7 +303,8 @@ def _totals(r: _Reader, values: dict[str, Any], io: IOProfile, path: str, pr: Pr
                                            "and io.disk_gb instead")
     typical = (r.get("vcpus", TYPICAL_VCPUS) or TYPICAL_VCPUS, r.get("ram_gib", TYPICAL_RAM_GIB) or TYPICAL_RAM_GIB)
     sized = size_totals(values["total_vcpus"], values["total_ram_gib"], values.get("total_storage_tb"), *typical)
-    values.update(vms=sized.vms, vcpus=sized.vcpus, ram_gib=sized.ram_gib, typical=typical)
+    values.update(vms=sized.vms, vcpus=sized.vcpus, ram_gib=sized.ram_gib, typical=typical,
+                  fewer_vcpu_vms=sized.fewer)
     if sized.disk_gb is not None and io.disk_gb is None:
         io.disk_gb = sized.disk_gb
 

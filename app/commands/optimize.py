@@ -44,7 +44,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="active host counts per host model, from the fewest that places the VMs (default 6)")
     p.add_argument("--horizon", action="store_true",
                    help="size for the scenario's growth (its growth section): the design that lasts every year "
-                        "of growth.horizon_years at least cost (searched on the most demanding year)")
+                        "of growth.horizon_years at least cost over the horizon (capex plus each year's opex at that year's "
+                        "load; the configurations come from a search of the most demanding year)")
     p.add_argument("--workers", type=int, metavar="N",
                    help="local processes (default: several for large spaces, else 1)")
     p.add_argument("--format", choices=("json", "text"), default="json", help="output format (default json)")
@@ -80,11 +81,6 @@ def cmd_optimize(args) -> int:
     if args.workers is not None and args.workers < 1:
         raise InputError("--workers must be at least 1")
     scenario = load_scenario(args.scenario)
-    searched = scenario
-    if args.horizon:
-        from advisor.growth import horizon_scenario
-
-        searched = horizon_scenario(scenario)
     catalogue = catalogue_for(args)
     if catalogue is None:
         raise InputError("no cost catalogue: give --catalogue FILE or store one (capadvisor costs import FILE; "
@@ -93,14 +89,17 @@ def cmd_optimize(args) -> int:
                            backends=args.backends, cache_modes=args.cache_modes, host_counts=args.host_counts)
     show = _progress()
     with KnowledgeBase.open(args.kb) as kb:
-        result = optimize(searched, catalogue, kb, objective=args.objective, figure=args.figure, options=options,
-                          workers=args.workers, progress=show)
+        if args.horizon:
+            from advisor.optimize.horizon import optimize_horizon
+
+            result = optimize_horizon(scenario, catalogue, kb, objective=args.objective, figure=args.figure,
+                                      options=options, workers=args.workers, progress=show)
+        else:
+            result = optimize(scenario, catalogue, kb, objective=args.objective, figure=args.figure,
+                              options=options, workers=args.workers, progress=show)
     if show is not None:
         print(file=sys.stderr)
-    if args.horizon:
-        result.notes.insert(0, f"sized for the growth horizon: {searched.name}, {searched.total_vms:,} VMs; the "
-                               "design lasts every year of it")
-    elif scenario.growth is not None and result.best is not None:
+    if not args.horizon and scenario.growth is not None and result.best is not None:
         from advisor.optimize.lasts import growth_note
 
         with KnowledgeBase.open(args.kb) as kb:

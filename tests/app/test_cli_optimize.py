@@ -95,7 +95,8 @@ def test_horizon_sizes_for_the_growth_and_the_written_design_lasts(run, tmp_path
                          "--workers", "1", "--write-scenario", str(out_file))
     assert code == 0, err
     data = json.loads(out)
-    assert data["notes"][0].startswith("sized for the growth horizon: Five years of growth (year 5 of its growth)")
+    assert data["notes"][0].startswith("sized for the growth horizon: the search of Five years of growth (year 5 of "
+                                       "its growth)")
     assert main(["advise", "--kb", str(kb_path), str(out_file)]) == 0
     advice = json.loads(capsys.readouterr().out)
     assert advice["runs_out"] is None and len(advice["timeline"]) == 6  # the growth section is kept
@@ -117,3 +118,66 @@ def test_the_best_design_draws_the_power_its_advice_prices(run, tmp_path, kb_pat
     assert cost["design"]["hypervisor"] == best["hypervisor"] and cost["design"]["hosts"] == best["hosts"]
     power = next(line for line in cost["lines"] if line["category"] == "power")
     assert best["energy_kwh_per_year"] == pytest.approx(power["quantity"], abs=0.1)
+
+
+HZ = """
+version: 1
+name: cpu bound horizon
+hosts:
+  count: 4
+  reserve: 1
+  cpu: {sockets: 2, cores_per_socket: 16, threads_per_core: 2, ghz: 2.5}
+  ram_gib: 512
+  disks: [{kind: ssd, count: 4, size_gb: 1920}]
+workloads:
+  - {name: calc, vms: 100, vcpus: 2, ram_gib: 4, cpu_intensity: high}
+growth: {horizon_years: 5, cpu_pct_per_year: 5, ram_pct_per_year: 30}
+"""
+HZ_PRICES = """
+version: 1
+name: review prices 2
+currency: EUR
+years: 5
+power: {price_per_kwh: 0.20, pue: 1.5}
+hosts:  # the scenario's host, and one with twice the RAM
+  - {name: R 2x16 512, cpu: {sockets: 2, cores_per_socket: 16, threads_per_core: 2, ghz: 2.5}, ram_gib: 512,
+     disks: [{kind: ssd, count: 4, size_gb: 1920}], price: 10000, power_w: 500}
+  - {name: R 2x16 1024, cpu: {sockets: 2, cores_per_socket: 16, threads_per_core: 2, ghz: 2.5}, ram_gib: 1024,
+     disks: [{kind: ssd, count: 4, size_gb: 1920}], price: 14000, power_w: 550}
+"""
+
+
+def _advise(kb_path, path: Path, capsys, *extra: str) -> dict:
+    assert main(["advise", "--kb", str(kb_path), str(path), "--format", "json", *extra]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_horizon_buys_the_fewest_hosts_that_last_priced_over_the_years(run, tmp_path, kb_path, capsys):
+    # #31 review 3 finding 17 (left open): RAM +30 %/yr, CPU +5 %/yr. Year 5 holds 372 VMs of 0.686 vCPU
+    # (127.6 VMs' worth of CPU x 2 vCPU / 372), 183.8 busy cores = 7.18 hosts' worth at 80 % of 32 cores:
+    # 8 active hosts + 1 reserve last. The search of the year-5 scenario alone (whole vCPUs a VM: 372
+    # vCPUs) bought 11 hosts (10 active); the horizon search judges each configuration by its timeline.
+    sc, cat, out_file = tmp_path / "hz.yaml", tmp_path / "cat.yaml", tmp_path / "best.yaml"
+    sc.write_text(HZ)
+    cat.write_text(HZ_PRICES)
+    code, out, err = run(str(sc), "--catalogue", str(cat), "--horizon", "--workers", "1",
+                         "--write-scenario", str(out_file))
+    assert code == 0, err
+    data = json.loads(out)
+    best = data["best"]
+    assert (best["host_model"], best["hosts"], best["active_hosts"]) == ("R 2x16 512", 9, 8)
+    assert data["years"] == 5
+    note = data["notes"][0]
+    assert "ranked by their cost over the 5-year horizon, capex plus each year's opex at that year's load" in note
+    # its cost is its own timeline's: capex, then each year's opex at that year's load
+    advice = _advise(kb_path, out_file, capsys, "--catalogue", str(cat))
+    assert advice["runs_out"] is None
+    years = advice["timeline"]
+    assert best["cost"]["total"] == pytest.approx(years[-1]["cost"]["cumulative"], abs=0.01)
+    assert best["cost"]["capex"] == pytest.approx(sum(y["cost"]["capex"] for y in years), abs=0.01)
+    # 9 x 10,000 EUR + 5 years x 9 hosts x 500 W x PUE 1.5 x 8,760 h x 0.20 EUR/kWh (11,826 EUR a year)
+    assert best["cost"]["total"] == pytest.approx(90_000 + 5 * 11_826, abs=1)
+    # one host fewer runs out within the horizon
+    fewer = out_file.read_text().replace("host_count: 9", "host_count: 8").replace("count: 9", "count: 8")
+    out_file.write_text(fewer)
+    assert _advise(kb_path, out_file, capsys)["runs_out"] is not None

@@ -151,6 +151,7 @@ def test_optimize_tab_finds_the_design_that_lasts_the_horizon(window, qtbot):
     wait_idle(qtbot, panel, 60000)
     res = panel.result
     assert res.best is not None and "year 5 of its growth" in res.scenario.name
+    assert "ranked by their cost over the 5-year horizon" in panel.best.text()  # what the search compared
     with qtbot.waitSignal(s.sig_advice, timeout=60000):
         panel.load_design(res.best)
     assert s.document.data["growth"]["horizon_years"] == 5  # loaded onto the scenario itself, growth kept
@@ -181,6 +182,7 @@ def test_whatif_vms_slider_scales_a_totals_workload_by_its_totals(window, qtbot)
     # the what-if advice is of the scaled totals (erp's VM count is the reader's sizing of them)
     assert [w.total_vcpus for w in what.scenario.workloads] == [600, None]
     assert what.scenario.workloads[1].vms == 90
+    assert sum(w.vms for w in what.scenario.workloads) == 390  # the slider's value is the VMs advised
     assert "failed" not in window.statusBar().currentMessage()
 
 

@@ -59,7 +59,8 @@ def test_the_what_if_cost_prices_the_hosts_planned(window, qtbot):
     needed = int(s.advice.find("host_count").value)
     planned = s.advice.scenario.hosts.count
     assert planned > needed  # the example plans a spare host
-    at = {n: advice_cost(s.advice, s.catalogue, hosts=n).total for n in (needed, planned, planned + 3)}
+    ctx = s.advice.context(s.kb)
+    at = {n: advice_cost(s.advice, s.catalogue, ctx, hosts=n, resize=False).total for n in (needed, planned, planned + 3)}
     assert at[needed] < at[planned] < at[planned + 3]
 
     def shown() -> float:

@@ -38,11 +38,10 @@ FIGURES = (("headroom", "Headroom (% more VMs)"), ("host_cpu", "Busiest host's C
 def run_search(scenario, catalogue, kb, objective: str, figure: str, host_counts: int, keep_fixed: bool,
                progress=None, cancel=None, horizon: bool = False):
     """Worker: the design-space search of ``scenario`` (its fixed choices dropped unless
-    ``keep_fixed``: a design loaded from this chart fixes every choice); with ``horizon``, of the
-    scenario at the most demanding year of its growth (a design that lasts the horizon)."""
+    ``keep_fixed``: a design loaded from this chart fixes every choice); with ``horizon``, the design
+    that lasts the scenario's growth at least cost over its horizon (:mod:`advisor.optimize.horizon`)."""
     import copy
 
-    from advisor.growth import horizon_scenario
     from advisor.optimize import SpaceOptions, optimize
 
     sc = scenario
@@ -50,12 +49,15 @@ def run_search(scenario, catalogue, kb, objective: str, figure: str, host_counts
         sc = copy.deepcopy(scenario)
         sc.preferences.fixed = {}
         sc.preferences.hypervisor = None
-    if horizon:
-        sc = horizon_scenario(sc)
-    result = optimize(sc, catalogue, kb, objective=objective, figure=figure,
-                      options=SpaceOptions(host_counts=host_counts), progress=progress, cancel=cancel,
-                      keep_table=True)
-    if not horizon and result.best is not None:  # a growing scenario: when today's best design runs out
+    options = SpaceOptions(host_counts=host_counts)
+    if horizon:  # the design that lasts at least cost over the horizon, as optimize --horizon
+        from advisor.optimize.horizon import optimize_horizon
+
+        return optimize_horizon(sc, catalogue, kb, objective=objective, figure=figure, options=options,
+                                progress=progress, cancel=cancel)
+    result = optimize(sc, catalogue, kb, objective=objective, figure=figure, options=options, progress=progress,
+                      cancel=cancel, keep_table=True)
+    if result.best is not None:  # a growing scenario: when today's best design runs out
         from advisor.optimize.lasts import growth_note
 
         note = growth_note(scenario, catalogue, result.best.design, kb, "“Last the growth horizon”")
@@ -250,6 +252,7 @@ class QtOptimizePanel(QWidget):
     def _on_result(self, result) -> None:
         from advisor.cost import money
         from advisor.optimize.chart import design_text, pareto_figure
+        from advisor.optimize.horizon import LASTS
         from advisor.optimize.lasts import GROWS
 
         self.result = result
@@ -271,7 +274,8 @@ class QtOptimizePanel(QWidget):
             self.best.setText(f"<b>Best by {html.escape(result.objective)}:</b> {html.escape(design_text(b, result))}"
                               f"<br>capex {money(b.capex, result.currency)}, opex {money(b.opex_per_year)} per year, "
                               f"{b.kwh_per_year:,.0f} kWh per year; cache modes {html.escape(modes)}"
-                              + "".join(f"<br>{html.escape(n)}" for n in result.notes if n.startswith(GROWS)))
+                              + "".join(f"<br>{html.escape(n)}" for n in result.notes
+                                      if n.startswith((GROWS, LASTS))))
         self.load_best.setEnabled(b is not None)
         self.front.setRowCount(len(result.pareto))
         label = next(t for k, t in FIGURES if k == result.figure)

@@ -1,0 +1,74 @@
+"""The host count card's headroom ("room for N more") under placement constraints (closing note of
+#31 round 3: it counted the resources' leftovers only). N is what the constrained search still
+places on the active hosts: N more VMs need no more hosts, N + 1 do. Real engine and knowledge
+base; the numbers are computed by hand below."""
+
+from __future__ import annotations
+
+import pytest
+
+from advisor.engine import advise
+
+pytestmark = pytest.mark.timeout(300)
+
+
+def _hosts(count: int, reserve: int, cores: int, ghz: float, ram: int, **more) -> dict:
+    return {"count": count, "reserve": reserve, "ram_gib": ram,
+            "cpu": {"sockets": 2, "cores_per_socket": cores, "threads_per_core": 2, "ghz": ghz}, **more}
+
+
+def _card(kb, sc: dict) -> dict:
+    return next(r for r in advise(sc, kb=kb).to_dict()["recommendations"] if r["decision"] == "host_count")
+
+
+def _room(card: dict) -> dict[str, int]:
+    return {k.removeprefix("headroom_"): int(v["value"]) for k, v in card["expected"].items()
+            if k.startswith("headroom_")}
+
+
+def _more(sc: dict, name: str, n: int) -> dict:
+    return {**sc, "workloads": [{**w, "vms": w["vms"] + n} if w["name"] == name else w for w in sc["workloads"]]}
+
+
+def test_no_room_for_an_anti_affine_vm_when_each_host_holds_one(session_kb):
+    # 4 anti-affine VMs (4 vCPU / 32 GiB) need 4 active hosts; the resources would hold 84 more on
+    # them, the anti-affinity none (a fifth VM needs a fifth host).
+    sc = {"name": "aa", "hosts": _hosts(6, 1, 32, 2.4, 768),
+          "workloads": [{"name": "db", "vms": 4, "vcpus": 4, "ram_gib": 32, "cpu_intensity": "low",
+                         "anti_affinity": True}]}
+    card = _card(session_kb, sc)
+    assert int(card["expected"]["active_hosts"]["value"]) == 4
+    assert _room(card) == {"db": 0}
+    assert "room on the 4 active hosts for 0 more db VMs" in card["rationale"]
+    assert int(_card(session_kb, _more(sc, "db", 1))["expected"]["active_hosts"]["value"]) == 5
+
+
+def test_a_named_group_leaves_room_for_one_vm_a_host(session_kb):
+    # 2 + 1 VMs of one anti-affinity group "g" and 6 VMs without: the card's 3 active hosts (the group
+    # needs 3) hold no more VM of the group, plenty of the free workload.
+    vm = {"vcpus": 2, "ram_gib": 8, "cpu_intensity": "low"}
+    sc = {"name": "grp", "hosts": _hosts(4, 1, 16, 2.0, 512),
+          "workloads": [{"name": "a", "vms": 2, "anti_affinity": "g", **vm},
+                        {"name": "b", "vms": 1, "anti_affinity": "g", **vm},
+                        {"name": "c", "vms": 6, **vm}]}
+    card = _card(session_kb, sc)
+    assert int(card["expected"]["active_hosts"]["value"]) == 3
+    room = _room(card)
+    assert room["a"] == room["b"] == 0 and room["c"] > 100
+
+
+@pytest.mark.parametrize("prefs, hosts", [
+    ({"survive": {"domains": 1}}, {"failure_domains": [{"name": "rackA", "hosts": 3}, {"name": "rackB", "hosts": 3}]}),
+    ({"ha": {"policy": "percentage", "tolerate_hosts": 2}}, {})])
+def test_room_that_still_survives_the_failure(session_kb, prefs, hosts):
+    # 40 VMs of 2 vCPU / 16 GiB (16.32 GiB with the overhead) on 512 GiB hosts: 30 VMs a host
+    # (496.14 GiB usable). Survive 1 of 2 domains (2 active hosts a domain) or HA tolerating 2 of 4:
+    # 2 hosts must hold every VM, 60: room for 20 more (the resources alone: 4 x 30 - 40 = 80).
+    sc = {"name": "fail", "hosts": _hosts(6 if hosts else 5, 0, 16, 2.0, 512, **hosts),
+          "workloads": [{"name": "app", "vms": 40, "vcpus": 2, "ram_gib": 16, "cpu_intensity": "low"}],
+          "preferences": prefs}
+    card = _card(session_kb, sc)
+    assert int(card["expected"]["active_hosts"]["value"]) == 4
+    assert _room(card) == {"app": 20}
+    assert int(_card(session_kb, _more(sc, "app", 20))["expected"]["active_hosts"]["value"]) == 4
+    assert int(_card(session_kb, _more(sc, "app", 21))["expected"]["active_hosts"]["value"]) > 4
