@@ -212,11 +212,31 @@ class Workload:
     #: a workload given as totals: the typical VM (vCPUs, GiB) its VMs are sized by, at most (the
     #: file's ``vcpus`` / ``ram_gib``; ``vcpus`` / ``ram_gib`` here are its sized VMs'). Not a file field.
     typical: tuple[int, float] | None = None
+    #: a workload given as totals whose vCPU total its VMs of ``vcpus`` do not divide: how many of
+    #: its VMs have one vCPU fewer, so that they hold the total exactly. Not a file field.
+    fewer_vcpu_vms: int = 0
 
     @property
     def from_totals(self) -> bool:
         """Whether the workload is given as totals (its ``vms`` are derived from them)."""
         return self.total_vcpus is not None or self.total_ram_gib is not None or self.total_storage_tb is not None
+
+    @property
+    def all_vcpus(self) -> int:
+        """The vCPUs of all its VMs (a totals workload's some one vCPU fewer: its vCPU total)."""
+        return self.vms * self.vcpus - self.fewer_vcpu_vms
+
+    @property
+    def mean_vcpus(self) -> float:
+        """vCPUs a VM holds on average: ``vcpus``, less the VMs of one fewer spread over them (the
+        demand of a VM of the workload; its size is ``vcpus``)."""
+        return self.vcpus - self.fewer_vcpu_vms / self.vms if self.fewer_vcpu_vms else float(self.vcpus)
+
+    @property
+    def vcpus_label(self) -> str:
+        """The vCPUs a VM for people: ``4``, or ``4 (3 of them 3)`` for a totals workload spread exactly."""
+        k = self.fewer_vcpu_vms
+        return str(self.vcpus) if not k else f"{self.vcpus} ({k:,} of them {self.vcpus - 1})"
 
     @property
     def disk_size_gb(self) -> float:
@@ -355,6 +375,7 @@ class Scenario:
             prefs.pop("fixed", None)
         for w, row in zip(self.workloads, out.get("workloads", []), strict=True):
             row.pop("typical", None)
+            row.pop("fewer_vcpu_vms", None)
             if w.from_totals:  # the file keeps the totals and the typical VM; the VMs (and disks) follow
                 row.pop("vms", None)
                 if w.typical is not None:

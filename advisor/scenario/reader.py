@@ -341,7 +341,8 @@ def _totals(r: _Reader, values: dict[str, Any], io: IOProfile, path: str, pr: Pr
                                            "and io.disk_gb instead")
     typical = (r.get("vcpus", TYPICAL_VCPUS) or TYPICAL_VCPUS, r.get("ram_gib", TYPICAL_RAM_GIB) or TYPICAL_RAM_GIB)
     sized = size_totals(values["total_vcpus"], values["total_ram_gib"], values.get("total_storage_tb"), *typical)
-    values.update(vms=sized.vms, vcpus=sized.vcpus, ram_gib=sized.ram_gib, typical=typical)
+    values.update(vms=sized.vms, vcpus=sized.vcpus, ram_gib=sized.ram_gib, typical=typical,
+                  fewer_vcpu_vms=sized.fewer)
     if sized.disk_gb is not None and io.disk_gb is None:
         io.disk_gb = sized.disk_gb
 
