@@ -205,13 +205,13 @@ def _today_text(p, series: dict[str, Any] | None) -> str:
 
 def split_series(paths) -> tuple[list[Path], list[Path]]:
     """``(inventory files, series files)`` of ``paths``, told apart by their content
-    (:func:`knowledge.series.detect_series`): a Live Optics workbook with performance sheets is both."""
-    from knowledge.series import SERIES_ONLY, detect_series
+    (:func:`knowledge.series.detect_series`; a Live Optics workbook's per-VM average and peak are read
+    with the workbook, by the inventory reader)."""
+    from knowledge.series import detect_series
 
     files = [Path(p) for p in paths]
     kinds = {f: detect_series(f) for f in files}
-    return ([f for f in files if kinds[f] not in SERIES_ONLY],
-            [f for f in files if kinds[f] in SERIES_ONLY] + [f for f in files if kinds[f] == "liveoptics-perf"])
+    return [f for f in files if kinds[f] is None], [f for f in files if kinds[f] is not None]
 
 
 def import_inventory(paths, group_by: str = "auto", include_powered_off: bool = True, percentile: float | None = None,

@@ -8,7 +8,8 @@ for ``w`` is the most ``k`` up to it for which the host count's own constrained 
 (:func:`advisor.recommend.placed_count.placed_active`) places the VMs with ``k`` more of ``w`` on
 the active hosts, found by bisection (the hosts it needs grow with ``k``). An anti-affinity group
 bounds it first: its VMs never share a host, so the group holds at most one VM a host. Each search
-is kept in the advice's memo, so counts that share a design (the optimizer's rows) share them.
+is kept in the advice's memo and brackets the next bisection, so counts that share a design (the
+optimizer's rows) share them.
 """
 
 from __future__ import annotations
@@ -26,8 +27,10 @@ def constrained_room(ctx: EngineContext, active: int, budgets: Budgets, room: di
     out = {}
     for w in ctx.scenario.workloads:
         hi = min(room.get(w.name, 0), _group_bound(ctx, w, active))
-        lo = 0
-        if hi > 0 and _needs(ctx, budgets, w, hi) > active:
+        known = _known(ctx, budgets, w)  # VMs more -> the hosts they need, from earlier searches
+        lo = max((k for k, n in known.items() if n <= active and k <= hi), default=0)
+        if hi > lo and _needs(ctx, budgets, w, hi) > active:
+            hi = min(k for k, n in known.items() if n > active and k > lo)
             while lo < hi - 1:  # _needs(lo) <= active < _needs(hi)
                 mid = (lo + hi) // 2
                 if _needs(ctx, budgets, w, mid) <= active:
@@ -37,6 +40,14 @@ def constrained_room(ctx: EngineContext, active: int, budgets: Budgets, room: di
             hi = lo
         out[w.name] = max(hi, 0)
     return out
+
+
+def _known(ctx: EngineContext, budgets: Budgets, w) -> dict[int, int]:
+    """The searches of ``w`` done so far in this design (``ctx``'s facts and ``budgets``): VMs more
+    -> active hosts needed (the hosts grow with the VMs, so they bracket the next answer)."""
+    f = ctx.facts
+    return ctx.memo.setdefault(("room", w.name, f.overallocation_ratio, f.storage_backend, f.hypervisor, budgets),
+                               {})
 
 
 def _group_bound(ctx: EngineContext, w, active: int) -> int:
@@ -52,13 +63,11 @@ def _group_bound(ctx: EngineContext, w, active: int) -> int:
 
 def _needs(ctx: EngineContext, budgets: Budgets, w, more: int) -> int:
     """The active hosts the constrained search needs with ``more`` VMs of ``w`` (a very large
-    number when no count places them)."""
-    f = ctx.facts
-    key = ("room", w.name, more, f.overallocation_ratio, f.storage_backend, f.hypervisor, budgets)
+    number when no count places them), kept in :func:`_known`."""
+    from advisor.recommend.placed_count import placed_active
 
-    def search() -> int:
-        from advisor.recommend.placed_count import placed_active
-
+    known = _known(ctx, budgets, w)
+    if more not in known:
         sc = copy.copy(ctx.scenario)
         sc.workloads = [copy.copy(x) for x in ctx.scenario.workloads]
         pctx = dataclasses.replace(ctx, scenario=sc, memo={})
@@ -67,6 +76,5 @@ def _needs(ctx: EngineContext, budgets: Budgets, w, more: int) -> int:
             if x is w:
                 y.vms = x.vms + more
         placed = placed_active(pctx, budgets)
-        return 1 << 62 if placed.problems else placed.active
-
-    return ctx.once(key, search)
+        known[more] = 1 << 62 if placed.problems else placed.active
+    return known[more]

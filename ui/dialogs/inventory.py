@@ -381,8 +381,10 @@ class InventoryDialog(QDialog):
 
         sized = inventory.sized_percentile  # of the series read, or of the VMs' own percentiles (Nutanix)
         series = inventory.series
-        # no percentile where the series are a collector's average and peak (sized on the peak)
-        self.percentile_row.setVisible(sized is not None and (series is None or series.estate.get("basis") == SUMMED))
+        # no percentile where a collector gives only each VM's average and peak (Live Optics, AWS: sized on the peak)
+        peaks_only = series is None and {k for v in inventory.vms for k in (v.cpu_pcts or {})} == {"peak"}
+        self.percentile_row.setVisible(sized is not None and not peaks_only
+                                       and (series is None or series.estate.get("basis") == SUMMED))
         if sized is not None:
             self.percentile.blockSignals(True)
             self.percentile.setValue(int(round(sized)))
