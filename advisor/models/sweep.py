@@ -99,5 +99,8 @@ def remembered(kb, family: str, vary: str, values: Sequence[float], fixed: Mappi
 
 
 def _copy(p: Prediction) -> Prediction:
-    arrays = {f: getattr(p, f) for f in ("mean", "low", "high", "extrapolated")}
-    return dataclasses.replace(p, **{f: a.copy() for f, a in arrays.items() if isinstance(a, np.ndarray)})
+    def own(a):
+        return a.copy() if isinstance(a, np.ndarray) else a
+
+    return dataclasses.replace(p, mean=own(p.mean), low=own(p.low), high=own(p.high),
+                               extrapolated=own(p.extrapolated))
