@@ -20,7 +20,8 @@ def _spec(mean, marker: float) -> ChartSpec:
     return ChartSpec("t", "downtime", "vCPU over-allocation", "vCPUs per core", "downtime", "s",
                      curves=[Curve("light", x, mean, mean * 0.9, mean * 1.1)],
                      points=[Points("light measured", np.array([2.0, 4.0]), np.array([1.0, 2.0]), ["a", "b"])],
-                     lines=[Line("2 vCPUs/core", marker, "x", kind="marker")])
+                     lines=[Line("2 vCPUs/core", marker, "x", kind="marker"),
+                            Line("line-rate limit", 0.0, "y", slope=0.5, kind="bound")])
 
 
 def test_a_moved_mark_sets_no_curve_or_point_data_and_a_changed_curve_is_drawn(qtbot, monkeypatch):
@@ -38,8 +39,13 @@ def test_a_moved_mark_sets_no_curve_or_point_data_and_a_changed_curve_is_drawn(q
     chart.set_spec(_spec(curve.copy(), 3.5))
     assert calls == []
     assert chart._items["lines"][0].value() == pytest.approx(3.5)
+    traced = []
+    real_path = pg.FillBetweenItem.updatePath
+    monkeypatch.setattr(pg.FillBetweenItem, "updatePath", lambda self: traced.append(self) or real_path(self))
     chart.set_spec(_spec(curve * 2, 3.5))
     main, lo, hi = chart._items["curves"][0]
     assert main.getData()[1].tolist() == pytest.approx((curve * 2).tolist())
     assert hi.getData()[1].tolist() == pytest.approx((curve * 2.2).tolist())
-    assert len(calls) == 3, "the band's edges and the curve"
+    assert lo.getData()[1].tolist() == pytest.approx((curve * 1.8).tolist())
+    assert len(calls) == 3, "the band's edges and the curve (the sloped line spans the same x)"
+    assert len(traced) == 1, "the band is traced once, with both edges new"

@@ -351,7 +351,9 @@ class ChartWidget(QWidget):
                 continue
             x = np.asarray(c.x, dtype=float)
             if lo is not None:
+                lo.blockSignals(True)  # the band between the edges is traced once, when both are new
                 lo.setData(x, np.asarray(c.low, dtype=float))
+                lo.blockSignals(False)
                 hi.setData(x, np.asarray(c.high, dtype=float))
             main.setData(x, np.asarray(c.mean, dtype=float))
         for p, old, scatter in zip(spec.points, was.points, items["points"], strict=True):
@@ -361,10 +363,13 @@ class ChartWidget(QWidget):
             px, py = self._scatter_xy(spec, p)
             scatter.setData(x=px, y=py, data=list(p.tips) or None, symbol=p.symbol)
         x0, x1 = self._x_span(spec)
-        for line, drawn in zip(spec.lines, items["lines"], strict=True):
+        span_moved = (x0, x1) != self._x_span(was)
+        for line, old_line, drawn in zip(spec.lines, was.lines, items["lines"], strict=True):
             if drawn is None:
                 continue
             if line.slope is not None:
+                if not span_moved and (line.slope, line.pos) == (old_line.slope, old_line.pos):
+                    continue  # drawn over the same span
                 x = np.linspace(x0, x1, 50)
                 drawn.setData(x, line.slope * x + line.pos)
                 continue
