@@ -30,8 +30,7 @@ from ui.panels.record_table import RecordTable
 from ui.panels.targets_form import TargetsForm, WorkloadTargetsForm
 from ui.workers import TaskSlot
 
-#: the workload's fields a 1280x800 window shows (up to the replication factor); the others come
-#: after the first paint (QtScenarioPanel.complete)
+#: the workload's fields a 1280x800 window shows; the others follow its first paint (complete())
 WORKLOAD_ROWS_SHOWN = 20
 
 #: the forms of the scenario's mappings, from the field table (advisor.scenario.fields)
