@@ -183,7 +183,8 @@ def _plain_scalars(loader_class: type) -> Callable[[str], Any]:
     """The value of a plain scalar of one line as ``loader_class`` resolves and constructs it
     (remembered per text: an estate repeats the same few words and numbers); raises
     :class:`~knowledge.infra.yamlblock.NotBlock` for a tag other than a string, number, boolean
-    or null (a date, a merge key)."""
+    or null (a date, a merge key) and for a value the loader refuses (an integer of thousands of
+    digits: the loader reports a broken line below it first)."""
     import yaml
 
     from knowledge.infra.yamlblock import NotBlock
@@ -200,7 +201,10 @@ def _plain_scalars(loader_class: type) -> Callable[[str], Any]:
         if tag == _YAML_TAG + "str":
             value = text
         elif tag in _YAML_SCALARS:
-            value = loader.construct_object(yaml.ScalarNode(tag, text))
+            try:
+                value = loader.construct_object(yaml.ScalarNode(tag, text))
+            except ValueError:
+                raise NotBlock(tag) from None
         else:
             raise NotBlock(tag)
         values[text] = value

@@ -8,7 +8,8 @@ remember duplicate keys with their lines, scalars resolved and constructed by th
 and raises :class:`NotBlock` for any other text (comments, blank lines, flow collections, anchors,
 tags, block scalars, scalars over several lines, double quotes, odd indentation, deep nesting):
 the loader reads those, and says what is wrong with a broken file. Reading the composed nodes of
-libyaml cost two thirds of the time to read an estate of 10,000 workload groups.
+libyaml cost two thirds of the time to read an estate of 10,000 workload groups; here each distinct
+line is matched once (an estate repeats most of its lines) and the lines are built in one pass.
 """
 
 from __future__ import annotations
@@ -35,102 +36,113 @@ _VALUE = f"{_PLAIN}|{_QUOTED}|\\[\\]|\\{{\\}}"
 _LINE = re.compile(f"( *)((?:- )*)(?:({_KEY}|{_QUOTED}):(?: ({_VALUE}))?|({_VALUE}))\\Z")
 #: deeper documents are left to the loader; longer keys too (YAML limits a simple key's length)
 _DEPTH, _KEY_CHARS = 64, 200
-_ITEM, _ENTRY, _SCALAR = 0, 1, 2
+#: a line's value: a block below (or null), a new empty list or mapping; a line that is an item's value
+_BLOCK, _LIST, _MAP, _ITEM = object(), object(), object(), object()
 
 
 def read_block(text: str, plain: Callable[[str], Any], mapping: Callable[[], Any]) -> Any:
     """The data of ``text`` (see the module doc); ``plain`` resolves and constructs a plain scalar
     as the loader does (``'3'`` -> 3, ``'no'`` -> False, ``''`` -> None), ``mapping`` makes an
     empty mapping as the loader does (with a ``duplicates`` list). Raises :class:`NotBlock`."""
-    tokens = _tokens(text)
-    if not tokens:
-        raise NotBlock("empty")
-    reader = _Reader(tokens, plain, mapping)
-    data, pos = reader.node(0, 0)
-    if pos != len(tokens):
-        raise NotBlock(f"line {tokens[pos][4]}")
-    return data
-
-
-def _tokens(text: str) -> list[tuple]:
-    """(column, kind, key, value, line) per ``- `` (an item), ``key[: value]`` (an entry) and value
-    after ``- `` (a scalar) of the text, in order."""
     lines = text.split("\n")
     if lines[-1] == "":
         lines.pop()
-    tokens: list[tuple] = []
-    add, match = tokens.append, _LINE.match
+    if not lines:
+        raise NotBlock("empty")
+    build = _Build(plain, mapping)
+    shapes: dict[str, tuple] = {}
     for number, line in enumerate(lines, 1):
-        m = match(line)
-        if m is None:
-            raise NotBlock(f"line {number}")
-        indent, dashes, key, value, item = m.groups()
-        column = len(indent)
-        for _ in range(len(dashes) // 2):
-            add((column, _ITEM, None, None, number))
-            column += 2
-        if key is not None:
-            if len(key) > _KEY_CHARS:
-                raise NotBlock(f"line {number}")
-            add((column, _ENTRY, key, value, number))
-        elif dashes:
-            add((column, _SCALAR, None, item, number))
+        shape = shapes.get(line) or shapes.setdefault(line, build.shape(line, number))
+        column, items, key, value, at = shape
+        top = build.stack[-1] if build.stack else None
+        if top is not None and column == top[0] and not items and not top[2] and build.pending is None:
+            data = top[1]  # the usual line: key[: value] in the open mapping
         else:
-            raise NotBlock(f"line {number}")
-    return tokens
+            data = build.place(number, shape)
+            if data is None:  # an item's value
+                continue
+        if key in data:
+            data.duplicates.append((key, number))
+        if value is _BLOCK:
+            build.pending = (data, key, at)
+            data[key] = None  # its place among the keys; set by the next line
+        else:
+            data[key] = [] if value is _LIST else mapping() if value is _MAP else value
+    return build.end()
 
 
-class _Reader:
-    """The nodes of a token list: a mapping is its entries at one column, a sequence its items."""
+class _Build:
+    """The open nodes while the lines are read: ``stack`` of (column, node, is a sequence), the
+    innermost last; ``pending`` the (mapping, key, column) of a key whose value is below it."""
 
-    def __init__(self, tokens: list[tuple], plain: Callable[[str], Any], mapping: Callable[[], Any]) -> None:
-        self.tokens, self.plain, self.new_mapping = tokens, plain, mapping
+    def __init__(self, plain: Callable[[str], Any], mapping: Callable[[], Any]) -> None:
+        self.plain, self.mapping = plain, mapping
+        self.stack: list[tuple[int, Any, bool]] = []
+        self.pending: tuple[Any, Any, int] | None = None
+        self.root: Any = None
 
     def scalar(self, text: str) -> Any:
         if text[0] == "'":
             return text[1:-1].replace("''", "'")
         if text == "[]":
-            return []
+            return _LIST
         if text == "{}":
-            return self.new_mapping()
+            return _MAP
         return self.plain(text)
 
-    def node(self, pos: int, depth: int) -> tuple[Any, int]:
-        """The node starting at token ``pos`` and the position after it."""
-        if depth > _DEPTH:
+    def shape(self, line: str, number: int) -> tuple:
+        """(column, items ``- ``, key or _ITEM, value or _BLOCK, column of the key or value) of a line."""
+        m = _LINE.match(line)
+        if m is None:
+            raise NotBlock(f"line {number}")
+        indent, dashes, key, value, item = m.groups()
+        column, items = len(indent), len(dashes) // 2
+        if key is None and not items or key is not None and len(key) > _KEY_CHARS:
+            raise NotBlock(f"line {number}")
+        if key is None:
+            return column, items, _ITEM, self.scalar(item), column + 2 * items
+        return column, items, self.scalar(key), _BLOCK if value is None else self.scalar(value), column + 2 * items
+
+    def push(self, column: int, node: Any, sequence: bool) -> None:
+        if len(self.stack) >= _DEPTH:
             raise NotBlock("depth")
-        column, kind, _, value, _ = self.tokens[pos]
-        if kind == _SCALAR:
-            return self.scalar(value), pos + 1
-        if kind == _ITEM:
-            return self.sequence(pos, column, depth)
-        return self.mapping(pos, column, depth)
+        self.stack.append((column, node, sequence))
 
-    def sequence(self, pos: int, column: int, depth: int) -> tuple[list, int]:
-        tokens, n, items = self.tokens, len(self.tokens), []
-        while pos < n and tokens[pos][0] == column and tokens[pos][1] == _ITEM:
-            item, pos = self.node(pos + 1, depth + 1)  # the item's node starts on the same line
-            items.append(item)
-        if pos < n and tokens[pos][0] > column:
-            raise NotBlock(f"line {tokens[pos][4]}")
-        return items, pos
-
-    def mapping(self, pos: int, column: int, depth: int) -> tuple[Any, int]:
-        tokens, n, data = self.tokens, len(self.tokens), self.new_mapping()
-        while pos < n and tokens[pos][0] == column and tokens[pos][1] == _ENTRY:
-            _, _, text, value, line = tokens[pos]
-            key = self.scalar(text)
-            if key in data:
-                data.duplicates.append((key, line))
-            pos += 1
-            if value is not None:
-                data[key] = self.scalar(value)
-            elif pos < n and tokens[pos][0] > column:  # a block below the key
-                data[key], pos = self.node(pos, depth + 1)
-            elif pos < n and tokens[pos][0] == column and tokens[pos][1] == _ITEM:  # a sequence at the key's column
-                data[key], pos = self.sequence(pos, column, depth + 1)
+    def place(self, number: int, shape: tuple) -> Any:
+        """Open and close the nodes for a line; its mapping, or None when the line is an item's value."""
+        column, items, key, value, at = shape
+        stack = self.stack
+        if self.pending is not None:
+            owner, name, column_of_key = self.pending
+            self.pending = None
+            if column > column_of_key or (column == column_of_key and items):  # at its column: a sequence
+                owner[name] = [] if items else self.mapping()
+                self.push(column, owner[name], bool(items))
             else:
-                data[key] = self.plain("")
-        if pos < n and tokens[pos][0] >= column:
-            raise NotBlock(f"line {tokens[pos][4]}")
-        return data, pos
+                owner[name] = self.plain("")
+        while stack and (stack[-1][0] > column or (stack[-1][0] == column and stack[-1][2] and not items)):
+            stack.pop()
+        if not stack and self.root is None:
+            self.root = [] if items else self.mapping()
+            self.push(column, self.root, bool(items))
+        if not stack or stack[-1][0] != column or stack[-1][2] != bool(items):
+            raise NotBlock(f"line {number}")
+        node = stack[-1][1]
+        for i in range(items):  # - - ...: the items are sequences, the last one holds a mapping or a value
+            column += 2
+            if i < items - 1:
+                node.append([])
+            elif key is _ITEM:
+                node.append([] if value is _LIST else self.mapping() if value is _MAP else value)
+                return None
+            else:
+                node.append(self.mapping())
+            self.push(column, node[-1], i < items - 1)
+            node = node[-1]
+        return node
+
+    def end(self) -> Any:
+        if self.pending is not None:
+            owner, name, _ = self.pending
+            owner[name] = self.plain("")
+        return self.root

@@ -356,6 +356,23 @@ def test_prometheus_instances_given_as_ips_join_the_inventorys_ip_addresses(tmp_
     assert doc["series"]["files"][0]["warnings"] == []
 
 
+def test_prometheus_instances_given_as_ips_join_an_rvtools_workbooks_primary_ip(tmp_path, capsys):
+    # closing note of #31 round 3: RVTools' vInfo 'Primary IP Address' was not read, so node_exporter
+    # series named by IP joined no VM of an RVTools export (exit 2, "none of its VMs is in the inventory")
+    from tests.knowledge import rvtools_workbooks
+
+    result = [{"metric": {"instance": f"10.20.0.{ip}:9100"}, "values": [[T0 + 300 * t, "30"] for t in range(STEPS)]}
+              for ip in (11, 12)]
+    p = tmp_path / "ip_cpu.json"
+    p.write_text(json.dumps({"status": "success", "data": {"resultType": "matrix", "result": result}}))
+    book = rvtools_workbooks.path("rvtools-4x.xlsx")
+    assert main(["inventory", str(book), str(p), "--format", "json", "--no-advise"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    web = next(g for g in doc["groups"] if "web-01" in g["examples"])["series"]
+    assert web["vms_measured"] == 2 and web["cpu_busy_pct"]["p95"] == 30.0  # web-01 and web-02, by their IPs
+    assert doc["series"]["files"][0]["warnings"] == []
+
+
 def test_the_summary_prints_how_each_series_file_was_read(tmp_path, capsys):
     inv = _inventory(tmp_path, {"app-01": 4})
     p = tmp_path / "excel.csv"

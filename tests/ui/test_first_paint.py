@@ -167,3 +167,24 @@ def test_every_tab_is_in_view_in_a_narrow_first_window(qtbot, kb_file):
     last = bar.tabRect(bar.count() - 1)
     assert last.right() < bar.width(), (last, bar.width(), [bar.tabText(i) for i in range(bar.count())])
     w.session.startup_task.cancel()
+
+
+def test_a_form_makes_the_label_of_a_problem_message_with_its_first_problem(qtbot):
+    """Each field's message label waits for a problem to show (~40 hidden labels less to build and
+    style before the first paint); a problem fixed hides it again."""
+    from ui.demo import demo_data
+    from ui.document import ScenarioDocument
+    from ui.panels.fields import BoundForm
+    from ui.panels.qt_scenario import HOST_SPECS
+
+    doc = ScenarioDocument(demo_data())
+    form = BoundForm(doc, HOST_SPECS, ("hosts",))
+    qtbot.addWidget(form)
+    messages = lambda: [lb for lb in form.findChildren(QLabel) if lb.objectName() == "fieldError"]  # noqa: E731
+    assert messages() == [] and form.problem_count() == 0
+    doc.set(("hosts", "count"), 0)
+    assert "must be >= 1" in [lb.text() for lb in messages()] and form.problem_count() == len(messages())
+    form.show()
+    assert all(lb.isVisible() for lb in messages())
+    doc.set(("hosts", "count"), 4)
+    assert not any(lb.isVisible() for lb in messages()) and form.problem_count() == 0

@@ -432,7 +432,8 @@ class QtScenarioPanel(QWidget):
     def _workload_text(w: dict) -> str:
         shape = totals_shape(w)
         if shape is not None:
-            return (f"{w.get('name', '?')}\n  {shape.vms} VMs x {shape.vcpus} vCPU, {shape.ram_gib:.4g} GiB "
+            fewer = f" ({shape.fewer} of them {shape.vcpus - 1})" if shape.fewer else ""  # the total spread exactly
+            return (f"{w.get('name', '?')}\n  {shape.vms} VMs x {shape.vcpus} vCPU{fewer}, {shape.ram_gib:.4g} GiB "
                     "(from totals)")
         return (f"{w.get('name', '?')}\n  {w.get('vms', 1)} VMs x {w.get('vcpus', 1)} vCPU, "
                 f"{w.get('ram_gib', 1)} GiB" + ("  · real-time" if w.get("realtime") else ""))
