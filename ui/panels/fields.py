@@ -189,30 +189,36 @@ class BoundForm(QWidget):
         super().__init__(parent)
         self.document = document
         self.prefix = tuple(prefix)
-        self.specs = specs
+        self.specs: list[FieldSpec] = []
         self.editors: dict[tuple, QWidget] = {}
         self.rows: dict[tuple, _Row] = {}
         self.labels: dict[tuple, QLabel] = {}
-        form = QFormLayout(self)
-        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
-        form.setLabelAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        form.setContentsMargins(6, 6, 6, 6)
-        form.setVerticalSpacing(6)
+        self.form = QFormLayout(self)
+        self.form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
+        self.form.setLabelAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        self.form.setContentsMargins(6, 6, 6, 6)
+        self.form.setVerticalSpacing(6)
+        self.add_rows(specs)
+        document.sig_changed.connect(lambda _p: self.refresh())
+        document.sig_validated.connect(self.show_problems)
+
+    def add_rows(self, specs: list[FieldSpec]) -> None:
+        """Add the fields of ``specs`` under the form's others, showing the document's values (a
+        form's rows below the fold can come after the window's first paint, issue #30)."""
         for spec in specs:
             editor = make_editor(spec)
             row = _Row(editor)
             label = QLabel(self._label_text(spec))
             label.setBuddy(editor)
             label.setToolTip(editor.toolTip())
-            form.addRow(label, row)
+            self.form.addRow(label, row)
+            self.specs.append(spec)
             self.editors[spec.path] = editor
             self.rows[spec.path] = row
             self.labels[spec.path] = label
             self._connect(spec, editor)
-        document.sig_changed.connect(lambda _p: self.refresh())
-        document.sig_validated.connect(self.show_problems)
         self.refresh()
-        self.show_problems(document.problems)
+        self.show_problems(self.document.problems)
 
     def set_prefix(self, prefix: tuple) -> None:
         """Bind the same fields to another part of the document (e.g. another workload)."""
@@ -226,10 +232,12 @@ class BoundForm(QWidget):
     @staticmethod
     def _label_text(spec: FieldSpec, mark: str | None = None) -> str:
         """The label (plain text), or with ``mark`` the label and its marker (rich text)."""
+        text = spec.label + (f" ({spec.unit})" if spec.unit and spec.kind == "choice" else "")
+        if not mark:
+            return text
         from html import escape
 
-        text = spec.label + (f" ({spec.unit})" if spec.unit and spec.kind == "choice" else "")
-        return escape(text) + MARKS[mark][0] if mark else text
+        return escape(text) + MARKS[mark][0]
 
     def _connect(self, spec: FieldSpec, w: QWidget) -> None:
         def write(value) -> None:
