@@ -51,7 +51,8 @@ def read_block(text: str, plain: Callable[[str], Any], mapping: Callable[[], Any
         raise NotBlock("empty")
     build = _Build(plain, mapping)
     shapes: dict[str, tuple] = {}
-    data, open_column = None, -1  # the innermost node when it is a mapping at that column, else -1
+    data: Any = None
+    open_column = -1  # the column of the innermost node when it is a mapping (data), else -1
     for number, line in enumerate(lines, 1):
         shape = shapes.get(line) or shapes.setdefault(line, build.shape(line, number))
         column, items, key, value, at = shape
