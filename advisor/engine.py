@@ -116,7 +116,8 @@ class Advice:
             out.append(f"calibration not applied: {self.calibration.rejected}; the scenario's own disk figures "
                        "(declared, else per-kind defaults) were used")
         for r in self.recommendations:
-            out += [w for w in r.warnings if w not in out]
+            if r.warnings:  # most of an estate's 30,000 have none
+                out += [w for w in r.warnings if w not in out]
         return out
 
     @property
@@ -157,9 +158,10 @@ class Advice:
         else:
             recs = [r.to_dict() if ref is None or ref == i else brief(r, ref)
                     for i, (r, ref) in enumerate(zip(self.recommendations, self.same_as(), strict=True))]
+        basis = self.basis  # of every recommendation: once (30,000 at estate scale)
         return {
             "scenario": self.scenario.name, "format_version": 1, "knowledge_base": self.kb_digest[:16],
-            "basis": self.basis, "calibration": self.calibration.to_dict(self.basis),
+            "basis": basis, "calibration": self.calibration.to_dict(basis),
             "recommendations": recs,
             "targets": [t.to_dict() for t in self.targets],
             "cost": self.cost.to_dict() if self.cost is not None else None,

@@ -75,13 +75,12 @@ def _inventory_format(path: Path) -> str:
 
 def _series_format(path: Path) -> str:
     """The utilisation series format of ``path`` (``series-csv``, ``prometheus-json``), or ``""``."""
-    from knowledge.series import SERIES_ONLY, detect_series
+    from knowledge.series import detect_series
 
     try:
-        fmt = detect_series(path)
+        return detect_series(path) or ""
     except Exception:  # noqa: BLE001 - unreadable: not a series either
         return ""
-    return fmt if fmt in SERIES_ONLY else ""
 
 
 def _json_scenario(path: Path) -> bool:

@@ -438,14 +438,14 @@ def horizon_scenario(sc: Scenario) -> Scenario:
         n = max(1, max(math.ceil(max(e["cpu"], e["ram"]) - 1e-9) for e in eqs))
         scale = {r: max(e[r] for e in eqs) / n for r in RATES}
         o.vms, o.total_vcpus, o.total_ram_gib, o.total_storage_tb, o.growth = n, None, None, None, None
-        o.vcpus = max(1, math.ceil(w.vcpus * scale["cpu"] - 1e-9))
+        o.vcpus, o.fewer_vcpu_vms = max(1, math.ceil(w.mean_vcpus * scale["cpu"] - 1e-9)), 0
         o.ram_gib = w.ram_gib * scale["ram"]
         o.io.disk_gb = w.disk_size_gb * scale["storage"]
         o.io.footprint_gb = w.io.footprint_gb * scale["storage"] if w.io.footprint_gb else w.io.footprint_gb
         o.io.iops = vm_iops(w) * scale["storage"]
         if w.request_load_rps:
-            o.request_load_rps = w.request_load_rps * scale["cpu"] * w.vcpus / o.vcpus
+            o.request_load_rps = w.request_load_rps * scale["cpu"] * w.mean_vcpus / o.vcpus
         if w.realtime is None:  # the whole vCPUs keep the year's busy cores (#31 review 3 finding 17)
-            share = busy_share(w) * w.vcpus * scale["cpu"] / o.vcpus
+            share = busy_share(w) * w.mean_vcpus * scale["cpu"] / o.vcpus
             o.cpu_busy_share, o.cpu_intensity = share, level_of(share)
     return out

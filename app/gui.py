@@ -1,5 +1,5 @@
 """Start the desktop application: :func:`run` (``capadvisor gui``; the ``capadvisor-gui`` entry point is
-:func:`app.cli.gui_main`).
+:func:`app.entry.gui_main`).
 
 If the GUI cannot start (no display, a Qt library missing) the reason is printed on stderr and,
 where possible, shown in a native message box (a frozen app has no console), and the exit code

@@ -3,7 +3,6 @@ and the single place where errors from every worker are shown (the error bar).""
 
 from __future__ import annotations
 
-import html
 import logging
 
 from PySide6.QtCore import QEvent, Qt, QTimer, Signal
@@ -76,9 +75,11 @@ class ErrorBar(QFrame):
 
     def show_failure(self, failure: Failure) -> None:
         self.failure = failure
+        from html import escape  # here, not at start-up (issue #30)
+
         kind = "" if failure.user_facing else "Unexpected error (a bug) in "
         task = failure.task[:1].upper() + failure.task[1:]
-        self.label.setText(f"<b>{html.escape(kind + task)}</b>: {html.escape(failure.message)}")
+        self.label.setText(f"<b>{escape(kind + task)}</b>: {escape(failure.message)}")
         self.show()
 
     def clear(self, task: str | None = None) -> None:
@@ -147,13 +148,9 @@ class MainWindow(ActionsMixin, FilesMixin, WorkshopMixin, QMainWindow):
 
         self._build_status_bar()
 
-        from ui.tooltips import ToolTipWrapper
         from ui.workers import MainThreadGarbageCollector
 
-        # long tooltips wrapped, in every view: an application filter sees every event, so it comes
-        # once the window has been painted (no tooltip shows before; building the window is spared it)
-        self._tooltips = ToolTipWrapper(self)
-        after_first_paint(self, lambda: QApplication.instance().installEventFilter(self._tooltips))
+        after_first_paint(self, self._wrap_tooltips)
 
         self._collector = MainThreadGarbageCollector(self)
         self.session.sig_ready.connect(self._collector.keep_survivors)  # the knowledge base is long-lived
@@ -166,6 +163,14 @@ class MainWindow(ActionsMixin, FilesMixin, WorkshopMixin, QMainWindow):
         self._restore_state()
         self._update_title()
         self._on_tab_changed(self.tabs.currentIndex())
+
+    def _wrap_tooltips(self) -> None:
+        """Long tooltips wrapped, in every view: an application filter sees every event, so it comes
+        once the window has been painted (no tooltip shows before; building the window is spared it)."""
+        from ui.tooltips import ToolTipWrapper
+
+        self._tooltips = ToolTipWrapper(self)
+        QApplication.instance().installEventFilter(self._tooltips)
 
     def _build_status_bar(self) -> None:
         """The start-up progress bar and the status messages that follow the session and its document."""

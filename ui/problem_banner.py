@@ -4,8 +4,6 @@ there is no advice of a valid scenario to show (no empty axes, no "waiting" for 
 
 from __future__ import annotations
 
-import html
-
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QLabel, QSizePolicy, QSpacerItem
 
@@ -14,13 +12,15 @@ SHOWN = 3  # problems named in the banner; the Scenario tab lists them all
 
 def problems_text(problems: dict[str, str], data: dict | None, has_advice: bool) -> str:
     """The banner's rich text for ``problems`` (field path -> message)."""
+    from html import escape  # here: the first window imports it only when it has a problem to show
+
     from ui.panels.qt_scenario import describe_problem
 
     items = [describe_problem(k, v, data) for k, v in list(problems.items())[:SHOWN]]
     more = f"; and {len(problems) - SHOWN} more" if len(problems) > SHOWN else ""
     after = ("What this view shows is for the last valid scenario." if has_advice
              else "There is no advice until they are fixed.")
-    return (f"<b>The scenario has {len(problems)} value(s) to fix</b>: {html.escape('; '.join(items))}{more}. "
+    return (f"<b>The scenario has {len(problems)} value(s) to fix</b>: {escape('; '.join(items))}{more}. "
             f"{after} <a href='scenario'>Fix them in the Scenario tab</a> (Ctrl+1).")
 
 

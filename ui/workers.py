@@ -11,6 +11,7 @@ thread (queued connections), so a done-handler may safely start the next task.
 from __future__ import annotations
 
 import logging
+import sys
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -20,6 +21,12 @@ from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 from advisor.progress import Cancelled, CancelToken
 
 log = logging.getLogger(__name__)
+
+#: seconds a worker keeps the interpreter (the GIL) before a waiting GUI thread gets it back (Python's
+#: default is 5 ms). The GUI thread lets go of it at each call into Qt; beside a computing worker every
+#: such call could wait that long: a what-if slider step took 30-100 ms beside the re-advising worker
+#: instead of 5 (#30). An idle GUI thread asks for nothing, so the worker loses nothing then.
+GUI_SWITCH_INTERVAL_S = 0.0005
 
 
 @dataclass(frozen=True)
@@ -203,6 +210,7 @@ class TaskSlot(QObject):
         """Run ``fn(*args, progress=..., cancel=..., **kwargs)`` (without the two when
         ``with_progress`` is False) on the pool; returns the task's generation number."""
         self.cancel()
+        sys.setswitchinterval(GUI_SWITCH_INTERVAL_S)  # the GUI thread stays responsive beside the worker
         self._generation += 1
         self._token = CancelToken()
         self._running = True

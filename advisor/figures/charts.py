@@ -45,9 +45,9 @@ def _tip(p) -> str:
 
 
 def _sweep(kb, family, vary, values, fixed, alternatives=None):
-    from advisor.models.sweep import sweep
+    from advisor.models.sweep import remembered  # a what-if step mostly asks what it asked before
 
-    return sweep(kb, family, vary, values, fixed, alternatives)
+    return remembered(kb, family, vary, values, fixed, alternatives)
 
 
 def _curves(preds: dict, x: np.ndarray, highlight: str | None, style: str = "solid", bands: bool = True,

@@ -52,7 +52,7 @@ def scenario_inputs(scenario) -> dict[str, str]:
         "Shared storage": shared or "none",
         "Workload groups": str(len(wls)),
         "VMs in total": str(sum(w.vms for w in wls)),
-        "vCPUs in total": str(sum(w.vms * w.vcpus for w in wls)),
+        "vCPUs in total": str(sum(w.all_vcpus for w in wls)),
         "Open source only": "yes" if scenario.preferences.open_source_only else "no",
     }
 
@@ -157,7 +157,7 @@ def design(advice) -> list[DesignLine]:
             out.append(DesignLine(what, catalog.choice_text(name, r.choice, r.value)))
     for w in sc.workloads:
         scope = f"workload:{w.name}"
-        bits = [f"{w.vms} VMs x {w.vcpus} vCPUs, {fmt_value(w.ram_gib)} GiB"]
+        bits = [f"{w.vms} VMs x {w.vcpus_label} vCPUs, {fmt_value(w.ram_gib)} GiB"]
         for name, label in (("hypervisor", "runs as"), ("cache_mode", "cache"), ("vm_period_budget", "real time")):
             r = advice.find(name, scope)
             if r is not None:

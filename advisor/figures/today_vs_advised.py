@@ -97,7 +97,7 @@ def _setter_text(res: str, d: dict, scenario) -> str:
     cores = scenario.hosts.cpu.cores
     if res == "cpu_allocation":
         ratio = demand.get("cpu_allocation", 0.0)
-        vcpus = sum(w.vms * w.vcpus for w in scenario.workloads)
+        vcpus = sum(w.all_vcpus for w in scenario.workloads)
         per_core = vcpus / ratio if ratio else 0.0
         return (f"CPU allocation sets it: {vcpus:,} vCPUs at up to {per_core:.3g} vCPUs per core (the vCPU "
                 f"over-allocation advice) take {ratio:,.0f} cores, {need[res]:.1f} hosts of {cores} cores")

@@ -162,20 +162,17 @@ class GroupSeries:
     cores: np.ndarray                  # per percentile: the group's summed series (busy cores)
     shares: dict[str, float] = field(default_factory=dict)  # per percentile: the busy share sized on
     filled: int = 0
-    basis: str = "summed series"       # or "sum of the VMs' peaks" (a collector without series)
     #: the group's powered-on VMs without series (or left out of it), sized on their own figure:
     #: ``vms``, ``busy_pct`` (% of their vCPUs), ``busy_cores`` (added to the group's), ``source``, ``assumed``
     without: dict[str, Any] | None = None
 
     def share_at(self, percentile: float) -> float:
-        """The busy share sized on at ``percentile`` (a peak-sized group: its peak)."""
+        """The busy share sized on at ``percentile``."""
         return float(share_at(self.shares, percentile) or 0.0)
 
     def today(self) -> dict[str, Any]:
         """The group's measured series for its ``today``."""
         out: dict[str, Any] = {"cpu_busy_pct": dict(self.cpu_pct), "vms_measured": self.vms}
-        if self.basis != SUMMED:
-            out["basis"] = self.basis
         if self.mem_pct is not None:
             out["mem_busy_pct"] = dict(self.mem_pct)
         if self.filled:
@@ -219,10 +216,6 @@ class SeriesSizing:
             if found is not None:
                 self.groups[g.name], cores = found
                 total += cores
-                continue
-            gs = self._summary_group(inv, vms, rows)
-            if gs is not None:
-                self.groups[g.name] = gs
         self._coverage_warnings(coverage)
         self._scale(total)
         self._span_warnings(inv)
@@ -277,8 +270,6 @@ class SeriesSizing:
                                  "load; give at least a day of series (better a week or more)")
         on = [v for v in inv.vms if v.powered_on is not False and not v.template]
         measured = set(self.store.rows_with("cpu_pct").tolist()) if "cpu_pct" in self.store.metrics else set()
-        if "cpu_peak" in self.store.summary:
-            measured |= set(np.flatnonzero(~np.isnan(self.store.summary["cpu_peak"])).tolist())
         row_of = {id(v): i for i, v in enumerate(inv.estate.vms)}
         left = [v for v in on if row_of[id(v)] not in measured]
         if left:
@@ -287,53 +278,14 @@ class SeriesSizing:
             self.warnings.append(f"{sum(v.count for v in left)} of the {sum(v.count for v in on)} powered-on VMs have "
                                  f"no series ({names}): they are sized on their own measured or assumed figure "
                                  "(see each group's line)")
-    def _summary_group(self, inv, vms: list, rows: np.ndarray) -> GroupSeries | None:
-        """A group whose VMs have only an average and a peak (Live Optics): sized on the sum of the
-        peaks, an upper bound, plus its VMs without them at their own figure (None: no statistics)."""
-        stats = self.store.summary
-        peak = stats.get("cpu_peak")
-        if peak is None or np.isnan(peak[rows]).all():
-            return None
-        # a powered-off VM's row (0 % over the collection) is no measurement: it takes its group's figure
-        ok = ~np.isnan(peak[rows]) & np.array([v.powered_on is not False for v in vms], dtype=bool)
-        if not ok.any():
-            return None
-        weight = np.array([(v.vcpus or 0) * v.count for v in vms], dtype=np.float64)[ok]
-        if weight.sum() <= 0:
-            return None
-
-        def pct(stat: str) -> float | None:
-            col = stats.get(stat)
-            if col is None or np.isnan(col[rows][ok]).any():
-                return None
-            return round(float((col[rows][ok] * weight).sum() / weight.sum()), 2)
-
-        cpu = {k: x for k, x in (("mean", pct("cpu_mean")), ("peak", pct("cpu_peak"))) if x is not None}
-        mem = {k: x for k, x in (("mean", pct("mem_mean")), ("peak", pct("mem_peak"))) if x is not None}
-        n = int(np.array([v.count for v in vms])[ok].sum())
-        without = without_series(inv, [v for v, c in zip(vms, ok, strict=True) if not c], self.percentile)
-        vcpus = float(weight.sum()) + (without["vcpus"] if without else 0.0)
-        cores = float(weight.sum()) * cpu["peak"] / 100 + (without["busy_cores"] if without else 0.0)
-        return GroupSeries(n, sum(v.count for v in vms), vcpus, cpu, mem or None,
-                           np.zeros(0), np.zeros(0), shares={"peak": round(cores / vcpus, 4)},
-                           basis="sum of the VMs' peaks", without=without)
 
     def _scale(self, total: np.ndarray) -> None:
         """The estate's summed series, and each group's shares scaled to it percentile by percentile."""
         qs = self.qs
-        summed = {n: gs for n, gs in self.groups.items() if gs.basis == SUMMED}
-        peaks = {n: gs for n, gs in self.groups.items() if gs.basis != SUMMED}
         self.estate = {"percentile": self.percentile, "vms": sum(g.vms for g in self.groups.values()),
                        "files": [{"file": f.path, "format": f.format, "vms": f.vms, "samples": f.samples,
                                   "metrics": f.metrics, "notes": f.notes,
                                   "warnings": f.warnings} for f in self.store.files]} if self.groups else {}
-        if peaks:
-            self.estate["peak_sized"] = {"groups": sorted(peaks), "vms": sum(g.vms for g in peaks.values()),
-                                         "busy_cores": round(sum(g.vcpus * g.shares["peak"] for g in peaks.values()), 2),
-                                         "basis": "the sum of the VMs' peaks (the collector gives each VM's average "
-                                                  "and peak, no series): an upper bound"}
-        if self.store.host_summary:
-            self.estate["hosts_measured"] = dict(self.store.host_summary)
         without = [gs.without for gs in self.groups.values() if gs.without]
         if without:
             self.estate["without_series"] = {
@@ -341,23 +293,23 @@ class SeriesSizing:
                 "vms": sum(x["vms"] for x in without), "busy_cores": round(sum(x["busy_cores"] for x in without), 2),
                 "basis": "the VMs of partly measured groups that have no series, at their own measured (else "
                          "assumed) busy share, added as constant busy cores"}
-        if not summed:
+        if not self.groups:
             return
         est = np.array(_pcts(total, qs))
-        groups_sum = np.sum([gs.cores for gs in summed.values()], axis=0)
-        own_sum = np.sum([gs.own_cores for gs in summed.values()], axis=0)
+        groups_sum = np.sum([gs.cores for gs in self.groups.values()], axis=0)
+        own_sum = np.sum([gs.own_cores for gs in self.groups.values()], axis=0)
         factor = np.where(groups_sum > 0, est / np.where(groups_sum > 0, groups_sum, 1.0), 1.0)
-        for gs in summed.values():
+        for gs in self.groups.values():
             gs.shares = {label(q): round(float(min(1.0, max(0.0, c * f / gs.vcpus))), 4)
                          for q, c, f in zip(qs, gs.cores, factor, strict=True)}
         k = qs.index(float(self.percentile))
         self.estate.update({
-            "basis": SUMMED, "series_vms": sum(g.vms for g in summed.values()),
+            "basis": SUMMED, "series_vms": sum(g.vms for g in self.groups.values()),
             "busy_cores": {label(q): round(float(c), 2) for q, c in zip(qs, est, strict=True) if label(q) in self.shown},
             "sum_of_vm_percentiles_cores": round(float(own_sum[k]), 2),
             "sum_of_group_percentiles_cores": round(float(groups_sum[k]), 2),
             "coincidence_factor": round(float(factor[k]), 4), "steps": int(self.store.steps),
-            "interval_s": self.store.interval, "days": round(self.store.steps * (self.store.interval or 0) / 86400, 1), "trend": fit_trend(total - sum(gs.without["busy_cores"] for gs in summed.values() if gs.without),
+            "interval_s": self.store.interval, "days": round(self.store.steps * (self.store.interval or 0) / 86400, 1), "trend": fit_trend(total - sum(gs.without["busy_cores"] for gs in self.groups.values() if gs.without),
                                 self.store.interval or 0.0)})
 
     def text(self) -> str:
@@ -371,10 +323,6 @@ class SeriesSizing:
             parts.append(f"CPU sized on the {p} of the summed series of {_vms(e['series_vms'])}: {e['busy_cores'][p]:g} "
                          f"busy cores (the sum of each VM's own {p} would be {e['sum_of_vm_percentiles_cores']:g}; "
                          "peaks that do not coincide are not added up)")
-        if e.get("peak_sized"):
-            x = e["peak_sized"]
-            parts.append(f"{_vms(x['vms'])} with only an average and a peak sized on {x['basis']}: "
-                         f"{x['busy_cores']:g} busy cores")
         if e.get("without_series"):
             x = e["without_series"]
             parts.append(f"{_vms(x['vms'])} of partly measured groups ({', '.join(x['groups'][:NAMED])}"
@@ -491,8 +439,7 @@ def read_for(inv, paths, percentile: float | None = None, cancel=None) -> Series
 
     vms = inv.estate.vms
     store = read_series(paths, [v.name for v in vms], [v.vcpus or 0 for v in vms],
-                        [v.ram_mib or 0 for v in vms], cancel=cancel, sources=[v.source for v in vms],
-                        moids=[v.moid for v in vms], ips=[v.ips for v in vms])
+                        [v.ram_mib or 0 for v in vms], cancel=cancel, ips=[v.ips for v in vms])
     sizing = SeriesSizing(store, DEFAULT_PERCENTILE if percentile is None else percentile)
     sizing.compute(inv)
     return sizing

@@ -170,7 +170,7 @@ class EstateToday:
             share = sum((v.vcpus or 0) * v.count * x for v, x in measured) / vcpus
             n = sum(v.count for v, _x in measured)
             return Measured(share, n if own else 0, n_on, _measured_text(own, by_host, spread, n, n_on),
-                            percentiles=None if by_host else _percentiles(own))
+                            percentiles=self._percentiles(measured))
         if vms is not self.vms:
             whole = self._estate_cpu()
             if whole is not None:
@@ -178,6 +178,24 @@ class EstateToday:
                                                                                           else "")
                                 + f": the estate's figure, assumed ({whole.source})", assumed=True)
         return None
+
+    def _percentiles(self, measured: list[tuple[VM, float]]) -> dict[str, float] | None:
+        """The vCPU-weighted busy share per percentile key of the ``measured`` VMs (``(VM, share)``) whose
+        collector gives percentiles over its collection (the keys all of them give), the other measured VMs
+        added at their own share (their own measurement or their hosts') as constant busy cores, as a
+        group partly covered by series is sized (:func:`advisor.inventory.series.without_series`); a VM
+        measured by none takes the group's figure. None: no VM gives percentiles."""
+        given = [v for v, _x in measured if v.cpu_pcts]
+        keys = set.intersection(*(set(v.cpu_pcts or {}) for v in given)) if given else set()
+        weight = sum((v.vcpus or 0) * v.count for v in given)
+        if not keys or weight <= 0:
+            return None
+        busy = {k: sum((v.vcpus or 0) * v.count * (v.cpu_pcts or {})[k] for v in given) / 100.0 for k in keys}
+        for v, x in measured:
+            if not v.cpu_pcts:
+                weight += (v.vcpus or 0) * v.count
+                busy = {k: b + (v.vcpus or 0) * v.count * x for k, b in busy.items()}
+        return {k: round(busy[k] / weight, 4) for k in sorted(keys)}
 
     def _estate_cpu(self) -> Measured | None:
         if not hasattr(self, "_estate_cpu_cache"):
@@ -320,18 +338,6 @@ def _measured_text(own: list[tuple[VM, float]], by_host: list[tuple[VM, float]],
         froms[spread.source[id(v)]] += v.count
     parts += [f"{k} ({_n_vms(c)})" if own or len(froms) > 1 else k for k, c in froms.items()]
     return "; ".join(parts) + f" ({n} of {n_on} powered-on VMs measured)"
-
-
-def _percentiles(own: list[tuple[VM, float]]) -> dict[str, float] | None:
-    """The vCPU-weighted busy share per percentile key every measured VM gives (None: some VM gives none)."""
-    if not own or any(not v.cpu_pcts for v, _x in own):
-        return None
-    keys = set.intersection(*(set(v.cpu_pcts or {}) for v, _x in own))
-    weight = sum((v.vcpus or 0) * v.count for v, _x in own)
-    if not keys or weight <= 0:
-        return None
-    return {k: round(sum((v.vcpus or 0) * v.count * (v.cpu_pcts or {})[k] for v, _x in own) / weight / 100.0, 4)
-            for k in sorted(keys)}
 
 
 def today_rows(today: dict[str, Any]) -> list[tuple[str, str]]:

@@ -205,13 +205,13 @@ def _today_text(p, series: dict[str, Any] | None) -> str:
 
 def split_series(paths) -> tuple[list[Path], list[Path]]:
     """``(inventory files, series files)`` of ``paths``, told apart by their content
-    (:func:`knowledge.series.detect_series`): a Live Optics workbook with performance sheets is both."""
-    from knowledge.series import SERIES_ONLY, detect_series
+    (:func:`knowledge.series.detect_series`; a Live Optics workbook's per-VM average and peak are read
+    with the workbook, by the inventory reader)."""
+    from knowledge.series import detect_series
 
     files = [Path(p) for p in paths]
     kinds = {f: detect_series(f) for f in files}
-    return ([f for f in files if kinds[f] not in SERIES_ONLY],
-            [f for f in files if kinds[f] in SERIES_ONLY] + [f for f in files if kinds[f] == "liveoptics-perf"])
+    return [f for f in files if kinds[f] is None], [f for f in files if kinds[f] is not None]
 
 
 def import_inventory(paths, group_by: str = "auto", include_powered_off: bool = True, percentile: float | None = None,
@@ -261,24 +261,30 @@ def _warn_not_given(estate, percentile: float | None) -> None:
 
 
 def measured_comment(data: dict[str, Any], w: dict[str, Any]) -> str:
-    """The YAML comment of a measured value of workload ``w``: from its utilisation series (the
-    percentile and the days), else when the estate's usage was taken."""
+    """The YAML comment of a measured value of workload ``w``: ``measured (<its basis>)``
+    (:func:`measured_basis`)."""
+    return f"measured ({measured_basis(data, w)})"
+
+
+def measured_basis(data: dict[str, Any], w: dict[str, Any]) -> str:
+    """What a measured value of workload ``w`` was measured on: its utilisation series (the percentile
+    and the days), a collector's per-VM peaks or percentiles, else when the estate's usage was taken."""
     from advisor.inventory.today import EXPORT_TIME
     from advisor.scenario.model import percentile_key
 
     estate = data.get("estate") or {}
     series = estate.get("series") or {}
     if (w.get("today") or {}).get("series") and series.get("days"):
-        return f"measured (the {percentile_key(series['percentile'])} of {series['days']:g} days of utilisation series)"
+        return f"the {percentile_key(series['percentile'])} of {series['days']:g} days of utilisation series"
     pcts = w.get("cpu_busy_percentiles") or {}
     if set(pcts) == {"peak"}:  # Live Optics: each VM's average and peak over the collection
-        return "measured (the VMs' peaks over the collection, vCPU-weighted; the collector gives no percentile)"
+        return "the VMs' peaks over the collection, vCPU-weighted; the collector gives no percentile"
     if pcts:  # Nutanix Collector: each VM's median, 95th percentile and peak over the collection
         key = percentile_key((data.get("preferences") or {}).get("sizing_percentile") or 95)
         how = "" if key in pcts else f", interpolated: the collector gives only {', '.join(pcts)}"
-        return f"measured (the VMs' {key} over the collection, the collector's per-VM figures, vCPU-weighted{how})"
+        return f"the VMs' {key} over the collection, the collector's per-VM figures, vCPU-weighted{how}"
     at = (estate.get("today") or {}).get("measured_at", EXPORT_TIME)
-    return "measured (from the estate's usage at export time)" if at == EXPORT_TIME else f"measured ({at})"
+    return "from the estate's usage at export time" if at == EXPORT_TIME else at
 
 
 def scenario_yaml(data: dict[str, Any]) -> str:

@@ -10,6 +10,9 @@ input is passed to the family as an array, never looped over in Python).
 
 from __future__ import annotations
 
+import dataclasses
+import threading
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -20,6 +23,11 @@ from knowledge.infra.errors import InputError
 
 #: key of the single result when ``alternatives`` is None
 DEFAULT_KEY = "default"
+#: how many sweeps :func:`remembered` keeps (the latest)
+REMEMBERED = 64
+
+_remembered: OrderedDict[tuple, tuple[object, dict[str, Prediction]]] = OrderedDict()
+_remembered_lock = threading.Lock()
 
 
 def sweep(kb, family: str, vary: str, values: Sequence[float], fixed: Mapping[str, object],
@@ -62,3 +70,37 @@ def sweep(kb, family: str, vary: str, values: Sequence[float], fixed: Mapping[st
         columns[feature] = level
         out[str(level)] = fam.predict_columns(columns, arr.size, calibration)
     return out
+
+
+def remembered(kb, family: str, vary: str, values: Sequence[float], fixed: Mapping[str, object],
+               alternatives: tuple[str, Sequence[str]] | None = None) -> dict[str, Prediction]:
+    """:func:`sweep` (without calibration), not predicted again for a query asked before: a what-if
+    step redraws a chart whose curves do not move with its slider (only its mark does), and a new
+    advice redraws every chart. The same query of the same trained family (one object per knowledge
+    base and training, :func:`get_family`) gives the same predictions; every caller gets copies."""
+    fam = get_family(family, kb)
+    try:
+        levels = None if alternatives is None else (alternatives[0], tuple(alternatives[1]))
+        key = (family, vary, np.asarray(values, dtype=float).tobytes(), tuple(fixed.items()), levels)
+        hash(key)
+    except (TypeError, ValueError):  # not a query to remember: sweep says what is wrong with it, if anything
+        return sweep(kb, family, vary, values, fixed, alternatives)
+    with _remembered_lock:
+        found = _remembered.get(key)
+        if found is not None and found[0] is fam:
+            _remembered.move_to_end(key)
+    if found is None or found[0] is not fam:
+        found = (fam, sweep(kb, family, vary, values, fixed, alternatives))
+        with _remembered_lock:
+            _remembered[key] = found
+            while len(_remembered) > REMEMBERED:
+                _remembered.popitem(last=False)
+    return {name: _copy(p) for name, p in found[1].items()}
+
+
+def _copy(p: Prediction) -> Prediction:
+    def own(a):
+        return a.copy() if isinstance(a, np.ndarray) else a
+
+    return dataclasses.replace(p, mean=own(p.mean), low=own(p.low), high=own(p.high),
+                               extrapolated=own(p.extrapolated))

@@ -61,6 +61,8 @@ def optimize_horizon(scenario: Scenario, catalogue: Catalogue, kb, *, objective:
     start = time.perf_counter()
     g = scenario.growth
     searched = horizon_scenario(scenario)  # raises for a scenario without growth
+    # a host count the scenario fixes is judged over the years (lasting), not on the last year's whole vCPUs
+    searched.preferences.fixed.pop("host_count", None)
     assert g is not None
     result = optimize(searched, catalogue, kb, objective=objective, figure=figure, options=options,
                       workers=workers, keep_table=True,
@@ -111,18 +113,24 @@ def lasting(scenario: Scenario, catalogue: Catalogue, design: Design, kb, ceilin
     """``design``'s configuration at the fewest hosts that last every year of ``scenario``'s growth,
     priced over the horizon (its timeline's cumulative cost), or None when none of the counts
     tried lasts (the most hosts the timeline needs in a year, then :data:`EXTRA_HOSTS` more, at
-    least up to ``ceiling``: the count the last year's search found)."""
+    least up to ``ceiling``: the count the last year's search found; only the scenario's own count
+    when it fixes one, ``preferences.fixed.host_count``)."""
     from advisor.engine import advise
 
-    sc = design_scenario(scenario, catalogue, design)
-    sc.preferences.fixed.pop("host_count", None)
-    advice = advise(sc, kb=kb)
-    hc = advice.find("host_count")
-    if advice.timeline is None or hc is None or hc.value is None:
-        return None
-    need = max(y.hosts for y in advice.timeline.years)
+    pinned = scenario.preferences.fixed.get("host_count")
+    if pinned is not None:
+        counts = range(int(pinned), int(pinned) + 1)
+    else:
+        sc = design_scenario(scenario, catalogue, design)
+        sc.preferences.fixed.pop("host_count", None)
+        advice = advise(sc, kb=kb)
+        hc = advice.find("host_count")
+        if advice.timeline is None or hc is None or hc.value is None:
+            return None
+        need = max(y.hosts for y in advice.timeline.years)
+        counts = range(need, max(need + EXTRA_HOSTS, ceiling) + 1)
     reserve = scenario.hosts.reserve
-    for hosts in range(need, max(need + EXTRA_HOSTS, ceiling) + 1):
+    for hosts in counts:
         d = dataclasses.replace(design, active=hosts - reserve)
         dsc = design_scenario(scenario, catalogue, d)
         advice = advise(dsc, kb=kb, catalogue=catalogue)

@@ -244,8 +244,15 @@ def _expected(ctx: EngineContext, s: _Sizing) -> tuple[dict, dict, list[str]]:
     if shared_details:
         details["shared_storage"] = shared_details
     warnings = [w for w in (*s.problems, _shared_capacity(ctx), *shared_warnings, *soft_warnings, *cache_warnings,
-                            *(s.constrained.notes if s.constrained else ())) if w]
+                            *(s.constrained.notes if s.constrained else ()), _room_caveat(ctx, s)) if w]
     return expected, details, warnings
+
+
+def _room_caveat(ctx: EngineContext, s: _Sizing) -> str:
+    """Why the headroom is an upper bound, when it is not searched under the constraints."""
+    from advisor.recommend.room import unsearched
+
+    return "" if s.infeasible or not declared(ctx.scenario) else unsearched(ctx.scenario)
 
 
 def _alternatives(ctx: EngineContext, s: _Sizing) -> list[Alternative]:

@@ -178,7 +178,7 @@ def _vm_demand(ctx: EngineContext, w) -> dict[str, float]:
     cores = float(ctx.scenario.hosts.cpu.cores)
     # one VM's vCPUs are bounded by a host's hardware threads (the scenario checks it): a VM with
     # more vCPUs than the ratio allows on one host takes that host's whole allocation
-    alloc = float(w.vcpus) if rt else min(w.vcpus / ratio, cores)
+    alloc = float(w.vcpus) if rt else min(w.mean_vcpus / ratio, cores)  # a totals workload's exact vCPUs
     return {"cpu_allocation": alloc,
             "cpu_load": vm_busy_cores(ctx, w),
             "ram": w.ram_gib * (1 + VM_RAM_OVERHEAD),

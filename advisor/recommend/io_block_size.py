@@ -26,7 +26,7 @@ import math
 from advisor.hardware import TESTBEDS, same_disks, stamp
 from advisor.recommend.base import EngineContext, Recommendation, decide, figure, prediction_figure
 from advisor.recommend.disks import hardware_of
-from advisor.recommend.profile import per_workload, whole, whole_key
+from advisor.recommend.profile import per_workload
 from advisor.rules import Effect, Rule, evaluate
 
 DECISION = "io_block_size"
@@ -49,27 +49,28 @@ def disk_figures(ctx: EngineContext) -> tuple[float, float, str, list, bool, flo
     return dev.iops, dev.mb_s, dev.description, dev.figures, same, max(float(f.vms_per_host), 1.0)
 
 
-def _figures(ctx: EngineContext, workloads) -> tuple[list[dict], list[dict]]:
-    """For each workload, choice -> expected figures (one vectorised call for all workloads), and
+def _figures(ctx: EngineContext, profiles: list[tuple[str, float]]) -> tuple[list[dict], list[dict]]:
+    """For each I/O profile (a workload's ``io.pattern`` and ``io.block_size_kib``: all the
+    figures read of it), choice -> expected figures (one vectorised call for all profiles), and
     the citations; empty figures without a device or the model."""
     disk = disk_figures(ctx)
     if disk is None:
-        return [{} for _ in workloads], []
+        return [{} for _ in profiles], []
     queries = [{"block_size_kib": KIB[c], "access_pattern": p, "disk_iops": max(disk[0], 1e-9),
-                "disk_mb_s": max(disk[1], 1e-9), "record_kib": max(float(w.io.block_size_kib), 0.5)}
-               for w in workloads for c in CHOICES for p in PATTERNS[w.io.pattern]]
+                "disk_mb_s": max(disk[1], 1e-9), "record_kib": max(float(record), 0.5)}
+               for pattern, record in profiles for c in CHOICES for p in PATTERNS[pattern]]
     pred = ctx.models.predict("block_size_throughput", queries, calibrate=False)
     if pred is None:
-        return [{} for _ in workloads], []
+        return [{} for _ in profiles], []
     native_q = [{**q, "platform": "native"} for q in queries]
     native = ctx.models.predict("block_size_throughput", native_q, calibrate=False)
     out, i = [], 0
-    for w in workloads:
+    for pattern, record in profiles:
         expected: dict[str, dict] = {c: {} for c in CHOICES}
         for c in CHOICES:
-            for p in PATTERNS[w.io.pattern]:
+            for p in PATTERNS[pattern]:
                 fig = prediction_figure(pred, i, scale=1.0 / disk[5])  # the VM's share of the whole device
-                useful = min(KIB[c], max(float(w.io.block_size_kib), 0.5)) if p == "random" else KIB[c]
+                useful = min(KIB[c], max(float(record), 0.5)) if p == "random" else KIB[c]
                 fig.update(device=disk[2], vms_sharing=round(disk[5], 3), useful_kib=useful,
                            note=f"per VM: its share of the device (1/{disk[5]:.3g})"
                            + (f"; {useful:g} KiB of each request useful" if p == "random" else ""))
@@ -125,16 +126,15 @@ def _by_figures(expected: dict, outcome) -> tuple[dict[str, float], dict[str, st
 
 
 def recommend(ctx: EngineContext) -> list[Recommendation]:
-    """One request size per workload: the figures in one vectorised call for one workload of each
-    I/O profile, the decision once per distinct profile (:mod:`advisor.recommend.profile`)."""
-    reps: dict = {}
-    for w in ctx.scenario.workloads:
-        reps.setdefault(whole_key(w.io), w)
-    figures, cites = _figures(ctx, list(reps.values()))
-    by_io = dict(zip(reps, figures, strict=True))
+    """One request size per workload: the figures in one vectorised call for each I/O profile
+    (access pattern and request size), the decision once per distinct profile
+    (:mod:`advisor.recommend.profile`)."""
+    profiles = list(dict.fromkeys((w.io.pattern, w.io.block_size_kib) for w in ctx.scenario.workloads))
+    figures, cites = _figures(ctx, profiles)
+    by_io = dict(zip(profiles, figures, strict=True))
 
     def compute(w, scope: str, _fact) -> Recommendation:
-        expected = by_io[whole_key(whole(w.io))]
+        expected = by_io[(w.io.pattern, w.io.block_size_kib)]
         outcome = evaluate(DECISION, ctx.rule_ctx(w), CHOICES)
         _whole_records(w, outcome)
         extra, why = _by_figures(expected, outcome)

@@ -35,8 +35,9 @@ def busy_share(w) -> float:
 
 
 def busy_cores(w) -> float:
-    """Cores one VM of ``w`` keeps busy: vCPUs x :func:`busy_share`."""
-    return w.vcpus * busy_share(w)
+    """Cores one VM of ``w`` keeps busy: vCPUs (on average: a totals workload's VMs hold its vCPU
+    total exactly) x :func:`busy_share`."""
+    return w.mean_vcpus * busy_share(w)
 
 
 #: VMs per host behind the telecom CPU rows of doc 004 Table 7.2 (test case 1's start)
@@ -193,7 +194,7 @@ def demand_ghz(ctx: EngineContext, w, bound: str = "value") -> float:
         cores = overallocation_request_cores(ctx, w, bound)
         own = (busy_cores_at(ctx, w, bound=bound) if cores is None else cores) * ref
     else:
-        own = busy_share(w) * w.vcpus * (ghz if measured_share(w) is not None else ref)
+        own = busy_share(w) * w.mean_vcpus * (ghz if measured_share(w) is not None else ref)
         if w.request_load_rps:
             cores = request_cores(ctx, float(w.request_load_rps), bound)
             if cores is not None:

@@ -31,6 +31,7 @@ from advisor.recommend.base import EngineContext, Recommendation, fixed_choice
 
 _DC = "<dataclass>"
 _SIMPLE = frozenset({str, int, float, bool, type(None)})
+_DC_KEYS: dict[type, tuple] = {}  # dataclass -> the key of its objects (found once per class)
 
 
 def _key(value: Any) -> tuple:
@@ -40,8 +41,11 @@ def _key(value: Any) -> tuple:
     cls = value.__class__
     if cls in _SIMPLE:
         return (cls, value)
+    if cls in _DC_KEYS:
+        return _DC_KEYS[cls]
     if is_dataclass(value) and not isinstance(value, type):
-        return (_DC, type(value))
+        key = _DC_KEYS[cls] = (_DC, type(value))
+        return key
     try:
         hash(value)
     except TypeError:
@@ -102,11 +106,16 @@ def whole(value: Any) -> Any:
 
 
 def whole_key(obj: Any) -> Hashable:
-    """A hashable key of a dataclass object's fields (the type and every field's :func:`_key`)."""
+    """A hashable key of a dataclass object's fields: the type and every field's :func:`_key` (when
+    every field is a plain value: their types and their values, which compare the same way)."""
     values = getattr(obj, "__dict__", None)
     if values is None:  # (a dataclass with slots)
         return (type(obj), tuple(_key(getattr(obj, f.name)) for f in fields(obj)))
-    return (type(obj), tuple([_key(v) for v in values.values()]))
+    values = tuple(values.values())
+    types = tuple(map(type, values))
+    if _SIMPLE.issuperset(types):  # (the usual case, in two C calls: the types, then the values, compared apart)
+        return (type(obj), types, values)
+    return (type(obj), tuple([_key(v) for v in values]))
 
 
 class _Branch:
@@ -166,12 +175,12 @@ class ProfileMemo:
         if slot not in parent:
             parent[slot] = _Leaf(result)
 
-    def get(self, root: Hashable, w: Any, compute: Callable[[Any], Any]) -> Any:
-        """``compute(view of w)``, or the result of an earlier workload of the same profile."""
+    def get(self, root: Hashable, w: Any, compute: Callable[..., Any], *args: Any) -> Any:
+        """``compute(view of w, *args)``, or the result of an earlier workload of the same profile."""
         result = self.lookup(root, w)
         if result is None:
             trace = _Trace()
-            result = compute(_Recorder(w, (), trace))
+            result = compute(_Recorder(w, (), trace), *args)
             self.computed += 1
             self.insert(root, trace, result)
         return result
@@ -200,24 +209,29 @@ def per_workload(ctx: EngineContext, decision: str, workloads: Iterable,
     Results of different profiles that are equal apart from the scope (a field read that did not
     change the outcome) are one object too, so that whatever groups equal recommendations (the
     JSON of an estate, the reports) finds them by identity. ``compute`` gets a
-    recording view of ``w`` and must not keep it."""
+    recording view of ``w`` and must not keep it; it may give the very object it gave for another
+    profile (one built per outcome of the rules), which is then not compared again."""
     memo = ProfileMemo()
     equal: dict[str, Recommendation] = {}  # results of different profiles that came out equal: one object
+    placed: dict[int, tuple[Recommendation, Recommendation]] = {}  # id of a result seen -> (it, its one object)
 
     def same(rec: Recommendation) -> Recommendation:
+        if id(rec) in placed:  # a result compute gave before (for another profile of the same outcome)
+            return placed[id(rec)][1]
         content = rec.to_dict()
         del content["scope"]
-        return equal.setdefault(json.dumps(content, default=repr), rec)
+        one = equal.setdefault(json.dumps(content, default=repr), rec)
+        placed[id(rec)] = (rec, one)  # (holding rec: its id stays its own)
+        return one
+
+    def run(view: Any, scope: str, extra: Any) -> Recommendation:
+        return same(compute(view, scope, extra))
 
     out = []
     for w in workloads:
         scope = f"workload:{w.name}"
         extra = fact(w) if fact is not None else None
-
-        def run(view: Any, scope: str = scope, extra: Any = extra) -> Recommendation:
-            return same(compute(view, scope, extra))
-
-        rec = memo.get((fixed_choice(ctx, decision, scope), extra), w, run)
+        rec = memo.get((fixed_choice(ctx, decision, scope), extra), w, run, scope, extra)
         out.append(rescoped(rec, scope))  # (the first of a profile too: what callers add stays its own)
     ctx.memo[("profiles", decision)] = memo.computed
     return out

@@ -264,7 +264,7 @@ def cost_data(cost, timeline=None) -> dict | None:
 def _workload_line(w) -> dict:
     rt = " · real-time task set" if w.realtime is not None and w.realtime.tasks else ""
     return {"name": w.name,
-            "text": f"{w.vms} VMs x {w.vcpus} vCPUs, {fmt_value(w.ram_gib)} GiB; CPU {w.cpu_intensity}; "
+            "text": f"{w.vms} VMs x {w.vcpus_label} vCPUs, {fmt_value(w.ram_gib)} GiB; CPU {w.cpu_intensity}; "
                     f"I/O {w.io.pattern} {w.io.intensity}{rt}"}
 
 

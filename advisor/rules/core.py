@@ -142,6 +142,18 @@ class Outcome:
     fired: list[Rule]
     ctx: RuleContext
 
+    def key(self) -> tuple:
+        """Everything :func:`~advisor.recommend.base.decide` reads of this outcome, hashable: the
+        scores, the exclusions (rule id and reason), the warnings and each fired rule with its
+        effect here. Outcomes of equal keys (of one decision, in one context) decide alike: a
+        per-workload recommender builds one recommendation per key, not one per workload profile."""
+        effects = []
+        for rule in self.fired:
+            eff = rule.effect_for(self.ctx)
+            effects.append((rule.id, tuple(eff.scores.items()), tuple(eff.exclude.items()), eff.warnings))
+        return (tuple(self.scores.items()), tuple(effects), tuple(self.warnings),
+                tuple((c, tuple((rule.id, why) for rule, why in by)) for c, by in self.excluded.items()))
+
     def conflicts(self, winner: str) -> list[str]:
         """Sentences naming the fired rules whose favourite lost, and why it lost (rules that lost
         the same way are named together)."""

@@ -8,6 +8,7 @@ in GHz, request loads in requests per second, real-time times in ``time_unit``.
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -211,11 +212,31 @@ class Workload:
     #: a workload given as totals: the typical VM (vCPUs, GiB) its VMs are sized by, at most (the
     #: file's ``vcpus`` / ``ram_gib``; ``vcpus`` / ``ram_gib`` here are its sized VMs'). Not a file field.
     typical: tuple[int, float] | None = None
+    #: a workload given as totals whose vCPU total its VMs of ``vcpus`` do not divide: how many of
+    #: its VMs have one vCPU fewer, so that they hold the total exactly. Not a file field.
+    fewer_vcpu_vms: int = 0
 
     @property
     def from_totals(self) -> bool:
         """Whether the workload is given as totals (its ``vms`` are derived from them)."""
         return self.total_vcpus is not None or self.total_ram_gib is not None or self.total_storage_tb is not None
+
+    @property
+    def all_vcpus(self) -> int:
+        """The vCPUs of all its VMs (a totals workload's some one vCPU fewer: its vCPU total)."""
+        return self.vms * self.vcpus - self.fewer_vcpu_vms
+
+    @property
+    def mean_vcpus(self) -> float:
+        """vCPUs a VM holds on average: ``vcpus``, less the VMs of one fewer spread over them (the
+        demand of a VM of the workload; its size is ``vcpus``)."""
+        return self.vcpus - self.fewer_vcpu_vms / self.vms if self.fewer_vcpu_vms else float(self.vcpus)
+
+    @property
+    def vcpus_label(self) -> str:
+        """The vCPUs a VM for people: ``4``, or ``4 (3 of them 3)`` for a totals workload spread exactly."""
+        k = self.fewer_vcpu_vms
+        return str(self.vcpus) if not k else f"{self.vcpus} ({k:,} of them {self.vcpus - 1})"
 
     @property
     def disk_size_gb(self) -> float:
@@ -354,6 +375,7 @@ class Scenario:
             prefs.pop("fixed", None)
         for w, row in zip(self.workloads, out.get("workloads", []), strict=True):
             row.pop("typical", None)
+            row.pop("fewer_vcpu_vms", None)
             if w.from_totals:  # the file keeps the totals and the typical VM; the VMs (and disks) follow
                 row.pop("vms", None)
                 if w.typical is not None:
@@ -381,10 +403,19 @@ def percentile_key(q: float) -> str:
     return "peak" if q >= 100 else f"p{q:g}"
 
 
+def percentile_of(key: str) -> float | None:
+    """The percentile a ``cpu_busy_percentiles`` key names (the inverse of :func:`percentile_key`):
+    ``p95`` 95, ``p99.9`` 99.9, ``peak`` 100; None for a key of another form."""
+    if key == "peak":
+        return 100.0
+    m = re.fullmatch(r"p(\d+(?:\.\d+)?)", str(key))
+    return float(m.group(1)) if m else None
+
+
 def share_at(table: dict[str, float], q: float) -> float | None:
     """The busy share at percentile ``q`` of a ``cpu_busy_percentiles`` table: its own entry, else
     linear between the nearest keys around it, else the nearest end; None for an empty table."""
-    points = sorted((100.0 if k == "peak" else float(k[1:]), float(v)) for k, v in table.items())
+    points = sorted((float(percentile_of(k) or 0.0), float(v)) for k, v in table.items())
     if not points:
         return None
     for (qa, a), (qb, b) in zip(points, points[1:], strict=False):

@@ -7,14 +7,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from advisor.scenario.model import Scenario, Workload, percentile_key
+from advisor.scenario.model import Scenario, Workload, percentile_key, percentile_of
 
 #: ``estate.series.basis`` of a scenario imported with utilisation series (advisor.inventory.series)
 SUMMED = "summed series"
 
 
 def _q(key: str) -> float:
-    return 100.0 if key == "peak" else float(key[1:])
+    return float(percentile_of(key) or 0.0)
 
 
 def sized_on_percentiles(sc: Scenario) -> list[Workload]:

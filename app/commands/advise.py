@@ -94,17 +94,35 @@ def json_text(data: dict, one_per_line: bool = False) -> str:
     import os
 
     marker = f"recommendations-{os.urandom(16).hex()}"  # nothing in the data can hold it
-    text = jsonout.dumps({**data, "recommendations": marker}, indent=2)
-    encode = json.JSONEncoder(allow_nan=False).encode  # what jsonout.dumps does, made once (30,000 entries)
+    head, tail = jsonout.dumps({**data, "recommendations": marker}, indent=2).split(f'"{marker}"', 1)
+    return "".join((head, "[\n    ", _entries(data["recommendations"]), "\n  ]", tail, "\n"))  # one copy of the text
+
+
+#: where one recommendation ends and the next begins in the JSON of their list (each starts with
+#: its decision); inside a string a quote is escaped, so only a dict after another in a list shows it
+_NEXT = '}, {"decision": '
+
+
+def _entries(recs: list[dict]) -> str:
+    """Each recommendation's JSON (what jsonout.dumps writes of it), one per line (``,\\n`` and 4
+    spaces between them). The list is written in one call of the C encoder and its entries parted
+    at :data:`_NEXT` when it occurs exactly between them (one call per entry cost a third more at
+    30,000 entries); else each entry is written on its own."""
+    try:
+        whole = json.dumps(recs, allow_nan=False)
+        if whole.count(_NEXT) == len(recs) - 1:
+            return whole[1:-1].replace(_NEXT, "},\n    " + _NEXT[3:])
+    except ValueError:  # a non-finite number: jsonout writes it as null
+        pass
+    encode = json.JSONEncoder(allow_nan=False).encode  # what jsonout.dumps does, made once
 
     def line(rec: dict) -> str:
         try:
             return encode(rec)
-        except ValueError:  # a non-finite number: jsonout writes it as null
+        except ValueError:
             return jsonout.dumps(rec)
 
-    body = "[\n" + ",\n".join("    " + line(r) for r in data["recommendations"]) + "\n  ]"
-    return text.replace(f'"{marker}"', body, 1) + "\n"
+    return ",\n    ".join(line(r) for r in recs)
 
 
 def cmd_advise(args) -> int:

@@ -115,12 +115,12 @@ def summary_lines(inv, advised_rows: list[dict] | None) -> list[str]:
 
 def _sized_on(scenario: dict, s: dict) -> str:
     """What the busy shares are, when a collector's per-VM percentiles or peaks (not series) size them."""
-    from advisor.inventory.writing import measured_comment
+    from advisor.inventory.writing import measured_basis
 
     if (s.get("series") or {}).get("days"):
         return ""
     sized = [w for w in scenario["workloads"] if w.get("cpu_busy_percentiles") and "cpu_busy_share" in w.get("measured", [])]
-    return f"; sized on {measured_comment(scenario, sized[0]).removeprefix('measured (')[:-1]}" if sized else ""
+    return f"; sized on {measured_basis(scenario, sized[0])}" if sized else ""
 
 
 def _when_measured(s: dict) -> str:

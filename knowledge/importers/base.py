@@ -112,7 +112,8 @@ def leveled_measurement(metric: str, value: float, unit: str, levels: dict[str, 
     that gives many measurements the same factors formats them once. ``levels`` becomes the
     measurement's own (pass a fresh dict)."""
     value = float(value)
-    return SiteMeasurement(metric, value, unit, subject, levels, value * unit_si(unit))
+    si = _unit_si().get(unit)
+    return SiteMeasurement(metric, value, unit, subject, levels, value * (unit_si(unit) if si is None else si))
 
 
 def fmt_level(value: object) -> str:

@@ -28,6 +28,8 @@ from knowledge.userdb import SiteMeasurement
 
 NAME = "fio"
 DIRECTIONS = ("read", "write", "trim")
+#: the rates of a direction (metric, unit), its first two measurements; a group's totals sum them
+RATES = (("throughput", "KiB/s"), ("iops", "ops/s"))
 
 #: fio's rw= values -> (access_pattern, read share in % or None when the mix decides)
 #: the keys of a job's shape (:func:`job_shape` without numjobs) that make its factor levels
@@ -228,17 +230,17 @@ def _group_measurements(gid: object, entries: list[tuple[int, dict]], key: str, 
     """The measurements of every job of one group and, when it has several jobs of one shape, the
     group's totals; the jobs' parameters go to ``params_jobs``, jobs without I/O to ``no_io``."""
     per_job = len(entries) > 1
-    totals: dict[tuple[str, str, str], list[float]] = {}
+    totals: dict[str, tuple[list[float], list[float]]] = {}
     shapes: set[tuple] = set()
     out: list[SiteMeasurement] = []
     for i, job in entries:
         where = f"{key}[{i}]"
         subject = f"fio job {job.get('jobname', '?')} (group {gid})" + (f" #{i}" if per_job else "")
-        opts, shape, threads = _job_setup(job, global_opts, per_job, path, where, warnings)
-        shape_key = tuple(shape[k] for k in SHAPE_KEYS)
+        opts, text_only, shape_key, threads = _job_setup(job, global_opts, per_job, path, where, warnings)
         shapes.add(shape_key)
-        params_jobs.append({"jobname": job.get("jobname"), "groupid": gid,
-                            **{k: str(v) for k, v in opts.items()}})
+        params = {"jobname": job.get("jobname"), "groupid": gid}
+        params.update(opts if text_only else {k: str(v) for k, v in opts.items()})  # text stays as it is
+        params_jobs.append(params)
         got = _job_measurements(job, shape_key, threads, per_job, subject, path, where, totals)
         out.extend(got)
         if not got:
@@ -254,9 +256,10 @@ def _group_measurements(gid: object, entries: list[tuple[int, dict]], key: str, 
 
 
 def _job_setup(job: dict, global_opts: dict, per_job: bool, path: str, where: str, warnings: list[str]
-               ) -> tuple[dict, dict, int]:
-    """A job's options (the global ones, its own on top), its shape (:func:`job_shape` without
-    numjobs) and the threads its figures are for; warns of missing options and fio's errors."""
+               ) -> tuple[dict, bool, tuple, int | None]:
+    """A job's options (the global ones, its own on top), whether every option is text, its shape
+    (:func:`job_shape` without numjobs, as its values in :data:`SHAPE_KEYS` order) and the threads
+    its figures are for; warns of missing options and fio's errors."""
     opts = dict(global_opts)
     job_opts = job.get("job options") or {}
     if not isinstance(job_opts, dict):
@@ -269,36 +272,40 @@ def _job_setup(job: dict, global_opts: dict, per_job: bool, path: str, where: st
     err = job.get("error", 0)
     if err not in (0, "0", None):
         warnings.append(f"{where}: fio reported error {err!r} for job {job.get('jobname')!r}")
-    shape = _shape(opts, has_opts, path, where)
-    numjobs = shape.pop("numjobs")
-    return opts, shape, 1 if per_job else numjobs
+    text_only = all(type(v) is str for v in opts.values())
+    shape_key, numjobs = _shape(opts, text_only, has_opts, path, where)
+    return opts, text_only, shape_key, 1 if per_job else numjobs
 
 
-def _job_measurements(job: dict, shape_key: tuple, threads: int, per_job: bool, subject: str, path: str, where: str,
-                      totals: dict[tuple[str, str, str], list[float]]) -> list[SiteMeasurement]:
-    """The measurements of every direction of one job (its shape's values in :data:`SHAPE_KEYS` order);
-    its rates are added to ``totals``."""
+def _job_measurements(job: dict, shape_key: tuple, threads: int | None, per_job: bool, subject: str, path: str,
+                      where: str, totals: dict[str, tuple[list[float], list[float]]]) -> list[SiteMeasurement]:
+    """The measurements of every direction of one job (its shape's values in :data:`SHAPE_KEYS` order;
+    ``where`` the job's place in the file); its :data:`RATES` are added to ``totals`` (per direction)."""
     out: list[SiteMeasurement] = []
     for direction in DIRECTIONS:
         stats = job.get(direction)
         if not isinstance(stats, dict):
             continue
-        got = direction_measurements(stats, direction, shape_key, threads, per_job, subject,
-                                     path, f"{where}.{direction}")
-        out.extend(got)
-        for m in got:
-            if m.metric in ("throughput", "iops"):
-                totals.setdefault((direction, m.metric, m.unit), []).append(m.value)
+        got = direction_measurements(stats, direction, shape_key, threads, per_job, subject, path, where)
+        if got:  # the rates come first
+            out.extend(got)
+            rates = totals.get(direction)
+            if rates is None:
+                rates = totals[direction] = ([], [])
+            rates[0].append(got[0].value)
+            rates[1].append(got[1].value)
     return out
 
 
-def _group_totals(gid: object, shape_key: tuple, totals: dict[tuple[str, str, str], list[float]]
+def _group_totals(gid: object, shape_key: tuple, totals: dict[str, tuple[list[float], list[float]]]
                   ) -> list[SiteMeasurement]:
     """The sums over the jobs of a group that all have one shape (``statistic`` total)."""
     out = []
-    for (direction, metric, unit), values in totals.items():
-        levels = dict(_levels(shape_key, direction, len(values)), statistic="total")
-        out.append(leveled_measurement(metric, sum(values), unit, levels, f"fio group {gid}: sum of {len(values)} jobs"))
+    for direction, rates in totals.items():
+        for (metric, unit), values in zip(RATES, rates, strict=True):
+            levels = dict(_levels(shape_key, direction, len(values)), statistic="total")
+            out.append(leveled_measurement(metric, sum(values), unit, levels,
+                                           f"fio group {gid}: sum of {len(values)} jobs"))
     return out
 
 
@@ -314,20 +321,25 @@ def _no_io_error(groups: dict[object, list[tuple[int, dict]]], warnings: list[st
                          key=key)
 
 
-def _shape(opts: dict, has_opts: bool, path: str, where: str) -> dict:
-    """:func:`job_shape` (a copy), from a cache when the options are text as fio writes them: the
-    jobs of a file mostly share their options. A refusal always names this file and job."""
-    if all(type(v) is str for v in opts.values()):
+def _shape(opts: dict, text_only: bool, has_opts: bool, path: str, where: str) -> tuple[tuple, int | None]:
+    """:func:`job_shape` as (its values in :data:`SHAPE_KEYS` order, numjobs), from a cache when the
+    options are all text (``text_only``), as fio writes them: the jobs of a file mostly share their
+    options. A refusal always names this file and job."""
+    if text_only:
         try:
-            return dict(_text_options_shape(tuple(opts.items()), has_opts))
+            return _text_options_shape(tuple(opts.items()), has_opts)
         except ImporterError:
             pass  # raised again below, naming the file and the job
-    return job_shape(opts, has_opts, path, where)
+    return _shape_key(job_shape(opts, has_opts, path, where))
 
 
 @lru_cache(maxsize=256)
-def _text_options_shape(items: tuple[tuple[str, str], ...], has_opts: bool) -> dict:
-    return job_shape(dict(items), has_opts, "", "")
+def _text_options_shape(items: tuple[tuple[str, str], ...], has_opts: bool) -> tuple[tuple, int | None]:
+    return _shape_key(job_shape(dict(items), has_opts, "", ""))
+
+
+def _shape_key(shape: dict) -> tuple[tuple, int | None]:
+    return tuple(shape[k] for k in SHAPE_KEYS), shape["numjobs"]
 
 
 def job_shape(opts: dict, has_opts: bool, path: str, where: str) -> dict:
@@ -381,39 +393,40 @@ def factors_for(shape: dict, direction: str, threads: int | None) -> dict:
 def direction_measurements(stats: dict, direction: str, shape_key: tuple, threads: int | None, per_job: bool,
                            subject: str, path: str, where: str) -> list[SiteMeasurement]:
     """Throughput, IOPS and latency of one direction of one job (empty if it did no I/O); the job's
-    shape as its values in :data:`SHAPE_KEYS` order."""
-    if "total_ios" in stats:
-        if _num(stats, "total_ios", path, where) == 0:
-            return []
-    elif "io_bytes" in stats and _num(stats, "io_bytes", path, where) == 0:
+    shape as its values in :data:`SHAPE_KEYS` order, ``where`` the job's place in the file."""
+    done = "total_ios" if "total_ios" in stats else "io_bytes" if "io_bytes" in stats else None
+    if done is not None and type(stats[done]) is int and stats[done] == 0:
+        return []  # the usual idle direction, told before any key text is built
+    where = f"{where}.{direction}"
+    if done is not None and _num(stats, done, path, where) == 0:
         return []
-    levels = _levels(shape_key, direction, threads)  # formatted once, copied per figure
-    rate = dict(levels, statistic="per_job" if per_job else "total")
-    out = [leveled_measurement("throughput", _num(stats, "bw", path, where), "KiB/s", rate, subject),
-           leveled_measurement("iops", _num(stats, "iops", path, where), "ops/s", dict(rate), subject)]
+    rate, mean, p99 = _level_sets(shape_key, direction, threads, per_job)  # formatted once, copied per figure
+    (throughput, per_s), (iops, ops) = RATES
+    out = [leveled_measurement(throughput, _num(stats, "bw", path, where), per_s, dict(rate), subject),
+           leveled_measurement(iops, _num(stats, "iops", path, where), ops, dict(rate), subject)]
     if isinstance(stats.get("lat_ns"), dict):
-        out.append(leveled_measurement("latency", _num(stats["lat_ns"], "mean", path, f"{where}.lat_ns"), "ns",
-                                       dict(levels, statistic="mean"), subject))
+        out.append(leveled_measurement("latency", _num(stats["lat_ns"], "mean", path, where, "lat_ns"), "ns",
+                                       dict(mean), subject))
     elif isinstance(stats.get("lat"), dict):
-        out.append(leveled_measurement("latency", _num(stats["lat"], "mean", path, f"{where}.lat"), "us",
-                                       dict(levels, statistic="mean"), subject))
+        out.append(leveled_measurement("latency", _num(stats["lat"], "mean", path, where, "lat"), "us",
+                                       dict(mean), subject))
     clat, unit, ckey = (stats.get("clat_ns"), "ns", "clat_ns") if "clat_ns" in stats \
         else (stats.get("clat"), "us", "clat")
     if isinstance(clat, dict) and isinstance(clat.get("percentile"), dict):
-        p99 = clat["percentile"].get("99.000000")
-        if p99 is not None:
+        if clat["percentile"].get("99.000000") is not None:
             out.append(leveled_measurement("latency", _num(clat["percentile"], "99.000000", path,
-                                                           f"{where}.{ckey}.percentile"),
-                                           unit, dict(levels, statistic="p99"), subject))
+                                                           where, ckey, "percentile"),
+                                           unit, dict(p99), subject))
     return out
 
 
-def _num(obj: dict, key: str, path: str, where: str) -> float:
-    """``obj[key]`` as a finite number (:func:`number`; the place is named only when it is not one)."""
+def _num(obj: dict, key: str, path: str, *where: str) -> float:
+    """``obj[key]`` as a finite number (:func:`number`); ``where`` are the parts of the key's place,
+    joined only when it is not one."""
     value = obj.get(key)
     if (type(value) is int or type(value) is float) and value - value == 0:  # finite, not a bool
         return float(value)
-    return number(value, path, key=f"{where}.{key}")
+    return number(value, path, key=".".join((*where, key)))
 
 
 @lru_cache(maxsize=1024)
@@ -421,3 +434,13 @@ def _levels(shape: tuple, direction: str, threads: int | None) -> dict[str, str]
     """The formatted factor levels of one direction of a job shape (its values in
     :data:`SHAPE_KEYS` order); cached: the jobs of a file mostly share a few shapes. Callers copy."""
     return factor_levels(factors_for(dict(zip(SHAPE_KEYS, shape, strict=True)), direction, threads))
+
+
+@lru_cache(maxsize=1024)
+def _level_sets(shape: tuple, direction: str, threads: int | None, per_job: bool
+                ) -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
+    """:func:`_levels` with the statistic of a rate (per job or total), of the mean and of the p99
+    latency. Callers copy."""
+    levels = _levels(shape, direction, threads)
+    return (dict(levels, statistic="per_job" if per_job else "total"), dict(levels, statistic="mean"),
+            dict(levels, statistic="p99"))

@@ -97,34 +97,51 @@ def validate(result: ParsedFile, path: str) -> ParsedFile:
     if not isinstance(result.parameters, dict):
         raise ImporterError(path, "the importer's parameters are not a mapping", key="parameters")
     result.parameters = _clean_tree(result.parameters, path, "parameters", fixed)  # type: ignore[assignment]
-    clean_factors: set[tuple] = set()  # factor sets found clean: the measurements of a file mostly share a few
+    # factor sets found clean, as their keys then their levels: the measurements of a file mostly share a few
+    clean_factors: set[tuple] = set()
     for i, m in enumerate(result.measurements):
-        where = _Where(i, m)
-        m.metric = _clean(m.metric, fixed, where)
-        m.unit = _clean(m.unit, fixed, where)
-        m.subject = _clean(m.subject, fixed, where)
-        v = m.value
-        if not (type(v) is float and 0 <= v < math.inf):
-            m.value = _finite(v, path, str(where), "value")
-        vsi = m.value_si
-        if vsi is not None and not (type(vsi) is float and 0 <= vsi < math.inf):
-            m.value_si = _finite(vsi, path, str(where), "value in SI units")
-        items = tuple(m.factors.items())
+        v, vsi, metric, unit, subject, factors = m.value, m.value_si, m.metric, m.unit, m.subject, m.factors
+        seen = (*factors, *factors.values()) if type(factors) is dict else None
         try:
-            known = items in clean_factors
+            if (type(v) is float and 0 <= v < math.inf and (vsi is None or type(vsi) is float and 0 <= vsi < math.inf)
+                    and type(metric) is str and metric.isascii() and type(unit) is str and unit.isascii()
+                    and type(subject) is str and subject.isascii() and seen in clean_factors):
+                continue  # the usual figure: nothing in it to check further or to repair
         except TypeError:  # an unhashable level: checked (and refused) below
-            known = False
-        if not known:
-            repaired = len(fixed)
-            m.factors = _checked_factors(items, path, where, fixed)
-            if len(fixed) == repaired and all(type(k) is str and type(v) is str for k, v in items):
-                clean_factors.add(items)
+            pass
+        _check_measurement(i, m, path, fixed, clean_factors)
     result.warnings = [_clean(w, fixed, "warning") for w in result.warnings]
     result.skipped = [_clean(w, fixed, "skipped") for w in result.skipped]
     if fixed:
         result.warnings.append(f"text that is not valid Unicode (lone surrogates) in {len(fixed)} place(s), "
                                f"e.g. {fixed[0]}: replaced by U+FFFD")
     return result
+
+
+def _check_measurement(i: int, m, path: str, fixed: list[str], clean_factors: set[tuple]) -> None:
+    """Check and repair measurement ``i``; its factors go to ``clean_factors`` (as their keys then
+    their levels) when they needed nothing."""
+    where = _Where(i, m)
+    m.metric = _clean(m.metric, fixed, where)
+    m.unit = _clean(m.unit, fixed, where)
+    m.subject = _clean(m.subject, fixed, where)
+    v = m.value
+    if not (type(v) is float and 0 <= v < math.inf):
+        m.value = _finite(v, path, str(where), "value")
+    vsi = m.value_si
+    if vsi is not None and not (type(vsi) is float and 0 <= vsi < math.inf):
+        m.value_si = _finite(vsi, path, str(where), "value in SI units")
+    items = tuple(m.factors.items())
+    seen = (*(k for k, _ in items), *(level for _, level in items))
+    try:
+        known = seen in clean_factors
+    except TypeError:  # an unhashable level: checked (and refused) below
+        known = False
+    if not known:
+        repaired = len(fixed)
+        m.factors = _checked_factors(items, path, where, fixed)
+        if len(fixed) == repaired and all(type(k) is str and type(v) is str for k, v in items):
+            clean_factors.add(seen)
 
 
 def _checked_factors(items: tuple, path: str, where: _Where, fixed: list[str]) -> dict[str, str]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -178,6 +179,40 @@ def _yaml_fast(text: str, loader_class: type) -> Any:
         loader.dispose()
 
 
+def _plain_scalars(loader_class: type) -> Callable[[str], Any]:
+    """The value of a plain scalar of one line as ``loader_class`` resolves and constructs it
+    (remembered per text: an estate repeats the same few words and numbers); raises
+    :class:`~knowledge.infra.yamlblock.NotBlock` for a tag other than a string, number, boolean
+    or null (a date, a merge key) and for a value the loader refuses (an integer of thousands of
+    digits: the loader reports a broken line below it first)."""
+    import yaml
+
+    from knowledge.infra.yamlblock import NotBlock
+
+    loader = loader_class("")
+    values: dict[str, Any] = {}
+
+    def plain(text: str) -> Any:
+        try:
+            return values[text]
+        except KeyError:
+            pass
+        tag = loader.resolve(yaml.ScalarNode, text, (True, False))
+        if tag == _YAML_TAG + "str":
+            value = text
+        elif tag in _YAML_SCALARS:
+            try:
+                value = loader.construct_object(yaml.ScalarNode(tag, text))
+            except ValueError:
+                raise NotBlock(tag) from None
+        else:
+            raise NotBlock(tag)
+        values[text] = value
+        return value
+
+    return plain
+
+
 def loads(text: str, fmt: str, source: str) -> Any:
     """Parse the text of a user file of format ``yaml``, ``toml`` or ``json`` into plain data.
 
@@ -200,8 +235,14 @@ def loads(text: str, fmt: str, source: str) -> Any:
             raise InputError(f"{source}: invalid TOML: {exc}") from None
     import yaml
 
+    from knowledge.infra.yamlblock import NotBlock, read_block
+
     loader = _yaml_loader()
     try:
+        try:
+            return read_block(text, _plain_scalars(loader), KeyedMapping)
+        except NotBlock:
+            pass
         try:
             return _yaml_fast(text, loader)
         except _Slow:

@@ -102,8 +102,8 @@ def _disk_mib(field: str, header: str) -> Col:
 
 
 #: Live Optics' performance sheets: each VM's and host's average and peak over the collection, not the
-#: samples; read by the workbook reader (the VMs' CPU usage, the hosts' usage) and by the series
-#: reader (knowledge/series/liveoptics.py)
+#: samples; read by the workbook reader (the VMs' CPU usage and peaks, the hosts' usage), as the other
+#: collectors' per-VM figures are
 LIVE_OPTICS_PERF = {"vm_perf": "VM Performance", "esx_perf": "ESX Performance"}
 LIVE_OPTICS_VM_PERF = Table(LIVE_OPTICS_PERF["vm_perf"], (
     Col("name", "VM Name", required=True), Col("moid", "MOB ID"),

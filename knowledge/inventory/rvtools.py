@@ -52,6 +52,7 @@ TABS: dict[str, dict[str, tuple[tuple[str, ...], bool]]] = {
         "cpu_ready": (("overallcpureadiness", "cpureadiness", "cpureadypct", "cpuready"), False),
         "cpu_usage_pct": (("cpuusagepct", "cpuusage"), False),
         "mem_active": (("activememory",), False),
+        "ips": (("primaryipaddress", "ipaddress", "ipaddresses"), False),  # series named by IP join on it
     },
     "vHost": {
         "host": (("host", "name", "hostname"), True),
@@ -229,7 +230,7 @@ def _vm_of(r: _Rows, cells, row: int, source: str, name: str) -> VM:
               host=r.text(cells, "host"), cluster=r.text(cells, "cluster") or r.text(cells, "datacenter"),
               os=r.text(cells, "os_tools") or r.text(cells, "os"),
               cpu_ready_pct=r.number(cells, "cpu_ready", row), cpu_usage_pct=r.number(cells, "cpu_usage_pct", row),
-              mem_active_mib=r.number(cells, "mem_active", row))
+              mem_active_mib=r.number(cells, "mem_active", row), ips=r.text(cells, "ips"))
 
 
 def _host(r: _Rows, cells, row: int, source: str) -> Host | None:

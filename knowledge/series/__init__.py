@@ -6,9 +6,11 @@ Formats (recognised from the content):
   with decimal commas, as a spreadsheet saves it in such a locale)
   (:mod:`knowledge.series.plaincsv`, streamed);
 - ``prometheus-json``: a saved Prometheus ``query_range`` answer (node_exporter, libvirt exporter;
-  :mod:`knowledge.series.prometheus`);
-- ``liveoptics-perf``: a Live Optics workbook's ``VM Performance`` / ``ESX Performance`` sheets, which
-  hold each VM's average and peak, not samples (:mod:`knowledge.series.liveoptics`).
+  :mod:`knowledge.series.prometheus`).
+
+A Live Optics workbook's ``VM Performance`` sheet holds each VM's average and peak, not samples: the
+workbook reader takes them (:mod:`knowledge.inventory.collector_files`), as it takes the other
+collectors' per-VM figures.
 
 The samples land on one grid (:class:`~knowledge.series.store.SeriesStore`): a row per VM of the
 inventory, a column per sampling step; every file must sample at the same step. Reducing them
@@ -27,16 +29,13 @@ import numpy as np
 from knowledge.infra.errors import InputError
 from knowledge.series.store import METRICS, SeriesFile, SeriesStore, join_keys
 
-__all__ = ["FORMATS", "METRICS", "SERIES_ONLY", "SeriesFile", "SeriesStore", "detect_series", "join_keys", "read_series"]
+__all__ = ["FORMATS", "METRICS", "SeriesFile", "SeriesStore", "detect_series", "join_keys", "read_series"]
 
 #: series format ids and what produces them (help texts and errors)
 FORMATS = {
     "series-csv": "utilisation CSV: vm, timestamp, cpu_pct, mem_pct[, iops, mbps]",
     "prometheus-json": "a Prometheus query_range answer (JSON; node_exporter or libvirt exporter CPU and memory)",
-    "liveoptics-perf": "a Live Optics workbook's VM Performance / ESX Performance sheets (average and peak per VM)",
 }
-#: formats that are series only (a Live Optics workbook is an inventory too)
-SERIES_ONLY = ("series-csv", "prometheus-json")
 
 
 def detect_series(path: Path | str) -> str | None:
@@ -50,11 +49,7 @@ def detect_series(path: Path | str) -> str | None:
         head = read_regular_head(path, 8192)
     except OSError as exc:
         raise InputError(f"cannot read {path}: {exc.strerror or exc}") from exc
-    if head[:4] == b"PK\x03\x04":
-        from knowledge.series.liveoptics import has_perf
-
-        return "liveoptics-perf" if has_perf(path) else None
-    if b"\x00" in head[:64]:
+    if head[:4] == b"PK\x03\x04" or b"\x00" in head[:64]:  # a workbook or another binary file
         return None
     text = head.decode("utf-8-sig", errors="replace")
     if prometheus.looks_like(text):
@@ -67,12 +62,10 @@ def detect_series(path: Path | str) -> str | None:
 
 def read_series(paths: Sequence[Path | str], names: Sequence[str], vcpus: Sequence[float] | None = None,
                 ram_mib: Sequence[float] | None = None, cancel=None,
-                sources: Sequence[str] | None = None, moids: Sequence[str] | None = None,
                 ips: Sequence[str] | None = None) -> SeriesStore:
     """Read every series file onto one store whose rows are the VMs ``names`` (with their vCPUs and
-    RAM, which turn CPU seconds and bytes into %, the file each was read from and its managed object
-    id: a Live Optics workbook's statistics join only its own VMs, by ``MOB ID`` where it is given; and its
-    IP addresses, which a series naming VMs by IP (a Prometheus ``instance`` of a static target) joins on)."""
+    RAM, which turn CPU seconds and bytes into %, and their IP addresses, which a series naming VMs by
+    IP (a Prometheus ``instance`` of a static target) joins on)."""
     from knowledge.inventory.common import check_cancel
     from knowledge.series import plaincsv, prometheus
     from knowledge.series.store import return_big_frees
@@ -89,10 +82,6 @@ def read_series(paths: Sequence[Path | str], names: Sequence[str], vcpus: Sequen
             store.files.append(plaincsv.read_csv(path, store))
         elif fmt == "prometheus-json":
             store.files.append(prometheus.read_prometheus(path, store, cpus, ram))
-        elif fmt == "liveoptics-perf":
-            from knowledge.series.liveoptics import read_perf
-
-            store.files.append(read_perf(path, store, sources, moids))
         else:
             raise InputError(f"{path}: not a utilisation series; supported: " + "; ".join(FORMATS.values()))
     return store

@@ -167,6 +167,9 @@ class _Reader:
         note = self.store.repeat_note(str(self.path))
         if note:
             self.file.warnings.append(note)
+        gap = self.store.gap_note(str(self.path), sorted(self.seen_rows), self.file.metrics[0])
+        if gap:
+            self.file.warnings.append(gap)
         if not _ends_a_line(self.path):
             self.file.warnings.append(f"line {self.rows_before + 1} (the last) has no line end: the file may be cut "
                                       "short (an export or copy that stopped); its series may end early")

@@ -88,12 +88,10 @@ class SeriesStore:
         self.unmatched: dict[str, dict[str, str]] = {}
         #: per file, samples that fell on a step its VM already had (the later one kept) and where the first sits
         self.repeated: dict[str, list] = {}
+        #: per file, its first and last step (the span its gaps are looked for in)
+        self.spans: dict[str, list[int]] = {}
         self.lo: int | None = None   # the first and last step holding a sample
         self.hi: int | None = None
-        #: per VM statistics a collector gives instead of samples (Live Optics: ``cpu_peak``, ``cpu_mean``,
-        #: ``mem_peak`` ... in %), NaN where not given; hosts' likewise, by host name
-        self.summary: dict[str, np.ndarray] = {}
-        self.host_summary: dict[str, dict[str, float]] = {}
 
     # --- joining ---------------------------------------------------------------------------------
     def lookup(self, name: str) -> int:
@@ -158,6 +156,8 @@ class SeriesStore:
         slots = self._slots(np.asarray(ts, dtype=np.float64), path, where)
         if repeats:
             self._count_repeats(metric, rows, slots, path, where)
+        span = self.spans.setdefault(path, [int(slots.min()), int(slots.max())])
+        span[0], span[1] = min(span[0], int(slots.min())), max(span[1], int(slots.max()))
         self._put(metric, rows, slots, stored)
         self.samples += len(values)
         return len(values)
@@ -222,6 +222,32 @@ class SeriesStore:
                 "local time over a daylight-saving change, or the same data twice? give UTC timestamps (or an "
                 "offset such as +01:00)")
 
+    def gap_note(self, path: str, rows: Sequence[int], metric: str) -> str | None:
+        """The warning of a file whose VMs (``rows``) all lack ``metric`` on some steps of its span:
+        how many steps, the first run, that each VM's median fills them, and, for an hour missing at
+        once, that local time skips one at the spring daylight-saving change (None: no such step)."""
+        span = self.spans.get(path)
+        if span is None or not len(rows) or not self.interval:
+            return None
+        lo, hi = span
+        present = np.zeros(hi - lo + 1, dtype=bool)
+        picked = np.sort(np.asarray(list(rows), dtype=np.int64))
+        for b, grid in self.blocks[metric].items():
+            s0, s1 = max(lo, b * BLOCK), min(hi, b * BLOCK + BLOCK - 1)
+            for i in range(0, len(picked) if s0 <= s1 else 0, 1000):  # a thousand VMs at a time: little memory
+                part = grid[picked[i:i + 1000], s0 - b * BLOCK:s1 - b * BLOCK + 1]
+                present[s0 - lo:s1 - lo + 1] |= ((part != MISSING) if metric in PERCENT else ~np.isnan(part)).any(axis=0)
+        if present.all():
+            return None
+        edges = np.diff(np.concatenate([[0], (~present).astype(np.int8), [0]]))
+        starts, ends = np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
+        hour = any(abs((e - a) * self.interval - 3600.0) < 1e-6 for a, e in zip(starts, ends, strict=True))
+        first, last = self._time(lo + int(starts[0])), self._time(lo + int(ends[0]) - 1)
+        return (f"{int((~present).sum()):,} step(s) have no {metric} sample of any of its VMs (first: {stamp(first)}"
+                + (f" to {stamp(last)}" if last > first else "") + "); each VM's median fills them"
+                + ("; an hour missing at once: local time skips one at the spring daylight-saving change? give UTC "
+                   "or an offset" if hour else ""))
+
     def _put(self, metric: str, rows: np.ndarray, slots: np.ndarray, values: np.ndarray) -> None:
         blocks = self.blocks[metric]
         first, last = int(slots.min()), int(slots.max())
@@ -239,13 +265,6 @@ class SeriesStore:
                 grid = blocks[b] = (np.full((len(self.names), BLOCK), MISSING, dtype=np.uint16) if metric in PERCENT
                                     else np.full((len(self.names), BLOCK), np.nan, dtype=np.float32))
             grid[rows[sel], col[sel]] = values[sel]
-
-    def add_summary(self, row: int, stat: str, value: float) -> None:
-        """One VM's statistic (``cpu_peak`` ...) from a collector that gives no samples."""
-        column = self.summary.get(stat)
-        if column is None:
-            column = self.summary[stat] = np.full(len(self.names), np.nan)
-        column[row] = value
 
     # --- reading back ----------------------------------------------------------------------------
     @property

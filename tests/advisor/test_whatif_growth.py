@@ -94,3 +94,18 @@ def test_the_vms_slider_gives_a_totals_workload_exactly_its_share():
     erp, web = parse_scenario(data, "what-if").workloads
     assert (erp.vms, erp.vcpus, erp.ram_gib, web.vms) == (300, 2, 10.24, 90)  # erp x1.5 in the advised shape
     assert (erp.total_vcpus, erp.total_ram_gib, erp.total_storage_tb) == (600, 3072, 30)
+
+
+def test_the_vms_slider_keeps_a_total_spread_over_two_vm_sizes():
+    # 401 vCPUs / 1,600 GiB are 101 VMs, 3 of them one vCPU fewer: scaled, the group keeps that mix
+    # (VMs of one vCPU fewer in proportion) and its count is the slider's share at every value
+    from advisor.figures.whatif import scale_vms
+
+    base = {"hosts": {"count": 10, "cpu": {"sockets": 2, "cores_per_socket": 16}, "ram_gib": 512},
+            "workloads": [{"name": "a", "total_vcpus": 401, "total_ram_gib": 1600},
+                          {"name": "b", "vms": 30, "vcpus": 2, "ram_gib": 8}]}
+    for n in range(2, 700, 3):
+        data = yaml.safe_load(yaml.safe_dump(base))
+        scale_vms(data, n)
+        a, b = parse_scenario(data, "what-if").workloads
+        assert a.vms + b.vms == n and a.all_vcpus == data["workloads"][0]["total_vcpus"], n

@@ -77,3 +77,31 @@ def test_reports_of_an_estate_show_each_distinct_recommendation_once_with_its_wo
     assert sections == distinct < 20  # one section per distinct recommendation, not one per workload
     names = [r["scope"].removeprefix("workload:") for r in data["recommendations"] if r["decision"] == "io_block_size"]
     assert all(name in text for name in names)  # every workload is named under its group
+
+
+def _one_per_line(data: dict) -> str:
+    """The estate's JSON format written the plain way: indented, each recommendation on a line of its own."""
+    from knowledge.infra import jsonout
+
+    text = jsonout.dumps({**data, "recommendations": "@"}, indent=2)
+    lines = ",\n".join("    " + jsonout.dumps(r) for r in data["recommendations"])
+    return text.replace('"@"', "[\n" + lines + "\n  ]") + "\n"
+
+
+NESTED = {"decision": "x", "details": {"placed": [{"decision": "y"}, {"decision": "z", "q": '}, {"decision": '}]}}
+
+
+@pytest.mark.parametrize("recs", [
+    [{"decision": "a", "scope": "cluster", "value": 1.5}, {"decision": "a", "scope": "w:1", "same_as": 0}],
+    [{"decision": "a", "value": float("inf")}, {"decision": "b", "value": float("nan")}, {"decision": "c"}],
+    [NESTED, {"decision": "b"}, NESTED],  # a decision inside an entry: each entry is written on its own
+    [{"decision": "only", "text": 'a "quoted" }, {"decision": part'}],
+    [{"scope": "no decision first"}, {"decision": "b"}],
+])
+def test_the_estate_json_writes_each_recommendation_on_its_line(recs):
+    """json_text writes the entries of one JSON list (cut between them), or each on its own when
+    a non-finite number (null) or a decision inside an entry makes the cut unsure: the same text."""
+    from app.commands.advise import json_text
+
+    data = {"scenario": "s", "recommendations": recs, "placement": [{"host": "h1", "vms": {"w": 2}}]}
+    assert json_text(data, one_per_line=True) == _one_per_line(data)

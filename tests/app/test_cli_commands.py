@@ -1,16 +1,21 @@
 """Commands are registered in code: app.cli imports every module of app/commands by name and lists it
-in --help; the capadvisor-gui entry point is the CLI's gui command."""
+in --help; the capadvisor-gui entry point is the CLI's gui command, without the other commands."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+import tomllib
 from pathlib import Path
 
 import pytest
 
-from app import cli
+from app import cli, entry
 
 pytestmark = pytest.mark.timeout(60)
 
+ROOT = Path(__file__).resolve().parents[2]
 COMMANDS = Path(cli.__file__).resolve().parent / "commands"
 
 
@@ -27,9 +32,21 @@ def test_every_command_module_is_registered_and_listed(capsys):
 
 def test_the_gui_entry_point_runs_the_gui_command(monkeypatch):
     seen = []
-    monkeypatch.setattr(cli, "main", lambda argv, commands=cli.COMMANDS: seen.append((argv, commands)) or 0)
-    assert cli.gui_main(["--size", "800x600"]) == 0
+    monkeypatch.setattr(entry, "run", lambda argv, commands: seen.append((argv, commands)) or 0)
+    assert entry.gui_main(["--size", "800x600"]) == 0
     assert seen == [(["gui", "--size", "800x600"], (cli.gui,))]  # only the gui command's parser is built
+    assert cli.gui_main is entry.gui_main  # the entry point's former name still starts it
     with pytest.raises(SystemExit):
         cli.build_parser((cli.gui,)).parse_args(["gui", "--size"])  # its options as `capadvisor gui` has them
     assert cli.build_parser((cli.gui,)).parse_args(["gui", "--font-pt", "16"]).font_pt == 16.0
+
+
+def test_the_gui_entry_point_imports_no_other_command():
+    """``capadvisor-gui`` starts the window without importing the CLI's other commands (issue #30)."""
+    code = ("import sys, app.entry, app.gui; app.gui.run = lambda **kw: 0; app.entry.gui_main([]); "
+            "print(sorted(m for m in sys.modules if m == 'app.cli' or m.startswith('app.commands.')))")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=50,
+                         check=True, env=dict(os.environ, PYTHONPATH=str(ROOT))).stdout
+    assert out.split() == ["['app.commands.gui']"]
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert project["project"]["gui-scripts"]["capadvisor-gui"] == "app.entry:gui_main"

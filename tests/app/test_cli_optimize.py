@@ -181,3 +181,20 @@ def test_horizon_buys_the_fewest_hosts_that_last_priced_over_the_years(run, tmp_
     fewer = out_file.read_text().replace("host_count: 9", "host_count: 8").replace("count: 9", "count: 8")
     out_file.write_text(fewer)
     assert _advise(kb_path, out_file, capsys)["runs_out"] is not None
+
+
+def test_horizon_judges_a_fixed_host_count_over_the_years(run, tmp_path):
+    # the scenario fixes the hosts (preferences.fixed.host_count): 9 last the horizon (above), 8 do not.
+    # The last year's search at whole vCPUs a VM alone found no design at 9 (it needs 11)
+    cat = tmp_path / "cat.yaml"
+    cat.write_text(HZ_PRICES)
+    for hosts, code_wanted in ((9, 0), (8, 1)):
+        sc = tmp_path / f"hz{hosts}.yaml"
+        sc.write_text(HZ.replace("growth:", f"preferences: {{fixed: {{host_count: {hosts}}}}}\ngrowth:"))
+        code, out, err = run(str(sc), "--catalogue", str(cat), "--horizon", "--workers", "1")
+        assert code == code_wanted, err
+        data = json.loads(out)
+        if hosts == 9:
+            assert (data["best"]["hosts"], data["best"]["active_hosts"]) == (9, 8)
+        else:
+            assert data["best"] is None and any("no configuration lasts every year" in n for n in data["notes"])

@@ -50,14 +50,14 @@ f = FirstPaint(); w.installEventFilter(f); w.show()
 app.exec()
 """
 
-#: the application as its launcher starts it (``capadvisor-gui``: app.cli.gui_main, the command line
+#: the application as its launcher starts it (``capadvisor-gui``: app.entry.gui_main, the command line
 #: parsed); the one change: quit once the window has been painted
 APP = """
 import sys
 import app.gui
 _run = app.gui.run
 app.gui.run = lambda *args, **kwargs: _run(*args, **dict(kwargs, quit_after_show=True))
-from app.cli import gui_main
+from app.entry import gui_main
 sys.exit(gui_main([]))
 """
 

@@ -192,7 +192,12 @@ def table(sections: dict[str, Section]) -> list[str]:
     widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
     lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in [head, *rows]]
     met = sum(r[4].startswith("met") for r in rows)
-    return [lines[0], "-" * len(lines[0]), *lines[1:], f"{met} of {len(rows)} targets met"]
+    out = [lines[0], "-" * len(lines[0]), *lines[1:], f"{met} of {len(rows)} targets met"]
+    loaded = [f"{s.stem} {s.load:.2f}" for s in sections.values() if s.load is not None and s.load > LOADED]
+    if loaded:  # the figures are for a quiet machine: say when these are not
+        out.append(f"measured on a loaded machine (load average above {LOADED:g} at the start of {', '.join(loaded)}): "
+                   "wall times there are longer than on the quiet machine the targets are for")
+    return out
 
 
 def report(sections: dict[str, Section]) -> None:

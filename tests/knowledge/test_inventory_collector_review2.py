@@ -225,7 +225,7 @@ def test_live_optics_vms_of_one_name_join_their_performance_by_mob_id(capsys, tm
     assert _planned_busy(doc) == pytest.approx(sum(busy.values()), rel=1e-3)  # 3.2 + 1.6 + 7.2 + 0.8
     sql = _workload(doc, 8, 64.0)
     assert sql["cpu_busy_share"] == pytest.approx((busy["vm-10"] + busy["vm-20"]) / 16)
-    assert doc["series"]["peak_sized"]["busy_cores"] == pytest.approx(sum(busy.values()), rel=1e-3)
+    assert doc["series"] is None  # the workbook's peaks are read once, by the workbook reader
     notes = " ".join(n for f in doc["sources"] for n in f.get("notes", []))
     assert "name no VM" not in notes and "CPU % over the collection of 4 VMs" in notes
 
@@ -264,6 +264,23 @@ def test_live_optics_says_it_is_sized_on_the_peaks(capsys, tmp_path):
     share = next(line for line in yaml_text.splitlines() if line.strip().startswith("cpu_busy_share:"))
     assert "the VMs' peaks over the collection" in share and "not a peak" not in share
     assert "CPU is sized on the peak of each workload's VMs" in why and "sized on the p95" not in why
+
+
+def test_the_summary_and_the_yaml_say_one_sizing_basis(capsys, tmp_path):
+    """The summary's "sized on ..." is the YAML comment's basis, given whole by one function
+    (measured_basis), not cut out of the comment's sentence by slicing."""
+    import yaml
+
+    from advisor.inventory.writing import measured_basis, measured_comment
+
+    for path, pct in ((FIX / "nutanix-collector.xlsx", "80"), (LO, "95")):
+        text, yaml_text, _why = _advise_text(capsys, tmp_path, str(path), "--percentile", pct)
+        data = yaml.safe_load(yaml_text)
+        w = next(w for w in data["workloads"] if w.get("cpu_busy_percentiles"))
+        basis = measured_basis(data, w)
+        assert measured_comment(data, w) == f"measured ({basis})"
+        assert f"; sized on {basis})" in text
+        assert f"# {measured_comment(data, w)}" in yaml_text
 
 
 # --- finding 15: AWS Migration Hub .Avg / .Max over the discovery period -------------------------------------

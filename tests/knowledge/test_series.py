@@ -278,6 +278,25 @@ def test_repeated_timestamps_are_counted_and_named(tmp_path):
     assert not any("repeat" in w for w in store.files[0].warnings), store.files[0].warnings
 
 
+def test_an_hour_missing_for_every_vm_is_said_not_filled_silently(tmp_path):
+    # closing note of #31 round 3: naive local times over the spring daylight-saving change (Europe,
+    # 2026-03-29: 02:00 -> 03:00) have no 02:00-02:55 for any VM; those 12 steps were filled with each
+    # VM's median without a word
+    rows = [(vm, f"2026-03-29T{h:02d}:{m:02d}:00", 10, 40) for h in (0, 1, 3, 4) for m in range(0, 60, 5)
+            for vm in ("a", "b")]
+    store = read_series([write_csv(tmp_path / "spring.csv", rows)], ["a", "b"])
+    (w,) = store.files[0].warnings
+    assert w == ("12 step(s) have no cpu_pct sample of any of its VMs (first: 2026-03-29T02:00:00Z to "
+                 "2026-03-29T02:55:00Z); each VM's median fills them; an hour missing at once: local time skips "
+                 "one at the spring daylight-saving change? give UTC or an offset"), w
+    # one VM's own gap is no file-wide gap (the coverage warnings name it); a 10-minute gap is said without DST
+    rows = [(vm, T0 + 300 * t, 10, 40) for t in range(24) for vm in ("a", "b") if not (vm == "a" and t in (3, 4))]
+    assert read_series([write_csv(tmp_path / "one.csv", rows)], ["a", "b"]).files[0].warnings == []
+    rows = [(vm, T0 + 300 * t, 10, 40) for t in range(24) for vm in ("a", "b") if t not in (3, 4)]
+    (w,) = read_series([write_csv(tmp_path / "ten.csv", rows)], ["a", "b"]).files[0].warnings
+    assert w.startswith("2 step(s) have no cpu_pct sample") and "daylight" not in w, w
+
+
 def test_a_semicolon_csv_is_read_and_an_ip_instance_and_an_off_grid_iso_time_say_why(tmp_path):
     # a European spreadsheet's CSV: ';' separators, decimal commas: read as such, with a note
     p = tmp_path / "excel.csv"

@@ -4,7 +4,7 @@ follows at once: the knowledge base loading, the welcome, the tooltip filter."""
 from __future__ import annotations
 
 import pytest
-from PySide6.QtWidgets import QApplication, QLabel, QMainWindow
+from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QWidget
 
 from ui.first_paint import after_first_paint
 
@@ -69,20 +69,28 @@ def test_the_scenario_form_below_the_fold_follows_the_first_paint_in_its_tab_pla
 
     from ui.demo import demo_data
     from ui.document import ScenarioDocument
-    from ui.panels.qt_scenario import QtScenarioPanel
+    from ui.panels.qt_scenario import WORKLOAD_SPECS, QtScenarioPanel
 
     panel = QtScenarioPanel(ScenarioDocument(demo_data()))
     qtbot.addWidget(panel)
     titles = lambda: [b.title() for b in panel.findChildren(QGroupBox)]  # noqa: E731
+    made = lambda: {w.objectName() for w in panel.findChildren(QWidget)}  # noqa: E731
     assert "Preferences" not in titles() and "Growth over the years" not in titles()  # not before the paint
+    assert "Targets for this workload" not in titles() and "table_hosts_shared_storage" not in made()
+    assert "field_vms" in made() and "field_growth_cpu_pct_per_year" not in made()  # the workload's last fields
     panel.resize(1280, 760)
     panel.show()
     qtbot.waitUntil(lambda: "Growth over the years" in titles(), timeout=5000)
     assert titles().index("Storage") < titles().index("Preferences")
     assert panel.prefs_form.isVisible() and panel.prefs_form.editors  # filled from the document
+    assert [s.path for s in panel.workload_form.specs] == [s.path for s in WORKLOAD_SPECS]
+    assert panel.workload_targets.isEnabled() and panel.shared_table.isVisible()
+    assert panel.workload_form.editors[("growth", "cpu_pct_per_year")].isVisible()
     chain = _tab_chain(panel, panel.scenario_form.editors[("name",)])
-    order = [chain.index(n) for n in ("table_hosts_disks", "field_ram_overcommit", "target_max_boot_time_s",
-                                      "field_horizon_years", "QListWidget", "field_vms")]
+    order = [chain.index(n) for n in ("table_hosts_disks", "table_hosts_shared_storage", "field_ram_overcommit",
+                                      "target_max_boot_time_s", "field_horizon_years", "QListWidget", "field_vms",
+                                      "field_replication_factor", "field_total_vcpus", "field_growth_storage_pct_per_year",
+                                      "workload_target_max_boot_time_s")]
     assert order == sorted(order), chain  # made last, yet Tab reaches them where they stand
 
 
@@ -167,3 +175,24 @@ def test_every_tab_is_in_view_in_a_narrow_first_window(qtbot, kb_file):
     last = bar.tabRect(bar.count() - 1)
     assert last.right() < bar.width(), (last, bar.width(), [bar.tabText(i) for i in range(bar.count())])
     w.session.startup_task.cancel()
+
+
+def test_a_form_makes_the_label_of_a_problem_message_with_its_first_problem(qtbot):
+    """Each field's message label waits for a problem to show (~40 hidden labels less to build and
+    style before the first paint); a problem fixed hides it again."""
+    from ui.demo import demo_data
+    from ui.document import ScenarioDocument
+    from ui.panels.fields import BoundForm
+    from ui.panels.qt_scenario import HOST_SPECS
+
+    doc = ScenarioDocument(demo_data())
+    form = BoundForm(doc, HOST_SPECS, ("hosts",))
+    qtbot.addWidget(form)
+    messages = lambda: [lb for lb in form.findChildren(QLabel) if lb.objectName() == "fieldError"]  # noqa: E731
+    assert messages() == [] and form.problem_count() == 0
+    doc.set(("hosts", "count"), 0)
+    assert "must be >= 1" in [lb.text() for lb in messages()] and form.problem_count() == len(messages())
+    form.show()
+    assert all(lb.isVisible() for lb in messages())
+    doc.set(("hosts", "count"), 4)
+    assert not any(lb.isVisible() for lb in messages()) and form.problem_count() == 0

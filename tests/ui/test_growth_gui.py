@@ -205,3 +205,11 @@ def test_whatif_overallocation_starts_at_the_advice_even_if_the_panel_came_first
     wait_idle(qtbot, tab, 60000)
     assert tab.sliders["overallocation"].value() == advised
     assert state.model.moved() == {}
+
+
+def test_the_workload_list_names_the_vms_of_one_vcpu_fewer():
+    # 401 vCPUs / 1,600 GiB: 101 VMs, 3 of them one vCPU fewer (the vCPU total held exactly)
+    from ui.panels.qt_scenario import QtScenarioPanel
+
+    text = QtScenarioPanel._workload_text({"name": "app", "total_vcpus": 401, "total_ram_gib": 1600})
+    assert text == "app\n  101 VMs x 4 vCPU (3 of them 3), 15.84 GiB (from totals)"

@@ -80,13 +80,16 @@ class GroupsModel(QAbstractTableModel):
     def __init__(self, inventory, parent=None):
         super().__init__(parent)
         self.inventory = inventory
+        self._groups: list = []
         self._profiles: list = []
         self._series: list = []
         self._cache()
 
     def _cache(self) -> None:
-        self._profiles = [self.inventory.profile(g) for g in self.inventory.groups]
-        self._series = [self.inventory.group_series(g) for g in self.inventory.groups]
+        # the groups as shown: while a regroup's series are summed in the worker, the table keeps these
+        self._groups = list(self.inventory.groups)
+        self._profiles = [self.inventory.profile(g) for g in self._groups]
+        self._series = [self.inventory.group_series(g) for g in self._groups]
 
     def reset(self) -> None:
         self.beginResetModel()
@@ -94,7 +97,7 @@ class GroupsModel(QAbstractTableModel):
         self.endResetModel()
 
     def rowCount(self, parent=_ROOT) -> int:  # noqa: N802 - Qt override
-        return 0 if parent.isValid() else len(self.inventory.groups)
+        return 0 if parent.isValid() else len(self._groups)
 
     def columnCount(self, parent=_ROOT) -> int:  # noqa: N802 - Qt override
         return 0 if parent.isValid() else len(self.COLUMNS)
@@ -135,7 +138,7 @@ class GroupsModel(QAbstractTableModel):
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
         if not index.isValid():
             return None
-        g = self.inventory.groups[index.row()]
+        g = self._groups[index.row()]
         p = self._profiles[index.row()]
         col = index.column()
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole):
@@ -188,6 +191,7 @@ class InventoryDialog(QDialog):
         self.inventory: Any = None  # advisor.inventory.Inventory once read
         self.model: Any = None  # GroupsModel over it
         self.task: Any = None  # the ui.workers.TaskSlot reading the files
+        self._select_after: list[int] = []  # groups to select once the worker has summed their series
         self.files = [Path(f) for f in files or []]
         lay = QVBoxLayout(self)
         self._add_status(lay)
@@ -381,8 +385,10 @@ class InventoryDialog(QDialog):
 
         sized = inventory.sized_percentile  # of the series read, or of the VMs' own percentiles (Nutanix)
         series = inventory.series
-        # no percentile where the series are a collector's average and peak (sized on the peak)
-        self.percentile_row.setVisible(sized is not None and (series is None or series.estate.get("basis") == SUMMED))
+        # no percentile where a collector gives only each VM's average and peak (Live Optics, AWS: sized on the peak)
+        peaks_only = series is None and {k for v in inventory.vms for k in (v.cpu_pcts or {})} == {"peak"}
+        self.percentile_row.setVisible(sized is not None and not peaks_only
+                                       and (series is None or series.estate.get("basis") == SUMMED))
         if sized is not None:
             self.percentile.blockSignals(True)
             self.percentile.setValue(int(round(sized)))
@@ -390,6 +396,9 @@ class InventoryDialog(QDialog):
         self.progress_row.hide()
         self._set_ready(True)
         self._refresh_text()
+        rows, self._select_after = self._select_after, []
+        if rows:
+            self.select_rows(rows)
         self._update_buttons()
         QTimer.singleShot(0, self.fit_info)
 
@@ -414,6 +423,9 @@ class InventoryDialog(QDialog):
         return sorted({i.row() for i in self.table.selectionModel().selectedRows()})
 
     def select_rows(self, rows: list[int]) -> None:
+        if self.task is not None and self.task.running:  # the groups are summed: select them once shown
+            self._select_after = list(rows)
+            return
         sel = self.table.selectionModel()
         sel.clearSelection()
         for r in rows:
@@ -430,12 +442,19 @@ class InventoryDialog(QDialog):
         self.rename_button.setEnabled(ready and len(rows) == 1)
 
     def _apply(self, fn, *args):
+        """Group again by ``fn(*args)`` (quick); with utilisation series, their sums for the new groups
+        are reduced in the worker (long for a large estate) and the dialog shows them as the import."""
         self.show_message("")
         try:
             result = fn(*args)
         except UserFacingError as exc:
             self.show_message(str(exc))
             return None
+        if self.task is not None and self.inventory.series is not None:
+            self._set_ready(False)
+            self.progress_row.show()
+            self.task.start(sum_series, self.inventory)
+            return result
         self.model.reset()
         self._refresh_text()
         return result
@@ -528,6 +547,16 @@ def resize_series(inventory, percentile: float, progress=None, cancel=None):
 
     report(progress, 0.1, f"sizing on the p{percentile:g}")
     inventory.set_percentile(percentile)
+    return inventory
+
+
+def sum_series(inventory, progress=None, cancel=None):
+    """Worker: the utilisation series of ``inventory``'s groups summed again after a regroup, merge or
+    split (returned, for ``set_inventory``)."""
+    from advisor.progress import report
+
+    report(progress, 0.1, "summing the utilisation series of the groups")
+    inventory.sized_series()
     return inventory
 
 

@@ -107,21 +107,36 @@ def provenance(data: dict, full_path: tuple) -> str | None:
 
 
 class _Row(QWidget):
+    """A field's editor with its problem message under it; the message's label is made with the
+    first problem (a form of 26 fields starts with none: ~40 hidden labels less to build and style
+    before the window's first paint, issue #30)."""
+
     def __init__(self, editor: QWidget, parent=None):
         super().__init__(parent)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.setSpacing(2)
         lay.addWidget(editor)
-        self.error = QLabel(self)
-        self.error.setObjectName("fieldError")
-        self.error.setWordWrap(True)
-        self.error.hide()
-        lay.addWidget(self.error)
+        self._error: QLabel | None = None
+
+    @property
+    def error(self) -> QLabel:
+        """The label of the field's problem message (hidden while there is none)."""
+        if self._error is None:
+            self._error = QLabel(self)
+            self._error.setObjectName("fieldError")
+            self._error.setWordWrap(True)
+            self._error.hide()
+            self.layout().addWidget(self._error)
+        return self._error
+
+    def has_error(self) -> bool:
+        return self._error is not None and bool(self._error.text())
 
     def set_error(self, text: str) -> None:
-        self.error.setText(text)
-        self.error.setVisible(bool(text))
+        if text or self._error is not None:
+            self.error.setText(text)
+            self.error.setVisible(bool(text))
 
 
 def spec_tip(spec: FieldSpec) -> str:
@@ -174,30 +189,36 @@ class BoundForm(QWidget):
         super().__init__(parent)
         self.document = document
         self.prefix = tuple(prefix)
-        self.specs = specs
+        self.specs: list[FieldSpec] = []
         self.editors: dict[tuple, QWidget] = {}
         self.rows: dict[tuple, _Row] = {}
         self.labels: dict[tuple, QLabel] = {}
-        form = QFormLayout(self)
-        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
-        form.setLabelAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        form.setContentsMargins(6, 6, 6, 6)
-        form.setVerticalSpacing(6)
+        self.form = QFormLayout(self)
+        self.form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
+        self.form.setLabelAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        self.form.setContentsMargins(6, 6, 6, 6)
+        self.form.setVerticalSpacing(6)
+        self.add_rows(specs)
+        document.sig_changed.connect(lambda _p: self.refresh())
+        document.sig_validated.connect(self.show_problems)
+
+    def add_rows(self, specs: list[FieldSpec]) -> None:
+        """Add the fields of ``specs`` under the form's others, showing the document's values (a
+        form's rows below the fold can come after the window's first paint, issue #30)."""
         for spec in specs:
             editor = make_editor(spec)
             row = _Row(editor)
             label = QLabel(self._label_text(spec))
             label.setBuddy(editor)
             label.setToolTip(editor.toolTip())
-            form.addRow(label, row)
+            self.form.addRow(label, row)
+            self.specs.append(spec)
             self.editors[spec.path] = editor
             self.rows[spec.path] = row
             self.labels[spec.path] = label
             self._connect(spec, editor)
-        document.sig_changed.connect(lambda _p: self.refresh())
-        document.sig_validated.connect(self.show_problems)
         self.refresh()
-        self.show_problems(document.problems)
+        self.show_problems(self.document.problems)
 
     def set_prefix(self, prefix: tuple) -> None:
         """Bind the same fields to another part of the document (e.g. another workload)."""
@@ -211,10 +232,12 @@ class BoundForm(QWidget):
     @staticmethod
     def _label_text(spec: FieldSpec, mark: str | None = None) -> str:
         """The label (plain text), or with ``mark`` the label and its marker (rich text)."""
+        text = spec.label + (f" ({spec.unit})" if spec.unit and spec.kind == "choice" else "")
+        if not mark:
+            return text
         from html import escape
 
-        text = spec.label + (f" ({spec.unit})" if spec.unit and spec.kind == "choice" else "")
-        return escape(text) + MARKS[mark][0] if mark else text
+        return escape(text) + MARKS[mark][0]
 
     def _connect(self, spec: FieldSpec, w: QWidget) -> None:
         def write(value) -> None:
@@ -267,7 +290,7 @@ class BoundForm(QWidget):
 
     def problem_count(self) -> int:
         """How many of this form's fields have a problem."""
-        return sum(1 for r in self.rows.values() if r.error.isVisibleTo(self) or r.error.text())
+        return sum(1 for r in self.rows.values() if r.has_error())
 
 
 def connect_editor(spec: FieldSpec, w: QWidget, write: Callable[[object], None]) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import copy
 import re
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QGroupBox,
     QHBoxLayout,
@@ -29,6 +29,9 @@ from ui.panels.fields import MARKS, BoundForm, provenance, table_specs
 from ui.panels.record_table import RecordTable
 from ui.panels.targets_form import TargetsForm, WorkloadTargetsForm
 from ui.workers import TaskSlot
+
+#: the workload's fields a 1280x800 window shows; the others follow its first paint (complete())
+WORKLOAD_ROWS_SHOWN = 20
 
 #: the forms of the scenario's mappings, from the field table (advisor.scenario.fields)
 SCENARIO_SPECS = table_specs("", nested=False)
@@ -221,21 +224,11 @@ class QtScenarioPanel(QWidget):
         hb.addWidget(self.hosts_form)
         hb.addWidget(self.probe_button, 0, Qt.AlignmentFlag.AlignLeft)
         storage_box = QGroupBox("Storage")
-        sb = QVBoxLayout(storage_box)
+        self.storage_layout = QVBoxLayout(storage_box)
         self.disks_table = RecordTable(document, ("hosts", "disks"), DISK_SPECS, new_disk_group, "disk group",
                                        "No local disks: VM images live on shared storage only.")
-        self.shared_table = RecordTable(document, ("hosts", "shared_storage"), SHARED_SPECS, new_shared_storage,
-                                        "shared storage", "No shared storage on offer: VM images stay on the "
-                                                          "hosts' local disks.")
         self.storage_labels: dict[tuple, tuple[QLabel, str]] = {}
-        for title, table, path in (("Local disks per host", self.disks_table, ("hosts", "disks")),
-                                   ("Shared storage on offer", self.shared_table, ("hosts", "shared_storage"))):
-            label = QLabel(title)
-            label.setObjectName("subheading")
-            label.setTextFormat(Qt.TextFormat.RichText)
-            self.storage_labels[path] = (label, title)
-            sb.addWidget(label)
-            sb.addWidget(table)
+        self._add_storage_table("Local disks per host", self.disks_table, ("hosts", "disks"))
         self.storage_box = storage_box
         left = QWidget()
         self.left_layout = QVBoxLayout(left)
@@ -245,16 +238,28 @@ class QtScenarioPanel(QWidget):
         self.left_layout.addStretch(1)
         return left
 
+    def _add_storage_table(self, title: str, table: RecordTable, path: tuple) -> None:
+        label = QLabel(title)
+        label.setObjectName("subheading")
+        label.setTextFormat(Qt.TextFormat.RichText)
+        self.storage_labels[path] = (label, title)
+        self.storage_layout.addWidget(label)
+        self.storage_layout.addWidget(table)
+
     # --- below the fold ------------------------------------------------------------------
     def complete(self) -> None:
-        """Add preferences, targets and growth under the storage: after the panel's first paint,
-        where a 1280x800 window shows none of them (start-up, issue #30), or at once when one of
-        their forms is asked for. Their fields keep their place in the Tab order."""
+        """Add what a 1280x800 window shows none of (shared storage, preferences, targets, growth, the
+        workload's last fields, real-time line and own targets): after the panel's first paint (issue
+        #30), or at once when one of them is asked for. Their fields keep their place in the Tab order."""
         if self._below_fold:
             return
         from ui.accessible import name_all
 
         document = self.document
+        self._below_fold["shared_table"] = shared = RecordTable(
+            document, ("hosts", "shared_storage"), SHARED_SPECS, new_shared_storage, "shared storage",
+            "No shared storage on offer: VM images stay on the hosts' local disks.")
+        self._add_storage_table("Shared storage on offer", shared, ("hosts", "shared_storage"))
         prefs_box = QGroupBox("Preferences")
         self._below_fold["prefs_form"] = BoundForm(document, PREF_SPECS, ("preferences",))
         QVBoxLayout(prefs_box).addWidget(self._below_fold["prefs_form"])
@@ -266,16 +271,45 @@ class QtScenarioPanel(QWidget):
         boxes = (prefs_box, targets_box, self._build_growth_box(document))
         for i, box in enumerate(boxes):
             self.left_layout.insertWidget(2 + i, box)
-            box.show()  # now, not at the next turn of the event loop
+        follow_in_tab_order(self.disks_table, (shared,))
         follow_in_tab_order(self.storage_box, boxes)
-        for box in boxes:
-            name_all(box)  # the rest of the view was named when it was shown
-        self.arrange()
+        workload_parts = self._complete_workload(document)
+        for part in (shared, *boxes, *workload_parts):
+            part.show()  # now, not at the next turn of the event loop
+            name_all(part)  # the rest of the view was named when it was shown
+        self._show_storage_marks()
+        self.on_workload_selected(self.workload_list.currentRow())
+        QTimer.singleShot(0, self, self.arrange)  # once they are laid out: they may widen a column
+
+    def _complete_workload(self, document: ScenarioDocument) -> list[QWidget]:
+        """The workload's fields below the fold, its real-time line and its own targets, after its
+        other fields in the form and in the Tab order; returns the widgets added."""
+        form = self._workload_form
+        last, later = _tab_stops(form)[-1], WORKLOAD_SPECS[len(form.specs):]
+        form.add_rows(later)
+        rows = [w for spec in later for w in (form.labels[spec.path], form.rows[spec.path])]
+        rt_label = self._below_fold["rt_label"] = QLabel()
+        rt_label.setWordWrap(True)
+        rt_label.setObjectName("hint")
+        box = self._below_fold["workload_targets_box"] = QGroupBox("Targets for this workload")
+        box.setToolTip("preferences.targets.workloads: targets of this workload only; they replace the targets for "
+                       "every workload (shown as 'all: ...')")
+        self._below_fold["workload_targets"] = WorkloadTargetsForm(document)
+        QVBoxLayout(box).addWidget(self._below_fold["workload_targets"])
+        self.workload_layout.insertWidget(1, rt_label)
+        self.workload_layout.insertWidget(2, box)
+        chain_tab_order(last, [*rows, rt_label, box])
+        return [*rows, rt_label, box]
 
     prefs_form = property(lambda self: self._below_fold_part("prefs_form"))
     targets_form = property(lambda self: self._below_fold_part("targets_form"))
     growth_form = property(lambda self: self._below_fold_part("growth_form"))
     events_table = property(lambda self: self._below_fold_part("events_table"))
+    shared_table = property(lambda self: self._below_fold_part("shared_table"))
+    workload_targets = property(lambda self: self._below_fold_part("workload_targets"))
+    workload_targets_box = property(lambda self: self._below_fold_part("workload_targets_box"))
+    rt_label = property(lambda self: self._below_fold_part("rt_label"))
+    workload_form = property(lambda self: (self.complete(), self._workload_form)[1])  # with all of its fields
 
     def _below_fold_part(self, name: str) -> QWidget:
         self.complete()
@@ -322,20 +356,10 @@ class QtScenarioPanel(QWidget):
         wl.addLayout(buttons)
 
         self.workload_box = QGroupBox("Workload")
-        self.workload_form = BoundForm(document, WORKLOAD_SPECS, ("workloads", 0))
-        self.rt_label = QLabel()
-        self.rt_label.setWordWrap(True)
-        self.rt_label.setObjectName("hint")
-        self.workload_targets_box = QGroupBox("Targets for this workload")
-        self.workload_targets_box.setToolTip("preferences.targets.workloads: targets of this workload only; they "
-                                             "replace the targets for every workload (shown as 'all: ...')")
-        self.workload_targets = WorkloadTargetsForm(document)
-        QVBoxLayout(self.workload_targets_box).addWidget(self.workload_targets)
-        wb = QVBoxLayout(self.workload_box)
-        wb.addWidget(self.workload_form)
-        wb.addWidget(self.rt_label)
-        wb.addWidget(self.workload_targets_box)
-        wb.addStretch(1)
+        self._workload_form = BoundForm(document, WORKLOAD_SPECS[:WORKLOAD_ROWS_SHOWN], ("workloads", 0))
+        self.workload_layout = QVBoxLayout(self.workload_box)  # its real-time line and targets: complete()
+        self.workload_layout.addWidget(self._workload_form)
+        self.workload_layout.addStretch(1)
 
         middle = QWidget()
         ml = QVBoxLayout(middle)
@@ -423,6 +447,9 @@ class QtScenarioPanel(QWidget):
                 self.workload_list.item(i).setText(self._workload_text(w))
         self.workload_box.setEnabled(bool(wls))
         self.on_workload_selected(self.workload_list.currentRow())
+        self._show_storage_marks()
+
+    def _show_storage_marks(self) -> None:
         for path, (label, title) in self.storage_labels.items():  # an imported estate's assumed storage
             mark = provenance(self.document.data, path)
             label.setText(title + (MARKS[mark][0] if mark else ""))
@@ -432,7 +459,8 @@ class QtScenarioPanel(QWidget):
     def _workload_text(w: dict) -> str:
         shape = totals_shape(w)
         if shape is not None:
-            return (f"{w.get('name', '?')}\n  {shape.vms} VMs x {shape.vcpus} vCPU, {shape.ram_gib:.4g} GiB "
+            fewer = f" ({shape.fewer} of them {shape.vcpus - 1})" if shape.fewer else ""  # the total spread exactly
+            return (f"{w.get('name', '?')}\n  {shape.vms} VMs x {shape.vcpus} vCPU{fewer}, {shape.ram_gib:.4g} GiB "
                     "(from totals)")
         return (f"{w.get('name', '?')}\n  {w.get('vms', 1)} VMs x {w.get('vcpus', 1)} vCPU, "
                 f"{w.get('ram_gib', 1)} GiB" + ("  · real-time" if w.get("realtime") else ""))
@@ -444,26 +472,30 @@ class QtScenarioPanel(QWidget):
         for key, value, why in (("vms", shape and shape.vms, "from totals"),
                                 ("vcpus", shape and shape.typical_vcpus, "typical VM"),
                                 ("ram_gib", shape and shape.typical_ram_gib, "typical VM")):
-            editor = self.workload_form.editors.get((key,))
+            editor = self._workload_form.editors.get((key,))
             if editor is not None and hasattr(editor, "setPlaceholderText"):
                 editor.setPlaceholderText(f"{value:g} ({why})" if shape else f"{BY_PATH['workloads.' + key].default:g} "
                                                                              "(default)")
         # the typical VM's fields hold its upper bound, not the sized VMs' (#31 review 3 finding 11)
         for key, sized in (("vcpus", shape and shape.vcpus), ("ram_gib", shape and shape.ram_gib)):
-            spec = next((sp for sp in self.workload_form.specs if sp.path == (key,)), None)
-            label = self.workload_form.labels.get((key,))
+            spec = next((sp for sp in self._workload_form.specs if sp.path == (key,)), None)
+            label = self._workload_form.labels.get((key,))
             if spec is not None and label is not None and label.textFormat() != Qt.TextFormat.RichText:
-                label.setText(self.workload_form._label_text(spec)
+                label.setText(self._workload_form._label_text(spec)
                               + (f" — typical VM, at most (sized: {sized:.4g})" if shape else ""))
 
     def on_workload_selected(self, row: int) -> None:
         if row < 0:
             return
-        self.workload_form.set_prefix(("workloads", row))
-        self.workload_targets.bind(row)
+        self._workload_form.set_prefix(("workloads", row))
         w = self.workloads()[row] if row < len(self.workloads()) else {}
         self.workload_box.setTitle(f"Workload: {w.get('name', '')}")
         self._show_shape(w)
+        if "workload_targets" not in self._below_fold:  # its targets and real-time line: complete()
+            return
+        targets = self._below_fold["workload_targets"]
+        targets.refresh()  # first, as when it was made before the panel: a renamed workload's targets follow it
+        targets.bind(row)
         rt = w.get("realtime")
         if rt:
             self.rt_label.setText(f"Real-time task set: {len(rt.get('tasks', []))} tasks "
@@ -549,7 +581,11 @@ def _tab_stops(root: QWidget) -> list[QWidget]:
 def follow_in_tab_order(anchor: QWidget, boxes) -> None:
     """Put the fields of ``boxes`` (made after the rest of the window, so last in its Tab order)
     right after the last field of ``anchor``, in their own order."""
-    previous = (_tab_stops(anchor) or [anchor])[-1]
+    chain_tab_order((_tab_stops(anchor) or [anchor])[-1], boxes)
+
+
+def chain_tab_order(previous: QWidget, boxes) -> None:
+    """Put the fields of ``boxes`` right after ``previous`` in the Tab order, in their own order."""
     for box in boxes:
         for widget in _tab_stops(box):
             QWidget.setTabOrder(previous, widget)

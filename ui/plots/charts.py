@@ -48,6 +48,13 @@ def symbol_sample(symbol) -> str:
     return _SYMBOLS.get(names.pop(), "●") if len(names) == 1 else "●"
 
 
+def _same_numbers(a, b) -> bool:
+    """Whether two series of a chart hold the same numbers (None for both: no series)."""
+    if a is None or b is None:
+        return a is b
+    return a is b or np.array_equal(np.asarray(a, dtype=float), np.asarray(b, dtype=float), equal_nan=True)
+
+
 def _color(hex_color: str, alpha: int = 255) -> QColor:
     c = QColor(hex_color)
     c.setAlpha(alpha)
@@ -249,8 +256,13 @@ class ChartWidget(QWidget):
     def set_spec(self, spec: ChartSpec) -> None:
         """Draw ``spec``: the items are updated in place when only the numbers changed (what-if),
         otherwise rebuilt."""
-        same = (self.spec is not None and self._items is not None
-                and self._signature(spec) == self._signature(self.spec))
+        was = self.spec
+        same = (was is not None and self._items is not None
+                and self._signature(spec) == self._signature(was))
+        if not same:
+            # rebuilt below; a caption shown or hidden first resizes the plot at once, and placing the
+            # lines' labels then must not read the old items against the new spec
+            self._items = None
         self.spec = spec
         self.title.setText(spec.title)
         self._describe(spec)
@@ -259,7 +271,7 @@ class ChartWidget(QWidget):
         # small plot was cut at both sides)
         self.caption.setVisible(bool(self.caption.text()) and (not self.compact or spec.empty))
         if same:
-            self._update(spec)
+            self._update(spec, was)
         else:
             self._build(spec)
         self._apply_range(spec)
@@ -334,22 +346,34 @@ class ChartWidget(QWidget):
             py = np.log10(np.where(py > 0, py, np.nan))
         return px, py
 
-    def _update(self, spec: ChartSpec) -> None:
+    def _update(self, spec: ChartSpec, was: ChartSpec) -> None:
+        """The drawn items moved from ``was`` (the spec they show) to ``spec``; curves and points whose
+        numbers did not change are left as drawn (a what-if step mostly moves a mark, not the curves)."""
         items = self._items
-        for c, (main, lo, hi) in zip(spec.curves, items["curves"], strict=True):
+        for c, old, (main, lo, hi) in zip(spec.curves, was.curves, items["curves"], strict=True):
+            if all(_same_numbers(getattr(c, f), getattr(old, f)) for f in ("x", "mean", "low", "high")):
+                continue
             x = np.asarray(c.x, dtype=float)
             if lo is not None:
+                lo.blockSignals(True)  # the band between the edges is traced once, when both are new
                 lo.setData(x, np.asarray(c.low, dtype=float))
+                lo.blockSignals(False)
                 hi.setData(x, np.asarray(c.high, dtype=float))
             main.setData(x, np.asarray(c.mean, dtype=float))
-        for p, scatter in zip(spec.points, items["points"], strict=True):
+        for p, old, scatter in zip(spec.points, was.points, items["points"], strict=True):
+            if (_same_numbers(p.x, old.x) and _same_numbers(p.y, old.y) and list(p.tips) == list(old.tips)
+                    and p.symbol == old.symbol):
+                continue
             px, py = self._scatter_xy(spec, p)
             scatter.setData(x=px, y=py, data=list(p.tips) or None, symbol=p.symbol)
         x0, x1 = self._x_span(spec)
-        for line, drawn in zip(spec.lines, items["lines"], strict=True):
+        span_moved = (x0, x1) != self._x_span(was)
+        for line, old_line, drawn in zip(spec.lines, was.lines, items["lines"], strict=True):
             if drawn is None:
                 continue
             if line.slope is not None:
+                if not span_moved and (line.slope, line.pos) == (old_line.slope, old_line.pos):
+                    continue  # drawn over the same span
                 x = np.linspace(x0, x1, 50)
                 drawn.setData(x, line.slope * x + line.pos)
                 continue

@@ -59,3 +59,44 @@ def test_sweep_over_a_new_optional_feature(kb):
                                                                      "concurrent_vms": 16})
     mean = out[DEFAULT_KEY].mean
     assert np.all(np.diff(mean) <= 1e-9) and mean[0] > 5 * mean[-1]
+
+
+def test_a_remembered_sweep_is_predicted_once_and_handed_out_as_copies(kb, monkeypatch):
+    """What-if (#30): a slider step redraws a chart whose curves do not move with it; the same query
+    of the same trained family is not predicted again, and no caller can change another's numbers."""
+    from advisor.models import sweep as sweep_module
+
+    calls = []
+    real = sweep_module.sweep
+    monkeypatch.setattr(sweep_module, "sweep", lambda *a, **k: calls.append(a) or real(*a, **k))
+    args = (kb, "image_transfer_time", "image_size_gb", np.linspace(1, 9, 5), {"link_gbps": 10.0},
+            ("protocol", ["scp", "gsiftp"]))
+    first = sweep_module.remembered(*args)
+    first["scp"].mean[:] = -1.0  # a caller's own copy
+    again = sweep_module.remembered(*args)
+    assert len(calls) == 1
+    expected = real(*args)
+    for level in ("scp", "gsiftp"):
+        assert again[level].mean.tolist() == expected[level].mean.tolist()
+        assert again[level].low.tolist() == expected[level].low.tolist()
+        assert again[level].extrapolated.tolist() == expected[level].extrapolated.tolist()
+    sweep_module.remembered(kb, "image_transfer_time", "image_size_gb", np.linspace(1, 9, 6), {"link_gbps": 10.0},
+                            ("protocol", ["scp", "gsiftp"]))
+    assert len(calls) == 2, "another query is predicted"
+
+
+def test_a_remembered_sweep_follows_a_new_training_of_its_family(kb, monkeypatch):
+    """A family trained anew (another object from get_family) is asked again, not answered from memory."""
+    import copy
+    import dataclasses
+
+    from advisor.models import sweep as sweep_module
+
+    args = (kb, "image_transfer_time", "image_size_gb", [2.0, 4.0], {"link_gbps": 1.0, "protocol": "scp"})
+    before = sweep_module.remembered(*args)[DEFAULT_KEY].mean.tolist()
+    fam = get_family("image_transfer_time", kb)
+    retrained = copy.copy(fam)
+    monkeypatch.setattr(retrained, "predict_columns", lambda columns, n, calibration=None: dataclasses.replace(
+        fam.predict_columns(columns, n, calibration), mean=np.full(n, 7.0)))
+    monkeypatch.setattr(sweep_module, "get_family", lambda name, kb_: retrained)
+    assert sweep_module.remembered(*args)[DEFAULT_KEY].mean.tolist() == [7.0, 7.0] != before

@@ -116,3 +116,24 @@ def test_validation_checks_every_measurement_even_after_identical_clean_ones():
     assert r.measurements[1].factors == clean and type(r.measurements[1].factors["threads"]) is str
     assert [m.factors["operation"] for m in r.measurements[2:]] == ["x\ufffd", "x\ufffd"]
     assert any("lone surrogates) in 2 place(s)" in w for w in r.warnings)
+
+
+def test_validation_fast_path_still_checks_values_and_text_of_figures_with_known_factors():
+    """A figure whose factors were found clean before is still checked for its value, its value in
+    SI units and its text (the fast path skips only what it has proven)."""
+    clean = {"threads": "4", "operation": "read"}
+
+    def parsed(*figures):
+        r = _parsed(*[clean] * len(figures))
+        for m, change in zip(r.measurements, figures, strict=True):
+            for attr, value in change.items():
+                setattr(m, attr, value)
+        return r
+
+    with pytest.raises(ImporterError, match=r"measurement 2 \(iops\): value -1.0 is negative"):
+        validate(parsed({}, {"value": -1.0}), "v.json")
+    with pytest.raises(ImporterError, match=r"measurement 3 \(iops\): value in SI units inf is not a finite"):
+        validate(parsed({}, {}, {"value_si": float("inf")}), "v.json")
+    r = validate(parsed({}, {"subject": "job \ud800"}, {"value": 3}, {"unit": 5}), "v.json")
+    assert r.measurements[1].subject == "job \ufffd" and any("lone surrogates) in 1 place" in w for w in r.warnings)
+    assert type(r.measurements[2].value) is float and r.measurements[3].unit == "5"

@@ -1,0 +1,76 @@
+"""Running a command line: the parser of the given sub-command modules, the user's directories
+checked, errors turned into exit codes. :func:`app.cli.main` runs it with every command;
+:func:`gui_main` (the ``capadvisor-gui`` entry point) with the gui command only: the window's
+start-up neither imports the other commands nor builds their options (issue #30)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from types import ModuleType
+
+from app import __version__
+
+EXIT_OK, EXIT_ERROR, EXIT_USAGE = 0, 1, 2
+
+
+def build_parser(commands: tuple[ModuleType, ...]) -> argparse.ArgumentParser:
+    """The argument parser with the sub-commands of ``commands`` registered."""
+    parser = argparse.ArgumentParser(
+        prog="capadvisor",
+        description=(
+            "Capacity Advisor: how to build a virtualized cluster (hypervisor, KVM cache mode, "
+            "vCPU over-allocation, storage backend, real-time VM period and budget, host count), "
+            "with the measurements behind every recommendation. Without a command, the GUI starts."
+        ),
+    )
+    parser.add_argument("--version", action="version", version=f"capadvisor {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for module in commands:
+        module.register(sub)
+    return parser
+
+
+def gui_main(argv: list[str] | None = None) -> int:
+    """Entry point of ``capadvisor-gui``: the same options as ``capadvisor gui``."""
+    from app.commands import gui
+
+    args = sys.argv[1:] if argv is None else list(argv)
+    return run(["gui", *args], (gui,))
+
+
+def run(argv: list[str] | None, commands: tuple[ModuleType, ...]) -> int:
+    """Run the command line ``argv`` (default: the process's) with the sub-commands of ``commands``;
+    return the process exit code."""
+    from knowledge.infra.errors import UserFacingError
+
+    args_list = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(commands)
+    if not args_list:
+        args_list = ["gui"]
+    args = parser.parse_args(args_list)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return EXIT_USAGE
+    from app.startup import check_user_dirs, user_dirs_message
+
+    # files and folders the program creates (user database, caches, settings, exports) are the
+    # user's own: owner-only permissions, whatever the shell's umask; restored for in-process callers
+    old_umask = os.umask(0o077) if hasattr(os, "umask") else None
+    try:
+        problems = check_user_dirs()
+        if problems:  # say it first; commands that only read still work
+            print(user_dirs_message(problems), file=sys.stderr)
+        return int(args.func(args) or 0)
+    except UserFacingError as exc:
+        print(f"capadvisor: error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        print("capadvisor: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK
+    finally:
+        if old_umask is not None:
+            os.umask(old_umask)
