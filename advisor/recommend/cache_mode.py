@@ -23,15 +23,16 @@ workload's ``io.iops`` is checked against both, so the two implicit targets agre
 from __future__ import annotations
 
 import math
+from operator import attrgetter
 
 import numpy as np
 
 from advisor.expected import ExpectedFigure
 from advisor.hardware import TESTBEDS, same_disks, stamp
 from advisor.models.base import Prediction
-from advisor.recommend.base import EngineContext, Recommendation, decide, figure
+from advisor.recommend.base import EngineContext, Recommendation, decide, figure, fixed_choice
 from advisor.recommend.disks import DISK_MB_S, hardware_of
-from advisor.recommend.profile import per_workload, whole, whole_key
+from advisor.recommend.profile import per_workload
 from advisor.rules import CACHE, Effect, Rule, evaluate
 
 DECISION = "cache_mode"
@@ -282,14 +283,27 @@ IMPLICIT_TARGETS = {"requested_iops": ("IOPS", "requested_iops", "iops_per_vm"),
                     "requested_throughput_mb_s": ("MB/s", "requested_mb_s", "throughput_mb_s")}
 
 
+#: the fields of ``w.io`` the figures of :func:`per_vm_throughput` read, all they read of a workload
+#: (tests/advisor/test_profiles.py checks it): workloads equal in them share one set of figures
+FIGURE_FIELDS = ("pattern", "read_share", "rewrite_share", "block_size_kib", "footprint_gb")
+
+
+_figure_values = attrgetter(*FIGURE_FIELDS)
+
+
+def figures_key(w) -> tuple:
+    """The values of :data:`FIGURE_FIELDS` of ``w`` and their types (a figure states the request
+    size as given: 4 and 4.0 stay apart)."""
+    values = _figure_values(w.io)
+    return values, tuple(map(type, values))
+
+
 def _io_figures(ctx: EngineContext) -> dict | None:
-    """I/O profile (:func:`~advisor.recommend.profile.whole_key` of ``w.io``) -> mode -> figures
-    and the citations: :func:`per_vm_throughput` in one vectorised call for one workload of each
-    distinct I/O profile (the figures read nothing of a workload but its ``io``); None without
-    the model."""
+    """:func:`figures_key` -> mode -> figures and the citations: :func:`per_vm_throughput` in one
+    vectorised call for one workload of each distinct key; None without the model."""
     reps: dict = {}
     for w in ctx.scenario.workloads:
-        reps.setdefault(whole_key(w.io), w)
+        reps.setdefault(figures_key(w), w)
     batch = per_vm_throughput(ctx, list(reps.values()))
     if batch is None:
         return None
@@ -304,17 +318,17 @@ def recommend(ctx: EngineContext) -> list[Recommendation]:
     containers = ctx.chosen.get("containers", {})
     targets = ctx.scenario.preferences
 
+    any_target = any(t.name == "min_throughput_mb_s" for t in targets.targets)  # (most estates: none)
+
     def fact(w) -> tuple:
-        t = targets.target("min_throughput_mb_s", w.name)
+        t = targets.target("min_throughput_mb_s", w.name) if any_target else None
         return bool(containers.get(w.name)), None if t is None else (t.value, t.hard)
 
-    def compute(w, scope: str, facts: tuple) -> Recommendation:
-        in_containers, target = facts
-        outcome = evaluate(DECISION, ctx.rule_ctx(w), CACHE)
-        figs = table["figures"][whole_key(whole(w.io))] if table is not None else None
+    built: dict[tuple, Recommendation] = {}  # by outcome and what else build reads (see compute)
+
+    def build(w, scope: str, in_containers: bool, outcome, figs: dict | None) -> Recommendation:
         extra, why = {}, {}
         if figs is not None:
-            _throughput_target(ctx, target, outcome, figs)
             allowed = [m for m in CACHE if m not in outcome.excluded] or list(CACHE)
             best = max(figs[m]["throughput_per_vm"].value for m in allowed)
             for m in allowed:  # excluded modes keep their rule score: the model does not rescue them
@@ -338,6 +352,20 @@ def recommend(ctx: EngineContext) -> list[Recommendation]:
                              "if it runs in VMs instead. " + rec.rationale)
             rec.details["applies_if"] = "the workload runs in VMs"
         return rec
+
+    def compute(w, scope: str, facts: tuple) -> Recommendation:
+        in_containers, target = facts
+        outcome = evaluate(DECISION, ctx.rule_ctx(w), CACHE)
+        io = figures_key(w)
+        figs = table["figures"][io] if table is not None else None
+        if figs is not None:
+            _throughput_target(ctx, target, outcome, figs)
+        # what build reads besides the outcome: the figures, two fields for the text, the fixed choice
+        key = (outcome.key(), io, in_containers, w.data_loss_tolerance, w.live_migration,
+               fixed_choice(ctx, DECISION, scope))
+        if key not in built:
+            built[key] = build(w, scope, in_containers, outcome, figs)
+        return built[key]
 
     out = per_workload(ctx, DECISION, ctx.scenario.workloads, compute, fact)
     for w, rec in zip(ctx.scenario.workloads, out, strict=True):

@@ -49,6 +49,7 @@ from advisor.recommend.host_demand import (
     host_capacity,
     hypervisor_reserve_gib,
     placement_demand,
+    placement_profiles,
     planned_cpu_percent,
     pooled_hosts,
     vm_demand,
@@ -167,7 +168,8 @@ def _place(ctx: EngineContext) -> _Sizing:
     outcome = evaluate(DECISION, ctx.rule_ctx(), ["plan"])
     budgets = Budgets.of(r.id for r in outcome.fired)
     need, cap, total = _needed(ctx, budgets)
-    packing = _pack(ctx, cap, budgets)
+    profiles = placement_profiles(ctx, cap, budgets)
+    packing = _pack(ctx, cap, budgets, profiles)
     problems = []
     for k in HARD:  # a hard resource the hosts lack entirely
         if not math.isfinite(need[k]):
@@ -175,10 +177,10 @@ def _place(ctx: EngineContext) -> _Sizing:
             problems.append(f"the hosts have no {LABELS[k]} for the workloads ({', '.join(short)} need "
                             f"{_num(total[k])} {UNITS[k]})")
     problems += _oversize(ctx, cap, packing, budgets)
-    constrained = None if problems else constrain(ctx, cap, budgets, packing.hosts)
+    constrained = None if problems else constrain(ctx, cap, budgets, packing.hosts, profiles)
     if constrained is not None:
         problems += constrained.problems
-    return _Sizing(outcome, budgets, need, cap, total, packing, pooled_hosts(ctx, cap, budgets), problems,
+    return _Sizing(outcome, budgets, need, cap, total, packing, pooled_hosts(ctx, cap, budgets, profiles), problems,
                    constrained=constrained)
 
 
@@ -244,8 +246,15 @@ def _expected(ctx: EngineContext, s: _Sizing) -> tuple[dict, dict, list[str]]:
     if shared_details:
         details["shared_storage"] = shared_details
     warnings = [w for w in (*s.problems, _shared_capacity(ctx), *shared_warnings, *soft_warnings, *cache_warnings,
-                            *(s.constrained.notes if s.constrained else ())) if w]
+                            *(s.constrained.notes if s.constrained else ()), _room_caveat(ctx, s)) if w]
     return expected, details, warnings
+
+
+def _room_caveat(ctx: EngineContext, s: _Sizing) -> str:
+    """Why the headroom is an upper bound, when it is not searched under the constraints."""
+    from advisor.recommend.room import unsearched
+
+    return "" if s.infeasible or not declared(ctx.scenario) else unsearched(ctx.scenario)
 
 
 def _alternatives(ctx: EngineContext, s: _Sizing) -> list[Alternative]:

@@ -183,6 +183,20 @@ def latency_rows(ctx: EngineContext, kind: str, rf: float, docker: bool) -> list
     return list(ctx.once(("table-9.2-latency", kind, rf, platform), rows))
 
 
+def _container_predictions(ctx: EngineContext, kind: str, rf: float) -> tuple:
+    """(peak transactions, server CPU, client latency) predictions for Docker and a VM running
+    Table 9.2's ``kind`` at replication factor ``rf`` (each None without its family)."""
+    tps = ctx.models.predict("container_overhead", [{"platform": "docker", "workload": kind},
+                                                    {"platform": "vm", "workload": kind}])
+    # the scenario's cores per host (the thesis' servers had 16); the rate stays Table 9.2's
+    cores = float(ctx.scenario.hosts.cpu.cores)
+    cpu = ctx.models.predict("container_cpu", [{"platform": p, "workload": kind, "physical_cores": cores,
+                                                "replication_factor": rf} for p in ("docker", "vm")])
+    lat = ctx.models.predict("container_latency", [{"platform": p, "workload": kind, "replication_factor": rf}
+                                                   for p in ("docker", "vm")], calibrate=False)
+    return tps, cpu, lat
+
+
 def _containers(ctx: EngineContext, hv: str) -> list[Recommendation]:
     """Docker or VMs for each containerizable workload (once per distinct profile,
     :mod:`advisor.recommend.profile`)."""
@@ -194,15 +208,8 @@ def _containers(ctx: EngineContext, hv: str) -> list[Recommendation]:
         expected, why, cites = {}, {}, []
         extra: dict[str, float] = {}
         kind = workload_of(w.io.read_share)  # Table 9.2's workload nearest to the read share
-        tps = ctx.models.predict("container_overhead", [{"platform": "docker", "workload": kind},
-                                                        {"platform": "vm", "workload": kind}])
-        # the scenario's cores per host (the thesis' servers had 16); the rate stays Table 9.2's
-        cores = float(ctx.scenario.hosts.cpu.cores)
         rf = float(w.replication_factor or DEFAULT_RF)
-        cpu = ctx.models.predict("container_cpu", [{"platform": p, "workload": kind, "physical_cores": cores,
-                                                    "replication_factor": rf} for p in ("docker", "vm")])
-        lat = ctx.models.predict("container_latency", [{"platform": p, "workload": kind, "replication_factor": rf}
-                                                       for p in ("docker", "vm")], calibrate=False)
+        tps, cpu, lat = ctx.once(("hypervisor.containers", kind, rf), lambda: _container_predictions(ctx, kind, rf))
         for i, choice in enumerate(("Docker", vm)):
             figs = {}
             if tps is not None:  # % of bare metal on the same servers: a ratio, carried over as it is

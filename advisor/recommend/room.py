@@ -10,6 +10,10 @@ the active hosts, found by bisection (the hosts it needs grow with ``k``). An an
 bounds it first: its VMs never share a host, so the group holds at most one VM a host. Each search
 is kept in the advice's memo and brackets the next bisection, so counts that share a design (the
 optimizer's rows) share them.
+
+Each search places every workload, and each workload takes several, so the work grows with the square
+of the workloads: beyond :data:`SEARCHED_WORKLOADS` workloads (an estate) the room is the resources'
+bounded by the anti-affinity groups, and the advice says so (:func:`unsearched`).
 """
 
 from __future__ import annotations
@@ -20,13 +24,30 @@ import dataclasses
 from advisor.recommend.base import EngineContext
 from advisor.recommend.host_demand import Budgets, pin_vm_demand, vm_demand
 
+#: the most workloads whose room the constrained search finds (100 took ~5 s of CPU, 300 ~50 s)
+SEARCHED_WORKLOADS = 24
+
+
+def unsearched(sc) -> str:
+    """The caveat when the room is not searched under the constraints ("" when it is)."""
+    n = len(sc.workloads)
+    if n <= SEARCHED_WORKLOADS:
+        return ""
+    return (f"room for more VMs counts the hosts' resources and the anti-affinity groups only: the placement "
+            f"constraints are searched for it in scenarios of up to {SEARCHED_WORKLOADS} workloads (this one has "
+            f"{n:,}), so it is an upper bound")
+
 
 def constrained_room(ctx: EngineContext, active: int, budgets: Budgets, room: dict[str, int]) -> dict[str, int]:
     """Workload name -> the VMs more of it ``active`` hosts place under the constraints, each at
     most its resources' ``room`` (see the module doc)."""
     out = {}
+    searched = not unsearched(ctx.scenario)
     for w in ctx.scenario.workloads:
         hi = min(room.get(w.name, 0), _group_bound(ctx, w, active))
+        if not searched:
+            out[w.name] = max(hi, 0)
+            continue
         known = _known(ctx, budgets, w)  # VMs more -> the hosts they need, from earlier searches
         lo = max((k for k, n in known.items() if n <= active and k <= hi), default=0)
         if hi > lo and _needs(ctx, budgets, w, hi) > active:

@@ -60,8 +60,9 @@ from knowledge.infra.reader import num as _num
 class _Reader(MappingReader):
     """One mapping of a scenario file, its keys and their rules from the field table."""
 
-    def __init__(self, data: Any, path: str, problems: Problems, known: tuple[str, ...] | None = None):
-        self.field = _field(path)  # the path without list indices: the table's (once per mapping)
+    def __init__(self, data: Any, path: str, problems: Problems, known: tuple[str, ...] | None = None,
+                 field: str | None = None):
+        self.field = _field(path) if field is None else field  # the path without list indices: the table's
         super().__init__(data, path, problems, CHILDREN.get(self.field, ()) if known is None else known)
 
     def row(self, key: str) -> Field:
@@ -304,11 +305,11 @@ def _sized_at_percentile(workloads: list[Workload], prefs: Preferences) -> None:
 
 def _workload(data: Any, i: int, pr: Problems) -> Workload:
     path = f"workloads[{i}]"
-    r = _Reader(data, path, pr)
-    io = IOProfile(**_Reader(r.section("io"), f"{path}.io", pr).values())
+    r = _Reader(data, path, pr, field="workloads")
+    io = IOProfile(**_Reader(r.section("io"), f"{path}.io", pr, field="workloads.io").values())
     if io.footprint_gb is not None and io.disk_gb is not None and io.footprint_gb > io.disk_gb:
         pr.add(f"{path}.io.footprint_gb", f"must be <= io.disk_gb ({_num(io.disk_gb)})")
-    if any(r.data.get(k) is not None for k in TOTALS):
+    if not r.data.keys().isdisjoint(TOTALS) and any(r.data.get(k) is not None for k in TOTALS):
         values = r.values("vms", "vcpus", "ram_gib")
         _totals(r, values, io, path, pr)
     else:

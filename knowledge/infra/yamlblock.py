@@ -51,20 +51,20 @@ def read_block(text: str, plain: Callable[[str], Any], mapping: Callable[[], Any
         raise NotBlock("empty")
     build = _Build(plain, mapping)
     shapes: dict[str, tuple] = {}
+    data: Any = None
+    open_column = -1  # the column of the innermost node when it is a mapping (data), else -1
     for number, line in enumerate(lines, 1):
         shape = shapes.get(line) or shapes.setdefault(line, build.shape(line, number))
         column, items, key, value, at = shape
-        top = build.stack[-1] if build.stack else None
-        if top is not None and column == top[0] and not items and not top[2] and build.pending is None:
-            data = top[1]  # the usual line: key[: value] in the open mapping
-        else:
-            data = build.place(number, shape)
+        if column != open_column or items:  # the usual line is key[: value] in the open mapping
+            data, open_column = build.place(number, shape), at
             if data is None:  # an item's value
+                open_column = -1
                 continue
         if key in data:
             data.duplicates.append((key, number))
         if value is _BLOCK:
-            build.pending = (data, key, at)
+            build.pending, open_column = (data, key, at), -1
             data[key] = None  # its place among the keys; set by the next line
         else:
             data[key] = [] if value is _LIST else mapping() if value is _MAP else value

@@ -11,7 +11,7 @@ import random
 import pytest
 
 from advisor.engine import advise
-from advisor.recommend import disk_placement, profile
+from advisor.recommend import cache_mode, disk_placement, profile
 from advisor.recommend.base import decide
 from advisor.recommend.profile import ProfileMemo, whole
 from advisor.rules import Effect, Facts, Outcome, Rule, RuleContext, evaluate
@@ -75,12 +75,13 @@ def test_shared_profiles_give_exactly_the_advice_of_every_workload_computed_alon
 
 
 def test_recommendations_built_once_per_outcome_are_those_built_per_profile(session_kb, monkeypatch):
-    """disk_placement builds one recommendation per outcome of its rules (Outcome.key) and what
-    else it reads (oversized disk, footprint, containers): the advice is the same as with one
-    built per profile."""
+    """disk_placement and cache_mode build one recommendation per outcome of their rules
+    (Outcome.key) and what else they read (oversized disk, footprint, figures, containers): the
+    advice is the same as with one built per profile."""
     data = _varied(90, 1)
     decided = []
-    monkeypatch.setattr(disk_placement, "decide", lambda *a, **k: decided.append(1) or decide(*a, **k))
+    for module in (disk_placement, cache_mode):
+        monkeypatch.setattr(module, "decide", lambda *a, **k: decided.append(1) or decide(*a, **k))
     shared = advise(parse_scenario(data), kb=session_kb)
     built = len(decided)
     monkeypatch.setattr(Outcome, "key", lambda self: object())  # every outcome its own
@@ -115,6 +116,20 @@ def test_a_workload_differing_in_one_read_field_is_computed_on_its_own(session_k
     assert still is not None and moving is not None
     assert moving.choice in ("none", "directsync") and "cache.migration-needs-none" in moving.rules
     assert "cache.migration-needs-none" not in still.rules
+
+
+def test_the_cache_mode_figures_read_of_a_workload_only_what_their_key_holds(session_kb):
+    """cache_mode shares one set of figures among workloads of equal figures_key: per_vm_throughput
+    must read nothing else of a workload (recorded through the profile's reading view)."""
+    advice = advise(parse_scenario(_varied(40, 8)), kb=session_kb)
+    ctx = advice.context(session_kb)
+    allowed = {("io",)} | {("io", name) for name in cache_mode.FIGURE_FIELDS}
+    read = set()
+    for w in advice.scenario.workloads:
+        trace = profile._Trace()
+        assert cache_mode.per_vm_throughput(ctx, [profile._Recorder(w, (), trace)]) is not None
+        read |= {path for path, _ in trace}
+    assert ("io", "footprint_gb") in read and read <= allowed, read - allowed
 
 
 def test_an_outcome_key_tells_apart_what_decide_reads():

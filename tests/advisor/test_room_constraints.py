@@ -72,3 +72,27 @@ def test_room_that_still_survives_the_failure(session_kb, prefs, hosts):
     assert _room(card) == {"app": 20}
     assert int(_card(session_kb, _more(sc, "app", 20))["expected"]["active_hosts"]["value"]) == 4
     assert int(_card(session_kb, _more(sc, "app", 21))["expected"]["active_hosts"]["value"]) > 4
+
+
+def test_an_estate_gets_the_resources_room_bounded_by_anti_affinity_and_says_so(session_kb):
+    # Each constrained search places every workload and each workload takes several searches: 100
+    # workloads took ~5 s and 300 ~50 s of CPU, so beyond SEARCHED_WORKLOADS the room is the
+    # resources' (here, as in test_room_that_still_survives_the_failure: 4 x 30 - 40 = 80 for app,
+    # now spread over 25 workloads) bounded by the anti-affinity groups, and the card says it is an
+    # upper bound.
+    from advisor.recommend.room import SEARCHED_WORKLOADS
+
+    n = SEARCHED_WORKLOADS + 1
+    sc = {"name": "estate", "hosts": _hosts(5, 0, 16, 2.0, 512),
+          "workloads": [{"name": f"app{i}", "vms": 2, "vcpus": 2, "ram_gib": 16, "cpu_intensity": "low"}
+                        for i in range(n - 1)]
+          + [{"name": "db", "vms": 2, "vcpus": 2, "ram_gib": 16, "cpu_intensity": "low", "anti_affinity": True}],
+          "preferences": {"ha": {"policy": "percentage", "tolerate_hosts": 2}}}
+    card = _card(session_kb, sc)
+    active = int(card["expected"]["active_hosts"]["value"])
+    room = _room(card)
+    assert room["db"] == active - 2  # one VM of the group a host
+    assert room["app0"] == active * 30 - 2 * n  # every VM one profile: the resources' leftovers
+    assert any(f"up to {SEARCHED_WORKLOADS} workloads (this one has {n})" in w for w in card["warnings"])
+    small = {**sc, "workloads": sc["workloads"][-SEARCHED_WORKLOADS:]}
+    assert not any("upper bound" in w for w in _card(session_kb, small)["warnings"])

@@ -49,3 +49,24 @@ def test_a_moved_mark_sets_no_curve_or_point_data_and_a_changed_curve_is_drawn(q
     assert lo.getData()[1].tolist() == pytest.approx((curve * 1.8).tolist())
     assert len(calls) == 3, "the band's edges and the curve (the sloped line spans the same x)"
     assert len(traced) == 1, "the band is traced once, with both edges new"
+
+
+def test_a_chart_rebuilt_never_reads_the_new_spec_against_the_old_items(qtbot):
+    """A compact chart that becomes empty shows its caption (the reason) before it is rebuilt; the plot
+    is resized at once and placed the lines' labels of the new spec against the old drawn lines: a
+    ValueError from zip(strict=True) in a Qt slot (seen moving the what-if sliders)."""
+    chart = ChartWidget(compact=True)
+    qtbot.addWidget(chart)
+    chart.resize(420, 330)
+    chart.show()
+    x = np.linspace(1.0, 6.0, 20)
+    drawn = ChartSpec("t", "a", "x", "", "y", "s", curves=[Curve("a", x, x * 10)],
+                      lines=[Line("mark", 3.0, "x", kind="marker"), Line("limit", 50.0, "y")])
+    empty = ChartSpec("t", "a", "", "", "", "", empty_reason="No chart: no model for this hypervisor")
+    chart.set_spec(drawn)
+    QApplication.processEvents()
+    chart.set_spec(empty)
+    QApplication.processEvents()
+    assert chart.caption.isVisible() and chart._items is None
+    chart.set_spec(drawn)
+    assert len(chart._items["lines"]) == 2

@@ -259,6 +259,10 @@ class ChartWidget(QWidget):
         was = self.spec
         same = (was is not None and self._items is not None
                 and self._signature(spec) == self._signature(was))
+        if not same:
+            # rebuilt below; a caption shown or hidden first resizes the plot at once, and placing the
+            # lines' labels then must not read the old items against the new spec
+            self._items = None
         self.spec = spec
         self.title.setText(spec.title)
         self._describe(spec)
