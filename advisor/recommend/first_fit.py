@@ -284,8 +284,10 @@ class Leftovers(_Index):
 
 
 def survives(p: Placement, profiles, rules: dict[str, Rule], survive) -> str | None:
-    """:func:`advisor.recommend.placement.survives` on the indexed leftovers: the first failure
-    after which some VM has no host (its label), or None."""
+    """The first failure to survive (:func:`advisor.recommend.placement.failures`) after which some
+    VM has no host (its label), or None: each failure's VMs re-placed by
+    :func:`advisor.recommend.placement.lose`, or from :data:`INDEXED_FROM` failures on by
+    :meth:`Leftovers.lose` on the indexed leftovers (the same result)."""
     out = failures(p, survive)
     if len(out) < INDEXED_FROM:  # a few failures (whole domains): indexing costs more than it saves
         return next((label for label, lost in out if lose(p, lost, profiles, rules)), None)

@@ -16,10 +16,11 @@ A workload's constraints (:func:`rules_of`):
 
 Hosts are numbered in order and stand in the declared domains in turn (host i in domain
 i mod D). :func:`place` is first-fit decreasing (largest dominant share first) over single
-hosts honouring the caps; :func:`survives` removes each failure the scenario must survive
-(``preferences.survive``: each set of N hosts, or the fullest N in a large cluster, or each whole
-domain) and re-places the
-lost VMs on the survivors' leftovers (host caps kept; the domain spread is the failure itself).
+hosts honouring the caps; :func:`lose` removes one failure the scenario must survive
+(:func:`failures`, from ``preferences.survive``: each set of N hosts, or the fullest N in a large
+cluster, or each whole domain) and re-places the lost VMs on the survivors' leftovers (host caps
+kept; the domain spread is the failure itself); :func:`advisor.recommend.first_fit.survives` asks
+it of every failure.
 A replicated workload's VMs on the lost hosts are not re-placed: their replicas carry the loss.
 :mod:`advisor.recommend.placement_count` finds the smallest count that places and survives
 (:mod:`advisor.recommend.first_fit`: the first fit on every count at once). Pure: no engine
@@ -252,11 +253,3 @@ def lose(p: Placement, lost: list[int], profiles, rules: dict[str, Rule]) -> dic
         for name, n in u.members.items():
             left[name] = left.get(name, 0) + n
     return left
-
-
-def survives(p: Placement, profiles, rules: dict[str, Rule], survive) -> str | None:
-    """The first failure after which some VM has no host (its label), or None."""
-    for label, lost in failures(p, survive):
-        if lose(p, lost, profiles, rules):
-            return label
-    return None

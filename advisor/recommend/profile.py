@@ -32,6 +32,7 @@ from advisor.recommend.base import EngineContext, Recommendation, fixed_choice
 _DC = "<dataclass>"
 _SIMPLE = frozenset({str, int, float, bool, type(None)})
 _DC_KEYS: dict[type, tuple] = {}  # dataclass -> the key of its objects (found once per class)
+_set = object.__setattr__  # (the recording view's own slots: its __setattr__ refuses every write)
 
 
 def _key(value: Any) -> tuple:
@@ -67,23 +68,22 @@ class _Recorder:
     __slots__ = ("_obj", "_path", "_trace")
 
     def __init__(self, obj: Any, path: tuple[str, ...], trace: _Trace):
-        self._obj, self._path, self._trace = obj, path, trace
+        _set(self, "_obj", obj)
+        _set(self, "_path", path)
+        _set(self, "_trace", trace)
 
     def __getattr__(self, name: str) -> Any:
         value = getattr(self._obj, name)
         path = (*self._path, name)
-        key = _key(value)
-        if path not in self._trace.seen:  # (a field read again holds the same value: noted once)
-            self._trace.seen.add(path)
-            self._trace.append((path, key))
-        if key[0] == _DC:
-            return _Recorder(value, path, self._trace)
+        trace = self._trace
+        if path not in trace.seen:  # (a field read again holds the same value: noted once)
+            trace.seen.add(path)
+            trace.append((path, _key(value)))
+        if value.__class__ not in _SIMPLE and _key(value)[0] == _DC:
+            return _Recorder(value, path, trace)
         return value
 
     def __setattr__(self, name: str, value: Any) -> None:
-        if name in _Recorder.__slots__:
-            object.__setattr__(self, name, value)
-            return
         raise TypeError("a workload is read-only while its recommendation is computed")
 
     def __eq__(self, other: object) -> bool:  # a workload compared or hashed as a whole: not traceable
@@ -191,12 +191,13 @@ def rescoped(rec: Recommendation, scope: str) -> Recommendation:
     lists (cheap, and what later steps may change); alternatives, expected figures and
     citations shared (they are read only once the engine has finished them)."""
     new = object.__new__(Recommendation)
-    new.__dict__.update(rec.__dict__)
-    new.scope = scope
-    new.warnings = list(rec.warnings)
-    new.details = dict(rec.details)
-    new.rules = list(rec.rules)
-    new.conflicts = list(rec.conflicts)
+    attrs = new.__dict__  # (written directly: 30,000 copies of an estate)
+    attrs.update(rec.__dict__)
+    attrs["scope"] = scope
+    attrs["warnings"] = list(rec.warnings)
+    attrs["details"] = dict(rec.details)
+    attrs["rules"] = list(rec.rules)
+    attrs["conflicts"] = list(rec.conflicts)
     return new
 
 

@@ -249,7 +249,8 @@ def test_a_domain_short_of_its_declared_hosts_is_named(kb):
 
 
 def test_surviving_two_hosts_checks_every_pair(kb):
-    from advisor.recommend.placement import lose, place, rules_of, survives
+    from advisor.recommend.first_fit import survives
+    from advisor.recommend.placement import lose, place, rules_of
     from advisor.scenario.model import Survive
 
     cap = {"cpu_allocation": 32.0, "ram": usable_ram(512)}

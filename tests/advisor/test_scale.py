@@ -191,3 +191,27 @@ def test_the_headroom_of_a_packing_counts_like_the_plain_sum_over_its_groups():
             d = [demand[k] for k in packing.resources]
             plain = sum(g.count * _fits(g.free, d) for g in packing.groups) + max(0, extra) * _fits(packing.capacity, d)
             assert packing.fits(demand, extra) == plain
+
+
+def test_the_orders_rank_the_profiles_as_sorting_by_their_key_tuples():
+    """pack's orders (#30: sorted as arrays) are the sorts by (key, position) of the shares: largest
+    dominant share, largest sum, one resource's share then the dominant one; ties in the order given."""
+    rng = random.Random(11)
+    for _ in range(200):
+        cap = {"cpu": rng.choice([0.0, 16.0, 32.0]), "ram": 256.0, "net": rng.choice([0.0, 10.0])}
+        prof = [(f"w{i}", {k: rng.choice([0.0, 0.5, 1, 2, 8, 1 / 3]) for k in cap}, rng.randint(1, 3))
+                for i in range(rng.randint(1, 60))]
+        keys, c = tuple(cap), [cap[k] for k in cap]
+        table = packing._Table(keys, c, prof)
+        kept = [d for _, d, _ in prof if not any(x > 0 and x > cap[k] * (1 + packing.EPS) for k, x in d.items())]
+        assert table.names == [name for name, d, _ in prof if d in kept]
+        shares = [[d[k] / cap[k] if cap[k] > 0 else 0.0 for k in keys] for d in kept]
+        expect = {"dominant": lambda i, s=shares: (-max(s[i]), i), "sum": lambda i, s=shares: (-sum(s[i]), i)}
+        for j, k in enumerate(keys):
+            expect[k] = lambda i, j=j, s=shares: (-s[i][j], -max(s[i]), i)
+        for order, key in expect.items():
+            ranked = table.ranked(order)
+            if ranked is None:
+                assert order in keys and not any(s[keys.index(order)] for s in shares)
+                continue
+            assert ranked.tolist() == sorted(range(len(kept)), key=key), order
