@@ -162,7 +162,6 @@ def _import_before_qt() -> None:
     """The plain-Python modules the first window needs, imported before Qt: once loaded, PySide6
     reads the source of every module imported after it (looking for ``from __feature__``), a few
     milliseconds of the start-up (issue #30)."""
-    import advisor.recommend.targets  # noqa: F401 - the targets form
     import advisor.scenario  # noqa: F401 - the scenario form's field table and its validation
     from app import settings  # noqa: F401
 

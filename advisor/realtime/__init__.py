@@ -16,6 +16,11 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING
 
+#: largest task set analysed (the exact analysis also bounds its checkpoints: see
+#: :data:`advisor.realtime.intervals.MAX_CHECKPOINTS`); here, so that the scenario's field table
+#: reads it without the task-set module (start-up, issue #30)
+MAX_TASKS = 10_000
+
 # where each public name lives; loaded on first use, so reading a task set's limits (the scenario's
 # field table does at start-up) does not import numpy and the analysis
 _HOME = {

@@ -26,11 +26,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from advisor.realtime import MAX_TASKS
 from knowledge.infra.errors import InputError
 
-#: largest task set analysed (the exact analysis also bounds its checkpoints: see
-#: :data:`advisor.realtime.intervals.MAX_CHECKPOINTS`)
-MAX_TASKS = 10_000
 #: no time (period, wcet, deadline, overhead) may exceed this, in any unit
 MAX_TIME = 1e12
 #: the largest task file read (far more than 10,000 tasks need)

@@ -23,6 +23,7 @@ workload's ``io.iops`` is checked against both, so the two implicit targets agre
 from __future__ import annotations
 
 import math
+from operator import attrgetter
 
 import numpy as np
 
@@ -287,10 +288,13 @@ IMPLICIT_TARGETS = {"requested_iops": ("IOPS", "requested_iops", "iops_per_vm"),
 FIGURE_FIELDS = ("pattern", "read_share", "rewrite_share", "block_size_kib", "footprint_gb")
 
 
+_figure_values = attrgetter(*FIGURE_FIELDS)
+
+
 def figures_key(w) -> tuple:
     """The values of :data:`FIGURE_FIELDS` of ``w`` and their types (a figure states the request
     size as given: 4 and 4.0 stay apart)."""
-    values = tuple(getattr(w.io, name) for name in FIGURE_FIELDS)
+    values = _figure_values(w.io)
     return values, tuple(map(type, values))
 
 
@@ -314,8 +318,10 @@ def recommend(ctx: EngineContext) -> list[Recommendation]:
     containers = ctx.chosen.get("containers", {})
     targets = ctx.scenario.preferences
 
+    any_target = any(t.name == "min_throughput_mb_s" for t in targets.targets)  # (most estates: none)
+
     def fact(w) -> tuple:
-        t = targets.target("min_throughput_mb_s", w.name)
+        t = targets.target("min_throughput_mb_s", w.name) if any_target else None
         return bool(containers.get(w.name)), None if t is None else (t.value, t.hard)
 
     built: dict[tuple, Recommendation] = {}  # by outcome and what else build reads (see compute)

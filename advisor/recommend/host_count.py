@@ -49,6 +49,7 @@ from advisor.recommend.host_demand import (
     host_capacity,
     hypervisor_reserve_gib,
     placement_demand,
+    placement_profiles,
     planned_cpu_percent,
     pooled_hosts,
     vm_demand,
@@ -167,7 +168,8 @@ def _place(ctx: EngineContext) -> _Sizing:
     outcome = evaluate(DECISION, ctx.rule_ctx(), ["plan"])
     budgets = Budgets.of(r.id for r in outcome.fired)
     need, cap, total = _needed(ctx, budgets)
-    packing = _pack(ctx, cap, budgets)
+    profiles = placement_profiles(ctx, cap, budgets)
+    packing = _pack(ctx, cap, budgets, profiles)
     problems = []
     for k in HARD:  # a hard resource the hosts lack entirely
         if not math.isfinite(need[k]):
@@ -175,10 +177,10 @@ def _place(ctx: EngineContext) -> _Sizing:
             problems.append(f"the hosts have no {LABELS[k]} for the workloads ({', '.join(short)} need "
                             f"{_num(total[k])} {UNITS[k]})")
     problems += _oversize(ctx, cap, packing, budgets)
-    constrained = None if problems else constrain(ctx, cap, budgets, packing.hosts)
+    constrained = None if problems else constrain(ctx, cap, budgets, packing.hosts, profiles)
     if constrained is not None:
         problems += constrained.problems
-    return _Sizing(outcome, budgets, need, cap, total, packing, pooled_hosts(ctx, cap, budgets), problems,
+    return _Sizing(outcome, budgets, need, cap, total, packing, pooled_hosts(ctx, cap, budgets, profiles), problems,
                    constrained=constrained)
 
 

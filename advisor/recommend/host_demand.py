@@ -226,9 +226,15 @@ def placement_demand(demand: dict[str, float], cap: dict[str, float]) -> dict[st
     return out
 
 
-def _pack(ctx: EngineContext, cap: dict[str, float], budgets: Budgets = NO_BUDGETS) -> Packing:
-    return pack(cap, [(w.name, placement_demand(vm_demand(ctx, w, budgets), cap), w.vms)
-                      for w in ctx.scenario.workloads])
+def placement_profiles(ctx: EngineContext, cap: dict[str, float], budgets: Budgets = NO_BUDGETS) -> list[tuple]:
+    """(workload, per-VM placement demand, VMs) of every workload: what the packing, the pooled bound
+    and the placement constraints read (made once per host count and carried, #30)."""
+    return [(w.name, placement_demand(vm_demand(ctx, w, budgets), cap), w.vms) for w in ctx.scenario.workloads]
+
+
+def _pack(ctx: EngineContext, cap: dict[str, float], budgets: Budgets = NO_BUDGETS,
+          profiles: list[tuple] | None = None) -> Packing:
+    return pack(cap, profiles if profiles is not None else placement_profiles(ctx, cap, budgets))
 
 
 def _num(x: float) -> str:
@@ -236,13 +242,14 @@ def _num(x: float) -> str:
     return f"{x:,.0f}" if abs(x) >= 1000 else f"{x:.4g}"
 
 
-def pooled_hosts(ctx: EngineContext, cap: dict[str, float], budgets: Budgets = NO_BUDGETS) -> int:
+def pooled_hosts(ctx: EngineContext, cap: dict[str, float], budgets: Budgets = NO_BUDGETS,
+                 profiles: list[tuple] | None = None) -> int:
     """The pooled lower bound of the active hosts: hard resources as asked, soft ones with each VM
     capped at a host (as it is placed), summed over the VMs and over one host's capacity."""
     capped = dict.fromkeys(cap, 0.0)
-    for w in ctx.scenario.workloads:
-        for k, v in placement_demand(vm_demand(ctx, w, budgets), cap).items():
-            capped[k] += v * w.vms
+    for _, demand, n in profiles if profiles is not None else placement_profiles(ctx, cap, budgets):
+        for k, v in demand.items():
+            capped[k] += v * n
     return max(1, max((math.ceil(capped[k] / cap[k] - 1e-9) for k in cap if cap[k] > 0), default=1))
 
 

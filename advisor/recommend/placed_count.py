@@ -10,7 +10,7 @@ import math
 from dataclasses import dataclass
 
 from advisor.recommend.base import EngineContext
-from advisor.recommend.host_demand import HARD, Budgets, _needed, _pack, pooled_hosts
+from advisor.recommend.host_demand import HARD, Budgets, _needed, _pack, placement_profiles, pooled_hosts
 from advisor.recommend.host_limits import _oversize
 from advisor.recommend.packing import Packing
 from advisor.recommend.placement_plan import Constrained, constrain
@@ -38,11 +38,12 @@ def placed_active(ctx: EngineContext, budgets: Budgets) -> Placed:
     """The fewest active hosts that place every VM whole (see the module doc)."""
     sc = ctx.scenario
     need, cap, _ = _needed(ctx, budgets)
-    packing = _pack(ctx, cap, budgets)
+    profiles = placement_profiles(ctx, cap, budgets)
+    packing = _pack(ctx, cap, budgets, profiles)
     problems = [k for k in HARD if not math.isfinite(need[k])]
     problems += _oversize(ctx, cap, packing, budgets)
-    active = max(pooled_hosts(ctx, cap, budgets), packing.hosts, max(1, budgets.min_hosts - sc.hosts.reserve))
-    constrained = None if problems else constrain(ctx, cap, budgets, packing.hosts)  # placement constraints (#32)
+    active = max(pooled_hosts(ctx, cap, budgets, profiles), packing.hosts, max(1, budgets.min_hosts - sc.hosts.reserve))
+    constrained = None if problems else constrain(ctx, cap, budgets, packing.hosts, profiles)  # constraints (#32)
     if constrained is not None:
         active, problems = max(active, constrained.active), problems + constrained.problems
     return Placed(active, packing, problems, constrained, cap)

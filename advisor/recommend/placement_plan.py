@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from advisor.recommend import ha as ha_policy
 from advisor.recommend.base import EngineContext
-from advisor.recommend.host_demand import LABELS, UNITS, Budgets, placement_demand, vm_demand
+from advisor.recommend.host_demand import LABELS, UNITS, Budgets, placement_profiles
 from advisor.recommend.placement import EPS, Host, Placement, Rule, _admits, _units, rules_of
 from advisor.recommend.placement_count import Counted, constrained_count, placer
 
@@ -79,18 +79,15 @@ def declared(sc) -> bool:
                                          for w in sc.workloads))
 
 
-def profiles_of(ctx: EngineContext, cap: dict[str, float], budgets: Budgets) -> list[tuple]:
-    """(workload, per-VM placement demand, VMs) of every workload."""
-    return [(w.name, placement_demand(vm_demand(ctx, w, budgets), cap), w.vms) for w in ctx.scenario.workloads]
-
-
-def constrain(ctx: EngineContext, cap: dict[str, float], budgets: Budgets, start: int) -> Constrained | None:
-    """The active hosts the constraints need, from the unconstrained packing's ``start``."""
+def constrain(ctx: EngineContext, cap: dict[str, float], budgets: Budgets, start: int,
+              profiles: list[tuple] | None = None) -> Constrained | None:
+    """The active hosts the constraints need, from the unconstrained packing's ``start``
+    (``profiles``: :func:`advisor.recommend.host_demand.placement_profiles`, when made already)."""
     sc = ctx.scenario
     if not declared(sc):
         return None
     domains = sc.hosts.failure_domains
-    profiles = profiles_of(ctx, cap, budgets)
+    profiles = profiles if profiles is not None else placement_profiles(ctx, cap, budgets)
     rules = rules_of(sc.workloads, len(domains), sequential(sc))
     problems = []
     for w in sc.workloads:

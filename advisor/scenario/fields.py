@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from advisor.realtime.tasks import MAX_TASKS
+from advisor.realtime import MAX_TASKS
 from knowledge.host_types import DEFAULT_GHZ, DISK_KINDS, HYPERVISORS, LEVELS, SHARED_KINDS, VIRTUALIZATION
 from knowledge.infra.reader import MAX_NUMBER
 

@@ -27,7 +27,6 @@ from ui.document import ScenarioDocument
 from ui.first_paint import after_first_paint
 from ui.panels.fields import MARKS, BoundForm, provenance, table_specs
 from ui.panels.record_table import RecordTable
-from ui.panels.targets_form import TargetsForm, WorkloadTargetsForm
 from ui.workers import TaskSlot
 
 #: the workload's fields a 1280x800 window shows; the others follow its first paint (complete())
@@ -254,6 +253,7 @@ class QtScenarioPanel(QWidget):
         if self._below_fold:
             return
         from ui.accessible import name_all
+        from ui.panels.targets_form import TargetsForm  # here: the first paint needs neither form
 
         document = self.document
         self._below_fold["shared_table"] = shared = RecordTable(
@@ -282,8 +282,7 @@ class QtScenarioPanel(QWidget):
         QTimer.singleShot(0, self, self.arrange)  # once they are laid out: they may widen a column
 
     def _complete_workload(self, document: ScenarioDocument) -> list[QWidget]:
-        """The workload's fields below the fold, its real-time line and its own targets, after its
-        other fields in the form and in the Tab order; returns the widgets added."""
+        """The workload's last fields, real-time line and own targets, in their place; returns them."""
         form = self._workload_form
         last, later = _tab_stops(form)[-1], WORKLOAD_SPECS[len(form.specs):]
         form.add_rows(later)
@@ -294,6 +293,7 @@ class QtScenarioPanel(QWidget):
         box = self._below_fold["workload_targets_box"] = QGroupBox("Targets for this workload")
         box.setToolTip("preferences.targets.workloads: targets of this workload only; they replace the targets for "
                        "every workload (shown as 'all: ...')")
+        from ui.panels.targets_form import WorkloadTargetsForm
         self._below_fold["workload_targets"] = WorkloadTargetsForm(document)
         QVBoxLayout(box).addWidget(self._below_fold["workload_targets"])
         self.workload_layout.insertWidget(1, rt_label)
