@@ -219,14 +219,14 @@ def failures(p: Placement, survive) -> list[tuple[str, list[int]]]:
     out: list[tuple[str, list[int]]] = []
     if survive is None:
         return out
-    names = list(dict.fromkeys(h.domain for h in p.hosts))
-    if survive.domains and len(names) > 1:
-        for lost in itertools.combinations(names, min(survive.domains, len(names) - 1)):
+    names = [d for d in dict.fromkeys(h.domain for h in p.hosts) if d]  # the declared domains used
+    if survive.domains and names:  # hosts in too few domains lose them all
+        for lost in itertools.combinations(names, min(survive.domains, len(names))):
             out.append(("domain " + ", ".join(lost), [h.index for h in p.hosts if h.domain in lost]))
     if survive.hosts == 1:
         out += [(f"host-{h.index + 1}", [h.index]) for h in p.hosts]
     elif survive.hosts > 1 and math.comb(len(p.hosts), survive.hosts) <= MAX_FAILURE_SETS:
-        for pair in itertools.combinations(range(len(p.hosts)), min(survive.hosts, len(p.hosts) - 1)):
+        for pair in itertools.combinations(range(len(p.hosts)), min(survive.hosts, len(p.hosts))):
             out.append((", ".join(f"host-{i + 1}" for i in pair), list(pair)))
     elif survive.hosts > 1:
         load = sorted(p.hosts, key=lambda h: -sum(h.vms.values()))

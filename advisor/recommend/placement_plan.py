@@ -5,7 +5,7 @@ as the active hosts they need, the binding constraint and the per-host placement
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from advisor.recommend import ha as ha_policy
 from advisor.recommend.base import EngineContext
@@ -99,6 +99,7 @@ def constrain(ctx: EngineContext, cap: dict[str, float], budgets: Budgets, start
     if survive is not None and survive.domains and len(domains) <= survive.domains:
         problems.append(f"surviving the loss of {_plural(survive.domains, 'failure domain')} needs at least "
                         f"{survive.domains + 1} declared, {len(domains)} declared (hosts.failure_domains)")
+        survive = replace(survive, domains=max(len(domains) - 1, 0))  # the most they can survive
     counted = constrained_count(cap, profiles, rules, domains, survive, start)
     if counted is None:
         problems += _unplaceable(sc, cap, profiles, rules) or [
