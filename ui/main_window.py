@@ -13,7 +13,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QMainWindow,
-    QMessageBox,
     QProgressBar,
     QPushButton,
     QStackedWidget,
@@ -90,6 +89,8 @@ class ErrorBar(QFrame):
 
     def show_details(self) -> None:
         if self.failure:
+            from PySide6.QtWidgets import QMessageBox
+
             box = QMessageBox(QMessageBox.Icon.Warning, "Error details", self.failure.message, parent=self)
             box.setDetailedText(self.failure.details or self.failure.message)
             box.open()

@@ -5,14 +5,17 @@ and drop."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QSettings
-from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from knowledge.infra.errors import InputError, UserFacingError
 from knowledge.infra.paths import user_config_dir
 from ui.filedialogs import filter_suffix, safe_file_name, start_dir, with_suffix
 from ui.triggers import on_trigger
+
+if TYPE_CHECKING:
+    from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 OPEN_FILTER = "Scenarios (*.yaml *.yml *.toml *.json);;All files (*)"
 SAVE_FILTERS = ("YAML scenario (*.yaml *.yml)", "TOML scenario (*.toml)", "JSON scenario (*.json)")
@@ -58,6 +61,8 @@ class FilesMixin:
 
     def unsaved_box(self, views: list[tuple[object, str]]) -> QMessageBox:
         """The unsaved-changes question, its buttons with accelerator keys (Alt+S, Alt+D; Esc cancels)."""
+        from PySide6.QtWidgets import QMessageBox  # on first use, not at start-up
+
         doc = self.session.document
         text = f"Save the changes to {doc.title}?"
         if views:
@@ -77,6 +82,7 @@ class FilesMixin:
         views = self.unsaved_views()
         if not self.session.document.dirty and not views:
             return True
+        from PySide6.QtWidgets import QMessageBox  # on first use, not at start-up
         answer = self.unsaved_box(views).exec()
         if answer == QMessageBox.StandardButton.Save:
             for panel, _what in views:
@@ -119,6 +125,8 @@ class FilesMixin:
         return True
 
     def open_dialog(self) -> None:
+        from PySide6.QtWidgets import QFileDialog  # on first use, not at start-up
+
         if not self.maybe_discard():
             return
         path, _ = QFileDialog.getOpenFileName(self, "Open scenario", self._start_dir(), OPEN_FILTER)
@@ -157,6 +165,8 @@ class FilesMixin:
 
     def offer_import(self, path: Path, label: str) -> bool:
         """Say that ``path`` is benchmark output, not a scenario, and offer to import it."""
+        from PySide6.QtWidgets import QMessageBox  # on first use, not at start-up
+
         box = QMessageBox(QMessageBox.Icon.Question, "Not a scenario",
                           f"{path.name} is {label or 'benchmark output'}: a measurement of your own "
                           "hardware, not a scenario.\n\nImport it as site benchmark results? The advice can "
@@ -182,6 +192,8 @@ class FilesMixin:
     def save_dialog(self) -> QFileDialog:
         """The Save As dialog: in the last folder (or documents), the scenario's name proposed,
         the format's extension added to a name typed without one."""
+        from PySide6.QtWidgets import QFileDialog  # on first use, not at start-up
+
         doc = self.session.document
         if doc.path is not None:
             start = doc.path
@@ -197,6 +209,8 @@ class FilesMixin:
         return dlg
 
     def save_as(self) -> bool:
+        from PySide6.QtWidgets import QFileDialog  # on first use, not at start-up
+
         dlg = self.save_dialog()
         if dlg.exec() != QFileDialog.DialogCode.Accepted or not dlg.selectedFiles():
             return False
@@ -263,6 +277,8 @@ class FilesMixin:
         self.recent_menu.setEnabled(bool(files))
 
     def import_dialog(self) -> None:
+        from PySide6.QtWidgets import QFileDialog  # on first use, not at start-up
+
         paths, _ = QFileDialog.getOpenFileNames(self, "Import benchmark files", self.settings.last_dir)
         if paths:
             self.import_files([Path(p) for p in paths])
@@ -270,6 +286,8 @@ class FilesMixin:
     def import_inventory(self, paths: list[Path] | None = None):
         """File > Import inventory…: read estate exports in the worker, let the user adjust the
         groups (ui/dialogs/inventory.py), then load the scenario. Returns the dialog."""
+        from PySide6.QtWidgets import QFileDialog  # on first use, not at start-up
+
         from ui.dialogs.inventory import INVENTORY_FILTER, start_inventory_import
 
         if not self.maybe_discard():

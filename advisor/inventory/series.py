@@ -439,7 +439,19 @@ def read_for(inv, paths, percentile: float | None = None, cancel=None) -> Series
 
     vms = inv.estate.vms
     store = read_series(paths, [v.name for v in vms], [v.vcpus or 0 for v in vms],
-                        [v.ram_mib or 0 for v in vms], cancel=cancel, ips=[v.ips for v in vms])
+                        [v.ram_mib or 0 for v in vms], cancel=cancel, ips=_join_ips(vms))
     sizing = SeriesSizing(store, DEFAULT_PERCENTILE if percentile is None else percentile)
     sizing.compute(inv)
     return sizing
+
+
+def _join_ips(vms) -> list[str]:
+    """Each VM's IP addresses a series may join on: a powered-off VM or a template keeps only those no
+    running VM gives (a stale clone's or an old VM's address is the running VM's series)."""
+    from knowledge.series import ip_list
+
+    def live(v) -> bool:
+        return v.powered_on is not False and not v.template
+
+    running = {ip for v in vms if live(v) for ip in ip_list(v.ips)}
+    return [v.ips or "" if live(v) else " ".join(ip for ip in ip_list(v.ips) if ip not in running) for v in vms]

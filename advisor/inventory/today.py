@@ -30,6 +30,8 @@ class Measured:
     percentiles: dict[str, float] | None = None
     #: the estate's figure standing in for VMs none of which was measured: an assumption, not a measurement
     assumed: bool = False
+    #: of ``vms``, those in ``percentiles`` at their own (or their hosts') share: the collector gave them none
+    flat: int = 0
 
     @property
     def level(self) -> str:
@@ -169,8 +171,9 @@ class EstateToday:
             vcpus = sum((v.vcpus or 0) * v.count for v, _x in measured)
             share = sum((v.vcpus or 0) * v.count * x for v, x in measured) / vcpus
             n = sum(v.count for v, _x in measured)
+            pcts = self._percentiles(measured)
             return Measured(share, n if own else 0, n_on, _measured_text(own, by_host, spread, n, n_on),
-                            percentiles=self._percentiles(measured))
+                            percentiles=pcts, flat=sum(v.count for v, _x in measured if not v.cpu_pcts) if pcts else 0)
         if vms is not self.vms:
             whole = self._estate_cpu()
             if whole is not None:

@@ -156,8 +156,9 @@ class Inventory(Grouping):
             return ""
         key, pcts = percentile_key(q), p.cpu.percentiles
         what = "peaks" if set(pcts) == {"peak"} else key if key in pcts else f"{key}, interpolated"
+        flat = f"; {p.cpu.flat} without the collector's figures, at their own share" if p.cpu.flat else ""
         return (f"CPU sized {100 * float(share_at(pcts, q) or 0.0):.3g} % busy (the VMs' {what}, {p.cpu.vms} of "
-                f"{p.cpu.of} measured)")
+                f"{p.cpu.of} measured{flat})")
 
     def summary(self) -> dict[str, Any]:
         """Found, groups and totals, JSON-ready (the CLI's ``--format json`` and the GUI's labels)."""

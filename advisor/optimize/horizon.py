@@ -152,8 +152,12 @@ def _over_horizon(c: Candidate, tl) -> Candidate:
 
 def _replace(result: OptimizeResult, kept: list[Candidate], objective: str, figure: str, horizon: int) -> None:
     """The result's best, cheapest and Pareto front from the lasting candidates, its costs over the
-    ``horizon`` years; the last year's table is dropped (its costs are of that year's load)."""
+    ``horizon`` years, and per host model the active counts they last at (``space``'s
+    ``lasting_active_hosts``); the last year's table is dropped (its costs are of that year's load)."""
     result.years, result.table = float(horizon), None
+    # the counts compared (space's active_host_counts are the last year's search, whole vCPUs a VM)
+    result.space["lasting_active_hosts"] = {h: sorted({c.design.active for c in kept if c.design.host_model == h})
+                                            for h in result.space.get("host_models", [])}
     result.best = best_of(kept, objective)
     result.cheapest = best_of(kept, "cost")
     result.pareto = []

@@ -27,9 +27,9 @@ from pathlib import Path
 import numpy as np
 
 from knowledge.infra.errors import InputError
-from knowledge.series.store import METRICS, SeriesFile, SeriesStore, join_keys
+from knowledge.series.store import METRICS, SeriesFile, SeriesStore, ip_list, join_keys
 
-__all__ = ["FORMATS", "METRICS", "SeriesFile", "SeriesStore", "detect_series", "join_keys", "read_series"]
+__all__ = ["FORMATS", "METRICS", "SeriesFile", "SeriesStore", "detect_series", "ip_list", "join_keys", "read_series"]
 
 #: series format ids and what produces them (help texts and errors)
 FORMATS = {

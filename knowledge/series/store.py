@@ -38,9 +38,15 @@ def join_keys(name: str) -> list[str]:
     (Prometheus ``instance``), the short host name (before the first dot)."""
     name = name.strip()
     low = name.lower()
-    bare = re.sub(r":\d+$", "", low)
-    short = bare.split(".")[0] if not re.fullmatch(r"[\d.]+", bare) else bare
+    v6 = re.fullmatch(r"\[([0-9a-f:.]+)\](:\d+)?", low)  # an IPv6 instance: [fd00::11]:9100
+    bare = v6.group(1) if v6 else re.sub(r":\d+$", "", low) if low.count(":") == 1 else low
+    short = bare.split(".")[0] if not re.fullmatch(r"[\d.]+", bare) and ":" not in bare else bare
     return list(dict.fromkeys([name, low, bare, short]))
+
+
+def ip_list(text: str | None) -> list[str]:
+    """The IP addresses of an inventory cell (several separated by spaces, commas or semicolons), lower-case."""
+    return [ip for ip in re.split(r"[\s,;]+", (text or "").strip().lower()) if ip]
 
 
 @dataclass
@@ -74,10 +80,12 @@ class SeriesStore:
         # a VM's IP addresses (for a series naming VMs by IP), where no name is that key and one VM has it
         owners: dict[str, set[int]] = {}
         for i, text in enumerate(ips or ()):
-            for ip in re.split(r"[\s,;]+", (text or "").strip().lower()):
-                if ip and ip not in taken:
+            for ip in ip_list(text):
+                if ip not in taken:
                     owners.setdefault(ip, set()).add(i)
         self._index.update({ip: next(iter(rows)) for ip, rows in owners.items() if len(rows) == 1})
+        #: an IP address several VMs give (it joins none of them): the VMs' names, for the message
+        self.shared_ips = {ip: sorted(self.names[i] for i in rows) for ip, rows in owners.items() if len(rows) > 1}
         self.interval: float | None = None
         self.interval_from = ""
         self.t0: float | None = None
@@ -125,9 +133,17 @@ class SeriesStore:
             known = ", ".join(self.names[:3]) + (", ..." if len(self.names) > 3 else "")
             raise InputError(f"{file.path}: none of its VMs is in the inventory ({len(unknown)} VM name(s): "
                              f"{shown}{more}); the series join the inventory's VMs by name ({known}); "
-                             "give the inventory that lists them" + _ip_hint(unknown))
+                             "give the inventory that lists them" + self._shared_hint(unknown) + _ip_hint(unknown))
         file.warnings.append(f"{len(unknown)} VM name(s) not in the inventory, their series skipped: {shown}{more}"
-                             + _ip_hint(unknown))
+                             + self._shared_hint(unknown) + _ip_hint(unknown))
+
+    def _shared_hint(self, names) -> str:
+        """What to say of unmatched ``names`` that are an IP address several VMs of the inventory give."""
+        hits = {k: self.shared_ips[k] for n in names for k in join_keys(n) if k in self.shared_ips}
+        if not hits:
+            return ""
+        shown = "; ".join(f"{ip} is given by {', '.join(vms)}" for ip, vms in list(hits.items())[:UNKNOWN_LISTED])
+        return f"; an IP address of more than one VM joins none of them ({shown})"
 
     # --- the grid --------------------------------------------------------------------------------
     def set_interval(self, interval: float, path: str) -> None:

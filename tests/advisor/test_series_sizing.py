@@ -373,6 +373,32 @@ def test_prometheus_instances_given_as_ips_join_an_rvtools_workbooks_primary_ip(
     assert doc["series"]["files"][0]["warnings"] == []
 
 
+def test_ips_of_a_stale_powered_off_vm_and_ipv6_instances_join_the_running_vms(tmp_path, capsys):
+    # review r4: an IP a powered-off VM also gave (an old clone) joined neither VM ("not in the inventory"),
+    # and a Prometheus IPv6 instance '[fd00::11]:9100' never joined the inventory's 'fd00::11'
+    book = tmp_path / "vInfo.csv"
+    book.write_text("VM,Powerstate,CPUs,Memory,Primary IP Address\nweb-01,poweredOn,2,4096,10.20.0.11\n"
+                    "web-02,poweredOn,2,4096,10.20.0.12\nold-web,poweredOff,2,4096,10.20.0.12\n"
+                    "v6-01,poweredOn,4,8192,fd00::11\nv6-02,poweredOn,4,8192,\"10.20.0.21, FD00::21\"\n")
+    cpu = {"10.20.0.11:9100": 30, "10.20.0.12:9100": 50, "[fd00::11]:9100": 40, "[fd00::21]:9100": 60}
+    result = [{"metric": {"instance": i}, "values": [[T0 + 300 * t, str(x)] for t in range(STEPS)]} for i, x in cpu.items()]
+    p = tmp_path / "ip_cpu.json"
+    p.write_text(json.dumps({"status": "success", "data": {"resultType": "matrix", "result": result}}))
+    assert main(["inventory", str(book), str(p), "--format", "json", "--no-advise", "--group-by", "size"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    web = next(g for g in doc["groups"] if "web-01" in g["examples"])["series"]
+    v6 = next(g for g in doc["groups"] if "v6-01" in g["examples"])["series"]
+    assert web["vms_measured"] == 2 and web["sized_busy_pct"] == 40.0  # (2 x 30 % + 2 x 50 %) / 4 vCPUs
+    assert v6["vms_measured"] == 2 and v6["sized_busy_pct"] == 50.0  # (4 x 40 % + 4 x 60 %) / 8 vCPUs
+    assert doc["series"]["files"][0]["warnings"] == []
+    # two running VMs giving one IP: its series joins neither, and the message says why (not "not in the inventory")
+    book.write_text("VM,Powerstate,CPUs,Memory,Primary IP Address\nweb-01,poweredOn,2,4096,10.20.0.11\n"
+                    "web-02,poweredOn,2,4096,10.20.0.11\nv6-01,poweredOn,4,8192,fd00::11\n")
+    assert main(["inventory", str(book), str(p), "--format", "json", "--no-advise"]) == 0
+    (w,) = json.loads(capsys.readouterr().out)["series"]["files"][0]["warnings"]
+    assert "an IP address of more than one VM joins none of them (10.20.0.11 is given by web-01, web-02)" in w, w
+
+
 def test_the_summary_prints_how_each_series_file_was_read(tmp_path, capsys):
     inv = _inventory(tmp_path, {"app-01": 4})
     p = tmp_path / "excel.csv"

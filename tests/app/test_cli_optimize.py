@@ -167,6 +167,9 @@ def test_horizon_buys_the_fewest_hosts_that_last_priced_over_the_years(run, tmp_
     best = data["best"]
     assert (best["host_model"], best["hosts"], best["active_hosts"]) == ("R 2x16 512", 9, 8)
     assert data["years"] == 5
+    # the space names the counts compared (the last year's search at whole vCPUs a VM searched 10 and more)
+    assert data["space"]["lasting_active_hosts"]["R 2x16 512"][0] == 8
+    assert min(data["space"]["active_host_counts"]["R 2x16 512"]) > 8
     note = data["notes"][0]
     assert "ranked by their cost over the 5-year horizon, capex plus each year's opex at that year's load" in note
     # its cost is its own timeline's: capex, then each year's opex at that year's load

@@ -160,6 +160,24 @@ def test_live_optics_peaks_beside_rvtools_vms_keep_each_vms_own_figure(tmp_path)
     assert mixed >= 2
 
 
+def test_a_group_sized_on_peaks_says_which_vms_enter_at_their_own_share(tmp_path, capsys):
+    """Review r4: a group of Live Optics VMs (peaks) and an RVTools VM (its own usage) was described as
+    "the VMs' peaks, 3 of 3 measured", though one VM enters at its own share (as constant busy cores)."""
+    rv = tmp_path / "vInfo.csv"
+    rv.write_text("VM,Powerstate,CPUs,Memory,CPU usage %,Cluster\nweb-03,poweredOn,2,4096,50,prod\n"
+                  "app-03,poweredOn,4,16384,,prod\n")
+    assert main(["inventory", str(LO), str(rv), "--group-by", "name-prefix", "--format", "json", "--no-advise"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    shares = {w["name"]: w["cpu_busy_percentiles"] for w in doc["scenario"]["workloads"] if w["name"] in ("web", "app")}
+    assert shares == {"web": {"peak": round((2 * .37 + 2 * .44 + 2 * .50) / 6, 4)},  # web-01, web-02 peaks; web-03
+                      "app": {"peak": round((4 * .70 + 4 * .63) / 8, 4)}}  # app-03 unmeasured: the group's figure
+    inv = Inventory(read_inventory([LO, rv]), group_by="name-prefix")
+    said = {g.name: inv.collector_sized(g) for g in inv.groups}
+    assert said["web"].endswith("(the VMs' peaks, 3 of 3 measured; 1 without the collector's figures, at their own "
+                                "share)"), said
+    assert said["app"].endswith("(the VMs' peaks, 2 of 3 measured)"), said
+
+
 # --- RVTools joined with Live Optics (finding 7) ----------------------------------------------------
 def _without_perf(tmp_path: Path) -> Path:
     wb = openpyxl.load_workbook(LO)

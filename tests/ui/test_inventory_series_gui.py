@@ -147,6 +147,8 @@ def test_group_by_merge_and_split_sum_the_series_in_the_worker(qtbot, window, tm
     monkeypatch.setattr(SeriesSizing, "compute", recording)
     with qtbot.waitSignal(dialog.task.sig_done, timeout=60000):
         dialog.group_by.setCurrentIndex(dialog.group_by.findData("name-prefix"))
+        # review r4: its Stop said "The files could not be imported" and left every control off for good
+        assert dialog.task.running and dialog.progress_row.isVisible() and not dialog.cancel_read.isVisible()
     names = [dialog.model.index(r, 0).data() for r in range(dialog.model.rowCount())]
     assert len(names) == 2 and dialog.use_button.isEnabled()  # spk-*, steady-*
     assert "of the summed series" in dialog.model.index(0, 5).data()

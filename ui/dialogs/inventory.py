@@ -451,9 +451,7 @@ class InventoryDialog(QDialog):
             self.show_message(str(exc))
             return None
         if self.task is not None and self.inventory.series is not None:
-            self._set_ready(False)
-            self.progress_row.show()
-            self.task.start(sum_series, self.inventory)
+            self._in_worker(sum_series, self.inventory)
             return result
         self.model.reset()
         self._refresh_text()
@@ -496,9 +494,15 @@ class InventoryDialog(QDialog):
             self._apply(self.inventory.set_percentile, float(q))
             return
         self.show_message("")
+        self._in_worker(resize_series, self.inventory, float(q))
+
+    def _in_worker(self, fn, *args) -> None:
+        """The read inventory's series summed again in the worker; no Stop (stopping left the dialog with
+        "could not be imported" and every control off, the inventory's groups changed and not shown)."""
         self._set_ready(False)
         self.progress_row.show()
-        self.task.start(resize_series, self.inventory, float(q))
+        self.cancel_read.hide()
+        self.task.start(fn, *args)
 
     # --- text ------------------------------------------------------------------------------------
     def _refresh_text(self) -> None:
