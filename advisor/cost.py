@@ -450,8 +450,8 @@ def _resize(advice, kb):
         elif decision == "storage_backend":
             facts.storage_backend = choice
         ctx = dataclasses.replace(base, facts=facts, chosen=copy.deepcopy(base.chosen))
-        rec = host_count.recommend(ctx)[0]
-        memo[(decision, choice)] = None if rec.value is None else int(rec.value) - advice.scenario.hosts.reserve
+        hosts = host_count.hosts_needed(ctx)  # the count alone, not the card's headroom and figures
+        memo[(decision, choice)] = None if hosts is None else hosts - advice.scenario.hosts.reserve
         return memo[(decision, choice)]
 
     return resized

@@ -214,6 +214,11 @@ def _count(ctx: EngineContext, s: _Sizing) -> None:
         s.active = max(1, pinned - sc.hosts.reserve)
     elif s.infeasible:  # no count meets a hard limit: the later decisions read the planned (or placed) hosts
         s.active = max(1, sc.hosts.count - sc.hosts.reserve, s.packing.hosts)
+
+
+def _room(ctx: EngineContext, s: _Sizing) -> None:
+    """The headroom on the counted hosts and the placement the card shows there."""
+    sc = ctx.scenario
     s.room = headroom(ctx, s.active, s.packing, s.budgets)
     s.plan = s.packing
     if s.by_targets:  # the VMs spread over the hosts the targets add (as the targets' figures assume)
@@ -381,6 +386,14 @@ def _details(ctx: EngineContext, s: _Sizing, extra: dict) -> dict:
     return details
 
 
+def hosts_needed(ctx: EngineContext) -> int | None:
+    """The hosts (reserve included) :func:`recommend` gives, None when infeasible, without its
+    headroom, figures and text (what re-pricing an alternative choice reads)."""
+    s = _place(ctx)
+    _count(ctx, s)
+    return None if s.infeasible else s.active + ctx.scenario.hosts.reserve
+
+
 def recommend(ctx: EngineContext) -> list[Recommendation]:
     """The host count (choice and ``value``), with per-resource needs, bottleneck and headroom;
     updates ``ctx.facts`` to the recommended active hosts. ``infeasible`` (no value) when no host
@@ -388,6 +401,7 @@ def recommend(ctx: EngineContext) -> list[Recommendation]:
     sc = ctx.scenario
     s = _place(ctx)
     _count(ctx, s)
+    _room(ctx, s)
     hosts = s.active + sc.hosts.reserve
     expected, extra, warnings = _expected(ctx, s)
     outcome = s.outcome
