@@ -257,12 +257,13 @@ class SeriesStore:
             return None
         edges = np.diff(np.concatenate([[0], (~present).astype(np.int8), [0]]))
         starts, ends = np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
-        hour = any(abs((e - a) * self.interval - 3600.0) < 1e-6 for a, e in zip(starts, ends, strict=True))
+        hour = any(abs((e - a) * self.interval - 3600.0) < 1e-6 and _spring_hour(self._time(lo + int(a)))
+                   for a, e in zip(starts, ends, strict=True))
         first, last = self._time(lo + int(starts[0])), self._time(lo + int(ends[0]) - 1)
         return (f"{int((~present).sum()):,} step(s) have no {metric} sample of any of its VMs (first: {stamp(first)}"
                 + (f" to {stamp(last)}" if last > first else "") + "); each VM's median fills them"
-                + ("; an hour missing at once: local time skips one at the spring daylight-saving change? give UTC "
-                   "or an offset" if hour else ""))
+                + ("; an hour missing at once, on a full hour in a month of spring clock changes: it may be local "
+                   "time skipping one at the spring daylight-saving change; give UTC or an offset" if hour else ""))
 
     def _put(self, metric: str, rows: np.ndarray, slots: np.ndarray, values: np.ndarray) -> None:
         blocks = self.blocks[metric]
@@ -331,6 +332,19 @@ def _ip_hint(names) -> str:
     return ("; they are IP addresses (Prometheus 'instance' of a static target): save the query with a label "
             "naming the VM (e.g. join node_uname_info's 'nodename': '... * on(instance) group_left(nodename) "
             "node_uname_info'), or relabel 'instance' to the VM's name")
+
+
+#: the months a spring daylight-saving change falls in: March/April in the north, September/October in the south
+SPRING_MONTHS = (3, 4, 9, 10)
+
+
+def _spring_hour(seconds: float) -> bool:
+    """Whether an hour missing from ``seconds`` (naive local time read as UTC) can be a spring daylight-saving
+    change: it starts on a full hour, in a month such a change falls in."""
+    from datetime import UTC, datetime
+
+    t = datetime.fromtimestamp(float(seconds), UTC)
+    return t.month in SPRING_MONTHS and t.minute == 0 and t.second == 0
 
 
 def stamp(seconds: float) -> str:
