@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections import Counter
 from pathlib import Path
 
 from knowledge.infra import jsonout
@@ -120,7 +121,10 @@ def _sized_on(scenario: dict, s: dict) -> str:
     if (s.get("series") or {}).get("days"):
         return ""
     sized = [w for w in scenario["workloads"] if w.get("cpu_busy_percentiles") and "cpu_busy_share" in w.get("measured", [])]
-    return f"; sized on {measured_basis(scenario, sized[0])}" if sized else ""
+    bases = Counter(measured_basis(scenario, w) for w in sized)
+    if len(bases) <= 1:
+        return "".join(f"; sized on {b}" for b in bases)
+    return "; sized on " + ", and on ".join(f"{b} ({n} group{'s' if n != 1 else ''})" for b, n in bases.items())
 
 
 def _when_measured(s: dict) -> str:

@@ -90,3 +90,19 @@ def test_settings_stay_private(tmp_path):
     finally:
         os.umask(old)
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
+
+
+def test_sized_on_names_each_basis_with_its_group_count_when_groups_differ():
+    """review-inv: an estate of Live Optics groups (peaks) and Nutanix groups (p95) was described with the
+    first group's basis only; each basis is named with how many groups are sized on it."""
+    from advisor.inventory.writing import measured_basis
+    from app.commands.inventory import _sized_on
+
+    peak = {"cpu_busy_percentiles": {"peak": 0.4}, "measured": ["cpu_busy_share"]}
+    p95 = {"cpu_busy_percentiles": {"p50": 0.1, "p95": 0.3, "peak": 0.5}, "measured": ["cpu_busy_share"]}
+    scenario = {"workloads": [peak, dict(peak), p95], "preferences": {"sizing_percentile": 95}, "estate": {}}
+    a, b = measured_basis(scenario, peak), measured_basis(scenario, p95)
+    assert a != b
+    assert _sized_on(scenario, {}) == f"; sized on {a} (2 groups), and on {b} (1 group)"
+    one = {"workloads": [peak, dict(peak)], "estate": {}}
+    assert _sized_on(one, {}) == f"; sized on {measured_basis(one, peak)}"
