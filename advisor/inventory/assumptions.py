@@ -138,6 +138,8 @@ def _today_of(p: Profile) -> dict[str, Any]:
         today["cpu_measured"] = p.cpu.source
         if p.cpu.percentiles:
             today["cpu_busy_pct_percentiles"] = {k: round(100.0 * x, 2) for k, x in p.cpu.percentiles.items()}
+            if p.cpu.flat:  # VMs the collector gave no figures: at their own share (Measured.flat)
+                today["cpu_own_share_vms"] = p.cpu.flat
     if p.ram_consumed_gib is not None:
         today["ram_consumed_gib_per_vm"] = round(p.ram_consumed_gib, 2)
     if p.cache_today:

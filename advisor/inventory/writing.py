@@ -156,7 +156,7 @@ class Inventory(Grouping):
             return ""
         key, pcts = percentile_key(q), p.cpu.percentiles
         what = "peaks" if set(pcts) == {"peak"} else key if key in pcts else f"{key}, interpolated"
-        flat = f"; {p.cpu.flat} without the collector's figures, at their own share" if p.cpu.flat else ""
+        flat = f"; {own_share_note(p.cpu.flat)}" if p.cpu.flat else ""
         return (f"CPU sized {100 * float(share_at(pcts, q) or 0.0):.3g} % busy (the VMs' {what}, {p.cpu.vms} of "
                 f"{p.cpu.of} measured{flat})")
 
@@ -267,6 +267,13 @@ def measured_comment(data: dict[str, Any], w: dict[str, Any]) -> str:
     return f"measured ({measured_basis(data, w)})"
 
 
+def own_share_note(n: int) -> str:
+    """Of a group sized on a collector's peaks or percentiles, the ``n`` VMs that enter at their own
+    share (an RVTools VM beside Live Optics or Nutanix VMs: ``Measured.flat``); the summary's cell and
+    the YAML comment say it in these words."""
+    return f"{n} VM{'s' if n != 1 else ''} without the collector's figures, at their own share"
+
+
 def measured_basis(data: dict[str, Any], w: dict[str, Any]) -> str:
     """What a measured value of workload ``w`` was measured on: its utilisation series (the percentile
     and the days), a collector's per-VM peaks or percentiles, else when the estate's usage was taken."""
@@ -278,12 +285,14 @@ def measured_basis(data: dict[str, Any], w: dict[str, Any]) -> str:
     if (w.get("today") or {}).get("series") and series.get("days"):
         return f"the {percentile_key(series['percentile'])} of {series['days']:g} days of utilisation series"
     pcts = w.get("cpu_busy_percentiles") or {}
+    flat = (w.get("today") or {}).get("cpu_own_share_vms")
+    own = f"; {own_share_note(flat)}" if flat else ""
     if set(pcts) == {"peak"}:  # Live Optics: each VM's average and peak over the collection
-        return "the VMs' peaks over the collection, vCPU-weighted; the collector gives no percentile"
+        return f"the VMs' peaks over the collection, vCPU-weighted; the collector gives no percentile{own}"
     if pcts:  # Nutanix Collector: each VM's median, 95th percentile and peak over the collection
         key = percentile_key((data.get("preferences") or {}).get("sizing_percentile") or 95)
         how = "" if key in pcts else f", interpolated: the collector gives only {', '.join(pcts)}"
-        return f"the VMs' {key} over the collection, the collector's per-VM figures, vCPU-weighted{how}"
+        return f"the VMs' {key} over the collection, the collector's per-VM figures, vCPU-weighted{how}{own}"
     at = (estate.get("today") or {}).get("measured_at", EXPORT_TIME)
     return "from the estate's usage at export time" if at == EXPORT_TIME else at
 

@@ -173,7 +173,7 @@ def test_a_group_sized_on_peaks_says_which_vms_enter_at_their_own_share(tmp_path
                       "app": {"peak": round((4 * .70 + 4 * .63) / 8, 4)}}  # app-03 unmeasured: the group's figure
     inv = Inventory(read_inventory([LO, rv]), group_by="name-prefix")
     said = {g.name: inv.collector_sized(g) for g in inv.groups}
-    assert said["web"].endswith("(the VMs' peaks, 3 of 3 measured; 1 without the collector's figures, at their own "
+    assert said["web"].endswith("(the VMs' peaks, 3 of 3 measured; 1 VM without the collector's figures, at their own "
                                 "share)"), said
     assert said["app"].endswith("(the VMs' peaks, 2 of 3 measured)"), said
 
@@ -298,3 +298,23 @@ def test_a_vm_name_in_both_exports_never_takes_the_other_exports_performance(tmp
             assert v.cpu_pcts == {"peak": min(lo_perf[v.name]["Peak vCPU %"], 100.0)}
         elif v.source == str(rv):
             assert v.cpu_usage_pct is None and not v.cpu_pcts
+
+
+def test_a_mixed_groups_yaml_comment_and_estate_line_say_which_vms_enter_at_their_own_share(tmp_path, capsys):
+    """review-inv: the YAML comment and the estate-wide "sized on" line still said "the VMs' peaks" for a group
+    of Live Optics VMs and an RVTools VM; they say what the group's summary cell says, in the same words."""
+    import yaml
+
+    from advisor.inventory.writing import own_share_note
+
+    rv = tmp_path / "vInfo.csv"
+    rv.write_text("VM,Powerstate,CPUs,Memory,CPU usage %,Cluster\nweb-03,poweredOn,2,4096,50,prod\n"
+                  "app-03,poweredOn,4,16384,,prod\n")
+    out = tmp_path / "s.yaml"
+    assert main(["inventory", str(LO), str(rv), "--group-by", "name-prefix", "-o", str(out), "--no-advise"]) == 0
+    text, yaml_text = capsys.readouterr().out, out.read_text()
+    web = next(w for w in yaml.safe_load(yaml_text)["workloads"] if w["name"] == "web")
+    assert web["today"]["cpu_own_share_vms"] == 1
+    share = [line for line in yaml_text.splitlines() if line.strip().startswith("cpu_busy_share:")]
+    assert sum(own_share_note(1) in line for line in share) == 1, share  # web only; app-03 takes the group's figure
+    assert f"; {own_share_note(1)}" in text.split("Measured (derived")[1].splitlines()[0]
