@@ -90,7 +90,7 @@ class Reduced:
     own: np.ndarray                   # per VM measured: percentiles (qs) of its own busy cores
     vcpus: float                      # vCPUs of the VMs measured
     vms: int                          # VMs measured
-    filled: int                       # missing steps filled with the VM's median
+    filled: int                       # missing VM-steps (one per VM and step) filled with the VM's median
     ram_measured: float = 0.0         # GiB of RAM of the VMs with a memory series
     covered: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))  # per row: in the percentiles
     coverage: list[tuple[int, int]] = field(default_factory=list)  # (row, steps with a sample) below WARN_COVERAGE
@@ -176,7 +176,7 @@ class GroupSeries:
         if self.mem_pct is not None:
             out["mem_busy_pct"] = dict(self.mem_pct)
         if self.filled:
-            out["steps_filled"] = self.filled
+            out["vm_steps_filled"] = self.filled  # one per VM and step: a step 2 VMs miss counts 2
         if self.without:
             out["without_series"] = dict(self.without)
         return out

@@ -424,3 +424,17 @@ def test_a_percentile_key_is_read_back_by_the_one_inverse_of_percentile_key():
     with pytest.raises(Exception, match=r"cpu_busy_percentiles\.x95: must be named p<percentile>"):
         parse_scenario({"version": 1, "hosts": {"count": 2}, "workloads": [
             {"name": "w", "vms": 1, "vcpus": 2, "ram_gib": 4, "cpu_busy_percentiles": {"x95": 0.5}}]})
+
+
+def test_the_steps_filled_count_is_named_for_the_vm_steps_it_counts(tmp_path):
+    """review-inv: a 12-step gap of both VMs of a group was reported as ``steps_filled: 24``; the count is of
+    VM-steps (one per VM and step), and its key says so."""
+    inv = Inventory(read_inventory([_inventory(tmp_path, {"app-01": 4, "app-02": 4})]), "name-prefix")
+    p = _series(tmp_path, {"app-01": np.full(STEPS, 30.0), "app-02": np.full(STEPS, 50.0)})
+    lines = p.read_text().splitlines()
+    gap = {str(T0 + 300 * t) for t in range(100, 112)}
+    p.write_text("\n".join(x for x in lines if x.split(",")[1] not in gap) + "\n")
+    inv.add_series([p], 95)
+    (gs,) = inv.series.groups.values()
+    today = gs.today()
+    assert today["vm_steps_filled"] == 2 * 12 and "steps_filled" not in today
