@@ -24,9 +24,11 @@ log = logging.getLogger(__name__)
 
 #: seconds a worker keeps the interpreter (the GIL) before a waiting GUI thread gets it back (Python's
 #: default is 5 ms). The GUI thread lets go of it at each call into Qt; beside a computing worker every
-#: such call could wait that long: a what-if slider step took 30-100 ms beside the re-advising worker
-#: instead of 5 (#30). An idle GUI thread asks for nothing, so the worker loses nothing then.
-GUI_SWITCH_INTERVAL_S = 0.0005
+#: such call could wait that long (a what-if slider step 30-100 ms beside the re-advising worker on a
+#: loaded machine, #30). Shorter is not better: the GUI thread's own Python work is then cut every
+#: interval too; at 0.5 ms the what-if step's p95 on a quiet machine rose from 10 ms to 27 ms, at
+#: 2 ms it is 12-13 ms (tests/benchmarks/bench_gui.py --workshop, load < 1).
+GUI_SWITCH_INTERVAL_S = 0.002
 
 
 @dataclass(frozen=True)
