@@ -161,3 +161,34 @@ def test_group_by_merge_and_split_sum_the_series_in_the_worker(qtbot, window, tm
         dialog.split_selected("name-prefix")
     assert dialog.model.rowCount() == 2 and dialog.selected_rows() == [0, 1]
     assert threads and not any(threads), threads  # every reduction ran in the worker
+
+
+@pytest.mark.timeout(180)
+def test_a_repaint_during_the_re_sum_sums_nothing_on_the_gui_thread(qtbot, window, tmp_path, monkeypatch):
+    # final review of round 3 session 4: a group sized on a collector's percentiles (Nutanix p95) read
+    # its text through the series on every repaint, so a repaint while the worker re-summed them ran
+    # the same sum on the GUI thread, beside the worker, on the same inventory
+    import threading
+
+    from advisor.inventory.series import SeriesSizing
+
+    series = tmp_path / "series.csv"
+    rows = ["vm,timestamp,cpu_pct,mem_pct"]
+    rows += [f"web-01,2026-11-01T{s * 5 // 60:02d}:{s * 5 % 60:02d}:00,{20 + s % 7},40" for s in range(288)]
+    series.write_text("\n".join(rows) + "\n")
+    nutanix = Path("tests/fixtures/inventory/collectors/nutanix-collector.xlsx").resolve()
+    dialog = open_import(qtbot, window, [nutanix, series])
+    assert dialog.inventory is not None, dialog.message.text()
+    threads: list[bool] = []
+    compute = SeriesSizing.compute
+
+    def recording(self, inv):
+        threads.append(threading.current_thread() is threading.main_thread())
+        return compute(self, inv)
+
+    monkeypatch.setattr(SeriesSizing, "compute", recording)
+    with qtbot.waitSignal(dialog.task.sig_done, timeout=60000):
+        dialog.group_by.setCurrentIndex(dialog.group_by.findData("name-prefix"))
+        for r in range(dialog.model.rowCount()):  # what a repaint of the table asks meanwhile
+            dialog.model.data(dialog.model.index(r, 5))
+    assert threads and not any(threads), threads

@@ -80,16 +80,16 @@ class GroupsModel(QAbstractTableModel):
     def __init__(self, inventory, parent=None):
         super().__init__(parent)
         self.inventory = inventory
-        self._groups: list = []
-        self._profiles: list = []
-        self._series: list = []
+        self._groups, self._profiles, self._series, self._sized = [], [], [], []  # filled by _cache
         self._cache()
 
     def _cache(self) -> None:
-        # the groups as shown: while a regroup's series are summed in the worker, the table keeps these
+        # the groups as shown (and what a collector's percentiles size them on, which reads the series):
+        # while a regroup's series are summed in the worker, the table keeps these and sums nothing itself
         self._groups = list(self.inventory.groups)
         self._profiles = [self.inventory.profile(g) for g in self._groups]
         self._series = [self.inventory.group_series(g) for g in self._groups]
+        self._sized = [self.inventory.collector_sized(g) for g in self._groups]
 
     def reset(self) -> None:
         self.beginResetModel()
@@ -153,7 +153,7 @@ class GroupsModel(QAbstractTableModel):
             if col == 4:
                 return f"{p.disk_gb:.0f}" if p.disk_gb else "20 (assumed)"
             if col == 5:
-                sized = self.inventory.collector_sized(g)  # a collector's percentiles: the one the box chose
+                sized = self._sized[index.row()]  # a collector's percentiles: the one the box chose
                 return "; ".join(t for t in (self.today_text(p, self._series[index.row()]), sized) if t)
             return g.note
         if role == Qt.ItemDataRole.TextAlignmentRole and col in (1, 2, 3, 4):
