@@ -127,16 +127,12 @@ def test_a_collector_with_only_average_and_peak_offers_no_percentile(qtbot, wind
     dialog.reject()
 
 
-@pytest.mark.timeout(180)
-def test_group_by_merge_and_split_sum_the_series_in_the_worker(qtbot, window, tmp_path, monkeypatch):
-    # closing note of #31 round 3: Group by / Merge / Split reduced the utilisation series again on the
-    # GUI thread (seconds for a large estate, the window frozen); they go to the worker, as the percentile
+def record_sum_threads(monkeypatch) -> list[bool]:
+    """For each sum of the series from now on, whether it ran on the GUI (main) thread."""
     import threading
 
     from advisor.inventory.series import SeriesSizing
 
-    dialog = open_import(qtbot, window, write_estate(tmp_path))
-    assert dialog.inventory is not None and dialog.inventory.series is not None, dialog.message.text()
     threads: list[bool] = []
     compute = SeriesSizing.compute
 
@@ -145,6 +141,16 @@ def test_group_by_merge_and_split_sum_the_series_in_the_worker(qtbot, window, tm
         return compute(self, inv)
 
     monkeypatch.setattr(SeriesSizing, "compute", recording)
+    return threads
+
+
+@pytest.mark.timeout(180)
+def test_group_by_merge_and_split_sum_the_series_in_the_worker(qtbot, window, tmp_path, monkeypatch):
+    # closing note of #31 round 3: Group by / Merge / Split reduced the utilisation series again on the
+    # GUI thread (seconds for a large estate, the window frozen); they go to the worker, as the percentile
+    dialog = open_import(qtbot, window, write_estate(tmp_path))
+    assert dialog.inventory is not None and dialog.inventory.series is not None, dialog.message.text()
+    threads = record_sum_threads(monkeypatch)
     with qtbot.waitSignal(dialog.task.sig_done, timeout=60000):
         dialog.group_by.setCurrentIndex(dialog.group_by.findData("name-prefix"))
         # review r4: its Stop said "The files could not be imported" and left every control off for good
@@ -168,10 +174,6 @@ def test_a_repaint_during_the_re_sum_sums_nothing_on_the_gui_thread(qtbot, windo
     # final review of round 3 session 4: a group sized on a collector's percentiles (Nutanix p95) read
     # its text through the series on every repaint, so a repaint while the worker re-summed them ran
     # the same sum on the GUI thread, beside the worker, on the same inventory
-    import threading
-
-    from advisor.inventory.series import SeriesSizing
-
     series = tmp_path / "series.csv"
     rows = ["vm,timestamp,cpu_pct,mem_pct"]
     rows += [f"web-01,2026-11-01T{s * 5 // 60:02d}:{s * 5 % 60:02d}:00,{20 + s % 7},40" for s in range(288)]
@@ -179,14 +181,7 @@ def test_a_repaint_during_the_re_sum_sums_nothing_on_the_gui_thread(qtbot, windo
     nutanix = Path("tests/fixtures/inventory/collectors/nutanix-collector.xlsx").resolve()
     dialog = open_import(qtbot, window, [nutanix, series])
     assert dialog.inventory is not None, dialog.message.text()
-    threads: list[bool] = []
-    compute = SeriesSizing.compute
-
-    def recording(self, inv):
-        threads.append(threading.current_thread() is threading.main_thread())
-        return compute(self, inv)
-
-    monkeypatch.setattr(SeriesSizing, "compute", recording)
+    threads = record_sum_threads(monkeypatch)
     with qtbot.waitSignal(dialog.task.sig_done, timeout=60000):
         dialog.group_by.setCurrentIndex(dialog.group_by.findData("name-prefix"))
         for r in range(dialog.model.rowCount()):  # what a repaint of the table asks meanwhile
