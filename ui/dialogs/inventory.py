@@ -82,6 +82,7 @@ class InventoryDialog(QDialog):
         self.model: Any = None  # GroupsModel over it
         self.task: Any = None  # the ui.workers.TaskSlot reading the files
         self._select_after: list[int] = []  # groups to select once the worker has summed their series
+        self._undo: Any = None  # the inventory's snapshot before an edit whose series the worker sums
         self.files = [Path(f) for f in files or []]
         lay = QVBoxLayout(self)
         self._add_status(lay)
@@ -238,10 +239,23 @@ class InventoryDialog(QDialog):
         self.progress.setFormat(f"{message} (%p%)" if message else "%p%")
 
     def show_failure(self, text: str) -> None:
-        """The read failed: say why (file and column/element are in the message)."""
+        """The read failed: say why (file and column/element are in the message). A sum of the series
+        after an edit that failed puts the groups back as they were before it, usable, and says why."""
+        if self._undo is not None:
+            self._resum_failed(text)
+            return
         self.progress_row.hide()
         self.found.setText("<b>The files could not be imported.</b>")
         self.show_message(text)
+
+    def _resum_failed(self, text: str) -> None:
+        inventory, undo = self.inventory, self._undo
+        files = ", ".join(Path(f.path).name for f in inventory.series.store.files)
+        inventory.restore(undo)
+        self._select_after = []
+        self.set_inventory(inventory)
+        self.show_message(f"Summing the utilisation series ({files}) again for this change failed: "
+                          f"{text.strip().rstrip(':.')}. The groups are as they were before it.")
 
     def show_message(self, text: str) -> None:
         self.message.setText(text)
@@ -255,16 +269,8 @@ class InventoryDialog(QDialog):
 
     def set_inventory(self, inventory) -> None:
         """Show ``inventory`` (an advisor.inventory.Inventory) and let the user edit it."""
-        self.inventory = inventory
-        self.model = GroupsModel(inventory, self)
-        self.model.sig_error.connect(self.show_message)
-        self.table.setModel(self.model)
-        self.table.selectionModel().selectionChanged.connect(lambda *_: self._update_buttons())
-        self.model.dataChanged.connect(lambda *_: self._refresh_text())
-        head = self.table.horizontalHeader()
-        head.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        head.setSectionResizeMode(5, QHeaderView.ResizeMode.Stretch)
-        head.setSectionResizeMode(6, QHeaderView.ResizeMode.Stretch)
+        self.inventory, self._undo = inventory, None
+        self._show_groups(inventory)
         self.group_by.blockSignals(True)
         self.group_by.setCurrentIndex(max(0, self.group_by.findData(inventory.group_by)))
         self.group_by.blockSignals(False)
@@ -291,6 +297,23 @@ class InventoryDialog(QDialog):
             self.select_rows(rows)
         self._update_buttons()
         QTimer.singleShot(0, self.fit_info)
+
+    def _show_groups(self, inventory) -> None:
+        """The groups table over ``inventory``: one model, made with the first inventory shown and reset
+        with each after it (a re-sum shows the same inventory summed again)."""
+        if self.model is not None:
+            self.model.inventory = inventory
+            self.model.reset()
+            return
+        self.model = GroupsModel(inventory, self)
+        self.model.sig_error.connect(self.show_message)
+        self.table.setModel(self.model)
+        self.table.selectionModel().selectionChanged.connect(lambda *_: self._update_buttons())
+        self.model.dataChanged.connect(lambda *_: self._refresh_text())
+        head = self.table.horizontalHeader()
+        head.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        head.setSectionResizeMode(5, QHeaderView.ResizeMode.Stretch)
+        head.setSectionResizeMode(6, QHeaderView.ResizeMode.Stretch)
 
     def fit_info(self) -> None:
         """Give the Assumed and Today texts the height they need (the groups table keeps a header and
@@ -335,13 +358,14 @@ class InventoryDialog(QDialog):
         """Group again by ``fn(*args)`` (quick); with utilisation series, their sums for the new groups
         are reduced in the worker (long for a large estate) and the dialog shows them as the import."""
         self.show_message("")
+        undo = self.inventory.snapshot() if self.task is not None and self.inventory.series is not None else None
         try:
             result = fn(*args)
         except UserFacingError as exc:
             self.show_message(str(exc))
             return None
-        if self.task is not None and self.inventory.series is not None:
-            self._in_worker(sum_series, self.inventory)
+        if undo is not None:
+            self._in_worker(undo, sum_series, self.inventory)
             return result
         self.model.reset()
         self._refresh_text()
@@ -384,11 +408,13 @@ class InventoryDialog(QDialog):
             self._apply(self.inventory.set_percentile, float(q))
             return
         self.show_message("")
-        self._in_worker(resize_series, self.inventory, float(q))
+        self._in_worker(self.inventory.snapshot(), resize_series, self.inventory, float(q))
 
-    def _in_worker(self, fn, *args) -> None:
+    def _in_worker(self, undo, fn, *args) -> None:
         """The read inventory's series summed again in the worker; no Stop (stopping left the dialog with
-        "could not be imported" and every control off, the inventory's groups changed and not shown)."""
+        "could not be imported" and every control off, the inventory's groups changed and not shown).
+        ``undo``: the inventory's snapshot before the change, put back if the sum fails."""
+        self._undo = undo
         self._set_ready(False)
         self.progress_row.show()
         self.cancel_read.hide()
