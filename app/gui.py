@@ -133,6 +133,7 @@ def run(scenario: Path | None = None, screenshots: Path | None = None, size: tup
         return _fail(f"the Qt libraries could not be loaded ({exc}). Install PySide6 (pip install "
                      "PySide6-Essentials) and, on Debian/Ubuntu, the system libraries Qt needs "
                      "(./run app installs them).")
+    spare_feature_scan()
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     if app is None:
@@ -164,6 +165,30 @@ def _import_before_qt() -> None:
     milliseconds of the start-up (issue #30)."""
     import advisor.scenario  # noqa: F401 - the scenario form's field table and its validation
     from app import settings  # noqa: F401
+
+
+def spare_feature_scan() -> None:
+    """PySide6's import hook reads the source of each module imported after Qt the first time it is
+    imported, looking for ``from __feature__ import`` (snake_case, true_property): about 5 ms of the
+    start-up, over 50 modules (issue #30). No module of this program selects a feature (a test checks),
+    so the modules already loaded and the program's own are registered as not selecting one,
+    which is what that reading would conclude. Without sources (a frozen build) or with a PySide6 whose
+    hook works otherwise, nothing changes."""
+    try:
+        from PySide6.support import feature
+    except ImportError:
+        return
+    known = getattr(feature, "pyside_feature_dict", None)
+    if not isinstance(known, dict):
+        return
+    names = list(sys.modules)
+    root = Path(__file__).resolve().parent.parent
+    for top in ("app", "ui", "advisor", "knowledge"):
+        for folder, _dirs, files in os.walk(root / top):
+            package = ".".join(Path(folder).relative_to(root).parts)
+            names += [package if f == "__init__.py" else f"{package}.{f[:-3]}" for f in files if f.endswith(".py")]
+    for name in names:
+        known.setdefault(name, -1)  # -1: the module selects no feature (the switch leaves the selection as it is)
 
 
 def _quit_after_first_paint(app, window, started: float) -> None:
