@@ -41,6 +41,26 @@ def test_the_gui_entry_point_runs_the_gui_command(monkeypatch):
     assert cli.build_parser((cli.gui,)).parse_args(["gui", "--font-pt", "16"]).font_pt == 16.0
 
 
+def test_the_gui_entry_point_without_options_starts_as_the_parser_would_without_building_it(monkeypatch):
+    """``capadvisor-gui`` alone (a desktop icon) needs no parsing: the parser costs ~3 ms of the start-up
+    (issue #30). Its arguments are the ones the parser gives ``capadvisor gui``, its checks the same."""
+    parsed = vars(cli.build_parser((cli.gui,)).parse_args(["gui"]))
+    assert vars(cli.gui.default_args()) == parsed  # an option added to the parser must be added there
+    seen = []
+
+    def cmd_gui(args):
+        seen.append((vars(args), os.umask(0o077)))
+        return 0
+
+    monkeypatch.setattr(entry, "build_parser", lambda commands: pytest.fail("the parser was built"))
+    monkeypatch.setattr(cli.gui, "cmd_gui", cmd_gui)
+    monkeypatch.setattr("app.startup.check_user_dirs", lambda: seen.append("dirs checked") or [])
+    assert entry.gui_main([]) == 0
+    assert seen[0] == "dirs checked"
+    assert seen[1][0] == dict(parsed, func=cmd_gui)
+    assert seen[1][1] == 0o077  # the owner-only umask while the command runs, as for any command
+
+
 def test_the_gui_entry_point_imports_no_other_command():
     """``capadvisor-gui`` starts the window without importing the CLI's other commands (issue #30)."""
     code = ("import sys, app.entry, app.gui; app.gui.run = lambda **kw: 0; app.entry.gui_main([]); "
