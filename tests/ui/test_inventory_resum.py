@@ -38,7 +38,7 @@ def fail_the_sum(monkeypatch, exc: BaseException) -> None:
 
 
 @pytest.mark.timeout(180)
-@pytest.mark.parametrize("edit", ["group_by", "percentile", "merge"])
+@pytest.mark.parametrize("edit", ["group_by", "percentile", "merge", "powered_off"])
 def test_a_re_sum_that_fails_keeps_the_groups_shown_and_usable(qtbot, window, tmp_path, monkeypatch, edit):
     dialog = open_import(qtbot, window, write_estate(tmp_path))
     assert dialog.inventory is not None and dialog.inventory.series is not None, dialog.message.text()
@@ -58,6 +58,8 @@ def test_a_re_sum_that_fails_keeps_the_groups_shown_and_usable(qtbot, window, tm
                 if edit == "merge":
                     dialog.select_rows([0, 1])
                     dialog.merge_selected()
+                elif edit == "powered_off":
+                    dialog.powered_off.setChecked(False)
                 else:
                     dialog.group_by.setCurrentIndex(dialog.group_by.findData("auto"))
     text = dialog.message.text()
@@ -67,6 +69,7 @@ def test_a_re_sum_that_fails_keeps_the_groups_shown_and_usable(qtbot, window, tm
     assert dialog.found.text() == found and shown(dialog) == before  # the estate imported, still shown
     assert dialog.scenario_data() == scenario  # ... and what Use as scenario loads
     assert dialog.group_by.currentData() == "name-prefix" and dialog.percentile.value() == 95
+    assert dialog.powered_off.isChecked() and dialog.inventory.include_powered_off
     for w in (dialog.group_by, dialog.powered_off, dialog.percentile, dialog.use_button, dialog.table):
         assert w.isEnabled(), w
     assert not dialog.progress_row.isVisible()
