@@ -98,8 +98,8 @@ class Table:
     missed: dict[int, str] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     #: rows whose ``headroom`` is still the resources' upper bound (a scenario with placement
-    #: constraints): row -> the function of its exact figure (:meth:`settle`)
-    pending: dict[int, Callable[[], float]] = field(default_factory=dict)
+    #: constraints): row -> the search of its exact figure (:meth:`settle`)
+    pending: dict[int, PendingRoom] = field(default_factory=dict)
 
     def __len__(self) -> int:
         return int(self.host.size)
@@ -221,7 +221,7 @@ class _Rows:
     thr: list[list]
     cost_memo: dict[tuple, tuple] = field(default_factory=dict)
     storage_index: dict[StorageOption, int] = field(default_factory=dict)
-    pending: dict[int, Callable[[], float]] = field(default_factory=dict)
+    pending: dict[int, PendingRoom] = field(default_factory=dict)
 
     @classmethod
     def empty(cls, workloads: int) -> _Rows:
@@ -423,7 +423,7 @@ class _Evaluator:
         room = host_count.resources_room(p.ctx, n, p.packing, p.budgets)
         if not declared(p.ctx.scenario):
             return headroom_pct(sc, room)
-        rows.pending[len(rows.rows["host"])] = lambda: headroom_pct(sc, constrained_room(p.ctx, n, p.budgets, room))
+        rows.pending[len(rows.rows["host"])] = PendingRoom(sc, p, n, room)
         return headroom_pct(sc, {k: max(v, 0) for k, v in room.items()})
 
     def _modes(self, wi: int, w, sc: Scenario, f: Facts, dctx: EngineContext, figs, rows: _Rows) -> None:
@@ -465,6 +465,20 @@ class _Evaluator:
         table.storage_options = sorted(rows.storage_index, key=rows.storage_index.__getitem__)
         table.pending = rows.pending
         table.notes = list(dims.notes)
+
+
+@dataclass(frozen=True)
+class PendingRoom:
+    """The search of a row's exact headroom: its placement ``p`` on ``active`` hosts, ``room`` the
+    resources' (the rows of one placement share their searches, and their room grows with the hosts)."""
+
+    sc: Scenario
+    p: _Placement
+    active: int
+    room: dict[str, int]
+
+    def __call__(self) -> float:
+        return headroom_pct(self.sc, constrained_room(self.p.ctx, self.active, self.p.budgets, self.room))
 
 
 def headroom_pct(sc: Scenario, room: dict[str, int]) -> float:

@@ -13,7 +13,9 @@ were exact, by settling only the rows whose exact figure can change it:
 - **a front against another figure**: the rows of a cost that may lead it (its best figure,
   beating every cheaper row's) when several share that figure: the headroom breaks their tie.
 
-An exact figure is never above its bound, so each of these is what the exhaustive ranking gives;
+A bound is the resources' room, lowered to the exact figure of its placement on its most hosts (the
+room grows with the hosts, as the bisection of :mod:`advisor.recommend.room` assumes). An exact
+figure is never above its bound, so each of these is what the exhaustive ranking gives;
 :func:`unsettled` names the rows left out, which the front then leaves out too.
 """
 
@@ -33,13 +35,14 @@ def settle_ranked(table: Table, idx: np.ndarray, objective: np.ndarray, figure: 
     module doc): ``objective`` and ``figure`` per row; ``by_headroom`` when the figure is the headroom."""
     if not table.pending or not idx.size:
         return
+    tops = _Tops(table)
     for primary in (objective, table.total):
         values = primary[idx]
-        _settle_most(table, idx[values == values.min()], -math.inf)
+        _settle_most(table, idx[values == values.min()], -math.inf, tops)
     if by_headroom:
         bar = -math.inf  # the most exact headroom of the cheaper rows
         for group in _by_cost(table, idx):
-            _settle_most(table, group, bar)
+            _settle_most(table, group, bar, tops)
             bar = max([bar, *(float(table.headroom[r]) for r in group if int(r) not in table.pending)])
         return
     good = np.where(np.isnan(figure), np.nan, -figure if larger_better else figure)
@@ -47,7 +50,7 @@ def settle_ranked(table: Table, idx: np.ndarray, objective: np.ndarray, figure: 
     for group in _by_cost(table, idx[~np.isnan(good[idx])]):
         least = float(good[group].min())
         if least < bar - 1e-12:
-            _settle_most(table, group[good[group] == least], -math.inf)
+            _settle_most(table, group[good[group] == least], -math.inf, tops)
         bar = min(bar, least)
 
 
@@ -68,10 +71,37 @@ def _by_cost(table: Table, idx: np.ndarray) -> Iterator[np.ndarray]:
     yield from np.split(ordered, starts[1:])
 
 
-def _settle_most(table: Table, rows: np.ndarray, floor: float) -> None:
+class _Tops:
+    """Per placement, the exact headroom on the most hosts any of its rows has: the room grows with
+    the hosts, so it bounds the placement's other rows too."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self.top: dict[int, int] = {}  # placement -> the row with its most hosts
+        for r, job in table.pending.items():
+            t = self.top.get(id(job.p))
+            if t is None or job.active > table.pending[t].active:
+                self.top[id(job.p)] = r
+
+    def tighten(self, r: int) -> None:
+        """Row ``r``'s bound lowered to its placement's figure on the most hosts (settled for it)."""
+        job = self.table.pending.get(r)
+        if job is None:
+            return
+        top = self.top[id(job.p)]
+        self.table.settle([top])
+        if r in self.table.pending:
+            self.table.headroom[r] = min(self.table.headroom[r], self.table.headroom[top])
+
+
+def _settle_most(table: Table, rows: np.ndarray, floor: float, tops: _Tops) -> None:
     """Settle the rows of ``rows`` that may hold their most headroom, when it is above ``floor``:
     those whose bound reaches the most exact figure found among them (largest bound first)."""
     h = table.headroom
+    most = max((float(h[r]) for r in rows if int(r) not in table.pending), default=-math.inf)
+    for r in rows:
+        if int(r) in table.pending and float(h[r]) > floor and float(h[r]) >= most:
+            tops.tighten(int(r))
     most = max((float(h[r]) for r in rows if int(r) not in table.pending), default=-math.inf)
     waiting = sorted((int(r) for r in rows if int(r) in table.pending), key=lambda r: (-float(h[r]), r))
     for r in waiting:
