@@ -57,8 +57,9 @@ def run(argv: list[str] | None, commands: tuple[ModuleType, ...]) -> int:
 
 
 def execute(args: argparse.Namespace) -> int:
-    """Run the parsed command ``args`` (its ``func``): the user's directories checked first, the
-    umask owner-only while it runs, errors turned into exit codes."""
+    """Run the parsed command ``args`` (its ``func``): the user's directories checked first (unless
+    the command does it itself, ``checks_dirs_itself``), the umask owner-only while it runs, errors
+    turned into exit codes."""
     from app.startup import check_user_dirs, user_dirs_message
     from knowledge.infra.errors import UserFacingError
 
@@ -66,9 +67,10 @@ def execute(args: argparse.Namespace) -> int:
     # user's own: owner-only permissions, whatever the shell's umask; restored for in-process callers
     old_umask = os.umask(0o077) if hasattr(os, "umask") else None
     try:
-        problems = check_user_dirs()
-        if problems:  # say it first; commands that only read still work
-            print(user_dirs_message(problems), file=sys.stderr)
+        if not getattr(args, "checks_dirs_itself", False):  # the GUI: once its window is up (issue #30)
+            problems = check_user_dirs()
+            if problems:  # say it first; commands that only read still work
+                print(user_dirs_message(problems), file=sys.stderr)
         return int(args.func(args) or 0)
     except UserFacingError as exc:
         print(f"capadvisor: error: {exc}", file=sys.stderr)

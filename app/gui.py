@@ -145,6 +145,7 @@ def run(scenario: Path | None = None, screenshots: Path | None = None, size: tup
         from ui.screenshots import quiet_offscreen_warnings, render_all
 
         quiet_offscreen_warnings()
+        say_unwritable_dirs()
         window = create_window(kb_path, font_pt)
         window.resize(*size)
         return render_all(window, Path(scenario) if scenario else None, Path(screenshots), size)
@@ -249,18 +250,30 @@ def launch(scenario: Path | None = None, kb_path: Path | None = None, font_pt: f
     return window
 
 
-def warn_unwritable_dirs(window):
-    """Tell the user, in a window, when the data, cache or settings directory cannot be written
-    (app.startup.check_user_dirs); returns the (non-modal) message box, or None when all is well."""
-    from PySide6.QtWidgets import QMessageBox
-
+def say_unwritable_dirs() -> str | None:
+    """The message on stderr when the data, cache or settings directory cannot be created or written
+    (app.startup.check_user_dirs), as every command says it; returns it, or None when all is well."""
     from app.startup import check_user_dirs, user_dirs_message
 
     problems = check_user_dirs()
     if not problems:
         return None
+    message = user_dirs_message(problems)
+    print(message, file=sys.stderr)
+    return message
+
+
+def warn_unwritable_dirs(window):
+    """Tell the user, on stderr and in a window, when the data, cache or settings directory cannot be
+    written (:func:`say_unwritable_dirs`; the GUI checks once its window is painted, issue #30);
+    returns the (non-modal) message box, or None when all is well."""
+    from PySide6.QtWidgets import QMessageBox
+
+    message = say_unwritable_dirs()
+    if message is None:
+        return None
     box = QMessageBox(QMessageBox.Icon.Warning, "Capacity Advisor cannot save its files",
-                      user_dirs_message(problems), QMessageBox.StandardButton.Ok, window)
+                      message, QMessageBox.StandardButton.Ok, window)
     box.setModal(False)
     box.show()
     return box

@@ -12,7 +12,7 @@ def default_args() -> argparse.Namespace:
     """``capadvisor gui`` without options, as the parser would give it (a test holds the two equal):
     the launcher starts without building the parser."""
     return argparse.Namespace(command="gui", scenario=None, screenshots=None, size=DEFAULT_SIZE, font_pt=None,
-                              kb=None, func=cmd_gui)
+                              kb=None, func=cmd_gui, checks_dirs_itself=True)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -34,7 +34,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="base font size in points for this run (e.g. 16 to check large fonts; default: the "
                         "preferences')")
     p.add_argument("--kb", type=Path, help="use this compiled knowledge base file instead of the shipped one")
-    p.set_defaults(func=cmd_gui)
+    # the user's directories are checked by the GUI once its window is painted (app.gui.warn_unwritable_dirs)
+    p.set_defaults(func=cmd_gui, checks_dirs_itself=True)
 
 
 def cmd_gui(args) -> int:

@@ -3,6 +3,7 @@ in --help; the capadvisor-gui entry point is the CLI's gui command, without the 
 
 from __future__ import annotations
 
+import argparse
 import os
 import subprocess
 import sys
@@ -56,9 +57,11 @@ def test_the_gui_entry_point_without_options_starts_as_the_parser_would_without_
     monkeypatch.setattr(cli.gui, "cmd_gui", cmd_gui)
     monkeypatch.setattr("app.startup.check_user_dirs", lambda: seen.append("dirs checked") or [])
     assert entry.gui_main([]) == 0
-    assert seen[0] == "dirs checked"
-    assert seen[1][0] == dict(parsed, func=cmd_gui)
-    assert seen[1][1] == 0o077  # the owner-only umask while the command runs, as for any command
+    assert seen[0][0] == dict(parsed, func=cmd_gui)  # the directories: checked by the GUI once painted
+    assert seen[0][1] == 0o077  # the owner-only umask while the command runs, as for any command
+    assert "dirs checked" not in seen
+    assert entry.execute(argparse.Namespace(func=lambda args: seen.append("ran") or 0)) == 0
+    assert seen[-2:] == ["dirs checked", "ran"]  # any other command: checked before it runs
 
 
 def test_the_gui_entry_point_imports_no_other_command():

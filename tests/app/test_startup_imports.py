@@ -80,7 +80,8 @@ def test_no_cyclic_collection_while_the_gui_imports_qt_and_our_modules(monkeypat
 def test_the_first_window_leaves_what_it_does_not_show_until_painted(tmp_path):
     """Built but not yet painted, the first window has not imported the tooltip wrapper or the HTML
     escaping (a problem message, an error), nor made Qt's file dialog and message box classes, nor the
-    gradient class behind a QBrush (each class brings its enums): all come with their first use (issue #30)."""
+    gradient class behind a QBrush, nor the spin box and text editor classes a focus check names (each
+    class brings its enums): all come with their first use (issue #30)."""
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", PYTHONPATH=str(ROOT))
     for kind in ("DATA", "CACHE", "CONFIG"):
         env[f"CAPADVISOR_{kind}_DIR"] = str(tmp_path / kind.lower())
@@ -88,12 +89,14 @@ def test_the_first_window_leaves_what_it_does_not_show_until_painted(tmp_path):
             "w = app.gui.create_window(); w.new_scenario(); w.show(); q.processEvents(); "
             "import PySide6.QtWidgets as qw, PySide6.QtGui as qg; "
             "print(json.dumps(sorted(sys.modules) + [c for c in ('QFileDialog', 'QMessageBox') if c in vars(qw)] "
-            "+ [c for c in ('QGradient',) if c in vars(qg)]))")
+            "+ [c for c in ('QGradient',) if c in vars(qg)] "
+            "+ [c for c in ('QAbstractSpinBox', 'QTextEdit', 'QPlainTextEdit') if c in vars(qw)]))")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True,
                          timeout=100, check=True).stdout
     loaded = set(json.loads(out.strip().splitlines()[-1]))
     assert "ui.panels.qt_scenario" in loaded
-    assert not loaded & {"html", "ui.tooltips", "QFileDialog", "QMessageBox", "QGradient"}
+    assert not loaded & {"html", "ui.tooltips", "QFileDialog", "QMessageBox", "QGradient", "QAbstractSpinBox",
+                         "QTextEdit", "QPlainTextEdit"}
 
 
 FEATURE_PROBE = """
