@@ -37,14 +37,14 @@ def gui_main(argv: list[str] | None = None) -> int:
     from app.commands import gui
 
     args = sys.argv[1:] if argv is None else list(argv)
+    if not args:  # the launcher's usual start: nothing to parse (building the parser is ~3 ms, issue #30)
+        return execute(gui.default_args())
     return run(["gui", *args], (gui,))
 
 
 def run(argv: list[str] | None, commands: tuple[ModuleType, ...]) -> int:
     """Run the command line ``argv`` (default: the process's) with the sub-commands of ``commands``;
     return the process exit code."""
-    from knowledge.infra.errors import UserFacingError
-
     args_list = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser(commands)
     if not args_list:
@@ -53,15 +53,24 @@ def run(argv: list[str] | None, commands: tuple[ModuleType, ...]) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return EXIT_USAGE
+    return execute(args)
+
+
+def execute(args: argparse.Namespace) -> int:
+    """Run the parsed command ``args`` (its ``func``): the user's directories checked first (unless
+    the command does it itself, ``checks_dirs_itself``), the umask owner-only while it runs, errors
+    turned into exit codes."""
     from app.startup import check_user_dirs, user_dirs_message
+    from knowledge.infra.errors import UserFacingError
 
     # files and folders the program creates (user database, caches, settings, exports) are the
     # user's own: owner-only permissions, whatever the shell's umask; restored for in-process callers
     old_umask = os.umask(0o077) if hasattr(os, "umask") else None
     try:
-        problems = check_user_dirs()
-        if problems:  # say it first; commands that only read still work
-            print(user_dirs_message(problems), file=sys.stderr)
+        if not getattr(args, "checks_dirs_itself", False):  # the GUI: once its window is up (issue #30)
+            problems = check_user_dirs()
+            if problems:  # say it first; commands that only read still work
+                print(user_dirs_message(problems), file=sys.stderr)
         return int(args.func(args) or 0)
     except UserFacingError as exc:
         print(f"capadvisor: error: {exc}", file=sys.stderr)

@@ -133,6 +133,7 @@ def run(scenario: Path | None = None, screenshots: Path | None = None, size: tup
         return _fail(f"the Qt libraries could not be loaded ({exc}). Install PySide6 (pip install "
                      "PySide6-Essentials) and, on Debian/Ubuntu, the system libraries Qt needs "
                      "(./run app installs them).")
+    spare_feature_scan()
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     if app is None:
@@ -144,6 +145,7 @@ def run(scenario: Path | None = None, screenshots: Path | None = None, size: tup
         from ui.screenshots import quiet_offscreen_warnings, render_all
 
         quiet_offscreen_warnings()
+        say_unwritable_dirs()
         window = create_window(kb_path, font_pt)
         window.resize(*size)
         return render_all(window, Path(scenario) if scenario else None, Path(screenshots), size)
@@ -164,6 +166,30 @@ def _import_before_qt() -> None:
     milliseconds of the start-up (issue #30)."""
     import advisor.scenario  # noqa: F401 - the scenario form's field table and its validation
     from app import settings  # noqa: F401
+
+
+def spare_feature_scan() -> None:
+    """PySide6's import hook reads the source of each module imported after Qt the first time it is
+    imported, looking for ``from __feature__ import`` (snake_case, true_property): about 5 ms of the
+    start-up, over 50 modules (issue #30). No module of this program selects a feature (a test checks),
+    so the modules already loaded and the program's own are registered as not selecting one,
+    which is what that reading would conclude. Without sources (a frozen build) or with a PySide6 whose
+    hook works otherwise, nothing changes."""
+    try:
+        from PySide6.support import feature
+    except ImportError:
+        return
+    known = getattr(feature, "pyside_feature_dict", None)
+    if not isinstance(known, dict):
+        return
+    names = list(sys.modules)
+    root = Path(__file__).resolve().parent.parent
+    for top in ("app", "ui", "advisor", "knowledge"):
+        for folder, _dirs, files in os.walk(root / top):
+            package = ".".join(Path(folder).relative_to(root).parts)
+            names += [package if f == "__init__.py" else f"{package}.{f[:-3]}" for f in files if f.endswith(".py")]
+    for name in names:
+        known.setdefault(name, -1)  # -1: the module selects no feature (the switch leaves the selection as it is)
 
 
 def _quit_after_first_paint(app, window, started: float) -> None:
@@ -224,18 +250,30 @@ def launch(scenario: Path | None = None, kb_path: Path | None = None, font_pt: f
     return window
 
 
-def warn_unwritable_dirs(window):
-    """Tell the user, in a window, when the data, cache or settings directory cannot be written
-    (app.startup.check_user_dirs); returns the (non-modal) message box, or None when all is well."""
-    from PySide6.QtWidgets import QMessageBox
-
+def say_unwritable_dirs() -> str | None:
+    """The message on stderr when the data, cache or settings directory cannot be created or written
+    (app.startup.check_user_dirs), as every command says it; returns it, or None when all is well."""
     from app.startup import check_user_dirs, user_dirs_message
 
     problems = check_user_dirs()
     if not problems:
         return None
+    message = user_dirs_message(problems)
+    print(message, file=sys.stderr)
+    return message
+
+
+def warn_unwritable_dirs(window):
+    """Tell the user, on stderr and in a window, when the data, cache or settings directory cannot be
+    written (:func:`say_unwritable_dirs`; the GUI checks once its window is painted, issue #30);
+    returns the (non-modal) message box, or None when all is well."""
+    from PySide6.QtWidgets import QMessageBox
+
+    message = say_unwritable_dirs()
+    if message is None:
+        return None
     box = QMessageBox(QMessageBox.Icon.Warning, "Capacity Advisor cannot save its files",
-                      user_dirs_message(problems), QMessageBox.StandardButton.Ok, window)
+                      message, QMessageBox.StandardButton.Ok, window)
     box.setModal(False)
     box.show()
     return box

@@ -17,11 +17,12 @@ import logging
 import math
 import os
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, field, fields
 from pathlib import Path
 
 from knowledge.infra.atomic import write_text_atomic
 from knowledge.infra.errors import UserFacingError
+from knowledge.infra.lean import lean_dataclass
 from knowledge.infra.paths import user_config_dir
 
 log = logging.getLogger(__name__)
@@ -40,7 +41,7 @@ LIMITS: dict[str, tuple[float, float] | tuple[int, int]] = {
 }
 
 
-@dataclass
+@lean_dataclass
 class Settings:
     """Preferences of the desktop application (units in each field's comment)."""
 

@@ -7,7 +7,7 @@ disk group is the same :class:`Disk` in both.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from knowledge.infra.lean import lean_dataclass
 
 #: low / medium / high: a workload's CPU and I/O intensity
 LEVELS = ("low", "medium", "high")
@@ -23,7 +23,7 @@ HYPERVISORS = ("KVM", "VMware ESXi", "XenServer", "Xen")
 DEFAULT_GHZ = 2.0
 
 
-@dataclass
+@lean_dataclass
 class Cpu:
     """One host's processors; ``ghz`` is the base clock."""
 
@@ -46,7 +46,7 @@ class Cpu:
         return self.cores * self.threads_per_core
 
 
-@dataclass
+@lean_dataclass
 class Disk:
     """A group of identical local disks; ``size_gb`` per disk; optional measured ``iops`` and
     ``mb_s`` per disk override the per-kind defaults; ``source`` says where those came from

@@ -11,9 +11,8 @@ from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject
 from PySide6.QtGui import QKeySequence
-from PySide6.QtWidgets import QAbstractSpinBox, QApplication, QLineEdit, QPlainTextEdit, QTextEdit, QWidget
+from PySide6.QtWidgets import QApplication, QWidget
 
-_FIELDS = (QLineEdit, QAbstractSpinBox, QTextEdit, QPlainTextEdit)
 _K = QKeySequence.StandardKey
 #: a field's own editing keys: they stay the field's even where a window action has the same key
 _FIELD_KEYS = (_K.Undo, _K.Redo, _K.Copy, _K.Cut, _K.Paste, _K.SelectAll, _K.Delete)
@@ -35,7 +34,7 @@ class WindowKeysFirst(QObject):
         return keys - field_keys
 
     def _focus_changed(self, _old, new) -> None:
-        if (isinstance(new, _FIELDS) and not new.property("_window_keys_first")
+        if (_is_text_field(new) and not new.property("_window_keys_first")
                 and new.window() is self.window):
             new.setProperty("_window_keys_first", True)
             new.installEventFilter(self)
@@ -45,3 +44,13 @@ class WindowKeysFirst(QObject):
             event.ignore()
             return True  # the field does not claim it: the window's shortcut runs
         return False
+
+
+def _is_text_field(widget) -> bool:
+    """A line edit, spin box or text editor: the fields with editing keys of their own. Asked of Qt's
+    meta-object by class name: importing the other classes into Python would build them and their
+    enums before the first paint (issue #30: the first focus of the window is its tab bar)."""
+    return widget is not None and any(widget.inherits(name) for name in _FIELD_CLASSES)
+
+
+_FIELD_CLASSES = ("QLineEdit", "QAbstractSpinBox", "QTextEdit", "QPlainTextEdit")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import sys
+import threading
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -23,12 +24,40 @@ from advisor.progress import Cancelled, CancelToken
 log = logging.getLogger(__name__)
 
 #: seconds a worker keeps the interpreter (the GIL) before a waiting GUI thread gets it back (Python's
-#: default is 5 ms). The GUI thread lets go of it at each call into Qt; beside a computing worker every
-#: such call could wait that long (a what-if slider step 30-100 ms beside the re-advising worker on a
-#: loaded machine, #30). Shorter is not better: the GUI thread's own Python work is then cut every
-#: interval too; at 0.5 ms the what-if step's p95 on a quiet machine rose from 10 ms to 27 ms, at
-#: 2 ms it is 12-13 ms (tests/benchmarks/bench_gui.py --workshop, load < 1).
+#: default is 5 ms), set while any task runs (:class:`_SwitchInterval`). The GUI thread lets go of it at
+#: each call into Qt; beside a computing worker every such call could wait that long (a what-if slider
+#: step 30-100 ms beside the re-advising worker on a loaded machine, #30). Shorter is not better: the GUI
+#: thread's own Python work is then cut every interval too; at 0.5 ms the what-if step's p95 on a quiet
+#: machine rose from 10 ms to 27 ms, at 2 ms it is 12-13 ms (tests/benchmarks/bench_gui.py --workshop,
+#: load < 1).
 GUI_SWITCH_INTERVAL_S = 0.002
+
+
+class _SwitchInterval:
+    """The interpreter's switch interval is :data:`GUI_SWITCH_INTERVAL_S` while a task of any slot runs
+    (from :meth:`TaskSlot.start` until its function returns), and the one before when none does (it is
+    process-wide: threads that are no tasks keep Python's, or the embedding program's, own)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._running = 0
+        self._before = GUI_SWITCH_INTERVAL_S
+
+    def enter(self) -> None:
+        with self._lock:
+            if not self._running:
+                self._before = sys.getswitchinterval()
+                sys.setswitchinterval(GUI_SWITCH_INTERVAL_S)
+            self._running += 1
+
+    def leave(self) -> None:
+        with self._lock:
+            self._running -= 1
+            if not self._running:
+                sys.setswitchinterval(self._before)
+
+
+_SWITCH = _SwitchInterval()
 
 
 @dataclass(frozen=True)
@@ -100,6 +129,8 @@ class _Job(QRunnable):
             outcome = (sig.error, (gen, exc, traceback.format_exc()))
         else:
             outcome = (sig.result, (gen, value))
+        finally:
+            _SWITCH.leave()  # before the outcome: its handlers see the interval of the tasks still running
         try:
             outcome[0].emit(*outcome[1])
         except RuntimeError:  # the slot's owner was deleted meanwhile: nobody wants the outcome
@@ -212,12 +243,13 @@ class TaskSlot(QObject):
         """Run ``fn(*args, progress=..., cancel=..., **kwargs)`` (without the two when
         ``with_progress`` is False) on the pool; returns the task's generation number."""
         self.cancel()
-        sys.setswitchinterval(GUI_SWITCH_INTERVAL_S)  # the GUI thread stays responsive beside the worker
         self._generation += 1
         self._token = CancelToken()
         self._running = True
         self.sig_started.emit()
-        self._pool.start(_Job(self._generation, fn, args, kwargs, self._token, self._signals, with_progress))
+        job = _Job(self._generation, fn, args, kwargs, self._token, self._signals, with_progress)
+        _SWITCH.enter()  # the GUI thread stays responsive beside the worker (left when the job's function returns)
+        self._pool.start(job)
         return self._generation
 
     def cancel(self) -> None:

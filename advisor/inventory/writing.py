@@ -61,6 +61,22 @@ class Inventory(Grouping):
     def _grouping_key(self) -> tuple:
         return tuple((g.name, tuple(g.members)) for g in self.groups), self.include_powered_off
 
+    def snapshot(self) -> tuple[dict[str, Any], dict[str, Any] | None]:
+        """The groups, what they are sized on and the series' sums as they are now, for :meth:`restore`
+        (an edit whose sum of the series failed is undone with them)."""
+        state = dict(vars(self))
+        state["groups"] = [Group(g.name, list(g.members), g.note) for g in self.groups]  # edits change them in place
+        return state, dict(vars(self.series)) if self.series is not None else None
+
+    def restore(self, snapshot: tuple[dict[str, Any], dict[str, Any] | None]) -> None:
+        """Put back what :meth:`snapshot` took (the series' sums too, so nothing is summed again)."""
+        state, series = snapshot
+        vars(self).clear()
+        vars(self).update(state)
+        if self.series is not None and series is not None:
+            vars(self.series).clear()
+            vars(self.series).update(series)
+
     def sized_series(self) -> SeriesSizing | None:
         """The series reduced for the current groups (again after a regroup, merge or split)."""
         if self.series is not None and self._series_key != self._grouping_key():

@@ -33,7 +33,7 @@ the designs (host model, storage option, count, hypervisor, level, then cache mo
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -48,6 +48,8 @@ from advisor.recommend import cache_mode, host_count, hypervisor, storage_backen
 from advisor.recommend import targets as tg
 from advisor.recommend.base import EngineContext
 from advisor.recommend.placed_count import placed_active
+from advisor.recommend.placement_plan import declared
+from advisor.recommend.room import constrained_room
 from advisor.recommend.vcpu_overallocation import per_core
 from advisor.rules import CACHE, HV, OVERALLOCATION, Facts, RuleContext, evaluate
 from advisor.scenario import Scenario
@@ -95,6 +97,9 @@ class Table:
     #: the first target a row misses, for messages (row -> text)
     missed: dict[int, str] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    #: rows whose ``headroom`` is still the resources' upper bound (a scenario with placement
+    #: constraints): row -> the search of its exact figure (:meth:`settle`)
+    pending: dict[int, PendingRoom] = field(default_factory=dict)
 
     def __len__(self) -> int:
         return int(self.host.size)
@@ -107,6 +112,13 @@ class Table:
     def size(self) -> int:
         """Candidate designs: rows x the product of the cache modes tried per workload."""
         return len(self) * self.designs_per_row
+
+    def settle(self, rows: Iterable[int] | None = None) -> None:
+        """The exact headroom of ``rows`` (default: every row) in place of their upper bound, in
+        row order (each constrained search brackets the next of its design)."""
+        todo = sorted(self.pending if rows is None else {int(r) for r in rows if int(r) in self.pending})
+        for r in todo:
+            self.headroom[r] = self.pending.pop(r)()
 
     def concat(self, other: Table) -> Table:
         """This table followed by ``other`` (of other host models, same dimensions)."""
@@ -125,6 +137,7 @@ class Table:
                                                                         strict=True)])
         out.counts = {**self.counts, **other.counts}
         out.missed = {**self.missed, **{k + len(self): v for k, v in other.missed.items()}}
+        out.pending = {**self.pending, **{k + len(self): v for k, v in other.pending.items()}}
         out.notes = list(dict.fromkeys(self.notes + other.notes))
         return out
 
@@ -208,6 +221,7 @@ class _Rows:
     thr: list[list]
     cost_memo: dict[tuple, tuple] = field(default_factory=dict)
     storage_index: dict[StorageOption, int] = field(default_factory=dict)
+    pending: dict[int, PendingRoom] = field(default_factory=dict)
 
     @classmethod
     def empty(cls, workloads: int) -> _Rows:
@@ -388,20 +402,29 @@ class _Evaluator:
             lost = tg.missed(results)
             if lost:
                 reason, missed = TARGET, lost[0].text()
-        room = host_count.headroom(p.ctx, n, p.packing, budgets) if reason != PLACEMENT else {}
         capex, opex, total, kwh = cost
         values = {"host": c.hi, "storage": c.si, "active": n, "hv": self.dims.hypervisors.index(hv),
                   "level": self.dims.levels.index(level), "reason": reason, "capex": capex, "opex": opex,
                   "total": total, "kwh": kwh, "host_cpu": c.host_cpu,
                   "boot": np.nan if c.out["boot"] is None else c.out["boot"],
-                  "headroom": min((100.0 * room.get(w.name, 0) / max(w.vms, 1) for w in sc.workloads),
-                                  default=0.0) if room else 0.0}
+                  "headroom": self._headroom(sc, p, n, rows) if reason != PLACEMENT else 0.0}
         for name, value in values.items():
             rows.rows[name].append(value)
         if missed:
             self.table.missed[len(rows.rows["host"]) - 1] = missed
         for wi, w in enumerate(sc.workloads):
             self._modes(wi, w, sc, f, dctx, c.out["figs"], rows)
+
+    def _headroom(self, sc: Scenario, p: _Placement, n: int, rows: _Rows) -> float:
+        """The headroom of the row being added on ``n`` active hosts (:func:`host_count.headroom`, %
+        of each workload's VMs, the least). Under placement constraints it is the resources' room
+        (its upper bound) until the ranking reads the row (:meth:`Table.settle`): the constrained
+        search is the optimizer's dearest step, and most rows' order never depends on it."""
+        room = host_count.resources_room(p.ctx, n, p.packing, p.budgets)
+        if not declared(p.ctx.scenario):
+            return headroom_pct(sc, room)
+        rows.pending[len(rows.rows["host"])] = PendingRoom(sc, p, n, room)
+        return headroom_pct(sc, {k: max(v, 0) for k, v in room.items()})
 
     def _modes(self, wi: int, w, sc: Scenario, f: Facts, dctx: EngineContext, figs, rows: _Rows) -> None:
         """Workload ``wi``'s cache modes in one configuration: excluded, throughput per VM, allowed
@@ -440,7 +463,27 @@ class _Evaluator:
         table.mode_excluded = [np.asarray(v, dtype=bool).reshape(-1, widths[i]) for i, v in enumerate(rows.mode_ex)]
         table.throughput = [np.asarray(v, dtype=float).reshape(-1, widths[i]) for i, v in enumerate(rows.thr)]
         table.storage_options = sorted(rows.storage_index, key=rows.storage_index.__getitem__)
+        table.pending = rows.pending
         table.notes = list(dims.notes)
+
+
+@dataclass(frozen=True)
+class PendingRoom:
+    """The search of a row's exact headroom: its placement ``p`` on ``active`` hosts, ``room`` the
+    resources' (the rows of one placement share their searches, and their room grows with the hosts)."""
+
+    sc: Scenario
+    p: _Placement
+    active: int
+    room: dict[str, int]
+
+    def __call__(self) -> float:
+        return headroom_pct(self.sc, constrained_room(self.p.ctx, self.active, self.p.budgets, self.room))
+
+
+def headroom_pct(sc: Scenario, room: dict[str, int]) -> float:
+    """The headroom figure of a room (workload -> VMs more): the least over the workloads, % of its VMs."""
+    return min((100.0 * room.get(w.name, 0) / max(w.vms, 1) for w in sc.workloads), default=0.0) if room else 0.0
 
 
 @dataclass

@@ -41,6 +41,7 @@ from advisor.optimize.search import (
 )
 from advisor.optimize.space import Design, design_scenario
 from advisor.progress import CancelToken, ProgressCallback, check, report
+from advisor.recommend.room import bounded
 from advisor.scenario import Scenario
 from knowledge.costs import Catalogue
 
@@ -65,7 +66,7 @@ def optimize_horizon(scenario: Scenario, catalogue: Catalogue, kb, *, objective:
     searched.preferences.fixed.pop("host_count", None)
     assert g is not None
     result = optimize(searched, catalogue, kb, objective=objective, figure=figure, options=options,
-                      workers=workers, keep_table=True,
+                      workers=workers, keep_table=True, exact_headroom=False,  # its configurations only
                       progress=None if progress is None else lambda f, m: progress(0.5 * f, m), cancel=cancel)
     configs = _configurations(result)
     kept: list[Candidate] = []
@@ -123,7 +124,8 @@ def lasting(scenario: Scenario, catalogue: Catalogue, design: Design, kb, ceilin
     else:
         sc = design_scenario(scenario, catalogue, design)
         sc.preferences.fixed.pop("host_count", None)
-        advice = advise(sc, kb=kb)
+        with bounded():  # only its timeline's hosts are read, not its room
+            advice = advise(sc, kb=kb)
         hc = advice.find("host_count")
         if advice.timeline is None or hc is None or hc.value is None:
             return None

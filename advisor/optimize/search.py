@@ -29,6 +29,7 @@ import numpy as np
 
 from advisor.calibration import Calibration
 from advisor.optimize.evaluate import EXCLUDED, OK, PLACEMENT, REASONS, TARGET, Table, evaluate_hosts
+from advisor.optimize.settle import settle_ranked, unsettled
 from advisor.optimize.space import Design, SpaceOptions, dimensions
 from advisor.progress import Cancelled, CancelToken, ProgressCallback, check, report
 from advisor.scenario import Scenario
@@ -236,8 +237,10 @@ def _evaluate_chunk(args) -> Table:
     scenario, catalogue, dims, host_names, kb_path, counts, explicit, calibration = args
     hosts = [catalogue.host(n) for n in host_names]
     with KnowledgeBase.open(Path(kb_path)) as kb:
-        return evaluate_hosts(scenario, catalogue, dims, hosts, kb, counts=counts, explicit_counts=explicit,
-                              calibration=calibration, cancel=_EventToken(_CANCEL_EVENT))
+        table = evaluate_hosts(scenario, catalogue, dims, hosts, kb, counts=counts, explicit_counts=explicit,
+                               calibration=calibration, cancel=_EventToken(_CANCEL_EVENT))
+        table.settle()  # its searches need this process's knowledge base
+        return table
 
 
 def _estimate_rows(dims, options: SpaceOptions) -> int:
@@ -262,12 +265,16 @@ def _check_size(rows: int, dims, options: SpaceOptions) -> None:
 def optimize(scenario: Scenario, catalogue: Catalogue, kb=None, *, objective: str = "cost", figure: str = "headroom",
              options: SpaceOptions | None = None, calibration: Calibration | None = None,
              workers: int | None = None, progress: ProgressCallback | None = None,
-             cancel: CancelToken | None = None, keep_table: bool = False) -> OptimizeResult:
+             cancel: CancelToken | None = None, keep_table: bool = False,
+             exact_headroom: bool = True) -> OptimizeResult:
     """Search the design space of ``scenario`` with the prices of ``catalogue`` (see the module doc).
 
     ``workers``: processes to evaluate the host models in (1: this process; None: local processes
     when the space has more than :data:`AUTO_PROCESS_ROWS` configurations and the machine more than
-    one CPU). Raises :class:`~advisor.progress.Cancelled` when ``cancel`` is set,
+    one CPU). ``keep_table``: the result keeps the evaluated table (its headroom exact in every row).
+    ``exact_headroom`` False leaves the headroom under placement constraints at its upper bound, in
+    the table and the ranking (for a caller that ranks the designs by other means: ``--horizon``).
+    Raises :class:`~advisor.progress.Cancelled` when ``cancel`` is set,
     :class:`~knowledge.infra.errors.InputError` for an unknown objective or figure or an empty space.
     """
     if objective not in OBJECTIVES:
@@ -298,7 +305,9 @@ def optimize(scenario: Scenario, catalogue: Catalogue, kb=None, *, objective: st
         else:
             table = _in_processes(scenario, catalogue, dims, options, kb, calibration, workers, progress, cancel)
         check(cancel)
-        result = select(table, scenario, catalogue, objective, figure)
+        if keep_table and exact_headroom:
+            table.settle()
+        result = select(table, scenario, catalogue, objective, figure, exact_headroom)
         result.elapsed_s = time.perf_counter() - start
         result.workers = workers
         result.space = {"host_models": [h.name for h in dims.hosts], "hypervisors": list(dims.hypervisors),
@@ -353,8 +362,10 @@ def _in_processes(scenario, catalogue, dims, options, kb, calibration, workers, 
 
 
 def select(table: Table, scenario: Scenario, catalogue: Catalogue, objective: str = "cost",
-           figure: str = "headroom") -> OptimizeResult:
-    """The best design and the Pareto front of an evaluated table."""
+           figure: str = "headroom", exact_headroom: bool = True) -> OptimizeResult:
+    """The best design and the Pareto front of an evaluated table, ranked as if its headroom were
+    exact in every row (:mod:`advisor.optimize.settle`; with ``exact_headroom`` False, on the
+    table's figures as they are)."""
     feasible_rows, picks, values = representatives(table)
     n_feasible, lost = discarded(table)
     idx = np.flatnonzero(feasible_rows)
@@ -362,14 +373,20 @@ def select(table: Table, scenario: Scenario, catalogue: Catalogue, objective: st
     pareto: list[Candidate] = []
     notes = list(table.notes)
     if idx.size:
-        keys = tie_keys(table.headroom, values)
         obj = objective_values(table, objective)
-        pick = idx[order(obj[idx], [k[idx] for k in keys])[0]]
-        best = _candidate(table, int(pick), picks, values)
-        cheap = idx[order(table.total[idx], [k[idx] for k in keys])[0]]
-        cheapest = best if int(cheap) == int(pick) else _candidate(table, int(cheap), picks, values)
         fig = figure_values(table, figure, values)
+        if exact_headroom:
+            settle_ranked(table, idx, obj, fig, figure == "headroom", FIGURES[figure][2])
+            if figure == "headroom":
+                fig = unsettled(table, fig)
+        keys = tie_keys(table.headroom, values)
+        pick = idx[order(obj[idx], [k[idx] for k in keys])[0]]
+        cheap = idx[order(table.total[idx], [k[idx] for k in keys])[0]]
         front = pareto_front(table.total[idx], fig[idx], FIGURES[figure][2], [k[idx] for k in keys])
+        if exact_headroom:
+            table.settle([pick, cheap, *idx[front]])  # the figures shown
+        best = _candidate(table, int(pick), picks, values)
+        cheapest = best if int(cheap) == int(pick) else _candidate(table, int(cheap), picks, values)
         pareto = [_candidate(table, int(idx[j]), picks, values) for j in front]
         if not pareto:
             notes.append(f"no design has a {FIGURES[figure][0]} figure: no Pareto front")

@@ -27,7 +27,6 @@ import itertools
 import math
 
 from advisor.recommend.placement import (
-    EPS,
     Host,
     Placement,
     Rule,
@@ -124,7 +123,7 @@ class _Index:
     def search(self, u: Unit, i0: int, n: int, host_at, gone=frozenset()) -> int:
         """The first of hosts ``i0`` .. ``n`` - 1 that admits ``u`` (``host_at(i)``: host i; the
         trees hold no host of ``gone``), else ``n``."""
-        need = [(d, x, EPS * max(1.0, x)) for d, x in enumerate(u.demand) if x > 0] or [(0, -1e300, 0.0)]
+        need = u.need or [(0, -1e300, 0.0)]
         tree, ex, best = self.tree, self._exclusive(u), n
         if ex is not None:
             tree = self.unowned[ex[0]]
@@ -192,7 +191,7 @@ class FirstFit(_Index):
     def _run(self) -> None:
         start: dict[tuple, int] = {}  # per unit shape: hosts before this index took no more of it
         for u in self.units:
-            key = (tuple(u.demand), tuple(u.members.items()))
+            key = u.shape
             i0 = start.get(key, 0)
             i = self._find(u, i0) if i0 >= 0 else -1
             if i >= 0:
@@ -265,7 +264,7 @@ class Leftovers(_Index):
         start: dict[tuple, int] = {}
         host_at = lambda i: took.get(i) or hosts[i]  # noqa: E731
         for u in units:
-            key = (tuple(u.demand), tuple(u.members.items()))
+            key = u.shape
             i = self.search(u, start.get(key, 0), len(hosts), host_at, gone)
             start[key] = i
             if i == len(hosts):

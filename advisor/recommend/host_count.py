@@ -73,6 +73,18 @@ def headroom(ctx: EngineContext, active: int, packing: Packing | None = None,
     ``active`` hosts after the VMs are placed (hosts beyond the placement's count are empty); under
     placement constraints, as many of those as the constrained search still places
     (:mod:`advisor.recommend.room`)."""
+    out = resources_room(ctx, active, packing, budgets)
+    if declared(ctx.scenario):  # what the constraints still place (#31 review 3 finding 1)
+        from advisor.recommend.room import constrained_room
+
+        out = constrained_room(ctx, active, budgets, out)
+    return out
+
+
+def resources_room(ctx: EngineContext, active: int, packing: Packing | None = None,
+                   budgets: Budgets = NO_BUDGETS) -> dict[str, int]:
+    """:func:`headroom` before the placement constraints: the whole VMs of each workload's profile
+    the leftovers of the resources hold (an upper bound of the constrained room)."""
     cap = host_capacity(ctx, budgets)
     packing = packing or _pack(ctx, cap, budgets)
     out = {}
@@ -86,10 +98,6 @@ def headroom(ctx: EngineContext, active: int, packing: Packing | None = None,
         if key not in seen:
             seen[key] = packing.fits(demand, active - packing.hosts)
         out[w.name] = seen[key]
-    if declared(ctx.scenario):  # what the constraints still place (#31 review 3 finding 1)
-        from advisor.recommend.room import constrained_room
-
-        out = constrained_room(ctx, active, budgets, out)
     return out
 
 

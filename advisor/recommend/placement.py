@@ -107,10 +107,22 @@ class Unit:
     demand: list[float]
     members: dict[str, int]
     size: float = 0.0
+    #: (resource index, demand, tolerance) of each resource it needs: what :func:`_admits` checks
+    need: list[tuple[int, float, float]] = field(default_factory=list)
+    #: (demand, members): units of one shape go to the same hosts (first fit starts after the last)
+    shape: tuple = ()
+
+    def measured(self, cap: list[float]) -> Unit:
+        """Itself with its size (dominant share of ``cap``), needs and shape filled in."""
+        self.size = max((x / c if c > 0 else 0.0 for x, c in zip(self.demand, cap, strict=True)), default=0.0)
+        self.need = [(k, x, EPS * max(1.0, x)) for k, x in enumerate(self.demand) if x > 0]
+        self.shape = (tuple(self.demand), tuple(self.members.items()))
+        return self
 
 
 def _units(cap: list[float], keys: tuple[str, ...], profiles, rules: dict[str, Rule]) -> list[Unit]:
-    """The units in placement order (largest dominant share first, then the order given)."""
+    """The units in placement order (largest dominant share first, then the order given); the VMs
+    of one profile share their measures."""
     units: list[Unit] = []
     together: dict[str, Unit] = {}
     for name, demand, n in profiles:
@@ -121,17 +133,18 @@ def _units(cap: list[float], keys: tuple[str, ...], profiles, rules: dict[str, R
             u.demand = [a + b * n for a, b in zip(u.demand, d, strict=True)]
             u.members[name] = u.members.get(name, 0) + int(n)
             continue
-        units += [Unit(d, {name: 1}) for _ in range(int(n))]
-    units += together.values()
-    for u in units:
-        u.size = max((x / c if c > 0 else 0.0 for x, c in zip(u.demand, cap, strict=True)), default=0.0)
+        if int(n) > 0:
+            one = Unit(d, {name: 1}).measured(cap)
+            units += [one] + [Unit(d, {name: 1}, one.size, one.need, one.shape) for _ in range(int(n) - 1)]
+    units += [u.measured(cap) for u in together.values()]
     units.sort(key=lambda u: -u.size)  # stable: ties keep the order given
     return units
 
 
 def _admits(h: Host, u: Unit, rules: dict[str, Rule], per_dom: dict | None) -> bool:
-    for k, x in enumerate(u.demand):
-        if x > 0 and h.free[k] + EPS * max(1.0, x) < x:
+    free = h.free
+    for k, x, tol in u.need:
+        if free[k] + tol < x:
             return False
     for name, n in u.members.items():
         r = rules.get(name)
@@ -166,7 +179,7 @@ def _fill(hosts: list[Host], units: list[Unit], rules: dict[str, Rule], per_dom:
     left = []
     start: dict[tuple, int] = {}  # per unit shape: hosts before this index took no more of it
     for u in units:
-        key = (tuple(u.demand), tuple(u.members.items()))
+        key = u.shape
         i0 = start.get(key, 0)
         for i in range(i0, len(hosts)):
             if _admits(hosts[i], u, rules, per_dom):

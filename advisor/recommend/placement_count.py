@@ -81,10 +81,11 @@ def _lower(profiles, rules: dict[str, Rule], domains, start: int) -> int:
 
 
 def constrained_count(capacity: dict[str, float], profiles, rules: dict[str, Rule], domains, survive,
-                      start: int) -> Counted | None:
+                      start: int, put: Callable[[int], Placement] | None = None) -> Counted | None:
     """The smallest count from ``start`` that places every VM under ``rules`` and still does after
-    each failure ``survive`` names; None when no count up to ``start + MAX_EXTRA`` does."""
-    put = placer(capacity, profiles, rules, domains)
+    each failure ``survive`` names; None when no count up to ``start + MAX_EXTRA`` does. ``put``:
+    the :func:`placer` of these arguments, when the caller made it already."""
+    put = put or placer(capacity, profiles, rules, domains)
     first = _first_placing(put, profiles, rules, _lower(profiles, rules, domains, start))
     if first is None:
         return None

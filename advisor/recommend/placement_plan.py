@@ -100,7 +100,8 @@ def constrain(ctx: EngineContext, cap: dict[str, float], budgets: Budgets, start
         problems.append(f"surviving the loss of {_plural(survive.domains, 'failure domain')} needs at least "
                         f"{survive.domains + 1} declared, {len(domains)} declared (hosts.failure_domains)")
         survive = replace(survive, domains=max(len(domains) - 1, 0))  # the most they can survive
-    counted = constrained_count(cap, profiles, rules, domains, survive, start)
+    put = placer(cap, profiles, rules, domains)  # one first fit for the count and the HA spread
+    counted = constrained_count(cap, profiles, rules, domains, survive, start, put)
     if counted is None:
         problems += _unplaceable(sc, cap, profiles, rules) or [
             "no host count places every VM under its constraints (anti-affinity, affinity, replicas, failures "
@@ -115,7 +116,7 @@ def constrain(ctx: EngineContext, cap: dict[str, float], budgets: Budgets, start
         elif ha["hosts"] - sc.hosts.reserve > active:
             active, binding = ha["hosts"] - sc.hosts.reserve, f"HA admission ({sc.preferences.ha.policy})"
             if counted is not None:  # the placement spreads over the hosts admission control needs
-                counted.placement = placer(cap, profiles, rules, domains)(active)
+                counted.placement = put(active)
     out = Constrained(active, start, counted, ha, binding, problems, sorted(sequential(sc)))
     out.notes = _replica_notes(sc) + _domain_notes(domains, out.placement)
     return out

@@ -13,19 +13,37 @@ optimizer's rows) share them.
 
 Each search places every workload, and each workload takes several, so the work grows with the square
 of the workloads: beyond :data:`SEARCHED_WORKLOADS` workloads (an estate) the room is the resources'
-bounded by the anti-affinity groups, and the advice says so (:func:`unsearched`).
+bounded by the anti-affinity groups, and the advice says so (:func:`unsearched`). So is it in an
+advice computed under :func:`bounded`, when its caller reads no room (the optimizer's count of
+hosts a design's growth needs).
 """
 
 from __future__ import annotations
 
 import copy
 import dataclasses
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 from advisor.recommend.base import EngineContext
 from advisor.recommend.host_demand import Budgets, pin_vm_demand, vm_demand
 
 #: the most workloads whose room the constrained search finds (100 took ~5 s of CPU, 300 ~50 s)
 SEARCHED_WORKLOADS = 24
+#: True while the room is not searched whatever the scenario (:func:`bounded`)
+_BOUNDED: ContextVar[bool] = ContextVar("room_bounded", default=False)
+
+
+@contextmanager
+def bounded() -> Iterator[None]:
+    """Within it, the room is the resources' bounded by anti-affinity, never searched under the
+    constraints: for an advice whose room nobody reads (the rest of the advice is unchanged)."""
+    token = _BOUNDED.set(True)
+    try:
+        yield
+    finally:
+        _BOUNDED.reset(token)
 
 
 def unsearched(sc) -> str:
@@ -42,7 +60,7 @@ def constrained_room(ctx: EngineContext, active: int, budgets: Budgets, room: di
     """Workload name -> the VMs more of it ``active`` hosts place under the constraints, each at
     most its resources' ``room`` (see the module doc)."""
     out = {}
-    searched = not unsearched(ctx.scenario)
+    searched = not unsearched(ctx.scenario) and not _BOUNDED.get()
     for w in ctx.scenario.workloads:
         hi = min(room.get(w.name, 0), _group_bound(ctx, w, active))
         if not searched:

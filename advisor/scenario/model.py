@@ -9,14 +9,15 @@ in GHz, request loads in requests per second, real-time times in ``time_unit``.
 from __future__ import annotations
 
 import re
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, field
 from typing import Any
 
 from advisor.scenario.fields import DEFAULT_DISK_GB, OVERALLOCATION_LEVELS, SCENARIO_VERSION
 from knowledge.host_types import Cpu, Disk
+from knowledge.infra.lean import lean_dataclass
 
 
-@dataclass
+@lean_dataclass
 class SharedStorage:
     """Shared storage on offer: kind, its network (Gb/s) and capacity (TB); for a distributed
     store, which ``system`` it is (None: the thesis' best design, Compuverde Structured)."""
@@ -29,7 +30,7 @@ class SharedStorage:
     model: str | None = None  # the cost catalogue's storage product (capadvisor costs)
 
 
-@dataclass
+@lean_dataclass
 class FailureDomain:
     """A rack, room or site with its own power and network: its name and the hosts planned in it."""
 
@@ -37,7 +38,7 @@ class FailureDomain:
     hosts: int = 1
 
 
-@dataclass
+@lean_dataclass
 class Survive:
     """Failures the placement must survive: ``hosts`` at once, or ``domains`` whole failure domains."""
 
@@ -45,7 +46,7 @@ class Survive:
     domains: int = 0
 
 
-@dataclass
+@lean_dataclass
 class HaPolicy:
     """The platform's HA admission control: ``slot``, ``percentage`` or ``failover_hosts``."""
 
@@ -53,7 +54,7 @@ class HaPolicy:
     tolerate_hosts: int = 1
 
 
-@dataclass
+@lean_dataclass
 class Hosts:
     """The planned hosts (all alike) and the N+x reserve kept free."""
 
@@ -68,7 +69,7 @@ class Hosts:
     failure_domains: list[FailureDomain] = field(default_factory=list)
 
 
-@dataclass
+@lean_dataclass
 class IOProfile:
     """A VM's disk I/O: pattern, read share 0..1, intensity, block size (KiB), data footprint and
     virtual disk size (GB), I/O operations per second per VM when known, and the share of the
@@ -84,7 +85,7 @@ class IOProfile:
     rewrite_share: float = 0.0
 
 
-@dataclass
+@lean_dataclass
 class RtTask:
     """A hard real-time task: period, worst-case execution time and deadline in the task set's
     ``time_unit`` (deadline defaults to the period)."""
@@ -95,7 +96,7 @@ class RtTask:
     deadline: float | None = None
 
 
-@dataclass
+@lean_dataclass
 class Realtime:
     """A real-time VM's task set, the CPU speed it was designed for, the VM switch overhead X
     and an optional fixed share C_VM/T_VM and period T_VM (a period the platform imposes)."""
@@ -114,7 +115,7 @@ class Realtime:
 
 
 
-@dataclass
+@lean_dataclass
 class GrowthRates:
     """A workload's own growth rates, % per year compounded (None: the scenario's ``growth``)."""
 
@@ -123,7 +124,7 @@ class GrowthRates:
     storage_pct_per_year: float | None = None
 
 
-@dataclass
+@lean_dataclass
 class GrowthEvent:
     """A step of the growth: ``add_vms`` VMs of ``workload``'s shape arrive in ``year`` (negative:
     retired); they grow with the workload from then on."""
@@ -133,7 +134,7 @@ class GrowthEvent:
     add_vms: int
 
 
-@dataclass
+@lean_dataclass
 class Growth:
     """``growth``: demand growth per resource, % per year compounded, over ``horizon_years``, and
     step events (see :mod:`advisor.growth`)."""
@@ -173,7 +174,7 @@ def compound(pct: float, years: float) -> float:
     return (1.0 + pct / 100.0) ** years
 
 
-@dataclass
+@lean_dataclass
 class Workload:
     """A group of identical VMs. A workload given as totals (``total_vcpus``, ``total_ram_gib``,
     ``total_storage_tb``) is the VMs that hold them (:func:`advisor.scenario.totals.size_totals`):
@@ -279,7 +280,7 @@ FIXABLE = {
 }
 
 
-@dataclass
+@lean_dataclass
 class Target:
     """A performance target the plan must meet: ``name`` (a key of :data:`TARGETS`), ``value``
     in the target's unit, ``hard`` (True: no plan that misses it is offered; False: the advice
@@ -303,7 +304,7 @@ class Target:
         return expected <= self.value * (1 + 1e-9) if self.upper else expected >= self.value * (1 - 1e-9)
 
 
-@dataclass
+@lean_dataclass
 class Preferences:
     """User preferences; ``ram_overcommit`` is RAM allocated per GiB of host RAM (1.0 = none);
     ``max_host_cpu_percent`` is the CPU utilization a host is planned to reach at most;
@@ -343,7 +344,7 @@ class Preferences:
         return own or next((t for t in self.targets if t.name == name and t.workload is None), None)
 
 
-@dataclass
+@lean_dataclass
 class CalibrationChoice:
     """``calibration`` of a scenario: the site whose imported benchmarks calibrate its advice
     (a site of the user database; None: the documents' ratios on the scenario's hardware)."""
@@ -351,7 +352,7 @@ class CalibrationChoice:
     site: str | None = None
 
 
-@dataclass
+@lean_dataclass
 class Scenario:
     """A whole scenario: hosts, workloads and preferences."""
 

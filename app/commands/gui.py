@@ -5,6 +5,15 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+DEFAULT_SIZE = "1280x800"
+
+
+def default_args() -> argparse.Namespace:
+    """``capadvisor gui`` without options, as the parser would give it (a test holds the two equal):
+    the launcher starts without building the parser."""
+    return argparse.Namespace(command="gui", scenario=None, screenshots=None, size=DEFAULT_SIZE, font_pt=None,
+                              kb=None, func=cmd_gui, checks_dirs_itself=True)
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
@@ -19,13 +28,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--screenshots", type=Path, metavar="DIR",
                    help="render every view (each tab, the report preview, workshop mode) to DIR/<view>.png "
                         "and exit 0")
-    p.add_argument("--size", default="1280x800", metavar="WxH",
-                   help="window size in pixels for --screenshots (default 1280x800)")
+    p.add_argument("--size", default=DEFAULT_SIZE, metavar="WxH",
+                   help=f"window size in pixels for --screenshots (default {DEFAULT_SIZE})")
     p.add_argument("--font-pt", type=float, default=None, metavar="PT",
                    help="base font size in points for this run (e.g. 16 to check large fonts; default: the "
                         "preferences')")
     p.add_argument("--kb", type=Path, help="use this compiled knowledge base file instead of the shipped one")
-    p.set_defaults(func=cmd_gui)
+    # the user's directories are checked by the GUI once its window is painted (app.gui.warn_unwritable_dirs)
+    p.set_defaults(func=cmd_gui, checks_dirs_itself=True)
 
 
 def cmd_gui(args) -> int:

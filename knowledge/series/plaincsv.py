@@ -72,14 +72,15 @@ def _types(path: Path, names: list[str], sample: str, sep: str = ","):
     return types
 
 
-def _seconds(column, where: Where) -> np.ndarray:
-    """A timestamp column as float64 seconds since the epoch (ISO 8601 text: UTC, an offset converted);
+def _seconds(column, where: Where) -> tuple[np.ndarray, bool]:
+    """A timestamp column as float64 seconds since the epoch (ISO 8601 text: UTC, an offset converted),
+    and whether any of its timestamps is ISO 8601 without a zone (local time, maybe: read as UTC);
     InputError naming the line of the first timestamp that is neither."""
     import pyarrow as pa
 
     if not pa.types.is_string(column.type):
         ts = column.to_numpy(zero_copy_only=False).astype(np.float64)
-        return ts / 1000.0 if len(ts) and np.nanmax(ts) > MS_ABOVE else ts
+        return (ts / 1000.0 if len(ts) and np.nanmax(ts) > MS_ABOVE else ts), False
     import pyarrow.compute as pc
 
     zoned = pc.match_substring_regex(column, ZONE).to_numpy(zero_copy_only=False)
@@ -91,7 +92,7 @@ def _seconds(column, where: Where) -> np.ndarray:
                 out[mask] = part.cast(kind).cast(pa.int64()).to_numpy(zero_copy_only=False) / 1000.0
             except (pa.ArrowInvalid, pa.ArrowNotImplementedError):
                 raise InputError(_bad_stamp(column, mask, kind, where)) from None
-    return out
+    return out, not zoned.all()
 
 
 def _bad_stamp(column, mask: np.ndarray, kind, where: Where) -> str:
@@ -112,7 +113,7 @@ def _bad_stamp(column, mask: np.ndarray, kind, where: Where) -> str:
 def _interval(batch, where: Where) -> float | None:
     """The step of a batch: the median gap between a VM's consecutive timestamps (None: no VM has two)."""
     codes = batch.column("vm").indices.to_numpy(zero_copy_only=False)
-    ts = _seconds(batch.column("timestamp"), where)
+    ts, _local = _seconds(batch.column("timestamp"), where)
     order = np.lexsort((ts, codes))
     same = codes[order][1:] == codes[order][:-1]
     gaps = np.diff(ts[order])[same]
@@ -133,6 +134,7 @@ class _Reader:
         self.seen_rows: set[int] = set()
         self.top: dict[str, float] = {}
         self.file = SeriesFile(str(path), "series-csv")
+        self.local = False  # some timestamps carry no zone (ISO 8601 read as UTC; local time skips and repeats hours)
 
     def where(self, base: int) -> Where:
         return lambda i: f"{self.path}: line {base + i + 2}"
@@ -164,10 +166,10 @@ class _Reader:
             raise InputError(f"{self.path}: no samples after the header")
         self.file.vms = len(self.seen_rows)
         self.store.check_matched(self.file)
-        note = self.store.repeat_note(str(self.path))
+        note = self.store.repeat_note(str(self.path), local=self.local)
         if note:
             self.file.warnings.append(note)
-        gap = self.store.gap_note(str(self.path), sorted(self.seen_rows), self.file.metrics[0])
+        gap = self.store.gap_note(str(self.path), sorted(self.seen_rows), self.file.metrics[0], local=self.local)
         if gap:
             self.file.warnings.append(gap)
         if not _ends_a_line(self.path):
@@ -227,7 +229,8 @@ class _Reader:
 
     def _batch(self, batch, rows: np.ndarray, base: int) -> None:
         where = self.where(base)
-        ts = _seconds(batch.column("timestamp"), where)
+        ts, local = _seconds(batch.column("timestamp"), where)
+        self.local |= local
         bad = np.flatnonzero(np.isnan(ts))
         if len(bad):
             raise InputError(f"{where(int(bad[0]))}, field timestamp: empty")

@@ -229,19 +229,21 @@ class SeriesStore:
     def _time(self, slot: int) -> float:
         return (self.t0 or 0.0) + slot * (self.interval or 0.0)
 
-    def repeat_note(self, path: str) -> str | None:
-        """The warning of a file with samples on a step their VM already had (None: none)."""
+    def repeat_note(self, path: str, *, local: bool) -> str | None:
+        """The warning of a file with samples on a step their VM already had (None: none); ``local``: some
+        of its timestamps carry no zone (only they can repeat an hour at a daylight-saving change)."""
         if path not in self.repeated:
             return None
         n, first = self.repeated[path]
         return (f"{n:,} sample(s) repeat a step their VM already has (first: {first}); the later one is kept: "
-                "local time over a daylight-saving change, or the same data twice? give UTC timestamps (or an "
-                "offset such as +01:00)")
+                + ("local time over a daylight-saving change, or the same data twice? give UTC timestamps (or an "
+                   "offset such as +01:00)" if local else "the same data twice?"))
 
-    def gap_note(self, path: str, rows: Sequence[int], metric: str) -> str | None:
+    def gap_note(self, path: str, rows: Sequence[int], metric: str, *, local: bool) -> str | None:
         """The warning of a file whose VMs (``rows``) all lack ``metric`` on some steps of its span:
         how many steps, the first run, that each VM's median fills them, and, for an hour missing at
-        once, that local time skips one at the spring daylight-saving change (None: no such step)."""
+        once, that local time skips one at the spring daylight-saving change (None: no such step).
+        ``local``: some of the file's timestamps carry no zone (a zone or epoch seconds skip no hour)."""
         span = self.spans.get(path)
         if span is None or not len(rows) or not self.interval:
             return None
@@ -257,7 +259,7 @@ class SeriesStore:
             return None
         edges = np.diff(np.concatenate([[0], (~present).astype(np.int8), [0]]))
         starts, ends = np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
-        hour = any(abs((e - a) * self.interval - 3600.0) < 1e-6 and _spring_hour(self._time(lo + int(a)))
+        hour = local and any(abs((e - a) * self.interval - 3600.0) < 1e-6 and _spring_hour(self._time(lo + int(a)))
                    for a, e in zip(starts, ends, strict=True))
         first, last = self._time(lo + int(starts[0])), self._time(lo + int(ends[0]) - 1)
         return (f"{int((~present).sum()):,} step(s) have no {metric} sample of any of its VMs (first: {stamp(first)}"

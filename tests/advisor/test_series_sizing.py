@@ -438,3 +438,35 @@ def test_the_steps_filled_count_is_named_for_the_vm_steps_it_counts(tmp_path):
     (gs,) = inv.series.groups.values()
     today = gs.today()
     assert today["vm_steps_filled"] == 2 * 12 and "steps_filled" not in today
+
+
+def test_restore_puts_back_the_groups_and_sums_a_failed_edit_changed(tmp_path, monkeypatch):
+    # final review of round 3 session 4: the inventory dialog undoes an edit whose sum of the series failed
+    from advisor.inventory.series import SeriesSizing
+
+    t = np.arange(STEPS)
+    cpu = {"web-01": 20 + 10 * np.sin(t), "web-02": 30 + t % 7, "db-01": 40 + t % 5}
+    inv = Inventory(read_inventory([_inventory(tmp_path, {"web-01": 4, "web-02": 4, "db-01": 8})]), "name-prefix")
+    inv.add_series([_series(tmp_path, cpu)], 95)
+    scenario, summary, names = inv.to_scenario(), inv.summary(), [g.name for g in inv.groups]
+    web = names.index("web")
+
+    def failing(self, inv):
+        self.groups, self.warnings = {}, []  # as far as the real sum gets
+        raise MemoryError
+
+    edits = {"merge": lambda: inv.merge([0, 1]), "powered off": lambda: inv.set_include_powered_off(False),
+             "split": lambda: inv.split(web, "half"), "regroup": lambda: inv.regroup("size"),
+             "percentile": lambda: inv.set_percentile(50)}
+    for what, edit in edits.items():
+        before = inv.snapshot()
+        with monkeypatch.context() as m:
+            m.setattr(SeriesSizing, "compute", failing)
+            with pytest.raises(MemoryError):
+                edit()
+                inv.sized_series()
+            inv.restore(before)
+            assert [g.name for g in inv.groups] == names, what
+            assert inv.summary() == summary and inv.to_scenario() == scenario, what  # nothing summed again
+    inv.regroup("size")  # and the next edit sums as usual
+    assert set(inv.sized_series().groups) == {g.name for g in inv.groups} == {"4vcpu-16g", "8vcpu-16g"}

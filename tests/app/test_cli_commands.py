@@ -3,6 +3,7 @@ in --help; the capadvisor-gui entry point is the CLI's gui command, without the 
 
 from __future__ import annotations
 
+import argparse
 import os
 import subprocess
 import sys
@@ -39,6 +40,28 @@ def test_the_gui_entry_point_runs_the_gui_command(monkeypatch):
     with pytest.raises(SystemExit):
         cli.build_parser((cli.gui,)).parse_args(["gui", "--size"])  # its options as `capadvisor gui` has them
     assert cli.build_parser((cli.gui,)).parse_args(["gui", "--font-pt", "16"]).font_pt == 16.0
+
+
+def test_the_gui_entry_point_without_options_starts_as_the_parser_would_without_building_it(monkeypatch):
+    """``capadvisor-gui`` alone (a desktop icon) needs no parsing: the parser costs ~3 ms of the start-up
+    (issue #30). Its arguments are the ones the parser gives ``capadvisor gui``, its checks the same."""
+    parsed = vars(cli.build_parser((cli.gui,)).parse_args(["gui"]))
+    assert vars(cli.gui.default_args()) == parsed  # an option added to the parser must be added there
+    seen = []
+
+    def cmd_gui(args):
+        seen.append((vars(args), os.umask(0o077)))
+        return 0
+
+    monkeypatch.setattr(entry, "build_parser", lambda commands: pytest.fail("the parser was built"))
+    monkeypatch.setattr(cli.gui, "cmd_gui", cmd_gui)
+    monkeypatch.setattr("app.startup.check_user_dirs", lambda: seen.append("dirs checked") or [])
+    assert entry.gui_main([]) == 0
+    assert seen[0][0] == dict(parsed, func=cmd_gui)  # the directories: checked by the GUI once painted
+    assert seen[0][1] == 0o077  # the owner-only umask while the command runs, as for any command
+    assert "dirs checked" not in seen
+    assert entry.execute(argparse.Namespace(func=lambda args: seen.append("ran") or 0)) == 0
+    assert seen[-2:] == ["dirs checked", "ran"]  # any other command: checked before it runs
 
 
 def test_the_gui_entry_point_imports_no_other_command():

@@ -79,15 +79,64 @@ def test_no_cyclic_collection_while_the_gui_imports_qt_and_our_modules(monkeypat
 
 def test_the_first_window_leaves_what_it_does_not_show_until_painted(tmp_path):
     """Built but not yet painted, the first window has not imported the tooltip wrapper or the HTML
-    escaping (a problem message, an error), nor made Qt's file dialog and message box classes (each
+    escaping (a problem message, an error), nor made Qt's file dialog and message box classes, nor the
+    gradient class behind a QBrush, nor the spin box and text editor classes a focus check names (each
     class brings its enums): all come with their first use (issue #30)."""
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", PYTHONPATH=str(ROOT))
     for kind in ("DATA", "CACHE", "CONFIG"):
         env[f"CAPADVISOR_{kind}_DIR"] = str(tmp_path / kind.lower())
     code = ("import json, sys, app.gui; from PySide6.QtWidgets import QApplication; q = QApplication([]); "
-            "w = app.gui.create_window(); w.new_scenario(); import PySide6.QtWidgets as qw; "
-            "print(json.dumps(sorted(sys.modules) + [c for c in ('QFileDialog', 'QMessageBox') if c in vars(qw)]))")
+            "w = app.gui.create_window(); w.new_scenario(); w.show(); q.processEvents(); "
+            "import PySide6.QtWidgets as qw, PySide6.QtGui as qg; "
+            "print(json.dumps(sorted(sys.modules) + [c for c in ('QFileDialog', 'QMessageBox') if c in vars(qw)] "
+            "+ [c for c in ('QGradient',) if c in vars(qg)] "
+            "+ [c for c in ('QAbstractSpinBox', 'QTextEdit', 'QPlainTextEdit') if c in vars(qw)]))")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True,
                          timeout=100, check=True).stdout
     loaded = set(json.loads(out.strip().splitlines()[-1]))
-    assert "ui.panels.qt_scenario" in loaded and not loaded & {"html", "ui.tooltips", "QFileDialog", "QMessageBox"}
+    assert "ui.panels.qt_scenario" in loaded
+    assert not loaded & {"html", "ui.tooltips", "QFileDialog", "QMessageBox", "QGradient", "QAbstractSpinBox",
+                         "QTextEdit", "QPlainTextEdit"}
+
+
+FEATURE_PROBE = """
+import inspect, sys
+sys.path.insert(0, sys.argv[1])
+read = []
+_getsource = inspect.getsource
+def getsource(obj):
+    read.append(getattr(obj, "__name__", "?"))
+    return _getsource(obj)
+inspect.getsource = getsource
+import app.gui
+_run = app.gui.run
+app.gui.run = lambda *args, **kwargs: _run(*args, **dict(kwargs, quit_after_show=True))
+from app.entry import gui_main
+gui_main([])  # the launcher, to the first paint
+import outsider  # not ours: PySide6's hook still reads it
+print(sorted(n for n in read if n.split(".")[0] in ("app", "ui", "advisor", "knowledge", "outsider")))
+"""
+
+
+def test_pyside_reads_no_source_of_ours_looking_for_features(tmp_path):
+    """PySide6's import hook reads every module's source once, looking for ``from __feature__`` (issue
+    #30: ~5 ms of the start-up); the GUI registers its modules as selecting none, so only modules that
+    are not the program's are still read."""
+    (tmp_path / "outsider.py").write_text("from PySide6 import QtCore\n", encoding="utf-8")
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", PYTHONPATH=str(ROOT))
+    for kind in ("DATA", "CACHE", "CONFIG"):
+        env[f"CAPADVISOR_{kind}_DIR"] = str(tmp_path / kind.lower())
+    out = subprocess.run([sys.executable, "-c", FEATURE_PROBE, str(tmp_path)], cwd=ROOT, env=env,
+                         capture_output=True, text=True, timeout=100, check=True).stdout
+    assert out.strip().splitlines()[-1] == "['outsider']"
+
+
+def test_no_module_of_the_program_selects_a_pyside_feature():
+    """What makes :func:`app.gui.spare_feature_scan` safe: no module uses ``from __feature__ import``
+    (snake_case or true_property would change how every Qt call is spelt in that module)."""
+    import re
+
+    selects = re.compile(r"^\s*(from\s+__feature__\s+import|import\s+__feature__)", re.MULTILINE)
+    users = [str(p.relative_to(ROOT)) for pkg in ("app", "ui", "advisor", "knowledge")
+             for p in (ROOT / pkg).rglob("*.py") if selects.search(p.read_text(encoding="utf-8"))]
+    assert users == []

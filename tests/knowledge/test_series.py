@@ -305,6 +305,32 @@ def test_an_hour_missing_for_every_vm_is_said_not_filled_silently(tmp_path):
     assert w.startswith("2 step(s) have no cpu_pct sample") and "daylight" not in w, w
 
 
+def test_stamps_with_a_zone_or_epoch_seconds_get_no_daylight_saving_hint(tmp_path):
+    # final review of round 3 session 4: the spring hint ("it may be local time ... give UTC or an offset")
+    # was also given to a file whose stamps carry Z or an offset, or are epoch seconds: they skip no hour
+    from datetime import datetime
+
+    def spring(stamp) -> list:  # 00:00-04:55 on the day of the European spring change, 02:00-02:55 missing
+        return [(vm, stamp(h, m), 10, 40) for h in (0, 1, 3, 4) for m in range(0, 60, 5) for vm in ("a", "b")]
+
+    naive = spring(lambda h, m: f"2026-03-29T{h:02d}:{m:02d}:00")
+    zoned = {"utc.csv": spring(lambda h, m: f"2026-03-29T{h:02d}:{m:02d}:00Z"),
+             "offset.csv": spring(lambda h, m: f"2026-03-29T{h:02d}:{m:02d}:00+00:00"),
+             "epoch.csv": spring(lambda h, m: int(datetime(2026, 3, 29, h, m, tzinfo=UTC).timestamp()))}
+    mixed = naive[:24] + zoned["utc.csv"][24:]  # one stamp without a zone is enough to say it
+    for name, rows in (("naive.csv", naive), ("mixed.csv", mixed), *zoned.items()):
+        (w,) = read_series([write_csv(tmp_path / name, rows)], ["a", "b"]).files[0].warnings
+        assert w.startswith("12 step(s) have no cpu_pct sample of any of its VMs (first: 2026-03-29T02:00:00Z to "
+                            "2026-03-29T02:55:00Z); each VM's median fills them"), (name, w)
+        assert ("daylight-saving" in w) == (name in ("naive.csv", "mixed.csv")), (name, w)
+    # an hour repeated: a daylight-saving change only where the stamps carry no zone
+    rows = [(vm, f"2026-10-25T{h:02d}:{m:02d}:00Z", 10, 40) for h in (1, 2, 2, 3) for m in range(0, 60, 5)
+            for vm in ("a", "b")]
+    (w,) = read_series([write_csv(tmp_path / "twice.csv", rows)], ["a", "b"]).files[0].warnings
+    assert w.startswith("24 sample(s) repeat a step their VM already has (first: ") and w.endswith(
+        "the later one is kept: the same data twice?"), w
+
+
 def test_a_semicolon_csv_is_read_and_an_ip_instance_and_an_off_grid_iso_time_say_why(tmp_path):
     # a European spreadsheet's CSV: ';' separators, decimal commas: read as such, with a note
     p = tmp_path / "excel.csv"

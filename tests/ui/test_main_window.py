@@ -204,16 +204,18 @@ def test_window_state_persists(window, qtbot):
     assert qs.value("geometry") is not None
 
 
-def test_unwritable_user_directory_is_said_in_a_window(window, qtbot, tmp_path, monkeypatch):
+def test_unwritable_user_directory_is_said_in_a_window(window, qtbot, tmp_path, monkeypatch, capsys):
     from app.gui import warn_unwritable_dirs
 
     assert warn_unwritable_dirs(window) is None  # the test's own directories are writable
+    assert capsys.readouterr().err == ""
     blocker = tmp_path / "a-file"
     blocker.write_text("x")
     monkeypatch.setenv("CAPADVISOR_CONFIG_DIR", str(blocker / "config"))
     box = warn_unwritable_dirs(window)
     assert box is not None and box.isVisible()
     assert "settings directory" in box.text() and "CAPADVISOR_CONFIG_DIR" in box.text()
+    assert capsys.readouterr().err.strip() == box.text()  # also on stderr, as the commands say it
     box.close()
 
 

@@ -135,10 +135,12 @@ def test_the_window_freezes_the_survivors_once_the_knowledge_base_is_ready(windo
 
 
 @pytest.mark.timeout(60)
-def test_the_gui_thread_gets_the_interpreter_back_quickly_beside_a_busy_worker(qtbot):
+def test_a_busy_worker_runs_with_the_short_switch_interval_for_the_gui_thread(qtbot):
     """#30: beside a worker computing in Python, each call of the GUI thread into Qt (which lets go
     of the GIL) waited up to Python's 5 ms switch interval to get it back: a what-if step took
-    30-100 ms. 100 such round trips now take a fraction of the 500 ms they could take before."""
+    30-100 ms. While a task computes, the interpreter switches every GUI_SWITCH_INTERVAL_S instead.
+    (The time it saves is measured by tests/benchmarks/bench_gui.py, "beside a busy worker", not
+    asserted here: a timed assertion failed on a loaded machine.)"""
     import sys
     import time
 
@@ -151,14 +153,42 @@ def test_the_gui_thread_gets_the_interpreter_back_quickly_beside_a_busy_worker(q
                 x += i
         return x
 
+    assert GUI_SWITCH_INTERVAL_S < 0.005  # shorter than Python's default
     slot = TaskSlot("spin")
     slot.start(spin)
-    assert sys.getswitchinterval() == pytest.approx(GUI_SWITCH_INTERVAL_S)
     time.sleep(0.05)  # the worker runs
-    t0 = time.perf_counter()
+    assert slot.running and sys.getswitchinterval() == pytest.approx(GUI_SWITCH_INTERVAL_S)
     for _ in range(100):
         time.sleep(0)  # lets go of the GIL and takes it back, as a call into Qt does
-    elapsed = time.perf_counter() - t0
+    assert sys.getswitchinterval() == pytest.approx(GUI_SWITCH_INTERVAL_S)
     slot.cancel()
     qtbot.waitUntil(lambda: not slot.running, timeout=5000)
-    assert elapsed < 0.25, f"100 round trips took {elapsed * 1000:.0f} ms"
+
+
+@pytest.mark.timeout(60)
+def test_the_switch_interval_is_set_while_tasks_run_and_given_back_when_none_does(qtbot):
+    """Final review of round 3 session 4: TaskSlot.start set the 2 ms switch interval for the whole
+    process and never gave the one before back. It holds while any task runs (two slots here), and the
+    one before is back once the last task's function has returned."""
+    import sys
+
+    from ui.workers import GUI_SWITCH_INTERVAL_S
+
+    before = sys.getswitchinterval()
+    sys.setswitchinterval(0.007)
+    odd = pytest.approx(0.007, abs=2e-6)  # the interpreter keeps whole microseconds
+    try:
+        gate = threading.Event()
+        slow, quick = TaskSlot("slow"), TaskSlot("quick")
+        with qtbot.waitSignal(slow.sig_done, timeout=10000):
+            slow.start(lambda progress=None, cancel=None: gate.wait(10))
+            with qtbot.waitSignal(quick.sig_done, timeout=5000):
+                quick.start(square, 3)
+            assert sys.getswitchinterval() == pytest.approx(GUI_SWITCH_INTERVAL_S)  # the slow task still runs
+            gate.set()
+        assert sys.getswitchinterval() == odd
+        with qtbot.waitSignal(quick.sig_failed, timeout=5000):  # a task that fails gives it back too
+            quick.start(lambda progress=None, cancel=None: 1 / 0)
+        assert sys.getswitchinterval() == odd
+    finally:
+        sys.setswitchinterval(before)

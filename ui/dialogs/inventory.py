@@ -2,7 +2,7 @@
 scenario.
 
 :class:`InventoryDialog` views and edits the :class:`advisor.inventory.Inventory` it is given
-(through :class:`GroupsModel`): what was found, the groups (rename in place, merge, split, group
+(through :class:`~ui.dialogs.inventory_groups.GroupsModel`): what was found, the groups (rename in place, merge, split, group
 again), the totals of the source next to the scenario's, the values assumed because no export
 carries them, and today's settings. Reading the files runs in the application's worker
 (:func:`start_inventory_import`, with progress and cancel); the caller loads
@@ -15,7 +15,7 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QItemSelectionModel, QModelIndex, Qt, QTimer, Signal
+from PySide6.QtCore import QItemSelectionModel, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -39,6 +39,7 @@ from PySide6.QtWidgets import (
 )
 
 from knowledge.infra.errors import UserFacingError
+from ui.dialogs.inventory_groups import GroupsModel
 from ui.triggers import on_trigger
 
 #: file chooser filter for estate exports and the utilisation series read beside them
@@ -64,119 +65,8 @@ FIELD_LABELS = {"cpu_intensity": "CPU intensity", "io.pattern": "I/O pattern", "
                 "hosts.cpu.cores_per_socket": "cores per socket"}
 
 
-_ROOT = QModelIndex()
-
-
 def _field(name: str) -> str:
     return FIELD_LABELS.get(name, name.replace("hosts.", "hosts: ").replace("_", " ").replace(".", " "))
-
-
-class GroupsModel(QAbstractTableModel):
-    """The groups of an Inventory as a table; the name column is editable (renames the group)."""
-
-    COLUMNS = ("Group", "VMs", "vCPU", "RAM GiB", "Disk GB", "Today", "Note")
-    sig_error = Signal(str)
-
-    def __init__(self, inventory, parent=None):
-        super().__init__(parent)
-        self.inventory = inventory
-        self._groups, self._profiles, self._series, self._sized = [], [], [], []  # filled by _cache
-        self._cache()
-
-    def _cache(self) -> None:
-        # the groups as shown (and what a collector's percentiles size them on, which reads the series):
-        # while a regroup's series are summed in the worker, the table keeps these and sums nothing itself
-        self._groups = list(self.inventory.groups)
-        self._profiles = [self.inventory.profile(g) for g in self._groups]
-        self._series = [self.inventory.group_series(g) for g in self._groups]
-        self._sized = [self.inventory.collector_sized(g) for g in self._groups]
-
-    def reset(self) -> None:
-        self.beginResetModel()
-        self._cache()
-        self.endResetModel()
-
-    def rowCount(self, parent=_ROOT) -> int:  # noqa: N802 - Qt override
-        return 0 if parent.isValid() else len(self._groups)
-
-    def columnCount(self, parent=_ROOT) -> int:  # noqa: N802 - Qt override
-        return 0 if parent.isValid() else len(self.COLUMNS)
-
-    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return self.COLUMNS[section]
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.ToolTipRole:
-            return ("The workload group's name (double-click to rename)", "VMs in the group",
-                    "vCPUs per VM in the scenario", "RAM per VM in the scenario (the group's mean)",
-                    "Virtual disk per VM (mean of the provisioned sizes)",
-                    "What these VMs run with today: cache modes (counted per virtual disk), VMs pinned or "
-                    "powered off, vCPU range, CPU use measured (at export time, or a collector's average over its "
-                    "collection with its percentiles; 'assumed' where none of the VMs was measured), or the CPU "
-                    "share the utilisation series size the group on",
-                    "What the grouping changed")[section]
-        return None
-
-    def flags(self, index):
-        base = super().flags(index)
-        if index.isValid() and index.column() == 0:
-            return base | Qt.ItemFlag.ItemIsEditable
-        return base
-
-    def today_text(self, p, series: dict | None = None) -> str:
-        """What the group's VMs run with today, and the CPU share the utilisation series size it on."""
-        text = p.today_text()
-        if series:
-            q = series["sizing_percentile"]
-            basis = "the VMs' peaks" if series.get("basis") else f"p{q:g} of the summed series"
-            text += ("; " if text else "") + (f"CPU sized {series['sized_busy_pct']:g} % busy ({basis}, "
-                                              f"{series['vms_measured']} of {series['vms']} VMs measured)")
-            w = series.get("without_series")
-            if w:
-                text += f"; {w['vms']} VM(s) without series at their own {w['busy_pct']:g} %"
-        return text
-
-    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
-        if not index.isValid():
-            return None
-        g = self._groups[index.row()]
-        p = self._profiles[index.row()]
-        col = index.column()
-        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole):
-            if col == 0:
-                return g.name
-            if col == 1:
-                return p.vms
-            if col == 2:
-                return p.vcpus
-            if col == 3:
-                return f"{p.ram_gib:.1f}"
-            if col == 4:
-                return f"{p.disk_gb:.0f}" if p.disk_gb else "20 (assumed)"
-            if col == 5:
-                sized = self._sized[index.row()]  # a collector's percentiles: the one the box chose
-                return "; ".join(t for t in (self.today_text(p, self._series[index.row()]), sized) if t)
-            return g.note
-        if role == Qt.ItemDataRole.TextAlignmentRole and col in (1, 2, 3, 4):
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        if role == Qt.ItemDataRole.ToolTipRole and col == 5:  # the whole cell, which a narrow window cuts
-            return self.data(index, Qt.ItemDataRole.DisplayRole)
-        if role == Qt.ItemDataRole.ToolTipRole:
-            lo, hi = p.ram_range_gib
-            return (f"{g.name}: {p.vms} VMs, e.g. {', '.join(p.examples)}\n"
-                    f"vCPUs today {p.vcpu_range[0]}-{p.vcpu_range[1]}, RAM today {lo:.1f}-{hi:.1f} GiB"
-                    + (f"\non {', '.join(p.clusters)}" if p.clusters else ""))
-        return None
-
-    def setData(self, index, value, role=Qt.ItemDataRole.EditRole) -> bool:  # noqa: N802 - Qt override
-        if not index.isValid() or index.column() != 0 or role != Qt.ItemDataRole.EditRole:
-            return False
-        try:
-            self.inventory.rename(index.row(), str(value))
-        except UserFacingError as exc:
-            self.sig_error.emit(str(exc))
-            return False
-        self.dataChanged.emit(index, index)
-        return True
 
 
 class InventoryDialog(QDialog):
@@ -192,6 +82,7 @@ class InventoryDialog(QDialog):
         self.model: Any = None  # GroupsModel over it
         self.task: Any = None  # the ui.workers.TaskSlot reading the files
         self._select_after: list[int] = []  # groups to select once the worker has summed their series
+        self._undo: Any = None  # the inventory's snapshot before an edit whose series the worker sums
         self.files = [Path(f) for f in files or []]
         lay = QVBoxLayout(self)
         self._add_status(lay)
@@ -348,10 +239,23 @@ class InventoryDialog(QDialog):
         self.progress.setFormat(f"{message} (%p%)" if message else "%p%")
 
     def show_failure(self, text: str) -> None:
-        """The read failed: say why (file and column/element are in the message)."""
+        """The read failed: say why (file and column/element are in the message). A sum of the series
+        after an edit that failed puts the groups back as they were before it, usable, and says why."""
+        if self._undo is not None:
+            self._resum_failed(text)
+            return
         self.progress_row.hide()
         self.found.setText("<b>The files could not be imported.</b>")
         self.show_message(text)
+
+    def _resum_failed(self, text: str) -> None:
+        inventory, undo = self.inventory, self._undo
+        files = ", ".join(Path(f.path).name for f in inventory.series.store.files)
+        inventory.restore(undo)
+        self._select_after = []
+        self.set_inventory(inventory)
+        self.show_message(f"Summing the utilisation series ({files}) again for this change failed: "
+                          f"{text.strip().rstrip(':.')}. The groups are as they were before it.")
 
     def show_message(self, text: str) -> None:
         self.message.setText(text)
@@ -365,16 +269,8 @@ class InventoryDialog(QDialog):
 
     def set_inventory(self, inventory) -> None:
         """Show ``inventory`` (an advisor.inventory.Inventory) and let the user edit it."""
-        self.inventory = inventory
-        self.model = GroupsModel(inventory, self)
-        self.model.sig_error.connect(self.show_message)
-        self.table.setModel(self.model)
-        self.table.selectionModel().selectionChanged.connect(lambda *_: self._update_buttons())
-        self.model.dataChanged.connect(lambda *_: self._refresh_text())
-        head = self.table.horizontalHeader()
-        head.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        head.setSectionResizeMode(5, QHeaderView.ResizeMode.Stretch)
-        head.setSectionResizeMode(6, QHeaderView.ResizeMode.Stretch)
+        self.inventory, self._undo = inventory, None
+        self._show_groups(inventory)
         self.group_by.blockSignals(True)
         self.group_by.setCurrentIndex(max(0, self.group_by.findData(inventory.group_by)))
         self.group_by.blockSignals(False)
@@ -401,6 +297,23 @@ class InventoryDialog(QDialog):
             self.select_rows(rows)
         self._update_buttons()
         QTimer.singleShot(0, self.fit_info)
+
+    def _show_groups(self, inventory) -> None:
+        """The groups table over ``inventory``: one model, made with the first inventory shown and reset
+        with each after it (a re-sum shows the same inventory summed again)."""
+        if self.model is not None:
+            self.model.inventory = inventory
+            self.model.reset()
+            return
+        self.model = GroupsModel(inventory, self)
+        self.model.sig_error.connect(self.show_message)
+        self.table.setModel(self.model)
+        self.table.selectionModel().selectionChanged.connect(lambda *_: self._update_buttons())
+        self.model.dataChanged.connect(lambda *_: self._refresh_text())
+        head = self.table.horizontalHeader()
+        head.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        head.setSectionResizeMode(5, QHeaderView.ResizeMode.Stretch)
+        head.setSectionResizeMode(6, QHeaderView.ResizeMode.Stretch)
 
     def fit_info(self) -> None:
         """Give the Assumed and Today texts the height they need (the groups table keeps a header and
@@ -445,13 +358,14 @@ class InventoryDialog(QDialog):
         """Group again by ``fn(*args)`` (quick); with utilisation series, their sums for the new groups
         are reduced in the worker (long for a large estate) and the dialog shows them as the import."""
         self.show_message("")
+        undo = self.inventory.snapshot() if self.task is not None and self.inventory.series is not None else None
         try:
             result = fn(*args)
         except UserFacingError as exc:
             self.show_message(str(exc))
             return None
-        if self.task is not None and self.inventory.series is not None:
-            self._in_worker(sum_series, self.inventory)
+        if undo is not None:
+            self._in_worker(undo, sum_series, self.inventory)
             return result
         self.model.reset()
         self._refresh_text()
@@ -494,11 +408,13 @@ class InventoryDialog(QDialog):
             self._apply(self.inventory.set_percentile, float(q))
             return
         self.show_message("")
-        self._in_worker(resize_series, self.inventory, float(q))
+        self._in_worker(self.inventory.snapshot(), resize_series, self.inventory, float(q))
 
-    def _in_worker(self, fn, *args) -> None:
+    def _in_worker(self, undo, fn, *args) -> None:
         """The read inventory's series summed again in the worker; no Stop (stopping left the dialog with
-        "could not be imported" and every control off, the inventory's groups changed and not shown)."""
+        "could not be imported" and every control off, the inventory's groups changed and not shown).
+        ``undo``: the inventory's snapshot before the change, put back if the sum fails."""
+        self._undo = undo
         self._set_ready(False)
         self.progress_row.show()
         self.cancel_read.hide()

@@ -130,9 +130,6 @@ class _Row(QWidget):
             self.layout().addWidget(self._error)
         return self._error
 
-    def has_error(self) -> bool:
-        return self._error is not None and bool(self._error.text())
-
     def set_error(self, text: str) -> None:
         if text or self._error is not None:
             self.error.setText(text)
@@ -321,10 +318,6 @@ class BoundForm(QWidget):
             if bool(editor.property("invalid")) != bool(msg):  # polished again only when it changes:
                 editor.setProperty("invalid", bool(msg))  # each polish matches the style sheet anew
                 editor.style().polish(editor)
-
-    def problem_count(self) -> int:
-        """How many of this form's fields have a problem."""
-        return sum(1 for r in self.rows.values() if r.has_error())
 
 
 def connect_editor(spec: FieldSpec, w: QWidget, write: Callable[[object], None]) -> None:

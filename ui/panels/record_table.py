@@ -13,7 +13,7 @@ import copy
 from collections.abc import Callable
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, QTimer
-from PySide6.QtGui import QBrush, QColor
+from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QAbstractScrollArea,
@@ -114,13 +114,13 @@ class RecordListModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             return problem or spec_tip(spec)
         if role == Qt.ItemDataRole.BackgroundRole and problem:
-            return QBrush(QColor(theme.colors()["bad_bg"]))
+            return QColor(theme.colors()["bad_bg"])  # a colour, not a QBrush: that loads QGradient (~1 ms, #30)
         if role == Qt.ItemDataRole.ForegroundRole:
             c = theme.colors()
             if problem:
-                return QBrush(QColor(c["bad"]))
+                return QColor(c["bad"])
             if spec.kind == "optfloat" and value is None:
-                return QBrush(QColor(c["muted"]))
+                return QColor(c["muted"])
         if role == Qt.ItemDataRole.TextAlignmentRole and spec.kind in ("int", "float", "optfloat"):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None

@@ -1,0 +1,84 @@
+"""Under placement constraints the optimizer searches the exact headroom only of the rows its ranking
+reads (:mod:`advisor.optimize.settle`); the others keep the resources' room, an upper bound. The
+ranking must be the exhaustive one: the same best, cheapest and Pareto front, figures included, as
+when every row's headroom is exact, whatever the objective and figure. Real engine, knowledge base
+and example catalogue; review 3's scenarios (failure domains, HA, anti-affinity) on a small space."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from advisor.engine import advise
+from advisor.optimize import SpaceOptions
+from advisor.optimize.evaluate import evaluate_hosts
+from advisor.optimize.search import select
+from advisor.optimize.space import dimensions
+from advisor.recommend.room import bounded
+from advisor.scenario import parse_scenario
+from knowledge.costs import load_catalogue
+
+ROOT = Path(__file__).resolve().parents[2]
+CATALOGUE = ROOT / "resources" / "examples" / "costs-example.yaml"
+#: two host models, two hypervisors and levels, six counts each: 48 configurations
+SPACE = SpaceOptions(host_models=["Example 1U 1x16c 256G", "Example 2U 2x20c 384G"], hypervisors=["KVM", "Xen"],
+                     levels=["none", "moderate"], backends=["local_disk"], cache_modes=["writethrough"],
+                     host_counts=6)
+APP = {"name": "app", "vms": 40, "vcpus": 2, "ram_gib": 16, "cpu_intensity": "low"}
+CASES = {  # review 3's fd.yaml, ha5.yaml and aa.yaml
+    "survive 1 of 2 domains": ({"failure_domains": [{"name": "rackA", "hosts": 3}, {"name": "rackB", "hosts": 3}]},
+                               APP, {"survive": {"domains": 1}}),
+    "HA tolerating 2": ({}, APP, {"ha": {"policy": "percentage", "tolerate_hosts": 2}}),
+    "anti-affinity": ({}, {"name": "db", "vms": 4, "vcpus": 4, "ram_gib": 32, "cpu_intensity": "low",
+                           "anti_affinity": True}, {}),
+}
+RANKINGS = [("cost", "headroom"), ("hosts", "headroom"), ("cost", "throughput"), ("power", "host_cpu")]
+
+pytestmark = pytest.mark.timeout(600)
+
+
+def _scenario(hosts: dict, workload: dict, prefs: dict):
+    return parse_scenario({
+        "name": "constrained", "workloads": [workload], "preferences": prefs,
+        "hosts": {"count": 6, "reserve": 0, "ram_gib": 512, **hosts,
+                  "cpu": {"sockets": 2, "cores_per_socket": 16, "threads_per_core": 2, "ghz": 2.0}}})
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_the_ranking_settles_few_rows_and_is_the_exhaustive_one(session_kb, case):
+    cat = load_catalogue(CATALOGUE)
+    sc = _scenario(*CASES[case])
+    dims = dimensions(sc, cat, SPACE)
+    lazy = evaluate_hosts(sc, cat, dims, dims.hosts, session_kb, counts=SPACE.host_counts)
+    full = evaluate_hosts(sc, cat, dims, dims.hosts, session_kb, counts=SPACE.host_counts)
+    assert lazy.pending and set(lazy.pending) == set(full.pending)
+    bounds, pending = lazy.headroom.copy(), dict(lazy.pending)
+    full.settle()
+    assert np.all(full.headroom <= bounds)  # the resources' room bounds the constrained one
+    tighter = int(np.sum(full.headroom < bounds))
+    settled = []
+    for objective, figure in RANKINGS:
+        lazy.headroom, lazy.pending = bounds.copy(), dict(pending)
+        got = select(lazy, sc, cat, objective, figure).to_dict()
+        assert got == select(full, sc, cat, objective, figure).to_dict(), (objective, figure)
+        settled.append(len(pending) - len(lazy.pending))
+    assert tighter > 0  # the constraints do bind: a ranking on the bounds would differ
+    assert min(settled) < len(pending)  # and some ranking needed fewer searches than every row
+
+
+def test_a_bounded_advice_keeps_its_count_and_timeline(session_kb):
+    """The horizon search reads only the hosts a design's growth needs from its first advice, which
+    it computes without searching the room (:func:`advisor.recommend.room.bounded`)."""
+    hosts, workload, prefs = CASES["survive 1 of 2 domains"]
+    sc = _scenario(hosts, workload, prefs)
+    sc.growth = parse_scenario({**sc.to_dict(), "growth": {"horizon_years": 3, "ram_pct_per_year": 20}}).growth
+    searched = advise(sc, kb=session_kb)
+    with bounded():
+        quick = advise(sc, kb=session_kb)
+    assert [y.hosts for y in quick.timeline.years] == [y.hosts for y in searched.timeline.years]
+    assert quick.find("host_count").value == searched.find("host_count").value
+    room, exact = quick.find("host_count").details["headroom_vms"], searched.find("host_count").details["headroom_vms"]
+    assert room["app"] > exact["app"]  # unsearched: the resources' room, above what the constraints place
+    assert advise(sc, kb=session_kb).find("host_count").details["headroom_vms"] == exact  # only within it
