@@ -12,7 +12,9 @@ from PySide6.QtWidgets import QWidget
 def _scenario(session) -> QWidget:
     from ui.panels.qt_scenario import QtScenarioPanel
 
-    return QtScenarioPanel(session.document, session.notifier)
+    window = session.parent()  # the main window, at its size (the workload's fields it shows are made first)
+    return QtScenarioPanel(session.document, session.notifier,
+                           window=window.size() if isinstance(window, QWidget) else None)
 
 
 def _recommendations(session) -> QWidget:

@@ -197,3 +197,61 @@ def test_a_form_makes_the_label_of_a_problem_message_with_its_first_problem(qtbo
     assert all(lb.isVisible() for lb in messages())
     doc.set(("hosts", "count"), 4)
     assert not any(lb.isVisible() for lb in messages()) and problems() == []
+
+
+def _first_frame_of_the_workload_form(qtbot, window):
+    """Show ``window``; at its first paint, the workload fields made and where each stands in the
+    form's view (y in the view, the view's height); and the same once every field has come."""
+    from PySide6.QtCore import QEvent, QObject, QPoint
+
+    from ui.panels.qt_scenario import WORKLOAD_SPECS
+    from ui.panels.scenario_fold import view_of
+
+    panel = window.panel("scenario")
+    form, view = panel._workload_form, view_of(panel.right_scroll)
+
+    def tops():
+        return {spec.path: form.rows[spec.path].mapTo(view, QPoint(0, 0)).y() for spec in form.specs}
+
+    seen: dict = {}
+
+    class FirstPaint(QObject):
+        def eventFilter(self, obj, event):  # noqa: N802 - Qt override
+            if event.type() == QEvent.Type.Paint and not seen:
+                seen.update(tops=tops(), height=view.height(), later=len(WORKLOAD_SPECS) - len(form.specs))
+            return False
+
+    spy = FirstPaint(window)
+    window.installEventFilter(spy)
+    window.show()
+    qtbot.waitUntil(lambda: bool(seen) and len(form.specs) == len(WORKLOAD_SPECS), timeout=10000)
+    window.removeEventFilter(spy)
+    qtbot.wait(300)  # what came after the paint (the workload's targets too), laid out
+    return seen, tops()
+
+
+@pytest.mark.parametrize(("size", "font_pt"), [(None, None), ((1920, 1080), None), ((792, 760), 16.0)])
+def test_the_first_paint_shows_every_workload_field_in_view_and_no_more_are_made(qtbot, kb_file, size, font_pt):
+    """The workload's fields the window shows are made before its first paint (those its size and
+    font let the view show: fewer in a small window), where they stand with the others; the
+    others follow it. ``None``: the size the application gives a first window (800x800 screen)."""
+    from app.gui import create_window
+    from ui import theme
+    from ui.panels.qt_scenario import WORKLOAD_SPECS
+
+    app = QApplication.instance()
+    w = create_window(kb_file, font_pt)
+    qtbot.addWidget(w, before_close_func=lambda win: win.session.document.undo_stack.setClean())
+    try:
+        if size:
+            w.resize(*size)  # after it was made (as --screenshots --size does, or a window maximised)
+        first, settled = _first_frame_of_the_workload_form(qtbot, w)
+    finally:
+        theme.apply(app, w.settings.theme, w.settings.font_pt)
+    in_view = [path for path, y in settled.items() if y < first["height"]]
+    assert set(in_view) <= set(first["tops"]), (in_view, list(first["tops"]))  # all of them in the first frame
+    assert all(settled[path] == y for path, y in first["tops"].items()), (first, settled)  # where they stand with the others
+    if font_pt is None:  # (a larger font: a few more, when the list moves above the form after the window is shown)
+        assert len(first["tops"]) <= len(in_view) + 3  # not many more: the rest came after the paint
+    if size is None:
+        assert first["later"] >= 8 and len(settled) == len(WORKLOAD_SPECS)  # a small window: fewer fields first

@@ -182,11 +182,12 @@ class BoundForm(QWidget):
     """A form of fields bound to ``document`` under ``prefix``."""
 
     def __init__(self, document: ScenarioDocument, specs: list[FieldSpec], prefix: tuple = (),
-                 parent: QWidget | None = None):
+                 parent: QWidget | None = None, shown: int | None = None):
         super().__init__(parent)
         self.document = document
         self.prefix = tuple(prefix)
         self.specs: list[FieldSpec] = []
+        self.later: list[FieldSpec] = list(specs[shown:]) if shown is not None else []
         self.editors: dict[tuple, QWidget] = {}
         self.rows: dict[tuple, _Row] = {}
         self.labels: dict[tuple, QLabel] = {}
@@ -195,7 +196,12 @@ class BoundForm(QWidget):
         self.form.setLabelAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         self.form.setContentsMargins(6, 6, 6, 6)
         self.form.setVerticalSpacing(6)
-        self.add_rows(specs)
+        self._later_labels: QLabel | None = None
+        if self.later:  # the label column as wide as with them: their labels in a row of no height
+            self._later_labels = QLabel()
+            self._later_labels.setFixedHeight(0)
+            self.form.setWidget(0, QFormLayout.ItemRole.LabelRole, self._later_labels)
+        self.add_rows(specs[:shown])
         document.sig_changed.connect(lambda _p: self.refresh())
         document.sig_validated.connect(self.show_problems)
 
@@ -208,7 +214,7 @@ class BoundForm(QWidget):
             label = QLabel(self._label_text(spec))
             label.setBuddy(editor)
             label.setToolTip(editor.toolTip())
-            self.form.addRow(label, row)
+            self.form.insertRow(len(self.specs), label, row)
             self.specs.append(spec)
             self.editors[spec.path] = editor
             self.rows[spec.path] = row
@@ -216,6 +222,17 @@ class BoundForm(QWidget):
             self._connect(spec, editor)
         self.refresh()
         self.show_problems(self.document.problems)
+
+    def add_later(self, count: int | None = None) -> list[FieldSpec]:
+        """Add the next ``count`` (default: all) of the fields the form was made without (``shown``);
+        returns their specs. Until the last of them, a row of no height holds their labels, so that
+        the fields above stand where they will stand with them (the widest label sets the column)."""
+        specs, self.later = self.later[:count], self.later[len(self.later[:count]):]
+        if not self.later and self._later_labels is not None:
+            self.form.removeRow(self._later_labels)
+            self._later_labels = None
+        self.add_rows(specs)
+        return specs
 
     def set_prefix(self, prefix: tuple) -> None:
         """Bind the same fields to another part of the document (e.g. another workload)."""
@@ -258,6 +275,23 @@ class BoundForm(QWidget):
                 self.show_mark(spec)
         finally:
             self._refreshing = False
+        if self._later_labels is not None:
+            self._show_later_labels()
+
+    def _show_later_labels(self) -> None:
+        """The labels of the fields to come, one a line, as they will read (with their marks)."""
+        marks = [provenance(self.document.data, self.full_path(spec)) for spec in self.later]
+        label = self._later_labels
+        assert label is not None
+        if any(marks):
+            from html import escape
+
+            label.setTextFormat(Qt.TextFormat.RichText)
+            label.setText("<br>".join(self._label_text(spec, mark) if mark else escape(self._label_text(spec))
+                                      for spec, mark in zip(self.later, marks, strict=True)))
+        else:
+            label.setTextFormat(Qt.TextFormat.PlainText)
+            label.setText("\n".join(self._label_text(spec) for spec in self.later))
 
     def show_mark(self, spec: FieldSpec) -> None:
         """Mark the field when the scenario says it is assumed or measured (an imported estate)."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 import copy
 import re
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QSize, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QGroupBox,
     QHBoxLayout,
@@ -14,7 +14,6 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QPushButton,
-    QScrollArea,
     QSizePolicy,
     QVBoxLayout,
     QWidget,
@@ -27,9 +26,18 @@ from ui.document import ScenarioDocument
 from ui.first_paint import after_first_paint
 from ui.panels.fields import MARKS, BoundForm, provenance, table_specs
 from ui.panels.record_table import RecordTable
+from ui.panels.scenario_fold import (
+    FoldedColumns,
+    chain_tab_order,
+    follow_in_tab_order,
+    grow_form,
+    tab_stops,
+    workload_rows_in_view,
+)
 from ui.workers import TaskSlot
 
-#: the workload's fields a 1280x800 window shows; the others follow its first paint (complete())
+#: the workload's fields made with a panel made for no window (a 1280x800 window shows them); with a window, those
+#: it shows (workload_rows_in_view, fill_view); the others follow its first paint (complete())
 WORKLOAD_ROWS_SHOWN = 20
 
 #: the forms of the scenario's mappings, from the field table (advisor.scenario.fields)
@@ -184,12 +192,15 @@ def _probe_hosts(progress=None, cancel=None) -> dict:
     return hosts
 
 
-class QtScenarioPanel(QWidget):
+class QtScenarioPanel(FoldedColumns):
     """Edit the document's hosts, workloads and preferences."""
 
     sig_status = Signal(str)
 
-    def __init__(self, document: ScenarioDocument, notifier=None, parent: QWidget | None = None):
+    def __init__(self, document: ScenarioDocument, notifier=None, parent: QWidget | None = None,
+                 window: QSize | None = None):
+        """``window``: the size of the main window it is made for (its first paint shows the
+        workload's fields that window shows, the others follow)."""
         super().__init__(parent)
         self.document = document
         self._below_fold: dict[str, QWidget] = {}  # made by complete()
@@ -201,7 +212,7 @@ class QtScenarioPanel(QWidget):
         self.banner.setObjectName("banner")
         self.banner.setWordWrap(True)
         left = self._build_hosts_column(document)
-        self._build_workload_column(document)
+        self._build_workload_column(document, window)
         self._build_columns(left)
         document.sig_changed.connect(self.on_document_changed)
         document.sig_validated.connect(self.on_validated)
@@ -284,9 +295,7 @@ class QtScenarioPanel(QWidget):
     def _complete_workload(self, document: ScenarioDocument) -> list[QWidget]:
         """The workload's last fields, real-time line and own targets, in their place; returns them."""
         form = self._workload_form
-        last, later = _tab_stops(form)[-1], WORKLOAD_SPECS[len(form.specs):]
-        form.add_rows(later)
-        rows = [w for spec in later for w in (form.labels[spec.path], form.rows[spec.path])]
+        rows = grow_form(form)
         rt_label = self._below_fold["rt_label"] = QLabel()
         rt_label.setWordWrap(True)
         rt_label.setObjectName("hint")
@@ -298,7 +307,7 @@ class QtScenarioPanel(QWidget):
         QVBoxLayout(box).addWidget(self._below_fold["workload_targets"])
         self.workload_layout.insertWidget(1, rt_label)
         self.workload_layout.insertWidget(2, box)
-        chain_tab_order(last, [*rows, rt_label, box])
+        chain_tab_order(tab_stops(form)[-1], [rt_label, box])
         return [*rows, rt_label, box]
 
     prefs_form = property(lambda self: self._below_fold_part("prefs_form"))
@@ -332,7 +341,7 @@ class QtScenarioPanel(QWidget):
         lay.addWidget(events_table)
         return box
 
-    def _build_workload_column(self, document: ScenarioDocument) -> None:
+    def _build_workload_column(self, document: ScenarioDocument, window: QSize | None) -> None:
         """The workload list (middle) and the selected workload's form (right)."""
         self.workload_list = QListWidget()
         self.workload_list.setToolTip("Workload groups; select one to edit it")
@@ -356,7 +365,9 @@ class QtScenarioPanel(QWidget):
         wl.addLayout(buttons)
 
         self.workload_box = QGroupBox("Workload")
-        self._workload_form = BoundForm(document, WORKLOAD_SPECS[:WORKLOAD_ROWS_SHOWN], ("workloads", 0))
+        shown = WORKLOAD_ROWS_SHOWN if window is None else max(  # at least to RAM per VM (_show_shape)
+            5, workload_rows_in_view(WORKLOAD_SPECS, window, self.fontMetrics().height()))
+        self._workload_form = BoundForm(document, WORKLOAD_SPECS, ("workloads", 0), shown=shown)
         self.workload_layout = QVBoxLayout(self.workload_box)  # its real-time line and targets: complete()
         self.workload_layout.addWidget(self._workload_form)
         self.workload_layout.addStretch(1)
@@ -366,63 +377,6 @@ class QtScenarioPanel(QWidget):
         ml.setContentsMargins(0, 0, 0, 0)
         ml.addWidget(wl_box, 1)
         self.middle = middle
-
-    def _build_columns(self, left: QWidget) -> None:
-        """Three columns; in a narrow window (or with large fonts) the workload list moves above
-        the workload's form, so that no column needs horizontal scrolling."""
-        self.left_scroll = _scroll(left)
-        self.right_scroll = _scroll(self.workload_box)
-        self.right = QWidget()
-        self.right_layout = QVBoxLayout(self.right)
-        self.right_layout.setContentsMargins(0, 0, 0, 0)
-        self.right_layout.addWidget(self.right_scroll, 1)
-        self.columns = QHBoxLayout()
-        self.columns.addWidget(self.left_scroll, 5)
-        self.columns.addWidget(self.middle, 3)
-        self.columns.addWidget(self.right, 5)
-        self.narrow = False
-        root = QVBoxLayout(self)
-        root.addWidget(self.banner)
-        root.addLayout(self.columns, 1)
-
-    # --- layout --------------------------------------------------------------------------
-    def _needed_width(self) -> int:
-        bar = self.style().pixelMetric(self.style().PixelMetric.PM_ScrollBarExtent)
-        left = self.left_scroll.widget().minimumSizeHint().width() + bar
-        right = self.workload_box.minimumSizeHint().width() + bar
-        middle = max(self.middle.minimumSizeHint().width(), 3 * self.fontMetrics().averageCharWidth() * 8)
-        return left + middle + right + 3 * self.columns.spacing()
-
-    def arrange(self) -> None:
-        """Three columns when they fit, else the workload list above the workload's form."""
-        narrow = self._needed_width() > self.width()
-        if narrow == self.narrow:
-            return
-        self.narrow = narrow
-        if narrow:
-            self.columns.removeWidget(self.middle)
-            self.right_layout.insertWidget(0, self.middle, 3)
-            self.right_layout.setStretchFactor(self.right_scroll, 5)
-            self.workload_list.setMinimumHeight(int(self.fontMetrics().height() * 2.4 * 2.5))
-            self.columns.setStretchFactor(self.left_scroll, 1)
-            self.columns.setStretchFactor(self.right, 1)
-        else:
-            self.right_layout.removeWidget(self.middle)
-            self.workload_list.setMinimumHeight(0)
-            self.columns.insertWidget(1, self.middle, 3)
-            self.columns.setStretchFactor(self.left_scroll, 5)
-            self.columns.setStretchFactor(self.right, 5)
-
-    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt override
-        super().resizeEvent(event)
-        self.arrange()
-
-    def changeEvent(self, event) -> None:  # noqa: N802 - Qt override
-        super().changeEvent(event)
-        from PySide6.QtCore import QEvent
-
-        if event.type() == QEvent.Type.FontChange:
-            self.arrange()
 
     # --- workloads -----------------------------------------------------------------------
     def workloads(self) -> list[dict]:
@@ -570,31 +524,3 @@ class QtScenarioPanel(QWidget):
         data["hosts"] = merged
         self.document.replace(data, "Use this machine")
         self.sig_status.emit("Host fields filled from this machine")
-
-
-def _tab_stops(root: QWidget) -> list[QWidget]:
-    """The widgets under ``root`` that Tab stops at, in the order they were made."""
-    return [w for w in root.findChildren(QWidget) if w.focusPolicy() & Qt.FocusPolicy.TabFocus
-            and w.focusProxy() is None and w.window() is root.window()]  # not a combo box's popup
-
-
-def follow_in_tab_order(anchor: QWidget, boxes) -> None:
-    """Put the fields of ``boxes`` (made after the rest of the window, so last in its Tab order)
-    right after the last field of ``anchor``, in their own order."""
-    chain_tab_order((_tab_stops(anchor) or [anchor])[-1], boxes)
-
-
-def chain_tab_order(previous: QWidget, boxes) -> None:
-    """Put the fields of ``boxes`` right after ``previous`` in the Tab order, in their own order."""
-    for box in boxes:
-        for widget in _tab_stops(box):
-            QWidget.setTabOrder(previous, widget)
-            previous = widget
-
-
-def _scroll(widget: QWidget) -> QScrollArea:
-    area = QScrollArea()
-    area.setWidget(widget)
-    area.setWidgetResizable(True)
-    area.setFrameShape(QScrollArea.Shape.NoFrame)
-    return area
