@@ -21,7 +21,7 @@ import numpy as np
 
 from advisor.growth import RATES
 from advisor.scenario.fields import TOTALS, TYPICAL_RAM_GIB, TYPICAL_VCPUS
-from advisor.scenario.totals import SURPLUS_SHARE, size_totals
+from advisor.scenario.totals import size_totals
 
 #: the growth rates of a growth section (and of a workload's own), as the scenario spells them
 RATE_KEYS = tuple(f"{r}_pct_per_year" for r in RATES)
@@ -219,9 +219,9 @@ def _scale_group(w: dict, n: int) -> None:
     sized = _sized(w)
     w["vcpus"], w["ram_gib"] = sized.vcpus, sized.ram_gib
     if w.get("total_vcpus") is not None:  # VMs of one vCPU fewer in proportion, as few as sizes n VMs
-        most = n * sized.vcpus
-        w["total_vcpus"] = min(most, max(round(w["total_vcpus"] * n / sized.vms),
-                                         math.ceil(most / (1 + SURPLUS_SHARE) - 1e-9)))
+        most = n * sized.vcpus  # the vCPUs bind without a RAM total: more than n - 1 VMs' worth
+        least = most - sized.vcpus + 1 if w.get("total_ram_gib") is None else 1
+        w["total_vcpus"] = min(most, max(round(w["total_vcpus"] * n / sized.vms), least))
     if w.get("total_ram_gib") is not None:
         w["total_ram_gib"] = n * sized.ram_gib
     if w.get("total_storage_tb") is not None and sized.disk_gb is not None:

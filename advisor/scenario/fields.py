@@ -251,7 +251,7 @@ FIELDS: tuple[Field, ...] = (
        maximum=1e9, **_POS),
     # --- totals and growth of a workload (#31)
     _f("workloads.total_vcpus", "int", "Total vCPUs", "The workload as totals: all its vCPUs together. It is "
-       f"sized as VMs that hold every total, none larger than the typical VM (vcpus / ram_gib, default "
+       f"sized as the fewest VMs that hold every total, none larger than the typical VM (vcpus / ram_gib, default "
        f"{TYPICAL_VCPUS} vCPU / {TYPICAL_RAM_GIB:g} GiB); give no vms then", "vCPUs",
        minimum=1, maximum=100_000_000),
     _f("workloads.total_ram_gib", "float", "Total RAM", "The workload as totals: all its RAM together, shared "

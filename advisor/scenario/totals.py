@@ -2,18 +2,17 @@
 reader (:mod:`advisor.scenario.reader`) sizes each as VMs (:func:`size_totals`) and what the
 advice says of them (:func:`totals_text`; the host count card says it).
 
-**Sizing.** Every total is kept exactly and no VM is larger than the typical VM (``vcpus`` /
-``ram_gib``, default 4 vCPU / 16 GiB): the VMs get ``v`` whole vCPUs (1 to the typical VM's), as
-many VMs as the vCPU total needs at ``v`` and at least as many as the RAM total needs of typical
-VMs. The VM count is that of the binding total at the typical VM when the fewest whole vCPUs a VM
-that hold the vCPU total come within 1 % of it; the vCPU total is then spread over those VMs in
-whole vCPUs, some VMs one vCPU fewer (401 vCPUs: 101 VMs, 98 of 4 vCPU and 3 of 3, exactly 401;
-``fewer``), so one vCPU more does not change the VMs fourfold. Else ``v`` is the one whose vCPUs
-come nearest the total (exact when it divides it; the most vCPUs per VM among equals). RAM and
-storage are shared evenly, so their totals are exact (without a RAM total a VM has the typical VM's
-RAM per vCPU). 2,000 vCPUs and 16,384 GiB are 2,000 VMs of 1 vCPU / 8.19 GiB (1,024 typical VMs
-would hold 4,096 vCPUs); 400 vCPUs and 2,048 GiB are 200 VMs of 2 vCPU / 10.24 GiB. Only when even
-one vCPU a VM is more than the vCPU total (many VMs' RAM, few vCPUs) do the VMs hold more vCPUs than
+**Sizing.** The fewest VMs no larger than the typical VM (``vcpus`` / ``ram_gib``, default 4 vCPU /
+16 GiB) that hold every total, as a sizing consultant counts them: as many as the binding total
+needs of typical VMs (the vCPU total at the typical vCPUs, the RAM total at the typical RAM,
+rounded up; the larger). The vCPU total is spread over those VMs in whole vCPUs, some VMs one vCPU
+fewer (``fewer``), RAM and storage evenly, so every total is exact (without a RAM total a VM has
+the typical VM's RAM per vCPU). The VM count is therefore a rounded-up ratio of the totals: it
+never falls when a total grows and rises by one VM per typical VM's worth, never jumps with
+divisibility. 400 / 401 / 402 vCPUs with 2,048 GiB are 128 VMs of 16 GiB each (RAM binds;
+400: 16 of 4 vCPU and 112 of 3); 401 vCPUs with 1,600 GiB are 101 VMs of 4 vCPU, 3 of them 3;
+2,000 vCPUs and 16,384 GiB are 1,024 VMs of 2 vCPU (48 of them 1) / 16 GiB. Only when even one
+vCPU a VM is more than the vCPU total (many VMs' RAM, few vCPUs) do the VMs hold more vCPUs than
 asked, and the text says so.
 """
 
@@ -56,27 +55,14 @@ def size_totals(total_vcpus: int | None, total_ram_gib: float | None, total_stor
                  fewer)
 
 
-#: how far above the total (a share of it) the whole vCPUs of the typical count may reach for that count
-#: to be kept; the VMs then spread the total exactly, some one vCPU fewer (#31 review 3)
-SURPLUS_SHARE = 0.01
-
-
 def _vcpu_split(total_vcpus: int, by_ram: int, vcpus: int) -> tuple[int, int]:
-    """(VMs, vCPUs a VM) for a vCPU total: the VMs the binding total needs at the typical shape
-    (``n0``), with the whole vCPUs a VM that hold the total, when that is within
-    :data:`SURPLUS_SHARE` of it (the caller spreads the total over them exactly). So 400 / 401 / 402
-    vCPUs are 100 / 101 / 101 VMs of at most 4 (not 401 VMs of 1 because 401 is prime). Else (few
-    vCPUs for many VMs' RAM) the split whose whole vCPUs come nearest the total."""
-    n0 = max(by_ram, math.ceil(total_vcpus / max(vcpus, 1) - 1e-9))
-    v0 = max(1, math.ceil(total_vcpus / n0 - 1e-9))
-    if n0 * v0 - total_vcpus <= SURPLUS_SHARE * total_vcpus:
-        return n0, v0
-
-    def count(per_vm: int) -> int:
-        return max(by_ram, math.ceil(total_vcpus / per_vm - 1e-9))
-
-    v = min(range(1, max(vcpus, 1) + 1), key=lambda per_vm: (count(per_vm) * per_vm - total_vcpus, -per_vm))
-    return count(v), v
+    """(VMs, vCPUs a VM) for a vCPU total: the fewest VMs no larger than the typical VM that hold
+    both totals (``by_ram`` for the RAM total, the vCPU total at ``vcpus`` a VM), with the whole
+    vCPUs a VM that hold the vCPU total over them (the caller spreads it exactly, some VMs one vCPU
+    fewer). So the count never falls as a total grows: 400 / 401 / 402 vCPUs with 2,048 GiB are
+    128 VMs each (RAM binds), 1,600 GiB 100 / 101 / 101 VMs."""
+    n = max(by_ram, math.ceil(total_vcpus / max(vcpus, 1) - 1e-9))
+    return n, max(1, math.ceil(total_vcpus / n - 1e-9))
 
 
 def totals_text(sc: Scenario) -> str:

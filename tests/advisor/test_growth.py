@@ -271,26 +271,29 @@ def totals_scenario(**totals) -> dict:
 
 
 def test_totals_are_all_kept_and_the_advice_says_so(session_kb):
-    # 2,000 vCPUs, 16,384 GiB, 30 TB, typical VM 4 vCPU / 16 GiB: the RAM needs 16,384 / 16 = 1,024 VMs
-    # at least. v vCPUs a VM: v = 4 -> max(500, 1,024) = 1,024 VMs, 4,096 vCPUs; v = 3 -> 1,024, 3,072;
-    # v = 2 -> max(1,000, 1,024) = 1,024, 2,048; v = 1 -> 2,000 VMs, 2,000 vCPUs: exact. So 2,000 VMs of
-    # 1 vCPU / 16,384 / 2,000 = 8.192 GiB / 30,000 / 2,000 = 15 GB (it was 1,024 x 4 = 4,096 vCPUs).
+    # 2,000 vCPUs, 16,384 GiB, 30 TB, typical VM 4 vCPU / 16 GiB: the RAM needs 16,384 / 16 = 1,024 VMs,
+    # the vCPUs 2,000 / 4 = 500: 1,024 VMs. 2,000 / 1,024 = 1.95 -> 2 vCPU a VM, 1,024 x 2 - 2,000 = 48 of
+    # them 1; 16 GiB; 30,000 / 1,024 = 29.297 GB (it was 1,024 x 4 = 4,096 vCPUs, then 2,000 VMs of 1 vCPU)
     sc = parse_scenario(totals_scenario(total_vcpus=2000, total_ram_gib=16384, total_storage_tb=30))
     w = sc.workloads[0]
-    assert (w.vms, w.vcpus, w.ram_gib, w.io.disk_gb) == (2000, 1, pytest.approx(8.192), pytest.approx(15.0))
-    assert (w.vms * w.vcpus, w.vms * w.ram_gib, w.vms * w.io.disk_gb) == (2000, pytest.approx(16384),
-                                                                          pytest.approx(30000))
+    assert (w.vms, w.vcpus, w.fewer_vcpu_vms, w.ram_gib, w.io.disk_gb) == (1024, 2, 48, pytest.approx(16.0),
+                                                                           pytest.approx(29.296875))
+    assert (w.all_vcpus, w.vms * w.ram_gib, w.vms * w.io.disk_gb) == (2000, pytest.approx(16384),
+                                                                      pytest.approx(30000))
     rec = advise(sc, kb=session_kb).find("host_count")
     assert rec.value is not None  # one big workload is no longer refused for exceeding a host
-    assert ("estate (totals: 2,000 vCPUs, 16,384 GiB RAM, 30 TB) is sized as 2,000 VMs of 1 vCPU / 8.192 GiB / "
-            "15 GB disk (none larger than the typical VM of 4 vCPU / 16 GiB; each total exact)") in rec.rationale
-    # the same totals written as VMs give the same hosts
-    plain = totals_scenario(vms=2000, vcpus=1, ram_gib=8.192, io={"disk_gb": 15})
-    assert advise(plain, kb=session_kb).find("host_count").value == rec.value
-    # a shape of its own, 8 vCPU / 32 GiB: RAM needs 512 VMs; v = 4 -> 512 x 4 = 2,048; v = 3 -> 667 x 3
-    # = 2,001; v = 2 -> 1,000 x 2 = 2,000 exact (v = 1 too: the more vCPUs a VM wins): 1,000 x 2 x 16.384
+    assert ("estate (totals: 2,000 vCPUs, 16,384 GiB RAM, 30 TB) is sized as 1,024 VMs of 2 vCPU (48 of them 1) / "
+            "16 GiB / 29.3 GB disk (none larger than the typical VM of 4 vCPU / 16 GiB; each total exact)"
+            ) in rec.rationale
+    # the same totals written as VMs give the same hosts (2,048 vCPUs: 1,024 VMs of 2 exactly)
+    even = advise(totals_scenario(total_vcpus=2048, total_ram_gib=16384, total_storage_tb=30), kb=session_kb)
+    plain = totals_scenario(vms=1024, vcpus=2, ram_gib=16, io={"disk_gb": 29.296875})
+    assert advise(plain, kb=session_kb).find("host_count").value == even.find("host_count").value
+    # a shape of its own, 8 vCPU / 32 GiB: RAM needs 512 VMs, vCPUs 250: 512 VMs; 2,000 / 512 = 3.9 -> 4 a
+    # VM, 512 x 4 - 2,000 = 48 of them 3; 16,384 / 512 = 32 GiB
     own = parse_scenario(totals_scenario(total_vcpus=2000, total_ram_gib=16384, vcpus=8, ram_gib=32)).workloads[0]
-    assert (own.vms, own.vcpus, own.ram_gib, own.typical) == (1000, 2, pytest.approx(16.384), (8, 32.0))
+    assert (own.vms, own.vcpus, own.fewer_vcpu_vms, own.ram_gib, own.typical) == (512, 4, 48, pytest.approx(32.0),
+                                                                                  (8, 32.0))
 
 
 def test_totals_keep_every_vm_at_most_the_typical_vm_and_say_when_vcpus_exceed():
@@ -320,6 +323,24 @@ def test_one_vcpu_more_in_a_total_does_not_change_the_vm_count_fourfold():
     assert sized == {400: (100, 4, 0, 400, 200.0), 401: (101, 4, 3, 401, 198.02), 402: (101, 4, 2, 402, 198.02)}
     assert "sized as 101 VMs of 4 vCPU (3 of them 3) / 15.84 GiB" in totals_text(
         parse_scenario(totals_scenario(total_vcpus=401, total_ram_gib=1600)))
+
+
+def test_a_few_more_vcpus_never_jump_the_vm_count_when_ram_binds():
+    # closing note of session 4: at 2,048 GiB, 400 / 401 / 402 vCPUs gave 200 / 401 / 134 VMs (the split
+    # looked for a divisor). Now the fewest VMs of at most 4 vCPU / 16 GiB that hold both totals: 2,048 / 16
+    # = 128 VMs while the vCPUs fit 128 x 4 = 512, one more VM per 4 vCPUs above; every total exact.
+    counts = {}
+    for total in range(380, 601):
+        w = parse_scenario(totals_scenario(total_vcpus=total, total_ram_gib=2048)).workloads[0]
+        assert w.all_vcpus == total and w.vms * w.ram_gib == pytest.approx(2048), total
+        assert w.vcpus <= 4 and w.ram_gib <= 16 + 1e-9 and 0 <= w.fewer_vcpu_vms < w.vms, total
+        counts[total] = w.vms
+    assert counts[400] == counts[401] == counts[402] == counts[512] == 128 and counts[513] == 129
+    assert all(counts[t] == max(128, -(-t // 4)) for t in counts)  # never falls, +1 VM per 4 vCPUs
+    from advisor.scenario.totals import totals_text
+
+    assert "sized as 128 VMs of 4 vCPU (112 of them 3) / 16 GiB" in totals_text(
+        parse_scenario(totals_scenario(total_vcpus=400, total_ram_gib=2048)))
 
 
 def test_a_storage_total_alone_is_refused_naming_the_field():
@@ -495,8 +516,9 @@ def test_the_horizon_scenario_keeps_the_years_busy_cores():
 
 def test_the_report_connects_the_bills_total_with_the_timelines(session_kb):
     # #31 review 3 finding 10: the growth example with costs-example.yaml: the card's 5-year total is today's
-    # 5 hosts without growth; the timeline's spend 130,000 + 46,155 + 78,661 + 85,251 + 92,173 + 128,182
-    # = 560,422 (its cumulative): the report says which is which
+    # 5 hosts without growth; the timeline's spend 130,000 + 46,155 + 78,661 + 56,594 + 118,173 + 128,182
+    # = 557,765 (its cumulative; 560,422 while erp was sized as 200 VMs of 2 vCPU, now 128 of 16 GiB):
+    # the report says which is which
     import pathlib
 
     from advisor.render import to_markdown
@@ -508,7 +530,7 @@ def test_the_report_connects_the_bills_total_with_the_timelines(session_kb):
     cat = parse_catalogue(yaml.safe_load((root / "costs-example.yaml").read_text()))
     md = to_markdown(advise(load_scenario(root / "growth.yaml"), kb=session_kb, catalogue=cat))
     assert ("the total prices today's 5 hosts at today's load for 5 years, without growth; with growth (the hosts "
-            "bought as the timeline needs them) years 0 to 5 cost 560,422 EUR (the timeline's cumulative)") in md
+            "bought as the timeline needs them) years 0 to 5 cost 557,765 EUR (the timeline's cumulative)") in md
 
 
 def test_totals_spread_their_vcpus_exactly_whatever_the_total(session_kb):

@@ -70,8 +70,8 @@ def test_plots_show_the_timeline_and_the_growth_slider_flattens_it(window, qtbot
     what = tab.state.advice
     years = what.timeline.years
     # every rate at 0 (web's 40 too) only the year-2 event's 40 VMs arrive:
-    # erp's 200 VMs (400 vCPUs / 2, 2,048 GiB / 200 = 10.24 GiB each) + web's 60 = 260, then 300
-    assert [y.vms for y in years] == [260, 260, 300, 300, 300, 300]
+    # erp's 128 VMs (2,048 GiB / 16 GiB of the typical VM; 400 vCPUs spread over them) + web's 60 = 188, then 228
+    assert [y.vms for y in years] == [188, 188, 228, 228, 228, 228]
     assert years[0].hosts == years[1].hosts and len({y.hosts for y in years[2:]}) == 1
     assert what.scenario.growth.cpu_pct_per_year == 0.0
     assert what.timeline.runs_out is None
@@ -110,21 +110,21 @@ def test_the_editor_growth_controls_write_the_growth_section(window, qtbot):
 def test_a_workload_given_as_totals_shows_the_typical_vms_it_is_sized_as(window, qtbot):
     _load_growth(window, qtbot)
     editor = window.show_view("scenario")
-    # erp: 400 vCPUs, 2,048 GiB; typical VM 4 vCPU / 16 GiB: RAM needs 128 VMs at least; 4 vCPUs a VM
-    # -> 128 x 4 = 512 vCPUs, 3 -> 134 x 3 = 402, 2 -> 200 x 2 = 400 exact: 200 VMs of 2 vCPU / 10.24 GiB
-    assert editor.workload_list.item(0).text().endswith("200 VMs x 2 vCPU, 10.24 GiB (from totals)")
+    # erp: 400 vCPUs, 2,048 GiB; typical VM 4 vCPU / 16 GiB: RAM needs 128 VMs, the vCPUs 100: 128 VMs
+    # of 16 GiB, 400 / 128 = 3.1 -> 4 vCPU, 128 x 4 - 400 = 112 of them 3
+    assert editor.workload_list.item(0).text().endswith("128 VMs x 4 vCPU (112 of them 3), 16 GiB (from totals)")
     editor.workload_list.setCurrentRow(0)
     form = editor.workload_form
-    assert form.editors[("vms",)].placeholderText() == "200 (from totals)"
+    assert form.editors[("vms",)].placeholderText() == "128 (from totals)"
     assert form.editors[("vcpus",)].placeholderText() == "4 (typical VM)"
     # review 3 finding 11: the fields hold the typical VM, the label says so and shows the sized VMs' value
-    assert form.labels[("vcpus",)].text().endswith(" — typical VM, at most (sized: 2)")
-    assert form.labels[("ram_gib",)].text().endswith(" — typical VM, at most (sized: 10.24)")
+    assert form.labels[("vcpus",)].text().endswith(" — typical VM, at most (sized: 4)")
+    assert form.labels[("ram_gib",)].text().endswith(" — typical VM, at most (sized: 16)")
     assert form.editors[("total_vcpus",)].text() == "400"
     editor.workload_list.setCurrentRow(1)  # web: plain VMs, the field table's default again
     assert form.editors[("vms",)].placeholderText() == "1 (default)"
     assert "typical VM" not in form.labels[("vcpus",)].text()
-    assert window.session.document.scenario.workloads[0].vms == 200
+    assert window.session.document.scenario.workloads[0].vms == 128
 
 
 @pytest.mark.timeout(300)
@@ -163,16 +163,16 @@ def test_optimize_tab_finds_the_design_that_lasts_the_horizon(window, qtbot):
 
 @pytest.mark.timeout(240)
 def test_whatif_vms_slider_scales_a_totals_workload_by_its_totals(window, qtbot):
-    """Review 3 of #31, finding 19: the growth example's erp is given as totals (200 VMs sized);
+    """Review 3 of #31, finding 19: the growth example's erp is given as totals (128 VMs sized);
     the VMs slider scales its totals (it has no ``vms`` to write), so the what-if advises the
     asked VMs instead of refusing its own scenario."""
     _load_growth(window, qtbot)
     tab = window.show_view("whatif")
     wait_idle(qtbot, tab, 60000)
     slider = tab.sliders["vms"]
-    assert slider.value() == 260  # erp's 200 sized VMs + web's 60
+    assert slider.value() == 188  # erp's 128 sized VMs + web's 60
     with qtbot.waitSignal(tab.state.task.sig_done, timeout=60000):
-        slider.set_value(390, emit=True)  # x1.5
+        slider.set_value(282, emit=True)  # x1.5
     wait_idle(qtbot, tab, 60000)
     what = tab.state.advice
     assert what is not None and what is not window.session.advice
@@ -182,7 +182,7 @@ def test_whatif_vms_slider_scales_a_totals_workload_by_its_totals(window, qtbot)
     # the what-if advice is of the scaled totals (erp's VM count is the reader's sizing of them)
     assert [w.total_vcpus for w in what.scenario.workloads] == [600, None]
     assert what.scenario.workloads[1].vms == 90
-    assert sum(w.vms for w in what.scenario.workloads) == 390  # the slider's value is the VMs advised
+    assert sum(w.vms for w in what.scenario.workloads) == 282  # the slider's value is the VMs advised
     assert "failed" not in window.statusBar().currentMessage()
 
 
