@@ -116,6 +116,8 @@ class _Index:
 
     def _exclusive(self, u: Unit) -> tuple[str, str] | None:
         """(set, workload) when exactly one of the unit's workloads is in an exclusive set."""
+        if not self.unowned:  # no exclusive set declared
+            return None
         found = [(r.exclusive, name) for name in u.members
                  if (r := self.rules.get(name)) is not None and r.exclusive is not None]
         return found[0] if len(found) == 1 else None
@@ -154,9 +156,13 @@ class _Index:
 
     def put(self, i: int, h: Host, u: Unit) -> list[tuple[str, str]]:
         """``u`` onto host ``h`` in slot ``i``, the trees mended; the (set, workload) that came to own it."""
+        dims = [d for d, x in enumerate(u.demand) if x != 0]
+        if not self.unowned:  # no exclusive set: nobody comes to own a host
+            _put(h, u, self.rules, None)
+            self.tree.set(i, h.free, dims)
+            return []
         before = dict(h.owners)
         _put(h, u, self.rules, None)
-        dims = [d for d, x in enumerate(u.demand) if x != 0]
         self.tree.set(i, h.free, dims)
         gone = [NEG] * self.dims
         for s, t in self.unowned.items():

@@ -82,3 +82,31 @@ def test_a_bounded_advice_keeps_its_count_and_timeline(session_kb):
     room, exact = quick.find("host_count").details["headroom_vms"], searched.find("host_count").details["headroom_vms"]
     assert room["app"] > exact["app"]  # unsearched: the resources' room, above what the constraints place
     assert advise(sc, kb=session_kb).find("host_count").details["headroom_vms"] == exact  # only within it
+
+
+
+def test_ha_admission_spreads_the_vms_with_the_count_searchs_own_first_fit(session_kb, monkeypatch):
+    """When HA admission raises the count, the placement on the raised count comes from the first
+    fit the count search built: one whole first-fit run per constrained search, not two (the
+    optimizer's searches under HA took twice the time for the same placements)."""
+    from advisor.recommend import first_fit, placement_plan
+
+    calls = {"first fits": 0, "searches": 0, "raised": 0}
+    init, constrain = first_fit.FirstFit.__init__, placement_plan.constrain
+
+    def counting_init(self, *args, **kwargs):
+        calls["first fits"] += 1
+        init(self, *args, **kwargs)
+
+    def counting_constrain(*args, **kwargs):
+        calls["searches"] += 1
+        out = constrain(*args, **kwargs)
+        calls["raised"] += out is not None and out.binding.startswith("HA admission")
+        return out
+
+    monkeypatch.setattr(first_fit.FirstFit, "__init__", counting_init)
+    for module in ("advisor.recommend.placed_count", "advisor.recommend.host_count"):
+        monkeypatch.setattr(f"{module}.constrain", counting_constrain)
+    hc = advise(_scenario(*CASES["HA tolerating 2"]), kb=session_kb).find("host_count")
+    assert hc.value == 4 and calls["raised"] > 0  # admission (n - 2 hosts hold the VMs) set counts
+    assert calls["first fits"] == calls["searches"]
