@@ -104,14 +104,14 @@ def percentile_sizing(sc: Scenario) -> PercentileSizing:
                                 f"choose another): busy share of the vCPUs {shares}.")
     out = PercentileSizing(f"CPU is sized on the {key} (preferences.sizing_percentile) of {_basis(sc, key)}: "
                            f"busy share of the vCPUs {shares}.")
-    how: dict[str, list[str]] = {}
+    how: dict[tuple[str, tuple[str, ...]], list[str]] = {}  # by how it is read and the keys stored
     for w in sized:
         read = not_stored(w.cpu_busy_percentiles or {}, q)
         if read:
-            how.setdefault(read, []).append(w.name)
-    for read, names in how.items():
-        hint = (f"the collector gives only {', '.join(sorted(sized[0].cpu_busy_percentiles or {}, key=_q))} per VM"
-                if _collector(sc) else f"import the series again with --percentile {q:g} for the exact one")
+            how.setdefault((read, tuple(sorted(w.cpu_busy_percentiles or {}, key=_q))), []).append(w.name)
+    for (read, keys), names in how.items():
+        hint = (f"the collector gives only {', '.join(keys)} per VM" if _collector(sc)
+                else f"import the series again with --percentile {q:g} for the exact one")
         out.warnings.append(f"the {key} is not stored for {', '.join(names)} (cpu_busy_percentiles): its busy share is "
                             f"{read}, an approximation of the {key}; {hint}")
     for w in sized:  # a group whose VMs' collectors give different percentiles (today.cpu_percentiles_given)

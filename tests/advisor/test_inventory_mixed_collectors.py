@@ -30,9 +30,9 @@ def _rows(path: Path, sheet: str) -> list[dict]:
     return [dict(zip(rows[0], r, strict=False)) for r in rows[1:] if r and r[0] not in (None, "")]
 
 
-def _other_site(tmp_path: Path) -> Path:
+def _other_site(tmp_path: Path, prefix: str = "") -> Path:
     """The Nutanix fixture as another site's: its VMs renamed web-01 -> web-11 (the same name prefixes, so
-    name-prefix groups mix the two collectors' VMs; no name both files list)."""
+    name-prefix groups mix the two collectors' VMs; no name both files list), or ``prefix``web-11."""
     wb = openpyxl.load_workbook(NX)
     for ws in wb:
         header = [c.value for c in next(ws.iter_rows(max_row=1))]
@@ -40,7 +40,7 @@ def _other_site(tmp_path: Path) -> Path:
             col = header.index("VM Name")
             for row in ws.iter_rows(min_row=2):
                 if row[col].value:
-                    row[col].value = str(row[col].value).replace("-0", "-1")
+                    row[col].value = prefix + str(row[col].value).replace("-0", "-1")
     path = tmp_path / "nutanix-site-b.xlsx"
     wb.save(path)
     return path
@@ -97,3 +97,22 @@ def test_one_collectors_groups_are_sized_and_worded_as_before(capsys):
     doc = json.loads(capsys.readouterr().out)
     assert all("cpu_percentiles_given" not in (w.get("today") or {}) for w in doc["scenario"]["workloads"])
     assert not [w for w in doc["warnings"] if w.startswith("group ")]
+
+
+def test_an_estate_of_one_collectors_groups_beside_anothers_names_each_groups_own_figures(tmp_path, capsys):
+    """Groups of Nutanix VMs (p50/p95/peak) beside groups of Live Optics VMs (peak): the advice's warning on
+    the groups whose p95 is not stored names their own collector's figures (it named the first group's)."""
+    from advisor.scenario import parse_scenario
+    from advisor.scenario.percentiles import percentile_sizing
+
+    nx = _other_site(tmp_path, "nx")
+    assert main(["inventory", str(nx), str(LO), "--group-by", "name-prefix", "--exclude-powered-off",
+                 "--format", "json", "--no-advise"]) == 0
+    data = json.loads(capsys.readouterr().out)["scenario"]
+    for w in data["workloads"]:  # one group per name prefix, each of one collector
+        assert "cpu_percentiles_given" not in (w.get("today") or {}), w["name"]
+    data["workloads"].sort(key=lambda w: "p95" not in (w.get("cpu_busy_percentiles") or {}))  # a Nutanix one first
+    tables = [set(w.get("cpu_busy_percentiles") or {}) for w in data["workloads"]]
+    assert tables[0] == {"p50", "p95", "peak"} and {"peak"} in tables, tables
+    (warning,) = [w for w in percentile_sizing(parse_scenario(data)).warnings if "not stored" in w]
+    assert warning.endswith("the collector gives only peak per VM"), warning
