@@ -132,8 +132,8 @@ class Inventory(Grouping):
         from advisor.scenario.percentiles import figures_note
 
         q = self.sized_percentile
-        if q is None:
-            return []
+        if q is None or len({frozenset(v.cpu_pcts) for v in self.vms if v.cpu_pcts}) < 2:
+            return []  # no percentiles, or every VM gives the same ones: no group mixes them
         out = []
         for g in self.groups:
             cpu = self.measured_cpu([self.vms[i] for i in g.members])
