@@ -73,6 +73,8 @@ def execute(args: argparse.Namespace) -> int:
                 print(user_dirs_message(problems), file=sys.stderr)
         return int(args.func(args) or 0)
     except UserFacingError as exc:
+        if getattr(args, "checks_dirs_itself", False) and (problems := check_user_dirs()):
+            print(user_dirs_message(problems), file=sys.stderr)  # its window, which would say it, never came
         print(f"capadvisor: error: {exc}", file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt:

@@ -84,6 +84,7 @@ def native_message(title: str, text: str) -> bool:
 
 
 def _fail(text: str) -> int:
+    say_unwritable_dirs()  # the window would have said it once painted; it will not be
     print(f"capadvisor: {text}", file=sys.stderr)
     native_message("Capacity Advisor cannot start", text)
     return EXIT_NO_GUI
@@ -168,13 +169,17 @@ def _import_before_qt() -> None:
     from app import settings  # noqa: F401
 
 
+OUR_PACKAGES = ("app", "ui", "advisor", "knowledge")
+
+
 def spare_feature_scan() -> None:
     """PySide6's import hook reads the source of each module imported after Qt the first time it is
     imported, looking for ``from __feature__ import`` (snake_case, true_property): about 5 ms of the
     start-up, over 50 modules (issue #30). No module of this program selects a feature (a test checks),
-    so the modules already loaded and the program's own are registered as not selecting one,
-    which is what that reading would conclude. Without sources (a frozen build) or with a PySide6 whose
-    hook works otherwise, nothing changes."""
+    so its modules are registered as that reading concludes for a module using Qt without selecting
+    one (0: calls from it see Qt's own names, whatever another module selected), and the standard
+    library's already loaded as not using Qt (-1). Without sources (a frozen build) or with a PySide6
+    whose hook works otherwise, nothing changes."""
     try:
         from PySide6.support import feature
     except ImportError:
@@ -182,14 +187,17 @@ def spare_feature_scan() -> None:
     known = getattr(feature, "pyside_feature_dict", None)
     if not isinstance(known, dict):
         return
-    names = list(sys.modules)
+    names = [name for name in sys.modules if name.partition(".")[0] in OUR_PACKAGES]
     root = Path(__file__).resolve().parent.parent
-    for top in ("app", "ui", "advisor", "knowledge"):
+    for top in OUR_PACKAGES:
         for folder, _dirs, files in os.walk(root / top):
             package = ".".join(Path(folder).relative_to(root).parts)
             names += [package if f == "__init__.py" else f"{package}.{f[:-3]}" for f in files if f.endswith(".py")]
-    for name in names:
-        known.setdefault(name, -1)  # -1: the module selects no feature (the switch leaves the selection as it is)
+    for name in names:  # 0: PySide's verdict for a module that uses Qt and selects no feature
+        known.setdefault(name, 0)
+    for name in list(sys.modules):  # -1, its verdict for a module without Qt: the standard library's
+        if name.partition(".")[0] in sys.stdlib_module_names:
+            known.setdefault(name, -1)
 
 
 def _quit_after_first_paint(app, window, started: float) -> None:

@@ -140,6 +140,8 @@ def _today_of(p: Profile) -> dict[str, Any]:
             today["cpu_busy_pct_percentiles"] = {k: round(100.0 * x, 2) for k, x in p.cpu.percentiles.items()}
             if p.cpu.flat:  # VMs the collector gave no figures: at their own share (Measured.flat)
                 today["cpu_own_share_vms"] = p.cpu.flat
+            if p.cpu.given:  # collectors giving different percentiles: VMs per set of keys (Measured.given)
+                today["cpu_percentiles_given"] = {k: n for k, (n, _names) in p.cpu.given.items()}
     if p.ram_consumed_gib is not None:
         today["ram_consumed_gib_per_vm"] = round(p.ram_consumed_gib, 2)
     if p.cache_today:

@@ -32,6 +32,9 @@ class Measured:
     assumed: bool = False
     #: of ``vms``, those in ``percentiles`` at their own (or their hosts') share: the collector gave them none
     flat: int = 0
+    #: where the VMs' collectors give different percentiles (Live Optics a peak, Nutanix p50/p95/peak): per set
+    #: of keys given (``"p50, p95, peak"``), how many VMs and their names; empty when all give the same
+    given: dict[str, tuple[int, list[str]]] = field(default_factory=dict)
 
     @property
     def level(self) -> str:
@@ -173,7 +176,8 @@ class EstateToday:
             n = sum(v.count for v, _x in measured)
             pcts = self._percentiles(measured)
             return Measured(share, n if own else 0, n_on, _measured_text(own, by_host, spread, n, n_on),
-                            percentiles=pcts, flat=sum(v.count for v, _x in measured if not v.cpu_pcts) if pcts else 0)
+                            percentiles=pcts, flat=sum(v.count for v, _x in measured if not v.cpu_pcts) if pcts else 0,
+                            given=_given([v for v, _x in measured]) if pcts else {})
         if vms is not self.vms:
             whole = self._estate_cpu()
             if whole is not None:
@@ -184,16 +188,25 @@ class EstateToday:
 
     def _percentiles(self, measured: list[tuple[VM, float]]) -> dict[str, float] | None:
         """The vCPU-weighted busy share per percentile key of the ``measured`` VMs (``(VM, share)``) whose
-        collector gives percentiles over its collection (the keys all of them give), the other measured VMs
-        added at their own share (their own measurement or their hosts') as constant busy cores, as a
-        group partly covered by series is sized (:func:`advisor.inventory.series.without_series`); a VM
-        measured by none takes the group's figure. None: no VM gives percentiles."""
+        collector gives percentiles over its collection (every key any of them gives: a VM without one is
+        read at its own figures by :func:`~advisor.scenario.model.share_at`, a Live Optics VM's peak for
+        any percentile, and :attr:`Measured.given` says which), the other measured VMs added at their own
+        share (their own measurement or their hosts') as constant busy cores, as a group partly covered by
+        series is sized (:func:`advisor.inventory.series.without_series`); a VM measured by none takes the
+        group's figure. None: no VM gives percentiles."""
+        from advisor.scenario.model import percentile_of, share_at
+
         given = [v for v, _x in measured if v.cpu_pcts]
-        keys = set.intersection(*(set(v.cpu_pcts or {}) for v in given)) if given else set()
+        keys = set().union(*(set(v.cpu_pcts or {}) for v in given))
         weight = sum((v.vcpus or 0) * v.count for v in given)
         if not keys or weight <= 0:
             return None
-        busy = {k: sum((v.vcpus or 0) * v.count * (v.cpu_pcts or {})[k] for v in given) / 100.0 for k in keys}
+
+        def at(v: VM, k: str) -> float:
+            pcts = v.cpu_pcts or {}
+            return pcts[k] if k in pcts else float(share_at(pcts, percentile_of(k) or 0.0) or 0.0)
+
+        busy = {k: sum((v.vcpus or 0) * v.count * at(v, k) for v in given) / 100.0 for k in keys}
         for v, x in measured:
             if not v.cpu_pcts:
                 weight += (v.vcpus or 0) * v.count
@@ -308,6 +321,20 @@ class EstateToday:
         if not vms or not on_hosts or vms == on_hosts:
             return f"{vms or on_hosts} (not a peak)"
         return f"the VMs' CPU: {vms}; the hosts' usage: {on_hosts} (not a peak)"
+
+
+def _given(vms: list[VM]) -> dict[str, tuple[int, list[str]]]:
+    """The VMs of ``vms`` with a collector's percentiles, by the set of keys given (sorted by percentile):
+    how many and their names, where the sets differ (:attr:`Measured.given`)."""
+    from advisor.scenario.model import percentile_of
+
+    out: dict[str, tuple[int, list[str]]] = {}
+    for v in vms:
+        if v.cpu_pcts:
+            keys = ", ".join(sorted(v.cpu_pcts, key=lambda k: percentile_of(k) or 0.0))
+            n, names = out.get(keys, (0, []))
+            out[keys] = (n + v.count, [*names, v.name])
+    return out if len(out) > 1 else {}
 
 
 def _what_measured(vm: VM) -> str:

@@ -123,7 +123,25 @@ class Inventory(Grouping):
         files = series.store.files if series is not None else []
         return (list(self.estate.warnings) + self.cpu_warnings()
                 + [f"{Path(f.path).name}: {w}" for f in files for w in f.warnings]
-                + (list(series.warnings) if series is not None else []))
+                + (list(series.warnings) if series is not None else []) + self._figure_warnings())
+
+    def _figure_warnings(self) -> list[str]:
+        """Per group whose VMs' collectors give different percentiles (Live Optics a peak, Nutanix p50/p95/peak),
+        the VMs sized on another figure than the percentile sized on (:func:`figures_note`)."""
+        from advisor.scenario.model import percentile_key
+        from advisor.scenario.percentiles import figures_note
+
+        q = self.sized_percentile
+        if q is None or len({frozenset(v.cpu_pcts) for v in self.vms if v.cpu_pcts}) < 2:
+            return []  # no percentiles, or every VM gives the same ones: no group mixes them
+        out = []
+        for g in self.groups:
+            cpu = self.measured_cpu([self.vms[i] for i in g.members])
+            note = figures_note(cpu.given, q) if cpu is not None and self.group_series(g) is None else ""
+            if note:
+                out.append(f"group {g.name}: CPU sized on each VM's {percentile_key(q)} where its collector gives it; "
+                           f"{note}")
+        return out
 
     def _nothing_to_plan(self) -> str:
         """Why there is no VM to plan, saying what the files held."""
@@ -166,6 +184,7 @@ class Inventory(Grouping):
         """What a group sized on a collector's per-VM percentiles (Nutanix, AWS; no series) is sized on,
         e.g. "CPU sized 26.3 % busy (the VMs' p95, 2 of 2 measured)" ("" for any other group)."""
         from advisor.scenario.model import percentile_key, share_at
+        from advisor.scenario.percentiles import figures_note
 
         p, q = self.profile(g), self.sized_percentile
         if q is None or p.cpu is None or not p.cpu.percentiles or self.group_series(g) is not None:
@@ -173,8 +192,9 @@ class Inventory(Grouping):
         key, pcts = percentile_key(q), p.cpu.percentiles
         what = "peaks" if set(pcts) == {"peak"} else key if key in pcts else f"{key}, interpolated"
         flat = f"; {own_share_note(p.cpu.flat)}" if p.cpu.flat else ""
+        others = figures_note(p.cpu.given, q)
         return (f"CPU sized {100 * float(share_at(pcts, q) or 0.0):.3g} % busy (the VMs' {what}, {p.cpu.vms} of "
-                f"{p.cpu.of} measured{flat})")
+                f"{p.cpu.of} measured{flat}{'; ' + others if others else ''})")
 
     def summary(self) -> dict[str, Any]:
         """Found, groups and totals, JSON-ready (the CLI's ``--format json`` and the GUI's labels)."""
@@ -295,6 +315,7 @@ def measured_basis(data: dict[str, Any], w: dict[str, Any]) -> str:
     and the days), a collector's per-VM peaks or percentiles, else when the estate's usage was taken."""
     from advisor.inventory.today import EXPORT_TIME
     from advisor.scenario.model import percentile_key
+    from advisor.scenario.percentiles import figures_note
 
     estate = data.get("estate") or {}
     series = estate.get("series") or {}
@@ -306,9 +327,13 @@ def measured_basis(data: dict[str, Any], w: dict[str, Any]) -> str:
     if set(pcts) == {"peak"}:  # Live Optics: each VM's average and peak over the collection
         return f"the VMs' peaks over the collection, vCPU-weighted; the collector gives no percentile{own}"
     if pcts:  # Nutanix Collector: each VM's median, 95th percentile and peak over the collection
-        key = percentile_key((data.get("preferences") or {}).get("sizing_percentile") or 95)
+        q = (data.get("preferences") or {}).get("sizing_percentile") or 95
+        key = percentile_key(q)
         how = "" if key in pcts else f", interpolated: the collector gives only {', '.join(pcts)}"
-        return f"the VMs' {key} over the collection, the collector's per-VM figures, vCPU-weighted{how}{own}"
+        given = (w.get("today") or {}).get("cpu_percentiles_given") or {}
+        others = figures_note({k: (n, []) for k, n in given.items()}, q)
+        return (f"the VMs' {key} over the collection, the collector's per-VM figures, vCPU-weighted{how}{own}"
+                f"{'; ' + others if others else ''}")
     at = (estate.get("today") or {}).get("measured_at", EXPORT_TIME)
     return "from the estate's usage at export time" if at == EXPORT_TIME else at
 

@@ -406,11 +406,12 @@ def percentile_key(q: float) -> str:
 
 def percentile_of(key: str) -> float | None:
     """The percentile a ``cpu_busy_percentiles`` key names (the inverse of :func:`percentile_key`):
-    ``p95`` 95, ``p99.9`` 99.9, ``peak`` 100; None for a key of another form."""
+    ``p95`` 95, ``p99.9`` 99.9, ``peak`` 100; None for a key of another form, ``p100`` included (the 100th
+    percentile has one name, ``peak``: two keys for one point could hold two shares)."""
     if key == "peak":
         return 100.0
     m = re.fullmatch(r"p(\d+(?:\.\d+)?)", str(key))
-    return float(m.group(1)) if m else None
+    return float(m.group(1)) if m and float(m.group(1)) < 100 else None
 
 
 def share_at(table: dict[str, float], q: float) -> float | None:

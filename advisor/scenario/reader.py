@@ -282,7 +282,8 @@ def _percentiles(r: _Reader, path: str, pr: Problems) -> dict[str, float] | None
         where = f"{path}.cpu_busy_percentiles.{k}"
         q = percentile_of(k)
         if q is None or not 0 < q <= 100:
-            pr.add(where, "must be named p<percentile> (p50, p95, p99.9) or peak")
+            same = "; the 100th percentile is named peak" if re.fullmatch(r"p100(\.0*)?", str(k)) else ""
+            pr.add(where, f"must be named p<percentile> below 100 (p50, p95, p99.9) or peak{same}")
         elif not is_number(v) or not 0 <= float(v) <= 1:
             pr.add(where, f"must be a busy share from 0 to 1, not {v!r}")
         else:

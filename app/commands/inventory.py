@@ -62,9 +62,10 @@ def _percentile(text: str) -> float:
     try:
         q = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number: give a percentile from 1 to 100 (100 is the "
+                                         "peak), as preferences.sizing_percentile takes it") from None
     if not 1 <= q <= 100:
-        raise argparse.ArgumentTypeError(f"{q:g} is outside 1-100")
+        raise argparse.ArgumentTypeError(f"{q:g} is outside 1-100 (100 is the peak)")
     return q
 
 

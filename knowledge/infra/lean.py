@@ -8,37 +8,49 @@ ones: ``__eq__`` compares the fields with ``compare=True`` as a tuple, only with
 class (else ``NotImplemented``); ``__repr__`` is ``Name(field=value, ...)`` over the fields with
 ``repr=True``, ``...`` on recursion; the class stays unhashable. ``__init__``, ``fields()``,
 ``replace()``, ``asdict()`` are the dataclass's own. A method written in the class body is kept.
+Equality costs ~2x the generated one per call (a getter per class); no hot path compares these.
 """
 
 from __future__ import annotations
 
 import reprlib
+from collections.abc import Callable
 from dataclasses import dataclass, fields
+from operator import attrgetter
 from typing import Any, TypeVar, dataclass_transform
 
 T = TypeVar("T")
 
-_COMPARED: dict[type, tuple[str, ...]] = {}
+_COMPARED: dict[type, Callable[[Any], tuple]] = {}
 _SHOWN: dict[type, tuple[str, ...]] = {}
 
 
-def _names(cls: type, cache: dict[type, tuple[str, ...]], flag: str) -> tuple[str, ...]:
-    names = cache.get(cls)
-    if names is None:
-        names = cache[cls] = tuple(f.name for f in fields(cls) if getattr(f, flag))
-    return names
+def _compared(cls: type) -> Callable[[Any], tuple]:
+    """The tuple of an instance's compared fields (one getter per class, made on first use)."""
+    getter = _COMPARED.get(cls)
+    if getter is None:
+        names = [f.name for f in fields(cls) if f.compare]
+        if len(names) > 1:
+            getter = attrgetter(*names)
+        else:  # attrgetter of one name gives the value itself, of none is not allowed
+            getter = lambda obj, _names=names: tuple(getattr(obj, n) for n in _names)  # noqa: E731
+        _COMPARED[cls] = getter
+    return getter
 
 
 def _eq(self: Any, other: Any) -> Any:
     if other.__class__ is not self.__class__:
         return NotImplemented
-    names = _names(self.__class__, _COMPARED, "compare")
-    return tuple(getattr(self, n) for n in names) == tuple(getattr(other, n) for n in names)
+    values = _compared(self.__class__)
+    return values(self) == values(other)
 
 
 @reprlib.recursive_repr()
 def _repr(self: Any) -> str:
-    shown = ", ".join(f"{n}={getattr(self, n)!r}" for n in _names(self.__class__, _SHOWN, "repr"))
+    names = _SHOWN.get(self.__class__)
+    if names is None:
+        names = _SHOWN[self.__class__] = tuple(f.name for f in fields(self) if f.repr)
+    shown = ", ".join(f"{n}={getattr(self, n)!r}" for n in names)
     return f"{self.__class__.__qualname__}({shown})"
 
 

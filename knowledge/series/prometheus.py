@@ -38,7 +38,7 @@ import numpy as np
 
 from knowledge.infra.errors import InputError
 from knowledge.inventory.common import FRACTION_AT_MOST, fraction_note
-from knowledge.series.store import PCT_SLACK, SeriesFile, SeriesStore
+from knowledge.series.store import PCT_SLACK, SeriesFile, SeriesStore, stamp
 
 #: labels naming the VM, most specific first
 VM_LABELS = ("domain", "vm", "name", "nodename", "instance", "host")
@@ -60,6 +60,8 @@ RATIO_IN_PERCENT_ABOVE = 1.5
 CORES_SLACK = 0.05
 #: the largest query_range answer read, bytes (every sample becomes Python objects while it is read)
 MAX_BYTES = 512 * 1024 * 1024
+#: the series with gaps a warning names (the rest are counted)
+GAPS_LISTED = 5
 
 
 def looks_like(head: str) -> bool:
@@ -129,6 +131,8 @@ class _Reader:
         self.cpus: dict[str, int] = defaultdict(int)          # instance -> CPUs (its idle series)
         self.memory: dict[str, dict[str, tuple]] = defaultdict(dict)  # instance -> {name: (ts, bytes)}
         self.computed: list[tuple] = []  # series without __name__: (metric, row, ts, values, where)
+        #: series with samples missing inside them: (VM and metric, steps missing, the longest gap's start, end)
+        self.gaps: list[tuple[str, int, float, float]] = []
 
     def read(self) -> SeriesFile:
         result = _load(self.path)["result"]
@@ -145,6 +149,9 @@ class _Reader:
         self.file.vms = len(self.rows)
         self.file.metrics = self.store.metrics
         self.store.check_matched(self.file)
+        note = self._gap_note()
+        if note:
+            self.file.warnings.append(note)
         return self.file
 
     def _series(self, entry: dict, where: str) -> None:
@@ -272,6 +279,35 @@ class _Reader:
                        lambda i: f"{where}, values[{i}]", "values")
         self.rows.add(row)
         self.file.samples += len(ts)
+        self._gap(f"{self.store.names[row]} {metric}", ts[~np.isnan(values)])
+
+    def _gap(self, series: str, ts: np.ndarray) -> None:
+        """Note a series whose consecutive samples lie more than a step apart (a scrape or an exporter
+        down, a counter reset): the steps missing and its longest gap."""
+        step = self.store.interval or 0.0
+        if step <= 0 or len(ts) < 2:
+            return
+        ts = np.sort(ts)
+        skipped = np.rint(np.diff(ts) / step).astype(np.int64) - 1
+        if (skipped > 0).any():
+            i = int(np.argmax(skipped))
+            self.gaps.append((series, int(skipped[skipped > 0].sum()), float(ts[i]), float(ts[i + 1])))
+
+    def _gap_note(self) -> str:
+        """The warning of a file whose series miss samples inside their span ("" when none does): how many
+        series and steps, the longest gap and the series it is in, the series named."""
+        if not self.gaps:
+            return ""
+        step = self.store.interval or 0.0
+        name, _n, a, b = max(self.gaps, key=lambda g: g[3] - g[2])  # the first longest
+        listed = ", ".join(g[0] for g in self.gaps[:GAPS_LISTED]) + (
+            f" and {len(self.gaps) - GAPS_LISTED} more" if len(self.gaps) > GAPS_LISTED else "")
+        missing = sum(g[1] for g in self.gaps)
+        verb = "misses" if len(self.gaps) == 1 else "miss"
+        return (f"{len(self.gaps)} series {verb} samples inside their span (gaps longer than the {step:g} s step): "
+                f"{missing:,} step(s) missing in all; the longest, {int(round((b - a) / step)) - 1:,} step(s), in "
+                f"{name} after {stamp(a)} (next sample {stamp(b)}); series with gaps: {listed}; each VM's median "
+                "fills its missing steps (a scrape or the exporter down, or a counter reset?)")
 
     def _node_cpu(self) -> None:
         if self.idle:

@@ -73,3 +73,20 @@ def test_the_gui_entry_point_imports_no_other_command():
     assert out.split() == ["['app.commands.gui']"]
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     assert project["project"]["gui-scripts"]["capadvisor-gui"] == "app.entry:gui_main"
+
+
+def test_the_gui_that_cannot_start_says_unwritable_directories_first(monkeypatch, tmp_path, capsys):
+    """The GUI checks the user's directories once its window is painted; a GUI that stops before (a bad
+    option, no display) says them on stderr first, as before that deferral (review of #30)."""
+    blocker = tmp_path / "a-file"
+    blocker.write_text("x")
+    monkeypatch.setenv("CAPADVISOR_CONFIG_DIR", str(blocker / "config"))
+    assert entry.gui_main(["--font-pt", "99"]) == 2
+    err = capsys.readouterr().err
+    assert err.index("cannot save its files") < err.index("--font-pt 99")
+    from app import gui as app_gui
+
+    monkeypatch.setattr(app_gui, "native_message", lambda *args: None)
+    assert app_gui._fail("no display here") == app_gui.EXIT_NO_GUI
+    err = capsys.readouterr().err
+    assert err.index("cannot save its files") < err.index("no display here")

@@ -131,6 +131,33 @@ def test_pyside_reads_no_source_of_ours_looking_for_features(tmp_path):
     assert out.strip().splitlines()[-1] == "['outsider']"
 
 
+SNAKE_PROBE = """
+import sys
+sys.path.insert(0, sys.argv[1])
+from PySide6 import QtWidgets
+import app.gui
+app.gui.spare_feature_scan()
+qapp = QtWidgets.QApplication([])
+import snakey  # another module (a plug-in, say) that selects snake_case for itself
+from ui.accessible import accessible_name
+print(snakey.TEXT, accessible_name(QtWidgets.QLabel("hello")))
+"""
+
+
+def test_a_module_selecting_snake_case_leaves_ours_with_qt_names(tmp_path):
+    """Review of the feature registration: our modules are registered as using Qt without a feature
+    (0), as PySide6's own reading concludes; registered as "ignore" (-1) they ran with whatever feature
+    another module had selected last, and camelCase Qt calls in ui/ failed after a snake_case plug-in."""
+    (tmp_path / "snakey.py").write_text(
+        "from __feature__ import snake_case  # noqa\nfrom PySide6.QtWidgets import QLabel\n"
+        "label = QLabel()\nlabel.set_text('snake')\nTEXT = label.text()\n", encoding="utf-8")
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", PYTHONPATH=str(ROOT))
+    out = subprocess.run([sys.executable, "-c", SNAKE_PROBE, str(tmp_path)], cwd=ROOT, env=env,
+                         capture_output=True, text=True, timeout=100)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.split() == ["snake", "hello"]
+
+
 def test_no_module_of_the_program_selects_a_pyside_feature():
     """What makes :func:`app.gui.spare_feature_scan` safe: no module uses ``from __feature__ import``
     (snake_case or true_property would change how every Qt call is spelt in that module)."""

@@ -85,3 +85,15 @@ def test_pickles_a_module_level_class():
 
     cpu = Cpu()
     assert pickle.loads(pickle.dumps(cpu)) == cpu
+
+
+@pytest.mark.parametrize("body", ["    only: float\n", "    only: float = field(default=0.0, compare=False)\n",
+                                  "    a: float\n    b: object = None\n"])
+def test_one_none_or_several_compared_fields_and_a_nan_compare_as_a_dataclass(body):
+    plain, lean = _pair(body)
+    nan = float("nan")
+    for cls in (plain, lean):
+        same = cls(nan)
+        assert same == same  # the same nan object: equal, as tuples compare by identity first
+    assert (lean(nan) == lean(float("nan"))) is (plain(nan) == plain(float("nan")))
+    assert (lean(1.0) == lean(2.0)) is (plain(1.0) == plain(2.0))

@@ -255,3 +255,32 @@ def test_the_first_paint_shows_every_workload_field_in_view_and_no_more_are_made
         assert len(first["tops"]) <= len(in_view) + 3  # not many more: the rest came after the paint
     if size is None:
         assert first["later"] >= 8 and len(settled) == len(WORKLOAD_SPECS)  # a small window: fewer fields first
+
+
+@pytest.mark.parametrize("marked", [False, True])
+def test_a_form_made_without_its_last_fields_keeps_their_label_column(qtbot, marked):
+    """Until its last fields come, a form keeps room for their labels (the widest sets the column):
+    the fields it has stand where they stand in the whole form, marked (an imported estate) or not."""
+    from ui.demo import demo_data
+    from ui.document import ScenarioDocument
+    from ui.panels.fields import BoundForm
+    from ui.panels.qt_scenario import WORKLOAD_SPECS
+
+    data = demo_data()
+    if marked:  # the marks lengthen two labels that come last
+        data["workloads"][0]["assumed"] = ["containerizable", "growth.storage_pct_per_year"]
+    doc = ScenarioDocument(data)
+
+    def field_x(shown):
+        form = BoundForm(doc, WORKLOAD_SPECS, ("workloads", 0), shown=shown)
+        qtbot.addWidget(form)
+        form.resize(700, 1000)
+        form.show()
+        qtbot.waitExposed(form)
+        return [form.rows[spec.path].geometry().x() for spec in form.specs], len(form.specs)
+
+    whole, count = field_x(None)
+    assert count == len(WORKLOAD_SPECS)
+    for shown in range(1, len(WORKLOAD_SPECS)):
+        xs, made = field_x(shown)
+        assert made == shown and xs == whole[:shown], shown

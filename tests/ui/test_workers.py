@@ -158,9 +158,6 @@ def test_a_busy_worker_runs_with_the_short_switch_interval_for_the_gui_thread(qt
     slot.start(spin)
     time.sleep(0.05)  # the worker runs
     assert slot.running and sys.getswitchinterval() == pytest.approx(GUI_SWITCH_INTERVAL_S)
-    for _ in range(100):
-        time.sleep(0)  # lets go of the GIL and takes it back, as a call into Qt does
-    assert sys.getswitchinterval() == pytest.approx(GUI_SWITCH_INTERVAL_S)
     slot.cancel()
     qtbot.waitUntil(lambda: not slot.running, timeout=5000)
 

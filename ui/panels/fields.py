@@ -279,7 +279,8 @@ class BoundForm(QWidget):
             self._show_later_labels()
 
     def _show_later_labels(self) -> None:
-        """The labels of the fields to come, one a line, as they will read (with their marks)."""
+        """The labels of the fields to come, as they will read (with their marks), one a line: the
+        widest sets the column; of unmarked ones only the 3 longest (laying the text out costs)."""
         marks = [provenance(self.document.data, self.full_path(spec)) for spec in self.later]
         label = self._later_labels
         assert label is not None
@@ -291,7 +292,7 @@ class BoundForm(QWidget):
                                       for spec, mark in zip(self.later, marks, strict=True)))
         else:
             label.setTextFormat(Qt.TextFormat.PlainText)
-            label.setText("\n".join(self._label_text(spec) for spec in self.later))
+            label.setText("\n".join(sorted((self._label_text(spec) for spec in self.later), key=len)[-3:]))
 
     def show_mark(self, spec: FieldSpec) -> None:
         """Mark the field when the scenario says it is assumed or measured (an imported estate)."""

@@ -365,8 +365,10 @@ class QtScenarioPanel(FoldedColumns):
         wl.addLayout(buttons)
 
         self.workload_box = QGroupBox("Workload")
-        shown = WORKLOAD_ROWS_SHOWN if window is None else max(  # at least to RAM per VM (_show_shape)
-            5, workload_rows_in_view(WORKLOAD_SPECS, window, self.fontMetrics().height()))
+        line = self.fontMetrics().height()
+        shown = WORKLOAD_ROWS_SHOWN  # (a window lower than the view's least height grows after its first paint:
+        if window is not None and window.height() >= 13 * line + 260:  # with 16 fields or fewer, before it)
+            shown = max(5, workload_rows_in_view(WORKLOAD_SPECS, window, line))  # at least to RAM per VM (_show_shape)
         self._workload_form = BoundForm(document, WORKLOAD_SPECS, ("workloads", 0), shown=shown)
         self.workload_layout = QVBoxLayout(self.workload_box)  # its real-time line and targets: complete()
         self.workload_layout.addWidget(self._workload_form)

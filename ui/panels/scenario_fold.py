@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import QEvent, QPoint, QSize, Qt
+from PySide6.QtCore import QEvent, QSize, Qt
 from PySide6.QtWidgets import (
     QApplication,
     QHBoxLayout,
@@ -70,6 +70,16 @@ def lay_out(*widgets: QWidget) -> None:
         QApplication.sendPostedEvents(widget, QEvent.Type.LayoutRequest.value)
 
 
+def _y_in(widget: QWidget, area: QScrollArea) -> int:
+    """Where ``widget`` (under ``area``'s widget) stands in the area's view (without QWidget.mapTo's
+    QPoint: PySide6 would make its type before the first paint)."""
+    y = 0
+    while widget is not area.widget():
+        y += widget.y()
+        widget = widget.parentWidget()
+    return y + widget.y()
+
+
 def fill_view(form: BoundForm, area: QScrollArea) -> None:
     """Add the fields to come of ``form`` that the view of ``area`` (shown, laid out) shows, laid out
     at once, so that the form's first paint shows what the whole form would show (only the scroll
@@ -77,7 +87,7 @@ def fill_view(form: BoundForm, area: QScrollArea) -> None:
     view = view_of(area)
     while form.later:
         rows = [form.rows[spec.path] for spec in form.specs]
-        bottom = rows[-1].mapTo(view, QPoint(0, rows[-1].height())).y() if rows else 0
+        bottom = _y_in(rows[-1], area) + rows[-1].height() if rows else 0
         if rows and bottom >= view.height():  # the fields below it start below the view
             return
         pitch = min((r.height() for r in rows), default=0) + form.form.verticalSpacing()
@@ -87,20 +97,20 @@ def fill_view(form: BoundForm, area: QScrollArea) -> None:
 
 def workload_rows_in_view(specs: Sequence[FieldSpec], window: QSize, line: int) -> int:
     """How many of the workload's fields (``specs``) the scenario view of a main window of size
-    ``window`` shows, at most, with lines ``line`` px high (the font's height): its layout measured
-    at 10-20 pt (the view from 4 lines + 87 px below the window's top to 36 px above its bottom,
-    the fields from 36 px into it, ``line`` + 14 px apart, a check box 20; with the workload list
-    above the form, in a window narrower than 25 lines + 530 px, the form gets at most 5/8 of the
-    column), each figure rounded towards more fields."""
-    top, bottom = 4 * line + 87, window.height() - 36
-    view = bottom - top
-    if window.width() < 25 * line + 530:  # the list above the form (FoldedColumns.arrange)
-        view = view * 5 // 8 + 8
-    y, count = 36, 0
+    ``window`` shows, at most, with lines ``line`` px high (the font's height). From its layout
+    measured at 10-20 pt, each figure rounded towards more fields: the view from 4 lines + 87 px
+    below the window's top to 36 px above its bottom; the fields from 38 px into it, ``line`` +
+    16 px apart, a check box 20; in a window narrower than 28 lines + 490 px (the workload list
+    above the form, :meth:`FoldedColumns.arrange`) the list takes 3/8 of the column, at least 10
+    lines. A few more than the window shows: :func:`fill_view` adds any it shows beyond them."""
+    view = window.height() - 36 - (4 * line + 87)
+    if window.width() < 28 * line + 490:
+        view = min(view * 5 // 8, view - 10 * line)
+    y, count = 38, 0
     for spec in specs:
         if y >= view:
             break
-        y += 20 if spec.kind == "bool" else line + 14
+        y += 20 if spec.kind == "bool" else line + 16
         count += 1
     return count
 
@@ -131,7 +141,6 @@ class FoldedColumns(QWidget):
         self.columns.addWidget(self.middle, 3)
         self.columns.addWidget(self.right, 5)
         self.narrow = False
-        self._fold_pending = False  # the columns wait for a layout request (fill_view after it)
         root = QVBoxLayout(self)
         root.addWidget(self.banner)
         root.addLayout(self.columns, 1)
@@ -168,30 +177,27 @@ class FoldedColumns(QWidget):
 
     def resizeEvent(self, event) -> None:  # noqa: N802 - Qt override
         super().resizeEvent(event)
-        if self.arrange():  # the columns are laid out anew at the layout request it posted
-            self._fold_pending = True
-        elif self.isVisible():
-            self._fill_view()
+        self.arrange()
+        self._fill_view_soon()
 
     def showEvent(self, event) -> None:  # noqa: N802 - Qt override
         super().showEvent(event)
-        if not self._fold_pending:
-            self._fill_view()
+        self._fill_view_soon()
+
+    def _fill_view_soon(self) -> None:
+        """Fill the workload form's view once the layout work in hand is done (a layout request
+        after theirs: the columns laid out as they will be painted), before the first paint."""
+        if self._workload_form.later and self.isVisible():
+            QApplication.postEvent(self, QEvent(QEvent.Type.LayoutRequest))
 
     def event(self, event) -> bool:
         done = super().event(event)
-        if event.type() == QEvent.Type.LayoutRequest and self.isVisible():  # the columns laid out
-            self._fold_pending = False
-            self._fill_view()
-        return done
-
-    def _fill_view(self) -> None:
-        """The workload's fields in view made before the first paint, the others follow it (complete())."""
-        if self._workload_form.later and (self.middle.isVisible() or not self.isVisible()):  # (moved by
-            # arrange(), the list is shown at the next turn: the right column is laid out anew, and this follows)
+        if event.type() == QEvent.Type.LayoutRequest and self._workload_form.later and self.isVisible() \
+                and self.middle.isVisible():  # (moved by arrange(), the list is shown at the next turn)
             self.right_layout.activate()  # the right column as arrange() left it
             lay_out(view_of(self.right_scroll), self.workload_box)
             fill_view(self._workload_form, self.right_scroll)
+        return done
 
     def changeEvent(self, event) -> None:  # noqa: N802 - Qt override
         super().changeEvent(event)
