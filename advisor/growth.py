@@ -171,6 +171,15 @@ def grown(g: Growth, w: Workload, demand: dict[str, float], year: int, events: l
     return n, {k: v * scale[RATE_OF.get(k, "cpu")] for k, v in demand.items()}, exact
 
 
+def timeline_vms(sc: Scenario, year: int) -> int:
+    """The VMs the timeline counts in ``year`` (:func:`grown`'s whole VMs of each workload, summed):
+    the figure the advice's timeline states for that year, for texts that name it elsewhere."""
+    g = sc.growth
+    if g is None:
+        return sc.total_vms
+    return sum(grown(g, w, {}, year)[0] for w in sc.workloads)
+
+
 def planned_hosts(sc: Scenario) -> int:
     """The planned hosts, reserve included: the fixed design's count, else ``hosts.count``."""
     pinned = sc.preferences.fixed.get("host_count")
@@ -426,7 +435,9 @@ def horizon_scenario(sc: Scenario) -> Scenario:
     largest total any year asks, vCPUs per VM too, rounded up to whole vCPUs (at most one more per
     VM than the timeline's CPU, with the busy share a vCPU scaled down so that the busy cores stay the
     year's), and the virtual disk and IOPS per VM to the largest storage total
-    (a VM's disk may grow)."""
+    (a VM's disk may grow). So where storage grows fastest it holds fewer, larger VMs than the
+    timeline counts that year (:func:`timeline_vms`: as many as the fastest rate needs); a text
+    naming both says which is which (:func:`advisor.optimize.horizon.optimize_horizon`'s note)."""
     g = sc.growth
     if g is None:
         raise InputError(f"{sc.name}: the scenario has no growth section (growth: {{horizon_years, "

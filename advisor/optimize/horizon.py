@@ -78,7 +78,7 @@ def optimize_horizon(scenario: Scenario, catalogue: Catalogue, kb, *, objective:
         if c is not None:
             kept.append(c)
     _replace(result, kept, objective, figure, g.horizon_years)
-    result.notes.insert(0, f"{LASTS}: the search of {searched.name} ({searched.total_vms:,} VMs) found "
+    result.notes.insert(0, f"{LASTS}: the search of {searched.name}{_searched_vms(scenario, searched)} found "
                            f"{len(configs):,} configurations (host model, storage, hypervisor, level, cache modes) "
                            f"that hold that year; each was advised with its growth at the fewest hosts that hold "
                            f"every year (no hard limit or target missed in any year): {len(kept):,} last. They are "
@@ -89,6 +89,20 @@ def optimize_horizon(scenario: Scenario, catalogue: Catalogue, kb, *, objective:
     result.elapsed_s = time.perf_counter() - start
     report(progress, 1.0, f"{len(kept):,} lasting designs compared")
     return result
+
+
+def _searched_vms(scenario: Scenario, searched: Scenario) -> str:
+    """The VMs the last year's search holds, beside the timeline's count of that year when they
+    differ (storage growing fastest: the timeline counts more, smaller VMs; the search holds as many
+    as CPU or RAM asks, each disk grown), so the note never states a second count for the timeline's."""
+    from advisor.growth import timeline_vms
+
+    year = scenario.growth.horizon_years if scenario.growth is not None else 0
+    placed, held = timeline_vms(scenario, year), searched.total_vms
+    if placed == held:
+        return f" ({held:,} VMs, as the timeline counts year {year})"
+    return (f": its demand, which the timeline counts as {placed:,} VMs, searched as {held:,} larger VMs (as many as "
+            f"its CPU or RAM asks, each VM's disk grown to hold the storage),")
 
 
 def _configurations(result: OptimizeResult) -> list[tuple[Design, int]]:

@@ -514,6 +514,19 @@ def test_the_horizon_scenario_keeps_the_years_busy_cores():
     assert busy_cores(w) * w.vms == pytest.approx(100 * 1.05 ** 5 * 2 * 0.9, rel=1e-6)
 
 
+def test_the_timelines_vm_count_is_computed_once_for_texts_that_name_it(session_kb):
+    # the horizon note states the timeline's count of a year (advisor.growth.timeline_vms): the same figure
+    import pathlib
+
+    from advisor.growth import timeline_vms
+    from advisor.scenario import load_scenario
+
+    sc = load_scenario(pathlib.Path(__file__).resolve().parents[2] / "resources" / "examples" / "growth.yaml")
+    years = advise(sc, kb=session_kb).timeline.years
+    assert [timeline_vms(sc, y.year) for y in years] == [y.vms for y in years]
+    assert years[-1].vms == 909  # erp 476 (its storage, +30 %/yr, grows fastest) + web 433
+
+
 def test_the_report_connects_the_bills_total_with_the_timelines(session_kb):
     # #31 review 3 finding 10: the growth example with costs-example.yaml: the card's 5-year total is today's
     # 5 hosts without growth; the timeline's spend 130,000 + 46,155 + 78,661 + 56,594 + 118,173 + 128,182

@@ -104,6 +104,23 @@ def test_horizon_sizes_for_the_growth_and_the_written_design_lasts(run, tmp_path
     assert code == 2 and "the scenario has no growth section" in err
 
 
+def test_the_horizon_note_states_the_timelines_vm_count_and_names_the_searched_one(run, kb_path, capsys):
+    # closing note of session 4: the note said 1,044 VMs in year 5, the timeline 1,176 (it adds VMs for
+    # storage growth). Year 5 of the growth example: erp 128 VMs x 1.2^5 = 318.5 (CPU), x 1.25^5 = 390.6
+    # (RAM), x 1.3^5 = 475.3 (storage); web 60 x 1.4^5 + 40 x 1.4^3 = 432.5 (CPU, RAM), 310.7 (storage).
+    # The timeline counts the fastest rate's: 476 + 433 = 909; the search CPU's or RAM's: 391 + 433 = 824.
+    growth = ROOT / "resources" / "examples" / "growth.yaml"
+    assert main(["advise", "--kb", str(kb_path), str(growth)]) == 0
+    assert json.loads(capsys.readouterr().out)["timeline"][-1]["vms"] == 909
+    code, out, err = run(str(growth), "--catalogue", str(CATALOGUE), "--horizon", "--host-counts", "1",
+                         "--workers", "1", "--format", "text")
+    assert code == 0, err
+    assert ("the search of Five years of growth (year 5 of its growth): its demand, which the timeline counts as "
+            "909 VMs, searched as 824 larger VMs (as many as its CPU or RAM asks, each VM's disk grown to hold the "
+            "storage), found ") in " ".join(out.split())
+    assert "(824 VMs)" not in out
+
+
 def test_the_best_design_draws_the_power_its_advice_prices(run, tmp_path, kb_path, capsys):
     # #31 review 3 finding 6: optimize charged power at vCPUs x share (no clock scaling: the example's
     # hosts run at 2.1 GHz, the documents' share is of a 2.0 GHz core), the advice's cost card of the
