@@ -177,8 +177,16 @@ class FoldedColumns(QWidget):
 
     def resizeEvent(self, event) -> None:  # noqa: N802 - Qt override
         super().resizeEvent(event)
-        self.arrange()
+        if self.arrange() and self._workload_form.later and self.isVisible():
+            self.right_layout.activate()  # the form's view as arranged, its scroll bars for it before a paint
+            lay_out(view_of(self.right_scroll), self.workload_box)
+            self._scroll_bars_now()
         self._fill_view_soon()
+
+    def _scroll_bars_now(self) -> None:
+        """The workload form's scroll bars shown or hidden for the view and fields it has now (Qt queues
+        that to the next turn, which may come after a paint)."""
+        QApplication.sendPostedEvents(self.right_scroll, QEvent.Type.MetaCall.value)
 
     def showEvent(self, event) -> None:  # noqa: N802 - Qt override
         super().showEvent(event)
@@ -197,6 +205,7 @@ class FoldedColumns(QWidget):
             self.right_layout.activate()  # the right column as arrange() left it
             lay_out(view_of(self.right_scroll), self.workload_box)
             fill_view(self._workload_form, self.right_scroll)
+            self._scroll_bars_now()
         return done
 
     def changeEvent(self, event) -> None:  # noqa: N802 - Qt override
