@@ -64,7 +64,10 @@ def unsettled(table: Table, figure: np.ndarray) -> np.ndarray:
 
 
 def _by_cost(table: Table, idx: np.ndarray) -> Iterator[np.ndarray]:
-    """The rows of ``idx`` in groups of equal total cost, the cheapest first."""
+    """The rows of ``idx`` in groups of equal total cost, the cheapest first (none when ``idx`` is
+    empty, e.g. no row has the figure)."""
+    if not idx.size:
+        return
     ordered = idx[np.argsort(table.total[idx], kind="stable")]
     costs = table.total[ordered]
     starts = np.flatnonzero(np.concatenate([[True], costs[1:] != costs[:-1]]))

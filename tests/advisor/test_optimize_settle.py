@@ -34,7 +34,9 @@ CASES = {  # review 3's fd.yaml, ha5.yaml and aa.yaml
     "anti-affinity": ({}, {"name": "db", "vms": 4, "vcpus": 4, "ram_gib": 32, "cpu_intensity": "low",
                            "anti_affinity": True}, {}),
 }
-RANKINGS = [("cost", "headroom"), ("hosts", "headroom"), ("cost", "throughput"), ("power", "host_cpu")]
+#: boot_time: no design has the figure (NaN in every row), an empty front
+RANKINGS = [("cost", "headroom"), ("hosts", "headroom"), ("cost", "throughput"), ("power", "host_cpu"),
+            ("cost", "boot_time")]
 
 pytestmark = pytest.mark.timeout(600)
 
