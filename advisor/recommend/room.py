@@ -6,9 +6,10 @@ The resources' headroom (:func:`advisor.recommend.host_count.headroom`: whole VM
 in the leftovers of the unconstrained placement) is an upper bound; under the constraints the room
 for ``w`` is the most ``k`` up to it for which the host count's own constrained search
 (:func:`advisor.recommend.placed_count.placed_active`) places the VMs with ``k`` more of ``w`` on
-the active hosts, and for every step below it (:func:`_steps_that_fit`). An anti-affinity group
+the active hosts, found by bisection (the hosts it needs grow with ``k``). An anti-affinity group
 bounds it first: its VMs never share a host, so the group holds at most one VM a host. Each search
-is kept in the advice's memo, so counts that share a design (the optimizer's rows) share them.
+is kept in the advice's memo and brackets the next bisection, so counts that share a design (the
+optimizer's rows) share them.
 
 Each search places every workload, and each workload takes several, so the work grows with the square
 of the workloads: beyond :data:`SEARCHED_WORKLOADS` workloads (an estate) the room is the resources'
@@ -58,29 +59,31 @@ def unsearched(sc) -> str:
 def constrained_room(ctx: EngineContext, active: int, budgets: Budgets, room: dict[str, int]) -> dict[str, int]:
     """Workload name -> the VMs more of it ``active`` hosts place under the constraints, each at
     most its resources' ``room`` (see the module doc)."""
-    searched = not unsearched(ctx.scenario) and not _BOUNDED.get()
     out = {}
+    searched = not unsearched(ctx.scenario) and not _BOUNDED.get()
     for w in ctx.scenario.workloads:
-        hi = max(min(room.get(w.name, 0), _group_bound(ctx, w, active)), 0)
-        out[w.name] = _steps_that_fit(ctx, budgets, w, active, hi) if searched else hi
+        hi = min(room.get(w.name, 0), _group_bound(ctx, w, active))
+        if not searched:
+            out[w.name] = max(hi, 0)
+            continue
+        known = _known(ctx, budgets, w)  # VMs more -> the hosts they need, from earlier searches
+        lo = max((k for k, n in known.items() if n <= active and k <= hi), default=0)
+        if hi > lo and _needs(ctx, budgets, w, hi) > active:
+            hi = min(k for k, n in known.items() if n > active and k > lo)
+            while lo < hi - 1:  # _needs(lo) <= active < _needs(hi)
+                mid = (lo + hi) // 2
+                if _needs(ctx, budgets, w, mid) <= active:
+                    lo = mid
+                else:
+                    hi = mid
+            hi = lo
+        out[w.name] = max(hi, 0)
     return out
-
-
-def _steps_that_fit(ctx: EngineContext, budgets: Budgets, w, active: int, hi: int) -> int:
-    """The most ``k <= hi`` such that each step, 1 to ``k`` VMs more of ``w``, still places on
-    ``active`` hosts. The hosts a search needs need not grow with the VMs (replicas spread over
-    failure domains: 7, 8, 9, 8, 9 hosts for 16 to 20 more), so room for ``k`` more means every
-    step fits, never only the ``k``-th; a function of the design and ``active`` alone, whatever
-    was searched before (the searches, kept per design, depend on neither)."""
-    k = 0
-    while k < hi and _needs(ctx, budgets, w, k + 1) <= active:
-        k += 1
-    return k
 
 
 def _known(ctx: EngineContext, budgets: Budgets, w) -> dict[int, int]:
     """The searches of ``w`` done so far in this design (``ctx``'s facts and ``budgets``): VMs more
-    -> active hosts needed (each a function of the design and the VMs alone)."""
+    -> active hosts needed (the hosts grow with the VMs, so they bracket the next answer)."""
     f = ctx.facts
     return ctx.memo.setdefault(("room", w.name, f.overallocation_ratio, f.storage_backend, f.hypervisor, budgets),
                                {})

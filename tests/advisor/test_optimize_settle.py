@@ -16,7 +16,7 @@ from advisor.optimize import SpaceOptions
 from advisor.optimize.evaluate import evaluate_hosts
 from advisor.optimize.search import select
 from advisor.optimize.space import dimensions
-from advisor.recommend.room import _group_bound, _needs, bounded, constrained_room
+from advisor.recommend.room import bounded
 from advisor.scenario import parse_scenario
 from knowledge.costs import load_catalogue
 
@@ -33,15 +33,6 @@ CASES = {  # review 3's fd.yaml, ha5.yaml and aa.yaml
     "HA tolerating 2": ({}, APP, {"ha": {"policy": "percentage", "tolerate_hosts": 2}}),
     "anti-affinity": ({}, {"name": "db", "vms": 4, "vcpus": 4, "ram_gib": 32, "cpu_intensity": "low",
                            "anti_affinity": True}, {}),
-    # review F2's s4: replicas over 3 domains, survive a host; the hosts the search needs with k more
-    # cass VMs are not monotone in k (2x20c 384G, Xen, none: 7, 8, 9, 8, 9 for 16 to 20 more)
-    "replicas, survive a host": (
-        {"failure_domains": [{"name": d, "hosts": 2} for d in "abc"]},
-        [{"name": "cass", "vms": 9, "vcpus": 8, "ram_gib": 32, "cpu_intensity": "high", "application": "cassandra",
-          "replication_factor": 3, "io": {"pattern": "mixed", "read_share": 0.5, "intensity": "high",
-                                          "block_size_kib": 64, "footprint_gb": 200, "disk_gb": 300}},
-         {"name": "web", "vms": 20, "vcpus": 2, "ram_gib": 4, "cpu_intensity": "medium"}],
-        {"survive": {"hosts": 1}}),
 }
 #: boot_time: no design has the figure (NaN in every row), an empty front
 RANKINGS = [("cost", "headroom"), ("hosts", "headroom"), ("cost", "throughput"), ("power", "host_cpu"),
@@ -50,10 +41,9 @@ RANKINGS = [("cost", "headroom"), ("hosts", "headroom"), ("cost", "throughput"),
 pytestmark = pytest.mark.timeout(600)
 
 
-def _scenario(hosts: dict, workload: dict | list, prefs: dict):
+def _scenario(hosts: dict, workload: dict, prefs: dict):
     return parse_scenario({
-        "name": "constrained", "workloads": workload if isinstance(workload, list) else [workload],
-        "preferences": prefs,
+        "name": "constrained", "workloads": [workload], "preferences": prefs,
         "hosts": {"count": 6, "reserve": 0, "ram_gib": 512, **hosts,
                   "cpu": {"sockets": 2, "cores_per_socket": 16, "threads_per_core": 2, "ghz": 2.0}}})
 
@@ -78,33 +68,6 @@ def test_the_ranking_settles_few_rows_and_is_the_exhaustive_one(session_kb, case
         settled.append(len(pending) - len(lazy.pending))
     assert tighter > 0  # the constraints do bind: a ranking on the bounds would differ
     assert min(settled) < len(pending)  # and some ranking needed fewer searches than every row
-
-
-def test_the_room_is_each_step_fitting_whatever_was_searched_before(session_kb):
-    """Room for k more VMs means each of the k more still places on the row's hosts (the hosts the
-    search needs are not monotone in the VMs here), and a row's figure does not depend on which
-    rows were settled before it: the GUI settles in row order, the pruned CLI a placement's most
-    hosts first (review F2: 211.11 % vs 188.89 % for the same design)."""
-    cat = load_catalogue(CATALOGUE)
-    sc = _scenario(*CASES["replicas, survive a host"])
-    dims = dimensions(sc, cat, SPACE)
-    ascending, descending = (evaluate_hosts(sc, cat, dims, dims.hosts, session_kb, counts=SPACE.host_counts)
-                             for _ in range(2))
-    ascending.settle(sorted(ascending.pending))
-    descending.settle(sorted(descending.pending, key=lambda r: -descending.pending[r].active))
-    assert np.array_equal(ascending.headroom, descending.headroom)
-    jobs = list(evaluate_hosts(sc, cat, dims, dims.hosts, session_kb, counts=SPACE.host_counts).pending.values())
-    most = {id(j.p): max(x.active for x in jobs if x.p is j.p) for j in jobs}
-    dips = 0
-    for job in sorted(jobs, key=lambda j: (j.active < most[id(j.p)], j.active)):  # the pruned order
-        room = constrained_room(job.p.ctx, job.active, job.p.budgets, job.room)
-        for w in sc.workloads:
-            got, hi = room[w.name], min(job.room[w.name], _group_bound(job.p.ctx, w, job.active))
-            needs = [_needs(job.p.ctx, job.p.budgets, w, k) for k in range(1, min(got + 1, hi) + 1)]
-            assert all(n <= job.active for n in needs[:got])  # every step up to the room fits
-            assert got == hi or needs[got] > job.active  # and the next does not
-            dips += any(b < a for a, b in zip(needs, needs[1:], strict=False))
-    assert dips  # the case is one where the hosts needed fall as VMs are added
 
 
 def test_a_bounded_advice_keeps_its_count_and_timeline(session_kb):
