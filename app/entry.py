@@ -60,7 +60,7 @@ def execute(args: argparse.Namespace) -> int:
     """Run the parsed command ``args`` (its ``func``): the user's directories checked first (unless
     the command does it itself, ``checks_dirs_itself``), the umask owner-only while it runs, errors
     turned into exit codes."""
-    from app.startup import check_user_dirs, user_dirs_message
+    from app.startup import say_user_dir_problems
     from knowledge.infra.errors import UserFacingError
 
     # files and folders the program creates (user database, caches, settings, exports) are the
@@ -68,13 +68,11 @@ def execute(args: argparse.Namespace) -> int:
     old_umask = os.umask(0o077) if hasattr(os, "umask") else None
     try:
         if not getattr(args, "checks_dirs_itself", False):  # the GUI: once its window is up (issue #30)
-            problems = check_user_dirs()
-            if problems:  # say it first; commands that only read still work
-                print(user_dirs_message(problems), file=sys.stderr)
+            say_user_dir_problems()  # first; commands that only read still work
         return int(args.func(args) or 0)
     except UserFacingError as exc:
-        if getattr(args, "checks_dirs_itself", False) and (problems := check_user_dirs()):
-            print(user_dirs_message(problems), file=sys.stderr)  # its window, which would say it, never came
+        if getattr(args, "checks_dirs_itself", False):
+            say_user_dir_problems()  # its window, which would say them, never came
         print(f"capadvisor: error: {exc}", file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt:

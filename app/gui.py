@@ -84,7 +84,9 @@ def native_message(title: str, text: str) -> bool:
 
 
 def _fail(text: str) -> int:
-    say_unwritable_dirs()  # the window would have said it once painted; it will not be
+    from app.startup import say_user_dir_problems
+
+    say_user_dir_problems()  # the window would have said them once painted; it will not be
     print(f"capadvisor: {text}", file=sys.stderr)
     native_message("Capacity Advisor cannot start", text)
     return EXIT_NO_GUI
@@ -143,10 +145,11 @@ def run(scenario: Path | None = None, screenshots: Path | None = None, size: tup
     app.setOrganizationName("CapacityAdvisor")
     app.setDesktopFileName("capadvisor")
     if screenshots is not None:
+        from app.startup import say_user_dir_problems
         from ui.screenshots import quiet_offscreen_warnings, render_all
 
         quiet_offscreen_warnings()
-        say_unwritable_dirs()
+        say_user_dir_problems()
         window = create_window(kb_path, font_pt)
         window.resize(*size)
         return render_all(window, Path(scenario) if scenario else None, Path(screenshots), size)
@@ -258,26 +261,15 @@ def launch(scenario: Path | None = None, kb_path: Path | None = None, font_pt: f
     return window
 
 
-def say_unwritable_dirs() -> str | None:
-    """The message on stderr when the data, cache or settings directory cannot be created or written
-    (app.startup.check_user_dirs), as every command says it; returns it, or None when all is well."""
-    from app.startup import check_user_dirs, user_dirs_message
-
-    problems = check_user_dirs()
-    if not problems:
-        return None
-    message = user_dirs_message(problems)
-    print(message, file=sys.stderr)
-    return message
-
-
 def warn_unwritable_dirs(window):
     """Tell the user, on stderr and in a window, when the data, cache or settings directory cannot be
-    written (:func:`say_unwritable_dirs`; the GUI checks once its window is painted, issue #30);
+    written (:func:`app.startup.say_user_dir_problems`; the GUI checks once its window is painted, issue #30);
     returns the (non-modal) message box, or None when all is well."""
     from PySide6.QtWidgets import QMessageBox
 
-    message = say_unwritable_dirs()
+    from app.startup import say_user_dir_problems
+
+    message = say_user_dir_problems()
     if message is None:
         return None
     box = QMessageBox(QMessageBox.Icon.Warning, "Capacity Advisor cannot save its files",

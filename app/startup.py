@@ -9,6 +9,7 @@ environment variable that moves it, instead of a traceback deep inside a save.
 from __future__ import annotations
 
 import os
+import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -60,6 +61,18 @@ def check_user_dirs() -> list[str]:
         if why:
             problems.append(f"the {label} {directory} {why}; set {env} to a writable directory")
     return problems
+
+
+def say_user_dir_problems() -> str | None:
+    """:func:`check_user_dirs`, its problems said on stderr (:func:`user_dirs_message`), as every
+    command says them before it runs (the GUI once its window is painted); returns the message, or
+    None when all is well."""
+    problems = check_user_dirs()
+    if not problems:
+        return None
+    message = user_dirs_message(problems)
+    print(message, file=sys.stderr)
+    return message
 
 
 def user_dirs_message(problems: list[str]) -> str:
