@@ -143,7 +143,7 @@ def readme(export: Export, title: str, how_to: list[str], files: list[tuple[str,
     out += ["", "## Workload groups", "", "| group | VMs | vCPUs | RAM (MiB) | disk | cache | real time |",
             "|---|---|---|---|---|---|---|"]
     for g in p.groups:
-        name = md_escape(g.name)
+        name = md_escape(g.label)
         if g.containers:
             out.append(f"| {name} | {g.vms} | - | - | - | - | runs as containers (not exported) |")
             continue

@@ -31,7 +31,7 @@ NOVA_POLICIES = ("affinity", "anti-affinity", "soft-affinity", "soft-anti-affini
 def vm_hosts(plan: ClusterPlan) -> dict[str, tuple[str, str]]:
     """VM name -> (host, domain) as the placement put it (the group's VMs in order over its hosts)."""
     out: dict[str, tuple[str, str]] = {}
-    names = {g.name: iter(g.vm_names()) for g in plan.vm_groups()}
+    names = {g.name: iter(vms) for g, vms in plan.workload_vms()}
     for h in plan.placement:
         for w, n in h["vms"].items():
             it = names.get(w)
@@ -56,17 +56,16 @@ def constraint_sets(plan: ClusterPlan) -> list[tuple[str, str, list[str]]]:
     where = vm_hosts(plan)
     out: list[tuple[str, str, list[str]]] = []
     named: dict[tuple[str, str], list[str]] = {}
-    for g in plan.vm_groups():
-        vms = g.vm_names()
+    for g, vms in plan.workload_vms():
         if g.anti_affinity is True:
-            out.append((f"{g.slug}-apart", "anti-affinity", vms))
+            out.append((f"{g.workload_slug}-apart", "anti-affinity", vms))
         elif g.anti_affinity:
             named.setdefault((str(g.anti_affinity), "anti-affinity"), []).extend(vms)
-        if (g.replication_factor or 0) > 1 and g.anti_affinity is not True and g.vms > 1:
-            sets = [vms] if g.vms <= (g.replication_factor or 0) else _replica_sets(vms, where)
-            out += [(f"{g.slug}-replicas-{i + 1}", "anti-affinity", s) for i, s in enumerate(sets)]
+        if (g.replication_factor or 0) > 1 and g.anti_affinity is not True and len(vms) > 1:
+            sets = [vms] if len(vms) <= (g.replication_factor or 0) else _replica_sets(vms, where)
+            out += [(f"{g.workload_slug}-replicas-{i + 1}", "anti-affinity", s) for i, s in enumerate(sets)]
         if g.affinity is True:
-            out.append((f"{g.slug}-together", "affinity", vms))
+            out.append((f"{g.workload_slug}-together", "affinity", vms))
         elif g.affinity:
             named.setdefault((str(g.affinity), "affinity"), []).extend(vms)
     for (name, policy, ), vms in named.items():

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal
 
 from knowledge.infra.errors import InputError
@@ -224,11 +224,31 @@ class GroupPlan:
     block_src: Source | None = None
     containers: bool = False
     runs_as_src: Source | None = None
+    runs_as: str = ""  # the per-workload hypervisor choice (containers: how they run)
     realtime: RealtimePlan | None = None
     rt_first_cpu: int | None = None  # host CPU of the first real-time vCPU of the group's first VM
     anti_affinity: bool | str = False  # the scenario's placement constraints (#32)
     affinity: bool | str = False
     replication_factor: int | None = None
+    #: a shape group (a workload whose VMs differ in shape, :func:`shape_groups`): the workload's
+    #: slug its VMs are named by, its VMs before this group's first, and its VMs in all (0: not one)
+    vm_slug: str = ""
+    first: int = 0
+    of: int = 0
+
+    @property
+    def label(self) -> str:
+        """The group for people: the workload's name, a shape group's VMs of it added."""
+        return self.name if not self.of else f"{self.name}, VMs {self.first + 1}-{self.first + self.vms} of {self.of}"
+
+    @property
+    def workload_slug(self) -> str:
+        """The slug of its workload (its VMs are named by it; a shape group's files by ``slug``)."""
+        return self.vm_slug or self.slug
+
+    def vm_number(self, index: int) -> str:
+        """VM ``index`` (0-based) of the group as its workload counts it: ``VM 17 of 128``."""
+        return f"VM {self.first + index + 1} of {self.of or self.vms}"
 
     @property
     def ram_mib(self) -> int:
@@ -273,8 +293,9 @@ class GroupPlan:
         return [c for i in range(self.vms) for c in self.vm_cpus(i)]
 
     def vm_names(self) -> list[str]:
-        width = max(2, len(str(self.vms)))
-        return [f"{self.slug}-{i:0{width}d}" for i in range(1, self.vms + 1)]
+        """Its VMs' names: the workload's slug and the VM's number in the workload."""
+        width = max(2, len(str(self.of or self.vms)))
+        return [f"{self.workload_slug}-{i:0{width}d}" for i in range(self.first + 1, self.first + self.vms + 1)]
 
 
 @dataclass
@@ -324,6 +345,17 @@ class ClusterPlan:
     def vm_groups(self) -> list[GroupPlan]:
         """Groups that run as VMs (not containers)."""
         return [g for g in self.groups if not g.containers]
+
+    def workload_vms(self) -> list[tuple[GroupPlan, list[str]]]:
+        """(its first group, every VM's name) of each workload exported as VMs: a workload's shape
+        groups (:func:`shape_groups`) joined, as the placement and its constraints count them."""
+        out: list[tuple[GroupPlan, list[str]]] = []
+        for g in self.vm_groups():
+            if g.first:
+                out[-1][1].extend(g.vm_names())
+            else:
+                out.append((g, g.vm_names()))
+        return out
 
     def realtime_groups(self) -> list[GroupPlan]:
         return [g for g in self.vm_groups() if g.realtime is not None]
@@ -386,41 +418,69 @@ def plan_from_advice(advice) -> ClusterPlan:
     next_cpu = HOUSEKEEPING_CPU + 1
     slugs: set[str] = set()
     for w in sc.workloads:
-        scope = f"workload:{w.name}"
-        base, n = slug(w.name), 1
-        group_slug = base
-        while group_slug in slugs:  # "Web" and "web!" need files of their own
-            n += 1
-            group_slug = f"{base}-{n}"
-        slugs.add(group_slug)
-        g = GroupPlan(name=one_line(w.name), slug=group_slug, vms=w.vms, vcpus=w.vcpus, ram_gib=w.ram_gib,
-                      disk_gb=w.disk_size_gb, live_migration=w.live_migration, anti_affinity=w.anti_affinity,
-                      affinity=w.affinity, replication_factor=w.replication_factor)
-        if (r := advice.find("cache_mode", scope)) is not None:
-            g.cache, g.cache_src = r.choice, Source.of(r)
-        if (r := advice.find("disk_placement", scope)) is not None:
-            g.placement, g.placement_src = r.choice, Source.of(r)
-        if (r := advice.find("io_block_size", scope)) is not None:
-            g.block, g.block_src = r.choice, Source.of(r)
-        if (r := advice.find("hypervisor", scope)) is not None:
-            g.runs_as_src = Source.of(r)
-            g.containers = "container" in r.choice.lower()
-        if w.realtime is not None:
-            g.realtime = _rt_plan(advice.find("vm_period_budget", scope), w.realtime.time_unit)
-            if g.realtime is not None and not g.containers:
-                g.rt_first_cpu = next_cpu
-                next_cpu += w.vcpus * w.vms
-                if g.realtime.problem:
-                    plan.notes.append(f"{g.name}: {g.realtime.problem}; no period or budget exported")
-            elif g.realtime is None:
-                plan.notes.append(f"{g.name}: the advice found no feasible VM period and budget; "
-                                  "no real-time settings exported")
+        g = _group_plan(advice, w, _unique_slug(slug(w.name), slugs))
+        if g.realtime is not None and g.realtime.problem and not g.containers:
+            plan.notes.append(f"{g.name}: {g.realtime.problem}; no period or budget exported")
+        elif w.realtime is not None and g.realtime is None:
+            plan.notes.append(f"{g.name}: the advice found no feasible VM period and budget; "
+                              "no real-time settings exported")
         if g.containers:
-            plan.notes.append(f"{g.name}: the advice runs it as {r.choice if r else 'containers'}; "
+            plan.notes.append(f"{g.name}: the advice runs it as {g.runs_as or 'containers'}; "
                               "no VM configuration exported")
-        plan.groups.append(g)
+        for part in shape_groups(g, w.vm_shapes, slugs):
+            if part.realtime is not None and not part.containers:  # every real-time VM on cores of its own
+                part.rt_first_cpu = next_cpu
+                next_cpu += part.vcpus * part.vms
+            plan.groups.append(part)
     if next_cpu > sc.hosts.cpu.cores:
         plan.notes.append(f"the real-time pinning gives every real-time VM cores of its own (host CPUs "
                           f"{HOUSEKEEPING_CPU + 1}-{next_cpu - 1}), more than the {sc.hosts.cpu.cores} cores of a "
                           "host: spread those VMs over hosts and reuse the CPU numbers on each")
     return plan
+
+
+def _unique_slug(base: str, slugs: set[str]) -> str:
+    """``base``, numbered when taken ("Web" and "web!" need files of their own); now taken."""
+    out, n = base, 1
+    while out in slugs:
+        n += 1
+        out = f"{base}-{n}"
+    slugs.add(out)
+    return out
+
+
+def _group_plan(advice, w, group_slug: str) -> GroupPlan:
+    """Workload ``w``'s group: its VM shape (the first of :attr:`Workload.vm_shapes`) and the
+    per-workload choices of the advice."""
+    scope = f"workload:{w.name}"
+    g = GroupPlan(name=one_line(w.name), slug=group_slug, vms=w.vms, vcpus=w.vcpus, ram_gib=w.ram_gib,
+                  disk_gb=w.disk_size_gb, live_migration=w.live_migration, anti_affinity=w.anti_affinity,
+                  affinity=w.affinity, replication_factor=w.replication_factor)
+    if (r := advice.find("cache_mode", scope)) is not None:
+        g.cache, g.cache_src = r.choice, Source.of(r)
+    if (r := advice.find("disk_placement", scope)) is not None:
+        g.placement, g.placement_src = r.choice, Source.of(r)
+    if (r := advice.find("io_block_size", scope)) is not None:
+        g.block, g.block_src = r.choice, Source.of(r)
+    if (r := advice.find("hypervisor", scope)) is not None:
+        g.runs_as_src, g.runs_as = Source.of(r), r.choice
+        g.containers = "container" in r.choice.lower()
+    if w.realtime is not None:
+        g.realtime = _rt_plan(advice.find("vm_period_budget", scope), w.realtime.time_unit)
+    return g
+
+
+def shape_groups(g: GroupPlan, shapes: tuple[tuple[int, int], ...], slugs: set[str]) -> list[GroupPlan]:
+    """``g`` as one group per VM shape of its workload (``shapes``: (VMs, vCPUs a VM) in order,
+    :attr:`advisor.scenario.model.Workload.vm_shapes`): a workload given as totals whose VMs are
+    not all alike is exported as the VMs it was sized as, not as VMs of its largest shape. The
+    first keeps the workload's slug, the others add their vCPUs (``erp-3vcpu``); every VM keeps
+    its name and number in the workload."""
+    if len(shapes) == 1:
+        return [g]
+    out, first = [], 0
+    for i, (n, v) in enumerate(shapes):
+        part_slug = g.slug if i == 0 else _unique_slug(f"{g.slug}-{v}vcpu", slugs)
+        out.append(replace(g, slug=part_slug, vm_slug=g.slug, vms=n, vcpus=v, first=first, of=g.vms))
+        first += n
+    return out

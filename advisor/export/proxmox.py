@@ -66,7 +66,7 @@ class _Gen:
     def group_block(self, g: GroupPlan, first_id: int, file: str) -> list[str]:
         p, ex = self.plan, self.ex
         fn = f"create_{g.slug.replace('-', '_')}"
-        out = [f"# --- {g.name}: {g.vms} VMs ---"]
+        out = [f"# --- {g.label}: {g.vms} VMs ---"]
         lines = []
         if p.backend_src:
             lines += p.backend_src.lines()
@@ -189,11 +189,13 @@ class _Gen:
 
 
 def first_ids(groups: list[GroupPlan]) -> list[int]:
-    """The VM id of each group's first VM: groups start at the next hundred after the last."""
-    out, vmid = [], VMID_BASE
+    """The VM id of each group's first VM: workloads start at the next hundred after the last."""
+    out, vmid, start = [], VMID_BASE, VMID_BASE + 1
     for g in groups:
-        out.append(vmid + 1)
-        vmid += (g.vms // 100 + 1) * 100
+        if not g.first:  # a workload's shape groups continue its ids (VM 17 of erp is erp's first id + 16)
+            start = vmid + 1
+            vmid += ((g.of or g.vms) // 100 + 1) * 100
+        out.append(start + g.first)
     return out
 
 

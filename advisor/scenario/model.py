@@ -223,9 +223,17 @@ class Workload:
         return self.total_vcpus is not None or self.total_ram_gib is not None or self.total_storage_tb is not None
 
     @property
+    def vm_shapes(self) -> tuple[tuple[int, int], ...]:
+        """(VMs, vCPUs a VM) of its VMs in order: the first of ``vcpus``, the last
+        ``fewer_vcpu_vms`` of one fewer (a totals workload's split, made once by the sizing,
+        :func:`advisor.scenario.totals.size_totals`). Exports, texts and totals read it."""
+        k = self.fewer_vcpu_vms
+        return ((self.vms - k, self.vcpus), (k, self.vcpus - 1)) if k else ((self.vms, self.vcpus),)
+
+    @property
     def all_vcpus(self) -> int:
         """The vCPUs of all its VMs (a totals workload's some one vCPU fewer: its vCPU total)."""
-        return self.vms * self.vcpus - self.fewer_vcpu_vms
+        return sum(n * v for n, v in self.vm_shapes)
 
     @property
     def mean_vcpus(self) -> float:
@@ -236,8 +244,8 @@ class Workload:
     @property
     def vcpus_label(self) -> str:
         """The vCPUs a VM for people: ``4``, or ``4 (3 of them 3)`` for a totals workload spread exactly."""
-        k = self.fewer_vcpu_vms
-        return str(self.vcpus) if not k else f"{self.vcpus} ({k:,} of them {self.vcpus - 1})"
+        (_, v), *fewer = self.vm_shapes
+        return str(v) + "".join(f" ({k:,} of them {u})" for k, u in fewer)
 
     @property
     def disk_size_gb(self) -> float:

@@ -75,7 +75,7 @@ def totals_text(sc: Scenario) -> str:
                 if value is not None)
             typical = w.typical or (w.vcpus, w.ram_gib)
             held = w.all_vcpus
-            fewer = f" ({w.fewer_vcpu_vms:,} of them {w.vcpus - 1})" if w.fewer_vcpu_vms else ""
+            fewer = "".join(f" ({k:,} of them {v})" for k, v in w.vm_shapes[1:])
             text = (f"{w.name} (totals: {given}) is sized as {w.vms:,} VMs of {w.vcpus} vCPU{fewer} / "
                     f"{num(w.ram_gib)} GiB"
                     + (f" / {num(w.io.disk_gb or 0)} GB disk" if w.total_storage_tb else "")
