@@ -13,8 +13,10 @@ The room is then a function of the design and the active hosts alone, whatever w
 before, and it grows with the hosts (:mod:`advisor.optimize.settle` relies on both). An
 anti-affinity group bounds it first: its VMs never share a host, so the group holds at most one VM
 a host. The steps are searched once per design and kept in the advice's memo, so counts that share
-a design (the optimizer's rows) share them; the optimizer, which reads only the least share
-(:func:`least_share`), searches each workload only as far as that share.
+a design (the optimizer's rows) share them. Each step is a search, so a workload is searched one
+VM at a time only as far as the least share of a workload's VMs (that workload's room is exact:
+the optimizer's headroom figure, :func:`least_share`) or :data:`STEPS` VMs more, whichever is
+more; a room that reaches that limit is a lower bound, and the advice says so (:func:`at_least`).
 
 Each search places every workload, and each workload takes several, so the work grows with the square
 of the workloads: beyond :data:`SEARCHED_WORKLOADS` workloads (an estate) the room is the resources'
@@ -37,6 +39,9 @@ from advisor.recommend.host_demand import Budgets, pin_vm_demand, vm_demand
 
 #: the most workloads whose room the constrained search finds (100 took ~5 s of CPU, 300 ~50 s)
 SEARCHED_WORKLOADS = 24
+#: beyond the least share, the most VMs more of a workload whose steps the advice searches (each
+#: step is a constrained search: 791 more VMs under "survive 2 hosts" took 18 s of CPU)
+STEPS = 128
 #: True while the room is not searched whatever the scenario (:func:`bounded`)
 _BOUNDED: ContextVar[bool] = ContextVar("room_bounded", default=False)
 
@@ -64,31 +69,52 @@ def unsearched(sc) -> str:
 
 def constrained_room(ctx: EngineContext, active: int, budgets: Budgets, room: dict[str, int]) -> dict[str, int]:
     """Workload name -> the VMs more of it ``active`` hosts place under the constraints, each at
-    most its resources' ``room`` (see the module doc)."""
-    searched = not unsearched(ctx.scenario) and not _BOUNDED.get()
-    out = {}
-    for w in ctx.scenario.workloads:
-        hi = max(min(room.get(w.name, 0), _group_bound(ctx, w, active)), 0)
-        out[w.name] = _steps_that_fit(ctx, budgets, w, active, hi) if searched else hi
-    return out
+    most its resources' ``room`` (see the module doc): the least share of a workload's VMs exact,
+    each other workload searched as far as that share or :data:`STEPS` VMs more, whichever is more
+    (:func:`at_least` names those that reach it)."""
+    return _rooms(ctx, active, budgets, room, STEPS)[0]
 
 
 def least_share(ctx: EngineContext, active: int, budgets: Budgets, room: dict[str, int]) -> dict[str, int]:
-    """:func:`constrained_room` where only the least share of a workload's VMs is exact (the
-    optimizer's headroom figure): a workload whose room reaches the least share found so far is
-    searched no further than that share, and its figure is then that share's VMs (never less)."""
-    if unsearched(ctx.scenario) or _BOUNDED.get():
-        return constrained_room(ctx, active, budgets, room)
+    """:func:`constrained_room` searched no further than the least share (the optimizer's headroom
+    figure): the least share's workload exact, every other at least that share of its VMs."""
+    return _rooms(ctx, active, budgets, room, 0)[0]
+
+
+def at_least(ctx: EngineContext, active: int, budgets: Budgets, room: dict[str, int]) -> str:
+    """The caveat when :func:`constrained_room` stops a workload's search before its room ends ("" if none)."""
+    got, cut = _rooms(ctx, active, budgets, room, STEPS)
+    by_name = {w.name: w for w in ctx.scenario.workloads}  # cut short unless the next step is known not to fit
+    names = [n for n in cut if _steps_that_fit(ctx, budgets, by_name[n], active, got[n] + 1) > got[n]]
+    if not names:
+        return ""
+    return (f"room for more VMs is searched under the constraints one VM at a time, as far as the least share of a "
+            f"workload's VMs or {STEPS} VMs more, whichever is more: {', '.join(names)} "
+            f"{'has' if len(names) == 1 else 'have'} room for at least the VMs given")
+
+
+def _rooms(ctx: EngineContext, active: int, budgets: Budgets, room: dict[str, int],
+           steps: int) -> tuple[dict[str, int], list[str]]:
+    """(workload -> VMs more, the workloads whose search stopped at its limit, not at a step that
+    does not fit nor at the resources' room): the least share
+    first (each workload searched no further than the least so far), then each workload as far as
+    that share or ``steps`` VMs more, whichever is more."""
     bounds = {w.name: max(min(room.get(w.name, 0), _group_bound(ctx, w, active)), 0) for w in ctx.scenario.workloads}
-    out: dict[str, int] = {}
-    least = None  # (VMs more, VMs) of the least share so far
+    if unsearched(ctx.scenario) or _BOUNDED.get():
+        return bounds, []
+    least = (1 << 62, 1)  # (VMs more, VMs) of the least share so far
     for w in sorted(ctx.scenario.workloads, key=lambda w: bounds[w.name] / max(w.vms, 1)):
         vms = max(w.vms, 1)
-        hi = bounds[w.name] if least is None else min(bounds[w.name], -(-least[0] * vms // least[1]))
+        k = _steps_that_fit(ctx, budgets, w, active, min(bounds[w.name], -(-least[0] * vms // least[1])))
+        if k * least[1] < least[0] * vms:
+            least = (k, vms)
+    out, short = {}, []
+    for w in ctx.scenario.workloads:
+        hi = min(bounds[w.name], max(steps, -(-least[0] * max(w.vms, 1) // least[1])))
         out[w.name] = _steps_that_fit(ctx, budgets, w, active, hi)
-        if least is None or out[w.name] * least[1] < least[0] * vms:
-            least = (out[w.name], vms)
-    return {w.name: out[w.name] for w in ctx.scenario.workloads}
+        if out[w.name] == hi < bounds[w.name]:
+            short.append(w.name)
+    return out, short
 
 
 def _steps_that_fit(ctx: EngineContext, budgets: Budgets, w, active: int, hi: int) -> int:
