@@ -4,7 +4,6 @@ shaded regions and the recommended option emphasised."""
 
 from __future__ import annotations
 
-import html
 import math
 import os
 
@@ -26,6 +25,7 @@ from PySide6.QtWidgets import (  # noqa: E402
 
 from advisor.figures.spec import ChartSpec  # noqa: E402
 from ui import theme  # noqa: E402
+from ui.plots import legend  # noqa: E402
 from ui.plots.axes import ReadableAxis  # noqa: E402
 from ui.plots.chart_data import data_button  # noqa: E402
 from ui.plots.line_labels import LABEL_TOP, place_flat_labels, stagger_labels  # noqa: E402
@@ -33,21 +33,6 @@ from ui.plots.line_labels import LABEL_TOP, place_flat_labels, stagger_labels  #
 pg.setConfigOptions(antialias=True, useNumba=False, foreground="k")
 
 _STYLES = {"solid": Qt.PenStyle.SolidLine, "dash": Qt.PenStyle.DashLine, "dot": Qt.PenStyle.DotLine}
-#: a line style as the legend draws it in text
-_SAMPLES = {"solid": "━━", "dash": "╌╌", "dot": "┈┈"}
-#: a point symbol (pyqtgraph's names) as the legend draws it in text: the legend shows the mark the chart draws
-_SYMBOLS = {"o": "●", "s": "■", "d": "◆", "t": "▼", "t1": "▲", "t2": "▶", "t3": "◀", "star": "★", "+": "+",
-            "x": "×"}
-#: a legend name up to this many characters is kept on one line ("RAM demand" never splits)
-_WHOLE_NAME = 22
-
-
-def symbol_sample(symbol) -> str:
-    """The legend's sample of points drawn with ``symbol`` (one name, or one per point)."""
-    names = {symbol} if isinstance(symbol, str) else set(symbol)
-    return _SYMBOLS.get(names.pop(), "●") if len(names) == 1 else "●"
-
-
 def _same_numbers(a, b) -> bool:
     """Whether two series of a chart hold the same numbers (None for both: no series)."""
     if a is None or b is None:
@@ -87,8 +72,6 @@ class _ChartViewBox(pg.ViewBox):
 
 
 
-# the theme colour of each line kind (advisor.figures.spec.Line.kind), for the line and its legend entry
-_LINE_COLOR = {"limit": "bad", "bound": "muted", "marker": "accent"}
 
 
 class ChartWidget(QWidget):
@@ -514,35 +497,9 @@ class ChartWidget(QWidget):
         return drawn
 
     def legend_entries(self, spec: ChartSpec, colors: dict | None = None) -> list[tuple[str, str, str, bool]]:
-        """(name, colour, sample, chosen) of each series the legend names, the recommended option
-        marked (curves, measured points, sloped lines and the advice's marks)."""
-        pc = theme.plot_colors(self.look)
+        """(name, colour, sample, chosen) of each series the legend names (:func:`ui.plots.legend.entries`)."""
         colors = colors if colors is not None else self._series_colors(spec)
-        out = []
-        several = len([c for c in spec.curves if c.in_legend]) > 1
-        for c in spec.curves:
-            if c.in_legend:
-                sample = _SAMPLES.get(c.style, "━━")
-                out.append((c.name + (" ★ recommended" if c.highlight and several else ""),
-                            colors.get(c.color_key or c.name, pc["accent"]), sample, c.highlight))
-        for pts in spec.points:  # a compact chart names only the points that are not measurements
-            if not self.compact or pts.highlight or pts.symbol not in ("o", ["o"] * len(pts.x)):
-                out.append((pts.name, colors.get(pts.color_key or pts.name, pc["accent"]), symbol_sample(pts.symbol),
-                            pts.highlight))
-        for line in spec.lines:
-            if line.slope is not None:  # drawn in its kind's colour and dash (see _add_line)
-                out.append((line.label, pc[_LINE_COLOR[line.kind]], "╌╌" if line.kind == "bound" else "━━", False))
-            elif line.label in self._hidden_labels and line.kind != "marker":
-                out.append((line.label, pc[_LINE_COLOR[line.kind]],
-                            "┃" if line.kind == "limit" else "╎", False))
-        for mark in spec.marks:
-            if mark.label and not any(mark.label == e[0] for e in out):
-                out.append((mark.label, pc["accent"], "┃", True))
-        drawn = {c.style for c in spec.curves}
-        for style, text in spec.style_notes.items():  # what solid and dashed stand for
-            if style in drawn:
-                out.append((text, pc["muted"], _SAMPLES.get(style, "━━"), False))
-        return out
+        return legend.entries(spec, colors, theme.plot_colors(self.look), self.compact, self._hidden_labels)
 
     def _show_legend(self, spec: ChartSpec, colors: dict, pc: dict) -> None:
         entries = self.legend_entries(spec, colors)
@@ -551,24 +508,13 @@ class ChartWidget(QWidget):
             self.legend_label.hide()
             return
         size = max(self.font().pointSizeF(), 7.0) * 0.9
-        parts = []
-        for name, col, sample, chosen in entries:
-            # the sample stays with the name; a long name wraps at its spaces after its first word (a
-            # narrow chart at 1024 px cut "directsync (estimated) ★ recommended" at its right edge)
-            first, _sep, rest = html.escape(name).partition(" ")  # (a 16-pt workshop chart cut "★ recommended")
-            if len(name) <= _WHOLE_NAME:  # a short one stays whole ("RAM" / "demand" read as two entries)
-                first, rest = html.escape(name), ""
-            text = f"<span style='white-space:nowrap'><span style='color:{col}'>{sample}</span>&nbsp;{first}</span>"
-            text += f" {rest}" if rest else ""
-            parts.append(f"<b>{text}</b>" if chosen else text)
-        self.legend_label.setText(f"<span style='font-size:{size:.1f}pt; color:{pc['foreground']}'>"
-                                  + " &nbsp; ".join(parts) + "</span>")
+        self.legend_label.setText(legend.html_text(entries, size, pc["foreground"]))
         self.legend_label.show()
         self._fit_height()
 
     def _add_line(self, item, line, pc, x0: float, x1: float, spec: ChartSpec):
         """Draw one line; returns its item (None when it cannot be drawn, e.g. <= 0 on a log axis)."""
-        color = pc[_LINE_COLOR[line.kind]]
+        color = pc[legend.LINE_COLOR[line.kind]]
         label = None if self.compact and line.kind in ("bound", "marker") else line.label
         style = Qt.PenStyle.DashLine if line.kind == "bound" else Qt.PenStyle.SolidLine
         pen = pg.mkPen(color, width=2 if line.kind != "bound" else 1.5, style=style)
