@@ -52,14 +52,24 @@ def test_peak_at_100_sizes_on_the_peak():
     assert sc.workloads[0].cpu_busy_share == pytest.approx(0.9)
 
 
-def test_the_cli_takes_a_number_and_says_so_for_a_word(capsys):
+@pytest.mark.parametrize("word", ["p100", "top"])
+def test_the_cli_takes_a_number_or_peak_and_says_so_for_another_word(capsys, word):
     with pytest.raises(SystemExit) as ex:
-        main(["inventory", str(NX), "--percentile", "peak", "--no-advise"])
+        main(["inventory", str(NX), "--percentile", word, "--no-advise"])
     assert ex.value.code == 2
     err = capsys.readouterr().err
-    assert "--percentile: 'peak' is not a number: give a percentile from 1 to 100 (100 is the peak)" in err, err
-    assert main(["inventory", str(NX), "--percentile", "100", "--no-advise", "--format", "json"]) == 0
-    doc = json.loads(capsys.readouterr().out)
-    for w in doc["scenario"]["workloads"]:
+    assert (f"--percentile: '{word}' is not a number: give a percentile from 1 to 100 or peak (the 100th)"
+            in err), err
+
+
+def test_the_cli_takes_peak_as_the_100th(capsys):
+    """Was: ``--percentile peak`` refused, though peak is the 100th's name everywhere else."""
+    docs = []
+    for q in ("100", "peak"):
+        assert main(["inventory", str(NX), "--percentile", q, "--no-advise", "--format", "json"]) == 0
+        docs.append(json.loads(capsys.readouterr().out))
+    assert docs[0] == docs[1]
+    assert docs[0]["scenario"]["preferences"]["sizing_percentile"] == 100
+    for w in docs[0]["scenario"]["workloads"]:
         if "cpu_busy_percentiles" in w:
             assert w["cpu_busy_share"] == w["cpu_busy_percentiles"]["peak"]
