@@ -5,7 +5,12 @@ Widgets that know their name set it themselves (charts, sliders, the data tables
 an application-wide event filter names each interactive widget when it is first shown, if Qt
 finds no name for it (no text, no buddy label): from the label of its form row, its group's
 title, the first clause of its tooltip, its placeholder text, and last its object name. The
-tooltip stays the accessible description (Qt's own default)."""
+tooltip stays the accessible description (Qt's own default).
+
+A drop-down list (a combo box that is not editable) is named the same way, though Qt names it by its
+current choice: on Linux Qt's own interface says "medium, combo box" for CPU intensity, whatever the
+box's accessible name. Its interface (:mod:`ui.choice_access`) says its name and has its choice
+as the value: "CPU intensity, combo box, medium"."""
 
 from __future__ import annotations
 
@@ -33,6 +38,8 @@ from PySide6.QtWidgets import (
     QTextEdit,
     QWidget,
 )
+
+from ui.choice_access import name_choices
 
 #: the widget classes a user operates (and a screen reader must name)
 INTERACTIVE = (QAbstractButton, QAbstractSlider, QAbstractSpinBox, QComboBox, QLineEdit, QTextEdit,
@@ -135,12 +142,16 @@ def derived_name(widget: QWidget) -> str:
 
 
 def name_widget(widget: QWidget) -> None:
-    """Give ``widget`` an accessible name when it is interactive and has none."""
+    """Give ``widget`` an accessible name when it is interactive and has none (a drop-down list's
+    name from Qt is its current choice: it gets one of its own)."""
+    name_choices()
     if isinstance(widget, QScrollBar):
         if not widget.accessibleName():
             widget.setAccessibleName(_scroll_bar_name(widget))
         return
-    if not is_interactive(widget) or widget.accessibleName() or accessible_name(widget):
+    if not is_interactive(widget) or widget.accessibleName():
+        return
+    if not isinstance(widget, QComboBox) and accessible_name(widget):
         return
     name = derived_name(widget)
     if name:
@@ -167,6 +178,7 @@ _namer: _Namer | None = None
 def install() -> None:
     """Name every interactive widget of the application as it is shown (once per application)."""
     global _namer
+    name_choices()
     app = QApplication.instance()
     if _namer is None and app is not None:
         _namer = _Namer(app)

@@ -49,7 +49,7 @@ from advisor.recommend import targets as tg
 from advisor.recommend.base import EngineContext
 from advisor.recommend.placed_count import placed_active
 from advisor.recommend.placement_plan import declared
-from advisor.recommend.room import constrained_room
+from advisor.recommend.room import least_share
 from advisor.recommend.vcpu_overallocation import per_core
 from advisor.rules import CACHE, HV, OVERALLOCATION, Facts, RuleContext, evaluate
 from advisor.scenario import Scenario
@@ -115,7 +115,7 @@ class Table:
 
     def settle(self, rows: Iterable[int] | None = None) -> None:
         """The exact headroom of ``rows`` (default: every row) in place of their upper bound, in
-        row order (each constrained search brackets the next of its design)."""
+        row order (the rows of a design share its searches)."""
         todo = sorted(self.pending if rows is None else {int(r) for r in rows if int(r) in self.pending})
         for r in todo:
             self.headroom[r] = self.pending.pop(r)()
@@ -478,7 +478,7 @@ class PendingRoom:
     room: dict[str, int]
 
     def __call__(self) -> float:
-        return headroom_pct(self.sc, constrained_room(self.p.ctx, self.active, self.p.budgets, self.room))
+        return headroom_pct(self.sc, least_share(self.p.ctx, self.active, self.p.budgets, self.room))
 
 
 def headroom_pct(sc: Scenario, room: dict[str, int]) -> float:

@@ -14,7 +14,7 @@ were exact, by settling only the rows whose exact figure can change it:
   beating every cheaper row's) when several share that figure: the headroom breaks their tie.
 
 A bound is the resources' room, lowered to the exact figure of its placement on its most hosts (the
-room grows with the hosts, as the bisection of :mod:`advisor.recommend.room` assumes). An exact
+room grows with the hosts: :mod:`advisor.recommend.room` counts the steps that each fit). An exact
 figure is never above its bound, so each of these is what the exhaustive ranking gives;
 :func:`unsettled` names the rows left out, which the front then leaves out too.
 """

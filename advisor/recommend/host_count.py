@@ -264,10 +264,14 @@ def _expected(ctx: EngineContext, s: _Sizing) -> tuple[dict, dict, list[str]]:
 
 
 def _room_caveat(ctx: EngineContext, s: _Sizing) -> str:
-    """Why the headroom is an upper bound, when it is not searched under the constraints."""
-    from advisor.recommend.room import unsearched
+    """Why the headroom is an upper bound (not searched under the constraints), or where it is a
+    lower bound (a workload's search stopped before its room ended)."""
+    from advisor.recommend.room import at_least, unsearched
 
-    return "" if s.infeasible or not declared(ctx.scenario) else unsearched(ctx.scenario)
+    if s.infeasible or not declared(ctx.scenario):
+        return ""
+    return unsearched(ctx.scenario) or at_least(ctx, s.active, s.budgets,
+                                                resources_room(ctx, s.active, s.packing, s.budgets))
 
 
 def _alternatives(ctx: EngineContext, s: _Sizing) -> list[Alternative]:

@@ -4,12 +4,19 @@ pairs, failures to survive or an HA policy (:func:`advisor.recommend.placement_p
 
 The resources' headroom (:func:`advisor.recommend.host_count.headroom`: whole VMs of the profile
 in the leftovers of the unconstrained placement) is an upper bound; under the constraints the room
-for ``w`` is the most ``k`` up to it for which the host count's own constrained search
-(:func:`advisor.recommend.placed_count.placed_active`) places the VMs with ``k`` more of ``w`` on
-the active hosts, found by bisection (the hosts it needs grow with ``k``). An anti-affinity group
-bounds it first: its VMs never share a host, so the group holds at most one VM a host. Each search
-is kept in the advice's memo and brackets the next bisection, so counts that share a design (the
-optimizer's rows) share them.
+for ``w`` is the most ``k`` up to it such that every step, 1 to ``k`` VMs more of ``w``, still
+places on the active hosts by the host count's own constrained search
+(:func:`advisor.recommend.placed_count.placed_active`). Every step, not only the ``k``-th: the
+hosts that search needs are not monotone in the VMs (replicas over failure domains with a host to
+survive: 7, 8, 9, 8, 9 hosts for 16 to 20 more), so a ``k`` that places says nothing of ``k - 1``.
+The room is then a function of the design and the active hosts alone, whatever was searched
+before, and it grows with the hosts (:mod:`advisor.optimize.settle` relies on both). An
+anti-affinity group bounds it first: its VMs never share a host, so the group holds at most one VM
+a host. The steps are searched once per design and kept in the advice's memo, so counts that share
+a design (the optimizer's rows) share them. Each step is a search, so a workload is searched one
+VM at a time only as far as the least share of a workload's VMs (that workload's room is exact:
+the optimizer's headroom figure, :func:`least_share`) or :data:`STEPS` VMs more, whichever is
+more; a room that reaches that limit is a lower bound, and the advice says so (:func:`at_least`).
 
 Each search places every workload, and each workload takes several, so the work grows with the square
 of the workloads: beyond :data:`SEARCHED_WORKLOADS` workloads (an estate) the room is the resources'
@@ -22,6 +29,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+from bisect import bisect_right
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -31,6 +39,9 @@ from advisor.recommend.host_demand import Budgets, pin_vm_demand, vm_demand
 
 #: the most workloads whose room the constrained search finds (100 took ~5 s of CPU, 300 ~50 s)
 SEARCHED_WORKLOADS = 24
+#: beyond the least share, the most VMs more of a workload whose steps the advice searches (each
+#: step is a constrained search: 791 more VMs under "survive 2 hosts" took 18 s of CPU)
+STEPS = 128
 #: True while the room is not searched whatever the scenario (:func:`bounded`)
 _BOUNDED: ContextVar[bool] = ContextVar("room_bounded", default=False)
 
@@ -58,35 +69,79 @@ def unsearched(sc) -> str:
 
 def constrained_room(ctx: EngineContext, active: int, budgets: Budgets, room: dict[str, int]) -> dict[str, int]:
     """Workload name -> the VMs more of it ``active`` hosts place under the constraints, each at
-    most its resources' ``room`` (see the module doc)."""
-    out = {}
-    searched = not unsearched(ctx.scenario) and not _BOUNDED.get()
+    most its resources' ``room`` (see the module doc): the least share of a workload's VMs exact,
+    each other workload searched as far as that share or :data:`STEPS` VMs more, whichever is more
+    (:func:`at_least` names those that reach it)."""
+    return _rooms(ctx, active, budgets, room, STEPS)[0]
+
+
+def least_share(ctx: EngineContext, active: int, budgets: Budgets, room: dict[str, int]) -> dict[str, int]:
+    """:func:`constrained_room` searched no further than the least share (the optimizer's headroom
+    figure): the least share's workload exact, every other at least that share of its VMs."""
+    return _rooms(ctx, active, budgets, room, 0)[0]
+
+
+def at_least(ctx: EngineContext, active: int, budgets: Budgets, room: dict[str, int]) -> str:
+    """The caveat when :func:`constrained_room` stops a workload's search before its room ends ("" if none)."""
+    got, cut = _rooms(ctx, active, budgets, room, STEPS)
+    by_name = {w.name: w for w in ctx.scenario.workloads}  # cut short unless the next step is known not to fit
+    names = [n for n in cut if _steps_that_fit(ctx, budgets, by_name[n], active, got[n] + 1) > got[n]]
+    if not names:
+        return ""
+    return (f"room for more VMs is searched under the constraints one VM at a time, as far as the least share of a "
+            f"workload's VMs or {STEPS} VMs more, whichever is more: {', '.join(names)} "
+            f"{'has' if len(names) == 1 else 'have'} room for at least the VMs given")
+
+
+def _rooms(ctx: EngineContext, active: int, budgets: Budgets, room: dict[str, int],
+           steps: int) -> tuple[dict[str, int], list[str]]:
+    """(workload -> VMs more, the workloads whose search stopped at its limit, not at a step that
+    does not fit nor at the resources' room): the least share
+    first (each workload searched no further than the least so far), then each workload as far as
+    that share or ``steps`` VMs more, whichever is more."""
+    bounds = {w.name: max(min(room.get(w.name, 0), _group_bound(ctx, w, active)), 0) for w in ctx.scenario.workloads}
+    if unsearched(ctx.scenario) or _BOUNDED.get():
+        return bounds, []
+    least = (1 << 62, 1)  # (VMs more, VMs) of the least share so far
+    for w in sorted(ctx.scenario.workloads, key=lambda w: bounds[w.name] / max(w.vms, 1)):
+        vms = max(w.vms, 1)
+        k = _steps_that_fit(ctx, budgets, w, active, min(bounds[w.name], -(-least[0] * vms // least[1])))
+        if k * least[1] < least[0] * vms:
+            least = (k, vms)
+    out, short = {}, []
     for w in ctx.scenario.workloads:
-        hi = min(room.get(w.name, 0), _group_bound(ctx, w, active))
-        if not searched:
-            out[w.name] = max(hi, 0)
-            continue
-        known = _known(ctx, budgets, w)  # VMs more -> the hosts they need, from earlier searches
-        lo = max((k for k, n in known.items() if n <= active and k <= hi), default=0)
-        if hi > lo and _needs(ctx, budgets, w, hi) > active:
-            hi = min(k for k, n in known.items() if n > active and k > lo)
-            while lo < hi - 1:  # _needs(lo) <= active < _needs(hi)
-                mid = (lo + hi) // 2
-                if _needs(ctx, budgets, w, mid) <= active:
-                    lo = mid
-                else:
-                    hi = mid
-            hi = lo
-        out[w.name] = max(hi, 0)
-    return out
+        hi = min(bounds[w.name], max(steps, -(-least[0] * max(w.vms, 1) // least[1])))
+        out[w.name] = _steps_that_fit(ctx, budgets, w, active, hi)
+        if out[w.name] == hi < bounds[w.name]:
+            short.append(w.name)
+    return out, short
+
+
+def _steps_that_fit(ctx: EngineContext, budgets: Budgets, w, active: int, hi: int) -> int:
+    """The most ``k <= hi`` such that each step, 1 to ``k`` VMs more of ``w``, places on ``active``
+    hosts: the steps' most hosts needed so far (a monotone list, kept per design) grow as far as
+    ``hi`` or the first step that needs more than ``active``."""
+    most = _most(ctx, budgets, w)  # most[k]: the most hosts any of the steps 0..k needs
+    while len(most) <= hi and most[-1] <= active:
+        most.append(max(most[-1], _needs(ctx, budgets, w, len(most))))
+    return bisect_right(most, active, 0, min(hi + 1, len(most))) - 1
+
+
+def _most(ctx: EngineContext, budgets: Budgets, w) -> list[int]:
+    """The most hosts the steps 0..k of ``w`` need, per k searched so far in this design (0 more
+    needs none of its own: the row's hosts place the scenario)."""
+    return ctx.memo.setdefault(("room steps",) + _design(ctx, budgets, w), [0])
+
+
+def _design(ctx: EngineContext, budgets: Budgets, w) -> tuple:
+    """What a search of ``w``'s steps depends on beside the scenario: ``ctx``'s facts and ``budgets``."""
+    f = ctx.facts
+    return (w.name, f.overallocation_ratio, f.storage_backend, f.hypervisor, budgets)
 
 
 def _known(ctx: EngineContext, budgets: Budgets, w) -> dict[int, int]:
-    """The searches of ``w`` done so far in this design (``ctx``'s facts and ``budgets``): VMs more
-    -> active hosts needed (the hosts grow with the VMs, so they bracket the next answer)."""
-    f = ctx.facts
-    return ctx.memo.setdefault(("room", w.name, f.overallocation_ratio, f.storage_backend, f.hypervisor, budgets),
-                               {})
+    """The searches of ``w`` done so far in this design: VMs more -> active hosts needed."""
+    return ctx.memo.setdefault(("room",) + _design(ctx, budgets, w), {})
 
 
 def _group_bound(ctx: EngineContext, w, active: int) -> int:

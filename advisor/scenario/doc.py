@@ -53,7 +53,8 @@ def _bounds(f: Field) -> str:
         return ""
     low = "" if f.minimum is None else f"{'>' if f.exclusive_min else '>='} {num(f.minimum)}"
     high = f"<= {num(f.bound)}"
-    return ", ".join(x for x in (low, high) if x)
+    words = [f"`{name}` ({num(value)})" for name, value in f.names]
+    return ", ".join(x for x in (low, high) if x) + (f"; or {', '.join(words)}" if words else "")
 
 
 def _kind(f: Field) -> str:

@@ -66,7 +66,8 @@ class Field:
     value validation carries on with when the field is missing, zero or wrong (None: ``default``
     or what was read). ``form``: shown in the GUI's scenario form (``step`` and ``decimals`` its
     editor's); ``assumable`` / ``measurable``: an imported estate may list it in a workload's
-    ``assumed`` / ``measured``; ``limit``: the most entries of a list."""
+    ``assumed`` / ``measured``; ``limit``: the most entries of a list; ``names``: words a number
+    field also takes, each for its number (``peak`` for the 100th percentile)."""
 
     path: str
     kind: str
@@ -87,6 +88,7 @@ class Field:
     assumable: bool = False
     measurable: bool = False
     limit: int | None = None
+    names: tuple[tuple[str, float], ...] = ()
 
     @property
     def key(self) -> str:
@@ -285,7 +287,7 @@ FIELDS: tuple[Field, ...] = (
        default=80.0, minimum=10, maximum=100, step=5),
     _f("preferences.sizing_percentile", "float", "Sizing percentile", "The percentile of the measured "
        "utilisation series the CPU is sized on (workloads with measured series; 100: the peak)", "%",
-       default=95.0, minimum=1, maximum=100, step=1, decimals=1),
+       default=95.0, minimum=1, maximum=100, step=1, decimals=1, names=(("peak", 100.0),)),
     _f("preferences.frequent_provisioning", "bool", "Frequent provisioning",
        "Servers are created and started often (elastic scale-out)", default=False),
     _f("preferences.hypervisor", "choice", "Hypervisor", "Fixes the hypervisor (not set: the advice chooses)",

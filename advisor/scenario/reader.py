@@ -77,7 +77,11 @@ class _Reader(MappingReader):
         """:meth:`get` of ``key`` whose row ``f`` is known."""
         if default is MISSING:
             default = MISSING if f.required else f.default
-        if f.kind in ("int", "float"):
+        word = self.data.get(key) if f.names else None
+        value: Any
+        if isinstance(word, str):  # a word a number field takes (peak)
+            value = self._named(key, f, word, default)
+        elif f.kind in ("int", "float"):
             value = self.number(key, default, minimum=f.minimum, maximum=f.bound, integer=f.kind == "int",
                                 exclusive_min=f.exclusive_min)
         elif f.kind == "bool":
@@ -92,6 +96,15 @@ class _Reader(MappingReader):
         else:
             value = self.string(key, default, f.choices or None, empty=f.empty)
         return value if value or f.fallback is None or not fallback else f.fallback
+
+    def _named(self, key: str, f: Field, word: str, default: Any) -> Any:
+        """The number ``word`` stands for in field ``f`` (``peak``: 100), else a problem saying what ``f`` takes."""
+        names = dict(f.names)
+        if word in names:
+            return names[word]
+        self.problems.add(self.p(key), f"must be a number from {num(f.minimum or 0)} to {num(f.bound)} or "
+                                       f"{' or '.join(names)}, not {word!r}")
+        return default if default is not MISSING else None
 
     def values(self, *skip: str) -> dict[str, Any]:
         """Every value field of this mapping (but ``skip``), by key. A field the mapping leaves out
@@ -135,10 +148,13 @@ def _quick(f: Field) -> Callable[[Any], Any]:
     kind, default, choices = f.kind, (MISSING if f.required else f.default), f.choices
     if kind in ("int", "float"):
         low, bound, integer, exclusive = f.minimum, f.bound, kind == "int", f.exclusive_min
+        names = dict(f.names)
 
         def number(v: Any) -> Any:
             if v is default:  # read as it is, unchecked
                 return v
+            if type(v) is str:
+                return names.get(v, MISSING)
             if not (type(v) is int or (type(v) is float and not integer and math.isfinite(v))):
                 return MISSING
             if abs(v) > bound or (low is not None and (v <= low if exclusive else v < low)):

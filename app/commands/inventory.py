@@ -33,7 +33,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "query_range answer (JSON), a CSV vm,timestamp,cpu_pct,mem_pct[,iops,mbps]; series are "
                         "joined to the inventory's VMs by name and recognised from their content")
     p.add_argument("--percentile", type=_percentile, metavar="N",
-                   help="size the CPU on the N-th percentile (1-100; 100: the peak) of the summed series of the "
+                   help="size the CPU on the N-th percentile (1-100; 100 or peak: the peak) of the summed series of the "
                         f"VMs [preferences.sizing_percentile, {DEFAULT_PERCENTILE:g}]")
     p.add_argument("--group-by", choices=("auto", "size", "name-prefix", "cluster"), default="auto",
                    help="auto: same vCPUs and similar RAM/disk, at most about 12 groups; size: same vCPU/RAM/disk "
@@ -59,11 +59,16 @@ DEFAULT_PERCENTILE = 95.0
 
 
 def _percentile(text: str) -> float:
+    """A percentile from 1 to 100, or ``peak``: the 100th (the name every other part gives it)."""
+    from advisor.scenario.model import percentile_key
+
+    if text.strip() == percentile_key(100):
+        return 100.0
     try:
         q = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number: give a percentile from 1 to 100 (100 is the "
-                                         "peak), as preferences.sizing_percentile takes it") from None
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number: give a percentile from 1 to 100 or peak (the "
+                                         "100th), as preferences.sizing_percentile takes it") from None
     if not 1 <= q <= 100:
         raise argparse.ArgumentTypeError(f"{q:g} is outside 1-100 (100 is the peak)")
     return q

@@ -3,7 +3,8 @@ accepted"). ``peak`` is the canonical key of ``cpu_busy_percentiles`` (what ever
 ``p100`` key was read as the same point, so a table holding both with different shares was accepted
 silently and the share sized on was whichever sorted first. It is now refused, naming the valid keys.
 The percentile chosen is a number from 1 to 100 everywhere (``--percentile``, ``preferences.
-sizing_percentile``, the import dialog's box; 100 is the peak), and a word there is refused naming that."""
+sizing_percentile``, the import dialog's box; 100 is the peak); ``--percentile`` and ``preferences.
+sizing_percentile`` also take ``peak`` for 100 (session 6), and another word is refused naming both."""
 
 from __future__ import annotations
 
@@ -52,14 +53,50 @@ def test_peak_at_100_sizes_on_the_peak():
     assert sc.workloads[0].cpu_busy_share == pytest.approx(0.9)
 
 
-def test_the_cli_takes_a_number_and_says_so_for_a_word(capsys):
+@pytest.mark.parametrize("word", ["p100", "top"])
+def test_the_cli_takes_a_number_or_peak_and_says_so_for_another_word(capsys, word):
     with pytest.raises(SystemExit) as ex:
-        main(["inventory", str(NX), "--percentile", "peak", "--no-advise"])
+        main(["inventory", str(NX), "--percentile", word, "--no-advise"])
     assert ex.value.code == 2
     err = capsys.readouterr().err
-    assert "--percentile: 'peak' is not a number: give a percentile from 1 to 100 (100 is the peak)" in err, err
-    assert main(["inventory", str(NX), "--percentile", "100", "--no-advise", "--format", "json"]) == 0
-    doc = json.loads(capsys.readouterr().out)
-    for w in doc["scenario"]["workloads"]:
+    assert (f"--percentile: '{word}' is not a number: give a percentile from 1 to 100 or peak (the 100th)"
+            in err), err
+
+
+def test_the_cli_takes_peak_as_the_100th(capsys):
+    """Was: ``--percentile peak`` refused, though peak is the 100th's name everywhere else."""
+    docs = []
+    for q in ("100", "peak"):
+        assert main(["inventory", str(NX), "--percentile", q, "--no-advise", "--format", "json"]) == 0
+        docs.append(json.loads(capsys.readouterr().out))
+    assert docs[0] == docs[1]
+    assert docs[0]["scenario"]["preferences"]["sizing_percentile"] == 100
+    for w in docs[0]["scenario"]["workloads"]:
         if "cpu_busy_percentiles" in w:
             assert w["cpu_busy_share"] == w["cpu_busy_percentiles"]["peak"]
+
+
+def test_a_scenario_takes_peak_as_its_sizing_percentile():
+    """Was: ``sizing_percentile: peak`` refused with the generic "must be a number, not 'peak'"."""
+    sc = parse_scenario(_scenario({"p95": 0.3, "peak": 0.9}, "peak"), "s.yaml")  # type: ignore[arg-type]
+    assert sc.preferences.sizing_percentile == 100.0
+    assert sc.workloads[0].cpu_busy_share == pytest.approx(0.9)
+
+
+@pytest.mark.parametrize("word", ["p100", "top", "Peak"])
+def test_another_word_is_refused_naming_what_the_field_takes(word):
+    with pytest.raises(InputError) as err:
+        parse_scenario(_scenario({"p95": 0.3, "peak": 0.9}, word), "s.yaml")  # type: ignore[arg-type]
+    assert f"preferences.sizing_percentile: must be a number from 1 to 100 or peak, not '{word}'" in str(err.value)
+
+
+def test_advise_on_a_scenario_sized_at_peak_is_advise_at_100(tmp_path, capsys):
+    docs = []
+    for q in (100, "peak"):
+        path = tmp_path / f"s-{q}.yaml"
+        path.write_text(yaml.safe_dump(_scenario({"p95": 0.3, "peak": 0.9}, q)))  # type: ignore[arg-type]
+        assert main(["advise", str(path), "--format", "json"]) == 0
+        doc = json.loads(capsys.readouterr().out)
+        doc.pop("elapsed_s", None)
+        docs.append(doc)
+    assert docs[0] == docs[1]

@@ -96,3 +96,28 @@ def test_an_estate_gets_the_resources_room_bounded_by_anti_affinity_and_says_so(
     assert any(f"up to {SEARCHED_WORKLOADS} workloads (this one has {n})" in w for w in card["warnings"])
     small = {**sc, "workloads": sc["workloads"][-SEARCHED_WORKLOADS:]}
     assert not any("upper bound" in w for w in _card(session_kb, small)["warnings"])
+
+
+def test_a_room_searched_to_its_limit_is_at_least_and_every_step_places(session_kb, monkeypatch):
+    # The room is searched one VM at a time (each step a constrained search): beyond the least share
+    # only as far as room.STEPS VMs more. The free workload c reaches it: the card gives that many,
+    # says "at least", and each step up to it places on the card's hosts (the engine's own count search).
+    from advisor.engine import advise as advise_sc
+    from advisor.recommend import room as room_mod
+    from advisor.scenario import parse_scenario
+
+    vm = {"vcpus": 2, "ram_gib": 8, "cpu_intensity": "low"}
+    sc = {"name": "grp", "hosts": _hosts(4, 1, 16, 2.0, 512),
+          "workloads": [{"name": "a", "vms": 2, "anti_affinity": "g", **vm},
+                        {"name": "b", "vms": 1, "anti_affinity": "g", **vm},
+                        {"name": "c", "vms": 6, **vm}]}
+    monkeypatch.setattr(room_mod, "STEPS", 40)
+    advice = advise_sc(parse_scenario(sc), kb=session_kb)
+    card = next(r for r in advice.to_dict()["recommendations"] if r["decision"] == "host_count")
+    assert _room(card) == {"a": 0, "b": 0, "c": 40}
+    assert any("c has room for at least the VMs given" in w for w in card["warnings"])
+    for more in range(1, 41):
+        assert int(_card(session_kb, _more(sc, "c", more))["expected"]["active_hosts"]["value"]) <= 3
+    monkeypatch.setattr(room_mod, "STEPS", 1000)  # searched to its end: more, and exact
+    card = _card(session_kb, sc)
+    assert _room(card)["c"] > 128 and not any("at least" in w for w in card["warnings"])

@@ -68,6 +68,25 @@ def test_whatif_readvises_shares_its_state_resets_and_applies(window, qtbot):
     window.toggle_workshop(False)
 
 
+def test_a_move_stops_a_running_what_if_advice_until_the_inputs_rest(window, qtbot):
+    """Any slider moved while the what-if advice works stops it, and it starts again once the inputs
+    rest (#30: beside a working advice each slider step of the GUI thread waited for the interpreter
+    lock, 10 to 40 times slower)."""
+    tab = window.show_view("whatif")
+    wait_idle(qtbot, tab, 60000)
+    state, total = tab.state, window.session.document.scenario.total_vms
+    with qtbot.waitSignal(state.task.sig_started, timeout=60000):
+        tab.sliders["vms"].set_value(2 * total, emit=True)
+    assert state.task.running
+    with qtbot.waitSignal(state.task.sig_cancelled, timeout=5000):
+        tab.sliders["overallocation"].set_value(5.0, emit=True)  # a chart input: no new scenario
+    assert not state.task.running and state.busy()  # waiting for the inputs to rest
+    with qtbot.waitSignal(state.task.sig_done, timeout=60000):
+        pass
+    assert state.advice.scenario.total_vms == 2 * total
+    assert tab.sliders["overallocation"].value() == 5.0
+
+
 def test_whatif_core_scales_vms_and_describes_the_change():
     from advisor.figures.whatif import WhatIf, apply_inputs, scale_vms
     from ui.demo import demo_data

@@ -180,6 +180,9 @@ class ChoiceBox(_ArmedByClick, QComboBox):
     """A combo box that the mouse wheel changes only while it has the keyboard focus."""
 
     def __init__(self, parent=None):
+        from ui.choice_access import name_choices
+
+        name_choices()  # before a screen reader first asks about it: its own name, its choice the value
         super().__init__(parent)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
 

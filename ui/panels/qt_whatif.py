@@ -59,7 +59,7 @@ class _Slider(QWidget):
         self.name = name
         label, self.unit, self.lo, self.hi, self.step = spec.label, spec.unit, spec.minimum, spec.maximum, spec.step
         self.slider = ValueSlider(Qt.Orientation.Horizontal, self.lo, self.step, self.unit, fmt_value)
-        self.slider.setRange(0, int(round((self.hi - self.lo) / self.step)))
+        self.slider.set_grid(self.lo, self.hi)
         self.slider.setObjectName(f"slider_{name}")
         self.slider.setToolTip(f"{spec.tip}. {label} ({self.unit}); drag, or arrow keys step, Page Up/Down jump"
                                if spec.tip else f"{label} ({self.unit}); arrow keys step, Page Up/Down jump")
@@ -97,15 +97,15 @@ class _Slider(QWidget):
     def value(self) -> float:
         return self.slider.real_value()
 
-    def set_range(self, lo: float, hi: float) -> None:
-        """The values the slider offers (keeps its value where it can)."""
-        if (lo, hi) == (self.lo, self.hi):
+    def set_range(self, lo: float, hi: float, advised: float | None = None) -> None:
+        """The values the slider offers: steps from ``lo`` to ``hi`` and the ``advised`` value itself
+        (the scenario's, shown as it is when it falls between steps); keeps its value where it can."""
+        if (lo, hi, advised) == (self.lo, self.hi, self.slider.point):
             return
         v = self.value()
         self.lo, self.hi = lo, hi
-        self.slider.lo = lo
         self.slider.blockSignals(True)
-        self.slider.setRange(0, int(round((self.hi - self.lo) / self.step)))
+        self.slider.set_grid(lo, hi, advised)
         self.slider.setPageStep(max(1, self.slider.maximum() // 10))
         self.slider.blockSignals(False)
         self.set_value(v)
@@ -114,10 +114,10 @@ class _Slider(QWidget):
         if v > self.hi:  # the scenario is beyond the usual range: the slider reaches it
             self.hi = self.lo + math.ceil((v * 1.5 - self.lo) / self.step) * self.step
             self.slider.blockSignals(True)
-            self.slider.setRange(0, int(round((self.hi - self.lo) / self.step)))
+            self.slider.set_grid(self.lo, self.hi, self.slider.point)
             self.slider.blockSignals(False)
         self.slider.blockSignals(not emit)
-        self.slider.setValue(int(round((min(max(v, self.lo), self.hi) - self.lo) / self.step)))
+        self.slider.setValue(self.slider.position_of(v))
         self.slider.blockSignals(False)
         self._show()
 
@@ -303,7 +303,7 @@ class QtWhatIfPanel(QWidget):
         names = [name] if name else list(INPUTS)
         for n in names:
             if n in self.sliders:
-                self.sliders[n].set_range(*self.state.model.bounds(n))
+                self.sliders[n].set_range(*self.state.model.bounds(n), self.state.model.defaults.get(n))
                 self.sliders[n].set_value(self.state.inputs.get(n, self.sliders[n].value()))
         if "growth_shift" in names and "growth_shift" in self.sliders:
             self.sliders["growth_shift"].set_note(

@@ -4,7 +4,6 @@ shaded regions and the recommended option emphasised."""
 
 from __future__ import annotations
 
-import html
 import math
 import os
 
@@ -26,6 +25,7 @@ from PySide6.QtWidgets import (  # noqa: E402
 
 from advisor.figures.spec import ChartSpec  # noqa: E402
 from ui import theme  # noqa: E402
+from ui.plots import legend  # noqa: E402
 from ui.plots.axes import ReadableAxis  # noqa: E402
 from ui.plots.chart_data import data_button  # noqa: E402
 from ui.plots.line_labels import LABEL_TOP, place_flat_labels, stagger_labels  # noqa: E402
@@ -33,21 +33,6 @@ from ui.plots.line_labels import LABEL_TOP, place_flat_labels, stagger_labels  #
 pg.setConfigOptions(antialias=True, useNumba=False, foreground="k")
 
 _STYLES = {"solid": Qt.PenStyle.SolidLine, "dash": Qt.PenStyle.DashLine, "dot": Qt.PenStyle.DotLine}
-#: a line style as the legend draws it in text
-_SAMPLES = {"solid": "━━", "dash": "╌╌", "dot": "┈┈"}
-#: a point symbol (pyqtgraph's names) as the legend draws it in text: the legend shows the mark the chart draws
-_SYMBOLS = {"o": "●", "s": "■", "d": "◆", "t": "▼", "t1": "▲", "t2": "▶", "t3": "◀", "star": "★", "+": "+",
-            "x": "×"}
-#: a legend name up to this many characters is kept on one line ("RAM demand" never splits)
-_WHOLE_NAME = 22
-
-
-def symbol_sample(symbol) -> str:
-    """The legend's sample of points drawn with ``symbol`` (one name, or one per point)."""
-    names = {symbol} if isinstance(symbol, str) else set(symbol)
-    return _SYMBOLS.get(names.pop(), "●") if len(names) == 1 else "●"
-
-
 def _same_numbers(a, b) -> bool:
     """Whether two series of a chart hold the same numbers (None for both: no series)."""
     if a is None or b is None:
@@ -87,8 +72,6 @@ class _ChartViewBox(pg.ViewBox):
 
 
 
-# the theme colour of each line kind (advisor.figures.spec.Line.kind), for the line and its legend entry
-_LINE_COLOR = {"limit": "bad", "bound": "muted", "marker": "accent"}
 
 
 class ChartWidget(QWidget):
@@ -154,6 +137,7 @@ class ChartWidget(QWidget):
         self.legend = None
         self._items: dict | None = None
         self._hidden_labels: list[str] = []  # vertical lines' labels with no room on the plot
+        self._legend_shown: list = []  # the entries the legend shows (legend_entries)
         self.series_color: dict[str, str] = {}
         self._apply_colors()
 
@@ -249,7 +233,6 @@ class ChartWidget(QWidget):
         """What must match for :meth:`set_spec` to update the drawn items in place."""
         return (spec.empty, spec.log_x, spec.log_y, spec.legend, spec.x_label, spec.y_label,
                 tuple((c.name, c.low is not None, c.highlight, c.style, c.in_legend) for c in spec.curves),
-                tuple((p.name, p.highlight) for p in spec.points),
                 tuple((ln.kind, ln.axis, ln.slope is not None) for ln in spec.lines), len(spec.regions),
                 tuple(spec.x_ticks or ()))
 
@@ -258,7 +241,8 @@ class ChartWidget(QWidget):
         otherwise rebuilt."""
         was = self.spec
         same = (was is not None and self._items is not None
-                and self._signature(spec) == self._signature(was))
+                and self._signature(spec) == self._signature(was)
+                and self._series_colors(spec) == self.series_color)  # (points may come and go: _update)
         if not same:
             # rebuilt below; a caption shown or hidden first resizes the plot at once, and placing the
             # lines' labels then must not read the old items against the new spec
@@ -272,6 +256,8 @@ class ChartWidget(QWidget):
         self.caption.setVisible(bool(self.caption.text()) and (not self.compact or spec.empty))
         if same:
             self._update(spec, was)
+            if not spec.empty and self.legend_entries(spec) != self._legend_shown:  # e.g. the marker's "3.5 vCPUs/core"
+                self._show_legend(spec, self.series_color, theme.plot_colors(self.look))
         else:
             self._build(spec)
         self._apply_range(spec)
@@ -360,12 +346,7 @@ class ChartWidget(QWidget):
                 lo.blockSignals(False)
                 hi.setData(x, np.asarray(c.high, dtype=float))
             main.setData(x, np.asarray(c.mean, dtype=float))
-        for p, old, scatter in zip(spec.points, was.points, items["points"], strict=True):
-            if (_same_numbers(p.x, old.x) and _same_numbers(p.y, old.y) and list(p.tips) == list(old.tips)
-                    and p.symbol == old.symbol):
-                continue
-            px, py = self._scatter_xy(spec, p)
-            scatter.setData(x=px, y=py, data=list(p.tips) or None, symbol=p.symbol)
+        self._update_points(spec, was)
         x0, x1 = self._x_span(spec)
         span_moved = (x0, x1) != self._x_span(was)
         for line, old_line, drawn in zip(spec.lines, was.lines, items["lines"], strict=True):
@@ -387,6 +368,47 @@ class ChartWidget(QWidget):
                 label.setFormat(line.label)
         for region, drawn in zip(spec.regions, items["regions"], strict=True):
             drawn.setRegion((region.start, region.end))
+
+    def _update_points(self, spec: ChartSpec, was: ChartSpec) -> None:
+        """The scatter items moved from ``was.points`` to ``spec.points``: one drawn alike (same kind
+        and colour) is given the new numbers, the others are added or removed (the advice's star comes
+        and goes as a what-if slider passes the advised level: rebuilding the chart cost 35-85 ms)."""
+        item, pc = self.plot.getPlotItem(), theme.plot_colors(self.look)
+        drawn = self._items["points"]
+        kept = []
+        for i, p in enumerate(spec.points):
+            old = was.points[i] if i < len(was.points) else None
+            if old is None or not self._drawn_alike(p, old):
+                kept.append(self._add_points(item, spec, p, pc))
+                if old is not None:
+                    item.removeItem(drawn[i])
+                continue
+            kept.append(drawn[i])
+            if (_same_numbers(p.x, old.x) and _same_numbers(p.y, old.y) and list(p.tips) == list(old.tips)
+                    and p.symbol == old.symbol):
+                continue
+            px, py = self._scatter_xy(spec, p)
+            drawn[i].setData(x=px, y=py, data=list(p.tips) or None, symbol=p.symbol)
+        for scatter in drawn[len(spec.points):]:
+            item.removeItem(scatter)
+        self._items["points"] = kept
+
+    def _drawn_alike(self, p, old) -> bool:
+        """Whether the scatter item drawing ``old`` draws ``p`` by new numbers alone."""
+        return (p.highlight == old.highlight
+                and self.series_color.get(p.color_key or p.name) == self.series_color.get(old.color_key or old.name))
+
+    def _add_points(self, item, spec: ChartSpec, p, pc: dict):
+        """One set of points: the advice's (highlighted) larger and outlined."""
+        col = self.series_color.get(p.color_key or p.name, pc["accent"])
+        px, py = self._scatter_xy(spec, p)
+        scatter = pg.ScatterPlotItem(
+            x=px, y=py, symbol=p.symbol,
+            size=12 if p.highlight else 9, brush=pg.mkBrush(_color(col, 230)),
+            pen=pg.mkPen(pc["foreground"] if p.highlight else pc["background"], width=1.2),
+            data=list(p.tips) or None, hoverable=True, tip=_tip_text)
+        item.addItem(scatter)
+        return scatter
 
     def _build(self, spec: ChartSpec) -> None:
         pc = theme.plot_colors(self.look)
@@ -421,16 +443,7 @@ class ChartWidget(QWidget):
             item.addItem(r)
             items["regions"].append(r)
         items["curves"] = self._add_curves(item, spec, colors, pc)
-        for p in spec.points:
-            col = colors.get(p.color_key or p.name, pc["accent"])
-            px, py = self._scatter_xy(spec, p)
-            scatter = pg.ScatterPlotItem(
-                x=px, y=py, symbol=p.symbol,
-                size=12 if p.highlight else 9, brush=pg.mkBrush(_color(col, 230)),
-                pen=pg.mkPen(pc["foreground"] if p.highlight else pc["background"], width=1.2),
-                data=list(p.tips) or None, hoverable=True, tip=_tip_text)
-            item.addItem(scatter)
-            items["points"].append(scatter)
+        items["points"] = [self._add_points(item, spec, p, pc) for p in spec.points]
         x0, x1 = self._x_span(spec)
         for line in spec.lines:
             items["lines"].append(self._add_line(item, line, pc, x0, x1, spec))
@@ -484,60 +497,24 @@ class ChartWidget(QWidget):
         return drawn
 
     def legend_entries(self, spec: ChartSpec, colors: dict | None = None) -> list[tuple[str, str, str, bool]]:
-        """(name, colour, sample, chosen) of each series the legend names, the recommended option
-        marked (curves, measured points, sloped lines and the advice's marks)."""
-        pc = theme.plot_colors(self.look)
+        """(name, colour, sample, chosen) of each series the legend names (:func:`ui.plots.legend.entries`)."""
         colors = colors if colors is not None else self._series_colors(spec)
-        out = []
-        several = len([c for c in spec.curves if c.in_legend]) > 1
-        for c in spec.curves:
-            if c.in_legend:
-                sample = _SAMPLES.get(c.style, "━━")
-                out.append((c.name + (" ★ recommended" if c.highlight and several else ""),
-                            colors.get(c.color_key or c.name, pc["accent"]), sample, c.highlight))
-        for pts in spec.points:  # a compact chart names only the points that are not measurements
-            if not self.compact or pts.highlight or pts.symbol not in ("o", ["o"] * len(pts.x)):
-                out.append((pts.name, colors.get(pts.color_key or pts.name, pc["accent"]), symbol_sample(pts.symbol),
-                            pts.highlight))
-        for line in spec.lines:
-            if line.slope is not None:  # drawn in its kind's colour and dash (see _add_line)
-                out.append((line.label, pc[_LINE_COLOR[line.kind]], "╌╌" if line.kind == "bound" else "━━", False))
-            elif line.label in self._hidden_labels and line.kind != "marker":
-                out.append((line.label, pc[_LINE_COLOR[line.kind]],
-                            "┃" if line.kind == "limit" else "╎", False))
-        for mark in spec.marks:
-            if mark.label and not any(mark.label == e[0] for e in out):
-                out.append((mark.label, pc["accent"], "┃", True))
-        drawn = {c.style for c in spec.curves}
-        for style, text in spec.style_notes.items():  # what solid and dashed stand for
-            if style in drawn:
-                out.append((text, pc["muted"], _SAMPLES.get(style, "━━"), False))
-        return out
+        return legend.entries(spec, colors, theme.plot_colors(self.look), self.compact, self._hidden_labels)
 
     def _show_legend(self, spec: ChartSpec, colors: dict, pc: dict) -> None:
         entries = self.legend_entries(spec, colors)
+        self._legend_shown = entries
         if not entries:
             self.legend_label.hide()
             return
         size = max(self.font().pointSizeF(), 7.0) * 0.9
-        parts = []
-        for name, col, sample, chosen in entries:
-            # the sample stays with the name; a long name wraps at its spaces after its first word (a
-            # narrow chart at 1024 px cut "directsync (estimated) ★ recommended" at its right edge)
-            first, _sep, rest = html.escape(name).partition(" ")  # (a 16-pt workshop chart cut "★ recommended")
-            if len(name) <= _WHOLE_NAME:  # a short one stays whole ("RAM" / "demand" read as two entries)
-                first, rest = html.escape(name), ""
-            text = f"<span style='white-space:nowrap'><span style='color:{col}'>{sample}</span>&nbsp;{first}</span>"
-            text += f" {rest}" if rest else ""
-            parts.append(f"<b>{text}</b>" if chosen else text)
-        self.legend_label.setText(f"<span style='font-size:{size:.1f}pt; color:{pc['foreground']}'>"
-                                  + " &nbsp; ".join(parts) + "</span>")
+        self.legend_label.setText(legend.html_text(entries, size, pc["foreground"]))
         self.legend_label.show()
         self._fit_height()
 
     def _add_line(self, item, line, pc, x0: float, x1: float, spec: ChartSpec):
         """Draw one line; returns its item (None when it cannot be drawn, e.g. <= 0 on a log axis)."""
-        color = pc[_LINE_COLOR[line.kind]]
+        color = pc[legend.LINE_COLOR[line.kind]]
         label = None if self.compact and line.kind in ("bound", "marker") else line.label
         style = Qt.PenStyle.DashLine if line.kind == "bound" else Qt.PenStyle.SolidLine
         pen = pg.mkPen(color, width=2 if line.kind != "bound" else 1.5, style=style)
