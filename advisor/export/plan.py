@@ -235,6 +235,11 @@ class GroupPlan:
     vm_slug: str = ""
     first: int = 0
     of: int = 0
+    #: the workload's storage total in whole GiB, rounded up (a workload given as totals with
+    #: ``total_storage_tb``; None: each VM's disk is its own size), and this group's whole GiB a VM
+    #: once :meth:`ClusterPlan.whole_gib_groups` spread that total over the VMs
+    total_gib: int | None = None
+    gib: int | None = None
 
     @property
     def label(self) -> str:
@@ -264,7 +269,20 @@ class GroupPlan:
 
     @property
     def disk_gib(self) -> int:
-        return gb_to_gib(self.disk_gb)
+        """Whole GiB of a VM's disk: the group's share of its workload's storage total when spread
+        (:func:`gib_parts`), else its size rounded up."""
+        return self.gib if self.gib is not None else gb_to_gib(self.disk_gb)
+
+    def gib_text(self) -> str:
+        """How the group's disk became whole GiB when its workload's storage total was spread
+        (:func:`gib_parts`), for the comments of the targets that size in GiB; else ''."""
+        if self.gib is None or self.total_gib is None:
+            return ""
+        n = self.of or self.vms
+        q, r = divmod(self.total_gib, n)
+        spread = f"{r:,} VMs of {q + 1} GiB, {n - r:,} of {q}" if r else f"{n:,} VMs of {q} GiB"
+        return (f"{self.disk_gb:g} GB a VM; the workload's storage total, {self.total_gib:,} GiB rounded up, in "
+                f"whole GiB over its VMs ({spread}): {self.gib} GiB each here")
 
     @property
     def io_mode(self) -> str:
@@ -345,6 +363,13 @@ class ClusterPlan:
     def vm_groups(self) -> list[GroupPlan]:
         """Groups that run as VMs (not containers)."""
         return [g for g in self.groups if not g.containers]
+
+    def whole_gib_groups(self) -> list[GroupPlan]:
+        """:attr:`groups` for the targets that size disks in whole GiB (Proxmox, OpenStack): a
+        workload's storage total spread over its VMs (:func:`gib_parts`), so their disks add up to
+        it (less than 1 GiB over), instead of every VM's disk rounded up."""
+        slugs = {g.slug for g in self.groups}
+        return [part for g in self.groups for part in gib_parts(g, slugs)]
 
     def workload_vms(self) -> list[tuple[GroupPlan, list[str]]]:
         """(its first group, every VM's name) of each workload exported as VMs: a workload's shape
@@ -456,6 +481,8 @@ def _group_plan(advice, w, group_slug: str) -> GroupPlan:
     g = GroupPlan(name=one_line(w.name), slug=group_slug, vms=w.vms, vcpus=w.vcpus, ram_gib=w.ram_gib,
                   disk_gb=w.disk_size_gb, live_migration=w.live_migration, anti_affinity=w.anti_affinity,
                   affinity=w.affinity, replication_factor=w.replication_factor)
+    if w.total_storage_tb is not None and w.vms > 0:  # the sized total, as the disks of all its VMs
+        g.total_gib = -(-_ceil(exact(w.total_storage_tb) * 10**12) // 2**30)
     if (r := advice.find("cache_mode", scope)) is not None:
         g.cache, g.cache_src = r.choice, Source.of(r)
     if (r := advice.find("disk_placement", scope)) is not None:
@@ -484,3 +511,21 @@ def shape_groups(g: GroupPlan, shapes: tuple[tuple[int, int], ...], slugs: set[s
         out.append(replace(g, slug=part_slug, vm_slug=g.slug, vms=n, vcpus=v, first=first, of=g.vms))
         first += n
     return out
+
+
+def gib_parts(g: GroupPlan, slugs: set[str]) -> list[GroupPlan]:
+    """``g`` with its disks in whole GiB: a workload's storage total (``total_gib``) spread over its
+    VMs in workload order, the first ``total_gib mod VMs`` one GiB more, so its VMs' disks add up to
+    the total (rounded up to a GiB) instead of each VM's rounded up (growth.yaml's erp: 20 TB =
+    18,627 GiB, 67 VMs of 146 GiB and 61 of 145; each rounded up, 18,688). A group that straddles
+    the cut becomes two, the second named by its size (``erp-3vcpu-145gib``)."""
+    if g.total_gib is None:
+        return [g]
+    n = g.of or g.vms
+    q, r = divmod(g.total_gib, n)
+    more = min(max(r - g.first, 0), g.vms)  # this group's VMs of q + 1 GiB (they come first)
+    if more in (0, g.vms):
+        return [replace(g, gib=q + 1 if more else q)]
+    rest = _unique_slug(f"{g.slug}-{q}gib", slugs)
+    return [replace(g, gib=q + 1, vms=more, of=n),
+            replace(g, slug=rest, vm_slug=g.workload_slug, gib=q, first=g.first + more, vms=g.vms - more, of=n)]

@@ -74,7 +74,8 @@ class _Gen:
             lines += g.placement_src.lines()
         if g.cache_src:
             lines += g.cache_src.lines()
-        lines.append(f"disk: {g.disk_gb:g} GB -> {g.disk_gib} GiB (Proxmox sizes in GiB, rounded up)")
+        lines.append(f"disk: {g.gib_text()} (Proxmox sizes in GiB)" if g.gib_text() else
+                     f"disk: {g.disk_gb:g} GB -> {g.disk_gib} GiB (Proxmox sizes in GiB, rounded up)")
         if g.block and g.block_src:
             lines.append(f"guest side: {g.block} I/O requests ({g.block_src.label})")
         if not (g.realtime and g.rt_cpus) and p.max_vcpus_per_host is not None:
@@ -167,7 +168,8 @@ class _Gen:
         if p.hypervisor != "KVM":
             out.insert(3, f"# note: the advice chose {p.hypervisor}; Proxmox VE runs KVM: these are the KVM settings")
         listing = [(file, "`qm create` per VM and `qm set` for real-time VMs")]
-        for g, first in zip(p.vm_groups(), first_ids(p.vm_groups()), strict=True):
+        groups = [g for g in p.whole_gib_groups() if not g.containers]
+        for g, first in zip(groups, first_ids(groups), strict=True):
             out += self.group_block(g, first, file)
             rt = g.realtime
             if (rt is not None and g.rt_cpus and rt.period_us is not None and rt.budget_us is not None
@@ -184,7 +186,8 @@ class _Gen:
                f"{VMID_BASE + 1}; change them if taken).",
                "4. Run `proxmox/host-setup.sh` on every node.",
                "5. Keep each node below the vCPU limit above when you place VMs (HA groups, migrations)."]
-        ex.add("proxmox/README.md", readme(ex, f"Proxmox VE configuration for {p.scenario}", how, listing))
+        ex.add("proxmox/README.md", readme(ex, f"Proxmox VE configuration for {p.scenario}", how, listing,
+                                           p.whole_gib_groups()))
         return ex
 
 

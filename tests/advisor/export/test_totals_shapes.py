@@ -46,22 +46,23 @@ def _xen(files: dict[str, str]) -> dict[str, list[tuple[int, int]]]:
     return out
 
 
-def _proxmox(files: dict[str, str]) -> dict[str, list[tuple[int, int]]]:
-    """Workload -> (cores, memory MiB) per VM: each call of a create_<group> function."""
+def _proxmox(files: dict[str, str]) -> dict[str, list[tuple[int, int, int]]]:
+    """Workload -> (cores, memory MiB, disk GiB) per VM: each call of a create_<group> function."""
     text = files["proxmox/create-vms.sh"]
-    shapes = {m[1]: (int(m[3]), int(m[2])) for m in re.finditer(
-        r"^(create_\w+)\(\) \{.*\n  qm create .*--memory (\d+) .*--cores (\d+) ", text, re.M)}
+    shapes = {m[1]: (int(m[3]), int(m[2]), int(m[4])) for m in re.finditer(
+        r"^(create_\w+)\(\) \{.*\n  qm create .*--memory (\d+) .*--cores (\d+) .*--scsi0 '?[\w-]+:(\d+),", text,
+        re.M)}
     out: dict[str, list[tuple[int, int]]] = {}
     for m in re.finditer(r"^(create_\w+) \d+ (\S+)-\d+$", text, re.M):
         out.setdefault(m[2], []).append(shapes[m[1]])
     return out
 
 
-def _openstack(files: dict[str, str]) -> dict[str, list[tuple[int, int]]]:
-    """Workload -> (vCPUs, RAM MiB) per VM: each flavor of flavors.sh times the VMs the README's
-    group table gives it (the flavors are listed in the table's order)."""
-    flavors = [(int(m[1]), int(m[2])) for m in re.finditer(
-        r"^openstack flavor create --vcpus (\d+) --ram (\d+) ", files["openstack/flavors.sh"], re.M)]
+def _openstack(files: dict[str, str]) -> dict[str, list[tuple[int, int, int]]]:
+    """Workload -> (vCPUs, RAM MiB, root disk GiB) per VM: each flavor of flavors.sh times the VMs
+    the README's group table gives it (the flavors are listed in the table's order)."""
+    flavors = [(int(m[1]), int(m[2]), int(m[3])) for m in re.finditer(
+        r"^openstack flavor create --vcpus (\d+) --ram (\d+) --disk (\d+) ", files["openstack/flavors.sh"], re.M)]
     rows = [(r[1].split(",")[0], int(r[2])) for r in re.finditer(
         r"^\| ([^|]+?) \| (\d+) \| \d+ \|", files["openstack/README.md"], re.M)]
     out: dict[str, list[tuple[int, int]]] = {}
@@ -87,3 +88,21 @@ def test_exported_vms_provision_exactly_the_sized_totals(advice_of, target):
         assert sum(v[2] for v in vms) == erp.total_storage_tb * 10**12
     web = READERS[target](export_config(advice, target).files)["web"]
     assert len(web) == 60 and {v[0] for v in web} == {2}  # a workload of one shape stays one group
+
+
+@pytest.mark.parametrize("target", ["proxmox", "openstack"])
+def test_whole_gib_disks_add_up_to_the_storage_total(advice_of, target):
+    """Proxmox and OpenStack size disks in whole GiB: erp's 20 TB (18,626.45 GiB) spread over its
+    128 VMs, 67 of 146 GiB and 61 of 145, add up to the total less than 1 GiB over (before: every
+    VM rounded up to 146 GiB, 18,688 GiB, 61.5 GiB over). web's VMs, each sized by itself (40 GB),
+    keep their size rounded up (38 GiB)."""
+    advice = advice_of(GROWTH)
+    files = export_config(advice, target).files
+    vms = READERS[target](files)
+    erp = vms["erp"]
+    sized = 20 * 10**12  # bytes of erp's total_storage_tb
+    total = sum(v[2] for v in erp) * 2**30
+    assert len(erp) == 128 and sized <= total < sized + 2**30
+    assert {v[2] for v in erp} == {145, 146}
+    assert sorted(v[:2] for v in erp) == sorted(v[:2] for v in _xen(export_config(advice, "xen").files)["erp"])
+    assert {v[2] for v in vms["web"]} == {38}  # 40 GB = 37.25 GiB, never less than the VM asks
