@@ -220,7 +220,22 @@ def advise(scenario: Scenario | dict | str | Path, kb=None, site: str | None = N
         return _advise(scenario, kb, site, userdb, progress, cancel, calibration, catalogue)
 
 
-def _advise(scenario, kb, site, userdb, progress, cancel, calibration, catalogue) -> Advice:
+def hosts_to_last(scenario: Scenario, kb) -> int | None:
+    """The most hosts (reserve included) a year of ``scenario``'s growth needs, as the timeline of
+    its advice counts them (None without a ``growth`` section or without a host count today). Only
+    the decisions up to the host count are taken: the later ones set no fact or choice the timeline
+    reads, so the rest of the advice is not made (``optimize --horizon`` reads this of each
+    configuration, then advises it once at that count)."""
+    with paused_gc():
+        advice = _advise(scenario, kb, None, None, None, None, None, None, through="host_count")
+    hc = advice.find("host_count")
+    if advice.timeline is None or hc is None or hc.value is None:
+        return None
+    return max(y.hosts for y in advice.timeline.years)
+
+
+def _advise(scenario, kb, site, userdb, progress, cancel, calibration, catalogue,
+            through: str | None = None) -> Advice:
     start = time.perf_counter()
     sc = _scenario(scenario)
     own_kb = kb is None
@@ -266,6 +281,10 @@ def _advise(scenario, kb, site, userdb, progress, cancel, calibration, catalogue
                     attach_notes(rec, notes)  # the document notes on the rows it rests on
                     finished[shared] = (rec.basis, rec.notes)
                 recs.append(rec)
+            if decision.name == through:  # the decisions up to it and the timeline only (hosts_to_last)
+                advice = Advice(sc, recs, cal, facts=ctx.facts)
+                advice.timeline = timeline(ctx, advice.find("host_count"))
+                return advice
         results = final_results(ctx, recs) + implicit_targets(recs)  # + each workload's io.iops
         advice = Advice(sc, recs, cal, dict(ctx.models.problems), kb.digest, 0.0, facts=ctx.facts, targets=results)
         if catalogue is not None:

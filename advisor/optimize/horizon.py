@@ -130,7 +130,7 @@ def lasting(scenario: Scenario, catalogue: Catalogue, design: Design, kb, ceilin
     tried lasts (the most hosts the timeline needs in a year, then :data:`EXTRA_HOSTS` more, at
     least up to ``ceiling``: the count the last year's search found; only the scenario's own count
     when it fixes one, ``preferences.fixed.host_count``)."""
-    from advisor.engine import advise
+    from advisor.engine import advise, hosts_to_last
 
     pinned = scenario.preferences.fixed.get("host_count")
     if pinned is not None:
@@ -139,11 +139,9 @@ def lasting(scenario: Scenario, catalogue: Catalogue, design: Design, kb, ceilin
         sc = design_scenario(scenario, catalogue, design)
         sc.preferences.fixed.pop("host_count", None)
         with bounded():  # only its timeline's hosts are read, not its room
-            advice = advise(sc, kb=kb)
-        hc = advice.find("host_count")
-        if advice.timeline is None or hc is None or hc.value is None:
+            need = hosts_to_last(sc, kb)
+        if need is None:
             return None
-        need = max(y.hosts for y in advice.timeline.years)
         counts = range(need, max(need + EXTRA_HOSTS, ceiling) + 1)
     reserve = scenario.hosts.reserve
     for hosts in counts:
