@@ -46,13 +46,16 @@ def figure_label(name: str) -> str:
 def figure_parts(name: str, fig) -> tuple[str, str, str, str]:
     """(label, value, unit, interval) of an expected figure, as every front end shows them:
     ``("throughput per VM", "52.3", "MB/s", "45.1–60.2")``; the interval is empty when the figure
-    has none, and names the testbed for a document's own measurement (``"measured on doc 003's testbed"``)."""
+    has none, and names the testbed for a document's own measurement (``"measured on doc 003's testbed"``);
+    a lower bound's value reads ``"at least 128"`` (:func:`at_least`)."""
     label = figure_label(name)
     if not isinstance(fig, Mapping):
         return label, str(fig), "", ""
     fig = as_figure(fig)
     value, low, high = fig.value, fig.low, fig.high
     shown = fmt_value(value) if isinstance(value, int | float) else str(value)
+    if at_least(fig):
+        shown = f"at least {shown}"
     interval = ""
     if fig.measured_on:  # the document's own number on its testbed, not a figure for the scenario
         interval = f"measured on {fig.measured_on}"
@@ -60,6 +63,12 @@ def figure_parts(name: str, fig) -> tuple[str, str, str, str]:
         interval = f"{fmt_value(low)}–{fmt_value(high)}"
     unit = "" if str(fig.unit) == "1" else str(fig.unit)  # "1": a plain number (a share, a utilization)
     return label, shown, unit, interval
+
+
+def at_least(fig) -> bool:
+    """Whether an expected figure is a lower bound (``"at_least": true``: its search stopped at a
+    limit, e.g. the room for more VMs under placement constraints)."""
+    return isinstance(fig, Mapping) and fig.get("at_least") is True
 
 
 def figure_text(name: str, fig) -> str:

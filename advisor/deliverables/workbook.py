@@ -22,7 +22,7 @@ from pathlib import Path
 import xlsxwriter
 
 from advisor.recommend import catalog
-from advisor.text import clean_text, figure_parts
+from advisor.text import at_least, clean_text, figure_parts
 
 #: no string ever becomes a formula, a link or a number (issue #33: the same escaping rules as the report)
 OPTIONS = {"strings_to_formulas": False, "strings_to_urls": False, "strings_to_numbers": False,
@@ -228,7 +228,8 @@ def decision_rows(rec: dict) -> list[tuple]:
     rows = []
     for key, fig in figures.items():
         fig = fig if isinstance(fig, dict) else {"value": fig}
-        rows.append((*head, figure_parts(key, fig)[0], fig.get("value"), fig.get("low"), fig.get("high"),
+        label = figure_parts(key, fig)[0] + (" (at least)" if at_least(fig) else "")  # Value stays a number
+        rows.append((*head, label, fig.get("value"), fig.get("low"), fig.get("high"),
                      fig.get("unit", ""), fig.get("basis", rec.get("basis")), fig.get("extrapolated"), *tail))
     return rows
 

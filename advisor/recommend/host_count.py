@@ -71,17 +71,18 @@ MAX_EXTRA_HOSTS = 256
 
 
 def headroom(ctx: EngineContext, active: int, packing: Packing | None = None,
-             budgets: Budgets = NO_BUDGETS) -> dict[str, int]:
-    """Workload name -> how many more whole VMs of its profile fit into the per-host leftovers of
+             budgets: Budgets = NO_BUDGETS) -> tuple[dict[str, int], list[str]]:
+    """(workload name -> how many more whole VMs of its profile fit into the per-host leftovers of
     ``active`` hosts after the VMs are placed (hosts beyond the placement's count are empty); under
     placement constraints, as many of those as the constrained search still places
-    (:mod:`advisor.recommend.room`)."""
+    (:mod:`advisor.recommend.room`); the workloads whose figure is a lower bound, their search
+    stopped at its limit)."""
     out = resources_room(ctx, active, packing, budgets)
     if declared(ctx.scenario):  # what the constraints still place (#31 review 3 finding 1)
         from advisor.recommend.room import constrained_room
 
-        out = constrained_room(ctx, active, budgets, out)
-    return out
+        return constrained_room(ctx, active, budgets, out)
+    return out, []
 
 
 def resources_room(ctx: EngineContext, active: int, packing: Packing | None = None,
@@ -151,6 +152,8 @@ class _Sizing:
     raised: bool = False
     target_results: list = field(default_factory=list)
     room: dict[str, int] = field(default_factory=dict)
+    #: the workloads whose ``room`` is a lower bound ("at least": the search stopped at its limit)
+    at_least: list[str] = field(default_factory=list)
     #: the placement on the recommended hosts: the first fit's, or spread over the hosts targets add
     plan: Packing | None = None
     #: the placement under the scenario's constraints, failures and HA admission (None: none declared)
@@ -230,7 +233,7 @@ def _count(ctx: EngineContext, s: _Sizing) -> None:
 
 def _room(ctx: EngineContext, s: _Sizing) -> None:
     """The headroom on the counted hosts and the placement the card shows there."""
-    s.room = headroom(ctx, s.active, s.packing, s.budgets)
+    s.room, s.at_least = headroom(ctx, s.active, s.packing, s.budgets)
     s.plan = s.packing
     if s.by_targets:  # the VMs spread over the hosts the targets add (as the targets' figures assume)
         s.plan = balance(s.cap, placement_profiles(ctx, s.cap, s.budgets), s.active)
@@ -244,7 +247,8 @@ def _expected(ctx: EngineContext, s: _Sizing) -> tuple[dict, dict, list[str]]:
                 {"hosts": figure(hosts, "hosts"), "active_hosts": figure(s.active, "hosts"), "reserve_hosts": reserve})
     for name, n in s.room.items():  # the headroom, right after the counts: what a planner reads first
         if not s.infeasible:
-            expected[f"headroom_{name}"] = figure(n, "more VMs", workload=name)
+            expected[f"headroom_{name}"] = figure(n, "more VMs", workload=name,
+                                                  **({"at_least": True} if name in s.at_least else {}))
     for k, v in s.finite.items():
         expected[f"hosts_for_{k}"] = figure(v, "hosts")
         if not s.infeasible:
@@ -272,8 +276,7 @@ def _room_caveat(ctx: EngineContext, s: _Sizing) -> str:
 
     if s.infeasible or not declared(ctx.scenario):
         return ""
-    return unsearched(ctx.scenario) or at_least(ctx, s.active, s.budgets,
-                                                resources_room(ctx, s.active, s.packing, s.budgets))
+    return unsearched(ctx.scenario) or at_least(s.at_least)
 
 
 def _alternatives(ctx: EngineContext, s: _Sizing) -> list[Alternative]:
@@ -363,7 +366,8 @@ def _rationale(ctx: EngineContext, s: _Sizing) -> str:
             f" after the hypervisor's {hypervisor_reserve_gib(sc.hosts.ram_gib):.3g} GiB."
             f"{_reserved_text(ctx, s)}{s.constrained.text() if s.constrained else ''}{target_text}"
             + (f" Still room on the {active} active hosts for "
-               + ", ".join(f"{n} more {name} VM{'s' if n != 1 else ''}" for name, n in room.items())
+               + ", ".join(f"{'at least ' if name in s.at_least else ''}{n} more {name} VM{'s' if n != 1 else ''}"
+                           for name, n in room.items())
                + " (each profile alone)." if room else ""))
 
 

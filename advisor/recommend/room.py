@@ -16,7 +16,8 @@ a host. The steps are searched once per design and kept in the advice's memo, so
 a design (the optimizer's rows) share them. Each step is a search, so a workload is searched one
 VM at a time only as far as the least share of a workload's VMs (that workload's room is exact:
 the optimizer's headroom figure, :func:`least_share`) or :data:`STEPS` VMs more, whichever is
-more; a room that reaches that limit is a lower bound, and the advice says so (:func:`at_least`).
+more; a room that reaches that limit is a lower bound, and the advice says so (:func:`at_least`; its
+sentence and figure say "at least").
 
 Each search places every workload, and each workload takes several, so the work grows with the square
 of the workloads: beyond :data:`SEARCHED_WORKLOADS` workloads (an estate) the room is the resources'
@@ -67,12 +68,17 @@ def unsearched(sc) -> str:
             f"{n:,}), so it is an upper bound")
 
 
-def constrained_room(ctx: EngineContext, active: int, budgets: Budgets, room: dict[str, int]) -> dict[str, int]:
-    """Workload name -> the VMs more of it ``active`` hosts place under the constraints, each at
-    most its resources' ``room`` (see the module doc): the least share of a workload's VMs exact,
-    each other workload searched as far as that share or :data:`STEPS` VMs more, whichever is more
-    (:func:`at_least` names those that reach it)."""
-    return _rooms(ctx, active, budgets, room, STEPS)[0]
+def constrained_room(ctx: EngineContext, active: int, budgets: Budgets,
+                     room: dict[str, int]) -> tuple[dict[str, int], list[str]]:
+    """(workload name -> the VMs more of it ``active`` hosts place under the constraints, each at
+    most its resources' ``room``; the workloads whose figure is a lower bound) (see the module doc):
+    the least share of a workload's VMs exact, each other workload searched as far as that share or
+    :data:`STEPS` VMs more, whichever is more. A workload that reaches that limit, and whose next
+    step is known to fit (one more search, so that the answer does not depend on the memo), has room
+    for at least the VMs given (:func:`at_least` says so)."""
+    got, cut = _rooms(ctx, active, budgets, room, STEPS)
+    by_name = {w.name: w for w in ctx.scenario.workloads}  # cut short unless the next step is known not to fit
+    return got, [n for n in cut if _steps_that_fit(ctx, budgets, by_name[n], active, got[n] + 1) > got[n]]
 
 
 def least_share(ctx: EngineContext, active: int, budgets: Budgets, room: dict[str, int]) -> dict[str, int]:
@@ -81,11 +87,8 @@ def least_share(ctx: EngineContext, active: int, budgets: Budgets, room: dict[st
     return _rooms(ctx, active, budgets, room, 0)[0]
 
 
-def at_least(ctx: EngineContext, active: int, budgets: Budgets, room: dict[str, int]) -> str:
-    """The caveat when :func:`constrained_room` stops a workload's search before its room ends ("" if none)."""
-    got, cut = _rooms(ctx, active, budgets, room, STEPS)
-    by_name = {w.name: w for w in ctx.scenario.workloads}  # cut short unless the next step is known not to fit
-    names = [n for n in cut if _steps_that_fit(ctx, budgets, by_name[n], active, got[n] + 1) > got[n]]
+def at_least(names: list[str]) -> str:
+    """The caveat for the workloads whose room :func:`constrained_room` gives as a lower bound ("" if none)."""
     if not names:
         return ""
     return (f"room for more VMs is searched under the constraints one VM at a time, as far as the least share of a "
