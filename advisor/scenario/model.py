@@ -166,7 +166,7 @@ class Growth:
 
 
 #: between a workload's name and a VM shape's vCPUs in the placement's name of the shape
-#: (:attr:`Workload.shape_keys`; a name never holds it: names are one line of text)
+#: (:attr:`Workload.shape_keys`; a name never holds it: the reader refuses NUL in names)
 SHAPE_SEP = "\0:"
 
 #: the resources a growth rate is given for (``<rate>_pct_per_year``)
