@@ -38,9 +38,15 @@ def _host_count(advice) -> dict:
     return advice.find("host_count").details
 
 
-def test_the_packing_places_each_vm_shape_at_its_size(advice_of):
-    advice = advice_of(EXAMPLES / "growth.yaml")
-    groups = _host_count(advice)["placement"]
+@pytest.mark.parametrize("order", ["dominant", "balanced"])
+def test_the_packing_places_each_vm_shape_at_its_size(advice_of, order):
+    """The first fit's placement, and the VMs spread over the hosts a throughput target adds."""
+    data = _growth()
+    if order == "balanced":
+        data["preferences"] = {"targets": {"min_throughput_mb_s": 400}}
+    details = _host_count(advice_of(data))
+    assert details["packing_order"] == order
+    groups = details["placement"]
     shapes: Counter = Counter()
     for g in groups:
         split = g["vm_shapes"]["erp"]  # before: no split, 39 erp VMs of 3.125 vCPUs a host
