@@ -397,7 +397,7 @@ def _details(ctx: EngineContext, s: _Sizing, extra: dict) -> dict:
                "placement": _by_workload((s.plan or s.packing).placement(), sc),
                "packing_order": (s.plan or s.packing).order,
                **(s.constrained.details(sc.hosts.reserve) if s.constrained else {}),
-               "unplaced": dict(s.packing.unplaced), "infeasible": s.problems,
+               "unplaced": _unplaced(s.packing.unplaced, sc), "infeasible": s.problems,
                "budgets": s.budgets.to_dict(planned_cpu_percent(sc)),
                "hypervisor_reserve_gib": round(hypervisor_reserve_gib(sc.hosts.ram_gib), 3),
                "targets": [r.to_dict() for r in s.target_results], "assumptions": list(ASSUMPTIONS)}
@@ -410,6 +410,16 @@ def _by_workload(placement: list[dict], sc) -> list[dict]:
     shapes joined, and split out in ``vm_shapes``)."""
     shapes = shape_names(sc)
     return [{**g, **by_workload(g["vms"], shapes)} for g in placement] if shapes else placement
+
+
+def _unplaced(unplaced: dict[str, list[str]], sc) -> dict[str, list[str]]:
+    """Workload -> the resources one VM of it exceeds (of any of its VM shapes)."""
+    shapes = shape_names(sc)
+    out: dict[str, list[str]] = {}
+    for key, resources in unplaced.items():
+        name = shapes.get(key, (key, 0))[0]
+        out[name] = list(dict.fromkeys(out.get(name, []) + resources))
+    return out
 
 
 def hosts_needed(ctx: EngineContext) -> int | None:

@@ -103,3 +103,14 @@ def test_the_replica_caps_count_every_shape_of_a_workload(advice_of, factor, dom
     assert max(per_domain.values()) <= cap or not domains
     assert sum(per_domain.values()) == 128
     assert any(len(h["vm_shapes"]["erp"]) == 2 for h in by_host)  # both shapes share a host under one cap
+
+
+def test_a_shape_no_host_holds_is_named_by_its_workload_once(advice_of):
+    data = _growth()
+    data["hosts"]["ram_gib"] = 17  # 15.99 GiB for guests: neither of erp's VM sizes (16.32 GiB) fits
+    rec = advice_of(data).find("host_count")
+    assert rec.choice == "infeasible"
+    assert rec.details["unplaced"] == {"erp": ["ram"]}
+    assert [p for p in rec.details["infeasible"] if "'erp'" in p] == [
+        "one VM of workload 'erp' does not fit on any host, whatever the host count: RAM (guest RAM + 2 % overhead) "
+        "16.32 GiB against 15.99 GiB per host (host RAM less the hypervisor's 0.5 GiB + 3 %)"]
