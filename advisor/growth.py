@@ -230,7 +230,7 @@ def year_count(ctx: EngineContext, budgets: Budgets, grown_wl: list[tuple[Worklo
             yw = copy.copy(w)
             yw.vms = n
             sc.workloads.append(yw)
-            pin_vm_demand(yctx, yw, per)
+            pin_vm_demand(yctx, yw, per, shaped=False)  # grown on average: placed as such
     placed = placed_active(yctx, budgets)
     active, why = placed.active, placed.binding
     if not placed.problems and sc.workloads:

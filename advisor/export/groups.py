@@ -29,16 +29,20 @@ NOVA_POLICIES = ("affinity", "anti-affinity", "soft-affinity", "soft-anti-affini
 
 
 def vm_hosts(plan: ClusterPlan) -> dict[str, tuple[str, str]]:
-    """VM name -> (host, domain) as the placement put it (the group's VMs in order over its hosts)."""
+    """VM name -> (host, domain) as the placement put it (the group's VMs in order over its hosts;
+    a workload of several VM shapes: each shape's VMs over the hosts its ``vm_shapes`` count there)."""
     out: dict[str, tuple[str, str]] = {}
     names = {g.name: iter(vms) for g, vms in plan.workload_vms()}
+    shaped = {(g.name, g.vcpus): iter(g.vm_names()) for g in plan.vm_groups()}
     for h in plan.placement:
+        split = h.get("vm_shapes") or {}
         for w, n in h["vms"].items():
-            it = names.get(w)
-            for _ in range(n if it is not None else 0):
-                vm = next(it, None)  # type: ignore[arg-type]
-                if vm is not None:
-                    out[vm] = (h["host"], h["domain"])
+            parts = [(shaped.get((w, v)), k) for k, v in split[w]] if w in split else [(names.get(w), n)]
+            for it, k in parts:
+                for _ in range(k if it is not None else 0):
+                    vm = next(it, None)  # type: ignore[arg-type]
+                    if vm is not None:
+                        out[vm] = (h["host"], h["domain"])
     return out
 
 

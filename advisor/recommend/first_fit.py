@@ -118,8 +118,8 @@ class _Index:
         """(set, workload) when exactly one of the unit's workloads is in an exclusive set."""
         if not self.unowned:  # no exclusive set declared
             return None
-        found = [(r.exclusive, name) for name in u.members
-                 if (r := self.rules.get(name)) is not None and r.exclusive is not None]
+        found = list(dict.fromkeys((r.exclusive, r.owner(name)) for name in u.members
+                                   if (r := self.rules.get(name)) is not None and r.exclusive is not None))
         return found[0] if len(found) == 1 else None
 
     def search(self, u: Unit, i0: int, n: int, host_at, gone=frozenset()) -> int:

@@ -46,12 +46,15 @@ from advisor.recommend.host_demand import (
     _needed,
     _num,
     _pack,
+    by_workload,
     host_capacity,
     hypervisor_reserve_gib,
     placement_demand,
     placement_profiles,
     planned_cpu_percent,
     pooled_hosts,
+    shape_demands,
+    shape_names,
     vm_demand,
 )
 from advisor.recommend.host_limits import _oversize, _page_cache, _shared_capacity, _shared_load, _soft_limits
@@ -85,16 +88,17 @@ def headroom(ctx: EngineContext, active: int, packing: Packing | None = None,
 def resources_room(ctx: EngineContext, active: int, packing: Packing | None = None,
                    budgets: Budgets = NO_BUDGETS) -> dict[str, int]:
     """:func:`headroom` before the placement constraints: the whole VMs of each workload's profile
-    the leftovers of the resources hold (an upper bound of the constrained room)."""
+    (a workload of several VM shapes: of its first, its VM size) the leftovers of the resources hold
+    (an upper bound of the constrained room)."""
     cap = host_capacity(ctx, budgets)
     packing = packing or _pack(ctx, cap, budgets)
     out = {}
     seen: dict[tuple, int] = {}  # workloads of one demand have the same headroom
     for w in ctx.scenario.workloads:
-        if w.name in packing.unplaced:
+        if any(key in packing.unplaced for key in w.shape_keys):
             out[w.name] = 0
             continue
-        demand = placement_demand(vm_demand(ctx, w, budgets), cap)
+        demand = placement_demand(shape_demands(ctx, w, budgets)[0][1], cap)  # VMs of its (first) VM size
         key = tuple(sorted(demand.items()))
         if key not in seen:
             seen[key] = packing.fits(demand, active - packing.hosts)
@@ -229,12 +233,10 @@ def _count(ctx: EngineContext, s: _Sizing) -> None:
 
 def _room(ctx: EngineContext, s: _Sizing) -> None:
     """The headroom on the counted hosts and the placement the card shows there."""
-    sc = ctx.scenario
     s.room, s.at_least = headroom(ctx, s.active, s.packing, s.budgets)
     s.plan = s.packing
     if s.by_targets:  # the VMs spread over the hosts the targets add (as the targets' figures assume)
-        s.plan = balance(s.cap, [(w.name, placement_demand(vm_demand(ctx, w, s.budgets), s.cap), w.vms)
-                                 for w in sc.workloads], s.active)
+        s.plan = balance(s.cap, placement_profiles(ctx, s.cap, s.budgets), s.active)
 
 
 def _expected(ctx: EngineContext, s: _Sizing) -> tuple[dict, dict, list[str]]:
@@ -392,14 +394,32 @@ def _details(ctx: EngineContext, s: _Sizing, extra: dict) -> dict:
                "headroom_vms": s.room, "reserve": sc.hosts.reserve,
                "hosts_by_packing": s.packing.hosts, "hosts_by_pooling": s.pooled,
                "hosts_by_targets": s.active if s.by_targets else None,
-               "placement": (s.plan or s.packing).placement(), "packing_order": (s.plan or s.packing).order,
+               "placement": _by_workload((s.plan or s.packing).placement(), sc),
+               "packing_order": (s.plan or s.packing).order,
                **(s.constrained.details(sc.hosts.reserve) if s.constrained else {}),
-               "unplaced": dict(s.packing.unplaced), "infeasible": s.problems,
+               "unplaced": _unplaced(s.packing.unplaced, sc), "infeasible": s.problems,
                "budgets": s.budgets.to_dict(planned_cpu_percent(sc)),
                "hypervisor_reserve_gib": round(hypervisor_reserve_gib(sc.hosts.ram_gib), 3),
                "targets": [r.to_dict() for r in s.target_results], "assumptions": list(ASSUMPTIONS)}
     details.update({k: v for k, v in extra.items() if k != "soft_limits"})
     return details
+
+
+def _by_workload(placement: list[dict], sc) -> list[dict]:
+    """The packing's host groups with their VMs per workload (:func:`by_workload`: a workload's VM
+    shapes joined, and split out in ``vm_shapes``)."""
+    shapes = shape_names(sc)
+    return [{**g, **by_workload(g["vms"], shapes)} for g in placement] if shapes else placement
+
+
+def _unplaced(unplaced: dict[str, list[str]], sc) -> dict[str, list[str]]:
+    """Workload -> the resources one VM of it exceeds (of any of its VM shapes)."""
+    shapes = shape_names(sc)
+    out: dict[str, list[str]] = {}
+    for key, resources in unplaced.items():
+        name = shapes.get(key, (key, 0))[0]
+        out[name] = list(dict.fromkeys(out.get(name, []) + resources))
+    return out
 
 
 def hosts_needed(ctx: EngineContext) -> int | None:

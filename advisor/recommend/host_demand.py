@@ -163,10 +163,47 @@ def _demand_key(ctx: EngineContext, w) -> tuple:
     return ("vm_demand", id(w), f.overallocation_ratio, f.storage_backend, f.hypervisor)
 
 
-def pin_vm_demand(ctx: EngineContext, w, demand: dict[str, float]) -> None:
+def pin_vm_demand(ctx: EngineContext, w, demand: dict[str, float], shaped: bool = True) -> None:
     """Make ``demand`` the per-VM demand of ``w`` in ``ctx`` (a copy of the scenario whose VMs are
-    grown: the growth timeline's year), so the host count's steps place the grown VMs."""
+    grown: the growth timeline's year), so the host count's steps place the grown VMs. ``shaped``:
+    the vCPUs it is the demand of (:func:`_cpu_vcpus` of ``w`` now) scale it to each VM shape
+    (:func:`shape_demands`; the room's steps, more VMs of the workload's shapes); else its VMs are
+    placed at it, one shape (a grown year's VMs, the workload's VMs grown on average)."""
     ctx.memo[_demand_key(ctx, w)] = dict(demand)
+    ctx.memo[("shape base", id(w))] = _cpu_vcpus(w) if shaped else None
+
+
+def _cpu_vcpus(w) -> float:
+    """The vCPUs the CPU demand of one VM of ``w`` stands for: its mean (real time: its vCPUs, pinned)."""
+    return float(w.vcpus) if w.realtime is not None else w.mean_vcpus
+
+
+#: the demands a VM shape scales in proportion to its vCPUs (the rest are the workload's per VM)
+PER_VCPU = ("cpu_allocation", "cpu_load")
+
+
+def shape_demands(ctx: EngineContext, w, budgets: Budgets = NO_BUDGETS) -> list[tuple[str, dict[str, float], int]]:
+    """(placement name, per-VM demand, VMs) of each VM shape of ``w`` (:attr:`Workload.vm_shapes`,
+    named by :attr:`Workload.shape_keys`): a workload given as totals whose vCPU total its VMs do
+    not divide (growth.yaml's erp: 16 VMs of 4 vCPUs and 112 of 3) is placed as those VMs, each
+    shape's CPU demand its share in proportion to its vCPUs, instead of every VM at the mean (3.125
+    vCPUs), so each host holds the VMs its figures add up; any other workload is one shape, its
+    :func:`vm_demand`."""
+    demand = vm_demand(ctx, w, budgets)
+    shapes = w.vm_shapes
+    base = ctx.memo.get(("shape base", id(w)), 0.0)
+    if len(shapes) == 1 or base is None:
+        return [(w.name, demand, w.vms)]
+    base = base or _cpu_vcpus(w)
+    cores = float(ctx.scenario.hosts.cpu.cores)
+    out = []
+    for key, (n, v) in zip(w.shape_keys, shapes, strict=True):
+        d = dict(demand)
+        for k in PER_VCPU:
+            d[k] = demand[k] * v / base
+        d["cpu_allocation"] = min(d["cpu_allocation"], cores)  # (as vm_demand: a host's whole allocation at most)
+        out.append((key, d, n))
+    return out
 
 
 def _vm_demand(ctx: EngineContext, w) -> dict[str, float]:
@@ -227,9 +264,33 @@ def placement_demand(demand: dict[str, float], cap: dict[str, float]) -> dict[st
 
 
 def placement_profiles(ctx: EngineContext, cap: dict[str, float], budgets: Budgets = NO_BUDGETS) -> list[tuple]:
-    """(workload, per-VM placement demand, VMs) of every workload: what the packing, the pooled bound
-    and the placement constraints read (made once per host count and carried, #30)."""
-    return [(w.name, placement_demand(vm_demand(ctx, w, budgets), cap), w.vms) for w in ctx.scenario.workloads]
+    """(placement name, per-VM placement demand, VMs) of every VM shape of every workload
+    (:func:`shape_demands`): what the packing, the pooled bound and the placement constraints read
+    (made once per host count and carried, #30)."""
+    return [(key, placement_demand(d, cap), n) for w in ctx.scenario.workloads
+            for key, d, n in shape_demands(ctx, w, budgets)]
+
+
+def shape_names(sc) -> dict[str, tuple[str, int]]:
+    """Placement name -> (workload, vCPUs a VM) of every VM shape of the workloads of more than one."""
+    return {key: (w.name, v) for w in sc.workloads if len(w.vm_shapes) > 1
+            for key, (_, v) in zip(w.shape_keys, w.vm_shapes, strict=True)}
+
+
+def by_workload(vms: dict[str, int], shapes: dict[str, tuple[str, int]]) -> dict:
+    """A host's (or host group's) VMs by placement name as JSON: ``vms`` per workload and, for the
+    workloads of more than one VM shape on it, ``vm_shapes``: [[VMs, vCPUs a VM], ...] as
+    :attr:`Workload.vm_shapes` (``{"vms": {"erp": 39}, "vm_shapes": {"erp": [[5, 4], [34, 3]]}}``)."""
+    out: dict[str, int] = {}
+    split: dict[str, list[list[int]]] = {}
+    for key, n in vms.items():
+        if not n:
+            continue
+        name, v = shapes.get(key, (key, 0))
+        out[name] = out.get(name, 0) + n
+        if key in shapes:
+            split.setdefault(name, []).append([n, v])
+    return {"vms": out, **({"vm_shapes": split} if split else {})}
 
 
 def _pack(ctx: EngineContext, cap: dict[str, float], budgets: Budgets = NO_BUDGETS,

@@ -27,7 +27,7 @@ from advisor.recommend.host_demand import (
     _num,
     hypervisor_reserve_gib,
     planned_cpu_percent,
-    vm_demand,
+    shape_demands,
 )
 from advisor.recommend.load import host_cpu_demand_pct, request_driven
 from advisor.recommend.packing import Packing
@@ -46,15 +46,21 @@ def _oversize(ctx: EngineContext, cap: dict[str, float], packing: Packing, budge
                 "disk_capacity": f"{DISK_USABLE * 100:.0f} % of its local disks", "disk_iops": "its local disks",
                 "network": f"{NIC_USABLE * 100:.0f} % of its NIC"}
     out = []
-    by_name = {w.name: w for w in ctx.scenario.workloads}
-    for name, resources in packing.unplaced.items():
-        d = vm_demand(ctx, by_name[name], budgets)
+    shapes = _shapes(ctx, budgets) if packing.unplaced else {}
+    for key, resources in packing.unplaced.items():
+        name, d, _ = shapes[key]
         parts = [f"{LABELS[k]} {_num(d[k])} {UNITS[k]} against {_num(cap[k])} {UNITS[k]} per host ({cap_note[k]})"
                  for k in resources if cap[k] > 0]  # resources the hosts lack entirely are reported apart
         if parts:
             out.append(f"one VM of workload {name!r} does not fit on any host, whatever the host count: "
                        + "; ".join(parts))
-    return out
+    return list(dict.fromkeys(out))
+
+
+def _shapes(ctx: EngineContext, budgets: Budgets) -> dict[str, tuple]:
+    """Placement name -> (its workload's name, per-VM demand, the workload) of every VM shape
+    (:func:`advisor.recommend.host_demand.shape_demands`)."""
+    return {key: (w.name, d, w) for w in ctx.scenario.workloads for key, d, _ in shape_demands(ctx, w, budgets)}
 
 
 
@@ -110,11 +116,11 @@ def _shared_load(ctx: EngineContext, total: dict[str, float]) -> tuple[dict, lis
 # --- soft limits: what the plan delivers where the hosts fall short -----------------------------
 def _per_host_load(ctx: EngineContext, packing: Packing, budgets: Budgets) -> dict[str, float]:
     """The busiest placed host's uncapped demand per soft resource (what its VMs ask)."""
-    demand = {w.name: vm_demand(ctx, w, budgets) for w in ctx.scenario.workloads}
+    demand = {key: d for key, (_, d, _) in _shapes(ctx, budgets).items()}
     out = dict.fromkeys(SOFT, 0.0)
     for g in packing.groups:
         for k in SOFT:
-            out[k] = max(out[k], sum(n * demand[name][k] for name, n in g.vms.items()))
+            out[k] = max(out[k], sum(n * demand[key][k] for key, n in g.vms.items()))
     return out
 
 
@@ -173,7 +179,7 @@ def _page_cache(ctx: EngineContext, packing: Packing, budgets: Budgets) -> tuple
     if not budgets.page_cache:
         return {}, []
     sc = ctx.scenario
-    by_name = {w.name: w for w in sc.workloads}
+    by_name = {key: w for key, (_, _, w) in _shapes(ctx, budgets).items()}
     usable = sc.hosts.ram_gib - hypervisor_reserve_gib(sc.hosts.ram_gib)
     worst, planned_total = None, 0.0
     for g in packing.groups:

@@ -53,6 +53,18 @@ class Rule:
     kinds: tuple[str, ...] = ()
     #: a set of workloads of which a host runs only one (doc 003's sequential-I/O interference)
     exclusive: str | None = None
+    #: a workload of several VM shapes (:attr:`advisor.scenario.model.Workload.shape_keys`): its
+    #: name and its shapes' placement names, whose VMs the caps count together
+    workload: str | None = None
+    shapes: tuple[str, ...] = ()
+
+    def owner(self, name: str) -> str:
+        """The workload whose VMs the caps count: placement name ``name``'s."""
+        return self.workload or name
+
+    def held(self, h: Host, name: str) -> int:
+        """VMs of this rule's workload on host ``h`` (every shape's)."""
+        return sum(h.vms.get(k, 0) for k in self.shapes) if self.shapes else h.vms.get(name, 0)
 
 
 def rules_of(workloads, domains: int, exclusive: frozenset[str] = frozenset()) -> dict[str, Rule]:
@@ -79,8 +91,11 @@ def rules_of(workloads, domains: int, exclusive: frozenset[str] = frozenset()) -
         if w.name in exclusive:
             kinds.append("sequential_io")
         if kinds:
-            out[w.name] = Rule(per_host, per_domain, group, together, bool(rf and rf > 1), tuple(kinds),
-                               "sequential_io" if w.name in exclusive else None)
+            keys = getattr(w, "shape_keys", (w.name,))  # (a workload's constraints alone: its name)
+            rule = Rule(per_host, per_domain, group, together, bool(rf and rf > 1), tuple(kinds),
+                        "sequential_io" if w.name in exclusive else None,
+                        w.name if len(keys) > 1 else None, keys if len(keys) > 1 else ())
+            out.update(dict.fromkeys(keys, rule))  # every VM shape of it under the workload's constraints
     return out
 
 
@@ -150,13 +165,14 @@ def _admits(h: Host, u: Unit, rules: dict[str, Rule], per_dom: dict | None) -> b
         r = rules.get(name)
         if r is None:
             continue
-        if r.per_host is not None and h.vms.get(name, 0) + n > r.per_host:
+        if r.per_host is not None and r.held(h, name) + n > r.per_host:
             return False
         if r.group is not None and h.groups.get(r.group, 0) + n > 1:
             return False
-        if r.exclusive is not None and h.owners.get(r.exclusive, name) != name:
+        owner = r.owner(name)
+        if r.exclusive is not None and h.owners.get(r.exclusive, owner) != owner:
             return False
-        if per_dom is not None and r.per_domain is not None and per_dom.get((h.domain, name), 0) + n > r.per_domain:
+        if per_dom is not None and r.per_domain is not None and per_dom.get((h.domain, owner), 0) + n > r.per_domain:
             return False
     return True
 
@@ -166,12 +182,13 @@ def _put(h: Host, u: Unit, rules: dict[str, Rule], per_dom: dict | None) -> None
     for name, n in u.members.items():
         h.vms[name] = h.vms.get(name, 0) + n
         r = rules.get(name)
+        owner = r.owner(name) if r is not None else name
         if r is not None and r.group is not None:
             h.groups[r.group] = h.groups.get(r.group, 0) + n
         if r is not None and r.exclusive is not None:
-            h.owners[r.exclusive] = name
+            h.owners[r.exclusive] = owner
         if per_dom is not None:
-            per_dom[(h.domain, name)] = per_dom.get((h.domain, name), 0) + n
+            per_dom[(h.domain, owner)] = per_dom.get((h.domain, owner), 0) + n
 
 
 def _fill(hosts: list[Host], units: list[Unit], rules: dict[str, Rule], per_dom: dict | None) -> list[Unit]:

@@ -70,13 +70,17 @@ def _first_placing(put: Callable[[int], Placement], profiles, rules, start: int,
 def _lower(profiles, rules: dict[str, Rule], domains, start: int) -> int:
     """``start``, raised to the hosts the per-host and per-domain caps need at least."""
     lower = start
+    held: dict[str, tuple[Rule, int]] = {}  # per constrained workload: its rule and VMs (every shape's)
     for name, _, n in profiles:
         r = rules.get(name)
-        if r is not None and r.per_host:
+        if r is not None:
+            held[r.owner(name)] = (r, held.get(r.owner(name), (r, 0))[1] + n)
+    for r, n in held.values():
+        if r.per_host:
             lower = max(lower, math.ceil(n / r.per_host))
     if domains and any(r.per_domain for r in rules.values()):
-        lower = max(lower, min(len(domains), max(math.ceil(n / rules[nm].per_domain) for nm, _, n in profiles
-                                                 if nm in rules and rules[nm].per_domain)))
+        lower = max(lower, min(len(domains), max(math.ceil(n / r.per_domain) for r, n in held.values()
+                                                 if r.per_domain)))
     return lower
 
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field, replace
 
 from advisor.recommend import ha as ha_policy
 from advisor.recommend.base import EngineContext
-from advisor.recommend.host_demand import LABELS, UNITS, Budgets, placement_profiles
+from advisor.recommend.host_demand import LABELS, UNITS, Budgets, by_workload, placement_profiles, shape_names
 from advisor.recommend.placement import EPS, Host, Placement, Rule, _admits, _units, rules_of
 from advisor.recommend.placement_count import Counted, constrained_count, placer
 
@@ -37,6 +37,8 @@ class Constrained:
     problems: list[str] = field(default_factory=list)
     interference: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # warnings that do not make the count infeasible
+    #: placement name -> (workload, vCPUs a VM) of the VM shapes (:func:`shape_names`)
+    shapes: dict[str, tuple[str, int]] = field(default_factory=dict)
 
     @property
     def placement(self) -> Placement | None:
@@ -51,7 +53,7 @@ class Constrained:
     def details(self, reserve: int) -> dict:
         """The host count card's details: the per-host placement, the counts and what binds."""
         c = self.counted
-        return {"placement_by_host": c.placement.to_list() if c else [],
+        return {"placement_by_host": self.by_host(),
                 "constraints": {"hosts_unconstrained": self.unconstrained,
                                 "hosts_by_constraints": c.by_constraints if c else self.unconstrained,
                                 "hosts_by_survival": c.by_survival if c else self.unconstrained,
@@ -60,6 +62,12 @@ class Constrained:
                                 **({"sequential_io": {"workloads": self.interference, **INTERFERENCE}}
                                    if self.interference else {})},
                 "ha": self.ha}
+
+    def by_host(self) -> list[dict]:
+        """The placement per host, its VMs per workload (:func:`by_workload`: a workload's VM shapes
+        joined, and split out in ``vm_shapes``)."""
+        hosts = self.counted.placement.to_list() if self.counted else []
+        return [{**h, **by_workload(h["vms"], self.shapes)} for h in hosts] if self.shapes else hosts
 
     def text(self) -> str:
         """The rationale's sentence on the constraints."""
@@ -119,6 +127,7 @@ def constrain(ctx: EngineContext, cap: dict[str, float], budgets: Budgets, start
                 counted.placement = put(active)
     out = Constrained(active, start, counted, ha, binding, problems, sorted(sequential(sc)))
     out.notes = _replica_notes(sc) + _domain_notes(domains, out.placement)
+    out.shapes = shape_names(sc)
     return out
 
 
@@ -140,7 +149,7 @@ def _unplaceable(sc, cap: dict[str, float], profiles, rules: dict[str, Rule]) ->
     resource it exceeds (a single VM larger than a host is refused before the constraints)."""
     keys = tuple(cap)
     capacity = [float(cap[k]) for k in keys]
-    index = {w.name: i for i, w in enumerate(sc.workloads)}
+    index = {key: i for i, w in enumerate(sc.workloads) for key in w.shape_keys}
     out = []
     for u in _units(capacity, keys, profiles, rules):
         if _admits(Host(0, "", list(capacity)), u, rules, None):

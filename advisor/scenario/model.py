@@ -165,6 +165,10 @@ class Growth:
                                                       for e in mine if e.year <= year) for r in GROWTH_RATES}
 
 
+#: between a workload's name and a VM shape's vCPUs in the placement's name of the shape
+#: (:attr:`Workload.shape_keys`; a name never holds it: the reader refuses NUL in names)
+SHAPE_SEP = "\0:"
+
 #: the resources a growth rate is given for (``<rate>_pct_per_year``)
 GROWTH_RATES = ("cpu", "ram", "storage")
 
@@ -228,7 +232,14 @@ class Workload:
         ``fewer_vcpu_vms`` of one fewer (a totals workload's split, made once by the sizing,
         :func:`advisor.scenario.totals.size_totals`). Exports, texts and totals read it."""
         k = self.fewer_vcpu_vms
-        return ((self.vms - k, self.vcpus), (k, self.vcpus - 1)) if k else ((self.vms, self.vcpus),)
+        return ((self.vms - k, self.vcpus), (k, self.vcpus - 1)) if 0 < k < self.vms else ((self.vms, self.vcpus),)
+
+    @property
+    def shape_keys(self) -> tuple[str, ...]:
+        """The placement's name of each of :attr:`vm_shapes`: the workload's name for the first, the
+        name and the vCPUs (``erp\0:3``) for the others (the host count places each shape's VMs at
+        their own size, :func:`advisor.recommend.host_demand.shape_profiles`)."""
+        return (self.name,) + tuple(f"{self.name}{SHAPE_SEP}{v}" for _, v in self.vm_shapes[1:])
 
     @property
     def all_vcpus(self) -> int:
