@@ -8,7 +8,8 @@ workload), whether host i admits a unit depends only on what hosts 0..i hold, so
 units that fit on none of them are those it put on a later host (or that no host takes).
 :class:`FirstFit` runs that first fit once; :meth:`FirstFit.placement` gives the placement on any
 count, the same as ``place`` (``tests/advisor/test_first_fit.py`` compares them on random
-estates with every kind of constraint).
+estates with every kind of constraint). The room's steps, one VM more each, grow the last first fit
+by that VM when it comes last in the order (:func:`growing`) instead of placing every unit again.
 
 The first host that admits a unit is found in a tree of the hosts' free capacity (per resource the
 most any host below a node keeps free: a subtree without room is skipped whole), O(log hosts) per
@@ -25,6 +26,9 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 from advisor.recommend.placement import (
     Host,
@@ -188,6 +192,7 @@ class FirstFit(_Index):
         self.hosts: list[Host] = []
         self.at: list[int] = []  # per unit: the host it went to, -1 when no host takes it
         self._latest: list[tuple[int, float]] | None = None
+        self._start: dict[tuple, int] = {}  # per unit shape: hosts before this index took no more of it
         self._run()
 
     def _domain(self, i: int) -> str:
@@ -195,15 +200,24 @@ class FirstFit(_Index):
         return names[i % len(names)]
 
     def _run(self) -> None:
-        start: dict[tuple, int] = {}  # per unit shape: hosts before this index took no more of it
         for u in self.units:
-            key = u.shape
-            i0 = start.get(key, 0)
-            i = self._find(u, i0) if i0 >= 0 else -1
-            if i >= 0:
-                self.put(i, self.hosts[i], u)
-            start[key] = i  # -1: no host, not even an empty one, takes this shape
-            self.at.append(i)
+            self._step(u)
+
+    def _step(self, u: Unit) -> None:
+        start = self._start
+        key = u.shape
+        i0 = start.get(key, 0)
+        i = self._find(u, i0) if i0 >= 0 else -1
+        if i >= 0:
+            self.put(i, self.hosts[i], u)
+        start[key] = i  # -1: no host, not even an empty one, takes this shape
+        self.at.append(i)
+
+    def extend(self, u: Unit) -> None:
+        """One unit more, last in the order: what a first fit of the units and ``u`` gives."""
+        self.units.append(u)
+        self._step(u)
+        self._latest = None
 
     def _find(self, u: Unit, i0: int) -> int:
         """The first host from ``i0`` that admits ``u`` (a new one after the last), -1 if none does."""
@@ -304,3 +318,41 @@ def applies(rules: dict[str, Rule], domains) -> bool:
     """Whether :class:`FirstFit` gives ``place``'s placement: no per-domain cap couples the hosts."""
     return not (domains and any(r.per_domain is not None for r in rules.values()))
 
+
+
+#: while set (:func:`growing`), where :func:`first_fit` keeps the last first fit it made
+_GROWN: ContextVar[dict | None] = ContextVar("first_fit_grown", default=None)
+
+
+@contextmanager
+def growing(kept: dict) -> Iterator[None]:
+    """Within it, :func:`first_fit` of the units of the last one it made (kept in ``kept``) and one
+    unit more, last in the order, grows that one in place instead of placing every unit again: the
+    room's steps (:mod:`advisor.recommend.room`), each one VM more of a workload whose VMs come
+    last. The placements the earlier one gave change with it: a caller keeps none of them, and only
+    the first first fit made within it is kept (a later one in the same step is made afresh)."""
+    kept["open"] = True
+    token = _GROWN.set(kept)
+    try:
+        yield
+    finally:
+        _GROWN.reset(token)
+
+
+def first_fit(capacity: dict[str, float], profiles, rules: dict[str, Rule], domains) -> FirstFit:
+    """``FirstFit(capacity, profiles, rules, domains)``; under :func:`growing`, the last one grown by
+    its one unit more when these units are its units and that one (the same first fit: each unit is
+    placed in order on what the earlier ones left)."""
+    kept = _GROWN.get()
+    if kept is None or not kept.pop("open", False):
+        return FirstFit(capacity, profiles, rules, domains)
+    same = (dict(capacity), dict(rules), list(domains))
+    last: FirstFit | None = kept.get("first fit")
+    if last is not None and kept.get("of") == same:
+        units = _units(last.cap, last.keys, profiles, rules)
+        if len(units) == len(last.units) + 1 and all(
+                a.shape == b.shape for a, b in zip(units[:-1], last.units, strict=True)):
+            last.extend(units[-1])
+            return last
+    kept["first fit"], kept["of"] = FirstFit(capacity, profiles, rules, domains), same
+    return kept["first fit"]

@@ -14,7 +14,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from advisor.recommend.first_fit import FirstFit, applies, survives
+from advisor.recommend.first_fit import applies, first_fit, survives
 from advisor.recommend.placement import MAX_EXTRA, Placement, Rule, place
 
 
@@ -32,7 +32,7 @@ class Counted:
 def placer(capacity, profiles, rules: dict[str, Rule], domains) -> Callable[[int], Placement]:
     """count -> the placement on that many hosts (what :func:`place` gives)."""
     if applies(rules, domains):
-        return FirstFit(capacity, profiles, rules, domains).placement
+        return first_fit(capacity, profiles, rules, domains).placement
     return lambda n: place(capacity, profiles, rules, domains, n)
 
 

@@ -13,10 +13,12 @@ The room is then a function of the design and the active hosts alone, whatever w
 before, and it grows with the hosts (:mod:`advisor.optimize.settle` relies on both). An
 anti-affinity group bounds it first: its VMs never share a host, so the group holds at most one VM
 a host. The steps are searched once per design and kept in the advice's memo, so counts that share
-a design (the optimizer's rows) share them. Each step is a search, so a workload is searched one
-VM at a time only as far as the least share of a workload's VMs (that workload's room is exact:
-the optimizer's headroom figure, :func:`least_share`) or :data:`STEPS` VMs more, whichever is
-more; a room that reaches that limit is a lower bound, and the advice says so (:func:`at_least`; its
+a design (the optimizer's rows) share them. Each step is a search (its first fit grows the last
+step's by the one VM more when that VM comes last in the placement order,
+:func:`advisor.recommend.first_fit.growing`), so a workload is searched one VM at a time only as
+far as the least share of a workload's VMs (that workload's room is exact: the optimizer's
+headroom figure, :func:`least_share`) or :data:`STEPS` VMs more, whichever is more; a room that
+reaches that limit is a lower bound, and the advice says so (:func:`at_least`; its
 sentence and figure say "at least").
 
 Each search places every workload, and each workload takes several, so the work grows with the square
@@ -172,6 +174,9 @@ def _needs(ctx: EngineContext, budgets: Budgets, w, more: int) -> int:
             pin_vm_demand(pctx, y, vm_demand(ctx, x, budgets))
             if x is w:
                 y.vms = x.vms + more
-        placed = placed_active(pctx, budgets)
+        from advisor.recommend.first_fit import growing
+
+        with growing(ctx.memo.setdefault(("room first fit",) + _design(ctx, budgets, w), {})):
+            placed = placed_active(pctx, budgets)
         known[more] = 1 << 62 if placed.problems else placed.active
     return known[more]

@@ -137,3 +137,29 @@ def test_the_count_of_a_large_sequential_estate_is_near_linear(monkeypatch):
     vms = sum(w.vms for w in workloads)
     assert got is not None and got.binding.startswith("survive") and got.by_constraints >= 350
     assert calls["n"] < 10 * vms  # 7,101 for 3,545 VMs; one first fit per probe and plain survival: 4.7 M
+
+
+@pytest.mark.timeout(120)
+def test_a_first_fit_grown_by_one_vm_at_a_time_is_the_one_made_afresh():
+    # the room's steps (advisor.recommend.room): one VM more of a workload each; under growing() the
+    # last first fit grows by its one unit more when that unit comes last, else it is made afresh.
+    # Either way each step's placement on every count is that of a first fit of all its units.
+    grown, steps = 0, 0
+    for rng, profiles, rules, domains in estates(34, 80):
+        if not applies(rules, domains):
+            continue
+        kept: dict = {}
+        last = None
+        pick = rng.randrange(len(profiles))
+        name, demand, vms = profiles[pick]
+        for more in range(1, 12):
+            step = [*profiles[:pick], (name, demand, vms + more), *profiles[pick + 1:]]
+            with first_fit.growing(kept):
+                fit = first_fit.first_fit(CAP, step, rules, domains)
+                grown, steps, last = grown + (fit is last), steps + 1, fit
+                fresh = FirstFit(CAP, step, rules, domains)
+                assert fit.at == fresh.at
+                for count in sorted({1, fresh.needed - 1, fresh.needed, fresh.needed + 1}):
+                    if count >= 1:
+                        assert _state(fit.placement(count)) == _state(fresh.placement(count))
+    assert steps > 300 and grown > 30  # the steps of a workload whose VMs come last grew the last one in place

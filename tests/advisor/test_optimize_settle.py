@@ -100,15 +100,20 @@ def test_a_bounded_advice_keeps_its_count_and_timeline(session_kb):
 def test_ha_admission_spreads_the_vms_with_the_count_searchs_own_first_fit(session_kb, monkeypatch):
     """When HA admission raises the count, the placement on the raised count comes from the first
     fit the count search built: one whole first-fit run per constrained search, not two (the
-    optimizer's searches under HA took twice the time for the same placements)."""
+    optimizer's searches under HA took twice the time for the same placements); a step of the room
+    grows the last one by its VM instead (:func:`advisor.recommend.first_fit.growing`)."""
     from advisor.recommend import first_fit, placement_plan
 
-    calls = {"first fits": 0, "searches": 0, "raised": 0}
-    init, constrain = first_fit.FirstFit.__init__, placement_plan.constrain
+    calls = {"first fits": 0, "grown": 0, "searches": 0, "raised": 0}
+    init, extend, constrain = first_fit.FirstFit.__init__, first_fit.FirstFit.extend, placement_plan.constrain
 
     def counting_init(self, *args, **kwargs):
         calls["first fits"] += 1
         init(self, *args, **kwargs)
+
+    def counting_extend(self, *args, **kwargs):
+        calls["grown"] += 1
+        extend(self, *args, **kwargs)
 
     def counting_constrain(*args, **kwargs):
         calls["searches"] += 1
@@ -117,8 +122,9 @@ def test_ha_admission_spreads_the_vms_with_the_count_searchs_own_first_fit(sessi
         return out
 
     monkeypatch.setattr(first_fit.FirstFit, "__init__", counting_init)
+    monkeypatch.setattr(first_fit.FirstFit, "extend", counting_extend)
     for module in ("advisor.recommend.placed_count", "advisor.recommend.host_count"):
         monkeypatch.setattr(f"{module}.constrain", counting_constrain)
     hc = advise(_scenario(*CASES["HA tolerating 2"]), kb=session_kb).find("host_count")
     assert hc.value == 4 and calls["raised"] > 0  # admission (n - 2 hosts hold the VMs) set counts
-    assert calls["first fits"] == calls["searches"]
+    assert calls["first fits"] + calls["grown"] == calls["searches"] and calls["grown"] > 0
