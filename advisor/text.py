@@ -20,7 +20,8 @@ def clean_text(value) -> str:
 
 
 def fmt_value(value: float | None, digits: int = 4) -> str:
-    """A number as people read it: 4 significant digits, no exponent for ordinary magnitudes."""
+    """A number as people read it: ``digits`` significant digits below 1,000, whole numbers with thousands
+    separators from 1,000 (``6,944``, as the totals' text writes them), no exponent for ordinary magnitudes."""
     if value is None:
         return ""
     if isinstance(value, float) and not math.isfinite(value):
@@ -28,7 +29,12 @@ def fmt_value(value: float | None, digits: int = 4) -> str:
     if value == 0:
         return "0"
     if 1e-3 <= abs(value) < 1e7:
-        return f"{value:.{digits}g}" if abs(value) < 10 ** digits else f"{value:,.0f}"
+        short = f"{value:.{digits}g}"
+        # 1,000 and up with thousands separators, as the totals' text writes them (``num``), also
+        # where rounding to ``digits`` carries a number up to the next power of ten (99.96 -> 100)
+        if abs(float(short)) >= min(1000, 10 ** digits):
+            return f"{value:,.0f}"
+        return short
     return f"{value:.3g}"
 
 
