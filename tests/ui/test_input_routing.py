@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
 from app.gui import settings_store
-from tests.ui.userinput import click, focus, key, type_text, wheel
+from tests.ui.userinput import click, focus, key, type_text, wheel, widget_at
 from ui.demo import demo_data
 
 
@@ -84,10 +84,20 @@ def test_wheel_over_a_field_scrolls_the_form_and_never_edits_it(qtbot):
     from PySide6.QtWidgets import QScrollArea
 
     area = next(a for a in panel.findChildren(QScrollArea) if a.isAncestorOf(ghz))
+    # the form as a user finds it a moment after the window appeared: the parts below the fold made
+    # (they follow the first paint) and laid out; a turn of the wheel within that moment met a form
+    # half laid out (fields 0 px high) and went on to the tab bar
+    assert panel.shared_table is not None
+    content = area.widget()
+    qtbot.waitUntil(lambda: ghz.height() > 0 and content.height() >= content.minimumSizeHint().height(), timeout=10000)
     bar = area.verticalScrollBar()
     assert bar.maximum() > 0, "the form must need scrolling at this size"
     start = bar.value()
-    for editor in (ghz, panel.hosts_form.editors[("ram_gib",)], panel.hosts_form.editors[("cpu", "virtualization")]):
+    # top-most first: each turn scrolls the form up, and a field scrolled out of the view is no longer
+    # under the mouse (the turn would land on whatever is there then, e.g. the tab bar)
+    for editor in (panel.hosts_form.editors[("cpu", "virtualization")], ghz, panel.hosts_form.editors[("ram_gib",)]):
+        under, _ = widget_at(w, editor, editor.rect().center())
+        assert under is editor or editor.isAncestorOf(under), (editor.objectName(), under)
         wheel(w, editor, steps=-1)
     assert {p: doc.get(("hosts",) + p) for p in before} == before
     assert doc.get(("hosts", "cpu", "virtualization")) == "vmx"
