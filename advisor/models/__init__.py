@@ -48,7 +48,7 @@ __all__ = ["FAMILIES", "MISSING", "MODEL_VERSION", "FamilyInfo", "FamilyUnavaila
            "TrainingPoint", "cache_dir", "clear_memory_cache", "get_family", "train_all"]
 
 #: bump when a family's features, model or stored state changes (invalidates disk caches)
-MODEL_VERSION = 22
+MODEL_VERSION = 23
 
 _CLASSES: list[type[Family]] = [CacheModeThroughput, BootTime, ImageTransferTime, CpuUtilization, OverallocationOverhead,
             MigrationDowntime, MigrationTotalTime, ContainerOverhead, ContainerCpu, ContainerLatency,
