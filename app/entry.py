@@ -49,11 +49,24 @@ def run(argv: list[str] | None, commands: tuple[ModuleType, ...]) -> int:
     parser = build_parser(commands)
     if not args_list:
         args_list = ["gui"]
+    _refuse_end_of_options_as_value(parser, args_list)
     args = parser.parse_args(args_list)
     if not getattr(args, "func", None):
         parser.print_help()
         return EXIT_USAGE
     return execute(args)
+
+
+def _refuse_end_of_options_as_value(parser: argparse.ArgumentParser, args_list: list[str]) -> None:
+    """``--share=--``: argparse takes the ``--`` for the end of the options and hands the option an
+    empty list instead of a value (a traceback further on, or a default taken silently): refused
+    here, naming the option, with the usage's exit code."""
+    for token in args_list:
+        if token == "--":  # the end of the options: what follows is not an option
+            return
+        option, sep, value = token.partition("=")
+        if token.startswith("--") and sep and value == "--":
+            parser.error(f"argument {option}: '--' is not a value (it ends the options); give the value itself")
 
 
 def execute(args: argparse.Namespace) -> int:
