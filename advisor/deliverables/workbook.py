@@ -201,11 +201,15 @@ def _unpriced_bill(sheet: Sheet, data: dict, scenario) -> Sheet:
 
 
 def _placement(book, data: dict, scenario) -> Sheet:
-    sheet = Sheet(book, "Placement", ("Host group", "Hosts", "Workload", "VMs per host"))
+    sheet = Sheet(book, "Placement", ("Host group", "Hosts", "Workload", "VMs per host", "vCPUs per VM"))
     hc = _first(data, "host_count") or {}
+    vcpus = {w.name: w.vcpus for w in getattr(scenario, "workloads", ())}
     for i, group in enumerate((hc.get("details") or {}).get("placement") or [], start=1):
+        shapes = group.get("vm_shapes") or {}
         for workload, count in (group.get("vms") or {}).items():
-            sheet.add((f"group {i}", group.get("hosts"), workload, count))
+            # a workload given as totals has VMs of two sizes: one row per size (erp: 16 of 4, 19 of 3)
+            for n, size in shapes.get(workload) or [(count, vcpus.get(workload))]:
+                sheet.add((f"group {i}", group.get("hosts"), workload, n, size))
     return sheet
 
 

@@ -76,8 +76,13 @@ def _check_bill(book, values, data: dict) -> None:
 
 def _check_placement(book, data: dict) -> None:
     hc = next(r for r in data["recommendations"] if r["decision"] == "host_count" and r["scope"] == "cluster")
+    rows = _rows(book, "Placement")
     want = [(g["hosts"], w, n) for g in hc["details"]["placement"] for w, n in g["vms"].items()]
-    assert [r[1:] for r in _rows(book, "Placement")] == want
+    per_workload: dict[tuple, int] = {}
+    for row in rows:  # a workload of two VM sizes has a row per size: their counts add up to its VMs
+        per_workload[row[0], row[1], row[2]] = per_workload.get((row[0], row[1], row[2]), 0) + row[3]
+    assert [(h, w, per_workload[g, h, w]) for g, h, w in dict.fromkeys(r[:3] for r in rows)] == want
+    assert all(isinstance(r[4], int) and r[4] >= 1 for r in rows), rows  # vCPUs per VM
 
 
 def _formulas_only_in_bill_totals(raw: bytes) -> None:
@@ -193,3 +198,23 @@ def test_the_deck_of_a_growth_scenario_has_a_growth_slide(session_kb):
     data = advise(load_scenario(root / "growth.yaml"), kb=session_kb).to_dict(expand=True)
     slide = next(t for t in slide_texts(slides_bytes(data)) if "Growth over the years" in t)
     assert "The 10 planned hosts run out in year 4 (ram)." in slide
+
+
+def test_the_placement_sheet_gives_a_totals_workload_a_row_per_vm_size(session_kb):
+    """growth.yaml's erp (given as totals) has VMs of 4 and of 3 vCPUs: the sheet said "erp 35" where the
+    report says "erp 35 (16 of 4 vCPU, 19 of 3)"."""
+    from advisor.engine import advise
+    from advisor.scenario import load_scenario
+
+    advice = advise(load_scenario(EXAMPLES / "growth.yaml"), kb=session_kb)
+    data = _advice_json(advice)
+    rows = _rows(openpyxl.load_workbook(io.BytesIO(workbook_bytes(data, advice.scenario))), "Placement")
+    hc = next(r for r in data["recommendations"] if r["decision"] == "host_count" and r["scope"] == "cluster")
+    vcpus = {w.name: w.vcpus for w in advice.scenario.workloads}
+    for i, group in enumerate(hc["details"]["placement"], start=1):
+        erp = [(n, size) for g, _h, w, n, size in rows if g == f"group {i}" and w == "erp"]
+        shapes = group.get("vm_shapes", {}).get("erp") or [(group["vms"]["erp"], vcpus["erp"])]
+        assert erp == [tuple(s) for s in shapes], (i, erp, group)
+    first = [r for r in rows if r[0] == "group 1" and r[2] == "erp"]
+    assert first == [("group 1", 1, "erp", 16, 4), ("group 1", 1, "erp", 19, 3)], first
+    assert all(size == vcpus["web"] for _g, _h, w, _n, size in rows if w == "web")
