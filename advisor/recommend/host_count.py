@@ -359,6 +359,8 @@ def _rationale(ctx: EngineContext, s: _Sizing) -> str:
                        + (": missed " + "; ".join(r.text() for r in missed) if missed else "") + ".")
     over = sc.preferences.ram_overcommit
     room = s.room
+    # a workload of two VM sizes (given as totals) counts its room in VMs of its first size
+    sized = {w.name: f" of {w.vcpus} vCPUs" for w in sc.workloads if len(w.vm_shapes) > 1}
     return (f"{_count_text(sc, s)}. The bottleneck is {figure_label(s.bottleneck)} "
             f"({s.need[s.bottleneck]:.2f} hosts' worth).{whole} CPU counts physical cores "
             f"({sc.hosts.cpu.cores} per host, threads not counted) at {ctx.facts.overallocation_ratio or 1.0:g} "
@@ -367,7 +369,7 @@ def _rationale(ctx: EngineContext, s: _Sizing) -> str:
             f"{_reserved_text(ctx, s)}{s.constrained.text() if s.constrained else ''}{target_text}"
             + (f" Still room on the {active} active hosts for "
                + ", ".join(f"{'at least ' if name in s.at_least else ''}{n} more {name} VM{'s' if n != 1 else ''}"
-                           for name, n in room.items())
+                           f"{sized.get(name, '')}" for name, n in room.items())
                + " (each profile alone)." if room else ""))
 
 
