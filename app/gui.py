@@ -151,6 +151,7 @@ def run(scenario: Path | None = None, screenshots: Path | None = None, size: tup
         quiet_offscreen_warnings()
         say_user_dir_problems()
         window = create_window(kb_path, font_pt)
+        window.saves_state = False  # the user's window state and settings stay as their last session left them
         window.resize(*size)
         return render_all(window, Path(scenario) if scenario else None, Path(screenshots), size)
     window = launch(scenario, kb_path, font_pt)

@@ -444,7 +444,13 @@ class MainWindow(ActionsMixin, FilesMixin, WorkshopMixin, QMainWindow):
         if (x, y) != (frame.x(), frame.y()):
             self.move(x, y)
 
+    #: whether closing saves the window's geometry, tab and settings (a --screenshots run leaves the
+    #: user's own alone: it opened the next session on the last tab it rendered)
+    saves_state = True
+
     def save_state(self) -> None:
+        if not self.saves_state:
+            return
         qs = window_settings()
         qs.setValue("geometry", self.geometry_to_save())  # never the full-screen one
         qs.setValue("tab", VIEWS[self.tabs.currentIndex()].name)

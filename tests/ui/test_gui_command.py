@@ -51,12 +51,20 @@ def test_screenshots_of_every_view(tmp_path, kb_file):
 
     from ui.main_window import VIEWS
 
+    from knowledge.infra.paths import user_config_dir
+
     out = tmp_path / "shots"
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    # the user's last session: its window state stays (was: the run saved tab=optimize, its last view,
+    # and a 1024x700 geometry, and the next session opened there)
+    state = user_config_dir() / "window.ini"
+    state.parent.mkdir(parents=True, exist_ok=True)
+    state.write_text("[General]\ntab=scenario\n")
     model_cache.warm(kb_file)  # the process loads the session's trained families instead of training them
     proc = subprocess.run([sys.executable, "-m", "app", "gui", "--screenshots", str(out), "--size", "1024x700",
                            "--kb", str(kb_file)], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-2000:]
+    assert state.read_text() == "[General]\ntab=scenario\n"
     for name in [v[0] for v in VIEWS] + ["workshop"]:
         img = QImage(str(out / f"{name}.png"))
         assert (img.width(), img.height()) == (1024, 700), name
