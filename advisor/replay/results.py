@@ -113,7 +113,7 @@ class ReplayResult:
                                                        "cases_within": 0})
             d["experiments"] += 1
             d["passed"] += r.passed
-            d["xfail"] += bool(r.experiment.xfail)
+            d["xfail"] += bool(r.experiment.xfail) and not r.passed  # a known failure that failed
             d["cases"] += len(r.cases)
             d["cases_within"] += sum(c.within for c in r.cases)
         return out
@@ -149,7 +149,9 @@ class ReplayResult:
                 "summary": {**self.interval_summary(), "experiments": len(self.experiments), "passed": self.passed,
                             "share": round(self.share, 4), "cases": len(cases),
                             "cases_within": sum(c.within for c in cases),
-                            "xfail": sum(bool(r.experiment.xfail) for r in self.experiments),
+                            # known failures: experiments marked as known to fail that did fail (held out,
+                            # 004-T9.2-cpu-rf1, a known failure in-sample, passes)
+                            "xfail": sum(bool(r.experiment.xfail) and not r.passed for r in self.experiments),
                             "setups": len(self.setups), "setups_with_host_count": len(self.setups)
                             - len(self.infeasible_setups), "infeasible_setups": self.infeasible_setups,
                             "unaccounted_rows": self.unaccounted, "ok": self.ok,
