@@ -30,7 +30,8 @@ RULES: list[Rule] = [
        Effect(scores={"writethrough": 2.0, "directsync": 1.5},
               exclude={"writeback": "buffers writes in host RAM: a host crash loses them, and this "
                                     "workload tolerates no data loss",
-                       "unsafe": "ignores guest flushes: a host crash loses data",
+                       "unsafe": "a host crash loses even the writes the guest flushed, and this workload "
+                                 "tolerates no data loss",
                        "none": "reports a write done once it is in the disk's volatile write cache: doc 001 "
                                "says none does not provide total data integrity, and this workload tolerates "
                                "no data loss"}),
