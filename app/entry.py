@@ -61,12 +61,24 @@ def _refuse_end_of_options_as_value(parser: argparse.ArgumentParser, args_list: 
     """``--share=--``: argparse takes the ``--`` for the end of the options and hands the option an
     empty list instead of a value (a traceback further on, or a default taken silently): refused
     here, naming the option, with the usage's exit code."""
+    known = _option_strings(parser)
     for token in args_list:
         if token == "--":  # the end of the options: what follows is not an option
             return
         option, sep, value = token.partition("=")
-        if token.startswith("--") and sep and value == "--":
+        if sep and value == "--" and option in known:  # an unknown one: argparse's own message names it
             parser.error(f"argument {option}: '--' is not a value (it ends the options); give the value itself")
+
+
+def _option_strings(parser: argparse.ArgumentParser) -> set[str]:
+    """The long options of ``parser`` and of its sub-commands."""
+    out: set[str] = set()
+    for action in parser._actions:
+        out.update(o for o in action.option_strings if o.startswith("--"))
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                out |= _option_strings(sub)
+    return out
 
 
 def execute(args: argparse.Namespace) -> int:

@@ -51,3 +51,12 @@ def test_a_value_after_the_end_of_options_is_left_alone():
     from app.entry import _refuse_end_of_options_as_value
 
     _refuse_end_of_options_as_value(build_parser(), ["inventory", "--", "--odd=--"])  # no SystemExit
+
+
+def test_an_unknown_option_is_left_to_argparse(capsys):
+    """Review r10: ``--percentile --x=--`` named a non-existent ``--x``; argparse's own message is right."""
+    with pytest.raises(SystemExit) as exc:
+        main(["inventory", "x.csv", "--percentile", "--x=--"])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert "argument --x" not in err and "--percentile" in err, err
