@@ -39,6 +39,7 @@ from advisor.recommend.host_demand import (
     HARD,
     LABELS,
     NO_BUDGETS,
+    SOFT,
     UNITS,
     Budgets,
     _local,
@@ -361,13 +362,23 @@ def _rationale(ctx: EngineContext, s: _Sizing) -> str:
     room = s.room
     # a workload of two VM sizes (given as totals) counts its room in VMs of its first size
     sized = {w.name: f" of {w.vcpus} vCPUs" for w in sc.workloads if len(w.vm_shapes) > 1}
+    # a soft limit the hosts are already short of (HDDs' IOPS): the count and the room follow the hard
+    # limits, and the text says so instead of naming it the bottleneck of a count it did not set
+    short = [k for k in SOFT if s.finite.get(k, 0.0) > active]
+    hard = max((k for k in HARD if k in s.finite), key=lambda k: s.finite[k], default=None)
+    soft_text = ""
+    if s.bottleneck in short and hard is not None:
+        soft_text = (f", a soft limit: the count follows the hard limits, led by {figure_label(hard)} "
+                     f"({s.need[hard]:.2f} hosts' worth), and the {active} active hosts run "
+                     f"{figure_label(s.bottleneck)} at {100 * s.need[s.bottleneck] / max(active, 1):,.0f} % of what "
+                     f"they offer (see the warnings)")
     return (f"{_count_text(sc, s)}. The bottleneck is {figure_label(s.bottleneck)} "
-            f"({s.need[s.bottleneck]:.2f} hosts' worth).{whole} CPU counts physical cores "
+            f"({s.need[s.bottleneck]:.2f} hosts' worth){soft_text}.{whole} CPU counts physical cores "
             f"({sc.hosts.cpu.cores} per host, threads not counted) at {ctx.facts.overallocation_ratio or 1.0:g} "
             f"vCPUs per core; RAM is {'not over-committed' if over == 1 else f'over-committed {over:g}x'}"
             f" after the hypervisor's {hypervisor_reserve_gib(sc.hosts.ram_gib):.3g} GiB."
             f"{_reserved_text(ctx, s)}{s.constrained.text() if s.constrained else ''}{target_text}"
-            + (f" Still room on the {active} active hosts for "
+            + (f" Still room{' by the hard limits' if short else ''} on the {active} active hosts for "
                + ", ".join(f"{'at least ' if name in s.at_least else ''}{n} more {name} VM{'s' if n != 1 else ''}"
                            f"{sized.get(name, '')}" for name, n in room.items())
                + " (each profile alone)." if room else ""))
