@@ -194,7 +194,10 @@ def _hosts(data: Any, pr: Problems) -> Hosts:
             pr.add(f"hosts.shared_storage[{i}].system", "is only for kind: distributed")
     values = r.values()
     count, reserve = values["count"], values["reserve"]
-    if reserve >= count:
+    # compared only when both were read: an unreadable count ("abc", 2.5) stands in as its default,
+    # and "must be smaller than hosts.count (1)" spoke of a value nobody entered
+    unread = any(p.startswith(("hosts.count:", "hosts.reserve:")) for p in pr.items)
+    if reserve >= count and not unread:
         pr.add("hosts.reserve", f"must be smaller than hosts.count ({count})")
     cpu = Cpu(**_Reader(r.section("cpu"), "hosts.cpu", pr).values())
     domains = [FailureDomain(**_Reader(d, f"hosts.failure_domains[{i}]", pr).values())

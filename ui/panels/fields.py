@@ -314,6 +314,10 @@ class BoundForm(QWidget):
         for spec in self.specs:
             text = path_text(self.full_path(spec))
             msg = problems.get(text, "")
+            if msg and "." in msg:  # another field it names, in the editor's words ("Hosts", not hosts.count)
+                from ui.panels.qt_scenario import humanize_message
+
+                msg = humanize_message(msg, self.document.data, text.rsplit(".", 1)[0] if "." in text else "")
             self.rows[spec.path].set_error(msg)
             editor = self.editors[spec.path]
             if bool(editor.property("invalid")) != bool(msg):  # polished again only when it changes:
