@@ -49,9 +49,8 @@ def test_parse_size(text, ok):
 def test_screenshots_of_every_view(tmp_path, kb_file):
     from PySide6.QtGui import QImage
 
-    from ui.main_window import VIEWS
-
     from knowledge.infra.paths import user_config_dir
+    from ui.main_window import VIEWS
 
     out = tmp_path / "shots"
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen")

@@ -178,6 +178,18 @@ def make_editor(spec: FieldSpec, with_unit: bool = True) -> QWidget:
     return w
 
 
+#: how a problem's message names other fields (``hosts.count`` -> ``Hosts``): the scenario editor's
+#: words, set by :mod:`ui.panels.qt_scenario` (which knows every field's label) with
+#: :func:`set_problem_words`; None: as the core wrote it
+_problem_words: Callable[[str, dict, str], str] | None = None
+
+
+def set_problem_words(words: Callable[[str, dict, str], str] | None) -> None:
+    """``words(message, scenario data, base path)``: a problem's message in the editor's words."""
+    global _problem_words
+    _problem_words = words
+
+
 class BoundForm(QWidget):
     """A form of fields bound to ``document`` under ``prefix``."""
 
@@ -314,10 +326,9 @@ class BoundForm(QWidget):
         for spec in self.specs:
             text = path_text(self.full_path(spec))
             msg = problems.get(text, "")
-            if msg and "." in msg:  # another field it names, in the editor's words ("Hosts", not hosts.count)
-                from ui.panels.qt_scenario import humanize_message
-
-                msg = humanize_message(msg, self.document.data, text.rsplit(".", 1)[0] if "." in text else "")
+            if msg and "." in msg and _problem_words is not None:  # another field it names, in the
+                # editor's words ("Hosts", not hosts.count)
+                msg = _problem_words(msg, self.document.data, text.rsplit(".", 1)[0] if "." in text else "")
             self.rows[spec.path].set_error(msg)
             editor = self.editors[spec.path]
             if bool(editor.property("invalid")) != bool(msg):  # polished again only when it changes:

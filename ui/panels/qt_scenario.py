@@ -24,7 +24,7 @@ from advisor.scenario.fields import BY_PATH, TOTALS, TYPICAL_RAM_GIB, TYPICAL_VC
 from advisor.scenario.totals import Sized, size_totals
 from ui.document import ScenarioDocument
 from ui.first_paint import after_first_paint
-from ui.panels.fields import MARKS, BoundForm, provenance, table_specs
+from ui.panels.fields import MARKS, BoundForm, provenance, set_problem_words, table_specs
 from ui.panels.record_table import RecordTable
 from ui.panels.scenario_fold import (
     FoldedColumns,
@@ -108,6 +108,9 @@ def humanize_message(message: str, data: dict | None = None, base: str = "") -> 
         return title.split(", ", 1)[-1] if title != full else m.group(0)
 
     return re.sub(r"\b(?:[a-z_]+\.)+[a-z_]+\b(?:\[\d+\])?", repl, message)
+
+
+set_problem_words(humanize_message)  # each form's own problem lines name other fields as the form does
 
 
 def describe_problem(path_text: str, message: str, data: dict | None = None) -> str:
