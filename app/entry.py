@@ -61,23 +61,33 @@ def _refuse_end_of_options_as_value(parser: argparse.ArgumentParser, args_list: 
     """``--share=--``: argparse takes the ``--`` for the end of the options and hands the option an
     empty list instead of a value (a traceback further on, or a default taken silently): refused
     here, naming the option, with the usage's exit code."""
-    known = _option_strings(parser)
-    for token in args_list:
+    known, paths = _option_strings(parser), _option_strings(parser, paths_only=True)
+    for i, token in enumerate(args_list):
         if token == "--":  # the end of the options: what follows is not an option
             return
         option, sep, value = token.partition("=")
         if sep and value == "--" and option in known:  # an unknown one: argparse's own message names it
             parser.error(f"argument {option}: '--' is not a value (it ends the options); give the value itself")
+        # an empty file name: Path("") is the current folder ("cannot write .: Device or resource busy")
+        if (sep and not value and option in paths) or (
+                not sep and token in paths and i + 1 < len(args_list) and not args_list[i + 1].strip()):
+            parser.error(f"argument {option}: no file name given (it is empty)")
 
 
-def _option_strings(parser: argparse.ArgumentParser) -> set[str]:
-    """The long options of ``parser`` and of its sub-commands."""
+def _option_strings(parser: argparse.ArgumentParser, paths_only: bool = False) -> set[str]:
+    """The long options of ``parser`` and of its sub-commands (``paths_only``: the options, short ones
+    too, that take a file or folder name)."""
+    from pathlib import Path
+
     out: set[str] = set()
     for action in parser._actions:
-        out.update(o for o in action.option_strings if o.startswith("--"))
+        if paths_only:
+            out.update(action.option_strings if action.type is Path else ())
+        else:
+            out.update(o for o in action.option_strings if o.startswith("--"))
         if isinstance(action, argparse._SubParsersAction):
             for sub in action.choices.values():
-                out |= _option_strings(sub)
+                out |= _option_strings(sub, paths_only)
     return out
 
 

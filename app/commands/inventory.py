@@ -70,7 +70,7 @@ def _percentile(text: str) -> float:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number: give a percentile from 1 to 100 or peak (the "
                                          "100th), as preferences.sizing_percentile takes it") from None
     if not 1 <= q <= 100:
-        raise argparse.ArgumentTypeError(f"{q:g} is outside 1-100 (100 is the peak)")
+        raise argparse.ArgumentTypeError(f"{text.strip()} is outside 1-100 (100 is the peak)")  # as typed: 1e309, not inf
     return q
 
 

@@ -60,3 +60,38 @@ def test_an_unknown_option_is_left_to_argparse(capsys):
     assert exc.value.code == 2
     err = capsys.readouterr().err
     assert "argument --x" not in err and "--percentile" in err, err
+
+
+def _path_options() -> list[tuple[str, str]]:
+    from pathlib import Path
+
+    sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    return [(name, o) for name, command in sub.choices.items() for a in command._actions if a.type is Path
+            for o in a.option_strings]
+
+
+PATH_OPTIONS = _path_options()
+
+
+@pytest.mark.parametrize("command, option", PATH_OPTIONS, ids=[f"{c} {o}" for c, o in PATH_OPTIONS])
+def test_an_empty_file_name_is_refused_naming_the_option(command, option, capsys):
+    """Review r10: ``advise FILE -o ''`` said "cannot write .: Device or resource busy" (Path('') is '.')."""
+    for argv in ([command, "resources/examples/scenario.yaml", option, ""],
+                 [command, "resources/examples/scenario.yaml", f"{option}="] if option.startswith("--") else None):
+        if argv is None:
+            continue
+        with pytest.raises(SystemExit) as exc:
+            main(argv)
+        assert exc.value.code == 2
+        assert f"argument {option}: no file name given" in capsys.readouterr().err
+
+
+def test_the_options_with_file_names_include_the_output_and_the_kb():
+    assert ("advise", "-o") in PATH_OPTIONS and ("advise", "--kb") in PATH_OPTIONS
+
+
+def test_a_percentile_out_of_range_is_echoed_as_typed(capsys):
+    with pytest.raises(SystemExit):
+        main(["inventory", "x.csv", "--percentile", "1e309"])
+    err = capsys.readouterr().err
+    assert "1e309 is outside 1-100" in err and "inf" not in err, err
