@@ -49,7 +49,7 @@ def run(argv: list[str] | None, commands: tuple[ModuleType, ...]) -> int:
     parser = build_parser(commands)
     if not args_list:
         args_list = ["gui"]
-    _refuse_end_of_options_as_value(parser, args_list)
+    _refuse_misread_values(parser, args_list)
     args = parser.parse_args(args_list)
     if not getattr(args, "func", None):
         parser.print_help()
@@ -57,38 +57,40 @@ def run(argv: list[str] | None, commands: tuple[ModuleType, ...]) -> int:
     return execute(args)
 
 
-def _refuse_end_of_options_as_value(parser: argparse.ArgumentParser, args_list: list[str]) -> None:
-    """``--share=--``: argparse takes the ``--`` for the end of the options and hands the option an
-    empty list instead of a value (a traceback further on, or a default taken silently): refused
-    here, naming the option, with the usage's exit code."""
-    known, paths = _option_strings(parser), _option_strings(parser, paths_only=True)
+def _refuse_misread_values(parser: argparse.ArgumentParser, args_list: list[str]) -> None:
+    """Values argparse would misread, refused here naming the option, with the usage's exit code:
+    ``--share=--`` (argparse takes the ``--`` for the end of the options and hands the option an
+    empty list: a traceback further on, or a default taken silently) and an empty file name
+    (``-o ''``: ``Path('')`` is the current folder, "cannot write .: Device or resource busy")."""
+    known, paths = _options(parser)
     for i, token in enumerate(args_list):
         if token == "--":  # the end of the options: what follows is not an option
             return
         option, sep, value = token.partition("=")
         if sep and value == "--" and option in known:  # an unknown one: argparse's own message names it
             parser.error(f"argument {option}: '--' is not a value (it ends the options); give the value itself")
-        # an empty file name: Path("") is the current folder ("cannot write .: Device or resource busy")
         if (sep and not value and option in paths) or (
                 not sep and token in paths and i + 1 < len(args_list) and not args_list[i + 1].strip()):
             parser.error(f"argument {option}: no file name given (it is empty)")
 
 
-def _option_strings(parser: argparse.ArgumentParser, paths_only: bool = False) -> set[str]:
-    """The long options of ``parser`` and of its sub-commands (``paths_only``: the options, short ones
-    too, that take a file or folder name)."""
+def _options(parser: argparse.ArgumentParser) -> tuple[set[str], set[str]]:
+    """(the long options, the options that take a file or folder name) of ``parser`` and of its
+    sub-commands, in one walk."""
     from pathlib import Path
 
-    out: set[str] = set()
+    known: set[str] = set()
+    paths: set[str] = set()
     for action in parser._actions:
-        if paths_only:
-            out.update(action.option_strings if action.type is Path else ())
-        else:
-            out.update(o for o in action.option_strings if o.startswith("--"))
+        known.update(o for o in action.option_strings if o.startswith("--"))
+        if action.type is Path:
+            paths.update(action.option_strings)
         if isinstance(action, argparse._SubParsersAction):
             for sub in action.choices.values():
-                out |= _option_strings(sub, paths_only)
-    return out
+                k, p = _options(sub)
+                known |= k
+                paths |= p
+    return known, paths
 
 
 def execute(args: argparse.Namespace) -> int:

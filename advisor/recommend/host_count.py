@@ -361,7 +361,7 @@ def _rationale(ctx: EngineContext, s: _Sizing) -> str:
     over = sc.preferences.ram_overcommit
     room = s.room
     # a workload of two VM sizes (given as totals) counts its room in VMs of its first size
-    sized = {w.name: f" of {w.vcpus} vCPUs" for w in sc.workloads if len(w.vm_shapes) > 1}
+    sized = {w.name: f" of {w.vcpus} vCPU" for w in sc.workloads if len(w.vm_shapes) > 1}
     # a soft limit the hosts are already short of (HDDs' IOPS): the count and the room follow the hard
     # limits, and the text says so instead of naming it the bottleneck of a count it did not set
     short = [k for k in SOFT if s.finite.get(k, 0.0) > active]

@@ -238,7 +238,7 @@ class Workload:
     def shape_keys(self) -> tuple[str, ...]:
         """The placement's name of each of :attr:`vm_shapes`: the workload's name for the first, the
         name and the vCPUs (``erp\0:3``) for the others (the host count places each shape's VMs at
-        their own size, :func:`advisor.recommend.host_demand.shape_profiles`)."""
+        their own size, :func:`advisor.recommend.host_demand.shape_demands`)."""
         return (self.name,) + tuple(f"{self.name}{SHAPE_SEP}{v}" for _, v in self.vm_shapes[1:])
 
     @property

@@ -20,7 +20,7 @@ def test_the_room_of_a_workload_of_two_vm_sizes_says_which_size(session_kb):
     erp = next(w for w in advice.scenario.workloads if w.name == "erp")
     assert [v for _n, v in erp.vm_shapes] == [4, 3]
     room = hc.details["headroom_vms"]
-    assert f"{room['erp']} more erp VMs of 4 vCPUs" in hc.rationale
+    assert f"{room['erp']} more erp VMs of 4 vCPU" in hc.rationale
     assert f"{room['web']} more web VMs " in hc.rationale or f"{room['web']} more web VMs (" in hc.rationale
     assert "web VMs of" not in hc.rationale  # one size: nothing to say
 

@@ -48,9 +48,9 @@ def test_the_rt_share_case_runs_no_further(capsys):
 
 def test_a_value_after_the_end_of_options_is_left_alone():
     """After a bare ``--`` a token is a file name, whatever it looks like (argparse's own rule)."""
-    from app.entry import _refuse_end_of_options_as_value
+    from app.entry import _refuse_misread_values
 
-    _refuse_end_of_options_as_value(build_parser(), ["inventory", "--", "--odd=--"])  # no SystemExit
+    _refuse_misread_values(build_parser(), ["inventory", "--", "--odd=--"])  # no SystemExit
 
 
 def test_an_unknown_option_is_left_to_argparse(capsys):

@@ -181,11 +181,11 @@ def make_editor(spec: FieldSpec, with_unit: bool = True) -> QWidget:
 #: how a problem's message names other fields (``hosts.count`` -> ``Hosts``): the scenario editor's
 #: words, set by :mod:`ui.panels.qt_scenario` (which knows every field's label) with
 #: :func:`set_problem_words`; None: as the core wrote it
-_problem_words: Callable[[str, dict, str], str] | None = None
+_problem_words: Callable[[str, str, dict], str] | None = None
 
 
-def set_problem_words(words: Callable[[str, dict, str], str] | None) -> None:
-    """``words(message, scenario data, base path)``: a problem's message in the editor's words."""
+def set_problem_words(words: Callable[[str, str, dict], str] | None) -> None:
+    """``words(problem's path, message, scenario data)``: a problem's message in the editor's words."""
     global _problem_words
     _problem_words = words
 
@@ -328,7 +328,7 @@ class BoundForm(QWidget):
             msg = problems.get(text, "")
             if msg and "." in msg and _problem_words is not None:  # another field it names, in the
                 # editor's words ("Hosts", not hosts.count)
-                msg = _problem_words(msg, self.document.data, text.rsplit(".", 1)[0] if "." in text else "")
+                msg = _problem_words(text, msg, self.document.data)
             self.rows[spec.path].set_error(msg)
             editor = self.editors[spec.path]
             if bool(editor.property("invalid")) != bool(msg):  # polished again only when it changes:

@@ -110,16 +110,21 @@ def humanize_message(message: str, data: dict | None = None, base: str = "") -> 
     return re.sub(r"\b(?:[a-z_]+\.)+[a-z_]+\b(?:\[\d+\])?", repl, message)
 
 
-set_problem_words(humanize_message)  # each form's own problem lines name other fields as the form does
+def problem_message(path_text: str, message: str, data: dict | None = None) -> str:
+    """A problem's message with the other fields it names in the editor's words, read from the
+    problem's entry (``workloads[1]``, its ``io`` section included): the banner's and the field's."""
+    base = path_text.rsplit(".", 1)[0] if "." in path_text else ""
+    return humanize_message(message, data, re.sub(r"\.io$", "", base))
+
+
+set_problem_words(problem_message)  # each form's own problem lines name other fields as the banner does
 
 
 def describe_problem(path_text: str, message: str, data: dict | None = None) -> str:
     """``Workload "web", Read share: must be <= 1`` for a validation problem."""
     if not path_text:
         return message
-    base = path_text.rsplit(".", 1)[0] if "." in path_text else ""
-    base = re.sub(r"\.io$", "", base)
-    return f"{field_title(path_text, data)}: {humanize_message(message, data, base)}"
+    return f"{field_title(path_text, data)}: {problem_message(path_text, message, data)}"
 
 
 def new_disk_group(existing: list) -> dict:
